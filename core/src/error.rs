@@ -1,0 +1,104 @@
+//! The one error type of the rokkos crate family.
+
+use std::fmt;
+
+/// Result alias used by every fallible rokkos call.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in a rokkos call. User input never panics the library
+/// (the exceptions, documented where they apply, are out-of-bounds indexing on the host
+/// and host borrow conflicts, which panic like slice indexing and `RefCell` do).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A policy asks for something outside its limits; nothing was launched.
+    #[error("invalid policy for `{label}`: {reason}")]
+    InvalidPolicy {
+        /// Label of the parallel call (or the policy kind when built outside a call).
+        label: String,
+        /// Which limit was broken, with the numbers.
+        reason: String,
+    },
+    /// Two Views (or a View and a requested shape) disagree in shape or layout.
+    #[error("shape mismatch: {what}")]
+    ShapeMismatch {
+        /// What was compared, with both shapes.
+        what: String,
+    },
+    /// Kernel arguments overlap where one of them is written, or a View is borrowed on
+    /// the host while a kernel would use it.
+    #[error("argument conflict in kernel `{kernel}`: {reason}")]
+    Aliasing {
+        /// Kernel name.
+        kernel: String,
+        /// The Views involved and why they conflict.
+        reason: String,
+    },
+    /// An index was out of bounds (recorded by a bounds-checked device launch).
+    #[error(
+        "kernel `{kernel}`: index {index} out of bounds for View `{view}` with extents {extents}"
+    )]
+    OutOfBounds {
+        /// Kernel name.
+        kernel: String,
+        /// View label.
+        view: String,
+        /// The offending index, formatted.
+        index: String,
+        /// The View's extents, formatted.
+        extents: String,
+    },
+    /// The device cannot do this (a type, an atomic, a feature).
+    #[error("`{backend}` cannot do this: {feature}")]
+    Unsupported {
+        /// Backend name.
+        backend: String,
+        /// The missing capability.
+        feature: String,
+    },
+    /// The backend is compiled in but cannot be used here.
+    #[error("backend `{backend}` is unavailable: {reason}")]
+    BackendUnavailable {
+        /// Backend name.
+        backend: String,
+        /// Why (no driver, no device, not compiled in, ...).
+        reason: String,
+    },
+    /// An allocation failed.
+    #[error("out of memory allocating {bytes} bytes for View `{label}`")]
+    OutOfMemory {
+        /// View label.
+        label: String,
+        /// Requested bytes (saturated at `usize::MAX` when the size overflows).
+        bytes: usize,
+    },
+    /// Generated code was refused by a device compiler: a rokkos bug. Carries the source and log.
+    #[error("`{backend}` failed to compile kernel `{kernel}`:\n{log}\n--- generated source ---\n{source_code}")]
+    Compile {
+        /// Backend name.
+        backend: String,
+        /// Kernel name.
+        kernel: String,
+        /// Compiler log.
+        log: String,
+        /// Generated source.
+        source_code: String,
+    },
+    /// A bad argument to a rokkos call, e.g. an unknown backend name or a bad stride set.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
+
+impl Error {
+    pub(crate) fn policy(label: &str, reason: impl fmt::Display) -> Self {
+        Error::InvalidPolicy {
+            label: label.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+    pub(crate) fn shape(what: impl fmt::Display) -> Self {
+        Error::ShapeMismatch {
+            what: what.to_string(),
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! The contract between `#[rokkos::kernel]` and the backends.
+//!
+//! For each kernel function the macro generates a *kernel value* (a struct holding references to the
+//! argument Views and copies of the scalars) that implements [`Kernel`] and one of [`ForKernel`],
+//! [`ReduceKernel`] or [`ScanKernel`] for its work kind ([`RangeWork`], [`MDWork`], [`TeamWork`]).
+//! Host backends call `bind` to obtain the *native body*: the kernel's statements as ordinary Rust over
+//! raw accessors ([`crate::access`]), `Sync`, with no per-element dispatch or allocation.
+//!
+//! The native body is sound to run from many threads at once because the macro admits only writes
+//! that no two work items can share (see the crate documentation, "Soundness"), and `crate::pattern`
+//! rejects launches whose writable arguments overlap another argument.
+
+use crate::space::MemorySpace;
+use crate::team::TeamMember;
+use std::cell::Cell;
+
+/// What one work item is handed: a kind of iteration space.
+pub trait WorkKind: 'static {
+    /// The value a kernel body receives per work item.
+    type Item<'t>;
+}
+
+/// Work items of a [`crate::RangePolicy`]: one `usize` index.
+#[derive(Debug, Clone, Copy)]
+pub struct RangeWork;
+/// Work items of a rank-`N` [`crate::MDRangePolicy`]: `[usize; N]`.
+#[derive(Debug, Clone, Copy)]
+pub struct MDWork<const N: usize>;
+/// Work items of a [`crate::TeamPolicy`]: a team member handle.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamWork;
+
+impl WorkKind for RangeWork {
+    type Item<'t> = usize;
+}
+impl<const N: usize> WorkKind for MDWork<N> {
+    type Item<'t> = [usize; N];
+}
+impl WorkKind for TeamWork {
+    type Item<'t> = &'t TeamMember<'t>;
+}
+
+/// One View argument of a kernel, as seen by the launch-time argument checks.
+#[derive(Debug, Clone, Copy)]
+pub struct ViewArg<'a> {
+    /// Parameter name in the kernel signature.
+    pub param: &'static str,
+    /// The View's label.
+    pub label: &'a str,
+    /// Identity of the allocation (equal for Views sharing memory).
+    pub allocation: usize,
+    /// Bytes of the allocation the View can touch: `start..end`.
+    pub bytes: (usize, usize),
+    /// Whether the kernel may write through it.
+    pub writable: bool,
+    /// The allocation's host-borrow counter (`> 0` shared guards alive, `-1` an exclusive guard).
+    pub borrow: &'a Cell<isize>,
+}
+
+/// Common facts of every generated kernel value.
+pub trait Kernel {
+    /// The kernel's name (the function name).
+    const NAME: &'static str;
+    /// The memory space all of its View arguments live in.
+    type Space: MemorySpace;
+    /// Calls `f` once per View argument.
+    fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>));
+}
+
+/// A `parallel_for` kernel over work kind `W`.
+pub trait ForKernel<W: WorkKind>: Kernel {
+    /// The native body.
+    type Body<'a>: ForBody<W>
+    where
+        Self: 'a;
+    /// Builds the native body.
+    ///
+    /// # Safety
+    /// `Self::Space` must be host accessible and the arguments must have passed
+    /// [`crate::pattern::check_kernel_args`] (no writable argument overlaps another, no host guard
+    /// alive): backends receive kernels wrapped in [`Checked`], which only that check creates.
+    #[doc(hidden)]
+    unsafe fn bind(&self) -> Self::Body<'_>;
+}
+
+/// The native body of a `parallel_for` kernel.
+pub trait ForBody<W: WorkKind>: Sync {
+    /// Runs the kernel for one work item.
+    fn call(&self, work: W::Item<'_>);
+}
+
+/// A `parallel_reduce` kernel over work kind `W` accumulating a `Value`.
+pub trait ReduceKernel<W: WorkKind>: Kernel {
+    /// The accumulated value (a tuple when the kernel has several accumulators).
+    type Value: Copy + Send + Sync + 'static;
+    /// The native body.
+    type Body<'a>: ReduceBody<W, Self::Value>
+    where
+        Self: 'a;
+    /// Builds the native body.
+    ///
+    /// # Safety
+    /// As for [`ForKernel::bind`].
+    #[doc(hidden)]
+    unsafe fn bind(&self) -> Self::Body<'_>;
+}
+
+/// The native body of a `parallel_reduce` kernel.
+pub trait ReduceBody<W: WorkKind, A>: Sync {
+    /// Runs the kernel for one work item, folding into `acc`.
+    fn call(&self, work: W::Item<'_>, acc: &mut A);
+}
+
+/// A `parallel_scan` kernel over work kind `W`.
+pub trait ScanKernel<W: WorkKind>: Kernel {
+    /// The scanned value.
+    type Value: Copy + Send + Sync + 'static;
+    /// The native body.
+    type Body<'a>: ScanBody<W, Self::Value>
+    where
+        Self: 'a;
+    /// Builds the native body.
+    ///
+    /// # Safety
+    /// As for [`ForKernel::bind`].
+    #[doc(hidden)]
+    unsafe fn bind(&self) -> Self::Body<'_>;
+}
+
+/// The native body of a `parallel_scan` kernel.
+pub trait ScanBody<W: WorkKind, A>: Sync {
+    /// Runs the kernel for one work item: `partial` holds the exclusive prefix on entry when
+    /// `is_final`, and the kernel adds its own contribution.
+    fn call(&self, work: W::Item<'_>, partial: &mut A, is_final: bool);
+}
+
+/// A kernel whose arguments passed [`crate::pattern::check_kernel_args`]; only that function makes one.
+pub struct Checked<'k, K> {
+    kernel: &'k K,
+}
+
+impl<'k, K: Kernel> Checked<'k, K> {
+    pub(crate) fn new(kernel: &'k K) -> Self {
+        Checked { kernel }
+    }
+    /// The kernel.
+    pub fn kernel(&self) -> &'k K {
+        self.kernel
+    }
+}
+
+impl<K> Clone for Checked<'_, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<K> Copy for Checked<'_, K> {}

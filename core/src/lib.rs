@@ -1,0 +1,45 @@
+//! rokkos-core: execution and memory spaces, Views and layouts, policies, parallel patterns,
+//! reducers, atomics and the kernel contract. No backend code lives here; backends implement
+//! [`ExecutionSpace`] and the `rokkos` facade ties them together.
+
+#![warn(missing_docs)]
+
+pub mod access;
+pub mod atomic;
+mod copy;
+pub mod error;
+pub mod index;
+pub mod kernel;
+pub mod layout;
+pub mod pattern;
+pub mod policy;
+pub mod reducer;
+pub mod scalar;
+pub mod space;
+pub mod team;
+mod view;
+
+pub use access::{ReadAccess, WriteAccess};
+pub use atomic::{AtomicBits, AtomicScalar};
+pub use bytemuck::{Pod, Zeroable};
+pub use copy::{create_mirror, create_mirror_view, create_mirror_view_and_copy, deep_copy, fill};
+pub use error::{Error, Result};
+pub use index::ViewIndex;
+pub use kernel::{
+    Checked, ForBody, ForKernel, Kernel, MDWork, RangeWork, ReduceBody, ReduceKernel, ScanBody,
+    ScanKernel, TeamWork, ViewArg, WorkKind,
+};
+pub use layout::{Layout, LayoutKind, LayoutLeft, LayoutRight, LayoutStride};
+pub use pattern::{
+    check_kernel_args, parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan,
+    parallel_scan_with,
+};
+pub use policy::{Iterate, MDRangePolicy, RangePolicy, ScratchRequest, TeamPolicy, TeamSize};
+pub use reducer::{
+    BAnd, BOr, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal, Prod, Reducer, Sum,
+    ValLoc,
+};
+pub use scalar::{Bits, Scalar};
+pub use space::{ExecutionSpace, HostAccessible, HostBuffer, HostSpace, MemorySpace, TeamLimits};
+pub use team::{IntoNestedRange, ScratchArena, TeamMember};
+pub use view::{HostMut, HostRef, IntoSliceArg, SliceArg, SubviewSpec, View};

@@ -1,0 +1,307 @@
+//! Execution policies: which work items a parallel pattern runs, and on which execution space.
+
+use crate::error::{Error, Result};
+use crate::space::{ExecutionSpace, TeamLimits};
+use std::ops::Range;
+
+/// A 1-D range of indices `begin..end`, optionally with a chunk size (the smallest number of
+/// consecutive indices a worker takes).
+///
+/// ```
+/// use rokkos_core::{RangePolicy, HostSpace};
+/// # #[derive(Clone, Debug)] struct Dummy;
+/// let p = RangePolicy::new(&(), 0..100).chunk_size(16);
+/// assert_eq!(p.len(), 100);
+/// ```
+#[derive(Debug, Clone)]
+pub struct RangePolicy<E> {
+    space: E,
+    begin: usize,
+    end: usize,
+    chunk: usize,
+}
+
+impl<E: Clone> RangePolicy<E> {
+    /// Indices `range.start..range.end` on `space`.
+    pub fn new(space: &E, range: Range<usize>) -> Self {
+        RangePolicy {
+            space: space.clone(),
+            begin: range.start,
+            end: range.end,
+            chunk: 0,
+        }
+    }
+    /// Sets the chunk size (0 lets the backend choose).
+    pub fn chunk_size(mut self, chunk: usize) -> Self {
+        self.chunk = chunk;
+        self
+    }
+    /// The execution space.
+    pub fn space(&self) -> &E {
+        &self.space
+    }
+    /// First index.
+    pub fn begin(&self) -> usize {
+        self.begin
+    }
+    /// One past the last index.
+    pub fn end(&self) -> usize {
+        self.end
+    }
+    /// Requested chunk size (0: backend's choice).
+    pub fn chunk(&self) -> usize {
+        self.chunk
+    }
+    /// Number of indices (0 when `begin >= end`).
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.begin)
+    }
+    /// True when there is no index.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Checks the policy: `begin <= end`.
+    pub fn validate(&self, label: &str) -> Result<()> {
+        if self.begin > self.end {
+            return Err(Error::policy(
+                label,
+                format!("range begin {} > end {}", self.begin, self.end),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Which index moves fastest when an MDRange is traversed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Iterate {
+    /// The last index moves fastest (matches `LayoutRight`).
+    #[default]
+    Right,
+    /// The first index moves fastest (matches `LayoutLeft`).
+    Left,
+}
+
+/// A rank-`N` box of indices (`2 <= N <= 6`), cut into tiles.
+#[derive(Debug, Clone)]
+pub struct MDRangePolicy<E, const N: usize> {
+    space: E,
+    begin: [usize; N],
+    end: [usize; N],
+    tile: [usize; N],
+    iterate: Iterate,
+}
+
+impl<E: Clone, const N: usize> MDRangePolicy<E, N> {
+    /// The box `begin[k]..end[k]` in every dimension `k`.
+    pub fn new(space: &E, begin: [usize; N], end: [usize; N]) -> Self {
+        MDRangePolicy {
+            space: space.clone(),
+            begin,
+            end,
+            tile: [0; N],
+            iterate: Iterate::Right,
+        }
+    }
+    /// Tile extents (0 in a dimension lets the backend choose).
+    pub fn tile(mut self, tile: [usize; N]) -> Self {
+        self.tile = tile;
+        self
+    }
+    /// Traversal order inside and across tiles.
+    pub fn iterate(mut self, order: Iterate) -> Self {
+        self.iterate = order;
+        self
+    }
+    /// The execution space.
+    pub fn space(&self) -> &E {
+        &self.space
+    }
+    /// Lower corner.
+    pub fn begin(&self) -> [usize; N] {
+        self.begin
+    }
+    /// Upper corner (exclusive).
+    pub fn end(&self) -> [usize; N] {
+        self.end
+    }
+    /// Requested tiles (0: backend's choice).
+    pub fn tiles(&self) -> [usize; N] {
+        self.tile
+    }
+    /// Traversal order.
+    pub fn order(&self) -> Iterate {
+        self.iterate
+    }
+    /// Number of work items.
+    pub fn len(&self) -> usize {
+        (0..N)
+            .map(|k| self.end[k].saturating_sub(self.begin[k]))
+            .product()
+    }
+    /// True when the box holds no index.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Checks rank (2..=6) and that `begin <= end` in every dimension.
+    pub fn validate(&self, label: &str) -> Result<()> {
+        if !(2..=6).contains(&N) {
+            return Err(Error::policy(
+                label,
+                format!("MDRangePolicy rank {N} outside 2..=6"),
+            ));
+        }
+        for k in 0..N {
+            if self.begin[k] > self.end[k] {
+                return Err(Error::policy(
+                    label,
+                    format!(
+                        "dimension {k}: begin {} > end {}",
+                        self.begin[k], self.end[k]
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Team size request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeamSize {
+    /// Let the backend choose.
+    Auto,
+    /// Exactly this many threads per team.
+    Exactly(usize),
+}
+
+/// Scratch request of one level: bytes per team and bytes per thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ScratchRequest {
+    /// Bytes shared by the whole team.
+    pub per_team: usize,
+    /// Bytes private to each thread.
+    pub per_thread: usize,
+}
+
+/// A league of teams; each team has `team_size` threads of `vector_length` lanes and may use scratch
+/// memory at levels 0 (small, fast) and 1 (large).
+#[derive(Debug, Clone)]
+pub struct TeamPolicy<E> {
+    space: E,
+    league_size: usize,
+    team_size: TeamSize,
+    vector_length: usize,
+    scratch: [ScratchRequest; 2],
+}
+
+impl<E: ExecutionSpace> TeamPolicy<E> {
+    /// `league_size` teams of `team_size` threads.
+    pub fn new(space: &E, league_size: usize, team_size: TeamSize) -> Self {
+        TeamPolicy {
+            space: space.clone(),
+            league_size,
+            team_size,
+            vector_length: 1,
+            scratch: [ScratchRequest::default(); 2],
+        }
+    }
+    /// Vector length (a power of two).
+    pub fn vector_length(mut self, v: usize) -> Self {
+        self.vector_length = v;
+        self
+    }
+    /// Scratch of `level` (0 or 1): `per_team` bytes per team plus `per_thread` bytes per thread.
+    /// A level outside 0..=1 is reported when the policy is launched.
+    pub fn scratch(mut self, level: usize, per_team: usize, per_thread: usize) -> Self {
+        if level < 2 {
+            self.scratch[level] = ScratchRequest {
+                per_team,
+                per_thread,
+            };
+        } else {
+            // Remembered as an impossible request so that validation names it.
+            self.scratch[1] = ScratchRequest {
+                per_team: usize::MAX,
+                per_thread: usize::MAX,
+            };
+        }
+        self
+    }
+    /// The execution space.
+    pub fn space(&self) -> &E {
+        &self.space
+    }
+    /// Number of teams.
+    pub fn league_size(&self) -> usize {
+        self.league_size
+    }
+    /// The team size request.
+    pub fn team_size_request(&self) -> TeamSize {
+        self.team_size
+    }
+    /// The team size a launch uses: the request, or the space's choice for `Auto`.
+    pub fn team_size(&self) -> usize {
+        match self.team_size {
+            TeamSize::Auto => self.space.team_limits().team_size_auto,
+            TeamSize::Exactly(n) => n,
+        }
+    }
+    /// Requested vector length.
+    pub fn vector_len(&self) -> usize {
+        self.vector_length
+    }
+    /// Scratch requests of levels 0 and 1.
+    pub fn scratch_requests(&self) -> [ScratchRequest; 2] {
+        self.scratch
+    }
+    /// Bytes of scratch one team uses at `level` (per-team plus per-thread times team size).
+    pub fn scratch_bytes(&self, level: usize) -> Option<usize> {
+        let r = self.scratch[level];
+        r.per_thread
+            .checked_mul(self.team_size())?
+            .checked_add(r.per_team)
+    }
+    /// Checks the request against the space's [`TeamLimits`].
+    pub fn validate(&self, label: &str) -> Result<()> {
+        let lim: TeamLimits = self.space.team_limits();
+        let ts = self.team_size();
+        if ts == 0 || ts > lim.team_size_max {
+            return Err(Error::policy(
+                label,
+                format!(
+                    "team size {ts} outside 1..={} on `{}` (use TeamSize::Auto for portable code)",
+                    lim.team_size_max,
+                    self.space.name()
+                ),
+            ));
+        }
+        let v = self.vector_length;
+        if v == 0 || !v.is_power_of_two() || v > lim.vector_length_max {
+            return Err(Error::policy(
+                label,
+                format!(
+                    "vector length {v} is not a power of two in 1..={}",
+                    lim.vector_length_max
+                ),
+            ));
+        }
+        for level in 0..2 {
+            let bytes = self.scratch_bytes(level);
+            match bytes {
+                Some(b) if b <= lim.scratch_max[level] => {}
+                _ => {
+                    return Err(Error::policy(
+                        label,
+                        format!(
+                            "scratch level {level} request of {} bytes per team exceeds the limit of {} bytes",
+                            bytes.map_or("more than usize::MAX".to_string(), |b| b.to_string()),
+                            lim.scratch_max[level]
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,248 @@
+//! Reducers: how partial results of a `parallel_reduce` (or a nested team reduction) combine.
+//!
+//! A reducer gives the identity (`init`) and an associative `join`. Several reducers at once are a
+//! tuple of reducers over a tuple value, matching a kernel with several accumulators.
+//!
+//! ```
+//! use rokkos_core::{Reducer, Sum, MinLoc, ValLoc};
+//! let mut a = Sum.init();
+//! Sum.join(&mut a, 2.5f64);
+//! assert_eq!(a, 2.5);
+//! let mut m = MinLoc.init();
+//! MinLoc.join(&mut m, ValLoc { val: 3i32, loc: 7 });
+//! assert_eq!(m, ValLoc { val: 3, loc: 7 });
+//! ```
+
+use crate::scalar::{Bits, Scalar};
+
+/// Identity and associative combination of partial results of type `T`.
+pub trait Reducer<T>: Sync {
+    /// The identity value every partial result starts from.
+    fn init(&self) -> T;
+    /// Folds `src` into `dst`.
+    fn join(&self, dst: &mut T, src: T);
+}
+
+/// Sum reducer (`+`, identity 0).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sum;
+/// Product reducer (`*`, identity 1).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Prod;
+/// Minimum reducer (identity: highest value).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Min;
+/// Maximum reducer (identity: lowest value).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Max;
+/// Minimum with its location ([`ValLoc`]); ties keep the smaller location.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MinLoc;
+/// Maximum with its location ([`ValLoc`]); ties keep the smaller location.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MaxLoc;
+/// Minimum and maximum at once ([`MinMaxVal`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MinMax;
+/// Logical AND over `bool` (identity `true`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LAnd;
+/// Logical OR over `bool` (identity `false`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LOr;
+/// Bitwise AND over integers (identity: all bits set).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BAnd;
+/// Bitwise OR over integers (identity 0).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BOr;
+
+/// A value with the index where it was found, for [`MinLoc`] / [`MaxLoc`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ValLoc<T> {
+    /// The value.
+    pub val: T,
+    /// Where it was found (`usize::MAX` for the identity).
+    pub loc: usize,
+}
+
+/// Minimum and maximum, for [`MinMax`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MinMaxVal<T> {
+    /// The minimum.
+    pub min: T,
+    /// The maximum.
+    pub max: T,
+}
+
+impl<T: Scalar> Reducer<T> for Sum {
+    fn init(&self) -> T {
+        T::ZERO
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut T, src: T) {
+        *dst = dst.add(src);
+    }
+}
+impl<T: Scalar> Reducer<T> for Prod {
+    fn init(&self) -> T {
+        T::ONE
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut T, src: T) {
+        *dst = dst.mul(src);
+    }
+}
+impl<T: Scalar> Reducer<T> for Min {
+    fn init(&self) -> T {
+        T::HIGHEST
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut T, src: T) {
+        if src < *dst {
+            *dst = src;
+        }
+    }
+}
+impl<T: Scalar> Reducer<T> for Max {
+    fn init(&self) -> T {
+        T::LOWEST
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut T, src: T) {
+        if src > *dst {
+            *dst = src;
+        }
+    }
+}
+impl<T: Scalar> Reducer<ValLoc<T>> for MinLoc {
+    fn init(&self) -> ValLoc<T> {
+        ValLoc {
+            val: T::HIGHEST,
+            loc: usize::MAX,
+        }
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut ValLoc<T>, src: ValLoc<T>) {
+        if src.val < dst.val || (src.val == dst.val && src.loc < dst.loc) {
+            *dst = src;
+        }
+    }
+}
+impl<T: Scalar> Reducer<ValLoc<T>> for MaxLoc {
+    fn init(&self) -> ValLoc<T> {
+        ValLoc {
+            val: T::LOWEST,
+            loc: usize::MAX,
+        }
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut ValLoc<T>, src: ValLoc<T>) {
+        if src.val > dst.val || (src.val == dst.val && src.loc < dst.loc) {
+            *dst = src;
+        }
+    }
+}
+impl<T: Scalar> Reducer<MinMaxVal<T>> for MinMax {
+    fn init(&self) -> MinMaxVal<T> {
+        MinMaxVal {
+            min: T::HIGHEST,
+            max: T::LOWEST,
+        }
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut MinMaxVal<T>, src: MinMaxVal<T>) {
+        if src.min < dst.min {
+            dst.min = src.min;
+        }
+        if src.max > dst.max {
+            dst.max = src.max;
+        }
+    }
+}
+impl Reducer<bool> for LAnd {
+    fn init(&self) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut bool, src: bool) {
+        *dst = *dst && src;
+    }
+}
+impl Reducer<bool> for LOr {
+    fn init(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut bool, src: bool) {
+        *dst = *dst || src;
+    }
+}
+impl<T: Bits> Reducer<T> for BAnd {
+    fn init(&self) -> T {
+        T::ALL
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut T, src: T) {
+        *dst = dst.and(src);
+    }
+}
+impl<T: Bits> Reducer<T> for BOr {
+    fn init(&self) -> T {
+        T::ZERO
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut T, src: T) {
+        *dst = dst.or(src);
+    }
+}
+
+/// A user-defined reducer from an identity value and an associative join function.
+///
+/// ```
+/// use rokkos_core::{Custom, Reducer};
+/// // Reduce to the value with the largest absolute value.
+/// let r = Custom::new(0.0f64, |a: &mut f64, b: f64| if b.abs() > a.abs() { *a = b });
+/// let mut x = r.init();
+/// r.join(&mut x, -3.0);
+/// r.join(&mut x, 2.0);
+/// assert_eq!(x, -3.0);
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Custom<T, F> {
+    identity: T,
+    join: F,
+}
+impl<T, F> Custom<T, F> {
+    /// A reducer with this identity and join.
+    pub fn new(identity: T, join: F) -> Self {
+        Custom { identity, join }
+    }
+}
+impl<T: Copy + Sync, F: Fn(&mut T, T) + Sync> Reducer<T> for Custom<T, F> {
+    fn init(&self) -> T {
+        self.identity
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut T, src: T) {
+        (self.join)(dst, src)
+    }
+}
+
+macro_rules! tuple_reducer {
+    ($($r:ident $t:ident $i:tt),+) => {
+        impl<$($r: Reducer<$t>, $t),+> Reducer<($($t,)+)> for ($($r,)+) {
+            fn init(&self) -> ($($t,)+) {
+                ($(self.$i.init(),)+)
+            }
+            #[inline(always)]
+            fn join(&self, dst: &mut ($($t,)+), src: ($($t,)+)) {
+                $(self.$i.join(&mut dst.$i, src.$i);)+
+            }
+        }
+    };
+}
+tuple_reducer!(R0 T0 0, R1 T1 1);
+tuple_reducer!(R0 T0 0, R1 T1 1, R2 T2 2);
+tuple_reducer!(R0 T0 0, R1 T1 1, R2 T2 2, R3 T3 3);
+tuple_reducer!(R0 T0 0, R1 T1 1, R2 T2 2, R3 T3 3, R4 T4 4);

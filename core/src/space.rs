@@ -1,0 +1,256 @@
+//! Memory and execution spaces.
+//!
+//! A [`MemorySpace`] owns allocations; a View's memory space is part of its type, and only Views in a
+//! [`HostAccessible`] space can be indexed from host code (a compile-time property). An
+//! [`ExecutionSpace`] runs the parallel patterns; each backend crate implements it, and core's
+//! `parallel_*` functions dispatch to it. The contract of each pattern method is traced in
+//! `core/src/README.md`.
+
+use crate::error::{Error, Result};
+use crate::kernel::{Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork};
+use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
+use crate::reducer::Reducer;
+use std::alloc;
+use std::any::Any;
+use std::fmt::Debug;
+use std::ptr::NonNull;
+
+/// Where a View's data lives.
+pub trait MemorySpace: Clone + Debug + Default + 'static {
+    /// Name used in messages (`"HostSpace"`, ...).
+    const NAME: &'static str;
+    /// An owning handle to one allocation; dropping it frees the memory.
+    type Buffer: 'static;
+    /// Allocates `bytes` zero-filled bytes aligned to at least `align`.
+    fn allocate(&self, label: &str, bytes: usize, align: usize) -> Result<Self::Buffer>;
+    /// The host address of the buffer when host code may dereference it, else `None`.
+    fn host_ptr(buffer: &Self::Buffer) -> Option<NonNull<u8>>;
+    /// Copies `dst.len()` bytes starting at byte `offset` of `buffer` into `dst`.
+    fn read_bytes(&self, buffer: &Self::Buffer, offset: usize, dst: &mut [u8]) -> Result<()>;
+    /// Copies `src` into `buffer` starting at byte `offset`.
+    fn write_bytes(&self, buffer: &Self::Buffer, offset: usize, src: &[u8]) -> Result<()>;
+}
+
+/// Marker for memory spaces whose data host code may read and write directly.
+pub trait HostAccessible: MemorySpace {}
+
+/// Ordinary host memory (used by the serial and rayon backends).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostSpace;
+
+/// Host allocation: 64-byte aligned memory owned by rokkos, or memory adopted from the caller.
+pub struct HostBuffer {
+    ptr: NonNull<u8>,
+    bytes: usize,
+    owner: HostOwner,
+}
+
+enum HostOwner {
+    Aligned(alloc::Layout),
+    Adopted(#[allow(dead_code)] Box<dyn Any>),
+    Static,
+}
+
+impl HostBuffer {
+    /// Adopts a caller's `Vec` without copying; the Vec is dropped with the buffer.
+    pub(crate) fn from_vec<T: 'static>(mut v: Vec<T>) -> Self {
+        let bytes = std::mem::size_of_val(v.as_slice());
+        let ptr = NonNull::new(v.as_mut_ptr() as *mut u8).expect("Vec pointer is never null");
+        HostBuffer {
+            ptr,
+            bytes,
+            owner: HostOwner::Adopted(Box::new(v)),
+        }
+    }
+    /// Wraps memory that lives for the rest of the program.
+    pub(crate) fn from_static<T>(s: &'static mut [T]) -> Self {
+        let bytes = std::mem::size_of_val(s);
+        let ptr = NonNull::new(s.as_mut_ptr() as *mut u8).expect("slice pointer is never null");
+        HostBuffer {
+            ptr,
+            bytes,
+            owner: HostOwner::Static,
+        }
+    }
+    /// Size in bytes.
+    pub fn len_bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+impl Drop for HostBuffer {
+    fn drop(&mut self) {
+        if let HostOwner::Aligned(layout) = self.owner {
+            if layout.size() > 0 {
+                // SAFETY: allocated in `HostSpace::allocate` with exactly this layout.
+                unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) }
+            }
+        }
+    }
+}
+
+impl MemorySpace for HostSpace {
+    const NAME: &'static str = "HostSpace";
+    type Buffer = HostBuffer;
+
+    fn allocate(&self, label: &str, bytes: usize, align: usize) -> Result<HostBuffer> {
+        let oom = || Error::OutOfMemory {
+            label: label.to_string(),
+            bytes,
+        };
+        let layout = alloc::Layout::from_size_align(bytes, align.max(64)).map_err(|_| oom())?;
+        if bytes == 0 {
+            let ptr = NonNull::new(layout.align() as *mut u8).expect("alignment is non-zero");
+            return Ok(HostBuffer {
+                ptr,
+                bytes,
+                owner: HostOwner::Aligned(layout),
+            });
+        }
+        // Zeroed allocation: large sizes come from fresh pages that are not touched until first
+        // use, so this costs no pass over memory and leaves first touch to the first kernel.
+        // SAFETY: layout has non-zero size.
+        let ptr = unsafe { alloc::alloc_zeroed(layout) };
+        let ptr = NonNull::new(ptr).ok_or_else(oom)?;
+        Ok(HostBuffer {
+            ptr,
+            bytes,
+            owner: HostOwner::Aligned(layout),
+        })
+    }
+    fn host_ptr(buffer: &HostBuffer) -> Option<NonNull<u8>> {
+        Some(buffer.ptr)
+    }
+    fn read_bytes(&self, buffer: &HostBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
+        check_range(buffer.bytes, offset, dst.len())?;
+        // SAFETY: range checked; `ptr::copy` tolerates overlap.
+        unsafe { std::ptr::copy(buffer.ptr.as_ptr().add(offset), dst.as_mut_ptr(), dst.len()) };
+        Ok(())
+    }
+    fn write_bytes(&self, buffer: &HostBuffer, offset: usize, src: &[u8]) -> Result<()> {
+        check_range(buffer.bytes, offset, src.len())?;
+        // SAFETY: range checked; `ptr::copy` tolerates overlap.
+        unsafe { std::ptr::copy(src.as_ptr(), buffer.ptr.as_ptr().add(offset), src.len()) };
+        Ok(())
+    }
+}
+impl HostAccessible for HostSpace {}
+
+fn check_range(total: usize, offset: usize, len: usize) -> Result<()> {
+    match offset.checked_add(len) {
+        Some(end) if end <= total => Ok(()),
+        _ => Err(Error::InvalidArgument(format!(
+            "byte range {offset}..{} outside a {total}-byte buffer",
+            offset.saturating_add(len)
+        ))),
+    }
+}
+
+/// Limits an execution space imposes on team policies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TeamLimits {
+    /// Largest team size a launch may request.
+    pub team_size_max: usize,
+    /// Team size used for `TeamSize::Auto`.
+    pub team_size_auto: usize,
+    /// Largest vector length (a power of two).
+    pub vector_length_max: usize,
+    /// Largest scratch request per team, in bytes, for levels 0 and 1 (per-team plus
+    /// per-thread times team size).
+    pub scratch_max: [usize; 2],
+}
+
+/// Something that runs parallel patterns: a backend's handle (cheap to clone).
+///
+/// Each pattern method receives a policy already validated against the space's limits and a kernel
+/// whose arguments have passed the aliasing checks of `crate::pattern`. Host backends run the kernel's
+/// native body (`ForKernel::bind`); device backends will run its IR.
+pub trait ExecutionSpace: Clone + Debug + 'static {
+    /// The memory space kernels launched here read and write.
+    type Memory: MemorySpace;
+    /// Backend name (`"serial"`, `"rayon"`, ...).
+    fn name(&self) -> &'static str;
+    /// Number of concurrent workers.
+    fn concurrency(&self) -> usize;
+    /// Waits for all work submitted to this space.
+    fn fence(&self) -> Result<()>;
+    /// A handle to the memory space, for allocating Views.
+    fn memory_space(&self) -> Self::Memory {
+        Self::Memory::default()
+    }
+    /// Team policy limits of this space.
+    fn team_limits(&self) -> TeamLimits;
+
+    /// `parallel_for` over a range.
+    fn for_range<K>(
+        &self,
+        label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
+    where
+        K: ForKernel<RangeWork, Space = Self::Memory>;
+    /// `parallel_for` over a multidimensional range.
+    fn for_mdrange<const N: usize, K>(
+        &self,
+        label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
+    where
+        K: ForKernel<MDWork<N>, Space = Self::Memory>;
+    /// `parallel_for` over a league of teams.
+    fn for_team<K>(
+        &self,
+        label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
+    where
+        K: ForKernel<TeamWork, Space = Self::Memory>;
+    /// `parallel_reduce` over a range.
+    fn reduce_range<K, Rd>(
+        &self,
+        label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<RangeWork, Space = Self::Memory>,
+        Rd: Reducer<K::Value>;
+    /// `parallel_reduce` over a multidimensional range.
+    fn reduce_mdrange<const N: usize, K, Rd>(
+        &self,
+        label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<MDWork<N>, Space = Self::Memory>,
+        Rd: Reducer<K::Value>;
+    /// `parallel_reduce` over a league of teams.
+    fn reduce_team<K, Rd>(
+        &self,
+        label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<TeamWork, Space = Self::Memory>,
+        Rd: Reducer<K::Value>;
+    /// `parallel_scan` over a range: calls the kernel with `final == true` exactly once per index,
+    /// in any order, with the exclusive prefix (under `reducer`) of all earlier indices; returns the total.
+    fn scan_range<K, Rd>(
+        &self,
+        label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ScanKernel<RangeWork, Space = Self::Memory>,
+        Rd: Reducer<K::Value>;
+}

@@ -1,0 +1,281 @@
+//! The team member handed to team kernels on host backends.
+//!
+//! Host backends run teams of one thread: nested thread, vector and team-vector ranges run
+//! sequentially in the calling worker, barriers are no-ops and broadcasts return their argument.
+//! Scratch memory comes from a per-worker arena sized from the policy's scratch request.
+
+use crate::access::WriteAccess;
+use crate::layout::{Layout, LayoutRight};
+use crate::reducer::Reducer;
+use crate::scalar::Scalar;
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::ops::Range;
+
+/// Arguments accepted as a nested range: a count `n` (meaning `0..n`) or a `Range<usize>`.
+pub trait IntoNestedRange {
+    /// The range.
+    fn into_range(self) -> Range<usize>;
+}
+impl IntoNestedRange for usize {
+    #[inline(always)]
+    fn into_range(self) -> Range<usize> {
+        0..self
+    }
+}
+impl IntoNestedRange for Range<usize> {
+    #[inline(always)]
+    fn into_range(self) -> Range<usize> {
+        self
+    }
+}
+
+/// Scratch memory of one team at one level: a bump allocator over a byte buffer.
+pub struct ScratchArena {
+    // Kept only to own the memory; all access goes through `base`.
+    _buf: Vec<u64>,
+    base: *mut u8,
+    capacity: usize,
+    used: Cell<usize>,
+}
+
+impl ScratchArena {
+    /// An arena of `bytes` bytes (zero-filled once; reused across teams without clearing).
+    pub fn new(bytes: usize) -> Self {
+        let mut buf = vec![0u64; bytes.div_ceil(8)];
+        let base = buf.as_mut_ptr() as *mut u8;
+        ScratchArena {
+            capacity: buf.len() * 8,
+            _buf: buf,
+            base,
+            used: Cell::new(0),
+        }
+    }
+    /// Frees everything allocated so far (start of a new team).
+    pub fn reset(&self) {
+        self.used.set(0);
+    }
+    fn capacity(&self) -> usize {
+        self.capacity
+    }
+    fn take<T>(&self, count: usize) -> Option<*mut T> {
+        let align = std::mem::align_of::<T>().max(8);
+        let start = self.used.get().div_ceil(align) * align;
+        let end = start.checked_add(count.checked_mul(std::mem::size_of::<T>())?)?;
+        if end > self.capacity() {
+            return None;
+        }
+        self.used.set(end);
+        // SAFETY: `start..end` lies inside the buffer; each call hands out a fresh, disjoint range.
+        Some(unsafe { self.base.add(start) } as *mut T)
+    }
+}
+
+/// One team's handle in a host team kernel.
+pub struct TeamMember<'t> {
+    league_rank: usize,
+    league_size: usize,
+    vector_length: usize,
+    kernel: &'static str,
+    scratch: [&'t ScratchArena; 2],
+    _not_sync: PhantomData<Cell<()>>,
+}
+
+impl<'t> TeamMember<'t> {
+    /// Handle for team `league_rank` of `league_size`. Backends only.
+    #[doc(hidden)]
+    pub fn new(
+        kernel: &'static str,
+        league_rank: usize,
+        league_size: usize,
+        vector_length: usize,
+        scratch: [&'t ScratchArena; 2],
+    ) -> Self {
+        scratch[0].reset();
+        scratch[1].reset();
+        TeamMember {
+            league_rank,
+            league_size,
+            vector_length,
+            kernel,
+            scratch,
+            _not_sync: PhantomData,
+        }
+    }
+    /// This team's index in the league.
+    #[inline(always)]
+    pub fn league_rank(&self) -> usize {
+        self.league_rank
+    }
+    /// Number of teams.
+    #[inline(always)]
+    pub fn league_size(&self) -> usize {
+        self.league_size
+    }
+    /// This thread's index in the team (always 0 on host backends).
+    #[inline(always)]
+    pub fn team_rank(&self) -> usize {
+        0
+    }
+    /// Threads per team (1 on host backends).
+    #[inline(always)]
+    pub fn team_size(&self) -> usize {
+        1
+    }
+    /// Vector length of the launch (host backends run vector ranges sequentially).
+    #[inline(always)]
+    pub fn vector_length(&self) -> usize {
+        self.vector_length
+    }
+    /// Waits for all threads of the team.
+    #[inline(always)]
+    pub fn team_barrier(&self) {}
+    /// Returns `value` as held by thread `src` of the team.
+    #[inline(always)]
+    pub fn team_broadcast<T: Copy>(&self, value: T, _src: usize) -> T {
+        value
+    }
+    /// Indices of a `TeamThreadRange`: split across the team's threads.
+    #[inline(always)]
+    pub fn thread_range(&self, r: impl IntoNestedRange) -> Range<usize> {
+        r.into_range()
+    }
+    /// Indices of a `ThreadVectorRange`: split across the calling thread's vector lanes.
+    #[inline(always)]
+    pub fn vector_range(&self, r: impl IntoNestedRange) -> Range<usize> {
+        r.into_range()
+    }
+    /// Indices of a `TeamVectorRange`: split across all threads and lanes of the team.
+    #[inline(always)]
+    pub fn team_vector_range(&self, r: impl IntoNestedRange) -> Range<usize> {
+        r.into_range()
+    }
+    /// Reduction over a `TeamThreadRange`; every thread of the team receives the result.
+    #[inline(always)]
+    pub fn thread_reduce<T, Rd: Reducer<T>>(
+        &self,
+        r: impl IntoNestedRange,
+        reducer: Rd,
+        f: impl FnMut(usize, &mut T),
+    ) -> T {
+        nested_reduce(r.into_range(), &reducer, f)
+    }
+    /// Reduction over a `ThreadVectorRange`; every lane receives the result.
+    #[inline(always)]
+    pub fn vector_reduce<T, Rd: Reducer<T>>(
+        &self,
+        r: impl IntoNestedRange,
+        reducer: Rd,
+        f: impl FnMut(usize, &mut T),
+    ) -> T {
+        nested_reduce(r.into_range(), &reducer, f)
+    }
+    /// Reduction over a `TeamVectorRange`.
+    #[inline(always)]
+    pub fn team_vector_reduce<T, Rd: Reducer<T>>(
+        &self,
+        r: impl IntoNestedRange,
+        reducer: Rd,
+        f: impl FnMut(usize, &mut T),
+    ) -> T {
+        nested_reduce(r.into_range(), &reducer, f)
+    }
+    /// Exclusive sum scan over a `TeamThreadRange`: `f(j, partial, is_final)`; returns the total.
+    #[inline(always)]
+    pub fn thread_scan<T: Scalar>(
+        &self,
+        r: impl IntoNestedRange,
+        f: impl FnMut(usize, &mut T, bool),
+    ) -> T {
+        nested_scan(r.into_range(), f)
+    }
+    /// Exclusive sum scan over a `ThreadVectorRange`; returns the total.
+    #[inline(always)]
+    pub fn vector_scan<T: Scalar>(
+        &self,
+        r: impl IntoNestedRange,
+        f: impl FnMut(usize, &mut T, bool),
+    ) -> T {
+        nested_scan(r.into_range(), f)
+    }
+    /// Exclusive sum scan over a `TeamVectorRange`; returns the total.
+    #[inline(always)]
+    pub fn team_vector_scan<T: Scalar>(
+        &self,
+        r: impl IntoNestedRange,
+        f: impl FnMut(usize, &mut T, bool),
+    ) -> T {
+        nested_scan(r.into_range(), f)
+    }
+    /// Runs `f` once for the whole team and broadcasts its result to every thread.
+    #[inline(always)]
+    pub fn single_team<T>(&self, f: impl FnOnce() -> T) -> T {
+        f()
+    }
+    /// Runs `f` once per thread (one vector lane) and broadcasts its result to the thread's lanes.
+    #[inline(always)]
+    pub fn single_thread<T>(&self, f: impl FnOnce() -> T) -> T {
+        f()
+    }
+    /// Team-shared scratch View of `extents` at `level`, in `LayoutRight`.
+    ///
+    /// Panics (naming the sizes) when the request exceeds what the policy reserved for the level.
+    pub fn team_scratch<T: Copy, const R: usize>(
+        &self,
+        level: usize,
+        extents: [usize; R],
+    ) -> WriteAccess<'t, T, R, LayoutRight> {
+        self.scratch_view(level, extents, "team scratch")
+    }
+    /// Thread-private scratch View of `extents` at `level`, in `LayoutRight`.
+    pub fn thread_scratch<T: Copy, const R: usize>(
+        &self,
+        level: usize,
+        extents: [usize; R],
+    ) -> WriteAccess<'t, T, R, LayoutRight> {
+        self.scratch_view(level, extents, "thread scratch")
+    }
+    fn scratch_view<T: Copy, const R: usize>(
+        &self,
+        level: usize,
+        extents: [usize; R],
+        what: &'static str,
+    ) -> WriteAccess<'t, T, R, LayoutRight> {
+        let arena = self.scratch[level.min(1)];
+        let count: usize = extents.iter().product();
+        let ptr = match (level < 2).then(|| arena.take::<T>(count)).flatten() {
+            Some(p) => p,
+            None => panic!(
+                "{what} of {count} elements of {} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
+                 (request it with TeamPolicy::scratch)",
+                std::mem::size_of::<T>(),
+                arena.capacity()
+            ),
+        };
+        let strides = LayoutRight::contiguous_strides(&extents).expect("LayoutRight has strides");
+        // SAFETY: a fresh disjoint region of the team's arena, used by this team only (team size 1).
+        unsafe { WriteAccess::new(ptr, extents, strides, what, self.kernel) }
+    }
+}
+
+#[inline(always)]
+fn nested_reduce<T, Rd: Reducer<T>>(
+    r: Range<usize>,
+    reducer: &Rd,
+    mut f: impl FnMut(usize, &mut T),
+) -> T {
+    let mut acc = reducer.init();
+    for j in r {
+        f(j, &mut acc);
+    }
+    acc
+}
+
+#[inline(always)]
+fn nested_scan<T: Scalar>(r: Range<usize>, mut f: impl FnMut(usize, &mut T, bool)) -> T {
+    let mut acc = T::ZERO;
+    for j in r {
+        f(j, &mut acc, true);
+    }
+    acc
+}

@@ -1,0 +1,698 @@
+//! `View`: a reference-counted, labelled, multidimensional array in a memory space.
+//!
+//! Clones are shallow: they share the allocation, as in Kokkos. A View handle is neither `Send`
+//! nor `Sync`: parallelism happens inside kernels, which receive accessors checked at launch, so
+//! that two threads can never race on a View through safe code. Host code reads and writes
+//! elements with [`View::get`] / [`View::set`] or through the borrow guards [`View::host`] /
+//! [`View::host_mut`], which, like `RefCell`, refuse (panic) when they would alias a live guard.
+//!
+//! ```
+//! use rokkos_core::{View, LayoutLeft};
+//! let a = View::<f64, 2>::new("a", [2, 3]).unwrap();
+//! a.set((1, 2), 4.0);
+//! let b = a.clone(); // shares the data
+//! assert_eq!(b.get((1, 2)), 4.0);
+//! let c = View::<f64, 2, LayoutLeft>::from_fn("c", [2, 3], |[i, j]| (10 * i + j) as f64).unwrap();
+//! assert_eq!(c.strides(), [1, 2]);
+//! assert_eq!(c.host()[(1, 2)], 12.0);
+//! ```
+
+use crate::access::{ReadAccess, WriteAccess};
+use crate::error::{Error, Result};
+use crate::index::{fmt_index, in_bounds, ViewIndex};
+use crate::kernel::ViewArg;
+use crate::layout::{
+    element_count, span_of, strides_are_injective, Layout, LayoutKind, LayoutRight, LayoutStride,
+};
+use crate::space::{HostAccessible, HostBuffer, HostSpace, MemorySpace};
+use bytemuck::Pod;
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::ops::{Bound, RangeBounds};
+use std::rc::Rc;
+
+pub(crate) struct Allocation<S: MemorySpace> {
+    pub(crate) buffer: S::Buffer,
+    pub(crate) space: S,
+    pub(crate) label: String,
+    pub(crate) borrow: Cell<isize>,
+}
+
+/// A multidimensional array of `T` with rank `R`, layout `L`, in memory space `S`.
+pub struct View<T: Pod, const R: usize = 1, L: Layout = LayoutRight, S: MemorySpace = HostSpace> {
+    pub(crate) alloc: Rc<Allocation<S>>,
+    pub(crate) offset: usize,
+    pub(crate) extents: [usize; R],
+    pub(crate) strides: [usize; R],
+    _p: PhantomData<(T, L)>,
+}
+
+impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> Clone for View<T, R, L, S> {
+    fn clone(&self) -> Self {
+        View {
+            alloc: self.alloc.clone(),
+            offset: self.offset,
+            extents: self.extents,
+            strides: self.strides,
+            _p: PhantomData,
+        }
+    }
+}
+
+impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> std::fmt::Debug for View<T, R, L, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "View<{}, {R}, {:?}, {}>(\"{}\", extents {}, strides {})",
+            std::any::type_name::<T>(),
+            L::KIND,
+            S::NAME,
+            self.label(),
+            fmt_index(&self.extents),
+            fmt_index(&self.strides)
+        )
+    }
+}
+
+fn default_strides<L: Layout, const R: usize>(extents: &[usize; R]) -> [usize; R] {
+    L::contiguous_strides(extents)
+        .unwrap_or_else(|| LayoutRight::contiguous_strides(extents).expect("right strides"))
+}
+
+impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
+    fn bytes_for(label: &str, count: usize) -> Result<usize> {
+        count
+            .checked_mul(std::mem::size_of::<T>())
+            .filter(|&b| b <= isize::MAX as usize)
+            .ok_or_else(|| Error::OutOfMemory {
+                label: label.to_string(),
+                bytes: usize::MAX,
+            })
+    }
+
+    fn from_parts(
+        space: &S,
+        label: &str,
+        extents: [usize; R],
+        strides: [usize; R],
+    ) -> Result<Self> {
+        let span = span_of(&extents, &strides);
+        let bytes = Self::bytes_for(label, span)?;
+        let buffer = space.allocate(label, bytes, std::mem::align_of::<T>())?;
+        Ok(Self::wrap(space.clone(), buffer, label, extents, strides))
+    }
+
+    fn wrap(
+        space: S,
+        buffer: S::Buffer,
+        label: &str,
+        extents: [usize; R],
+        strides: [usize; R],
+    ) -> Self {
+        let alloc = Allocation {
+            buffer,
+            space,
+            label: label.to_string(),
+            borrow: Cell::new(0),
+        };
+        View {
+            alloc: Rc::new(alloc),
+            offset: 0,
+            extents,
+            strides,
+            _p: PhantomData,
+        }
+    }
+
+    /// Allocates a zero-filled View in `space`. `LayoutStride` Views get row-major strides.
+    pub fn new_in(space: &S, label: &str, extents: [usize; R]) -> Result<Self> {
+        element_count(&extents).ok_or_else(|| Error::OutOfMemory {
+            label: label.to_string(),
+            bytes: usize::MAX,
+        })?;
+        Self::from_parts(space, label, extents, default_strides::<L, R>(&extents))
+    }
+
+    /// Allocates a View without an initialisation pass (Kokkos' `WithoutInitializing`).
+    ///
+    /// Device spaces skip the fill. Host memory is still zero (reading uninitialised memory would be
+    /// undefined behaviour in Rust), but it comes from untouched pages, so no pass over it is made and
+    /// the first kernel that writes it is the first to touch it.
+    pub fn new_uninit_in(space: &S, label: &str, extents: [usize; R]) -> Result<Self> {
+        Self::new_in(space, label, extents)
+    }
+
+    /// The label.
+    pub fn label(&self) -> &str {
+        &self.alloc.label
+    }
+    /// Extents of every dimension.
+    pub fn extents(&self) -> [usize; R] {
+        self.extents
+    }
+    /// Extent of dimension `k` (0 for `k >= R`, so that rank-generic code can ask freely).
+    pub fn extent(&self, k: usize) -> usize {
+        self.extents.get(k).copied().unwrap_or(0)
+    }
+    /// Strides (in elements) of every dimension.
+    pub fn strides(&self) -> [usize; R] {
+        self.strides
+    }
+    /// Stride of dimension `k` (0 for `k >= R`).
+    pub fn stride(&self, k: usize) -> usize {
+        self.strides.get(k).copied().unwrap_or(0)
+    }
+    /// The rank.
+    pub const fn rank(&self) -> usize {
+        R
+    }
+    /// Number of elements.
+    pub fn size(&self) -> usize {
+        self.extents.iter().product()
+    }
+    /// Number of elements between the first and one past the last addressed element.
+    pub fn span(&self) -> usize {
+        span_of(&self.extents, &self.strides)
+    }
+    /// True when the elements occupy exactly `size()` consecutive slots.
+    pub fn is_contiguous(&self) -> bool {
+        self.span() == self.size()
+    }
+    /// The layout.
+    pub fn layout(&self) -> LayoutKind {
+        L::KIND
+    }
+    /// Number of View handles sharing this allocation.
+    pub fn use_count(&self) -> usize {
+        Rc::strong_count(&self.alloc)
+    }
+    /// The memory space holding the data.
+    pub fn memory_space(&self) -> &S {
+        &self.alloc.space
+    }
+    /// True when both Views address the same allocation.
+    pub fn shares_allocation_with<U: Pod, const R2: usize, L2: Layout>(
+        &self,
+        other: &View<U, R2, L2, S>,
+    ) -> bool {
+        Rc::ptr_eq(&self.alloc, &other.alloc)
+    }
+
+    /// The same View seen through `LayoutStride` (always possible).
+    pub fn to_layout_stride(&self) -> View<T, R, LayoutStride, S> {
+        View {
+            alloc: self.alloc.clone(),
+            offset: self.offset,
+            extents: self.extents,
+            strides: self.strides,
+            _p: PhantomData,
+        }
+    }
+
+    /// The same View seen through layout `L2`, when its strides are exactly `L2`'s contiguous strides
+    /// for these extents; otherwise `Err(ShapeMismatch)`.
+    pub fn try_layout<L2: Layout>(&self) -> Result<View<T, R, L2, S>> {
+        let ok = match L2::contiguous_strides(&self.extents) {
+            None => true,
+            Some(s) => (0..R).all(|k| self.extents[k] <= 1 || s[k] == self.strides[k]),
+        };
+        if !ok {
+            return Err(Error::shape(format!(
+                "View `{}` with strides {} is not {:?}",
+                self.label(),
+                fmt_index(&self.strides),
+                L2::KIND
+            )));
+        }
+        Ok(View {
+            alloc: self.alloc.clone(),
+            offset: self.offset,
+            extents: self.extents,
+            strides: self.strides,
+            _p: PhantomData,
+        })
+    }
+
+    /// A View of part of this one: one argument per dimension, each an index (`usize`, drops the
+    /// dimension), a range (`a..b`, `a..`, `..b`, `a..=b`) or `..` (all). The result has rank `R2`,
+    /// the number of dimensions kept (checked: `Err(ShapeMismatch)` when it differs), and
+    /// `LayoutStride`; use [`View::try_layout`] to get a contiguous layout back.
+    ///
+    /// ```
+    /// use rokkos_core::{View, LayoutStride};
+    /// let a = View::<i32, 3>::from_fn("a", [2, 3, 4], |[i, j, k]| (100 * i + 10 * j + k) as i32).unwrap();
+    /// let s: View<i32, 2, LayoutStride> = a.subview((1, .., 1..3)).unwrap();
+    /// assert_eq!(s.extents(), [3, 2]);
+    /// assert_eq!(s.get((2, 1)), 122);
+    /// ```
+    pub fn subview<const R2: usize>(
+        &self,
+        spec: impl SubviewSpec<R>,
+    ) -> Result<View<T, R2, LayoutStride, S>> {
+        let args = spec.into_args();
+        let mut extents = [0usize; R2];
+        let mut strides = [0usize; R2];
+        let mut offset = self.offset;
+        let mut kept = 0usize;
+        for (k, arg) in args.iter().enumerate() {
+            let e = self.extents[k];
+            match *arg {
+                SliceArg::Index(i) => {
+                    if i >= e {
+                        return Err(Error::shape(format!(
+                            "subview of `{}`: index {i} out of extent {e} in dimension {k}",
+                            self.label()
+                        )));
+                    }
+                    offset += i * self.strides[k];
+                }
+                SliceArg::Range(a, b) => {
+                    let b = b.unwrap_or(e);
+                    if a > b || b > e {
+                        return Err(Error::shape(format!(
+                            "subview of `{}`: range {a}..{b} outside extent {e} in dimension {k}",
+                            self.label()
+                        )));
+                    }
+                    if kept < R2 {
+                        extents[kept] = b - a;
+                        strides[kept] = self.strides[k];
+                    }
+                    kept += 1;
+                    if b > a {
+                        offset += a * self.strides[k];
+                    }
+                }
+            }
+        }
+        if kept != R2 {
+            return Err(Error::shape(format!(
+                "subview of `{}` keeps {kept} dimensions but the result was asked to have rank {R2}",
+                self.label()
+            )));
+        }
+        Ok(View {
+            alloc: self.alloc.clone(),
+            offset,
+            extents,
+            strides,
+            _p: PhantomData,
+        })
+    }
+
+    fn byte_range(&self) -> (usize, usize) {
+        let sz = std::mem::size_of::<T>();
+        (self.offset * sz, (self.offset + self.span()) * sz)
+    }
+
+    /// Describes this View as a kernel argument (used by `#[rokkos::kernel]`).
+    #[doc(hidden)]
+    pub fn __kernel_arg(&self, param: &'static str, writable: bool) -> ViewArg<'_> {
+        ViewArg {
+            param,
+            label: &self.alloc.label,
+            allocation: Rc::as_ptr(&self.alloc) as *const u8 as usize,
+            bytes: self.byte_range(),
+            writable,
+            borrow: &self.alloc.borrow,
+        }
+    }
+
+    fn raw_ptr(&self) -> *mut T {
+        match S::host_ptr(&self.alloc.buffer) {
+            // SAFETY: offset is within the allocation (every constructor keeps offset + span inside it).
+            Some(p) => unsafe { (p.as_ptr() as *mut T).add(self.offset) },
+            None => std::ptr::NonNull::dangling().as_ptr(),
+        }
+    }
+
+    /// Read accessor for a kernel's native body.
+    ///
+    /// # Safety
+    /// `S` must be host accessible, and nothing may write the View while the accessor lives.
+    #[doc(hidden)]
+    pub unsafe fn __read_access(&self, kernel: &'static str) -> ReadAccess<'_, T, R, L> {
+        ReadAccess::new(
+            self.raw_ptr(),
+            self.extents,
+            self.strides,
+            &self.alloc.label,
+            kernel,
+        )
+    }
+
+    /// Write accessor for a kernel's native body.
+    ///
+    /// # Safety
+    /// `S` must be host accessible, and nothing else may access the View while the accessor lives
+    /// except through the accessor under the owner-computes rule.
+    #[doc(hidden)]
+    pub unsafe fn __write_access(&self, kernel: &'static str) -> WriteAccess<'_, T, R, L> {
+        WriteAccess::new(
+            self.raw_ptr(),
+            self.extents,
+            self.strides,
+            &self.alloc.label,
+            kernel,
+        )
+    }
+
+    pub(crate) fn buffer(&self) -> &S::Buffer {
+        &self.alloc.buffer
+    }
+}
+
+impl<T: Pod, const R: usize> View<T, R, LayoutStride, HostSpace> {
+    /// Allocates a zero-filled host View with explicit strides; `Err(InvalidArgument)` when two
+    /// indices would share an element.
+    pub fn new_strided(label: &str, extents: [usize; R], strides: [usize; R]) -> Result<Self> {
+        Self::new_strided_in(&HostSpace, label, extents, strides)
+    }
+}
+
+impl<T: Pod, const R: usize, S: MemorySpace> View<T, R, LayoutStride, S> {
+    /// Allocates a zero-filled View with explicit strides in `space`; `Err(InvalidArgument)` when two
+    /// indices would share an element.
+    pub fn new_strided_in(
+        space: &S,
+        label: &str,
+        extents: [usize; R],
+        strides: [usize; R],
+    ) -> Result<Self> {
+        if !strides_are_injective(&extents, &strides) {
+            return Err(Error::InvalidArgument(format!(
+                "strides {} overlap for extents {} (View `{label}`)",
+                fmt_index(&strides),
+                fmt_index(&extents)
+            )));
+        }
+        Self::from_parts(space, label, extents, strides)
+    }
+}
+
+impl<T: Pod, const R: usize, L: Layout> View<T, R, L, HostSpace> {
+    /// Allocates a zero-filled host View.
+    pub fn new(label: &str, extents: [usize; R]) -> Result<Self> {
+        Self::new_in(&HostSpace, label, extents)
+    }
+    /// Allocates a host View without an initialisation pass; see [`View::new_uninit_in`].
+    pub fn new_uninit(label: &str, extents: [usize; R]) -> Result<Self> {
+        Self::new_uninit_in(&HostSpace, label, extents)
+    }
+    /// A host View filled with `f(index)`.
+    pub fn from_fn(
+        label: &str,
+        extents: [usize; R],
+        mut f: impl FnMut([usize; R]) -> T,
+    ) -> Result<Self> {
+        let v = Self::new(label, extents)?;
+        {
+            let mut g = v.host_mut();
+            crate::index::for_each_index(&extents, |idx| g[*idx] = f(*idx));
+        }
+        Ok(v)
+    }
+    /// Adopts `data` without copying; it is read in the View's layout order (`LayoutStride` Views
+    /// get row-major strides). `Err(ShapeMismatch)` when its length is not the element count.
+    pub fn from_vec(label: &str, extents: [usize; R], data: Vec<T>) -> Result<Self> {
+        let n = element_count(&extents).unwrap_or(usize::MAX);
+        if data.len() != n {
+            return Err(Error::shape(format!(
+                "View `{label}` with extents {} needs {n} elements, got {}",
+                fmt_index(&extents),
+                data.len()
+            )));
+        }
+        Ok(Self::wrap(
+            HostSpace,
+            HostBuffer::from_vec(data),
+            label,
+            extents,
+            default_strides::<L, R>(&extents),
+        ))
+    }
+    /// An unmanaged View over caller memory that lives for the rest of the program (for example a
+    /// leaked `Box` or a `static mut` region handed out once). For temporary caller data, adopt it with
+    /// [`View::from_vec`] instead: that costs no copy either.
+    pub fn unmanaged(label: &str, data: &'static mut [T], extents: [usize; R]) -> Result<Self> {
+        let n = element_count(&extents).unwrap_or(usize::MAX);
+        if data.len() != n {
+            return Err(Error::shape(format!(
+                "unmanaged View `{label}` with extents {} needs {n} elements, got {}",
+                fmt_index(&extents),
+                data.len()
+            )));
+        }
+        Ok(Self::wrap(
+            HostSpace,
+            HostBuffer::from_static(data),
+            label,
+            extents,
+            default_strides::<L, R>(&extents),
+        ))
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn host_oob(label: &str, idx: &[usize], extents: &[usize]) -> ! {
+    panic!(
+        "index {} out of bounds for View `{label}` with extents {}",
+        fmt_index(idx),
+        fmt_index(extents)
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn borrow_conflict(label: &str, what: &str) -> ! {
+    panic!("View `{label}`: {what}")
+}
+
+impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
+    #[inline(always)]
+    fn host_offset(&self, idx: &[usize; R]) -> usize {
+        if !in_bounds(idx, &self.extents) {
+            host_oob(self.label(), idx, &self.extents);
+        }
+        L::offset(idx, &self.strides)
+    }
+
+    /// Reads one element. Panics when the index is out of bounds or a [`View::host_mut`] guard on
+    /// the allocation is alive.
+    #[inline]
+    pub fn get<I: ViewIndex<R>>(&self, i: I) -> T {
+        if self.alloc.borrow.get() < 0 {
+            borrow_conflict(self.label(), "read while a host_mut() guard is alive");
+        }
+        let off = self.host_offset(&i.to_array());
+        // SAFETY: in bounds; no `&mut` to the data exists (checked above); the handle is not Sync.
+        unsafe { *self.raw_ptr().add(off) }
+    }
+
+    /// Writes one element. Panics when the index is out of bounds or a host guard on the allocation
+    /// is alive.
+    #[inline]
+    pub fn set<I: ViewIndex<R>>(&self, i: I, v: T) {
+        if self.alloc.borrow.get() != 0 {
+            borrow_conflict(
+                self.label(),
+                "written while a host()/host_mut() guard is alive",
+            );
+        }
+        let off = self.host_offset(&i.to_array());
+        // SAFETY: in bounds; no reference to the data exists (checked above); the handle is not Sync.
+        unsafe { *self.raw_ptr().add(off) = v }
+    }
+
+    /// Shared host access: indexing returns references. Panics while a [`View::host_mut`] guard on
+    /// the allocation is alive.
+    pub fn host(&self) -> HostRef<'_, T, R, L, S> {
+        let b = self.alloc.borrow.get();
+        if b < 0 {
+            borrow_conflict(self.label(), "host() while a host_mut() guard is alive");
+        }
+        self.alloc.borrow.set(b + 1);
+        HostRef { view: self }
+    }
+
+    /// Exclusive host access: indexing returns mutable references. Panics while any other guard on
+    /// the allocation is alive.
+    pub fn host_mut(&self) -> HostMut<'_, T, R, L, S> {
+        if self.alloc.borrow.get() != 0 {
+            borrow_conflict(self.label(), "host_mut() while another host guard is alive");
+        }
+        self.alloc.borrow.set(-1);
+        HostMut { view: self }
+    }
+
+    /// The elements in row-major index order (whatever the layout).
+    pub fn to_vec(&self) -> Vec<T> {
+        let g = self.host();
+        let mut out = Vec::with_capacity(self.size());
+        crate::index::for_each_index(&self.extents, |idx| out.push(g[*idx]));
+        out
+    }
+}
+
+/// Shared host borrow of a View's elements; see [`View::host`].
+pub struct HostRef<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> {
+    view: &'a View<T, R, L, S>,
+}
+
+/// Exclusive host borrow of a View's elements; see [`View::host_mut`].
+pub struct HostMut<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> {
+    view: &'a View<T, R, L, S>,
+}
+
+impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> Drop for HostRef<'_, T, R, L, S> {
+    fn drop(&mut self) {
+        let b = &self.view.alloc.borrow;
+        b.set(b.get() - 1);
+    }
+}
+impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> Drop for HostMut<'_, T, R, L, S> {
+    fn drop(&mut self) {
+        self.view.alloc.borrow.set(0);
+    }
+}
+
+impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> HostRef<'_, T, R, L, S> {
+    /// The elements as a slice in memory order, when the View is contiguous.
+    pub fn as_slice(&self) -> Option<&[T]> {
+        // SAFETY: contiguous: `size` consecutive elements from the View's start; shared borrow held.
+        self.view
+            .is_contiguous()
+            .then(|| unsafe { std::slice::from_raw_parts(self.view.raw_ptr(), self.view.size()) })
+    }
+}
+impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> HostMut<'_, T, R, L, S> {
+    /// The elements as a slice in memory order, when the View is contiguous.
+    pub fn as_slice(&self) -> Option<&[T]> {
+        // SAFETY: as `HostRef::as_slice`; exclusive borrow held.
+        self.view
+            .is_contiguous()
+            .then(|| unsafe { std::slice::from_raw_parts(self.view.raw_ptr(), self.view.size()) })
+    }
+    /// The elements as a mutable slice in memory order, when the View is contiguous.
+    pub fn as_mut_slice(&mut self) -> Option<&mut [T]> {
+        // SAFETY: as above; `&mut self` makes the slice unique among this guard's borrows.
+        self.view.is_contiguous().then(|| unsafe {
+            std::slice::from_raw_parts_mut(self.view.raw_ptr(), self.view.size())
+        })
+    }
+}
+
+impl<T: Pod, const R: usize, L: Layout, S: HostAccessible, I: ViewIndex<R>> std::ops::Index<I>
+    for HostRef<'_, T, R, L, S>
+{
+    type Output = T;
+    #[inline]
+    fn index(&self, i: I) -> &T {
+        let off = self.view.host_offset(&i.to_array());
+        // SAFETY: in bounds; shared borrow held.
+        unsafe { &*self.view.raw_ptr().add(off) }
+    }
+}
+impl<T: Pod, const R: usize, L: Layout, S: HostAccessible, I: ViewIndex<R>> std::ops::Index<I>
+    for HostMut<'_, T, R, L, S>
+{
+    type Output = T;
+    #[inline]
+    fn index(&self, i: I) -> &T {
+        let off = self.view.host_offset(&i.to_array());
+        // SAFETY: in bounds; exclusive borrow held.
+        unsafe { &*self.view.raw_ptr().add(off) }
+    }
+}
+impl<T: Pod, const R: usize, L: Layout, S: HostAccessible, I: ViewIndex<R>> std::ops::IndexMut<I>
+    for HostMut<'_, T, R, L, S>
+{
+    #[inline]
+    fn index_mut(&mut self, i: I) -> &mut T {
+        let off = self.view.host_offset(&i.to_array());
+        // SAFETY: in bounds; exclusive borrow held and `&mut self` makes the reference unique.
+        unsafe { &mut *self.view.raw_ptr().add(off) }
+    }
+}
+
+/// One subview argument: an index (drops the dimension) or a half-open range (keeps it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SliceArg {
+    /// A single index.
+    Index(usize),
+    /// `start..end` (`None`: to the extent).
+    Range(usize, Option<usize>),
+}
+
+/// Converts subview arguments.
+pub trait IntoSliceArg {
+    /// The argument.
+    fn into_slice_arg(self) -> SliceArg;
+}
+impl IntoSliceArg for usize {
+    fn into_slice_arg(self) -> SliceArg {
+        SliceArg::Index(self)
+    }
+}
+impl IntoSliceArg for SliceArg {
+    fn into_slice_arg(self) -> SliceArg {
+        self
+    }
+}
+macro_rules! range_arg {
+    ($($t:ty),*) => {$(
+        impl IntoSliceArg for $t {
+            fn into_slice_arg(self) -> SliceArg {
+                let a = match self.start_bound() {
+                    Bound::Included(&a) => a,
+                    Bound::Excluded(&a) => a + 1,
+                    Bound::Unbounded => 0,
+                };
+                let b = match self.end_bound() {
+                    Bound::Included(&b) => Some(b + 1),
+                    Bound::Excluded(&b) => Some(b),
+                    Bound::Unbounded => None,
+                };
+                SliceArg::Range(a, b)
+            }
+        }
+    )*};
+}
+range_arg!(
+    std::ops::Range<usize>,
+    std::ops::RangeInclusive<usize>,
+    std::ops::RangeFrom<usize>,
+    std::ops::RangeTo<usize>,
+    std::ops::RangeToInclusive<usize>,
+    std::ops::RangeFull
+);
+
+/// The per-dimension arguments of [`View::subview`]: a tuple (or array) of [`IntoSliceArg`] values.
+pub trait SubviewSpec<const R: usize> {
+    /// The arguments.
+    fn into_args(self) -> [SliceArg; R];
+}
+impl<A: IntoSliceArg + Copy, const R: usize> SubviewSpec<R> for [A; R] {
+    fn into_args(self) -> [SliceArg; R] {
+        self.map(|a| a.into_slice_arg())
+    }
+}
+macro_rules! tuple_spec {
+    ($r:literal; $($t:ident $v:ident),+) => {
+        impl<$($t: IntoSliceArg),+> SubviewSpec<$r> for ($($t,)+) {
+            fn into_args(self) -> [SliceArg; $r] {
+                let ($($v,)+) = self;
+                [$($v.into_slice_arg()),+]
+            }
+        }
+    };
+}
+tuple_spec!(1; A a);
+tuple_spec!(2; A a, B b);
+tuple_spec!(3; A a, B b, C c);
+tuple_spec!(4; A a, B b, C c, D d);
+tuple_spec!(5; A a, B b, C c, D d, E e);
+tuple_spec!(6; A a, B b, C c, D d, E e, F f);
+tuple_spec!(7; A a, B b, C c, D d, E e, F f, G g);
+tuple_spec!(8; A a, B b, C c, D d, E e, F f, G g, H h);
