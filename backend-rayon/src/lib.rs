@@ -1,1 +1,163 @@
+//! rokkos-rayon: the CPU-threads execution space on a rayon pool.
+//!
+//! Work is cut into a fixed number of contiguous chunks (about four per worker, never smaller than
+//! the policy's chunk size); each chunk runs the kernel's native body in a plain loop, so there is no
+//! per-element dynamic call. Reductions fold per chunk and join the partial results in chunk order,
+//! so a result is the same from run to run for a given thread count. Scans use two passes.
+//! A launch with a single chunk runs on the calling thread.
+//!
+//! One file per (pattern, policy), named as in `rokkos-serial`.
 
+#![warn(missing_docs)]
+
+mod for_mdrange;
+mod for_range;
+mod for_team;
+mod reduce_mdrange;
+mod reduce_range;
+mod reduce_team;
+mod scan_range;
+
+use rayon::prelude::*;
+use rokkos_core::kernel::{Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork};
+use rokkos_core::{Error, ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy};
+use std::sync::Arc;
+
+/// Team limits of the rayon space: teams of one thread, like Kokkos' host backends on `AUTO`.
+pub const RAYON_TEAM_LIMITS: TeamLimits =
+    TeamLimits { team_size_max: 1, team_size_auto: 1, vector_length_max: 1024, scratch_max: [1 << 20, 1 << 30] };
+
+/// The rayon execution space: the global rayon pool, or a pool of its own.
+///
+/// ```
+/// use rokkos_core::ExecutionSpace;
+/// let r = rokkos_rayon::Rayon::with_threads(2).unwrap();
+/// assert_eq!(r.concurrency(), 2);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Rayon {
+    pool: Option<Arc<rayon::ThreadPool>>,
+}
+
+impl Rayon {
+    /// The space on rayon's global pool (sized by `RAYON_NUM_THREADS` or the core count).
+    pub fn new() -> Self {
+        Rayon { pool: None }
+    }
+    /// A space with a pool of its own of `threads` workers.
+    pub fn with_threads(threads: usize) -> Result<Self> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("rokkos-rayon-{i}"))
+            .build()
+            .map_err(|e| Error::BackendUnavailable { backend: "rayon".into(), reason: e.to_string() })?;
+        Ok(Rayon { pool: Some(Arc::new(pool)) })
+    }
+    /// Runs `f` inside this space's pool.
+    pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+    /// Runs `f(c)` for every chunk `c` in `0..chunks`, in parallel (inline when there is one chunk).
+    pub(crate) fn for_chunks(&self, chunks: usize, f: impl Fn(usize) + Sync + Send) {
+        match chunks {
+            0 => {}
+            1 => f(0),
+            _ => self.install(|| (0..chunks).into_par_iter().for_each(f)),
+        }
+    }
+    /// `f(c)` for every chunk, results in chunk order.
+    pub(crate) fn map_chunks<V: Send>(&self, chunks: usize, f: impl Fn(usize) -> V + Sync + Send) -> Vec<V> {
+        match chunks {
+            0 => Vec::new(),
+            1 => vec![f(0)],
+            _ => self.install(|| (0..chunks).into_par_iter().map(f).collect()),
+        }
+    }
+}
+
+impl ExecutionSpace for Rayon {
+    type Memory = HostSpace;
+
+    fn name(&self) -> &'static str {
+        "rayon"
+    }
+    fn concurrency(&self) -> usize {
+        match &self.pool {
+            Some(p) => p.current_num_threads(),
+            None => rayon::current_num_threads(),
+        }
+    }
+    fn fence(&self) -> Result<()> {
+        Ok(())
+    }
+    fn team_limits(&self) -> TeamLimits {
+        RAYON_TEAM_LIMITS
+    }
+    fn for_range<K>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>) -> Result<()>
+    where
+        K: ForKernel<RangeWork, Space = HostSpace>,
+    {
+        for_range::run(self, policy, kernel);
+        Ok(())
+    }
+    fn for_mdrange<const N: usize, K>(&self, _label: &str, policy: &MDRangePolicy<Self, N>, kernel: Checked<'_, K>) -> Result<()>
+    where
+        K: ForKernel<MDWork<N>, Space = HostSpace>,
+    {
+        for_mdrange::run(self, policy, kernel);
+        Ok(())
+    }
+    fn for_team<K>(&self, _label: &str, policy: &TeamPolicy<Self>, kernel: Checked<'_, K>) -> Result<()>
+    where
+        K: ForKernel<TeamWork, Space = HostSpace>,
+    {
+        for_team::run(self, policy, kernel);
+        Ok(())
+    }
+    fn reduce_range<K, Rd>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    where
+        K: ReduceKernel<RangeWork, Space = HostSpace>,
+        Rd: Reducer<K::Value>,
+    {
+        Ok(reduce_range::run(self, policy, kernel, reducer))
+    }
+    fn reduce_mdrange<const N: usize, K, Rd>(
+        &self,
+        _label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<MDWork<N>, Space = HostSpace>,
+        Rd: Reducer<K::Value>,
+    {
+        Ok(reduce_mdrange::run(self, policy, kernel, reducer))
+    }
+    fn reduce_team<K, Rd>(&self, _label: &str, policy: &TeamPolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    where
+        K: ReduceKernel<TeamWork, Space = HostSpace>,
+        Rd: Reducer<K::Value>,
+    {
+        Ok(reduce_team::run(self, policy, kernel, reducer))
+    }
+    fn scan_range<K, Rd>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    where
+        K: ScanKernel<RangeWork, Space = HostSpace>,
+        Rd: Reducer<K::Value>,
+    {
+        Ok(scan_range::run(self, policy, kernel, reducer))
+    }
+}
+
+/// Folds partial results in order.
+pub(crate) fn join_in_order<V, Rd: Reducer<V>>(reducer: &Rd, partials: Vec<V>) -> V {
+    let mut acc = reducer.init();
+    for p in partials {
+        reducer.join(&mut acc, p);
+    }
+    acc
+}

@@ -1,1 +1,105 @@
+//! rokkos-serial: the reference execution space. Every pattern is a plain loop on the calling
+//! thread; teams have one thread. Other backends are tested against it.
+//!
+//! One file per (pattern, policy), named the same in every backend crate.
 
+#![warn(missing_docs)]
+
+mod for_mdrange;
+mod for_range;
+mod for_team;
+mod reduce_mdrange;
+mod reduce_range;
+mod reduce_team;
+mod scan_range;
+
+use rokkos_core::kernel::{Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork};
+use rokkos_core::{ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy};
+
+/// Team limits shared by the host backends: teams of one thread (`TeamSize::Auto` resolves to 1),
+/// vector ranges run sequentially, scratch from host memory.
+pub const HOST_TEAM_LIMITS: TeamLimits =
+    TeamLimits { team_size_max: 1, team_size_auto: 1, vector_length_max: 1024, scratch_max: [1 << 20, 1 << 30] };
+
+/// The serial execution space: runs every kernel on the calling thread.
+///
+/// ```
+/// use rokkos_core::ExecutionSpace;
+/// let s = rokkos_serial::Serial;
+/// assert_eq!(s.name(), "serial");
+/// assert_eq!(s.concurrency(), 1);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Serial;
+
+impl ExecutionSpace for Serial {
+    type Memory = HostSpace;
+
+    fn name(&self) -> &'static str {
+        "serial"
+    }
+    fn concurrency(&self) -> usize {
+        1
+    }
+    fn fence(&self) -> Result<()> {
+        Ok(())
+    }
+    fn team_limits(&self) -> TeamLimits {
+        HOST_TEAM_LIMITS
+    }
+    fn for_range<K>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>) -> Result<()>
+    where
+        K: ForKernel<RangeWork, Space = HostSpace>,
+    {
+        for_range::run(policy, kernel);
+        Ok(())
+    }
+    fn for_mdrange<const N: usize, K>(&self, _label: &str, policy: &MDRangePolicy<Self, N>, kernel: Checked<'_, K>) -> Result<()>
+    where
+        K: ForKernel<MDWork<N>, Space = HostSpace>,
+    {
+        for_mdrange::run(policy, kernel);
+        Ok(())
+    }
+    fn for_team<K>(&self, _label: &str, policy: &TeamPolicy<Self>, kernel: Checked<'_, K>) -> Result<()>
+    where
+        K: ForKernel<TeamWork, Space = HostSpace>,
+    {
+        for_team::run(policy, kernel);
+        Ok(())
+    }
+    fn reduce_range<K, Rd>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    where
+        K: ReduceKernel<RangeWork, Space = HostSpace>,
+        Rd: Reducer<K::Value>,
+    {
+        Ok(reduce_range::run(policy, kernel, reducer))
+    }
+    fn reduce_mdrange<const N: usize, K, Rd>(
+        &self,
+        _label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<MDWork<N>, Space = HostSpace>,
+        Rd: Reducer<K::Value>,
+    {
+        Ok(reduce_mdrange::run(policy, kernel, reducer))
+    }
+    fn reduce_team<K, Rd>(&self, _label: &str, policy: &TeamPolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    where
+        K: ReduceKernel<TeamWork, Space = HostSpace>,
+        Rd: Reducer<K::Value>,
+    {
+        Ok(reduce_team::run(policy, kernel, reducer))
+    }
+    fn scan_range<K, Rd>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    where
+        K: ScanKernel<RangeWork, Space = HostSpace>,
+        Rd: Reducer<K::Value>,
+    {
+        Ok(scan_range::run(policy, kernel, reducer))
+    }
+}

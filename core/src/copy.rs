@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::index::{fmt_index, for_each_index};
-use crate::layout::{Layout, LayoutStride};
+use crate::layout::Layout;
 use crate::space::{HostSpace, MemorySpace};
 use crate::view::View;
 use bytemuck::Pod;
@@ -214,11 +214,4 @@ pub fn create_mirror_view_and_copy<T: Pod, const R: usize, L: Layout, S: MemoryS
         deep_copy(&m, v)?;
     }
     Ok(m)
-}
-
-impl<T: Pod, const R: usize, S: MemorySpace> View<T, R, LayoutStride, S> {
-    /// Strides (alias kept for symmetry with Kokkos' `LayoutStride::stride`).
-    pub fn layout_strides(&self) -> [usize; R] {
-        self.strides()
-    }
 }

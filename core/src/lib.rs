@@ -8,6 +8,7 @@ pub mod access;
 pub mod atomic;
 mod copy;
 pub mod error;
+pub mod host_iter;
 pub mod index;
 pub mod kernel;
 pub mod layout;
@@ -39,7 +40,7 @@ pub use reducer::{
     BAnd, BOr, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal, Prod, Reducer, Sum,
     ValLoc,
 };
-pub use scalar::{Bits, Scalar};
+pub use scalar::{Bits, Float, Scalar};
 pub use space::{ExecutionSpace, HostAccessible, HostBuffer, HostSpace, MemorySpace, TeamLimits};
 pub use team::{IntoNestedRange, ScratchArena, TeamMember};
 pub use view::{HostMut, HostRef, IntoSliceArg, SliceArg, SubviewSpec, View};

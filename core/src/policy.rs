@@ -8,8 +8,8 @@ use std::ops::Range;
 /// consecutive indices a worker takes).
 ///
 /// ```
-/// use rokkos_core::{RangePolicy, HostSpace};
-/// # #[derive(Clone, Debug)] struct Dummy;
+/// use rokkos_core::RangePolicy;
+/// // The first argument is the execution space, e.g. `rokkos::Serial`; any `Clone` value works here.
 /// let p = RangePolicy::new(&(), 0..100).chunk_size(16);
 /// assert_eq!(p.len(), 100);
 /// ```
@@ -36,6 +36,9 @@ impl<E: Clone> RangePolicy<E> {
         self.chunk = chunk;
         self
     }
+}
+
+impl<E> RangePolicy<E> {
     /// The execution space.
     pub fn space(&self) -> &E {
         &self.space
@@ -113,6 +116,9 @@ impl<E: Clone, const N: usize> MDRangePolicy<E, N> {
         self.iterate = order;
         self
     }
+}
+
+impl<E, const N: usize> MDRangePolicy<E, N> {
     /// The execution space.
     pub fn space(&self) -> &E {
         &self.space

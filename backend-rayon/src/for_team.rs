@@ -1,0 +1,21 @@
+//! `parallel_for` over a `TeamPolicy`: chunks of the league as tasks, each with its own scratch arena.
+
+use crate::Rayon;
+use rokkos_core::host_iter::{chunk_bounds, chunk_count, team_scratch_bytes};
+use rokkos_core::kernel::{Checked, ForBody, ForKernel, TeamWork};
+use rokkos_core::{ExecutionSpace, HostSpace, ScratchArena, TeamMember, TeamPolicy};
+
+pub(crate) fn run<K: ForKernel<TeamWork, Space = HostSpace>>(space: &Rayon, policy: &TeamPolicy<Rayon>, kernel: Checked<'_, K>) {
+    // SAFETY: host memory; `Checked` proves the argument checks passed.
+    let body = unsafe { kernel.kernel().bind() };
+    let [b0, b1] = team_scratch_bytes(policy);
+    let league = policy.league_size();
+    let chunks = chunk_count(league, space.concurrency(), 1);
+    space.for_chunks(chunks, |c| {
+        let (s0, s1) = (ScratchArena::new(b0), ScratchArena::new(b1));
+        for l in chunk_bounds(0, league, chunks, c) {
+            let member = TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]);
+            body.call(&member);
+        }
+    });
+}

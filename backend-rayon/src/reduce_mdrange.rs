@@ -1,0 +1,25 @@
+//! `parallel_reduce` over an `MDRangePolicy`: one accumulator per group of tiles, joined in order.
+
+use crate::{join_in_order, Rayon};
+use rokkos_core::host_iter::{chunk_bounds, chunk_count, TileGrid};
+use rokkos_core::kernel::{Checked, MDWork, ReduceBody, ReduceKernel};
+use rokkos_core::{ExecutionSpace, HostSpace, MDRangePolicy, Reducer};
+
+pub(crate) fn run<const N: usize, K, Rd>(space: &Rayon, policy: &MDRangePolicy<Rayon, N>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+where
+    K: ReduceKernel<MDWork<N>, Space = HostSpace>,
+    Rd: Reducer<K::Value>,
+{
+    // SAFETY: host memory; `Checked` proves the argument checks passed.
+    let body = unsafe { kernel.kernel().bind() };
+    let grid = TileGrid::new(policy);
+    let chunks = chunk_count(grid.len(), space.concurrency(), 1);
+    let partials = space.map_chunks(chunks, |c| {
+        let mut acc = reducer.init();
+        for t in chunk_bounds(0, grid.len(), chunks, c) {
+            grid.for_each_in_tile(t, |idx| body.call(idx, &mut acc));
+        }
+        acc
+    });
+    join_in_order(reducer, partials)
+}

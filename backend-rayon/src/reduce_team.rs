@@ -1,0 +1,28 @@
+//! `parallel_reduce` over a `TeamPolicy`: one accumulator per league chunk, joined in order.
+
+use crate::{join_in_order, Rayon};
+use rokkos_core::host_iter::{chunk_bounds, chunk_count, team_scratch_bytes};
+use rokkos_core::kernel::{Checked, ReduceBody, ReduceKernel, TeamWork};
+use rokkos_core::{ExecutionSpace, HostSpace, Reducer, ScratchArena, TeamMember, TeamPolicy};
+
+pub(crate) fn run<K, Rd>(space: &Rayon, policy: &TeamPolicy<Rayon>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+where
+    K: ReduceKernel<TeamWork, Space = HostSpace>,
+    Rd: Reducer<K::Value>,
+{
+    // SAFETY: host memory; `Checked` proves the argument checks passed.
+    let body = unsafe { kernel.kernel().bind() };
+    let [b0, b1] = team_scratch_bytes(policy);
+    let league = policy.league_size();
+    let chunks = chunk_count(league, space.concurrency(), 1);
+    let partials = space.map_chunks(chunks, |c| {
+        let (s0, s1) = (ScratchArena::new(b0), ScratchArena::new(b1));
+        let mut acc = reducer.init();
+        for l in chunk_bounds(0, league, chunks, c) {
+            let member = TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]);
+            body.call(&member, &mut acc);
+        }
+        acc
+    });
+    join_in_order(reducer, partials)
+}

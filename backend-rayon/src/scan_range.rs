@@ -1,0 +1,39 @@
+//! `parallel_scan` over a `RangePolicy`: per-chunk totals (non-final pass), an exclusive scan of
+//! the totals in chunk order, then a final pass per chunk from its offset.
+
+use crate::Rayon;
+use rokkos_core::host_iter::{chunk_bounds, chunk_count};
+use rokkos_core::kernel::{Checked, RangeWork, ScanBody, ScanKernel};
+use rokkos_core::{ExecutionSpace, HostSpace, RangePolicy, Reducer};
+
+pub(crate) fn run<K, Rd>(space: &Rayon, policy: &RangePolicy<Rayon>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+where
+    K: ScanKernel<RangeWork, Space = HostSpace>,
+    Rd: Reducer<K::Value>,
+{
+    // SAFETY: host memory; `Checked` proves the argument checks passed.
+    let body = unsafe { kernel.kernel().bind() };
+    let (b, e) = (policy.begin(), policy.end());
+    let chunks = chunk_count(e - b, space.concurrency(), policy.chunk());
+    let pass = |c: usize, start: K::Value, is_final: bool| {
+        let mut acc = start;
+        for i in chunk_bounds(b, e, chunks, c) {
+            body.call(i, &mut acc, is_final);
+        }
+        acc
+    };
+    if chunks <= 1 {
+        return if chunks == 0 { reducer.init() } else { pass(0, reducer.init(), true) };
+    }
+    let totals = space.map_chunks(chunks, |c| pass(c, reducer.init(), false));
+    let mut offsets = Vec::with_capacity(chunks);
+    let mut running = reducer.init();
+    for t in totals {
+        offsets.push(running);
+        reducer.join(&mut running, t);
+    }
+    space.for_chunks(chunks, |c| {
+        pass(c, offsets[c], true);
+    });
+    running
+}

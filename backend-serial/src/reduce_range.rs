@@ -1,0 +1,18 @@
+//! `parallel_reduce` over a `RangePolicy`: one accumulator folded in index order.
+
+use rokkos_core::kernel::{Checked, RangeWork, ReduceBody, ReduceKernel};
+use rokkos_core::{HostSpace, RangePolicy, Reducer};
+
+pub(crate) fn run<E, K, Rd>(policy: &RangePolicy<E>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+where
+    K: ReduceKernel<RangeWork, Space = HostSpace>,
+    Rd: Reducer<K::Value>,
+{
+    // SAFETY: host memory; `Checked` proves the argument checks passed.
+    let body = unsafe { kernel.kernel().bind() };
+    let mut acc = reducer.init();
+    for i in policy.begin()..policy.end() {
+        body.call(i, &mut acc);
+    }
+    acc
+}

@@ -1,0 +1,150 @@
+//! Iteration helpers shared by the host backends: chunking a range, tiling an MDRange, sizing team
+//! scratch. Kept here once so that serial and rayon traverse work identically.
+
+use crate::policy::{Iterate, MDRangePolicy, TeamPolicy};
+use std::ops::Range;
+
+/// Splits `begin..end` into `chunks` contiguous pieces of nearly equal length; returns piece `c`.
+#[inline]
+pub fn chunk_bounds(begin: usize, end: usize, chunks: usize, c: usize) -> Range<usize> {
+    let n = end - begin;
+    let base = n / chunks;
+    let extra = n % chunks;
+    let lo = begin + c * base + c.min(extra);
+    let hi = lo + base + usize::from(c < extra);
+    lo..hi
+}
+
+/// Number of chunks a host backend with `workers` threads uses for `n` items when each chunk must
+/// hold at least `min_chunk` items: about four per worker for load balance, never more than `n`.
+pub fn chunk_count(n: usize, workers: usize, min_chunk: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    let by_size = n.div_ceil(min_chunk.max(1));
+    by_size.min(workers.max(1) * 4).max(1)
+}
+
+/// The tiles of an MDRange policy, numbered in the policy's iteration order.
+#[derive(Debug, Clone)]
+pub struct TileGrid<const N: usize> {
+    begin: [usize; N],
+    end: [usize; N],
+    tile: [usize; N],
+    count: [usize; N],
+    order: Iterate,
+}
+
+impl<const N: usize> TileGrid<N> {
+    /// Tiles of `policy`; unset tile extents default to the whole range in the fastest dimension and
+    /// 1 elsewhere (rows as tasks), which keeps the innermost loop long and contiguous.
+    pub fn new<E: Clone>(policy: &MDRangePolicy<E, N>) -> Self {
+        let (begin, end, order) = (policy.begin(), policy.end(), policy.order());
+        let fastest = if order == Iterate::Right { N - 1 } else { 0 };
+        let mut tile = policy.tiles();
+        let mut count = [0usize; N];
+        for k in 0..N {
+            let len = end[k] - begin[k];
+            if tile[k] == 0 {
+                tile[k] = if k == fastest { len.max(1) } else { 1 };
+            }
+            count[k] = len.div_ceil(tile[k]);
+        }
+        TileGrid { begin, end, tile, count, order }
+    }
+
+    /// Number of tiles.
+    pub fn len(&self) -> usize {
+        self.count.iter().product()
+    }
+
+    /// True when there is no tile.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Dimensions from slowest to fastest.
+    fn dims(&self) -> [usize; N] {
+        let mut d = [0usize; N];
+        for (k, slot) in d.iter_mut().enumerate() {
+            *slot = if self.order == Iterate::Right { k } else { N - 1 - k };
+        }
+        d
+    }
+
+    /// Calls `f` on every index of tile `t`, in the policy's iteration order.
+    #[inline]
+    pub fn for_each_in_tile(&self, t: usize, mut f: impl FnMut([usize; N])) {
+        let dims = self.dims();
+        let mut lo = [0usize; N];
+        let mut hi = [0usize; N];
+        let mut rest = t;
+        for &k in dims.iter().rev() {
+            let tk = rest % self.count[k];
+            rest /= self.count[k];
+            lo[k] = self.begin[k] + tk * self.tile[k];
+            hi[k] = (lo[k] + self.tile[k]).min(self.end[k]);
+        }
+        let inner = dims[N - 1];
+        let mut idx = lo;
+        loop {
+            for x in lo[inner]..hi[inner] {
+                idx[inner] = x;
+                f(idx);
+            }
+            // Advance the outer dimensions like an odometer.
+            let mut level = N - 1;
+            loop {
+                if level == 0 {
+                    return;
+                }
+                level -= 1;
+                let k = dims[level];
+                idx[k] += 1;
+                if idx[k] < hi[k] {
+                    break;
+                }
+                idx[k] = lo[k];
+            }
+        }
+    }
+}
+
+/// Scratch bytes per team at levels 0 and 1 for a host launch (team size as resolved by the policy).
+pub fn team_scratch_bytes<E: crate::space::ExecutionSpace>(policy: &TeamPolicy<E>) -> [usize; 2] {
+    [policy.scratch_bytes(0).unwrap_or(0), policy.scratch_bytes(1).unwrap_or(0)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_the_range_once() {
+        for n in [0usize, 1, 7, 100, 1001] {
+            for c in 1..9 {
+                let mut next = 5;
+                for k in 0..c {
+                    let r = chunk_bounds(5, 5 + n, c, k);
+                    assert_eq!(r.start, next);
+                    next = r.end;
+                }
+                assert_eq!(next, 5 + n);
+            }
+        }
+    }
+
+    #[test]
+    fn tiles_cover_the_box_once() {
+        for order in [Iterate::Right, Iterate::Left] {
+            let p = MDRangePolicy::new(&(), [1, 2, 0], [4, 7, 5]).tile([2, 3, 0]).iterate(order);
+            let g = TileGrid::new(&p);
+            let mut seen = std::collections::HashSet::new();
+            for t in 0..g.len() {
+                g.for_each_in_tile(t, |i| assert!(seen.insert(i)));
+            }
+            assert_eq!(seen.len(), 3 * 5 * 5);
+            assert!(seen.iter().all(|i| (1..4).contains(&i[0]) && (2..7).contains(&i[1]) && i[2] < 5));
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! BabelStream on rokkos: copy, mul, add, triad, nstream and dot, timed per kernel.
+//!
+//! ```text
+//! cargo run --release --example babelstream -- [--backend NAME] [--n N] [--dtype f32|f64] [--reps R] [--json]
+//! ```
+//! Start values, the kernel sequence and the validation follow BabelStream (University of Bristol):
+//! a = 0.1, b = 0.2, c = 0.0, scalar = 0.4; each repetition runs copy, mul, add, triad, nstream, dot,
+//! and the final arrays and dot product are checked against the same sequence run on scalars.
+//! Bandwidth counts bytes read plus written: copy and mul 2 words per element, add and triad 3,
+//! nstream 4, dot 2. With `--json` every kernel prints one JSON object per line.
+
+mod kernels;
+
+use kernels::*;
+use rokkos::prelude::*;
+use rokkos::{run_on, selected_backend, SpaceVisitor};
+use std::process::ExitCode;
+use std::time::Instant;
+
+struct Args {
+    backend: String,
+    n: usize,
+    dtype: String,
+    reps: usize,
+    json: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        backend: selected_backend().map_err(|e| e.to_string())?,
+        n: 1 << 25,
+        dtype: "f64".into(),
+        reps: 100,
+        json: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        match flag.as_str() {
+            "--backend" => a.backend = value("--backend")?,
+            "--n" => a.n = value("--n")?.parse().map_err(|e| format!("--n: {e}"))?,
+            "--dtype" => a.dtype = value("--dtype")?,
+            "--reps" => a.reps = value("--reps")?.parse().map_err(|e| format!("--reps: {e}"))?,
+            "--json" => a.json = true,
+            "--help" | "-h" => {
+                return Err("usage: babelstream [--backend serial|rayon|cuda|wgpu] [--n N] [--dtype f32|f64] [--reps R] [--json]".into())
+            }
+            other => return Err(format!("unknown argument `{other}` (try --help)")),
+        }
+    }
+    if a.n == 0 || a.reps == 0 {
+        return Err("--n and --reps must be positive".into());
+    }
+    if a.dtype != "f32" && a.dtype != "f64" {
+        return Err(format!("--dtype must be f32 or f64, not `{}`", a.dtype));
+    }
+    Ok(a)
+}
+
+/// Per-kernel timings of one run.
+struct Timings {
+    names: [&'static str; 6],
+    words: [usize; 6],
+    secs: [Vec<f64>; 6],
+}
+
+struct Stream<'a> {
+    args: &'a Args,
+}
+
+impl<'a> Stream<'a> {
+    fn run<T: Float, E: ExecutionSpace>(&self, space: E) -> rokkos::Result<(Timings, Result<(), String>)> {
+        let n = self.args.n;
+        let mem = space.memory_space();
+        let a = View::<T, 1, LayoutRight, E::Memory>::new_uninit_in(&mem, "a", [n])?;
+        let b = View::<T, 1, LayoutRight, E::Memory>::new_uninit_in(&mem, "b", [n])?;
+        let c = View::<T, 1, LayoutRight, E::Memory>::new_uninit_in(&mem, "c", [n])?;
+        let all = || RangePolicy::new(&space, 0..n);
+        let (va, vb, vc, s) = (T::from_f64(START_A), T::from_f64(START_B), T::from_f64(START_C), T::from_f64(SCALAR));
+        parallel_for("babelstream::init", all(), init(&a, &b, &c, va, vb, vc))?;
+        space.fence()?;
+
+        let mut t = Timings {
+            names: ["copy", "mul", "add", "triad", "nstream", "dot"],
+            words: [2, 2, 3, 3, 4, 2],
+            secs: Default::default(),
+        };
+        let mut sum = T::ZERO;
+        for _ in 0..self.args.reps {
+            let mut timed = |k: usize, f: &mut dyn FnMut() -> rokkos::Result<()>| -> rokkos::Result<()> {
+                let t0 = Instant::now();
+                f()?;
+                space.fence()?;
+                t.secs[k].push(t0.elapsed().as_secs_f64());
+                Ok(())
+            };
+            timed(0, &mut || parallel_for("babelstream::copy", all(), copy(&c, &a)))?;
+            timed(1, &mut || parallel_for("babelstream::mul", all(), mul(&b, &c, s)))?;
+            timed(2, &mut || parallel_for("babelstream::add", all(), add(&c, &a, &b)))?;
+            timed(3, &mut || parallel_for("babelstream::triad", all(), triad(&a, &b, &c, s)))?;
+            timed(4, &mut || parallel_for("babelstream::nstream", all(), nstream(&a, &b, &c, s)))?;
+            timed(5, &mut || {
+                sum = parallel_reduce("babelstream::dot", all(), dot(&a, &b), Sum)?;
+                Ok(())
+            })?;
+        }
+        let check = self.validate(&a, &b, &c, sum)?;
+        Ok((t, check))
+    }
+
+    /// BabelStream's check: the same kernel sequence on scalars, mean absolute error per array.
+    fn validate<T: Float, M: rokkos::MemorySpace>(
+        &self,
+        a: &View<T, 1, LayoutRight, M>,
+        b: &View<T, 1, LayoutRight, M>,
+        c: &View<T, 1, LayoutRight, M>,
+        sum: T,
+    ) -> rokkos::Result<Result<(), String>> {
+        let (mut ga, mut gb, mut gc) = (T::from_f64(START_A), T::from_f64(START_B), T::from_f64(START_C));
+        let s = T::from_f64(SCALAR);
+        for _ in 0..self.args.reps {
+            gc = ga;
+            gb = s * gc;
+            gc = ga + gb;
+            ga = gb + s * gc;
+            ga += gb + s * gc;
+        }
+        let n = self.args.n;
+        let gold_sum = ga.to_f64() * gb.to_f64() * n as f64;
+        let eps = if std::mem::size_of::<T>() == 4 { f32::EPSILON as f64 } else { f64::EPSILON } * 100.0;
+        let mut problems = Vec::new();
+        for (name, view, gold) in [("a", a, ga), ("b", b, gb), ("c", c, gc)] {
+            let host = rokkos::create_mirror_view_and_copy(view)?;
+            let err: f64 = host.to_vec().iter().map(|x| (x.to_f64() - gold.to_f64()).abs()).sum::<f64>() / n as f64;
+            if err / gold.to_f64().abs() > eps {
+                problems.push(format!("{name}: mean error {err:e} against {}", gold.to_f64()));
+            }
+        }
+        let dot_tol = if std::mem::size_of::<T>() == 4 { 1e-4 } else { 1e-8 };
+        let rel = ((sum.to_f64() - gold_sum) / gold_sum).abs();
+        if rel > dot_tol {
+            problems.push(format!("dot: {} against {gold_sum} (relative error {rel:e})", sum.to_f64()));
+        }
+        Ok(if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) })
+    }
+}
+
+struct Visit<'a>(&'a Args);
+
+impl SpaceVisitor for Visit<'_> {
+    type Output = rokkos::Result<(Timings, Result<(), String>, String)>;
+    fn visit<E: ExecutionSpace>(self, space: E) -> Self::Output {
+        let name = space.name().to_string();
+        let s = Stream { args: self.0 };
+        let (t, ok) = if self.0.dtype == "f32" { s.run::<f32, E>(space)? } else { s.run::<f64, E>(space)? };
+        Ok((t, ok, name))
+    }
+}
+
+fn stats(v: &[f64]) -> (f64, f64, f64, f64) {
+    // BabelStream skips the first repetition (warm-up) when there is more than one.
+    let v = if v.len() > 1 { &v[1..] } else { v };
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let mean = s.iter().sum::<f64>() / s.len() as f64;
+    (s[0], s[s.len() / 2], s[s.len() - 1], mean)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (t, check, backend) = match run_on(&args.backend, Visit(&args)).and_then(|r| r) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("babelstream: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let elem = if args.dtype == "f32" { 4 } else { 8 };
+    if !args.json {
+        println!("rokkos BabelStream: backend {backend}, {} elements of {}, {} repetitions", args.n, args.dtype, args.reps);
+        println!("{:<10}{:>14}{:>12}{:>12}{:>12}{:>12}", "Function", "GB/s (best)", "Min (s)", "Median (s)", "Max (s)", "Mean (s)");
+    }
+    for k in 0..6 {
+        let (best, median, max, mean) = stats(&t.secs[k]);
+        let bytes = (t.words[k] * elem * args.n) as f64;
+        let gbs = bytes / best / 1e9;
+        if args.json {
+            let line = serde_json::json!({
+                "bench": "babelstream", "kernel": t.names[k], "backend": backend, "dtype": args.dtype,
+                "n": args.n, "reps": args.reps, "best_s": best, "median_s": median, "metric": "GB/s", "value": gbs,
+            });
+            println!("{line}");
+        } else {
+            println!("{:<10}{:>14.1}{:>12.6}{:>12.6}{:>12.6}{:>12.6}", t.names[k], gbs, best, median, max, mean);
+        }
+    }
+    match check {
+        Ok(()) => {
+            if !args.json {
+                println!("Validation passed");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("Validation failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
