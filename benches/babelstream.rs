@@ -18,7 +18,10 @@ use rokkos::prelude::*;
 use std::time::Duration;
 
 fn large_n() -> usize {
-    std::env::var("ROKKOS_BENCH_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1 << 25)
+    std::env::var("ROKKOS_BENCH_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1 << 25)
 }
 
 fn triad_plain(a: &mut [f64], b: &[f64], c: &[f64], s: f64) {
@@ -29,31 +32,57 @@ fn triad_plain(a: &mut [f64], b: &[f64], c: &[f64], s: f64) {
 
 fn bench_triad(cr: &mut Criterion) {
     let mut g = cr.benchmark_group("triad");
-    g.sample_size(20).measurement_time(Duration::from_secs(4)).warm_up_time(Duration::from_secs(1));
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_secs(1));
     for n in [4096usize, large_n()] {
         g.throughput(Throughput::Bytes((3 * 8 * n) as u64));
         let a = View::<f64>::from_vec("a", [n], vec![START_A; n]).unwrap();
         let b = View::<f64>::from_vec("b", [n], vec![START_B; n]).unwrap();
         let c = View::<f64>::from_vec("c", [n], vec![START_C; n]).unwrap();
         g.bench_with_input(BenchmarkId::new("serial", n), &n, |bch, &n| {
-            bch.iter(|| parallel_for("triad", RangePolicy::new(&Serial, 0..n), triad(&a, &b, &c, black_box(SCALAR))).unwrap())
+            bch.iter(|| {
+                parallel_for(
+                    "triad",
+                    RangePolicy::new(&Serial, 0..n),
+                    triad(&a, &b, &c, black_box(SCALAR)),
+                )
+                .unwrap()
+            })
         });
         let (mut pa, pb, pc) = (vec![START_A; n], vec![START_B; n], vec![START_C; n]);
         g.bench_with_input(BenchmarkId::new("plain_loop", n), &n, |bch, _| {
-            bch.iter(|| triad_plain(black_box(&mut pa), black_box(&pb), black_box(&pc), black_box(SCALAR)))
+            bch.iter(|| {
+                triad_plain(
+                    black_box(&mut pa),
+                    black_box(&pb),
+                    black_box(&pc),
+                    black_box(SCALAR),
+                )
+            })
         });
         let r = Rayon::new();
         g.bench_with_input(BenchmarkId::new("rayon", n), &n, |bch, &n| {
-            bch.iter(|| parallel_for("triad", RangePolicy::new(&r, 0..n), triad(&a, &b, &c, black_box(SCALAR))).unwrap())
+            bch.iter(|| {
+                parallel_for(
+                    "triad",
+                    RangePolicy::new(&r, 0..n),
+                    triad(&a, &b, &c, black_box(SCALAR)),
+                )
+                .unwrap()
+            })
         });
         let chunk = n.div_ceil(rayon::current_num_threads() * 4).max(1);
         g.bench_with_input(BenchmarkId::new("raw_rayon", n), &n, |bch, _| {
             bch.iter(|| {
-                pa.par_chunks_mut(chunk).zip(pb.par_chunks(chunk)).zip(pc.par_chunks(chunk)).for_each(|((a, b), c)| {
-                    for i in 0..a.len() {
-                        a[i] = b[i] + SCALAR * c[i];
-                    }
-                })
+                pa.par_chunks_mut(chunk)
+                    .zip(pb.par_chunks(chunk))
+                    .zip(pc.par_chunks(chunk))
+                    .for_each(|((a, b), c)| {
+                        for i in 0..a.len() {
+                            a[i] = b[i] + SCALAR * c[i];
+                        }
+                    })
             })
         });
     }
@@ -62,7 +91,9 @@ fn bench_triad(cr: &mut Criterion) {
 
 fn bench_launch(cr: &mut Criterion) {
     let mut g = cr.benchmark_group("launch");
-    g.sample_size(30).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    g.sample_size(30)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
     let r = Rayon::new();
     let v = View::<f64>::new("v", [1]).unwrap();
     for n in [1usize, 1000] {

@@ -5,8 +5,11 @@ use rokkos_core::host_iter::{chunk_bounds, chunk_count, TileGrid};
 use rokkos_core::kernel::{Checked, ForBody, ForKernel, MDWork};
 use rokkos_core::{ExecutionSpace, HostSpace, MDRangePolicy};
 
-pub(crate) fn run<const N: usize, K>(space: &Rayon, policy: &MDRangePolicy<Rayon, N>, kernel: Checked<'_, K>)
-where
+pub(crate) fn run<const N: usize, K>(
+    space: &Rayon,
+    policy: &MDRangePolicy<Rayon, N>,
+    kernel: Checked<'_, K>,
+) where
     K: ForKernel<MDWork<N>, Space = HostSpace>,
 {
     // SAFETY: host memory; `Checked` proves the argument checks passed.

@@ -5,7 +5,11 @@ use rokkos_core::host_iter::{chunk_bounds, chunk_count};
 use rokkos_core::kernel::{Checked, ForBody, ForKernel, RangeWork};
 use rokkos_core::{ExecutionSpace, HostSpace, RangePolicy};
 
-pub(crate) fn run<K: ForKernel<RangeWork, Space = HostSpace>>(space: &Rayon, policy: &RangePolicy<Rayon>, kernel: Checked<'_, K>) {
+pub(crate) fn run<K: ForKernel<RangeWork, Space = HostSpace>>(
+    space: &Rayon,
+    policy: &RangePolicy<Rayon>,
+    kernel: Checked<'_, K>,
+) {
     // SAFETY: host memory; `Checked` proves the argument checks passed.
     let body = unsafe { kernel.kernel().bind() };
     let (b, e) = (policy.begin(), policy.end());

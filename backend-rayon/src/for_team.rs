@@ -5,7 +5,11 @@ use rokkos_core::host_iter::{chunk_bounds, chunk_count, team_scratch_bytes};
 use rokkos_core::kernel::{Checked, ForBody, ForKernel, TeamWork};
 use rokkos_core::{ExecutionSpace, HostSpace, ScratchArena, TeamMember, TeamPolicy};
 
-pub(crate) fn run<K: ForKernel<TeamWork, Space = HostSpace>>(space: &Rayon, policy: &TeamPolicy<Rayon>, kernel: Checked<'_, K>) {
+pub(crate) fn run<K: ForKernel<TeamWork, Space = HostSpace>>(
+    space: &Rayon,
+    policy: &TeamPolicy<Rayon>,
+    kernel: Checked<'_, K>,
+) {
     // SAFETY: host memory; `Checked` proves the argument checks passed.
     let body = unsafe { kernel.kernel().bind() };
     let [b0, b1] = team_scratch_bytes(policy);
@@ -14,7 +18,9 @@ pub(crate) fn run<K: ForKernel<TeamWork, Space = HostSpace>>(space: &Rayon, poli
     space.for_chunks(chunks, |c| {
         let (s0, s1) = (ScratchArena::new(b0), ScratchArena::new(b1));
         for l in chunk_bounds(0, league, chunks, c) {
-            let member = TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]);
+            // SAFETY: the member and its arenas live in this task only.
+            let member =
+                unsafe { TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]) };
             body.call(&member);
         }
     });

@@ -19,13 +19,22 @@ mod reduce_team;
 mod scan_range;
 
 use rayon::prelude::*;
-use rokkos_core::kernel::{Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork};
-use rokkos_core::{Error, ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy};
+use rokkos_core::kernel::{
+    Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+};
+use rokkos_core::{
+    Error, ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits,
+    TeamPolicy,
+};
 use std::sync::Arc;
 
 /// Team limits of the rayon space: teams of one thread, like Kokkos' host backends on `AUTO`.
-pub const RAYON_TEAM_LIMITS: TeamLimits =
-    TeamLimits { team_size_max: 1, team_size_auto: 1, vector_length_max: 1024, scratch_max: [1 << 20, 1 << 30] };
+pub const RAYON_TEAM_LIMITS: TeamLimits = TeamLimits {
+    team_size_max: 1,
+    team_size_auto: 1,
+    vector_length_max: 1024,
+    scratch_max: [1 << 20, 1 << 30],
+};
 
 /// The rayon execution space: the global rayon pool, or a pool of its own.
 ///
@@ -50,8 +59,13 @@ impl Rayon {
             .num_threads(threads)
             .thread_name(|i| format!("rokkos-rayon-{i}"))
             .build()
-            .map_err(|e| Error::BackendUnavailable { backend: "rayon".into(), reason: e.to_string() })?;
-        Ok(Rayon { pool: Some(Arc::new(pool)) })
+            .map_err(|e| Error::BackendUnavailable {
+                backend: "rayon".into(),
+                reason: e.to_string(),
+            })?;
+        Ok(Rayon {
+            pool: Some(Arc::new(pool)),
+        })
     }
     /// Runs `f` inside this space's pool.
     pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
@@ -69,7 +83,11 @@ impl Rayon {
         }
     }
     /// `f(c)` for every chunk, results in chunk order.
-    pub(crate) fn map_chunks<V: Send>(&self, chunks: usize, f: impl Fn(usize) -> V + Sync + Send) -> Vec<V> {
+    pub(crate) fn map_chunks<V: Send>(
+        &self,
+        chunks: usize,
+        f: impl Fn(usize) -> V + Sync + Send,
+    ) -> Vec<V> {
         match chunks {
             0 => Vec::new(),
             1 => vec![f(0)],
@@ -96,28 +114,49 @@ impl ExecutionSpace for Rayon {
     fn team_limits(&self) -> TeamLimits {
         RAYON_TEAM_LIMITS
     }
-    fn for_range<K>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>) -> Result<()>
+    fn for_range<K>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
     where
         K: ForKernel<RangeWork, Space = HostSpace>,
     {
         for_range::run(self, policy, kernel);
         Ok(())
     }
-    fn for_mdrange<const N: usize, K>(&self, _label: &str, policy: &MDRangePolicy<Self, N>, kernel: Checked<'_, K>) -> Result<()>
+    fn for_mdrange<const N: usize, K>(
+        &self,
+        _label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = HostSpace>,
     {
         for_mdrange::run(self, policy, kernel);
         Ok(())
     }
-    fn for_team<K>(&self, _label: &str, policy: &TeamPolicy<Self>, kernel: Checked<'_, K>) -> Result<()>
+    fn for_team<K>(
+        &self,
+        _label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = HostSpace>,
     {
         for_team::run(self, policy, kernel);
         Ok(())
     }
-    fn reduce_range<K, Rd>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    fn reduce_range<K, Rd>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
     where
         K: ReduceKernel<RangeWork, Space = HostSpace>,
         Rd: Reducer<K::Value>,
@@ -137,14 +176,26 @@ impl ExecutionSpace for Rayon {
     {
         Ok(reduce_mdrange::run(self, policy, kernel, reducer))
     }
-    fn reduce_team<K, Rd>(&self, _label: &str, policy: &TeamPolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    fn reduce_team<K, Rd>(
+        &self,
+        _label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
     where
         K: ReduceKernel<TeamWork, Space = HostSpace>,
         Rd: Reducer<K::Value>,
     {
         Ok(reduce_team::run(self, policy, kernel, reducer))
     }
-    fn scan_range<K, Rd>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    fn scan_range<K, Rd>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
     where
         K: ScanKernel<RangeWork, Space = HostSpace>,
         Rd: Reducer<K::Value>,

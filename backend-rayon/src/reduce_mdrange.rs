@@ -5,7 +5,12 @@ use rokkos_core::host_iter::{chunk_bounds, chunk_count, TileGrid};
 use rokkos_core::kernel::{Checked, MDWork, ReduceBody, ReduceKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, MDRangePolicy, Reducer};
 
-pub(crate) fn run<const N: usize, K, Rd>(space: &Rayon, policy: &MDRangePolicy<Rayon, N>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+pub(crate) fn run<const N: usize, K, Rd>(
+    space: &Rayon,
+    policy: &MDRangePolicy<Rayon, N>,
+    kernel: Checked<'_, K>,
+    reducer: &Rd,
+) -> K::Value
 where
     K: ReduceKernel<MDWork<N>, Space = HostSpace>,
     Rd: Reducer<K::Value>,

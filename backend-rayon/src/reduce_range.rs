@@ -5,7 +5,12 @@ use rokkos_core::host_iter::{chunk_bounds, chunk_count};
 use rokkos_core::kernel::{Checked, RangeWork, ReduceBody, ReduceKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, RangePolicy, Reducer};
 
-pub(crate) fn run<K, Rd>(space: &Rayon, policy: &RangePolicy<Rayon>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+pub(crate) fn run<K, Rd>(
+    space: &Rayon,
+    policy: &RangePolicy<Rayon>,
+    kernel: Checked<'_, K>,
+    reducer: &Rd,
+) -> K::Value
 where
     K: ReduceKernel<RangeWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,

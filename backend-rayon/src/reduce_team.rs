@@ -5,7 +5,12 @@ use rokkos_core::host_iter::{chunk_bounds, chunk_count, team_scratch_bytes};
 use rokkos_core::kernel::{Checked, ReduceBody, ReduceKernel, TeamWork};
 use rokkos_core::{ExecutionSpace, HostSpace, Reducer, ScratchArena, TeamMember, TeamPolicy};
 
-pub(crate) fn run<K, Rd>(space: &Rayon, policy: &TeamPolicy<Rayon>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+pub(crate) fn run<K, Rd>(
+    space: &Rayon,
+    policy: &TeamPolicy<Rayon>,
+    kernel: Checked<'_, K>,
+    reducer: &Rd,
+) -> K::Value
 where
     K: ReduceKernel<TeamWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
@@ -19,7 +24,9 @@ where
         let (s0, s1) = (ScratchArena::new(b0), ScratchArena::new(b1));
         let mut acc = reducer.init();
         for l in chunk_bounds(0, league, chunks, c) {
-            let member = TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]);
+            // SAFETY: the member and its arenas live in this task only.
+            let member =
+                unsafe { TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]) };
             body.call(&member, &mut acc);
         }
         acc

@@ -6,7 +6,12 @@ use rokkos_core::host_iter::{chunk_bounds, chunk_count};
 use rokkos_core::kernel::{Checked, RangeWork, ScanBody, ScanKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, RangePolicy, Reducer};
 
-pub(crate) fn run<K, Rd>(space: &Rayon, policy: &RangePolicy<Rayon>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+pub(crate) fn run<K, Rd>(
+    space: &Rayon,
+    policy: &RangePolicy<Rayon>,
+    kernel: Checked<'_, K>,
+    reducer: &Rd,
+) -> K::Value
 where
     K: ScanKernel<RangeWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
@@ -23,7 +28,11 @@ where
         acc
     };
     if chunks <= 1 {
-        return if chunks == 0 { reducer.init() } else { pass(0, reducer.init(), true) };
+        return if chunks == 0 {
+            reducer.init()
+        } else {
+            pass(0, reducer.init(), true)
+        };
     }
     let totals = space.map_chunks(chunks, |c| pass(c, reducer.init(), false));
     let mut offsets = Vec::with_capacity(chunks);

@@ -36,7 +36,11 @@ impl<L1: Layout, L2: Layout> ForKernel<RangeWork> for Scale<'_, L1, L2> {
     where
         Self: 'a;
     unsafe fn bind(&self) -> Self::Body<'_> {
-        ScaleNative { y: self.y.__write_access("scale"), x: self.x.__read_access("scale"), a: self.a }
+        ScaleNative {
+            y: self.y.__write_access("scale"),
+            x: self.x.__read_access("scale"),
+            a: self.a,
+        }
     }
 }
 
@@ -72,7 +76,10 @@ impl ScanKernel<RangeWork> for Prefix<'_> {
     where
         Self: 'a;
     unsafe fn bind(&self) -> Self::Body<'_> {
-        PrefixNative { x: self.x.__read_access("prefix"), out: self.out.__write_access("prefix") }
+        PrefixNative {
+            x: self.x.__read_access("prefix"),
+            out: self.out.__write_access("prefix"),
+        }
     }
 }
 
@@ -102,7 +109,9 @@ impl ReduceKernel<RangeWork> for SumSq<'_> {
     where
         Self: 'a;
     unsafe fn bind(&self) -> Self::Body<'_> {
-        SumSqNative { x: self.x.__read_access("sumsq") }
+        SumSqNative {
+            x: self.x.__read_access("sumsq"),
+        }
     }
 }
 
@@ -110,18 +119,46 @@ fn run_all<E: ExecutionSpace<Memory = HostSpace>>(space: &E) {
     for n in [0usize, 1, 7, 1000, 65537] {
         let x = View::<f64, 1, LayoutLeft>::from_fn("x", [n], |[i]| i as f64).unwrap();
         let y = View::<f64>::new("y", [n]).unwrap();
-        parallel_for("scale", RangePolicy::new(space, 0..n), Scale { y: &y, x: &x, a: 3.0 }).unwrap();
-        assert!(y.to_vec().iter().enumerate().all(|(i, &v)| v == 3.0 * i as f64));
+        parallel_for(
+            "scale",
+            RangePolicy::new(space, 0..n),
+            Scale {
+                y: &y,
+                x: &x,
+                a: 3.0,
+            },
+        )
+        .unwrap();
+        assert!(y
+            .to_vec()
+            .iter()
+            .enumerate()
+            .all(|(i, &v)| v == 3.0 * i as f64));
 
         let xi = View::<i64>::from_fn("xi", [n], |[i]| i as i64).unwrap();
-        let s = parallel_reduce("sumsq", RangePolicy::new(space, 0..n), SumSq { x: &xi }, Sum).unwrap();
+        let s = parallel_reduce(
+            "sumsq",
+            RangePolicy::new(space, 0..n),
+            SumSq { x: &xi },
+            Sum,
+        )
+        .unwrap();
         let m = n as i64;
         assert_eq!(s, (m - 1).max(0) * m * (2 * m - 1) / 6);
 
         let out = View::<i64>::new("out", [n]).unwrap();
-        let total = parallel_scan("prefix", RangePolicy::new(space, 0..n), Prefix { x: &xi, out: &out }).unwrap();
+        let total = parallel_scan(
+            "prefix",
+            RangePolicy::new(space, 0..n),
+            Prefix { x: &xi, out: &out },
+        )
+        .unwrap();
         assert_eq!(total, m * (m - 1) / 2);
-        assert!(out.to_vec().iter().enumerate().all(|(i, &v)| v == (i as i64) * (i as i64 - 1) / 2));
+        assert!(out
+            .to_vec()
+            .iter()
+            .enumerate()
+            .all(|(i, &v)| v == (i as i64) * (i as i64 - 1) / 2));
     }
 }
 
@@ -139,13 +176,30 @@ fn rayon_runs_the_contract() {
 #[test]
 fn overlapping_writable_argument_is_refused_and_nothing_written() {
     let y = View::<f64>::from_fn("y", [10], |[i]| i as f64).unwrap();
-    let err = parallel_for("scale", RangePolicy::new(&Serial, 0..10), Scale { y: &y, x: &y, a: 2.0 }).unwrap_err();
+    let err = parallel_for(
+        "scale",
+        RangePolicy::new(&Serial, 0..10),
+        Scale {
+            y: &y,
+            x: &y,
+            a: 2.0,
+        },
+    )
+    .unwrap_err();
     assert!(matches!(err, Error::Aliasing { .. }), "{err}");
     assert_eq!(y.get(3), 3.0);
     let sub: View<f64, 1, LayoutStride> = y.subview((2..5,)).unwrap();
     let other = View::<f64>::new("other", [3]).unwrap();
     let sub_right = sub.try_layout::<LayoutRight>().unwrap();
-    let ok = parallel_for("scale", RangePolicy::new(&Serial, 0..3), Scale { y: &other, x: &sub_right, a: 2.0 });
+    let ok = parallel_for(
+        "scale",
+        RangePolicy::new(&Serial, 0..3),
+        Scale {
+            y: &other,
+            x: &sub_right,
+            a: 2.0,
+        },
+    );
     assert!(ok.is_ok());
     assert_eq!(other.to_vec(), vec![4.0, 6.0, 8.0]);
 }
@@ -155,11 +209,29 @@ fn live_host_guard_is_refused() {
     let y = View::<f64>::new("y", [4]).unwrap();
     let x = View::<f64>::new("x", [4]).unwrap();
     let g = y.host();
-    let err = parallel_for("scale", RangePolicy::new(&Serial, 0..4), Scale { y: &y, x: &x, a: 2.0 }).unwrap_err();
+    let err = parallel_for(
+        "scale",
+        RangePolicy::new(&Serial, 0..4),
+        Scale {
+            y: &y,
+            x: &x,
+            a: 2.0,
+        },
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("borrowed on the host"), "{err}");
     drop(g);
     let _shared = x.host(); // read-only argument: a shared guard is fine
-    parallel_for("scale", RangePolicy::new(&Serial, 0..4), Scale { y: &y, x: &x, a: 2.0 }).unwrap();
+    parallel_for(
+        "scale",
+        RangePolicy::new(&Serial, 0..4),
+        Scale {
+            y: &y,
+            x: &x,
+            a: 2.0,
+        },
+    )
+    .unwrap();
 }
 
 #[test]
@@ -167,10 +239,21 @@ fn out_of_bounds_panics_with_kernel_label_index_extent() {
     let y = View::<f64>::new("short", [4]).unwrap();
     let x = View::<f64>::new("x", [8]).unwrap();
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let _ = parallel_for("scale", RangePolicy::new(&Serial, 0..8), Scale { y: &y, x: &x, a: 1.0 });
+        let _ = parallel_for(
+            "scale",
+            RangePolicy::new(&Serial, 0..8),
+            Scale {
+                y: &y,
+                x: &x,
+                a: 1.0,
+            },
+        );
     }));
     let msg = *r.unwrap_err().downcast::<String>().unwrap();
-    assert_eq!(msg, "kernel `scale`: index (4) out of bounds for View `short` with extents (4)");
+    assert_eq!(
+        msg,
+        "kernel `scale`: index (4) out of bounds for View `short` with extents (4)"
+    );
 }
 
 #[test]
@@ -178,6 +261,15 @@ fn invalid_range_policy_is_an_error() {
     let y = View::<f64>::new("y", [4]).unwrap();
     let x = View::<f64>::new("x", [4]).unwrap();
     #[allow(clippy::reversed_empty_ranges)]
-    let err = parallel_for("scale", RangePolicy::new(&Serial, 3..1), Scale { y: &y, x: &x, a: 1.0 }).unwrap_err();
+    let err = parallel_for(
+        "scale",
+        RangePolicy::new(&Serial, 3..1),
+        Scale {
+            y: &y,
+            x: &x,
+            a: 1.0,
+        },
+    )
+    .unwrap_err();
     assert!(matches!(err, Error::InvalidPolicy { .. }));
 }

@@ -13,13 +13,21 @@ mod reduce_range;
 mod reduce_team;
 mod scan_range;
 
-use rokkos_core::kernel::{Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork};
-use rokkos_core::{ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy};
+use rokkos_core::kernel::{
+    Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+};
+use rokkos_core::{
+    ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy,
+};
 
 /// Team limits shared by the host backends: teams of one thread (`TeamSize::Auto` resolves to 1),
 /// vector ranges run sequentially, scratch from host memory.
-pub const HOST_TEAM_LIMITS: TeamLimits =
-    TeamLimits { team_size_max: 1, team_size_auto: 1, vector_length_max: 1024, scratch_max: [1 << 20, 1 << 30] };
+pub const HOST_TEAM_LIMITS: TeamLimits = TeamLimits {
+    team_size_max: 1,
+    team_size_auto: 1,
+    vector_length_max: 1024,
+    scratch_max: [1 << 20, 1 << 30],
+};
 
 /// The serial execution space: runs every kernel on the calling thread.
 ///
@@ -47,28 +55,49 @@ impl ExecutionSpace for Serial {
     fn team_limits(&self) -> TeamLimits {
         HOST_TEAM_LIMITS
     }
-    fn for_range<K>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>) -> Result<()>
+    fn for_range<K>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
     where
         K: ForKernel<RangeWork, Space = HostSpace>,
     {
         for_range::run(policy, kernel);
         Ok(())
     }
-    fn for_mdrange<const N: usize, K>(&self, _label: &str, policy: &MDRangePolicy<Self, N>, kernel: Checked<'_, K>) -> Result<()>
+    fn for_mdrange<const N: usize, K>(
+        &self,
+        _label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = HostSpace>,
     {
         for_mdrange::run(policy, kernel);
         Ok(())
     }
-    fn for_team<K>(&self, _label: &str, policy: &TeamPolicy<Self>, kernel: Checked<'_, K>) -> Result<()>
+    fn for_team<K>(
+        &self,
+        _label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = HostSpace>,
     {
         for_team::run(policy, kernel);
         Ok(())
     }
-    fn reduce_range<K, Rd>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    fn reduce_range<K, Rd>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
     where
         K: ReduceKernel<RangeWork, Space = HostSpace>,
         Rd: Reducer<K::Value>,
@@ -88,14 +117,26 @@ impl ExecutionSpace for Serial {
     {
         Ok(reduce_mdrange::run(policy, kernel, reducer))
     }
-    fn reduce_team<K, Rd>(&self, _label: &str, policy: &TeamPolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    fn reduce_team<K, Rd>(
+        &self,
+        _label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
     where
         K: ReduceKernel<TeamWork, Space = HostSpace>,
         Rd: Reducer<K::Value>,
     {
         Ok(reduce_team::run(policy, kernel, reducer))
     }
-    fn scan_range<K, Rd>(&self, _label: &str, policy: &RangePolicy<Self>, kernel: Checked<'_, K>, reducer: &Rd) -> Result<K::Value>
+    fn scan_range<K, Rd>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
     where
         K: ScanKernel<RangeWork, Space = HostSpace>,
         Rd: Reducer<K::Value>,

@@ -4,7 +4,11 @@ use rokkos_core::host_iter::TileGrid;
 use rokkos_core::kernel::{Checked, MDWork, ReduceBody, ReduceKernel};
 use rokkos_core::{HostSpace, MDRangePolicy, Reducer};
 
-pub(crate) fn run<E: Clone, const N: usize, K, Rd>(policy: &MDRangePolicy<E, N>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+pub(crate) fn run<E: Clone, const N: usize, K, Rd>(
+    policy: &MDRangePolicy<E, N>,
+    kernel: Checked<'_, K>,
+    reducer: &Rd,
+) -> K::Value
 where
     K: ReduceKernel<MDWork<N>, Space = HostSpace>,
     Rd: Reducer<K::Value>,

@@ -4,7 +4,11 @@ use rokkos_core::host_iter::team_scratch_bytes;
 use rokkos_core::kernel::{Checked, ReduceBody, ReduceKernel, TeamWork};
 use rokkos_core::{ExecutionSpace, HostSpace, Reducer, ScratchArena, TeamMember, TeamPolicy};
 
-pub(crate) fn run<E: ExecutionSpace, K, Rd>(policy: &TeamPolicy<E>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+pub(crate) fn run<E: ExecutionSpace, K, Rd>(
+    policy: &TeamPolicy<E>,
+    kernel: Checked<'_, K>,
+    reducer: &Rd,
+) -> K::Value
 where
     K: ReduceKernel<TeamWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
@@ -16,7 +20,9 @@ where
     let league = policy.league_size();
     let mut acc = reducer.init();
     for l in 0..league {
-        let member = TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]);
+        // SAFETY: the member and its arenas live in this task only.
+        let member =
+            unsafe { TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]) };
         body.call(&member, &mut acc);
     }
     acc

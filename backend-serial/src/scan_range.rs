@@ -3,7 +3,11 @@
 use rokkos_core::kernel::{Checked, RangeWork, ScanBody, ScanKernel};
 use rokkos_core::{HostSpace, RangePolicy, Reducer};
 
-pub(crate) fn run<E, K, Rd>(policy: &RangePolicy<E>, kernel: Checked<'_, K>, reducer: &Rd) -> K::Value
+pub(crate) fn run<E, K, Rd>(
+    policy: &RangePolicy<E>,
+    kernel: Checked<'_, K>,
+    reducer: &Rd,
+) -> K::Value
 where
     K: ScanKernel<RangeWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,

@@ -50,7 +50,13 @@ impl<const N: usize> TileGrid<N> {
             }
             count[k] = len.div_ceil(tile[k]);
         }
-        TileGrid { begin, end, tile, count, order }
+        TileGrid {
+            begin,
+            end,
+            tile,
+            count,
+            order,
+        }
     }
 
     /// Number of tiles.
@@ -67,7 +73,11 @@ impl<const N: usize> TileGrid<N> {
     fn dims(&self) -> [usize; N] {
         let mut d = [0usize; N];
         for (k, slot) in d.iter_mut().enumerate() {
-            *slot = if self.order == Iterate::Right { k } else { N - 1 - k };
+            *slot = if self.order == Iterate::Right {
+                k
+            } else {
+                N - 1 - k
+            };
         }
         d
     }
@@ -112,7 +122,10 @@ impl<const N: usize> TileGrid<N> {
 
 /// Scratch bytes per team at levels 0 and 1 for a host launch (team size as resolved by the policy).
 pub fn team_scratch_bytes<E: crate::space::ExecutionSpace>(policy: &TeamPolicy<E>) -> [usize; 2] {
-    [policy.scratch_bytes(0).unwrap_or(0), policy.scratch_bytes(1).unwrap_or(0)]
+    [
+        policy.scratch_bytes(0).unwrap_or(0),
+        policy.scratch_bytes(1).unwrap_or(0),
+    ]
 }
 
 #[cfg(test)]
@@ -137,14 +150,18 @@ mod tests {
     #[test]
     fn tiles_cover_the_box_once() {
         for order in [Iterate::Right, Iterate::Left] {
-            let p = MDRangePolicy::new(&(), [1, 2, 0], [4, 7, 5]).tile([2, 3, 0]).iterate(order);
+            let p = MDRangePolicy::new(&(), [1, 2, 0], [4, 7, 5])
+                .tile([2, 3, 0])
+                .iterate(order);
             let g = TileGrid::new(&p);
             let mut seen = std::collections::HashSet::new();
             for t in 0..g.len() {
                 g.for_each_in_tile(t, |i| assert!(seen.insert(i)));
             }
             assert_eq!(seen.len(), 3 * 5 * 5);
-            assert!(seen.iter().all(|i| (1..4).contains(&i[0]) && (2..7).contains(&i[1]) && i[2] < 5));
+            assert!(seen
+                .iter()
+                .all(|i| (1..4).contains(&i[0]) && (2..7).contains(&i[1]) && i[2] < 5));
         }
     }
 }

@@ -83,8 +83,13 @@ pub struct TeamMember<'t> {
 
 impl<'t> TeamMember<'t> {
     /// Handle for team `league_rank` of `league_size`. Backends only.
+    ///
+    /// # Safety
+    /// The member, and every scratch accessor it hands out, must stay on the creating thread, and each
+    /// arena must serve one team at a time: scratch accessors are `Sync` because only the kernel
+    /// body, which runs on this thread, can reach them.
     #[doc(hidden)]
-    pub fn new(
+    pub unsafe fn new(
         kernel: &'static str,
         league_rank: usize,
         league_size: usize,

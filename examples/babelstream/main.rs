@@ -69,14 +69,22 @@ struct Stream<'a> {
 }
 
 impl<'a> Stream<'a> {
-    fn run<T: Float, E: ExecutionSpace>(&self, space: E) -> rokkos::Result<(Timings, Result<(), String>)> {
+    fn run<T: Float, E: ExecutionSpace>(
+        &self,
+        space: E,
+    ) -> rokkos::Result<(Timings, Result<(), String>)> {
         let n = self.args.n;
         let mem = space.memory_space();
         let a = View::<T, 1, LayoutRight, E::Memory>::new_uninit_in(&mem, "a", [n])?;
         let b = View::<T, 1, LayoutRight, E::Memory>::new_uninit_in(&mem, "b", [n])?;
         let c = View::<T, 1, LayoutRight, E::Memory>::new_uninit_in(&mem, "c", [n])?;
         let all = || RangePolicy::new(&space, 0..n);
-        let (va, vb, vc, s) = (T::from_f64(START_A), T::from_f64(START_B), T::from_f64(START_C), T::from_f64(SCALAR));
+        let (va, vb, vc, s) = (
+            T::from_f64(START_A),
+            T::from_f64(START_B),
+            T::from_f64(START_C),
+            T::from_f64(SCALAR),
+        );
         parallel_for("babelstream::init", all(), init(&a, &b, &c, va, vb, vc))?;
         space.fence()?;
 
@@ -87,18 +95,29 @@ impl<'a> Stream<'a> {
         };
         let mut sum = T::ZERO;
         for _ in 0..self.args.reps {
-            let mut timed = |k: usize, f: &mut dyn FnMut() -> rokkos::Result<()>| -> rokkos::Result<()> {
-                let t0 = Instant::now();
-                f()?;
-                space.fence()?;
-                t.secs[k].push(t0.elapsed().as_secs_f64());
-                Ok(())
-            };
-            timed(0, &mut || parallel_for("babelstream::copy", all(), copy(&c, &a)))?;
-            timed(1, &mut || parallel_for("babelstream::mul", all(), mul(&b, &c, s)))?;
-            timed(2, &mut || parallel_for("babelstream::add", all(), add(&c, &a, &b)))?;
-            timed(3, &mut || parallel_for("babelstream::triad", all(), triad(&a, &b, &c, s)))?;
-            timed(4, &mut || parallel_for("babelstream::nstream", all(), nstream(&a, &b, &c, s)))?;
+            let mut timed =
+                |k: usize, f: &mut dyn FnMut() -> rokkos::Result<()>| -> rokkos::Result<()> {
+                    let t0 = Instant::now();
+                    f()?;
+                    space.fence()?;
+                    t.secs[k].push(t0.elapsed().as_secs_f64());
+                    Ok(())
+                };
+            timed(0, &mut || {
+                parallel_for("babelstream::copy", all(), copy(&c, &a))
+            })?;
+            timed(1, &mut || {
+                parallel_for("babelstream::mul", all(), mul(&b, &c, s))
+            })?;
+            timed(2, &mut || {
+                parallel_for("babelstream::add", all(), add(&c, &a, &b))
+            })?;
+            timed(3, &mut || {
+                parallel_for("babelstream::triad", all(), triad(&a, &b, &c, s))
+            })?;
+            timed(4, &mut || {
+                parallel_for("babelstream::nstream", all(), nstream(&a, &b, &c, s))
+            })?;
             timed(5, &mut || {
                 sum = parallel_reduce("babelstream::dot", all(), dot(&a, &b), Sum)?;
                 Ok(())
@@ -116,7 +135,11 @@ impl<'a> Stream<'a> {
         c: &View<T, 1, LayoutRight, M>,
         sum: T,
     ) -> rokkos::Result<Result<(), String>> {
-        let (mut ga, mut gb, mut gc) = (T::from_f64(START_A), T::from_f64(START_B), T::from_f64(START_C));
+        let (mut ga, mut gb, mut gc) = (
+            T::from_f64(START_A),
+            T::from_f64(START_B),
+            T::from_f64(START_C),
+        );
         let s = T::from_f64(SCALAR);
         for _ in 0..self.args.reps {
             gc = ga;
@@ -127,21 +150,44 @@ impl<'a> Stream<'a> {
         }
         let n = self.args.n;
         let gold_sum = ga.to_f64() * gb.to_f64() * n as f64;
-        let eps = if std::mem::size_of::<T>() == 4 { f32::EPSILON as f64 } else { f64::EPSILON } * 100.0;
+        let eps = if std::mem::size_of::<T>() == 4 {
+            f32::EPSILON as f64
+        } else {
+            f64::EPSILON
+        } * 100.0;
         let mut problems = Vec::new();
         for (name, view, gold) in [("a", a, ga), ("b", b, gb), ("c", c, gc)] {
             let host = rokkos::create_mirror_view_and_copy(view)?;
-            let err: f64 = host.to_vec().iter().map(|x| (x.to_f64() - gold.to_f64()).abs()).sum::<f64>() / n as f64;
+            let err: f64 = host
+                .to_vec()
+                .iter()
+                .map(|x| (x.to_f64() - gold.to_f64()).abs())
+                .sum::<f64>()
+                / n as f64;
             if err / gold.to_f64().abs() > eps {
-                problems.push(format!("{name}: mean error {err:e} against {}", gold.to_f64()));
+                problems.push(format!(
+                    "{name}: mean error {err:e} against {}",
+                    gold.to_f64()
+                ));
             }
         }
-        let dot_tol = if std::mem::size_of::<T>() == 4 { 1e-4 } else { 1e-8 };
+        let dot_tol = if std::mem::size_of::<T>() == 4 {
+            1e-4
+        } else {
+            1e-8
+        };
         let rel = ((sum.to_f64() - gold_sum) / gold_sum).abs();
         if rel > dot_tol {
-            problems.push(format!("dot: {} against {gold_sum} (relative error {rel:e})", sum.to_f64()));
+            problems.push(format!(
+                "dot: {} against {gold_sum} (relative error {rel:e})",
+                sum.to_f64()
+            ));
         }
-        Ok(if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) })
+        Ok(if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("; "))
+        })
     }
 }
 
@@ -152,7 +198,11 @@ impl SpaceVisitor for Visit<'_> {
     fn visit<E: ExecutionSpace>(self, space: E) -> Self::Output {
         let name = space.name().to_string();
         let s = Stream { args: self.0 };
-        let (t, ok) = if self.0.dtype == "f32" { s.run::<f32, E>(space)? } else { s.run::<f64, E>(space)? };
+        let (t, ok) = if self.0.dtype == "f32" {
+            s.run::<f32, E>(space)?
+        } else {
+            s.run::<f64, E>(space)?
+        };
         Ok((t, ok, name))
     }
 }
@@ -183,8 +233,14 @@ fn main() -> ExitCode {
     };
     let elem = if args.dtype == "f32" { 4 } else { 8 };
     if !args.json {
-        println!("rokkos BabelStream: backend {backend}, {} elements of {}, {} repetitions", args.n, args.dtype, args.reps);
-        println!("{:<10}{:>14}{:>12}{:>12}{:>12}{:>12}", "Function", "GB/s (best)", "Min (s)", "Median (s)", "Max (s)", "Mean (s)");
+        println!(
+            "rokkos BabelStream: backend {backend}, {} elements of {}, {} repetitions",
+            args.n, args.dtype, args.reps
+        );
+        println!(
+            "{:<10}{:>14}{:>12}{:>12}{:>12}{:>12}",
+            "Function", "GB/s (best)", "Min (s)", "Median (s)", "Max (s)", "Mean (s)"
+        );
     }
     for k in 0..6 {
         let (best, median, max, mean) = stats(&t.secs[k]);
@@ -197,7 +253,10 @@ fn main() -> ExitCode {
             });
             println!("{line}");
         } else {
-            println!("{:<10}{:>14.1}{:>12.6}{:>12.6}{:>12.6}{:>12.6}", t.names[k], gbs, best, median, max, mean);
+            println!(
+                "{:<10}{:>14.1}{:>12.6}{:>12.6}{:>12.6}{:>12.6}",
+                t.names[k], gbs, best, median, max, mean
+            );
         }
     }
     match check {
