@@ -14,6 +14,7 @@ pub mod kernel;
 pub mod layout;
 pub mod pattern;
 pub mod policy;
+pub mod profiling;
 pub mod reducer;
 pub mod scalar;
 pub mod space;

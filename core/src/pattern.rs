@@ -12,6 +12,7 @@ use crate::kernel::{
 };
 use crate::layout::Layout;
 use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
+use crate::profiling::{self, Pattern};
 use crate::reducer::{Reducer, Sum};
 use crate::scalar::Scalar;
 use crate::space::{ExecutionSpace, MemorySpace};
@@ -53,6 +54,27 @@ pub fn check_kernel_args<K: Kernel>(kernel: &K) -> Result<Checked<'_, K>> {
     Ok(Checked::new(kernel))
 }
 
+/// Runs a launch, reporting it to the profiling hooks (and fencing, so that the time covers the
+/// whole kernel) when any are registered.
+#[inline]
+fn profiled<E: ExecutionSpace, R>(
+    pattern: Pattern,
+    space: &E,
+    label: &str,
+    launch: impl FnOnce() -> Result<R>,
+) -> Result<R> {
+    if !profiling::enabled() {
+        return launch();
+    }
+    profiling::each(|h| h.begin_parallel(pattern, space.name(), label));
+    let t0 = std::time::Instant::now();
+    let r = launch()?;
+    space.fence()?;
+    let dt = t0.elapsed();
+    profiling::each(|h| h.end_parallel(pattern, space.name(), label, dt));
+    Ok(r)
+}
+
 /// A policy `parallel_for` accepts with kernel `K`.
 pub trait ForPolicy<K> {
     /// Validates, checks and launches.
@@ -78,8 +100,10 @@ impl<E: ExecutionSpace, K: ForKernel<RangeWork, Space = E::Memory>> ForPolicy<K>
 {
     fn launch_for(&self, label: &str, kernel: &K) -> Result<()> {
         self.validate(label)?;
-        self.space()
-            .for_range(label, self, check_kernel_args(kernel)?)
+        profiled(Pattern::For, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space().for_range(label, self, checked)
+        })
     }
 }
 impl<E: ExecutionSpace, const N: usize, K: ForKernel<MDWork<N>, Space = E::Memory>> ForPolicy<K>
@@ -87,15 +111,19 @@ impl<E: ExecutionSpace, const N: usize, K: ForKernel<MDWork<N>, Space = E::Memor
 {
     fn launch_for(&self, label: &str, kernel: &K) -> Result<()> {
         self.validate(label)?;
-        self.space()
-            .for_mdrange(label, self, check_kernel_args(kernel)?)
+        profiled(Pattern::For, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space().for_mdrange(label, self, checked)
+        })
     }
 }
 impl<E: ExecutionSpace, K: ForKernel<TeamWork, Space = E::Memory>> ForPolicy<K> for TeamPolicy<E> {
     fn launch_for(&self, label: &str, kernel: &K) -> Result<()> {
         self.validate(label)?;
-        self.space()
-            .for_team(label, self, check_kernel_args(kernel)?)
+        profiled(Pattern::For, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space().for_team(label, self, checked)
+        })
     }
 }
 
@@ -108,8 +136,10 @@ where
     type Value = K::Value;
     fn launch_reduce(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
         self.validate(label)?;
-        self.space()
-            .reduce_range(label, self, check_kernel_args(kernel)?, reducer)
+        profiled(Pattern::Reduce, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space().reduce_range(label, self, checked, reducer)
+        })
     }
 }
 impl<E, const N: usize, K, Rd> ReducePolicy<K, Rd> for MDRangePolicy<E, N>
@@ -121,8 +151,10 @@ where
     type Value = K::Value;
     fn launch_reduce(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
         self.validate(label)?;
-        self.space()
-            .reduce_mdrange(label, self, check_kernel_args(kernel)?, reducer)
+        profiled(Pattern::Reduce, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space().reduce_mdrange(label, self, checked, reducer)
+        })
     }
 }
 impl<E, K, Rd> ReducePolicy<K, Rd> for TeamPolicy<E>
@@ -134,8 +166,10 @@ where
     type Value = K::Value;
     fn launch_reduce(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
         self.validate(label)?;
-        self.space()
-            .reduce_team(label, self, check_kernel_args(kernel)?, reducer)
+        profiled(Pattern::Reduce, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space().reduce_team(label, self, checked, reducer)
+        })
     }
 }
 impl<E, K, Rd> ScanPolicy<K, Rd> for RangePolicy<E>
@@ -147,8 +181,10 @@ where
     type Value = K::Value;
     fn launch_scan(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
         self.validate(label)?;
-        self.space()
-            .scan_range(label, self, check_kernel_args(kernel)?, reducer)
+        profiled(Pattern::Scan, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space().scan_range(label, self, checked, reducer)
+        })
     }
 }
 

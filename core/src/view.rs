@@ -99,6 +99,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
         let span = span_of(&extents, &strides);
         let bytes = Self::bytes_for(label, span)?;
         let buffer = space.allocate(label, bytes, std::mem::align_of::<T>())?;
+        crate::profiling::each(|h| h.allocate(S::NAME, label, bytes));
         Ok(Self::wrap(space.clone(), buffer, label, extents, strides))
     }
 
