@@ -1,1 +1,139 @@
+//! `#[rokkos::kernel]` and `#[rokkos::func]`: the procedural macros of rokkos.
+//!
+//! The user-facing documentation lives on the two attributes below (the `rokkos` facade re-exports
+//! them). The crate is organised like a small compiler:
+//!
+//! * [`parse`]: the kernel signature model ([`parse::signature`]), the accepted-subset check
+//!   ([`parse::subset`]) and the owner-computes soundness check ([`parse::ownership`]);
+//! * [`native`]: the host code generator: body rewriting ([`native::rewrite`]) and the generated items
+//!   ([`native::generate`]);
+//! * [`func`][]: `#[rokkos::func]`.
+//!
+//! A device generator (lowering kernels to an IR) can be added beside [`native`] and fed from the same
+//! [`parse::signature::KernelSignature`].
 
+use proc_macro::TokenStream;
+
+mod func;
+mod native;
+mod parse;
+
+/// Turns a function into a rokkos kernel.
+///
+/// # Signature
+///
+/// ```text
+/// #[kernel] fn NAME(WORK, ACCUMULATORS..., ARGUMENTS...) { BODY }
+/// #[kernel(scan)] fn NAME(i: usize, partial: &mut T, is_final: bool, ARGUMENTS...) { BODY }
+/// ```
+///
+/// * **Work item** (first parameter):
+///   * `i: usize`: one index of a `RangePolicy`;
+///   * `(i, j): (usize, usize)` (2 to 6 names): one multi-index of an `MDRangePolicy`;
+///   * `team: &TeamMember`: one team of a `TeamPolicy`.
+/// * **Accumulators** (`acc: &mut T`, right after the work item): none makes a `parallel_for` kernel;
+///   one or more make a `parallel_reduce` kernel whose value is `T` (one accumulator) or the tuple
+///   `(T1, T2, ..)` (several; reduce it with a tuple of reducers such as `(Min, Max)`).
+///   `#[kernel(scan)]` takes exactly one accumulator followed by the `is_final: bool` flag
+///   (`RangePolicy` only).
+/// * **Arguments**: `View<T>` / `View<T, R>` (read-only View of rank `R`, default 1), `ViewMut<T>` /
+///   `ViewMut<T, R>` (writable View), or a scalar passed by value (`f64`, `i32`, `usize`, `bool`, a type
+///   parameter, ...). `View` and `ViewMut` are kernel syntax: the kernel accepts any layout and the
+///   caller passes `&rokkos::View<T, R, L, S>`, all in one memory space.
+/// * Type and const parameters and where clauses are passed through (bound element types by
+///   `rokkos::Float` or similar); lifetime parameters, `self`, `async`, `const` and `unsafe` kernels
+///   are rejected.
+///
+/// The macro replaces the function by a constructor of the same name taking `&View`s and the scalars,
+/// returning the *kernel value* (`NameKernel`), which `parallel_for` / `parallel_reduce` /
+/// `parallel_scan` launch:
+///
+/// ```text
+/// #[kernel]
+/// fn triad<T: rokkos::Float>(i: usize, a: ViewMut<T>, b: View<T>, c: View<T>, s: T) {
+///     a[i] = b[i] + s * c[i];
+/// }
+/// parallel_for("triad", RangePolicy::new(&space, 0..n), triad(&a, &b, &c, 0.4))?;
+/// ```
+///
+/// # The body
+///
+/// Kernel bodies are a subset of Rust that every backend (including GPU backends) can run:
+///
+/// * `let` / `let mut` with a name or a tuple of names (initializer required), assignment and compound
+///   assignment, `*acc op= e`, `acc.field` on accumulators;
+/// * arithmetic, bit, comparison and logical operators, unary `-` and `!`, `as` casts between `bool`,
+///   `i32`, `u32`, `i64`, `u64`, `f32`, `f64`, `usize`, `isize`;
+/// * `if` / `else` (also as expressions), `while`, `loop`, `break`, `continue`, `return` (no value),
+///   `for x in a..b` / `a..=b` / `(a..b).step_by(k)` / `(a..b).rev()`;
+/// * literals (no strings), constants and paths such as `std::f64::consts::PI`, `f64::MAX`, `T::ZERO`;
+///   associated functions of scalar types and type parameters (`T::from_f64(x)`, `f64::max(a, b)`);
+/// * math methods: `sqrt cbrt sin cos tan asin acos atan atan2 sinh cosh tanh exp exp2 ln log2 log10
+///   powf powi abs min max clamp floor ceil round trunc fract mul_add signum hypot recip is_nan
+///   is_finite to_radians to_degrees wrapping_add wrapping_sub wrapping_mul rem_euclid count_ones
+///   leading_zeros trailing_zeros`;
+/// * View access `v[i]`, `v[(i, j)]`, and the View methods `extent(k)`, `size()`, `atomic_add/sub/min/
+///   max/and/or/xor(idx, v)`, `atomic_fetch_*`, `atomic_load`, `atomic_store`, `atomic_exchange`,
+///   `atomic_compare_exchange`;
+/// * team methods: `league_rank league_size team_rank team_size vector_length team_barrier
+///   team_broadcast thread_range vector_range team_vector_range thread_reduce vector_reduce
+///   team_vector_reduce thread_scan vector_scan team_vector_scan single_team single_thread
+///   team_scratch thread_scratch`; closures are accepted only as their arguments, e.g.
+///   `team.thread_reduce(n, Sum, |j, acc: &mut f64| *acc += a[(l, j)])`, and nested ranges are written
+///   `for j in team.thread_range(n) { .. }`; `let s = team.team_scratch::<f64, 1>(0, [n]);` binds a
+///   writable scratch View;
+/// * local arrays `[0.0; 4]`, `[x, y, z]` and their indexing; calls of `#[rokkos::func]` functions
+///   (`foo(x)`, `module::foo(x)`).
+///
+/// Anything else (macros such as `println!`, `match`, `if let`, closures elsewhere, references,
+/// other method calls, struct literals, strings, `?`, nested items) is a compile error that says what
+/// to write instead. Calling a function that is not a `#[rokkos::func]` fails with
+/// "cannot find value `__rokkos_func_NAME`": mark the function `#[rokkos::func]`.
+///
+/// # Soundness: owner computes
+///
+/// Work items run in parallel, so every plain (non-atomic) read or write of a writable View
+/// (`ViewMut`) must use an index that contains, as a bare name, every variable the work item owns:
+///
+/// * range kernels: the work index (`a[i]`, `a[(i, k)]`, `a[(k, i)]`);
+/// * MDRange kernels: all work indices (`b[(j, i)]` under `(i, j)`);
+/// * team kernels: the league rank bound by `let l = team.league_rank();` plus the index of every
+///   enclosing nested range (`for j in team.thread_range(..)`, `vector_range`, `team_vector_range`,
+///   or the index parameter of a nested reduce / scan closure), e.g. `out[(l, j)]`; the access must be
+///   inside a nested range or a `team.single_team(|| ..)` / `team.single_thread(|| ..)` closure.
+///   Writes to team scratch need the indices of the enclosing nested ranges; writes to thread scratch
+///   those of the enclosing vector ranges. Reading scratch is free.
+///
+/// An owned name must also sit at the same index position in every access to a View (`m[(i, k)]` and
+/// `m[(k, i)]` in one kernel would let work items `1` and `2` both reach `m[(1, 2)]`).
+///
+/// Reads of read-only `View`s are free. A writable View used with any `atomic_*` method must be
+/// accessed only atomically in that kernel. Owned names may not be rebound (`let i = ..`), and the
+/// work parameter may not be `mut`. Accesses inside an `unsafe { }` block are not checked: the author
+/// promises that concurrent work items touch disjoint elements. Writing a read-only `View` is an
+/// error (declare it `ViewMut`).
+///
+/// # Options
+///
+/// `#[kernel(scan)]` makes a scan kernel; `#[kernel(debug)]` prints the expansion at compile time;
+/// they combine: `#[kernel(scan, debug)]`.
+#[proc_macro_attribute]
+pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    native::generate::expand_kernel(attr.into(), item.into()).into()
+}
+
+/// Marks a function callable from kernels (and from other `#[rokkos::func]` functions).
+///
+/// Parameters are scalars passed by value (`x: f64`, `n: i32`, `x: T`), the return type is a scalar
+/// (or nothing), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
+/// `return value` allowed. The function stays an ordinary (`#[inline(always)]`) Rust function, usable
+/// from host code too.
+///
+/// ```text
+/// #[rokkos::func]
+/// fn sq(x: f64) -> f64 { x * x }
+/// ```
+#[proc_macro_attribute]
+pub fn func(attr: TokenStream, item: TokenStream) -> TokenStream {
+    func::expand_func(attr.into(), item.into()).into()
+}

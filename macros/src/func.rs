@@ -1,0 +1,120 @@
+//! `#[rokkos::func]`: functions callable from kernels.
+//!
+//! The function is kept (marked `#[inline(always)]`) after checking that its signature is scalar and its
+//! body stays in the kernel subset; a hidden marker constant `__rokkos_func_NAME` lets kernels verify
+//! at compile time that what they call is a `#[func]`.
+
+use crate::native::generate::marker_checks;
+use crate::parse::env::BodyEnv;
+use crate::parse::{subset, Errors};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{FnArg, GenericParam, Pat, ReturnType, Type};
+
+/// Entry point of `#[func]`.
+pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if !attr.is_empty() {
+        return syn::Error::new_spanned(attr, "#[func] takes no options").into_compile_error();
+    }
+    let mut f: syn::ItemFn = match syn::parse2(item) {
+        Ok(f) => f,
+        Err(e) => {
+            return syn::Error::new(
+                e.span(),
+                "#[func] applies to functions: `#[func] fn sq(x: f64) -> f64 { x * x }`",
+            )
+            .into_compile_error()
+        }
+    };
+    let mut errs = Errors::default();
+    check_signature(&f.sig, &mut errs);
+    let type_params = f
+        .sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect();
+    let env = BodyEnv::for_func(type_params);
+    let calls = match subset::check_block(&env, &f.block) {
+        Ok(info) => info.func_calls,
+        Err(e) => {
+            errs.push(e);
+            Vec::new()
+        }
+    };
+    let checks = marker_checks(&calls);
+    if !checks.is_empty() {
+        let stmts: syn::Block = syn::parse_quote!({ #checks });
+        let mut all = stmts.stmts;
+        all.append(&mut f.block.stmts);
+        f.block.stmts = all;
+    }
+    let vis = &f.vis;
+    let marker = format_ident!("__rokkos_func_{}", f.sig.ident, span = f.sig.ident.span());
+    let cfgs: Vec<_> = f
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .cloned()
+        .collect();
+    let errors = match errs.finish() {
+        Ok(()) => quote!(),
+        Err(e) => e.into_compile_error(),
+    };
+    quote! {
+        #errors
+        #[inline(always)]
+        #f
+        #[doc(hidden)]
+        #(#cfgs)*
+        #[allow(non_upper_case_globals, dead_code)]
+        #vis const #marker: () = ();
+    }
+}
+
+fn check_signature(sig: &syn::Signature, errs: &mut Errors) {
+    if let Some(a) = &sig.asyncness {
+        errs.spanned(a, "#[func] functions cannot be `async`");
+    }
+    if let Some(u) = &sig.unsafety {
+        errs.spanned(u, "#[func] functions cannot be `unsafe`");
+    }
+    if let Some(a) = &sig.abi {
+        errs.spanned(a, "#[func] functions cannot declare an ABI");
+    }
+    if let Some(v) = &sig.variadic {
+        errs.spanned(v, "#[func] functions cannot be variadic");
+    }
+    for g in &sig.generics.params {
+        if let GenericParam::Lifetime(l) = g {
+            errs.spanned(l, "#[func] functions cannot have lifetime parameters");
+        }
+    }
+    for input in &sig.inputs {
+        match input {
+            FnArg::Receiver(r) => {
+                errs.spanned(r, "#[func] functions are free functions: remove `self`")
+            }
+            FnArg::Typed(t) => {
+                match &*t.pat {
+                    Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {}
+                    p => errs.spanned(p, "#[func] parameters are plain names: `x: f64`"),
+                }
+                if !matches!(&*t.ty, Type::Path(p) if p.qself.is_none()) {
+                    errs.spanned(
+                        &t.ty,
+                        "#[func] parameters are scalars passed by value (`f64`, `i32`, `T`, ...)",
+                    );
+                }
+            }
+        }
+    }
+    if let ReturnType::Type(_, t) = &sig.output {
+        if !matches!(&**t, Type::Path(p) if p.qself.is_none()) {
+            errs.spanned(
+                t,
+                "#[func] functions return a scalar (`f64`, `i32`, `T`, ...) or nothing",
+            );
+        }
+    }
+}

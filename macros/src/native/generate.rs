@@ -1,0 +1,357 @@
+//! The items `#[kernel]` generates for host backends.
+//!
+//! For `pub fn triad<T: Float>(i: usize, a: ViewMut<T>, b: View<T>, s: T)`:
+//!
+//! * `pub struct TriadKernel<'k, T: Float, __M: MemorySpace, __LA: Layout, __LB: Layout>` holding
+//!   `&'k View<T, 1, __LA, __M>` per View and the scalars (the *kernel value*);
+//! * `pub fn triad(a: &View<..>, b: &View<..>, s: T) -> TriadKernel<..>` (the constructor);
+//! * `impl Kernel for TriadKernel` (name, memory space, the Views for the launch checks);
+//! * `struct TriadNative<'k, T, __LA, __LB>` holding `WriteAccess` / `ReadAccess` accessors and the
+//!   scalars, with `impl ForBody<RangeWork>` running the rewritten body (the *native body*);
+//! * `impl ForKernel<RangeWork> for TriadKernel` binding the accessors.
+
+use super::rewrite::rewrite_block;
+use crate::parse::env::BodyEnv;
+use crate::parse::signature::{
+    camel, parse_kernel, Arg, KernelOptions, KernelSignature, PatternKind, Work,
+};
+use crate::parse::{ownership, subset, Errors};
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, ToTokens};
+use syn::{GenericParam, Ident};
+
+/// Entry point of `#[kernel]`.
+pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let options = match KernelOptions::parse(attr) {
+        Ok(o) => o,
+        Err(e) => return e.into_compile_error(),
+    };
+    let item: syn::ItemFn = match syn::parse2(item) {
+        Ok(i) => i,
+        Err(e) => {
+            return syn::Error::new(
+                e.span(),
+                "#[kernel] applies to functions: `#[kernel] fn name(i: usize, ..) { .. }`",
+            )
+            .into_compile_error()
+        }
+    };
+    let sig = match parse_kernel(options, item) {
+        Ok(s) => s,
+        Err(e) => return e.into_compile_error(),
+    };
+    let env = BodyEnv::for_kernel(&sig);
+    let mut errs = Errors::default();
+    let info = match subset::check_block(&env, &sig.body) {
+        Ok(i) => Some(i),
+        Err(e) => {
+            errs.push(e);
+            None
+        }
+    };
+    if let Err(e) = ownership::check_block(&env, &sig.body) {
+        errs.push(e);
+    }
+    let out = match (errs.finish(), info) {
+        (Ok(()), Some(info)) => {
+            let mut body = sig.body.clone();
+            rewrite_block(&env, &mut body);
+            generate(&sig, Some((&body, &info.func_calls)))
+        }
+        // A correctly typed stub, so that call sites do not add errors of their own.
+        (Err(e), _) => {
+            let mut out = e.into_compile_error();
+            out.extend(generate(&sig, None));
+            out
+        }
+        (Ok(()), None) => unreachable!(),
+    };
+    if sig.options.debug {
+        eprintln!("#[rokkos::kernel] `{}` expands to:\n{}\n", sig.name, out);
+    }
+    out
+}
+
+/// The `#[func]` marker path for a called function: `a::b::foo` → `a::b::__rokkos_func_foo`.
+pub fn marker_path(p: &syn::Path) -> syn::Path {
+    let mut m = p.clone();
+    if let Some(last) = m.segments.last_mut() {
+        last.ident = format_ident!("__rokkos_func_{}", last.ident, span = last.ident.span());
+        last.arguments = syn::PathArguments::None;
+    }
+    m
+}
+
+/// `let _: () = path::__rokkos_func_foo;` for each distinct called function.
+pub fn marker_checks(calls: &[syn::Path]) -> TokenStream {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = TokenStream::new();
+    for c in calls {
+        let m = marker_path(c);
+        if seen.insert(m.to_token_stream().to_string()) {
+            out.extend(quote!(let _: () = #m;));
+        }
+    }
+    out
+}
+
+fn mentions(ty: &TokenStream, names: &[String]) -> bool {
+    ty.clone().into_iter().any(|t| match t {
+        TokenTree::Ident(i) => names.iter().any(|n| i == n),
+        TokenTree::Group(g) => mentions(&g.stream(), names),
+        _ => false,
+    })
+}
+
+/// Attributes copied to every generated item (the rest go to the constructor only).
+fn is_item_attr(a: &syn::Attribute) -> bool {
+    [
+        "cfg", "cfg_attr", "allow", "warn", "deny", "forbid", "expect",
+    ]
+    .iter()
+    .any(|n| a.path().is_ident(n))
+}
+
+fn generate(sig: &KernelSignature, body: Option<(&syn::Block, &[syn::Path])>) -> TokenStream {
+    let p = quote!(::rokkos::__private);
+    let name = &sig.name;
+    let name_str = name.to_string();
+    let vis = &sig.vis;
+    let kernel_ty = format_ident!("{}Kernel", camel(&name_str), span = name.span());
+    let native_ty = format_ident!("{}Native", camel(&name_str), span = name.span());
+    let item_attrs: Vec<_> = sig.attrs.iter().filter(|a| is_item_attr(a)).collect();
+    let ctor_attrs: Vec<_> = sig.attrs.iter().filter(|a| !is_item_attr(a)).collect();
+    let docs = &sig.docs;
+
+    // Generics.
+    let k = syn::Lifetime::new("'k", Span::call_site());
+    let a = syn::Lifetime::new("'__a", Span::call_site());
+    let m = Ident::new("__M", Span::call_site());
+    let user_params: Vec<&GenericParam> = sig
+        .generics
+        .params
+        .iter()
+        .filter(|g| !matches!(g, GenericParam::Lifetime(_)))
+        .collect();
+    let user_args: Vec<&Ident> = user_params
+        .iter()
+        .filter_map(|g| match g {
+            GenericParam::Type(t) => Some(&t.ident),
+            GenericParam::Const(c) => Some(&c.ident),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let user_types: Vec<&Ident> = sig.generics.type_params().map(|t| &t.ident).collect();
+    let type_names = sig.type_param_names();
+    let views: Vec<_> = sig.views().collect();
+    let layouts: Vec<&Ident> = views.iter().map(|v| &v.layout).collect();
+
+    let mut preds: Vec<TokenStream> = sig
+        .generics
+        .where_clause
+        .iter()
+        .flat_map(|w| w.predicates.iter().map(|p| p.to_token_stream()))
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    for v in &views {
+        let elem = v.elem.to_token_stream();
+        if mentions(&elem, &type_names) && seen.insert(elem.to_string()) {
+            preds.push(quote!(#elem: #p::Pod));
+        }
+    }
+    let where_clause = if preds.is_empty() {
+        quote!()
+    } else {
+        quote!(where #(#preds),*)
+    };
+
+    let kernel_params =
+        quote!(<#k, #(#user_params,)* #m: #p::MemorySpace, #(#layouts: #p::Layout),*>);
+    let kernel_args = quote!(<#k, #(#user_args,)* #m, #(#layouts),*>);
+    let native_params = quote!(<#k, #(#user_params,)* #(#layouts: #p::Layout),*>);
+    let native_args_k = quote!(<#k, #(#user_args,)* #(#layouts),*>);
+    let native_args_a = quote!(<#a, #(#user_args,)* #(#layouts),*>);
+
+    // Fields.
+    let mut kernel_fields = Vec::new();
+    let mut native_fields = Vec::new();
+    let mut ctor_inputs = Vec::new();
+    let mut ctor_names = Vec::new();
+    let mut visits = Vec::new();
+    let mut binds = Vec::new();
+    let mut locals = Vec::new();
+    for arg in &sig.args {
+        let n = arg.name();
+        ctor_names.push(n);
+        match arg {
+            Arg::View(v) => {
+                let (elem, rank, l) = (&v.elem, &v.rank, &v.layout);
+                let view_ty = quote!(&#k #p::View<#elem, #rank, #l, #m>);
+                kernel_fields.push(quote!(#n: #view_ty));
+                ctor_inputs.push(quote!(#n: #view_ty));
+                let pname = n.to_string();
+                let writable = v.writable;
+                visits.push(quote!(__f(self.#n.__kernel_arg(#pname, #writable));));
+                if writable {
+                    native_fields.push(quote!(#n: #p::WriteAccess<#k, #elem, #rank, #l>));
+                    binds.push(quote!(#n: unsafe { self.#n.__write_access(#name_str) }));
+                } else {
+                    native_fields.push(quote!(#n: #p::ReadAccess<#k, #elem, #rank, #l>));
+                    binds.push(quote!(#n: unsafe { self.#n.__read_access(#name_str) }));
+                }
+                locals.push(quote!(let #n = self.#n;));
+            }
+            Arg::Scalar(s) => {
+                let ty = &s.ty;
+                kernel_fields.push(quote!(#n: #ty));
+                native_fields.push(quote!(#n: #ty));
+                ctor_inputs.push(quote!(#n: #ty));
+                binds.push(quote!(#n: self.#n));
+                if s.mutable {
+                    locals.push(quote!(let mut #n = self.#n;));
+                } else {
+                    locals.push(quote!(let #n = self.#n;));
+                }
+            }
+        }
+    }
+    let phantom = quote!(::core::marker::PhantomData);
+
+    // Work, pattern.
+    let work_kind = sig.work.kind_tokens();
+    let work_item = quote!(<#work_kind as #p::WorkKind>::Item<'_>);
+    let work_bind = match &sig.work {
+        Work::Range(i) | Work::Team(i) => quote!(let #i = __work;),
+        Work::Md(ids) => quote!(let [#(#ids),*] = __work;),
+    };
+    let accs = sig.accums();
+    let value_ty = match accs.as_slice() {
+        [] => quote!(),
+        [one] => one.ty.to_token_stream(),
+        many => {
+            let tys = many.iter().map(|a| &a.ty);
+            quote!((#(#tys,)*))
+        }
+    };
+    let acc_bind = match (&sig.pattern, accs.as_slice()) {
+        (PatternKind::For, _) | (_, []) => quote!(),
+        (PatternKind::Scan { acc, flag }, _) => {
+            let n = &acc.name;
+            quote!(let #n = __acc; let #flag = __final;)
+        }
+        (PatternKind::Reduce(_), [one]) => {
+            let n = &one.name;
+            quote!(let #n = __acc;)
+        }
+        (PatternKind::Reduce(_), many) => {
+            let names = many.iter().map(|a| &a.name);
+            let idx = (0..many.len()).map(syn::Index::from);
+            quote!(let (#(#names,)*) = (#(&mut __acc.#idx,)*);)
+        }
+    };
+    let run = match body {
+        Some((block, calls)) => {
+            let checks = marker_checks(calls);
+            let stmts = &block.stmts;
+            quote! {
+                #checks
+                #work_bind
+                #acc_bind
+                #(#locals)*
+                #(#stmts)*
+            }
+        }
+        None => quote!(),
+    };
+    let (body_trait, kernel_trait, call_sig, value_item) = match &sig.pattern {
+        PatternKind::For => (
+            quote!(#p::ForBody<#work_kind>),
+            quote!(#p::ForKernel<#work_kind>),
+            quote!(fn call(&self, __work: #work_item)),
+            quote!(),
+        ),
+        PatternKind::Reduce(_) => (
+            quote!(#p::ReduceBody<#work_kind, #value_ty>),
+            quote!(#p::ReduceKernel<#work_kind>),
+            quote!(fn call(&self, __work: #work_item, __acc: &mut #value_ty)),
+            quote!(type Value = #value_ty;),
+        ),
+        PatternKind::Scan { .. } => (
+            quote!(#p::ScanBody<#work_kind, #value_ty>),
+            quote!(#p::ScanKernel<#work_kind>),
+            quote!(fn call(&self, __work: #work_item, __acc: &mut #value_ty, __final: bool)),
+            quote!(type Value = #value_ty;),
+        ),
+    };
+
+    let struct_doc = format!(
+        "Kernel value of [`{name_str}`]: the Views and scalars of one launch. Built by `{name_str}(..)`; launch it with `parallel_for` / `parallel_reduce` / `parallel_scan`."
+    );
+    let allow = quote!(#[allow(non_camel_case_types, dead_code, clippy::too_many_arguments, clippy::needless_lifetimes, clippy::type_complexity, clippy::multiple_bound_locations)]);
+    let ctor_doc_sep = if docs.is_empty() {
+        quote!()
+    } else {
+        quote!(#[doc = ""])
+    };
+
+    quote! {
+        #[doc = #struct_doc]
+        #(#item_attrs)*
+        #allow
+        #vis struct #kernel_ty #kernel_params #where_clause {
+            #(#kernel_fields,)*
+            __marker: #phantom<(&#k (), fn() -> (#m, #(#user_types,)*))>,
+        }
+
+        #(#docs)*
+        #ctor_doc_sep
+        #[doc = "Builds the kernel value; launch it with `parallel_for` / `parallel_reduce` / `parallel_scan`."]
+        #(#item_attrs)*
+        #(#ctor_attrs)*
+        #allow
+        #[inline]
+        #vis fn #name #kernel_params (#(#ctor_inputs),*) -> #kernel_ty #kernel_args #where_clause {
+            #kernel_ty { #(#ctor_names,)* __marker: #phantom }
+        }
+
+        #(#item_attrs)*
+        #allow
+        impl #kernel_params #p::Kernel for #kernel_ty #kernel_args #where_clause {
+            const NAME: &'static str = #name_str;
+            type Space = #m;
+            fn visit_views<#a>(&#a self, __f: &mut dyn FnMut(#p::ViewArg<#a>)) {
+                #(#visits)*
+            }
+        }
+
+        #[doc(hidden)]
+        #(#item_attrs)*
+        #allow
+        #vis struct #native_ty #native_params #where_clause {
+            #(#native_fields,)*
+            __marker: #phantom<(&#k (), fn() -> (#(#user_types,)*))>,
+        }
+
+        #(#item_attrs)*
+        #allow
+        impl #native_params #body_trait for #native_ty #native_args_k #where_clause {
+            // Kernel bodies cannot use iterators: do not suggest them.
+            #[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::explicit_counter_loop)]
+            #[inline(always)]
+            #call_sig {
+                #run
+            }
+        }
+
+        #(#item_attrs)*
+        #allow
+        impl #kernel_params #kernel_trait for #kernel_ty #kernel_args #where_clause {
+            #value_item
+            type Body<#a> = #native_ty #native_args_a where Self: #a;
+            #[inline]
+            unsafe fn bind(&self) -> Self::Body<'_> {
+                #native_ty { #(#binds,)* __marker: #phantom }
+            }
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! The native (host) generator: kernel bodies become ordinary Rust over raw accessors.
+
+pub mod generate;
+pub mod rewrite;

@@ -1,0 +1,141 @@
+//! Rewrites a checked kernel body into native Rust over the accessors.
+//!
+//! * `a[idx] = e` → `a.__store(idx, e)`; `a[idx] op= e` → `{ let k = idx; a.__store(k, a.__load(k) op (e)) }`;
+//!   a read `a[idx]` → `a.__load(idx)`, for writable Views and scratch (read-only Views keep `Index`);
+//! * `unsafe { .. }` → `{ .. }` (the accessors' methods are safe; `unsafe` only lifts the checks).
+
+use crate::parse::env::BodyEnv;
+use crate::parse::subset::is_compound;
+use proc_macro2::Span;
+use quote::quote_spanned;
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::{BinOp, Expr};
+
+/// Rewrites `body` in place.
+pub fn rewrite_block(env: &BodyEnv, body: &mut syn::Block) {
+    Rewriter { env }.visit_block_mut(body);
+}
+
+struct Rewriter<'a> {
+    env: &'a BodyEnv,
+}
+
+fn strip_mut(e: &mut Expr) -> &mut Expr {
+    match e {
+        Expr::Paren(p) => strip_mut(&mut p.expr),
+        Expr::Group(g) => strip_mut(&mut g.expr),
+        _ => e,
+    }
+}
+
+fn binop_of(op: &BinOp) -> proc_macro2::TokenStream {
+    let s = op.span();
+    match op {
+        BinOp::AddAssign(_) => quote_spanned!(s=> +),
+        BinOp::SubAssign(_) => quote_spanned!(s=> -),
+        BinOp::MulAssign(_) => quote_spanned!(s=> *),
+        BinOp::DivAssign(_) => quote_spanned!(s=> /),
+        BinOp::RemAssign(_) => quote_spanned!(s=> %),
+        BinOp::BitXorAssign(_) => quote_spanned!(s=> ^),
+        BinOp::BitAndAssign(_) => quote_spanned!(s=> &),
+        BinOp::BitOrAssign(_) => quote_spanned!(s=> |),
+        BinOp::ShlAssign(_) => quote_spanned!(s=> <<),
+        BinOp::ShrAssign(_) => quote_spanned!(s=> >>),
+        _ => unreachable!("not a compound assignment"),
+    }
+}
+
+impl Rewriter<'_> {
+    /// `a[idx]` on a writable View: `(a, idx)` with `idx` already rewritten.
+    fn writable_index(&mut self, e: &mut Expr) -> Option<(Expr, Expr)> {
+        let Expr::Index(i) = strip_mut(e) else {
+            return None;
+        };
+        let (_, kind) = self.env.view_of(&i.expr)?;
+        if !kind.writable() {
+            return None;
+        }
+        self.visit_expr_mut(&mut i.index);
+        Some(((*i.expr).clone(), (*i.index).clone()))
+    }
+}
+
+impl VisitMut for Rewriter<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        let span = e.span();
+        match e {
+            Expr::Assign(a) => {
+                if let Some((view, idx)) = self.writable_index(&mut a.left) {
+                    self.visit_expr_mut(&mut a.right);
+                    let rhs = &a.right;
+                    *e = syn::parse_quote_spanned!(span=> #view.__store(#idx, #rhs));
+                    return;
+                }
+            }
+            Expr::Binary(b) if is_compound(&b.op) => {
+                if let Some((view, idx)) = self.writable_index(&mut b.left) {
+                    self.visit_expr_mut(&mut b.right);
+                    let rhs = &b.right;
+                    let op = binop_of(&b.op);
+                    let k = syn::Ident::new("__rokkos_k", Span::mixed_site());
+                    *e = syn::parse_quote_spanned!(span=> {
+                        let #k = #idx;
+                        #view.__store(#k, #view.__load(#k) #op (#rhs))
+                    });
+                    return;
+                }
+            }
+            Expr::Index(_) => {
+                if let Some((view, idx)) = self.writable_index(e) {
+                    *e = syn::parse_quote_spanned!(span=> #view.__load(#idx));
+                    return;
+                }
+            }
+            Expr::Unsafe(u) => {
+                self.visit_block_mut(&mut u.block);
+                let block = u.block.clone();
+                *e = Expr::Block(syn::ExprBlock {
+                    attrs: std::mem::take(&mut u.attrs),
+                    label: None,
+                    block,
+                });
+                return;
+            }
+            _ => {}
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::signature::{parse_kernel, KernelOptions};
+    use quote::ToTokens;
+
+    #[test]
+    fn rewrites_writable_accesses() {
+        let mut sig = parse_kernel(
+            KernelOptions::default(),
+            syn::parse_str(
+                "fn k(i: usize, a: ViewMut<f64>, b: View<f64>) {
+                    a[i] = b[i];
+                    a[i] += a[i] * 2.0;
+                    unsafe { a[0] = 1.0; }
+                    let w = [0.0; 2];
+                    let x = w[0];
+                }",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let env = BodyEnv::for_kernel(&sig);
+        rewrite_block(&env, &mut sig.body);
+        let s = sig.body.to_token_stream().to_string();
+        assert!(s.contains("a . __store (i , b [i])"), "{s}");
+        assert!(s.contains("let __rokkos_k = i ; a . __store (__rokkos_k , a . __load (__rokkos_k) + (a . __load (i) * 2.0))"), "{s}");
+        assert!(!s.contains("unsafe"), "{s}");
+        assert!(s.contains("w [0]"), "{s}");
+    }
+}

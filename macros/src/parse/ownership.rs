@@ -1,0 +1,698 @@
+//! The owner-computes rule: plain accesses to writable Views must use an index owned by the work item.
+//!
+//! Owned names: the work index (range), all work indices (MDRange), or in team kernels a league-rank
+//! local (`let l = team.league_rank();`) plus the index of every enclosing nested range. An index
+//! "contains" a name when one of its components is that bare name. Accesses inside `unsafe { }` are
+//! the author's responsibility and not checked. Owned names may not be rebound.
+
+use super::env::{pat_bindings, pat_ident, BodyEnv, ViewKind};
+use super::signature::Work;
+use super::subset::is_compound;
+use super::{expr_ident, Errors, NestedKind};
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use std::collections::HashMap;
+use syn::visit::Visit;
+use syn::{Expr, Ident, Pat};
+
+/// Checks the owner-computes rule and the no-rebinding rule on a kernel body.
+pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<()> {
+    let mut o = Owner {
+        env,
+        errs: Errors::default(),
+        nested: Vec::new(),
+        single: 0,
+        unsafe_depth: 0,
+        positions: HashMap::new(),
+    };
+    o.visit_block(body);
+    o.errs.finish()
+}
+
+struct NestedRange {
+    var: String,
+    kind: NestedKind,
+    method: String,
+}
+
+struct Owner<'a> {
+    env: &'a BodyEnv,
+    errs: Errors,
+    nested: Vec<NestedRange>,
+    single: usize,
+    unsafe_depth: usize,
+    /// Per (View, owned name): the index positions that name occupied in every access so far.
+    positions: HashMap<(String, String), (Vec<usize>, String)>,
+}
+
+/// The components of a View index: `a[e]` → `[e]`, `a[(e1, e2)]` / `a[[e1, e2]]` → `[e1, e2]`.
+fn components(e: &Expr) -> Vec<&Expr> {
+    match e {
+        Expr::Paren(p) => components(&p.expr),
+        Expr::Group(g) => components(&g.expr),
+        Expr::Tuple(t) => t.elems.iter().collect(),
+        Expr::Array(a) => a.elems.iter().collect(),
+        _ => vec![e],
+    }
+}
+
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        _ => e,
+    }
+}
+
+const UNSAFE_HINT: &str = "or wrap the access in `unsafe { }` if you guarantee that concurrent work items touch disjoint elements";
+
+impl Owner<'_> {
+    fn contains(&self, comps: &[&Expr], name: &str) -> bool {
+        comps
+            .iter()
+            .any(|c| expr_ident(c).is_some_and(|id| id == name))
+    }
+
+    fn is_league(&self, c: &Expr) -> bool {
+        expr_ident(c).is_some_and(|id| self.env.league_vars.contains(&id.to_string()))
+            || self
+                .env
+                .team_method(c)
+                .is_some_and(|m| m.method == "league_rank" && m.args.is_empty())
+    }
+
+    fn contains_league(&self, comps: &[&Expr]) -> bool {
+        comps.iter().any(|c| self.is_league(c))
+    }
+
+    /// An owned name must sit at the same index position in every access to a View: `a[(i, k)]` and
+    /// `a[(k, i)]` in one kernel let work items `1` and `2` both reach `a[(1, 2)]`.
+    fn track_positions(
+        &mut self,
+        view: &str,
+        owned: &str,
+        comps: &[&Expr],
+        is_owned: impl Fn(&Expr) -> bool,
+        span: &TokenStream,
+    ) -> bool {
+        let here: Vec<usize> = (0..comps.len()).filter(|&p| is_owned(comps[p])).collect();
+        if here.is_empty() {
+            return true;
+        }
+        let text = span.to_string().replace(' ', "").replace(',', ", ");
+        let key = (view.to_string(), owned.to_string());
+        match self.positions.get_mut(&key) {
+            None => {
+                self.positions.insert(key, (here, text));
+            }
+            Some((prev, first)) => {
+                let common: Vec<usize> =
+                    prev.iter().copied().filter(|p| here.contains(p)).collect();
+                if common.is_empty() {
+                    let first = first.clone();
+                    self.errs.spanned(
+                        span,
+                        format!(
+                            "`{view}` is indexed with {owned} at different positions (`{text}` here, `{first}` before): two work items could reach the same element. Keep {owned} at the same position in every access to `{view}`, {UNSAFE_HINT}"
+                        ),
+                    );
+                    return false;
+                }
+                *prev = common;
+            }
+        }
+        true
+    }
+
+    fn league_name(&self) -> String {
+        let mut v: Vec<&String> = self.env.league_vars.iter().collect();
+        v.sort();
+        v.first()
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| "l".to_string())
+    }
+
+    fn team_name(&self) -> &str {
+        self.env.team.as_deref().unwrap_or("team")
+    }
+
+    fn check_access(
+        &mut self,
+        view: &str,
+        kind: ViewKind,
+        index: &Expr,
+        write: bool,
+        at: &dyn ToTokens,
+    ) {
+        let span = at.to_token_stream();
+        if self.unsafe_depth > 0 || kind == ViewKind::Read {
+            return;
+        }
+        if !write && kind != ViewKind::Write {
+            return; // scratch reads are free
+        }
+        let access = if write {
+            format!("write to `{view}`")
+        } else {
+            format!("read of `{view}`")
+        };
+        if self.env.atomic_views.contains(view) {
+            self.errs.spanned(
+                &span,
+                format!(
+                    "plain {access}, a View this kernel also updates atomically: access it only atomically (`{view}.atomic_load(idx)`, `{view}.atomic_store(idx, v)`), {UNSAFE_HINT}"
+                ),
+            );
+            return;
+        }
+        let comps = components(index);
+        let race = if write {
+            "two work items could write the same element"
+        } else {
+            "another work item may be writing that element"
+        };
+        let remedy = if write {
+            format!("use an atomic (`{view}.atomic_add(idx, v)`)")
+        } else {
+            format!("use `{view}.atomic_load(idx)`, pass the data as a read-only `View<..>` if the kernel does not write it")
+        };
+        let team = self.team_name().to_string();
+        match (&self.env.work, kind) {
+            (Some(Work::Range(i)), ViewKind::Write) if !self.contains(&comps, &i.to_string()) => {
+                self.errs.spanned(
+                    &span,
+                    format!(
+                        "{access} at an index that does not contain the work index `{i}`: {race}. Index with `{i}` (e.g. `{view}[{i}]` or `{view}[({i}, k)]`), {remedy}, {UNSAFE_HINT}"
+                    ),
+                );
+            }
+            (Some(Work::Md(ids)), ViewKind::Write) => {
+                let missing: Vec<String> = ids
+                    .iter()
+                    .map(|i| i.to_string())
+                    .filter(|i| !self.contains(&comps, i))
+                    .collect();
+                if !missing.is_empty() {
+                    let all: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
+                    let which = if missing.len() == 1 {
+                        format!("the work index `{}`", missing[0])
+                    } else {
+                        format!(
+                            "the work indices {}",
+                            missing
+                                .iter()
+                                .map(|m| format!("`{m}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    };
+                    self.errs.spanned(
+                        &span,
+                        format!(
+                            "{access} at an index that does not contain {which} (the work item is `({})`): {race}. Index with all of the work indices (e.g. `{view}[({})]`), {remedy}, {UNSAFE_HINT}",
+                            all.join(", "),
+                            all.join(", ")
+                        ),
+                    );
+                }
+            }
+            (Some(Work::Team(_)), ViewKind::Write | ViewKind::TeamScratch) => {
+                let what = if kind == ViewKind::Write {
+                    access.clone()
+                } else {
+                    format!("{access} (team scratch)")
+                };
+                if self.nested.is_empty() && self.single == 0 {
+                    self.errs.spanned(
+                        &span,
+                        format!(
+                            "{what} outside a nested range: every thread of the team runs this code. Put it in `{team}.single_team(|| {{ .. }})` or in a `for j in {team}.thread_range(..)` loop indexed by `j`, {remedy}, {UNSAFE_HINT}"
+                        ),
+                    );
+                    return;
+                }
+                if kind == ViewKind::Write && !self.contains_league(&comps) {
+                    let l = self.league_name();
+                    let bind = if self.env.league_vars.is_empty() {
+                        format!(
+                            "bind it with `let {l} = {team}.league_rank();` and index with `{l}`"
+                        )
+                    } else {
+                        format!("index with `{l}`")
+                    };
+                    self.errs.spanned(
+                        &span,
+                        format!(
+                            "{what} at an index that does not contain the league rank: two teams could {}. {} (e.g. `{view}[({l}, j)]`), {remedy}, {UNSAFE_HINT}",
+                            if write { "write the same element" } else { "race on that element" },
+                            capitalize(&bind)
+                        ),
+                    );
+                    return;
+                }
+                self.check_nested_vars(&comps, &what, view, write, &remedy, |_| true, &span);
+            }
+            (Some(Work::Team(_)), ViewKind::ThreadScratch) => {
+                let what = format!("{access} (thread scratch)");
+                self.check_nested_vars(
+                    &comps,
+                    &what,
+                    view,
+                    write,
+                    &remedy,
+                    NestedKind::is_vector,
+                    &span,
+                );
+            }
+            _ => {}
+        }
+        match (&self.env.work, kind) {
+            (Some(Work::Range(_) | Work::Md(_)), ViewKind::Write) => {
+                let ids: Vec<String> = self
+                    .env
+                    .work
+                    .as_ref()
+                    .unwrap()
+                    .idents()
+                    .iter()
+                    .map(|i| i.to_string())
+                    .collect();
+                for id in ids {
+                    let owned = format!("the work index `{id}`");
+                    let same = |c: &Expr| expr_ident(c).is_some_and(|x| *x == id);
+                    if !self.track_positions(view, &owned, &comps, same, &span) {
+                        break;
+                    }
+                }
+            }
+            (Some(Work::Team(_)), ViewKind::Write) => {
+                let env = self.env;
+                let league = |c: &Expr| {
+                    expr_ident(c).is_some_and(|id| env.league_vars.contains(&id.to_string()))
+                        || env
+                            .team_method(c)
+                            .is_some_and(|m| m.method == "league_rank" && m.args.is_empty())
+                };
+                self.track_positions(view, "the league rank", &comps, league, &span);
+            }
+            _ => {}
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_nested_vars(
+        &mut self,
+        comps: &[&Expr],
+        what: &str,
+        view: &str,
+        write: bool,
+        remedy: &str,
+        relevant: impl Fn(NestedKind) -> bool,
+        span: &TokenStream,
+    ) {
+        let missing = self
+            .nested
+            .iter()
+            .find(|n| relevant(n.kind) && !self.contains(comps, &n.var));
+        if let Some(n) = missing {
+            let who = if n.kind == NestedKind::Thread {
+                "threads of the team"
+            } else {
+                "vector lanes"
+            };
+            let act = if write {
+                "write the same element"
+            } else {
+                "race on that element"
+            };
+            self.errs.spanned(
+                span,
+                format!(
+                    "{what} at an index that does not contain `{}`, the index of the enclosing `{}`: two {who} could {act}. Index with `{}` (e.g. `{view}[(.., {})]`), {remedy}, {UNSAFE_HINT}",
+                    n.var, n.method, n.var, n.var
+                ),
+            );
+        }
+    }
+
+    /// Names bound by a new binding: reject rebinding owned and special names.
+    fn check_rebinding(&mut self, id: &Ident, allow_league: bool, allow_scratch: bool) {
+        let name = id.to_string();
+        let env = self.env;
+        let msg =
+            if env.work.as_ref().is_some_and(|w| {
+                !matches!(w, Work::Team(_)) && w.idents().iter().any(|w| **w == name)
+            }) {
+                Some(format!(
+                    "do not rebind the work index `{name}`; use another name"
+                ))
+            } else if self.nested.iter().any(|n| n.var == name) {
+                Some(format!(
+                "do not rebind `{name}`, the index of an enclosing nested range; use another name"
+            ))
+            } else if env.league_vars.contains(&name) && !allow_league {
+                Some(format!(
+                    "do not rebind `{name}`, which holds the league rank; use another name"
+                ))
+            } else if env.team.as_deref() == Some(name.as_str()) {
+                Some(format!(
+                    "do not rebind the team member `{name}`; use another name"
+                ))
+            } else if let Some(k) = env.views.get(&name) {
+                match k {
+                    ViewKind::TeamScratch | ViewKind::ThreadScratch if allow_scratch => None,
+                    ViewKind::TeamScratch | ViewKind::ThreadScratch => Some(format!(
+                    "`{name}` names a scratch View in this kernel; use another name for this local"
+                )),
+                    _ => Some(format!(
+                    "`{name}` is a View parameter of the kernel; use another name for this local"
+                )),
+                }
+            } else if env.params.contains(&name) {
+                Some(format!(
+                    "`{name}` is a parameter of the kernel; use another name for this local"
+                ))
+            } else {
+                None
+            };
+        if let Some(m) = msg {
+            self.errs.spanned(id, m);
+        }
+    }
+
+    fn check_pat(&mut self, p: &Pat, allow_league: bool, allow_scratch: bool) {
+        let mut ids = Vec::new();
+        pat_bindings(p, &mut ids);
+        for id in ids {
+            self.check_rebinding(&id, allow_league, allow_scratch);
+        }
+    }
+
+    fn view_index<'e>(&self, e: &'e Expr) -> Option<(&'e syn::ExprIndex, String, ViewKind)> {
+        match strip(e) {
+            Expr::Index(i) => {
+                let (name, kind) = self.env.view_of(&i.expr)?;
+                Some((i, name, kind))
+            }
+            _ => None,
+        }
+    }
+
+    fn nested_closure(&mut self, c: &syn::ExprClosure, kind: NestedKind, method: &str) {
+        let mut params = c.inputs.iter();
+        let mut pushed = false;
+        if let Some(p) = params.next() {
+            if let Pat::Ident(pi) = p {
+                if pi.mutability.is_some() {
+                    self.errs
+                        .spanned(p, "the index of a nested range must not be `mut`");
+                }
+            }
+            self.check_pat(p, false, false);
+            if let Some(id) = pat_ident(p) {
+                self.nested.push(NestedRange {
+                    var: id.to_string(),
+                    kind,
+                    method: method.to_string(),
+                });
+                pushed = true;
+            }
+        }
+        for p in params {
+            // the nested accumulator and the final flag: ordinary names
+            if let Some(id) = pat_ident(p) {
+                let name = id.to_string();
+                if self.env.params.contains(&name) {
+                    self.errs.spanned(
+                        id,
+                        format!("`{name}` is a parameter of the kernel; use another name"),
+                    );
+                }
+            }
+            self.check_pat(p, false, false);
+        }
+        self.visit_expr(&c.body);
+        if pushed {
+            self.nested.pop();
+        }
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+impl<'ast> Visit<'ast> for Owner<'_> {
+    fn visit_expr_unsafe(&mut self, u: &'ast syn::ExprUnsafe) {
+        self.unsafe_depth += 1;
+        syn::visit::visit_expr_unsafe(self, u);
+        self.unsafe_depth -= 1;
+    }
+
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        let team_call = l
+            .init
+            .as_ref()
+            .and_then(|i| self.env.team_method(&i.expr))
+            .map(|m| m.method.to_string());
+        let league = team_call.as_deref() == Some("league_rank")
+            && matches!(&l.pat, Pat::Ident(p) if p.mutability.is_none());
+        let scratch = matches!(
+            team_call.as_deref(),
+            Some("team_scratch" | "thread_scratch")
+        );
+        // The initializer is evaluated before the binding exists.
+        if let Some(init) = &l.init {
+            self.visit_expr(&init.expr);
+        }
+        self.check_pat(&l.pat, league, scratch);
+    }
+
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        self.visit_expr(&f.expr);
+        let nested = self.env.team_method(&f.expr).and_then(|m| {
+            NestedKind::of_range(&m.method.to_string()).map(|k| (k, m.method.to_string()))
+        });
+        self.check_pat(&f.pat, false, false);
+        let mut pushed = false;
+        if let Some((kind, method)) = nested {
+            if let Pat::Ident(p) = &*f.pat {
+                if p.mutability.is_some() {
+                    self.errs
+                        .spanned(&f.pat, "the index of a nested range must not be `mut`");
+                }
+                self.nested.push(NestedRange {
+                    var: p.ident.to_string(),
+                    kind,
+                    method,
+                });
+                pushed = true;
+            }
+        }
+        self.visit_block(&f.body);
+        if pushed {
+            self.nested.pop();
+        }
+    }
+
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if self.env.is_team(&m.receiver) {
+            let method = m.method.to_string();
+            let closure = m.args.last().and_then(|a| match strip(a) {
+                Expr::Closure(c) => Some(c),
+                _ => None,
+            });
+            if let (Some((kind, _)), Some(c)) = (NestedKind::of_nested_reduce(&method), closure) {
+                for a in m.args.iter().take(m.args.len() - 1) {
+                    self.visit_expr(a);
+                }
+                self.nested_closure(c, kind, &method);
+                return;
+            }
+            if let ("single_team" | "single_thread", Some(c)) = (method.as_str(), closure) {
+                self.single += 1;
+                self.visit_expr(&c.body);
+                self.single -= 1;
+                return;
+            }
+        }
+        syn::visit::visit_expr_method_call(self, m);
+    }
+
+    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        for p in &c.inputs {
+            self.check_pat(p, false, false);
+        }
+        self.visit_expr(&c.body);
+    }
+
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        if let Some((i, name, kind)) = self.view_index(&a.left) {
+            self.check_access(&name, kind, &i.index, true, &a.left);
+            self.visit_expr(&i.index);
+            self.visit_expr(&a.right);
+            return;
+        }
+        syn::visit::visit_expr_assign(self, a);
+    }
+
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if is_compound(&b.op) {
+            if let Some((i, name, kind)) = self.view_index(&b.left) {
+                self.check_access(&name, kind, &i.index, true, &b.left);
+                self.visit_expr(&i.index);
+                self.visit_expr(&b.right);
+                return;
+            }
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+
+    fn visit_expr_index(&mut self, i: &'ast syn::ExprIndex) {
+        if let Some((name, kind)) = self.env.view_of(&i.expr) {
+            self.check_access(&name, kind, &i.index, false, i);
+            self.visit_expr(&i.index);
+            return;
+        }
+        syn::visit::visit_expr_index(self, i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::signature::{parse_kernel, KernelOptions};
+
+    fn check(src: &str) -> Result<(), String> {
+        let sig = parse_kernel(KernelOptions::default(), syn::parse_str(src).unwrap()).unwrap();
+        let env = BodyEnv::for_kernel(&sig);
+        check_block(&env, &sig.body).map_err(|e| {
+            e.into_iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+    }
+
+    fn range(body: &str) -> Result<(), String> {
+        check(&format!(
+            "fn k(i: usize, a: ViewMut<f64>, m: ViewMut<f64, 2>, c: ViewMut<f64>, r: View<f64>) {{ {body} }}"
+        ))
+    }
+
+    fn team(body: &str) -> Result<(), String> {
+        check(&format!(
+            "fn k(team: &TeamMember, out: ViewMut<f64, 2>, o1: ViewMut<f64>, r: View<f64>) {{ {body} }}"
+        ))
+    }
+
+    fn err(r: Result<(), String>, msg: &str) {
+        match r {
+            Ok(()) => panic!("accepted; expected `{msg}`"),
+            Err(e) => assert!(e.contains(msg), "expected `{msg}` in: {e}"),
+        }
+    }
+
+    #[test]
+    fn range_rule() {
+        range("a[i] = r[0] + r[i + 1]; m[(3, i)] = 1.0; m[(3, i)] += a[i]; for k in 0..4 { m[(k, i)] = 0.0; }").unwrap();
+        range("unsafe { a[0] = 1.0; a[i + 1] = a[0]; }").unwrap();
+        range("c.atomic_add(0, 1.0); let x = c.atomic_load(i);").unwrap();
+        err(
+            range("a[i + 1] = 1.0;"),
+            "does not contain the work index `i`",
+        );
+        err(range("a[0] = 1.0;"), "two work items could write");
+        err(range("let x = a[i - 1];"), "read of `a`");
+        err(range("m[(0, 1)] += 1.0;"), "write to `m`");
+        err(range("c.atomic_add(0, 1.0); c[i] = 1.0;"), "atomically");
+        err(range("let i = 3;"), "do not rebind the work index `i`");
+        err(range("for i in 0..3 {}"), "do not rebind");
+        err(range("let a = 1.0;"), "View parameter");
+        err(
+            range("m[(i, 0)] = 1.0; let k = 2; m[(k, i)] = 0.0;"),
+            "different positions",
+        );
+        range("m[(i, 0)] = 1.0; let k = 2; m[(i, k)] = m[(i, i)];").unwrap();
+    }
+
+    #[test]
+    fn md_rule() {
+        let md = |b: &str| {
+            check(&format!(
+                "fn k((i, j): (usize, usize), b: ViewMut<f64, 2>, v: ViewMut<f64>) {{ {b} }}"
+            ))
+        };
+        md("b[(j, i)] = 1.0; b[[j, i]] += 2.0;").unwrap();
+        err(md("b[(i, 0)] = 1.0;"), "work index `j`");
+        err(md("v[i] = 1.0;"), "work index `j`");
+        err(
+            md("b[(i, j)] = 1.0; b[(j, i)] = 2.0;"),
+            "different positions",
+        );
+    }
+
+    #[test]
+    fn team_rule() {
+        team(
+            "let l = team.league_rank();
+             for j in team.thread_range(4) { out[(l, j)] = r[j]; }
+             let s = team.thread_reduce(4, Sum, |j, acc: &mut f64| { *acc += out[(l, j)]; });
+             team.single_team(|| { o1[l] = s; });",
+        )
+        .unwrap();
+        err(
+            team("let l = team.league_rank(); team.single_team(|| { o1[l] = 1.0; }); o1.atomic_add(0, 1.0);"),
+            "atomically",
+        );
+        err(
+            team("let l = team.league_rank();
+                  for j in team.thread_range(4) { for k in team.vector_range(3) { out[(k, j)] = 0.0; } }"),
+            "league rank",
+        );
+        team(
+            "let l = team.league_rank();
+             let sc = team.team_scratch::<f64, 1>(0, [4]);
+             let th = team.thread_scratch::<f64, 1>(0, [4]);
+             th[0] = 1.0;
+             for j in team.thread_range(4) { sc[j] = th[0]; for k in team.vector_range(4) { th[k] = sc[0]; } }
+             team.single_team(|| { sc[0] = 2.0; o1[team.league_rank()] = sc[1]; });
+             team.single_thread(|| { o1[l] = 1.0; });",
+        )
+        .unwrap();
+        err(
+            team("let l = team.league_rank(); o1[l] = 1.0;"),
+            "outside a nested range",
+        );
+        err(
+            team("for j in team.thread_range(4) { o1[j] = 1.0; }"),
+            "Bind it with `let l = team.league_rank();`",
+        );
+        err(
+            team("let l = team.league_rank(); for j in team.thread_range(4) { o1[l] = 1.0; }"),
+            "`j`, the index of the enclosing `thread_range`",
+        );
+        err(
+            team("let sc = team.team_scratch::<f64, 1>(0, [4]); sc[0] = 1.0;"),
+            "outside a nested range",
+        );
+        err(team("let sc = team.team_scratch::<f64, 1>(0, [4]); for j in team.thread_range(4) { sc[0] = 1.0; }"), "index of the enclosing");
+        err(team("let th = team.thread_scratch::<f64, 1>(0, [4]); for k in team.vector_range(4) { th[0] = 1.0; }"), "vector lanes");
+        err(
+            team("let l = team.league_rank(); let l = 2;"),
+            "league rank",
+        );
+        err(
+            team("for j in team.thread_range(4) { let j = 1; }"),
+            "nested range",
+        );
+        err(
+            team("for mut j in team.thread_range(4) { }"),
+            "must not be `mut`",
+        );
+    }
+}
