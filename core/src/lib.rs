@@ -10,6 +10,7 @@ mod copy;
 pub mod error;
 pub mod host_iter;
 pub mod index;
+pub mod ir;
 pub mod kernel;
 pub mod layout;
 pub mod pattern;

@@ -1,0 +1,286 @@
+//! The value semantics of every operator, cast, math function, atomic and nested reducer, exactly as
+//! Rust computes them (release-mode wrapping for integers).
+
+use super::EvalError;
+use crate::ir::ops::{ArithOp, AtomicOp, BitwiseOp, CmpOp, MathFn, UnaryOp};
+use crate::ir::{ScalarType, Value};
+use std::cmp::Ordering;
+
+type R<T> = Result<T, EvalError>;
+
+fn mismatch(what: &str, vals: &[Value]) -> EvalError {
+    let tys: Vec<&str> = vals.iter().map(|v| v.ty().name()).collect();
+    EvalError::Internal(format!("{what} on ill-typed operands ({})", tys.join(", ")))
+}
+
+/// `a op b` for an arithmetic operator.
+pub fn arith(op: ArithOp, a: Value, b: Value) -> R<Value> {
+    macro_rules! int {
+        ($x:expr, $y:expr, $v:ident) => {
+            Value::$v(match op {
+                ArithOp::Add => $x.wrapping_add($y),
+                ArithOp::Sub => $x.wrapping_sub($y),
+                ArithOp::Mul => $x.wrapping_mul($y),
+                ArithOp::Div | ArithOp::Rem if $y == 0 => return Err(EvalError::DivisionByZero),
+                ArithOp::Div => $x.wrapping_div($y),
+                ArithOp::Rem => $x.wrapping_rem($y),
+            })
+        };
+    }
+    macro_rules! float {
+        ($x:expr, $y:expr, $v:ident) => {
+            Value::$v(match op {
+                ArithOp::Add => $x + $y,
+                ArithOp::Sub => $x - $y,
+                ArithOp::Mul => $x * $y,
+                ArithOp::Div => $x / $y,
+                ArithOp::Rem => $x % $y,
+            })
+        };
+    }
+    Ok(match (a, b) {
+        (Value::I32(x), Value::I32(y)) => int!(x, y, I32),
+        (Value::U32(x), Value::U32(y)) => int!(x, y, U32),
+        (Value::I64(x), Value::I64(y)) => int!(x, y, I64),
+        (Value::U64(x), Value::U64(y)) => int!(x, y, U64),
+        (Value::F32(x), Value::F32(y)) => float!(x, y, F32),
+        (Value::F64(x), Value::F64(y)) => float!(x, y, F64),
+        _ => return Err(mismatch(op.symbol(), &[a, b])),
+    })
+}
+
+/// `a op b` for a bitwise operator (shift amounts masked to the width, as `wrapping_shl`).
+pub fn bitwise(op: BitwiseOp, a: Value, b: Value) -> R<Value> {
+    if matches!(op, BitwiseOp::Shl | BitwiseOp::Shr) {
+        let n = b.to_bits() as u32;
+        macro_rules! shift {
+            ($x:expr, $v:ident) => {
+                Value::$v(if op == BitwiseOp::Shl {
+                    $x.wrapping_shl(n)
+                } else {
+                    $x.wrapping_shr(n)
+                })
+            };
+        }
+        return Ok(match a {
+            Value::I32(x) if b.ty().is_int() => shift!(x, I32),
+            Value::U32(x) if b.ty().is_int() => shift!(x, U32),
+            Value::I64(x) if b.ty().is_int() => shift!(x, I64),
+            Value::U64(x) if b.ty().is_int() => shift!(x, U64),
+            _ => return Err(mismatch(op.symbol(), &[a, b])),
+        });
+    }
+    if a.ty() != b.ty() || !(a.ty().is_int() || a.ty() == ScalarType::Bool) {
+        return Err(mismatch(op.symbol(), &[a, b]));
+    }
+    let (x, y) = (a.to_bits(), b.to_bits());
+    let r = match op {
+        BitwiseOp::And => x & y,
+        BitwiseOp::Or => x | y,
+        _ => x ^ y,
+    };
+    Ok(Value::from_bits(a.ty(), r))
+}
+
+/// How `a` compares with `b` (`None` when a float operand is NaN).
+pub fn partial_cmp(a: Value, b: Value) -> R<Option<Ordering>> {
+    Ok(match (a, b) {
+        (Value::Bool(x), Value::Bool(y)) => x.partial_cmp(&y),
+        (Value::I32(x), Value::I32(y)) => x.partial_cmp(&y),
+        (Value::U32(x), Value::U32(y)) => x.partial_cmp(&y),
+        (Value::I64(x), Value::I64(y)) => x.partial_cmp(&y),
+        (Value::U64(x), Value::U64(y)) => x.partial_cmp(&y),
+        (Value::F32(x), Value::F32(y)) => x.partial_cmp(&y),
+        (Value::F64(x), Value::F64(y)) => x.partial_cmp(&y),
+        _ => return Err(mismatch("comparison", &[a, b])),
+    })
+}
+
+/// `a op b` for a comparison (IEEE: every ordered comparison with NaN is false, `!=` true).
+pub fn cmp(op: CmpOp, a: Value, b: Value) -> R<Value> {
+    let o = partial_cmp(a, b)?;
+    Ok(Value::Bool(match op {
+        CmpOp::Eq => o == Some(Ordering::Equal),
+        CmpOp::Ne => o != Some(Ordering::Equal),
+        CmpOp::Lt => o == Some(Ordering::Less),
+        CmpOp::Le => matches!(o, Some(Ordering::Less | Ordering::Equal)),
+        CmpOp::Gt => o == Some(Ordering::Greater),
+        CmpOp::Ge => matches!(o, Some(Ordering::Greater | Ordering::Equal)),
+    }))
+}
+
+/// `op a`.
+pub fn unary(op: UnaryOp, a: Value) -> R<Value> {
+    Ok(match (op, a) {
+        (UnaryOp::Neg, Value::I32(x)) => Value::I32(x.wrapping_neg()),
+        (UnaryOp::Neg, Value::I64(x)) => Value::I64(x.wrapping_neg()),
+        (UnaryOp::Neg, Value::F32(x)) => Value::F32(-x),
+        (UnaryOp::Neg, Value::F64(x)) => Value::F64(-x),
+        (UnaryOp::Not, Value::Bool(x)) => Value::Bool(!x),
+        (UnaryOp::Not, v) if v.ty().is_int() => Value::from_bits(v.ty(), !v.to_bits()),
+        _ => return Err(mismatch(op.symbol(), &[a])),
+    })
+}
+
+/// `a as ty` (Rust `as`: float to integer saturates and maps NaN to 0).
+pub fn cast(a: Value, ty: ScalarType) -> R<Value> {
+    if !ty.can_cast_from(a.ty()) {
+        return Err(mismatch("cast", &[a]));
+    }
+    macro_rules! to {
+        ($x:expr) => {
+            match ty {
+                ScalarType::I32 => Value::I32($x as i32),
+                ScalarType::U32 => Value::U32($x as u32),
+                ScalarType::I64 => Value::I64($x as i64),
+                ScalarType::U64 => Value::U64($x as u64),
+                ScalarType::F32 => Value::F32($x as f32),
+                ScalarType::F64 => Value::F64($x as f64),
+                ScalarType::Bool => a,
+            }
+        };
+    }
+    Ok(match a {
+        Value::Bool(b) => to!(b as u8),
+        Value::I32(x) => to!(x),
+        Value::U32(x) => to!(x),
+        Value::I64(x) => to!(x),
+        Value::U64(x) => to!(x),
+        Value::F32(x) => to!(x),
+        Value::F64(x) => to!(x),
+    })
+}
+
+/// A math intrinsic on `args` (the receiver first).
+pub fn math(func: MathFn, args: &[Value]) -> R<Value> {
+    macro_rules! float {
+        ($x:expr, $v:ident, $t:ty) => {{
+            let x = $x;
+            let arg = |i: usize| -> R<$t> {
+                match args.get(i) {
+                    Some(Value::$v(y)) => Ok(*y),
+                    _ => Err(mismatch(func.name(), args)),
+                }
+            };
+            Value::$v(match func {
+                MathFn::Sqrt => x.sqrt(),
+                MathFn::Cbrt => x.cbrt(),
+                MathFn::Sin => x.sin(),
+                MathFn::Cos => x.cos(),
+                MathFn::Tan => x.tan(),
+                MathFn::Asin => x.asin(),
+                MathFn::Acos => x.acos(),
+                MathFn::Atan => x.atan(),
+                MathFn::Atan2 => x.atan2(arg(1)?),
+                MathFn::Sinh => x.sinh(),
+                MathFn::Cosh => x.cosh(),
+                MathFn::Tanh => x.tanh(),
+                MathFn::Exp => x.exp(),
+                MathFn::Exp2 => x.exp2(),
+                MathFn::Ln => x.ln(),
+                MathFn::Log2 => x.log2(),
+                MathFn::Log10 => x.log10(),
+                MathFn::Powf => x.powf(arg(1)?),
+                MathFn::Powi => match args.get(1) {
+                    Some(Value::I32(n)) => x.powi(*n),
+                    _ => return Err(mismatch(func.name(), args)),
+                },
+                MathFn::Abs => x.abs(),
+                MathFn::Min => x.min(arg(1)?),
+                MathFn::Max => x.max(arg(1)?),
+                MathFn::Clamp => {
+                    let (lo, hi) = (arg(1)?, arg(2)?);
+                    if lo > hi || lo.is_nan() || hi.is_nan() {
+                        return Err(EvalError::InvalidArgument(format!(
+                            "clamp({lo:?}, {hi:?}) with min > max or NaN"
+                        )));
+                    }
+                    x.clamp(lo, hi)
+                }
+                MathFn::Floor => x.floor(),
+                MathFn::Ceil => x.ceil(),
+                MathFn::Round => x.round(),
+                MathFn::Trunc => x.trunc(),
+                MathFn::Fract => x.fract(),
+                MathFn::MulAdd => x.mul_add(arg(1)?, arg(2)?),
+                MathFn::Signum => x.signum(),
+                MathFn::Hypot => x.hypot(arg(1)?),
+                MathFn::Recip => x.recip(),
+            })
+        }};
+    }
+    macro_rules! int {
+        ($x:expr, $v:ident, $t:ty $(, $abs:ident, $signum:ident)?) => {{
+            let x = $x;
+            let arg = |i: usize| -> R<$t> {
+                match args.get(i) {
+                    Some(Value::$v(y)) => Ok(*y),
+                    _ => Err(mismatch(func.name(), args)),
+                }
+            };
+            Value::$v(match func {
+                MathFn::Min => x.min(arg(1)?),
+                MathFn::Max => x.max(arg(1)?),
+                MathFn::Clamp => {
+                    let (lo, hi) = (arg(1)?, arg(2)?);
+                    if lo > hi {
+                        return Err(EvalError::InvalidArgument(format!("clamp({lo}, {hi}) with min > max")));
+                    }
+                    x.clamp(lo, hi)
+                }
+                // Signed types only: `abs` wraps at MIN (as release builds), and `signum`.
+                $(MathFn::Abs => x.$abs(),
+                MathFn::Signum => x.$signum(),)?
+                _ => return Err(mismatch(func.name(), args)),
+            })
+        }};
+    }
+    Ok(match args.first() {
+        Some(Value::F32(x)) => float!(*x, F32, f32),
+        Some(Value::F64(x)) => float!(*x, F64, f64),
+        Some(Value::I32(x)) => int!(*x, I32, i32, wrapping_abs, signum),
+        Some(Value::I64(x)) => int!(*x, I64, i64, wrapping_abs, signum),
+        Some(Value::U32(x)) => int!(*x, U32, u32),
+        Some(Value::U64(x)) => int!(*x, U64, u64),
+        _ => return Err(mismatch(func.name(), args)),
+    })
+}
+
+/// The new element value of an atomic on element `old` with arguments `args`, as
+/// `rokkos_core::atomic` computes it (`None`: the element is not written).
+pub fn atomic(op: AtomicOp, old: Value, args: &[Value]) -> R<Option<Value>> {
+    let v = args.first().copied();
+    let arg = || v.ok_or_else(|| mismatch(op.name(), args));
+    Ok(match op {
+        AtomicOp::Add => Some(arith(ArithOp::Add, old, arg()?)?),
+        AtomicOp::Sub => Some(arith(ArithOp::Sub, old, arg()?)?),
+        AtomicOp::Min => {
+            let v = arg()?;
+            Some(if partial_cmp(v, old)? == Some(Ordering::Less) {
+                v
+            } else {
+                old
+            })
+        }
+        AtomicOp::Max => {
+            let v = arg()?;
+            Some(if partial_cmp(v, old)? == Some(Ordering::Greater) {
+                v
+            } else {
+                old
+            })
+        }
+        AtomicOp::And => Some(bitwise(BitwiseOp::And, old, arg()?)?),
+        AtomicOp::Or => Some(bitwise(BitwiseOp::Or, old, arg()?)?),
+        AtomicOp::Xor => Some(bitwise(BitwiseOp::Xor, old, arg()?)?),
+        AtomicOp::Exchange | AtomicOp::Store => Some(arg()?),
+        AtomicOp::CompareExchange => {
+            let new = args
+                .get(1)
+                .copied()
+                .ok_or_else(|| mismatch(op.name(), args))?;
+            (old.to_bits() == arg()?.to_bits()).then_some(new)
+        }
+        AtomicOp::Load => None,
+    })
+}

@@ -1,0 +1,450 @@
+//! The reference evaluator computes what the native Rust bodies compute.
+
+use super::kernels;
+use crate::ir::build::KernelBuilder;
+use crate::ir::eval::{eval_for, eval_reduce, eval_scan, ArgValue, EvalError, WorkSet};
+use crate::ir::{Access, Value, WorkKind};
+
+fn range(n: u64) -> WorkSet {
+    WorkSet::Range { begin: 0, end: n }
+}
+
+fn data(n: usize, seed: u64) -> Vec<f64> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+#[test]
+fn triad() {
+    let n = 37;
+    let (b, c, s) = (data(n, 1), data(n, 2), 0.4f64);
+    let mut a = vec![0.0f64; n];
+    let (mut b2, mut c2) = (b.clone(), c.clone());
+    let mut args = [
+        ArgValue::view(&mut a, &[n]),
+        ArgValue::view(&mut b2, &[n]),
+        ArgValue::view(&mut c2, &[n]),
+        ArgValue::Scalar(Value::F64(s)),
+    ];
+    eval_for(&kernels::triad(), &range(n as u64), &mut args).unwrap();
+    for i in 0..n {
+        assert_eq!(a[i].to_bits(), (b[i] + s * c[i]).to_bits());
+    }
+}
+
+#[test]
+fn dot() {
+    let n = 100;
+    let (mut a, mut b) = (data(n, 3), data(n, 4));
+    let mut native = 0.0f64;
+    for i in 0..n {
+        native += a[i] * b[i];
+    }
+    let mut args = [ArgValue::view(&mut a, &[n]), ArgValue::view(&mut b, &[n])];
+    let out = eval_reduce(
+        &kernels::dot(),
+        &range(n as u64),
+        &mut args,
+        &[Value::F64(0.0)],
+    )
+    .unwrap();
+    assert_eq!(out, [Value::F64(native)]);
+}
+
+#[test]
+fn min_max_two_accumulators() {
+    let mut a: Vec<i64> = data(50, 5).iter().map(|x| (x * 1000.0) as i64).collect();
+    let (mn, mx) = (*a.iter().min().unwrap(), *a.iter().max().unwrap());
+    let mut args = [ArgValue::view(&mut a, &[50])];
+    let out = eval_reduce(
+        &kernels::min_max(),
+        &range(50),
+        &mut args,
+        &[Value::I64(i64::MAX), Value::I64(i64::MIN)],
+    )
+    .unwrap();
+    assert_eq!(out, [Value::I64(mn), Value::I64(mx)]);
+}
+
+#[test]
+fn min_loc() {
+    let mut a: Vec<f32> = data(64, 6).iter().map(|&x| x as f32).collect();
+    a[40] = -5.0;
+    let mut args = [ArgValue::view(&mut a, &[64])];
+    let out = eval_reduce(
+        &kernels::min_loc(),
+        &range(64),
+        &mut args,
+        &[Value::F32(f32::INFINITY), Value::U64(u64::MAX)],
+    )
+    .unwrap();
+    assert_eq!(out, [Value::F32(-5.0), Value::U64(40)]);
+}
+
+#[test]
+fn exclusive_prefix_scan() {
+    let mut a: Vec<u32> = (0..20).map(|i| (i * 7 % 5) as u32).collect();
+    let mut out = vec![0u64; 20];
+    let mut expect = vec![0u64; 20];
+    let mut acc = 0u64;
+    for i in 0..20 {
+        expect[i] = acc;
+        acc += a[i] as u64;
+    }
+    let mut args = [
+        ArgValue::view(&mut a, &[20]),
+        ArgValue::view(&mut out, &[20]),
+    ];
+    let total = eval_scan(&kernels::prefix_scan(), 0, 20, &mut args, Value::U64(0)).unwrap();
+    assert_eq!(total, Value::U64(acc));
+    assert_eq!(out, expect);
+}
+
+#[test]
+fn md_range_any_layout() {
+    let (n, m) = (3usize, 4usize);
+    let a: Vec<f32> = data(n * m, 7).iter().map(|&x| x as f32).collect();
+    let b: Vec<f32> = data(n * m, 8).iter().map(|&x| x as f32).collect();
+    // a and c row-major n x m; b is m x n stored column-major (LayoutLeft).
+    let (mut a2, mut b2) = (a.clone(), b.clone());
+    let mut c = vec![0.0f32; n * m];
+    let mut args = [
+        ArgValue::view(&mut c, &[n, m]),
+        ArgValue::view(&mut a2, &[n, m]),
+        ArgValue::view_left(&mut b2, &[m, n]),
+    ];
+    let work = WorkSet::MDRange {
+        begin: vec![0, 0],
+        end: vec![n as u64, m as u64],
+    };
+    eval_for(&kernels::md_2d(), &work, &mut args).unwrap();
+    for i in 0..n {
+        for j in 0..m {
+            let bji = b[j + i * m]; // LayoutLeft: index (j, i) at j + i * extent0
+            assert_eq!(c[i * m + j], a[i * m + j] * 2.0 + bji.abs());
+        }
+    }
+}
+
+#[test]
+fn team_kernel_with_scratch_reduce_single() {
+    let (teams, m) = (5usize, 6usize);
+    let a = data(teams * m, 9);
+    let mut a2 = a.clone();
+    let mut out = vec![0.0; teams];
+    let mut args = [
+        ArgValue::view(&mut a2, &[teams, m]),
+        ArgValue::view(&mut out, &[teams]),
+    ];
+    let work = WorkSet::League {
+        league_size: teams as u64,
+        vector_length: 1,
+    };
+    eval_for(&kernels::team_rows(), &work, &mut args).unwrap();
+    for r in 0..teams {
+        let tmp: Vec<f64> = (0..m).map(|j| a[r * m + j] * 2.0).collect();
+        let mut sum = 0.0;
+        for t in &tmp {
+            sum += t;
+        }
+        assert_eq!(out[r], sum + tmp[0]);
+    }
+}
+
+#[test]
+fn atomic_histogram() {
+    let a: Vec<f64> = data(200, 10).iter().map(|x| x.abs()).collect();
+    let nbins = 7usize;
+    let mut native = vec![0u32; nbins];
+    for x in &a {
+        native[((x * nbins as f64) as usize).min(nbins - 1)] += 1;
+    }
+    let mut a2 = a.clone();
+    let mut h = vec![0u32; nbins];
+    let mut args = [
+        ArgValue::view(&mut a2, &[200]),
+        ArgValue::view(&mut h, &[nbins]),
+        ArgValue::Scalar(Value::U64(nbins as u64)),
+    ];
+    eval_for(&kernels::histogram(), &range(200), &mut args).unwrap();
+    assert_eq!(h, native);
+}
+
+#[test]
+fn helper_functions() {
+    let (a, b) = (data(10, 11), data(10, 12));
+    let (mut a2, mut b2) = (a.clone(), b.clone());
+    let mut out = vec![0.0; 10];
+    let mut args = [
+        ArgValue::view(&mut a2, &[10]),
+        ArgValue::view(&mut b2, &[10]),
+        ArgValue::view(&mut out, &[10]),
+    ];
+    eval_for(&kernels::with_helpers(), &range(10), &mut args).unwrap();
+    let sq = |x: f64| x * x;
+    for i in 0..10 {
+        assert_eq!(out[i], (sq(a[i]) + sq(b[i])).sqrt());
+    }
+}
+
+/// The native body of `kernels::control`, verbatim.
+fn control_native(i: usize, a: &[i32], out: &mut [i32]) {
+    if a[i] < 0 {
+        return;
+    }
+    let mut s = 0;
+    for k in 0..10 {
+        if k % 2 == 0 {
+            continue;
+        }
+        if k > 7 {
+            break;
+        }
+        s += k;
+    }
+    let mut n = a[i];
+    let mut steps = 0;
+    while n > 1 && steps < 1000 {
+        n = if n % 2 == 0 { n / 2 } else { 3 * n + 1 };
+        steps += 1;
+    }
+    let mut d = [0i32; 3];
+    let mut t = 0usize;
+    loop {
+        d[t] = s << t;
+        t += 1;
+        if t == 3 {
+            break;
+        }
+    }
+    for k in (0..6).step_by(2).rev() {
+        s = s * 10 + k;
+    }
+    out[i] = s + steps + d[0] + d[2] - (-n).abs() + i32::from(n == 1);
+}
+
+#[test]
+fn loops_break_continue_early_return() {
+    let a: Vec<i32> = vec![7, -3, 1, 27, 0, 12, -1, 97];
+    let mut native = vec![-99; a.len()];
+    for i in 0..a.len() {
+        control_native(i, &a, &mut native);
+    }
+    let mut a2 = a.clone();
+    let mut out = vec![-99; a.len()];
+    let mut args = [
+        ArgValue::view(&mut a2, &[a.len()]),
+        ArgValue::view(&mut out, &[a.len()]),
+    ];
+    eval_for(&kernels::control(), &range(a.len() as u64), &mut args).unwrap();
+    assert_eq!(out, native);
+}
+
+#[test]
+fn out_of_bounds_and_division_by_zero_are_errors() {
+    let mut a = vec![0.0; 4];
+    let (mut b, mut c) = (vec![0.0; 4], vec![0.0; 4]);
+    let mut args = [
+        ArgValue::view(&mut a, &[4]),
+        ArgValue::view(&mut b, &[4]),
+        ArgValue::view(&mut c, &[4]),
+        ArgValue::Scalar(Value::F64(1.0)),
+    ];
+    let e = eval_for(&kernels::triad(), &range(5), &mut args).unwrap_err();
+    assert_eq!(
+        e,
+        EvalError::OutOfBounds {
+            view: "b".into(),
+            index: vec![4],
+            extents: vec![4]
+        }
+    );
+
+    let mut k = KernelBuilder::new("div", WorkKind::Range);
+    let i = k.work_index(0);
+    let out = k.view::<i32>("out", 1, Access::Writable);
+    let d = k.scalar::<i32>("d");
+    k.store(out, i.clone(), (i.cast::<i32>() + i32::MAX) / d.get() % 7);
+    let k = k.finish().unwrap();
+    let mut o = vec![0; 3];
+    let mut args = [
+        ArgValue::view(&mut o, &[3]),
+        ArgValue::Scalar(Value::I32(0)),
+    ];
+    assert_eq!(
+        eval_for(&k, &range(3), &mut args).unwrap_err(),
+        EvalError::DivisionByZero
+    );
+    let mut args = [
+        ArgValue::view(&mut o, &[3]),
+        ArgValue::Scalar(Value::I32(-1)),
+    ];
+    eval_for(&k, &range(3), &mut args).unwrap();
+    let native: Vec<i32> = (0..3)
+        .map(|i: i32| i.wrapping_add(i32::MAX).wrapping_div(-1) % 7)
+        .collect();
+    assert_eq!(o, native);
+}
+
+#[test]
+fn casts_shifts_and_float_min_match_rust() {
+    use crate::ir::eval::ops;
+    use crate::ir::{BitwiseOp, MathFn, ScalarType};
+    assert_eq!(
+        ops::cast(Value::F64(1e20), ScalarType::I32),
+        Ok(Value::I32(i32::MAX))
+    );
+    assert_eq!(
+        ops::cast(Value::F64(f64::NAN), ScalarType::U64),
+        Ok(Value::U64(0))
+    );
+    assert_eq!(
+        ops::cast(Value::F32(-3.9), ScalarType::U32),
+        Ok(Value::U32(0))
+    );
+    assert_eq!(
+        ops::cast(Value::I64(-1), ScalarType::U32),
+        Ok(Value::U32(u32::MAX))
+    );
+    assert_eq!(
+        ops::cast(Value::Bool(true), ScalarType::I64),
+        Ok(Value::I64(1))
+    );
+    assert_eq!(
+        ops::cast(Value::U64(u64::MAX), ScalarType::F32),
+        Ok(Value::F32(u64::MAX as f32))
+    );
+    assert_eq!(
+        ops::bitwise(BitwiseOp::Shl, Value::U32(1), Value::I32(33)),
+        Ok(Value::U32(1u32.wrapping_shl(33)))
+    );
+    assert_eq!(
+        ops::bitwise(BitwiseOp::Shr, Value::I64(-16), Value::U64(2)),
+        Ok(Value::I64(-4))
+    );
+    assert_eq!(
+        ops::math(MathFn::Min, &[Value::F64(f64::NAN), Value::F64(2.0)]),
+        Ok(Value::F64(2.0))
+    );
+    assert_eq!(
+        ops::math(MathFn::Powi, &[Value::F32(1.5), Value::I32(3)]),
+        Ok(Value::F32(1.5f32.powi(3)))
+    );
+    assert_eq!(
+        ops::math(MathFn::Abs, &[Value::I32(i32::MIN)]),
+        Ok(Value::I32(i32::MIN))
+    );
+    assert_eq!(
+        ops::math(MathFn::Round, &[Value::F64(-2.5)]),
+        Ok(Value::F64(-3.0))
+    );
+    assert_eq!(
+        ops::math(MathFn::Fract, &[Value::F64(-2.25)]),
+        Ok(Value::F64(-0.25))
+    );
+    assert_eq!(
+        ops::math(MathFn::Signum, &[Value::I64(-9)]),
+        Ok(Value::I64(-1))
+    );
+    assert!(matches!(
+        ops::math(
+            MathFn::Clamp,
+            &[Value::I32(1), Value::I32(5), Value::I32(2)]
+        ),
+        Err(EvalError::InvalidArgument(_))
+    ));
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    let mut a = vec![0.0f32; 4];
+    let mut args = [ArgValue::view(&mut a, &[4])];
+    assert!(matches!(
+        eval_reduce(&kernels::dot(), &range(4), &mut args, &[Value::F64(0.0)]),
+        Err(EvalError::BadArguments(_))
+    ));
+    assert!(matches!(
+        eval_for(&kernels::dot(), &range(4), &mut args),
+        Err(EvalError::BadArguments(_))
+    ));
+}
+
+#[test]
+fn nested_scan_vector_range_single_result_and_atomics() {
+    use crate::ir::{AtomicOp, NestedKind, SingleKind};
+    // fn k(team: &TeamMember, a: View<i64, 2>, out: ViewMut<i64, 2>, cnt: ViewMut<u64>) {
+    //     let r = team.league_rank();
+    //     let n = a.extent(1);
+    //     let total = team.thread_scan(n, |j, partial, is_final| {
+    //         if is_final { out[(r, j)] = *partial; }
+    //         *partial += a[(r, j)];
+    //     });
+    //     let big = team.single_team(|| if total > 10 { 1u64 } else { 0u64 });
+    //     for j in team.thread_range(n) {
+    //         for l in team.vector_range(1) { out[(r, j)] += l as i64 * 2; }
+    //     }
+    //     let old = cnt.atomic_fetch_add(0, big);
+    //     cnt.atomic_compare_exchange(1, old, old + 100);
+    // }
+    let mut k = KernelBuilder::new("scan_team", WorkKind::Team);
+    let a = k.view::<i64>("a", 2, Access::ReadOnly);
+    let out = k.view::<i64>("out", 2, Access::Writable);
+    let cnt = k.view::<u64>("cnt", 1, Access::Writable);
+    let team = k.team();
+    let r = k.let_("r", team.league_rank());
+    let n = k.let_("n", a.extent(1));
+    let sc = k.nested_scan::<i64>(NestedKind::Thread, "total", 0, n);
+    k.if_(sc.is_final.get());
+    k.store(out, (r, sc.index), sc.partial);
+    k.end();
+    k.assign(sc.partial, sc.partial.get() + a.load((r, sc.index)));
+    k.end();
+    let big = k.single_with::<u64>(SingleKind::Team, "big");
+    k.if_(sc.total.get().gt(10));
+    k.assign(big, 1);
+    k.else_();
+    k.assign(big, 0);
+    k.end();
+    k.end();
+    let j = k.nested_for(NestedKind::Thread, "j", 0, n);
+    let l = k.nested_for(NestedKind::Vector, "l", 0, 1);
+    k.store(out, (r, j), out.load((r, j)) + l.get().cast::<i64>() * 2);
+    k.end();
+    k.end();
+    let old = k.atomic_fetch(AtomicOp::Add, cnt, 0, vec![big.get()]);
+    let old = k.let_("old", old);
+    k.atomic(
+        AtomicOp::CompareExchange,
+        cnt,
+        1,
+        vec![old.get(), old.get() + 100],
+    );
+    let kernel = k.finish().unwrap();
+    crate::ir::valid::validate(&kernel).unwrap_or_else(|e| panic!("{e}\n{kernel}"));
+
+    let a: Vec<i64> = vec![1, 2, 3, 4, 5, 6, -7, 8, 9];
+    let mut a2 = a.clone();
+    let mut out = vec![0i64; 9];
+    let mut cnt = vec![0u64, 0];
+    let mut args = [
+        ArgValue::view(&mut a2, &[3, 3]),
+        ArgValue::view(&mut out, &[3, 3]),
+        ArgValue::view(&mut cnt, &[2]),
+    ];
+    let work = WorkSet::League {
+        league_size: 3,
+        vector_length: 1,
+    };
+    eval_for(&kernel, &work, &mut args).unwrap();
+    assert_eq!(out, [0, 1, 3, 0, 4, 9, 0, -7, 1]);
+    // Row totals 6, 15, 10: one is > 10. Team 0: old = 0 → cnt[1]: 0 == 0 → 100.
+    // Team 1: cnt[0] 0 → 1, old 0, cnt[1] = 100 != 0. Team 2: old = 1, 100 != 1.
+    assert_eq!(cnt, [1, 100]);
+}

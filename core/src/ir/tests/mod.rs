@@ -1,0 +1,9 @@
+//! Unit tests of the IR: builder → validator → printer / hash → evaluator, on small kernels shaped like
+//! the ones `#[rokkos::kernel]` records.
+
+mod builder;
+mod evaluation;
+mod hashing;
+mod kernels;
+mod printer;
+mod validation;
