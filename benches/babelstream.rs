@@ -104,14 +104,20 @@ fn bench_launch(cr: &mut Criterion) {
             bch.iter(|| parallel_for("empty", RangePolicy::new(&Serial, 0..n), empty(&v)).unwrap())
         });
         g.bench_with_input(BenchmarkId::new("raw_par_iter", n), &n, |bch, &n| {
-            bch.iter(|| (0..n).into_par_iter().for_each(|i| drop(black_box(i))))
+            bch.iter(|| {
+                (0..n).into_par_iter().for_each(|i| {
+                    black_box(i);
+                })
+            })
         });
         g.bench_with_input(BenchmarkId::new("raw_scope", n), &n, |bch, &n| {
             bch.iter(|| {
                 let threads = rayon::current_num_threads();
                 rayon::scope(|s| {
                     for t in 0..threads.min(n) {
-                        s.spawn(move |_| drop(black_box(t)));
+                        s.spawn(move |_| {
+                            black_box(t);
+                        });
                     }
                 })
             })

@@ -281,11 +281,23 @@ fn kernel_timer_records_labels() {
     profiling::register(timer.clone());
     let x = View::<i64>::from_fn("xi", [100], |[i]| i as i64).unwrap();
     for _ in 0..3 {
-        parallel_reduce("timed::sumsq", RangePolicy::new(&Rayon::new(), 0..100), SumSq { x: &x }, Sum).unwrap();
+        parallel_reduce(
+            "timed::sumsq",
+            RangePolicy::new(&Rayon::new(), 0..100),
+            SumSq { x: &x },
+            Sum,
+        )
+        .unwrap();
     }
     let rows = timer.rows();
-    let row = rows.iter().find(|r| r.label == "timed::sumsq").expect("row for the label");
-    assert_eq!((row.calls, row.pattern, row.space.as_str()), (3, Pattern::Reduce, "rayon"));
+    let row = rows
+        .iter()
+        .find(|r| r.label == "timed::sumsq")
+        .expect("row for the label");
+    assert_eq!(
+        (row.calls, row.pattern, row.space.as_str()),
+        (3, Pattern::Reduce, "rayon")
+    );
     assert!(timer.report().contains("timed::sumsq"));
     assert!(timer.json_lines().contains("\"calls\":3"));
 }

@@ -13,19 +13,40 @@ pub unsafe trait AtomicScalar: Copy + Send + Sync + 'static {
     /// # Safety
     /// `p` must be valid and aligned, and every concurrent access to `*p` must be atomic.
     unsafe fn fetch_add(p: *mut Self, v: Self) -> Self;
-    /// `*p -= v`, returning the old value. # Safety: as [`AtomicScalar::fetch_add`].
+    /// `*p -= v`, returning the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn fetch_sub(p: *mut Self, v: Self) -> Self;
-    /// `*p = min(*p, v)`, returning the old value. # Safety: as [`AtomicScalar::fetch_add`].
+    /// `*p = min(*p, v)`, returning the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn fetch_min(p: *mut Self, v: Self) -> Self;
-    /// `*p = max(*p, v)`, returning the old value. # Safety: as [`AtomicScalar::fetch_add`].
+    /// `*p = max(*p, v)`, returning the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn fetch_max(p: *mut Self, v: Self) -> Self;
-    /// Atomic load. # Safety: as [`AtomicScalar::fetch_add`].
+    /// Atomic load.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn load(p: *mut Self) -> Self;
-    /// Atomic store. # Safety: as [`AtomicScalar::fetch_add`].
+    /// Atomic store.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn store(p: *mut Self, v: Self);
-    /// Atomic swap, returning the old value. # Safety: as [`AtomicScalar::fetch_add`].
+    /// Atomic swap, returning the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn swap(p: *mut Self, v: Self) -> Self;
-    /// Compare-and-swap on the bit pattern, returning the old value. # Safety: as [`AtomicScalar::fetch_add`].
+    /// Compare-and-swap on the bit pattern, returning the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn compare_exchange(p: *mut Self, expected: Self, new: Self) -> Self;
 }
 
@@ -34,11 +55,20 @@ pub unsafe trait AtomicScalar: Copy + Send + Sync + 'static {
 /// # Safety
 /// As [`AtomicScalar`].
 pub unsafe trait AtomicBits: AtomicScalar {
-    /// `*p &= v`, returning the old value. # Safety: as [`AtomicScalar::fetch_add`].
+    /// `*p &= v`, returning the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn fetch_and(p: *mut Self, v: Self) -> Self;
-    /// `*p |= v`, returning the old value. # Safety: as [`AtomicScalar::fetch_add`].
+    /// `*p |= v`, returning the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn fetch_or(p: *mut Self, v: Self) -> Self;
-    /// `*p ^= v`, returning the old value. # Safety: as [`AtomicScalar::fetch_add`].
+    /// `*p ^= v`, returning the old value.
+    ///
+    /// # Safety
+    /// As [`AtomicScalar::fetch_add`].
     unsafe fn fetch_xor(p: *mut Self, v: Self) -> Self;
 }
 

@@ -103,8 +103,11 @@ pub fn pop_region() {
 /// Per-label timing table: calls and total time of every (pattern, label).
 #[derive(Default)]
 pub struct KernelTimer {
-    table: Mutex<HashMap<(Pattern, String, String), (u64, Duration)>>,
+    table: Mutex<HashMap<TimerKey, (u64, Duration)>>,
 }
+
+/// (pattern, space, label)
+type TimerKey = (Pattern, String, String);
 
 /// One row of the [`KernelTimer`] table.
 #[derive(Debug, Clone, PartialEq)]
