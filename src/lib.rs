@@ -69,11 +69,12 @@ pub mod prelude {
     #[cfg(feature = "rayon")]
     pub use crate::Rayon;
     pub use crate::{
-        create_mirror, create_mirror_view, create_mirror_view_and_copy, deep_copy, func, kernel,
-        parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan, parallel_scan_with,
-        BAnd, BOr, Custom, DefaultExecutionSpace, Error, ExecutionSpace, Float, Iterate, LAnd, LOr,
-        LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, Min, MinLoc, MinMax,
-        MinMaxVal, Prod, RangePolicy, Serial, Sum, TeamMember, TeamPolicy, TeamSize, ValLoc, View,
+        create_mirror, create_mirror_view, create_mirror_view_and_copy, deep_copy, fill, func,
+        kernel, parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan,
+        parallel_scan_with, scratch_size, BAnd, BOr, Custom, DefaultExecutionSpace, Error,
+        ExecutionSpace, Float, HostSpace, Iterate, LAnd, LOr, Layout, LayoutKind, LayoutLeft,
+        LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal,
+        Prod, RangePolicy, Serial, SliceArg, Sum, TeamMember, TeamPolicy, TeamSize, ValLoc, View,
     };
 }
 

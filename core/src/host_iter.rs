@@ -46,8 +46,10 @@ impl<const N: usize> TileGrid<N> {
         for k in 0..N {
             let len = end[k] - begin[k];
             if tile[k] == 0 {
-                tile[k] = if k == fastest { len.max(1) } else { 1 };
+                tile[k] = if k == fastest { len } else { 1 };
             }
+            // A tile never needs to exceed its dimension; clamping keeps `lo + tile` from overflowing.
+            tile[k] = tile[k].min(len).max(1);
             count[k] = len.div_ceil(tile[k]);
         }
         TileGrid {
@@ -61,7 +63,11 @@ impl<const N: usize> TileGrid<N> {
 
     /// Number of tiles.
     pub fn len(&self) -> usize {
-        self.count.iter().product()
+        if self.count.contains(&0) {
+            return 0;
+        }
+        // Each count is at most its dimension's length, and a validated policy's box fits in usize.
+        self.count.iter().fold(1usize, |a, &c| a.saturating_mul(c))
     }
 
     /// True when there is no tile.

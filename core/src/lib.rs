@@ -44,5 +44,5 @@ pub use reducer::{
 };
 pub use scalar::{Bits, Float, Scalar};
 pub use space::{ExecutionSpace, HostAccessible, HostBuffer, HostSpace, MemorySpace, TeamLimits};
-pub use team::{IntoNestedRange, ScratchArena, TeamMember};
+pub use team::{scratch_size, IntoNestedRange, ScratchArena, TeamMember};
 pub use view::{HostMut, HostRef, IntoSliceArg, SliceArg, SubviewSpec, View};

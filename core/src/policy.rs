@@ -139,11 +139,17 @@ impl<E, const N: usize> MDRangePolicy<E, N> {
     pub fn order(&self) -> Iterate {
         self.iterate
     }
-    /// Number of work items.
+    /// Number of work items (saturating at `usize::MAX`; [`MDRangePolicy::validate`] refuses boxes
+    /// whose count does not fit).
     pub fn len(&self) -> usize {
-        (0..N)
-            .map(|k| self.end[k].saturating_sub(self.begin[k]))
-            .product()
+        self.checked_len().unwrap_or(usize::MAX)
+    }
+    fn checked_len(&self) -> Option<usize> {
+        let mut lens = (0..N).map(|k| self.end[k].saturating_sub(self.begin[k]));
+        if lens.clone().any(|l| l == 0) {
+            return Some(0);
+        }
+        lens.try_fold(1usize, |a, l| a.checked_mul(l))
     }
     /// True when the box holds no index.
     pub fn is_empty(&self) -> bool {
@@ -155,6 +161,12 @@ impl<E, const N: usize> MDRangePolicy<E, N> {
             return Err(Error::policy(
                 label,
                 format!("MDRangePolicy rank {N} outside 2..=6"),
+            ));
+        }
+        if self.checked_len().is_none() {
+            return Err(Error::policy(
+                label,
+                "the box holds more than usize::MAX indices",
             ));
         }
         for k in 0..N {

@@ -36,9 +36,17 @@ pub struct Min;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Max;
 /// Minimum with its location ([`ValLoc`]); ties keep the smaller location.
+///
+/// The identity is `ValLoc { val: highest value, loc: usize::MAX }`, as in Kokkos: a kernel that
+/// compares strictly (`if x < acc.val`) leaves `loc == usize::MAX` when every value equals the
+/// identity (e.g. all `+inf`), and an empty range returns the identity.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MinLoc;
 /// Maximum with its location ([`ValLoc`]); ties keep the smaller location.
+///
+/// The identity is `ValLoc { val: lowest value, loc: usize::MAX }`: over unsigned data that is all
+/// zero, a strictly comparing kernel returns `loc == usize::MAX`; compare with `>=` on the first
+/// hit or check `loc` if that matters.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MaxLoc;
 /// Minimum and maximum at once ([`MinMaxVal`]).

@@ -30,6 +30,23 @@ impl IntoNestedRange for Range<usize> {
     }
 }
 
+/// Bytes of scratch to request (per team or per thread) for `count` elements of `T`, including
+/// the arena's alignment padding: requests built by summing these always fit.
+///
+/// ```
+/// use rokkos_core::team::scratch_size;
+/// assert_eq!(scratch_size::<i32>(3), 16);
+/// assert_eq!(scratch_size::<f64>(3), 24);
+/// ```
+pub const fn scratch_size<T>(count: usize) -> usize {
+    let align = if std::mem::align_of::<T>() > 8 {
+        std::mem::align_of::<T>()
+    } else {
+        8
+    };
+    (count * std::mem::size_of::<T>()).div_ceil(align) * align
+}
+
 /// Scratch memory of one team at one level: a bump allocator over a byte buffer.
 pub struct ScratchArena {
     // Kept only to own the memory; all access goes through `base`.

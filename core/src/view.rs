@@ -674,7 +674,7 @@ pub trait SubviewSpec<const R: usize> {
     /// The arguments.
     fn into_args(self) -> [SliceArg; R];
 }
-impl<A: IntoSliceArg + Copy, const R: usize> SubviewSpec<R> for [A; R] {
+impl<A: IntoSliceArg, const R: usize> SubviewSpec<R> for [A; R] {
     fn into_args(self) -> [SliceArg; R] {
         self.map(|a| a.into_slice_arg())
     }

@@ -1,0 +1,351 @@
+//! Errors instead of undefined behaviour: invalid policies (`Err(InvalidPolicy)`, nothing launched),
+//! launch-time argument conflicts (`Err(Aliasing)`, nothing written), shape mismatches, and
+//! out-of-bounds accesses in kernels (a panic naming the kernel, the View label, the index and the
+//! extents), on every backend.
+
+use rokkos::prelude::*;
+use rokkos::HostSpace;
+
+#[kernel]
+fn axpy(i: usize, y: ViewMut<f64>, x: View<f64>, a: f64) {
+    y[i] = a * x[i] + y[i];
+}
+
+#[kernel]
+fn sum_of(i: usize, acc: &mut f64, x: View<f64>) {
+    *acc += x[i];
+}
+
+#[kernel(scan)]
+fn scan_into(i: usize, partial: &mut f64, is_final: bool, x: View<f64>, out: ViewMut<f64>) {
+    if is_final {
+        out[i] = *partial;
+    }
+    *partial += x[i];
+}
+
+#[kernel]
+fn team_fill(team: &TeamMember, out: ViewMut<f64>) {
+    let l = team.league_rank();
+    team.single_team(|| {
+        out[l] = 1.0;
+    });
+}
+
+#[kernel]
+fn md_fill((i, j): (usize, usize), out: ViewMut<f64, 2>) {
+    out[(i, j)] = 1.0;
+}
+
+#[kernel]
+fn read_ahead(i: usize, out: ViewMut<f64>, small: View<f64>) {
+    out[i] = small[i + 1];
+}
+
+#[kernel]
+fn write_past(i: usize, out: ViewMut<f64, 2>) {
+    out[(i, 3)] = 1.0;
+}
+
+fn ones(label: &str, n: usize) -> View<f64> {
+    View::<f64>::from_fn(label, [n], |_| 1.0).unwrap()
+}
+fn all_eq(v: &View<f64>, x: f64) -> bool {
+    v.to_vec().iter().all(|&e| e == x)
+}
+
+/// `begin > end` is refused by every pattern before anything runs.
+fn reversed_ranges<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    let y = ones("y", 10);
+    let x = ones("x", 10);
+    #[allow(clippy::reversed_empty_ranges)]
+    let bad = 5..2;
+    let r = parallel_for(
+        "axpy",
+        RangePolicy::new(&space, bad.clone()),
+        axpy(&y, &x, 2.0),
+    );
+    match r {
+        Err(Error::InvalidPolicy { label, reason }) => {
+            assert_eq!(label, "axpy");
+            assert!(reason.contains('5') && reason.contains('2'), "{reason}");
+        }
+        other => panic!("expected InvalidPolicy, got {other:?}"),
+    }
+    assert!(all_eq(&y, 1.0));
+    let r = parallel_reduce(
+        "sum",
+        RangePolicy::new(&space, bad.clone()),
+        sum_of(&x),
+        Sum,
+    );
+    assert!(matches!(r, Err(Error::InvalidPolicy { .. })), "{r:?}");
+    let r = parallel_scan("scan", RangePolicy::new(&space, bad), scan_into(&x, &y));
+    assert!(matches!(r, Err(Error::InvalidPolicy { .. })), "{r:?}");
+    assert!(all_eq(&y, 1.0));
+
+    let m = View::<f64, 2>::new("m", [4, 4]).unwrap();
+    let r = parallel_for(
+        "md",
+        MDRangePolicy::new(&space, [0, 3], [4, 1]),
+        md_fill(&m),
+    );
+    assert!(matches!(r, Err(Error::InvalidPolicy { .. })), "{r:?}");
+    assert!(m.to_vec().iter().all(|&v| v == 0.0));
+}
+per_backend!(reversed_ranges);
+
+/// Team policies outside the space's limits: team size, vector length, scratch.
+fn invalid_team_policies<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    let out = View::<f64>::new("out", [4]).unwrap();
+    let lim = space.team_limits();
+    let bad = [
+        TeamPolicy::new(&space, 4, TeamSize::Exactly(lim.team_size_max + 1)),
+        TeamPolicy::new(&space, 4, TeamSize::Exactly(0)),
+        TeamPolicy::new(&space, 4, TeamSize::Auto).vector_length(3),
+        TeamPolicy::new(&space, 4, TeamSize::Auto).vector_length(0),
+        TeamPolicy::new(&space, 4, TeamSize::Auto).vector_length(lim.vector_length_max * 2),
+        TeamPolicy::new(&space, 4, TeamSize::Auto).scratch(0, lim.scratch_max[0] + 1, 0),
+        TeamPolicy::new(&space, 4, TeamSize::Auto).scratch(1, 0, lim.scratch_max[1] + 1),
+        TeamPolicy::new(&space, 4, TeamSize::Auto).scratch(0, usize::MAX, usize::MAX),
+        TeamPolicy::new(&space, 4, TeamSize::Auto).scratch(2, 8, 0),
+    ];
+    for p in bad {
+        let desc = format!("{p:?}");
+        let r = parallel_for("team_fill", p, team_fill(&out));
+        assert!(
+            matches!(r, Err(Error::InvalidPolicy { .. })),
+            "{desc}: {r:?}"
+        );
+    }
+    assert!(out.to_vec().iter().all(|&v| v == 0.0), "nothing ran");
+    // Team size 2 specifically (Kokkos host backends run teams of one thread).
+    if lim.team_size_max < 2 {
+        let r = parallel_for(
+            "team_fill",
+            TeamPolicy::new(&space, 4, TeamSize::Exactly(2)),
+            team_fill(&out),
+        );
+        assert!(matches!(r, Err(Error::InvalidPolicy { .. })), "{r:?}");
+    }
+    // The limits themselves are accepted.
+    let ok = TeamPolicy::new(&space, 4, TeamSize::Exactly(lim.team_size_max))
+        .vector_length(lim.vector_length_max)
+        .scratch(0, lim.scratch_max[0], 0);
+    parallel_for("team_fill", ok, team_fill(&out)).unwrap();
+    assert!(out.to_vec().iter().all(|&v| v == 1.0));
+}
+per_backend!(invalid_team_policies);
+
+/// A writable View overlapping another argument is refused before anything is written.
+fn overlapping_arguments<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    let y = ones("y", 16);
+    let r = parallel_for("axpy", RangePolicy::new(&space, 0..16), axpy(&y, &y, 2.0));
+    match r {
+        Err(Error::Aliasing { kernel, reason }) => {
+            assert_eq!(kernel, "axpy");
+            assert!(reason.contains("`y`"), "{reason}");
+        }
+        other => panic!("expected Aliasing, got {other:?}"),
+    }
+    assert!(all_eq(&y, 1.0));
+    // A clone is the same allocation.
+    let y2 = y.clone();
+    let r = parallel_for("axpy", RangePolicy::new(&space, 0..16), axpy(&y, &y2, 2.0));
+    assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
+    // An overlapping subview.
+    let part: View<f64, 1, LayoutStride> = y.subview((4..12,)).unwrap();
+    let head: View<f64, 1, LayoutStride> = y.subview((0..8,)).unwrap();
+    let r = parallel_for(
+        "axpy",
+        RangePolicy::new(&space, 0..8),
+        axpy(&part, &head, 2.0),
+    );
+    assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
+    let r = parallel_scan(
+        "scan",
+        RangePolicy::new(&space, 0..8),
+        scan_into(&head, &part),
+    );
+    assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
+    assert!(all_eq(&y, 1.0));
+    // Disjoint halves of one allocation are fine.
+    let lo: View<f64, 1, LayoutStride> = y.subview((0..8,)).unwrap();
+    let hi: View<f64, 1, LayoutStride> = y.subview((8..16,)).unwrap();
+    parallel_for("axpy", RangePolicy::new(&space, 0..8), axpy(&hi, &lo, 2.0)).unwrap();
+    assert_eq!(y.to_vec()[8..], [3.0; 8]);
+    assert_eq!(y.to_vec()[..8], [1.0; 8]);
+    // The same View read twice is fine.
+    let s: f64 = parallel_reduce("sum", RangePolicy::new(&space, 0..16), sum_of(&y), Sum).unwrap();
+    assert_eq!(s, 32.0);
+}
+per_backend!(overlapping_arguments);
+
+/// A View borrowed by a live host guard cannot be written by a kernel (nor read, under
+/// `host_mut`), and nothing is written.
+fn host_guards_block_launches<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    let y = ones("y", 8);
+    let x = ones("x", 8);
+    {
+        let g = y.host();
+        let r = parallel_for("axpy", RangePolicy::new(&space, 0..8), axpy(&y, &x, 2.0));
+        match r {
+            Err(Error::Aliasing { reason, .. }) => assert!(reason.contains("`y`"), "{reason}"),
+            other => panic!("expected Aliasing, got {other:?}"),
+        }
+        assert_eq!(g[3], 1.0);
+    }
+    {
+        // A shared guard on a read-only argument is fine.
+        let g = x.host();
+        parallel_for("axpy", RangePolicy::new(&space, 0..8), axpy(&y, &x, 2.0)).unwrap();
+        assert_eq!(g[0], 1.0);
+    }
+    assert!(all_eq(&y, 3.0));
+    {
+        let _g = x.host_mut();
+        let r = parallel_for("axpy", RangePolicy::new(&space, 0..8), axpy(&y, &x, 2.0));
+        assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
+        let r = parallel_reduce("sum", RangePolicy::new(&space, 0..8), sum_of(&x), Sum);
+        assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
+    }
+    assert!(all_eq(&y, 3.0));
+    // A guard on another View of the same allocation counts too.
+    let sub: View<f64, 1, LayoutStride> = y.subview((0..4,)).unwrap();
+    {
+        let _g = sub.host();
+        let r = parallel_for("axpy", RangePolicy::new(&space, 4..8), axpy(&y, &x, 2.0));
+        assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
+    }
+    assert!(all_eq(&y, 3.0));
+}
+per_backend!(host_guards_block_launches);
+
+/// Out-of-bounds reads and writes in a kernel panic with the kernel name, the View label, the
+/// index and the extents, on every backend (rayon re-raises the worker's panic in the caller).
+fn out_of_bounds_panics<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    for n in [1usize, 5, 1000] {
+        let out = View::<f64>::new("out", [n]).unwrap();
+        let small = View::<f64>::new("small", [n]).unwrap();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            parallel_for(
+                "read_ahead",
+                RangePolicy::new(&space, 0..n),
+                read_ahead(&out, &small),
+            )
+        }));
+        let msg = crate::panic_message(&*r.expect_err("out-of-bounds read must panic"));
+        assert!(msg.contains("read_ahead"), "{msg}");
+        assert!(msg.contains("`small`"), "{msg}");
+        assert!(msg.contains(&format!("({n})")), "index in: {msg}");
+        assert!(msg.contains(&format!("extents ({n})")), "extents in: {msg}");
+
+        let grid = View::<f64, 2, LayoutLeft>::new("grid", [n, 3]).unwrap();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            parallel_for(
+                "write_past",
+                RangePolicy::new(&space, 0..n),
+                write_past(&grid),
+            )
+        }));
+        let msg = crate::panic_message(&*r.expect_err("out-of-bounds write must panic"));
+        assert!(
+            msg.contains("write_past") && msg.contains("`grid`"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains(", 3)") && msg.contains(&format!("({n}, 3)")),
+            "{msg}"
+        );
+        assert!(grid.to_vec().iter().all(|&v| v == 0.0));
+    }
+}
+per_backend!(out_of_bounds_panics);
+
+/// The same, as Kokkos-style `#[should_panic]` tests on the serial backend.
+#[test]
+#[should_panic(
+    expected = "kernel `read_ahead`: index (4) out of bounds for View `small` with extents (4)"
+)]
+fn out_of_bounds_message_serial() {
+    let out = View::<f64>::new("out", [4]).unwrap();
+    let small = View::<f64>::new("small", [4]).unwrap();
+    let _ = parallel_for(
+        "read_ahead",
+        RangePolicy::new(&Serial, 0..4),
+        read_ahead(&out, &small),
+    );
+}
+
+#[cfg(feature = "rayon")]
+#[test]
+#[should_panic(
+    expected = "kernel `read_ahead`: index (4096) out of bounds for View `small` with extents (4096)"
+)]
+fn out_of_bounds_message_rayon() {
+    let out = View::<f64>::new("out", [4096]).unwrap();
+    let small = View::<f64>::new("small", [4096]).unwrap();
+    let space = rokkos::Rayon::with_threads(2).unwrap();
+    let _ = parallel_for(
+        "read_ahead",
+        RangePolicy::new(&space, 0..4096),
+        read_ahead(&out, &small),
+    );
+}
+
+/// Error values display their details.
+#[test]
+fn error_messages_name_the_views() {
+    let a = View::<f64, 2>::new("alpha", [2, 3]).unwrap();
+    let b = View::<f64, 2>::new("beta", [3, 2]).unwrap();
+    let e = deep_copy(&a, &b).unwrap_err();
+    assert!(matches!(e, Error::ShapeMismatch { .. }));
+    let msg = e.to_string();
+    assert!(
+        msg.contains("alpha") && msg.contains("beta") && msg.contains("(2, 3)"),
+        "{msg}"
+    );
+    let e = View::<f64, 2, LayoutStride>::new_strided("gamma", [3, 4], [1, 1]).unwrap_err();
+    assert!(e.to_string().contains("gamma"), "{e}");
+}
+
+#[kernel]
+fn md3((i, j, k): (usize, usize, usize), out: ViewMut<f64, 3>) {
+    out[(i, j, k)] = 1.0;
+}
+
+/// Regression: a tile larger than `usize::MAX - begin` overflows in
+/// `host_iter::TileGrid::for_each_in_tile` (`lo + tile`): "attempt to add with overflow" in debug
+/// builds, a skipped tile in release builds. Expected: the box is filled (or `Err(InvalidPolicy)`).
+#[test]
+fn huge_tile_extent() {
+    let m = View::<f64, 2>::new("m", [4, 4]).unwrap();
+    let p = MDRangePolicy::new(&Serial, [1, 0], [3, 2]).tile([usize::MAX, 1]);
+    match parallel_for("md", p, md_fill(&m)) {
+        Ok(()) => {
+            let h = m.host();
+            for i in 0..4 {
+                for j in 0..4 {
+                    let inside = (1..3).contains(&i) && j < 2;
+                    assert_eq!(h[(i, j)], if inside { 1.0 } else { 0.0 });
+                }
+            }
+        }
+        Err(e) => assert!(matches!(e, Error::InvalidPolicy { .. }), "{e}"),
+    }
+}
+
+/// Regression: the tile count of a box is a product computed without overflow checks
+/// (`TileGrid::len`, also `MDRangePolicy::len`), so a box with an empty dimension but huge other
+/// dimensions panics with "attempt to multiply with overflow" (debug) instead of running nothing.
+#[test]
+fn empty_box_with_huge_dimensions() {
+    let m3 = View::<f64, 3>::new("m3", [1, 1, 1]).unwrap();
+    let p = MDRangePolicy::new(&Serial, [0, 0, 0], [1 << 40, 1 << 40, 0]);
+    let r = parallel_for("md3", p, md3(&m3));
+    assert!(
+        matches!(r, Ok(()) | Err(Error::InvalidPolicy { .. })),
+        "{r:?}"
+    );
+    assert_eq!(m3.get((0, 0, 0)), 0.0);
+}

@@ -1,0 +1,165 @@
+//! Cross-backend equivalence suite, one module per Kokkos unit-test family.
+//!
+//! Every test body is written once, generic over the execution space, and instantiated per backend
+//! by [`per_backend!`] (Kokkos' `TEST_EXECSPACE` style): `<test>::serial` always, and
+//! `<test>::rayon` (a private pool of two workers) plus `<test>::rayon_global` (rayon's global pool)
+//! when the `rayon` feature is on. Each body compares the backend's output with an independent
+//! expectation: a plain Rust loop written in the test (the serial reference semantics), a closed
+//! form, or the check Kokkos' own test of that family makes.
+//!
+//! Inputs are drawn with proptest (a handful of cases per property, sized for two CI cores): sizes
+//! that include 0, 1, primes and the chunk-boundary sizes 255/256/257 and 1023/1025, layouts
+//! (`LayoutRight`, `LayoutLeft`, `LayoutStride` through subviews), MDRange boxes with odd tiles and
+//! non-zero begins, chunk sizes, league sizes and data. Integers are compared bit-exactly; floating
+//! point results within the relative tolerance stated at each comparison (the rayon backend joins
+//! per-chunk partial results, so its summation order differs from the serial one).
+//!
+//! Run with `cargo test --test equivalence` (all backends) or
+//! `cargo test --test equivalence --no-default-features` (serial only).
+
+use proptest::strategy::{Just, Strategy};
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+/// Instantiates the generic test body `fn $name<E: ExecutionSpace<Memory = HostSpace>>(space: E)`
+/// once per backend, as `#[test]` functions inside a module named after the body.
+macro_rules! per_backend {
+    ($name:ident) => {
+        mod $name {
+            #[test]
+            fn serial() {
+                super::$name(rokkos::Serial);
+            }
+
+            #[cfg(feature = "rayon")]
+            #[test]
+            fn rayon() {
+                super::$name(rokkos::Rayon::with_threads(2).expect("a rayon pool of 2 threads"));
+            }
+
+            #[cfg(feature = "rayon")]
+            #[test]
+            fn rayon_global() {
+                super::$name(rokkos::Rayon::new());
+            }
+        }
+    };
+}
+
+mod atomics;
+mod create_mirror;
+mod errors;
+mod mdrange;
+mod range;
+mod reduce;
+mod reducers;
+mod scan;
+mod subview;
+mod team_basic;
+mod team_scratch;
+mod team_vector;
+mod view_api;
+mod view_copy;
+mod view_resize;
+
+/// Sizes every family tries: empty, tiny, primes, and both sides of the powers of two where
+/// chunked backends change how they split.
+pub const EDGE_SIZES: &[usize] = &[0, 1, 2, 3, 7, 13, 31, 97, 255, 256, 257, 1023, 1024, 1025];
+
+/// The large size a few tests use (one past 2^16: not a multiple of any chunk count).
+pub const LARGE: usize = 65537;
+
+/// A 1-D size: mostly the edge sizes, sometimes anything below 3000.
+pub fn sizes() -> impl Strategy<Value = usize> + Clone {
+    proptest::prop_oneof![
+        3 => proptest::sample::select(EDGE_SIZES),
+        1 => 0usize..3000,
+    ]
+}
+
+/// A small extent for multi-dimensional shapes (0 and 1 included).
+pub fn small_extent(max: usize) -> impl Strategy<Value = usize> + Clone {
+    proptest::prop_oneof![1 => Just(0usize), 1 => Just(1usize), 6 => 2..=max]
+}
+
+/// A chunk size for `RangePolicy::chunk_size` (0: the backend's choice).
+pub fn chunk_sizes() -> impl Strategy<Value = usize> + Clone {
+    proptest::sample::select(vec![0usize, 1, 2, 3, 7, 16, 64, 100, 1000, 5000])
+}
+
+/// Runs the property `test` on `cases` inputs drawn from `strategy`; panics with the minimal failing
+/// input when it fails. Usable inside generic test bodies, unlike `proptest!`.
+pub fn check<S: Strategy>(
+    cases: u32,
+    strategy: S,
+    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
+) {
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    if let Err(e) = runner.run(&strategy, test) {
+        panic!("{e}");
+    }
+}
+
+/// Asserts `|got - want| <= rel * scale` where `scale` bounds the magnitude of the terms combined
+/// (for sums: the sum of absolute values; at least 1).
+#[track_caller]
+pub fn assert_close(got: f64, want: f64, scale: f64, rel: f64, what: &str) {
+    let tol = rel * scale.abs().max(1.0);
+    assert!(
+        (got - want).abs() <= tol,
+        "{what}: got {got:e}, expected {want:e} (difference {:e} > tolerance {tol:e})",
+        (got - want).abs()
+    );
+}
+
+/// Relative tolerance for `f64` sums of up to ~10^5 terms in any order.
+pub const F64_TOL: f64 = 1e-12;
+/// Relative tolerance for `f32` sums of up to ~10^5 terms in any order.
+pub const F32_TOL: f64 = 1e-3;
+
+/// A deterministic pseudo-random sequence (SplitMix64), for data that must be reproducible from a
+/// seed drawn by proptest.
+pub fn splitmix(seed: u64, n: usize) -> Vec<u64> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        })
+        .collect()
+}
+
+/// `n` values in `lo..hi` (integers), from `seed`.
+pub fn ints(seed: u64, n: usize, lo: i64, hi: i64) -> Vec<i64> {
+    let w = (hi - lo) as u64;
+    splitmix(seed, n)
+        .into_iter()
+        .map(|r| lo + (r % w) as i64)
+        .collect()
+}
+
+/// `n` values in `[-1, 1)`, from `seed`.
+pub fn unit_floats(seed: u64, n: usize) -> Vec<f64> {
+    splitmix(seed, n)
+        .into_iter()
+        .map(|r| (r >> 11) as f64 / (1u64 << 52) as f64 - 1.0)
+        .collect()
+}
+
+/// The message of a caught panic.
+pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else {
+        "<non-string panic payload>".to_string()
+    }
+}

@@ -1,0 +1,499 @@
+//! `parallel_for` over a `RangePolicy` (Kokkos `TestRange`): fill with a function of the index,
+//! then check every element, over begins, chunk sizes, layouts and element types.
+
+use crate::{check, chunk_sizes, sizes, LARGE};
+use proptest::prelude::*;
+use rokkos::prelude::*;
+use rokkos::HostSpace;
+
+#[kernel]
+fn fill_index(i: usize, a: ViewMut<i64>, k: i64) {
+    a[i] = k * i as i64;
+}
+
+#[kernel]
+fn fill_row(i: usize, a: ViewMut<i64, 2>) {
+    for k in 0..a.extent(1) {
+        a[(i, k)] = (i * 1000 + k) as i64;
+    }
+}
+
+#[kernel]
+fn add_thrice(i: usize, y: ViewMut<i64>, x: View<i64>) {
+    y[i] += 3 * x[i];
+}
+
+#[func]
+fn sq(x: f64) -> f64 {
+    x * x
+}
+
+#[kernel]
+fn square_into(i: usize, y: ViewMut<f64>, x: View<f64>) {
+    y[i] = sq(x[i]) + 1.0;
+}
+
+#[kernel]
+fn generic_axpy<T: Float>(i: usize, y: ViewMut<T>, x: View<T>, a: T) {
+    y[i] = a * x[i] + y[i];
+}
+
+#[kernel]
+fn copy_u8(i: usize, dst: ViewMut<u8>, src: View<u8>) {
+    dst[i] = src[i];
+}
+
+const SENTINEL: i64 = -7;
+
+/// Kokkos TestRange: `a(i) = k * i` over `begin..end`; elements outside the range keep their value.
+fn fill_with_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        24,
+        (sizes(), 0usize..40, chunk_sizes(), -3i64..4),
+        |(n, begin, chunk, k)| {
+            let a = View::<i64>::new("a", [begin + n + 3])?;
+            a.fill(SENTINEL)?;
+            let policy = RangePolicy::new(&space, begin..begin + n).chunk_size(chunk);
+            parallel_for("fill_index", policy, fill_index(&a, k))?;
+            let got = a.to_vec();
+            for (i, &v) in got.iter().enumerate() {
+                let want = if (begin..begin + n).contains(&i) {
+                    k * i as i64
+                } else {
+                    SENTINEL
+                };
+                prop_assert_eq!(v, want, "element {} (range {}..{})", i, begin, begin + n);
+            }
+            Ok(())
+        },
+    );
+}
+per_backend!(fill_with_index);
+
+/// The same kernel over a `LayoutLeft` rank-1 View and over `LayoutStride` Views (a column of a
+/// row-major matrix, and an explicitly strided allocation): only the addressed elements change.
+fn fill_strided_layouts<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(12, (sizes(), 1usize..5, 0usize..4), |(n, width, col)| {
+        let col = col % width;
+        // LayoutLeft rank 1.
+        let l = View::<i64, 1, LayoutLeft>::new("left", [n])?;
+        parallel_for(
+            "fill_left",
+            RangePolicy::new(&space, 0..n),
+            fill_index(&l, 2),
+        )?;
+        prop_assert_eq!(l.to_vec(), (0..n as i64).map(|i| 2 * i).collect::<Vec<_>>());
+
+        // A column of a row-major matrix.
+        let m = View::<i64, 2>::new("m", [n, width])?;
+        m.fill(SENTINEL)?;
+        let c: View<i64, 1, LayoutStride> = m.subview((.., col))?;
+        prop_assert_eq!(c.strides(), [width]);
+        parallel_for(
+            "fill_col",
+            RangePolicy::new(&space, 0..n),
+            fill_index(&c, 5),
+        )?;
+        let h = m.host();
+        for i in 0..n {
+            for j in 0..width {
+                let want = if j == col { 5 * i as i64 } else { SENTINEL };
+                prop_assert_eq!(h[(i, j)], want, "m({}, {})", i, j);
+            }
+        }
+        drop(h);
+
+        // An explicitly strided allocation: every third slot.
+        let s = View::<i64, 1, LayoutStride>::new_strided("s", [n], [3])?;
+        parallel_for(
+            "fill_strided",
+            RangePolicy::new(&space, 0..n),
+            fill_index(&s, -1),
+        )?;
+        prop_assert_eq!(s.to_vec(), (0..n as i64).map(|i| -i).collect::<Vec<_>>());
+        Ok(())
+    });
+}
+per_backend!(fill_strided_layouts);
+
+/// A range kernel writing whole rows `a(i, :)` of rank-2 Views of every layout.
+fn fill_rows_all_layouts<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(12, (sizes(), 0usize..6), |(n, w)| {
+        let want: Vec<i64> = (0..n)
+            .flat_map(|i| (0..w).map(move |k| (i * 1000 + k) as i64))
+            .collect();
+        let r = View::<i64, 2>::new("r", [n, w])?;
+        parallel_for("rows_right", RangePolicy::new(&space, 0..n), fill_row(&r))?;
+        prop_assert_eq!(r.to_vec(), want.clone());
+        let l = View::<i64, 2, LayoutLeft>::new("l", [n, w])?;
+        parallel_for("rows_left", RangePolicy::new(&space, 0..n), fill_row(&l))?;
+        prop_assert_eq!(l.to_vec(), want.clone());
+        // Rows 1.. of a 3-D View's second plane: a LayoutStride rank-2 subview.
+        let big = View::<i64, 3>::new("big", [n + 1, 2, w])?;
+        let s: View<i64, 2, LayoutStride> = big.subview((1.., 1, ..))?;
+        parallel_for("rows_stride", RangePolicy::new(&space, 0..n), fill_row(&s))?;
+        prop_assert_eq!(s.to_vec(), want);
+        let plane0: View<i64, 2, LayoutStride> = big.subview((.., 0, ..))?;
+        prop_assert!(plane0.to_vec().iter().all(|&v| v == 0));
+        Ok(())
+    });
+}
+per_backend!(fill_rows_all_layouts);
+
+/// `y(i) += 3 x(i)` (a read-modify-write of the owned element) against a plain loop.
+fn read_modify_write<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        16,
+        (sizes(), any::<u64>(), chunk_sizes()),
+        |(n, seed, chunk)| {
+            let xs = crate::ints(seed, n, -1000, 1000);
+            let ys = crate::ints(seed ^ 1, n, -1000, 1000);
+            let x = View::<i64>::from_vec("x", [n], xs.clone())?;
+            let y = View::<i64>::from_vec("y", [n], ys.clone())?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            parallel_for("add_thrice", p, add_thrice(&y, &x))?;
+            let want: Vec<i64> = ys.iter().zip(&xs).map(|(y, x)| y + 3 * x).collect();
+            prop_assert_eq!(y.to_vec(), want);
+            Ok(())
+        },
+    );
+}
+per_backend!(read_modify_write);
+
+/// A `#[func]` helper called from a kernel, and generic kernels in both precisions, bit-exact
+/// against the same expression evaluated in a plain loop.
+fn funcs_and_generic_kernels<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(12, (sizes(), any::<u64>()), |(n, seed)| {
+        let xs = crate::unit_floats(seed, n);
+        let x = View::<f64>::from_vec("x", [n], xs.clone())?;
+        let y = View::<f64>::new("y", [n])?;
+        parallel_for(
+            "square_into",
+            RangePolicy::new(&space, 0..n),
+            square_into(&y, &x),
+        )?;
+        let want: Vec<u64> = xs.iter().map(|v| (v * v + 1.0).to_bits()).collect();
+        let got: Vec<u64> = y.to_vec().iter().map(|v| v.to_bits()).collect();
+        prop_assert_eq!(got, want);
+
+        let x64 = View::<f64>::from_vec("x64", [n], xs.clone())?;
+        let y64 = View::<f64>::from_fn("y64", [n], |[i]| i as f64 * 0.5)?;
+        parallel_for(
+            "axpy64",
+            RangePolicy::new(&space, 0..n),
+            generic_axpy(&y64, &x64, 1.25),
+        )?;
+        let want: Vec<u64> = (0..n)
+            .map(|i| (1.25 * xs[i] + i as f64 * 0.5).to_bits())
+            .collect();
+        let got: Vec<u64> = y64.to_vec().iter().map(|v| v.to_bits()).collect();
+        prop_assert_eq!(got, want);
+
+        let xs32: Vec<f32> = xs.iter().map(|&v| v as f32).collect();
+        let x32 = View::<f32>::from_vec("x32", [n], xs32.clone())?;
+        let y32 = View::<f32, 1, LayoutLeft>::from_fn("y32", [n], |[i]| i as f32)?;
+        parallel_for(
+            "axpy32",
+            RangePolicy::new(&space, 0..n),
+            generic_axpy(&y32, &x32, -0.75f32),
+        )?;
+        let want: Vec<u32> = (0..n)
+            .map(|i| (-0.75f32 * xs32[i] + i as f32).to_bits())
+            .collect();
+        let got: Vec<u32> = y32.to_vec().iter().map(|v| v.to_bits()).collect();
+        prop_assert_eq!(got, want);
+        Ok(())
+    });
+}
+per_backend!(funcs_and_generic_kernels);
+
+/// Byte-sized elements: neighbouring work items share cache lines and machine words.
+fn byte_elements<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(12, (sizes(), chunk_sizes()), |(n, chunk)| {
+        let src = View::<u8>::from_fn("src", [n], |[i]| (i * 7 % 251) as u8)?;
+        let dst = View::<u8>::new("dst", [n])?;
+        let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+        parallel_for("copy_u8", p, copy_u8(&dst, &src))?;
+        prop_assert_eq!(dst.to_vec(), src.to_vec());
+        Ok(())
+    });
+}
+per_backend!(byte_elements);
+
+/// One large launch (2^16 + 1 items), where every backend splits the work.
+fn large_range<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    let a = View::<i64>::new("a", [LARGE]).unwrap();
+    parallel_for(
+        "fill_large",
+        RangePolicy::new(&space, 0..LARGE),
+        fill_index(&a, 3),
+    )
+    .unwrap();
+    let h = a.host();
+    let s = h.as_slice().unwrap();
+    assert!(s.iter().enumerate().all(|(i, &v)| v == 3 * i as i64));
+    drop(h);
+    // Kokkos TestRange also launches an empty range and a range that starts at the end.
+    parallel_for(
+        "empty",
+        RangePolicy::new(&space, LARGE..LARGE),
+        fill_index(&a, 0),
+    )
+    .unwrap();
+    parallel_for("empty0", RangePolicy::new(&space, 0..0), fill_index(&a, 0)).unwrap();
+    assert_eq!(a.get(LARGE - 1), 3 * (LARGE as i64 - 1));
+}
+per_backend!(large_range);
+
+/// The rayon backend, split into many chunks, produces exactly what the serial backend produces.
+#[cfg(feature = "rayon")]
+#[test]
+fn rayon_chunks_match_serial() {
+    let rayon = rokkos::Rayon::with_threads(2).unwrap();
+    for n in [257usize, 1025, LARGE] {
+        for chunk in [0usize, 1, 5, 64] {
+            let xs = crate::ints(n as u64, n, -50, 50);
+            let x = View::<i64>::from_vec("x", [n], xs).unwrap();
+            let ys = View::<i64>::from_fn("ys", [n], |[i]| i as i64).unwrap();
+            let yr = View::<i64>::from_fn("yr", [n], |[i]| i as i64).unwrap();
+            parallel_for(
+                "s",
+                RangePolicy::new(&Serial, 0..n).chunk_size(chunk),
+                add_thrice(&ys, &x),
+            )
+            .unwrap();
+            parallel_for(
+                "r",
+                RangePolicy::new(&rayon, 0..n).chunk_size(chunk),
+                add_thrice(&yr, &x),
+            )
+            .unwrap();
+            assert_eq!(ys.to_vec(), yr.to_vec(), "n = {n}, chunk = {chunk}");
+        }
+    }
+}
+
+#[func]
+fn lerp<T: Float>(a: T, b: T, t: T) -> T {
+    a + (b - a) * t
+}
+
+#[kernel]
+fn control_flow(i: usize, y: ViewMut<i64>, x: View<i64>, skip_odd: bool, limit: usize) {
+    if i >= limit {
+        return;
+    }
+    if skip_odd && i % 2 == 1 {
+        y[i] = -1;
+        return;
+    }
+    let r = x[i] % 3;
+    let v = if r == 0 {
+        10
+    } else if r == 1 {
+        20
+    } else {
+        30
+    };
+    let mut acc = 0i64;
+    let mut k = 0i64;
+    while k < v {
+        acc += k;
+        k += 1;
+    }
+    y[i] = acc;
+}
+
+#[kernel]
+fn lerp_k<T: Float>(i: usize, y: ViewMut<T>, a: View<T>, b: View<T>, t: T) {
+    y[i] = lerp(a[i], b[i], t);
+}
+
+/// Kernel control flow: early `return`, `if` / `else if` chains, `while` loops, `bool` and `usize`
+/// scalar arguments.
+fn control_flow_in_kernels<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        16,
+        (sizes(), any::<u64>(), any::<bool>(), 0usize..3000),
+        |(n, seed, skip_odd, limit)| {
+            let xs = crate::ints(seed, n, -100, 100);
+            let x = View::<i64>::from_vec("x", [n], xs.clone())?;
+            let y = View::<i64>::new("y", [n])?;
+            y.fill(7)?;
+            let p = RangePolicy::new(&space, 0..n);
+            parallel_for("control_flow", p, control_flow(&y, &x, skip_odd, limit))?;
+            let want: Vec<i64> = (0..n)
+                .map(|i| {
+                    if i >= limit {
+                        7
+                    } else if skip_odd && i % 2 == 1 {
+                        -1
+                    } else {
+                        let v = match xs[i] % 3 {
+                            0 => 10,
+                            1 => 20,
+                            _ => 30,
+                        };
+                        v * (v - 1) / 2
+                    }
+                })
+                .collect();
+            prop_assert_eq!(y.to_vec(), want);
+            Ok(())
+        },
+    );
+}
+per_backend!(control_flow_in_kernels);
+
+/// A generic `#[func]` called from a generic kernel, in both precisions, bit-exact.
+fn generic_funcs<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(12, (sizes(), any::<u64>()), |(n, seed)| {
+        let a = crate::unit_floats(seed, n);
+        let b = crate::unit_floats(seed ^ 9, n);
+        let (va, vb) = (
+            View::<f64>::from_vec("a", [n], a.clone())?,
+            View::<f64>::from_vec("b", [n], b.clone())?,
+        );
+        let y = View::<f64>::new("y", [n])?;
+        parallel_for(
+            "lerp64",
+            RangePolicy::new(&space, 0..n),
+            lerp_k(&y, &va, &vb, 0.25),
+        )?;
+        let want: Vec<u64> = (0..n)
+            .map(|i| (a[i] + (b[i] - a[i]) * 0.25).to_bits())
+            .collect();
+        prop_assert_eq!(
+            y.to_vec().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            want
+        );
+        let a32: Vec<f32> = a.iter().map(|&v| v as f32).collect();
+        let b32: Vec<f32> = b.iter().map(|&v| v as f32).collect();
+        let (va, vb) = (
+            View::<f32>::from_vec("a32", [n], a32.clone())?,
+            View::<f32>::from_vec("b32", [n], b32.clone())?,
+        );
+        let y = View::<f32, 1, LayoutLeft>::new("y32", [n])?;
+        parallel_for(
+            "lerp32",
+            RangePolicy::new(&space, 0..n),
+            lerp_k(&y, &va, &vb, 0.75f32),
+        )?;
+        let want: Vec<u32> = (0..n)
+            .map(|i| (a32[i] + (b32[i] - a32[i]) * 0.75).to_bits())
+            .collect();
+        prop_assert_eq!(
+            y.to_vec().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            want
+        );
+        Ok(())
+    });
+}
+per_backend!(generic_funcs);
+
+/// Every compiled-in backend reached through `run_on` (the run-time selection) gives the same
+/// result as the serial reference.
+#[test]
+fn run_on_every_available_backend() {
+    struct Fill(usize);
+    impl rokkos::SpaceVisitor for Fill {
+        type Output = Vec<i64>;
+        fn visit<E: ExecutionSpace>(self, space: E) -> Vec<i64> {
+            assert!(rokkos::available_backends().contains(&space.name()));
+            // Views live in the space's memory; on host spaces they can be read back directly.
+            let a = View::<i64, 1, LayoutRight, E::Memory>::new_in(
+                &space.memory_space(),
+                "a",
+                [self.0],
+            )
+            .unwrap();
+            let host = rokkos::create_mirror(&a).unwrap();
+            parallel_for(
+                "fill",
+                RangePolicy::new(&space, 0..self.0),
+                fill_index(&a, 4),
+            )
+            .unwrap();
+            deep_copy(&host, &a).unwrap();
+            host.to_vec()
+        }
+    }
+    let want: Vec<i64> = (0..1025).map(|i| 4 * i).collect();
+    for name in rokkos::available_backends() {
+        assert_eq!(rokkos::run_on(name, Fill(1025)).unwrap(), want, "{name}");
+    }
+    assert!(matches!(
+        rokkos::run_on("cuda", Fill(1)),
+        Err(Error::BackendUnavailable { .. })
+    ));
+}
+
+#[kernel]
+fn transpose_rows(i: usize, t: ViewMut<i64, 2>, a: View<i64, 2>) {
+    for k in 0..a.extent(1) {
+        t[(k, i)] = a[(i, k)];
+    }
+}
+#[kernel]
+fn transpose_team(team: &TeamMember, a: View<i64, 2>, t: ViewMut<i64, 2>) {
+    let row = team.league_rank();
+    for j in team.thread_range(a.extent(1)) {
+        t[(j, row)] = a[(row, j)];
+    }
+}
+#[kernel]
+fn transpose_md((i, j): (usize, usize), t: ViewMut<i64, 2>, a: View<i64, 2>) {
+    t[(j, i)] = a[(i, j)];
+}
+#[kernel]
+fn compound_ops(i: usize, y: ViewMut<f64>) {
+    y[i] *= 3.0;
+    y[i] -= 1.0;
+    y[i] = y[i] / 2.0;
+}
+#[kernel]
+fn total_into_rank0(i: usize, total: ViewMut<i64, 0>, x: View<i64>) {
+    total.atomic_add((), x[i]);
+}
+
+/// Owned writes with the work index in any position (`t(k, i)`), the same from team and MDRange
+/// kernels, compound assignments, and atomics on a rank-0 View.
+fn index_forms<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(12, (0usize..300, 0usize..9), |(r, c)| {
+        let a = View::<i64, 2>::from_fn("a", [r, c], |[i, j]| (i * 1000 + j) as i64)?;
+        let want: Vec<i64> = (0..c)
+            .flat_map(|j| (0..r).map(move |i| (i * 1000 + j) as i64))
+            .collect();
+        let t1 = View::<i64, 2, LayoutLeft>::new("t1", [c, r])?;
+        parallel_for(
+            "t1",
+            RangePolicy::new(&space, 0..r),
+            transpose_rows(&t1, &a),
+        )?;
+        prop_assert_eq!(t1.to_vec(), want.clone());
+        let t2 = View::<i64, 2>::new("t2", [c, r])?;
+        let p = TeamPolicy::new(&space, r, TeamSize::Auto);
+        parallel_for("t2", p, transpose_team(&a, &t2))?;
+        prop_assert_eq!(t2.to_vec(), want.clone());
+        let t3 = View::<i64, 2>::new("t3", [c, r])?;
+        let p = MDRangePolicy::new(&space, [0, 0], [r, c]).tile([7, 2]);
+        parallel_for("t3", p, transpose_md(&t3, &a))?;
+        prop_assert_eq!(t3.to_vec(), want);
+
+        let y = View::<f64>::from_fn("y", [r], |[i]| i as f64)?;
+        parallel_for("compound", RangePolicy::new(&space, 0..r), compound_ops(&y))?;
+        let want: Vec<f64> = (0..r).map(|i| (i as f64 * 3.0 - 1.0) / 2.0).collect();
+        prop_assert_eq!(y.to_vec(), want);
+
+        let total = View::<i64, 0>::new("total", [])?;
+        let x = View::<i64>::from_fn("x", [r], |[i]| i as i64)?;
+        parallel_for(
+            "rank0",
+            RangePolicy::new(&space, 0..r),
+            total_into_rank0(&total, &x),
+        )?;
+        prop_assert_eq!(total.get(()), (r * r.saturating_sub(1) / 2) as i64);
+        Ok(())
+    });
+}
+per_backend!(index_forms);

@@ -1,0 +1,263 @@
+//! `parallel_reduce` over a `RangePolicy` (Kokkos `TestReduce`): sums of `i`, `i^2` and counts over
+//! ranges with closed forms, several accumulators at once, floating-point dot products within a
+//! tolerance, `parallel_reduce_into` a rank-0 View, and the order in which partial results join.
+
+use crate::{assert_close, check, chunk_sizes, sizes, F32_TOL, F64_TOL, LARGE};
+use proptest::prelude::*;
+use rokkos::prelude::*;
+use rokkos::HostSpace;
+
+#[kernel]
+fn sum_index(i: usize, acc: &mut i64) {
+    *acc += i as i64;
+}
+
+#[kernel]
+fn moments(i: usize, s: &mut i64, s2: &mut i64, count: &mut u64, w: View<i64>) {
+    let v = w[i];
+    *s += v;
+    *s2 += v * v;
+    *count += 1;
+}
+
+#[kernel]
+fn dot<T: Float>(i: usize, acc: &mut T, a: View<T>, b: View<T>) {
+    *acc += a[i] * b[i];
+}
+
+#[kernel]
+fn total2(i: usize, acc: &mut i64, a: View<i64, 2>) {
+    for k in 0..a.extent(1) {
+        *acc += a[(i, k)];
+    }
+}
+
+#[kernel]
+fn rolling_hash(i: usize, h: &mut u64, p: &mut u64, x: View<u64>, base: u64) {
+    *h = (*h).wrapping_mul(base).wrapping_add(x[i]);
+    *p = (*p).wrapping_mul(base);
+}
+
+/// The join of [`rolling_hash`]: associative, not commutative, so partial results must be joined in
+/// index order.
+fn hash_join(a: &mut (u64, u64), b: (u64, u64)) {
+    a.0 = a.0.wrapping_mul(b.1).wrapping_add(b.0);
+    a.1 = a.1.wrapping_mul(b.1);
+}
+
+fn hash_reference(x: &[u64], base: u64) -> (u64, u64) {
+    x.iter().fold((0u64, 1u64), |(h, p), &v| {
+        (h.wrapping_mul(base).wrapping_add(v), p.wrapping_mul(base))
+    })
+}
+
+/// Sum of `i` over `b..e`.
+fn sum_closed(b: usize, e: usize) -> i64 {
+    let (b, e) = (b as i64, e as i64);
+    (e * (e - 1) - b * (b - 1)) / 2
+}
+/// Sum of `i^2` over `b..e`.
+fn sum_sq_closed(b: usize, e: usize) -> i64 {
+    let s = |n: i64| (n - 1) * n * (2 * n - 1) / 6;
+    s(e as i64) - s(b as i64)
+}
+
+/// Kokkos TestReduce: the sum of the index over `begin..end` against `n (b + e - 1) / 2`.
+fn sum_of_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        24,
+        (sizes(), 0usize..1000, chunk_sizes()),
+        |(n, b, chunk)| {
+            let p = RangePolicy::new(&space, b..b + n).chunk_size(chunk);
+            let s: i64 = parallel_reduce("sum_index", p, sum_index(), Sum)?;
+            prop_assert_eq!(s, sum_closed(b, b + n));
+            Ok(())
+        },
+    );
+    let s: i64 = parallel_reduce(
+        "sum_large",
+        RangePolicy::new(&space, 0..LARGE),
+        sum_index(),
+        Sum,
+    )
+    .unwrap();
+    assert_eq!(s, sum_closed(0, LARGE));
+}
+per_backend!(sum_of_index);
+
+/// Three accumulators at once (a tuple of reducers): sum, sum of squares and count of `w(i) = i`.
+fn several_accumulators<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        16,
+        (sizes(), 0usize..300, chunk_sizes()),
+        |(n, b, chunk)| {
+            let w = View::<i64>::from_fn("w", [b + n], |[i]| i as i64)?;
+            let p = RangePolicy::new(&space, b..b + n).chunk_size(chunk);
+            let (s, s2, c) = parallel_reduce("moments", p, moments(&w), (Sum, Sum, Sum))?;
+            prop_assert_eq!(s, sum_closed(b, b + n));
+            prop_assert_eq!(s2, sum_sq_closed(b, b + n));
+            prop_assert_eq!(c, n as u64);
+            Ok(())
+        },
+    );
+}
+per_backend!(several_accumulators);
+
+/// Dot products in both precisions against a plain loop, within a relative tolerance of the sum of
+/// absolute products.
+fn float_dot<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        16,
+        (sizes(), any::<u64>(), chunk_sizes()),
+        |(n, seed, chunk)| {
+            let xs = crate::unit_floats(seed, n);
+            let ys = crate::unit_floats(seed.wrapping_add(7), n);
+            let x = View::<f64>::from_vec("x", [n], xs.clone())?;
+            let y = View::<f64, 1, LayoutLeft>::from_vec("y", [n], ys.clone())?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            let got: f64 = parallel_reduce("dot64", p, dot(&x, &y), Sum)?;
+            let want: f64 = xs.iter().zip(&ys).map(|(a, b)| a * b).sum();
+            let scale: f64 = xs.iter().zip(&ys).map(|(a, b)| (a * b).abs()).sum();
+            assert_close(got, want, scale, F64_TOL, "f64 dot");
+
+            let x32 = View::<f32>::from_fn("x32", [n], |[i]| xs[i] as f32)?;
+            let y32 = View::<f32>::from_fn("y32", [n], |[i]| ys[i] as f32)?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            let got: f32 = parallel_reduce("dot32", p, dot(&x32, &y32), Sum)?;
+            let want: f64 = (0..n)
+                .map(|i| (xs[i] as f32) as f64 * (ys[i] as f32) as f64)
+                .sum();
+            assert_close(got as f64, want, scale, F32_TOL, "f32 dot");
+            Ok(())
+        },
+    );
+}
+per_backend!(float_dot);
+
+/// A range reduction over the rows of rank-2 Views of every layout.
+fn reduce_rank2_rows<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(12, (sizes(), 0usize..7, any::<u64>()), |(n, w, seed)| {
+        let data = crate::ints(seed, n * w, -100, 100);
+        let want: i64 = data.iter().sum();
+        let r = View::<i64, 2>::from_vec("r", [n, w], data.clone())?;
+        let got: i64 = parallel_reduce("rows_r", RangePolicy::new(&space, 0..n), total2(&r), Sum)?;
+        prop_assert_eq!(got, want);
+        let l = View::<i64, 2, LayoutLeft>::new("l", [n, w])?;
+        deep_copy(&l, &r)?;
+        let got: i64 = parallel_reduce("rows_l", RangePolicy::new(&space, 0..n), total2(&l), Sum)?;
+        prop_assert_eq!(got, want);
+        // Every other row of a taller matrix, through a LayoutStride subview.
+        let tall = View::<i64, 3>::new("tall", [n, 2, w])?;
+        let s: View<i64, 2, LayoutStride> = tall.subview((.., 1, ..))?;
+        deep_copy(&s, &r)?;
+        let got: i64 = parallel_reduce("rows_s", RangePolicy::new(&space, 0..n), total2(&s), Sum)?;
+        prop_assert_eq!(got, want);
+        Ok(())
+    });
+}
+per_backend!(reduce_rank2_rows);
+
+/// `parallel_reduce_into` stores the result in a rank-0 View; an empty range gives the identity.
+fn reduce_into_rank0<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(12, (sizes(), 0usize..100), |(n, b)| {
+        let r = View::<i64, 0>::new("result", [])?;
+        r.set((), -1);
+        parallel_reduce_into(
+            "into",
+            RangePolicy::new(&space, b..b + n),
+            sum_index(),
+            Sum,
+            &r,
+        )?;
+        prop_assert_eq!(r.get(()), sum_closed(b, b + n));
+        let x = View::<f64>::from_fn("x", [n], |[i]| i as f64 * 0.5)?;
+        let d = View::<f64, 0, LayoutLeft>::new("dot", [])?;
+        parallel_reduce_into(
+            "into_dot",
+            RangePolicy::new(&space, 0..n),
+            dot(&x, &x),
+            Sum,
+            &d,
+        )?;
+        let want: f64 = (0..n).map(|i| (i as f64 * 0.5).powi(2)).sum();
+        assert_close(d.get(()), want, want, F64_TOL, "dot into rank 0");
+        Ok(())
+    });
+}
+per_backend!(reduce_into_rank0);
+
+/// An associative, non-commutative join (a polynomial rolling hash): partial results must be
+/// joined in index order for the result to equal the sequential fold.
+fn ordered_join<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        16,
+        (sizes(), any::<u64>(), chunk_sizes()),
+        |(n, seed, chunk)| {
+            let xs = crate::splitmix(seed, n);
+            let x = View::<u64>::from_vec("x", [n], xs.clone())?;
+            let base = 1_000_003u64;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            let got = parallel_reduce(
+                "hash",
+                p,
+                rolling_hash(&x, base),
+                Custom::new((0u64, 1u64), hash_join),
+            )?;
+            prop_assert_eq!(got, hash_reference(&xs, base));
+            Ok(())
+        },
+    );
+}
+per_backend!(ordered_join);
+
+/// Rayon with several chunks: integer results are identical to serial, float results agree within
+/// the tolerance and are reproducible from run to run, and the reducer really joined several
+/// partial results.
+#[cfg(feature = "rayon")]
+#[test]
+fn rayon_chunks_match_serial() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let rayon = rokkos::Rayon::with_threads(2).unwrap();
+    for n in [8usize, 257, 1025, LARGE] {
+        let xs = crate::splitmix(n as u64, n);
+        let x = View::<u64>::from_vec("x", [n], xs).unwrap();
+        let hs = parallel_reduce(
+            "h",
+            RangePolicy::new(&Serial, 0..n),
+            rolling_hash(&x, 31),
+            Custom::new((0u64, 1u64), hash_join),
+        )
+        .unwrap();
+        let joins = AtomicUsize::new(0);
+        let counting = |a: &mut (u64, u64), b: (u64, u64)| {
+            joins.fetch_add(1, Ordering::Relaxed);
+            hash_join(a, b)
+        };
+        let hr = parallel_reduce(
+            "h",
+            RangePolicy::new(&rayon, 0..n),
+            rolling_hash(&x, 31),
+            Custom::new((0u64, 1u64), counting),
+        )
+        .unwrap();
+        assert_eq!(hs, hr, "n = {n}");
+        assert!(
+            joins.load(Ordering::Relaxed) > 1,
+            "n = {n}: rayon did not split the range"
+        );
+
+        let fx = View::<f64>::from_vec("fx", [n], crate::unit_floats(n as u64, n)).unwrap();
+        let s: f64 =
+            parallel_reduce("d", RangePolicy::new(&Serial, 0..n), dot(&fx, &fx), Sum).unwrap();
+        let r1: f64 =
+            parallel_reduce("d", RangePolicy::new(&rayon, 0..n), dot(&fx, &fx), Sum).unwrap();
+        let r2: f64 =
+            parallel_reduce("d", RangePolicy::new(&rayon, 0..n), dot(&fx, &fx), Sum).unwrap();
+        assert_close(r1, s, s, F64_TOL, "rayon vs serial dot");
+        assert_eq!(
+            r1.to_bits(),
+            r2.to_bits(),
+            "rayon reduction not reproducible"
+        );
+    }
+}

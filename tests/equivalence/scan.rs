@@ -1,0 +1,275 @@
+//! `parallel_scan` (Kokkos `TestScan`): exclusive prefix sums of `i` against `i (i - 1) / 2`,
+//! prefix sums of random data against a plain loop, inclusive scans of floats, scans under another
+//! associative operation (`parallel_scan_with`), stream compaction, and the "exactly one final call
+//! per index" contract.
+
+use crate::{assert_close, check, chunk_sizes, sizes, F64_TOL, LARGE};
+use proptest::prelude::*;
+use rokkos::prelude::*;
+use rokkos::HostSpace;
+
+#[kernel(scan)]
+fn prefix_of_index(i: usize, partial: &mut i64, is_final: bool, out: ViewMut<i64>) {
+    if is_final {
+        out[i] = *partial;
+    }
+    *partial += i as i64;
+}
+
+#[kernel(scan)]
+fn prefix(i: usize, partial: &mut i64, is_final: bool, x: View<i64>, out: ViewMut<i64>) {
+    if is_final {
+        out[i] = *partial;
+    }
+    *partial += x[i];
+}
+
+#[kernel(scan)]
+fn inclusive(i: usize, partial: &mut f64, is_final: bool, x: View<f64>, out: ViewMut<f64>) {
+    *partial += x[i];
+    if is_final {
+        out[i] = *partial;
+    }
+}
+
+#[kernel(scan)]
+fn running_max(i: usize, partial: &mut i64, is_final: bool, x: View<i64>, out: ViewMut<i64>) {
+    if is_final {
+        out[i] = *partial;
+    }
+    if x[i] > *partial {
+        *partial = x[i];
+    }
+}
+
+/// Stream compaction: the multiples of 3 of `x`, in order, packed at the front of `out`. The write
+/// index is the scan value, not the work index, hence the `unsafe` block (the scan makes the
+/// positions distinct).
+#[kernel(scan)]
+fn compact(i: usize, partial: &mut i64, is_final: bool, x: View<i64>, out: ViewMut<i64>) {
+    if x[i] % 3 == 0 {
+        if is_final {
+            unsafe {
+                out[*partial as usize] = x[i];
+            }
+        }
+        *partial += 1;
+    }
+}
+
+/// Counts the calls: `calls(0)` the non-final ones, `calls(1)` the final ones, and the final calls
+/// per index in `per_index`.
+#[kernel(scan)]
+fn count_calls(
+    i: usize,
+    partial: &mut i64,
+    is_final: bool,
+    calls: ViewMut<i64>,
+    per_index: ViewMut<i64>,
+) {
+    if is_final {
+        calls.atomic_add(1, 1);
+        per_index.atomic_add(i, 1);
+    } else {
+        calls.atomic_add(0, 1);
+    }
+    *partial += 1;
+}
+
+/// Kokkos TestScan: the exclusive prefix sum of `i` over `begin..end` is
+/// `(i (i - 1) - b (b - 1)) / 2`, and the total is the sum over the whole range.
+fn prefix_sum_of_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        24,
+        (sizes(), 0usize..100, chunk_sizes()),
+        |(n, b, chunk)| {
+            let out = View::<i64>::new("out", [b + n])?;
+            out.fill(-1)?;
+            let p = RangePolicy::new(&space, b..b + n).chunk_size(chunk);
+            let total = parallel_scan("prefix_of_index", p, prefix_of_index(&out))?;
+            let tri = |k: usize| (k as i64) * (k as i64 - 1) / 2;
+            prop_assert_eq!(total, tri(b + n) - tri(b));
+            let got = out.to_vec();
+            for (i, &v) in got.iter().enumerate() {
+                let want = if i < b { -1 } else { tri(i) - tri(b) };
+                prop_assert_eq!(v, want, "out({})", i);
+            }
+            Ok(())
+        },
+    );
+    let out = View::<i64>::new("out", [LARGE]).unwrap();
+    let total = parallel_scan(
+        "prefix_large",
+        RangePolicy::new(&space, 0..LARGE),
+        prefix_of_index(&out),
+    )
+    .unwrap();
+    let m = LARGE as i64;
+    assert_eq!(total, m * (m - 1) / 2);
+    assert_eq!(out.get(LARGE - 1), (m - 1) * (m - 2) / 2);
+}
+per_backend!(prefix_sum_of_index);
+
+/// Exclusive prefix sums of random integers against a plain loop, into Views of other layouts.
+fn prefix_sum_of_data<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        16,
+        (sizes(), any::<u64>(), chunk_sizes()),
+        |(n, seed, chunk)| {
+            let xs = crate::ints(seed, n, -1000, 1000);
+            let x = View::<i64, 1, LayoutLeft>::from_vec("x", [n], xs.clone())?;
+            let wide = View::<i64, 2>::new("wide", [n, 2])?;
+            let out: View<i64, 1, LayoutStride> = wide.subview((.., 1))?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            let total = parallel_scan("prefix", p, prefix(&x, &out))?;
+            let mut want = Vec::with_capacity(n);
+            let mut run = 0i64;
+            for &v in &xs {
+                want.push(run);
+                run += v;
+            }
+            prop_assert_eq!(total, run);
+            prop_assert_eq!(out.to_vec(), want);
+            let untouched: View<i64, 1, LayoutStride> = wide.subview((.., 0))?;
+            prop_assert!(untouched.to_vec().iter().all(|&v| v == 0));
+            Ok(())
+        },
+    );
+}
+per_backend!(prefix_sum_of_data);
+
+/// An inclusive scan of floats, within a relative tolerance of the running sum of magnitudes.
+fn inclusive_float_scan<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        12,
+        (sizes(), any::<u64>(), chunk_sizes()),
+        |(n, seed, chunk)| {
+            let xs = crate::unit_floats(seed, n);
+            let x = View::<f64>::from_vec("x", [n], xs.clone())?;
+            let out = View::<f64>::new("out", [n])?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            let total = parallel_scan("inclusive", p, inclusive(&x, &out))?;
+            let got = out.to_vec();
+            let (mut run, mut mag) = (0.0f64, 0.0f64);
+            for i in 0..n {
+                run += xs[i];
+                mag += xs[i].abs();
+                assert_close(got[i], run, mag, F64_TOL, "inclusive scan element");
+            }
+            assert_close(total, run, mag, F64_TOL, "inclusive scan total");
+            Ok(())
+        },
+    );
+}
+per_backend!(inclusive_float_scan);
+
+/// `parallel_scan_with(Max)`: the exclusive running maximum (the identity `i64::MIN` first).
+fn scan_with_max<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        16,
+        (sizes(), any::<u64>(), chunk_sizes()),
+        |(n, seed, chunk)| {
+            let xs = crate::ints(seed, n, -1_000_000, 1_000_000);
+            let x = View::<i64>::from_vec("x", [n], xs.clone())?;
+            let out = View::<i64>::new("out", [n])?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            let total = parallel_scan_with("running_max", p, running_max(&x, &out), Max)?;
+            let mut want = Vec::with_capacity(n);
+            let mut run = i64::MIN;
+            for &v in &xs {
+                want.push(run);
+                run = run.max(v);
+            }
+            prop_assert_eq!(total, run);
+            prop_assert_eq!(out.to_vec(), want);
+            Ok(())
+        },
+    );
+}
+per_backend!(scan_with_max);
+
+/// Stream compaction through the scan value.
+fn stream_compaction<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        16,
+        (sizes(), any::<u64>(), chunk_sizes()),
+        |(n, seed, chunk)| {
+            let xs = crate::ints(seed, n, 0, 100);
+            let x = View::<i64>::from_vec("x", [n], xs.clone())?;
+            let out = View::<i64>::new("out", [n])?;
+            out.fill(-1)?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            let count = parallel_scan("compact", p, compact(&x, &out))?;
+            let kept: Vec<i64> = xs.iter().copied().filter(|v| v % 3 == 0).collect();
+            prop_assert_eq!(count, kept.len() as i64);
+            let got = out.to_vec();
+            prop_assert_eq!(&got[..kept.len()], &kept[..]);
+            prop_assert!(got[kept.len()..].iter().all(|&v| v == -1));
+            Ok(())
+        },
+    );
+}
+per_backend!(stream_compaction);
+
+/// The scan contract: exactly one final call per index (non-final calls are the backend's business).
+fn one_final_call_per_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(16, (sizes(), 0usize..10, chunk_sizes()), |(n, b, chunk)| {
+        let calls = View::<i64>::new("calls", [2])?;
+        let per_index = View::<i64>::new("per_index", [b + n])?;
+        let p = RangePolicy::new(&space, b..b + n).chunk_size(chunk);
+        let total = parallel_scan("count_calls", p, count_calls(&calls, &per_index))?;
+        prop_assert_eq!(total, n as i64);
+        prop_assert_eq!(calls.get(1), n as i64);
+        let per = per_index.to_vec();
+        prop_assert!(per[..b].iter().all(|&c| c == 0));
+        prop_assert!(per[b..].iter().all(|&c| c == 1));
+        Ok(())
+    });
+}
+per_backend!(one_final_call_per_index);
+
+/// Rayon with several chunks: the two-pass scan really ran (non-final calls happened) and its
+/// output is identical to the serial backend's.
+#[cfg(feature = "rayon")]
+#[test]
+fn rayon_chunks_match_serial() {
+    let rayon = rokkos::Rayon::with_threads(2).unwrap();
+    for n in [9usize, 257, 1025, LARGE] {
+        for chunk in [0usize, 1, 33] {
+            let xs = crate::ints(n as u64 + chunk as u64, n, -1000, 1000);
+            let x = View::<i64>::from_vec("x", [n], xs).unwrap();
+            let os = View::<i64>::new("os", [n]).unwrap();
+            let or = View::<i64>::new("or", [n]).unwrap();
+            let ts = parallel_scan(
+                "s",
+                RangePolicy::new(&Serial, 0..n).chunk_size(chunk),
+                prefix(&x, &os),
+            )
+            .unwrap();
+            let tr = parallel_scan(
+                "r",
+                RangePolicy::new(&rayon, 0..n).chunk_size(chunk),
+                prefix(&x, &or),
+            )
+            .unwrap();
+            assert_eq!(ts, tr, "n = {n}, chunk = {chunk}");
+            assert_eq!(os.to_vec(), or.to_vec(), "n = {n}, chunk = {chunk}");
+
+            let calls = View::<i64>::new("calls", [2]).unwrap();
+            let per_index = View::<i64>::new("per_index", [n]).unwrap();
+            parallel_scan(
+                "c",
+                RangePolicy::new(&rayon, 0..n).chunk_size(chunk),
+                count_calls(&calls, &per_index),
+            )
+            .unwrap();
+            if n >= 2 * chunk.max(1) {
+                assert!(
+                    calls.get(0) > 0,
+                    "n = {n}, chunk = {chunk}: no non-final pass, so rayon did not split the scan"
+                );
+            }
+            assert_eq!(calls.get(1), n as i64);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! `deep_copy` and `fill` (Kokkos `TestViewCopy` / `TestDeepCopy`): between every pair of layouts
+//! (`LayoutRight`, `LayoutLeft`, `LayoutStride` through subviews and padded strides) for ranks 1 to
+//! 4, into and out of non-contiguous subviews without touching the rest of the parent, the empty
+//! case, and the errors (shape mismatch, live host guards) leaving the destination untouched.
+
+use crate::check;
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use rokkos::prelude::*;
+use rokkos::HostSpace;
+
+/// The layouts a View of the test is built in.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Right,
+    Left,
+    /// A subview of a larger row-major View (every dimension one larger, offset by one).
+    Sub,
+    /// An allocation with padded, column-major strides.
+    Padded,
+}
+
+fn kinds() -> impl Strategy<Value = Kind> {
+    prop_oneof![
+        Just(Kind::Right),
+        Just(Kind::Left),
+        Just(Kind::Sub),
+        Just(Kind::Padded)
+    ]
+}
+
+/// A View of `extents` in `kind` holding `f(idx)`, plus the View that owns its allocation.
+fn make<const R: usize>(
+    kind: Kind,
+    extents: [usize; R],
+    f: impl Fn([usize; R]) -> i64,
+) -> rokkos::Result<(View<i64, R, LayoutStride>, View<i64, R, LayoutStride>)> {
+    let v = match kind {
+        Kind::Right => {
+            let v = View::<i64, R>::from_fn("right", extents, f)?.to_layout_stride();
+            (v.clone(), v)
+        }
+        Kind::Left => {
+            let v = View::<i64, R, LayoutLeft>::from_fn("left", extents, f)?.to_layout_stride();
+            (v.clone(), v)
+        }
+        Kind::Sub => {
+            let big = View::<i64, R>::new("parent", extents.map(|e| e + 2))?;
+            big.fill(-99)?;
+            let args = extents.map(|e| rokkos::SliceArg::Range(1, Some(e + 1)));
+            let sub: View<i64, R, LayoutStride> = big.subview(args)?;
+            let tmp = View::<i64, R>::from_fn("tmp", extents, f)?;
+            deep_copy(&sub, &tmp)?;
+            (sub, big.to_layout_stride())
+        }
+        Kind::Padded => {
+            let mut strides = [0usize; R];
+            let mut acc = 1;
+            for k in 0..R {
+                strides[k] = acc;
+                acc *= extents[k] + 1;
+            }
+            let v = View::<i64, R, LayoutStride>::new_strided("padded", extents, strides)?;
+            v.fill(-99)?;
+            let tmp = View::<i64, R>::from_fn("tmp", extents, f)?;
+            deep_copy(&v, &tmp)?;
+            (v.clone(), v)
+        }
+    };
+    Ok(v)
+}
+
+fn code<const R: usize>(idx: [usize; R]) -> i64 {
+    idx.iter().fold(7i64, |a, &x| a * 31 + x as i64)
+}
+
+fn check_pair<const R: usize>(
+    extents: [usize; R],
+    src_kind: Kind,
+    dst_kind: Kind,
+) -> Result<(), TestCaseError> {
+    let (src, _src_owner) = make(src_kind, extents, code)?;
+    let (dst, dst_owner) = make(dst_kind, extents, |_| -5)?;
+    let untouched =
+        |v: &View<i64, R, LayoutStride>| v.to_vec().iter().filter(|&&x| x == -99).count();
+    let before = untouched(&dst_owner);
+    deep_copy(&dst, &src)?;
+    prop_assert_eq!(dst.to_vec(), src.to_vec());
+    // Outside the destination (the rest of a parent View), nothing changed: the marker -99 is
+    // never a source value.
+    prop_assert_eq!(untouched(&dst_owner), before);
+    // And back, into a fresh row-major View.
+    let back = View::<i64, R>::new("back", extents)?;
+    deep_copy(&back, &dst)?;
+    prop_assert_eq!(back.to_vec(), src.to_vec());
+    Ok(())
+}
+
+#[test]
+fn deep_copy_between_layouts() {
+    check(
+        24,
+        (
+            proptest::array::uniform4(crate::small_extent(5)),
+            kinds(),
+            kinds(),
+        ),
+        |(e, a, b)| {
+            check_pair([e[0] * 3], a, b)?;
+            check_pair([e[0], e[1]], a, b)?;
+            check_pair([e[0], e[1], e[2]], a, b)?;
+            check_pair(e, a, b)?;
+            Ok(())
+        },
+    );
+}
+
+#[test]
+fn deep_copy_typed_layouts_and_large() {
+    // Typed (not LayoutStride-erased) Views of different layouts, 2^16 + 1 elements.
+    let n = crate::LARGE;
+    let a = View::<f64, 2>::from_fn("a", [n, 2], |[i, j]| (2 * i + j) as f64).unwrap();
+    let b = View::<f64, 2, LayoutLeft>::new("b", [n, 2]).unwrap();
+    deep_copy(&b, &a).unwrap();
+    assert_eq!(b.get((n - 1, 1)), (2 * n - 1) as f64);
+    assert_eq!(
+        b.host().as_slice().unwrap()[n],
+        1.0,
+        "column-major memory order"
+    );
+    let c = View::<f64, 2>::new("c", [n, 2]).unwrap();
+    deep_copy(&c, &b).unwrap();
+    assert_eq!(c.to_vec(), a.to_vec());
+    // Same View as source and destination: a no-op.
+    deep_copy(&c, &c).unwrap();
+    assert_eq!(c.to_vec(), a.to_vec());
+}
+
+#[test]
+fn fill_subviews_only() {
+    check(16, (1usize..8, 1usize..8, 0usize..8), |(r, c, k)| {
+        let k = k % c;
+        let m = View::<u32, 2, LayoutLeft>::from_fn("m", [r, c], |[i, j]| (i * c + j) as u32)?;
+        let col: View<u32, 1, LayoutStride> = m.subview((.., k))?;
+        col.fill(777)?;
+        let row: View<u32, 1, LayoutStride> = m.subview((r - 1, ..))?;
+        rokkos::fill(&row, 5)?;
+        let h = m.host();
+        for i in 0..r {
+            for j in 0..c {
+                let want = if i == r - 1 {
+                    5
+                } else if j == k {
+                    777
+                } else {
+                    (i * c + j) as u32
+                };
+                prop_assert_eq!(h[(i, j)], want);
+            }
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn deep_copy_errors_leave_destination_untouched() {
+    let src = View::<i32, 2>::from_fn("src", [3, 4], |[i, j]| (i * 4 + j) as i32).unwrap();
+    let dst = View::<i32, 2>::from_fn("dst", [4, 3], |_| -1).unwrap();
+    let r = deep_copy(&dst, &src);
+    assert!(matches!(r, Err(Error::ShapeMismatch { .. })), "{r:?}");
+    assert!(dst.to_vec().iter().all(|&v| v == -1));
+    let msg = r.unwrap_err().to_string();
+    assert!(msg.contains("src") && msg.contains("dst"), "{msg}");
+
+    let dst = View::<i32, 2, LayoutLeft>::from_fn("dst2", [3, 4], |_| -1).unwrap();
+    {
+        let _g = dst.host();
+        assert!(matches!(deep_copy(&dst, &src), Err(Error::Aliasing { .. })));
+        assert!(matches!(dst.fill(0), Err(Error::Aliasing { .. })));
+    }
+    {
+        let _g = src.host_mut();
+        assert!(matches!(deep_copy(&dst, &src), Err(Error::Aliasing { .. })));
+    }
+    assert!(dst.to_vec().iter().all(|&v| v == -1));
+    // A shared guard on the source does not prevent reading it.
+    {
+        let _g = src.host();
+        deep_copy(&dst, &src).unwrap();
+    }
+    assert_eq!(dst.to_vec(), src.to_vec());
+}
+
+#[kernel]
+fn negate(i: usize, y: ViewMut<i64, 2>, x: View<i64, 2>) {
+    for j in 0..x.extent(1) {
+        y[(i, j)] = -x[(i, j)];
+    }
+}
+
+/// Kokkos' host/device round trip: deep_copy into a View of another layout, run a kernel on it,
+/// deep_copy the result back, compare with the host computation.
+fn copy_kernel_copy_back<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    check(
+        16,
+        (0usize..50, 0usize..9, kinds(), any::<u64>()),
+        |(r, c, kind, seed)| {
+            let data = crate::ints(seed, r * c, -1000, 1000);
+            let host = View::<i64, 2>::from_vec("host", [r, c], data.clone())?;
+            let (dev_in, _o1) = make(kind, [r, c], |_| 0)?;
+            let (dev_out, _o2) = make(kind, [r, c], |_| 0)?;
+            deep_copy(&dev_in, &host)?;
+            parallel_for(
+                "negate",
+                RangePolicy::new(&space, 0..r),
+                negate(&dev_out, &dev_in),
+            )?;
+            let result = View::<i64, 2, LayoutLeft>::new("result", [r, c])?;
+            deep_copy(&result, &dev_out)?;
+            prop_assert_eq!(result.to_vec(), data.iter().map(|v| -v).collect::<Vec<_>>());
+            Ok(())
+        },
+    );
+}
+per_backend!(copy_kernel_copy_back);
