@@ -1,8 +1,8 @@
 //! `parallel_for` over an `MDRangePolicy`: groups of consecutive tiles as tasks.
 
 use crate::Rayon;
-use rokkos_core::host_iter::{chunk_bounds, chunk_count, TileGrid};
-use rokkos_core::kernel::{Checked, ForBody, ForKernel, MDWork};
+use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_for_tiles, TileGrid};
+use rokkos_core::kernel::{Checked, ForKernel, MDWork};
 use rokkos_core::{ExecutionSpace, HostSpace, MDRangePolicy};
 
 pub(crate) fn run<const N: usize, K>(
@@ -17,8 +17,6 @@ pub(crate) fn run<const N: usize, K>(
     let grid = TileGrid::new(policy);
     let chunks = chunk_count(grid.len(), space.concurrency(), 1);
     space.for_chunks(chunks, |c| {
-        for t in chunk_bounds(0, grid.len(), chunks, c) {
-            grid.for_each_in_tile(t, |idx| body.call(idx));
-        }
+        run_for_tiles(&body, &grid, chunk_bounds(0, grid.len(), chunks, c));
     });
 }

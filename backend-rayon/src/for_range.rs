@@ -1,8 +1,8 @@
 //! `parallel_for` over a `RangePolicy`: contiguous chunks as tasks.
 
 use crate::Rayon;
-use rokkos_core::host_iter::{chunk_bounds, chunk_count};
-use rokkos_core::kernel::{Checked, ForBody, ForKernel, RangeWork};
+use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_for_chunk};
+use rokkos_core::kernel::{Checked, ForKernel, RangeWork};
 use rokkos_core::{ExecutionSpace, HostSpace, RangePolicy};
 
 pub(crate) fn run<K: ForKernel<RangeWork, Space = HostSpace>>(
@@ -15,8 +15,6 @@ pub(crate) fn run<K: ForKernel<RangeWork, Space = HostSpace>>(
     let (b, e) = (policy.begin(), policy.end());
     let chunks = chunk_count(e - b, space.concurrency(), policy.chunk());
     space.for_chunks(chunks, |c| {
-        for i in chunk_bounds(b, e, chunks, c) {
-            body.call(i);
-        }
+        run_for_chunk(&body, chunk_bounds(b, e, chunks, c));
     });
 }

@@ -1,8 +1,8 @@
 //! `parallel_reduce` over an `MDRangePolicy`: one accumulator per group of tiles, joined in order.
 
 use crate::{join_in_order, Rayon};
-use rokkos_core::host_iter::{chunk_bounds, chunk_count, TileGrid};
-use rokkos_core::kernel::{Checked, MDWork, ReduceBody, ReduceKernel};
+use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_reduce_tiles, TileGrid};
+use rokkos_core::kernel::{Checked, MDWork, ReduceKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, MDRangePolicy, Reducer};
 
 pub(crate) fn run<const N: usize, K, Rd>(
@@ -21,9 +21,12 @@ where
     let chunks = chunk_count(grid.len(), space.concurrency(), 1);
     let partials = space.map_chunks(chunks, |c| {
         let mut acc = reducer.init();
-        for t in chunk_bounds(0, grid.len(), chunks, c) {
-            grid.for_each_in_tile(t, |idx| body.call(idx, &mut acc));
-        }
+        run_reduce_tiles(
+            &body,
+            &grid,
+            chunk_bounds(0, grid.len(), chunks, c),
+            &mut acc,
+        );
         acc
     });
     join_in_order(reducer, partials)

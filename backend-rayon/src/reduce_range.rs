@@ -1,8 +1,8 @@
 //! `parallel_reduce` over a `RangePolicy`: one accumulator per chunk, joined in chunk order.
 
 use crate::{join_in_order, Rayon};
-use rokkos_core::host_iter::{chunk_bounds, chunk_count};
-use rokkos_core::kernel::{Checked, RangeWork, ReduceBody, ReduceKernel};
+use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_reduce_chunk};
+use rokkos_core::kernel::{Checked, RangeWork, ReduceKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, RangePolicy, Reducer};
 
 pub(crate) fn run<K, Rd>(
@@ -21,9 +21,7 @@ where
     let chunks = chunk_count(e - b, space.concurrency(), policy.chunk());
     let partials = space.map_chunks(chunks, |c| {
         let mut acc = reducer.init();
-        for i in chunk_bounds(b, e, chunks, c) {
-            body.call(i, &mut acc);
-        }
+        run_reduce_chunk(&body, chunk_bounds(b, e, chunks, c), &mut acc);
         acc
     });
     join_in_order(reducer, partials)

@@ -2,8 +2,8 @@
 //! the totals in chunk order, then a final pass per chunk from its offset.
 
 use crate::Rayon;
-use rokkos_core::host_iter::{chunk_bounds, chunk_count};
-use rokkos_core::kernel::{Checked, RangeWork, ScanBody, ScanKernel};
+use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_scan_chunk};
+use rokkos_core::kernel::{Checked, RangeWork, ScanKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, RangePolicy, Reducer};
 
 pub(crate) fn run<K, Rd>(
@@ -22,9 +22,7 @@ where
     let chunks = chunk_count(e - b, space.concurrency(), policy.chunk());
     let pass = |c: usize, start: K::Value, is_final: bool| {
         let mut acc = start;
-        for i in chunk_bounds(b, e, chunks, c) {
-            body.call(i, &mut acc, is_final);
-        }
+        run_scan_chunk(&body, chunk_bounds(b, e, chunks, c), &mut acc, is_final);
         acc
     };
     if chunks <= 1 {

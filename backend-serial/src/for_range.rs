@@ -1,6 +1,7 @@
 //! `parallel_for` over a `RangePolicy`: one loop.
 
-use rokkos_core::kernel::{Checked, ForBody, ForKernel, RangeWork};
+use rokkos_core::host_iter::run_for_chunk;
+use rokkos_core::kernel::{Checked, ForKernel, RangeWork};
 use rokkos_core::{HostSpace, RangePolicy};
 
 pub(crate) fn run<E, K: ForKernel<RangeWork, Space = HostSpace>>(
@@ -9,7 +10,5 @@ pub(crate) fn run<E, K: ForKernel<RangeWork, Space = HostSpace>>(
 ) {
     // SAFETY: host memory; `Checked` proves the argument checks passed.
     let body = unsafe { kernel.kernel().bind() };
-    for i in policy.begin()..policy.end() {
-        body.call(i);
-    }
+    run_for_chunk(&body, policy.begin()..policy.end());
 }

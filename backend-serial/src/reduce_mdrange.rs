@@ -1,7 +1,7 @@
 //! `parallel_reduce` over an `MDRangePolicy`: one accumulator over all tiles in order.
 
-use rokkos_core::host_iter::TileGrid;
-use rokkos_core::kernel::{Checked, MDWork, ReduceBody, ReduceKernel};
+use rokkos_core::host_iter::{run_reduce_tiles, TileGrid};
+use rokkos_core::kernel::{Checked, MDWork, ReduceKernel};
 use rokkos_core::{HostSpace, MDRangePolicy, Reducer};
 
 pub(crate) fn run<E: Clone, const N: usize, K, Rd>(
@@ -17,8 +17,6 @@ where
     let body = unsafe { kernel.kernel().bind() };
     let grid = TileGrid::new(policy);
     let mut acc = reducer.init();
-    for t in 0..grid.len() {
-        grid.for_each_in_tile(t, |idx| body.call(idx, &mut acc));
-    }
+    run_reduce_tiles(&body, &grid, 0..grid.len(), &mut acc);
     acc
 }

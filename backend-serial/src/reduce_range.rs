@@ -1,6 +1,7 @@
 //! `parallel_reduce` over a `RangePolicy`: one accumulator folded in index order.
 
-use rokkos_core::kernel::{Checked, RangeWork, ReduceBody, ReduceKernel};
+use rokkos_core::host_iter::run_reduce_chunk;
+use rokkos_core::kernel::{Checked, RangeWork, ReduceKernel};
 use rokkos_core::{HostSpace, RangePolicy, Reducer};
 
 pub(crate) fn run<E, K, Rd>(
@@ -15,8 +16,6 @@ where
     // SAFETY: host memory; `Checked` proves the argument checks passed.
     let body = unsafe { kernel.kernel().bind() };
     let mut acc = reducer.init();
-    for i in policy.begin()..policy.end() {
-        body.call(i, &mut acc);
-    }
+    run_reduce_chunk(&body, policy.begin()..policy.end(), &mut acc);
     acc
 }

@@ -1,6 +1,7 @@
 //! `parallel_scan` over a `RangePolicy`: a single final pass in index order.
 
-use rokkos_core::kernel::{Checked, RangeWork, ScanBody, ScanKernel};
+use rokkos_core::host_iter::run_scan_chunk;
+use rokkos_core::kernel::{Checked, RangeWork, ScanKernel};
 use rokkos_core::{HostSpace, RangePolicy, Reducer};
 
 pub(crate) fn run<E, K, Rd>(
@@ -15,8 +16,6 @@ where
     // SAFETY: host memory; `Checked` proves the argument checks passed.
     let body = unsafe { kernel.kernel().bind() };
     let mut acc = reducer.init();
-    for i in policy.begin()..policy.end() {
-        body.call(i, &mut acc, true);
-    }
+    run_scan_chunk(&body, policy.begin()..policy.end(), &mut acc, true);
     acc
 }

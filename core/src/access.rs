@@ -97,6 +97,34 @@ impl<'a, T: Copy, const R: usize, L: Layout> ReadAccess<'a, T, R, L> {
     common_accessor_methods!();
 }
 
+impl<T: Copy, L: Layout> ReadAccess<'_, T, 1, L> {
+    /// Load without a bounds check. Emitted by `#[rokkos::kernel]` only in a body variant that runs
+    /// after the chunk's bounds were checked once (`ForBody::__range_in_bounds`).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __get_unchecked(&self, i: usize) -> T {
+        // SAFETY: the caller checked `i < extent` for the whole chunk.
+        unsafe { *self.ptr.add(L::offset(&[i], &self.strides)) }
+    }
+}
+
+impl<T: Copy, L: Layout> WriteAccess<'_, T, 1, L> {
+    /// Load without a bounds check; see [`ReadAccess::__get_unchecked`].
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __load_unchecked(&self, i: usize) -> T {
+        // SAFETY: the caller checked `i < extent` for the whole chunk; owner-computes holds.
+        unsafe { *self.ptr.add(L::offset(&[i], &self.strides)) }
+    }
+    /// Store without a bounds check; see [`ReadAccess::__get_unchecked`].
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __store_unchecked(&self, i: usize, v: T) {
+        // SAFETY: the caller checked `i < extent` for the whole chunk; owner-computes holds.
+        unsafe { *self.ptr.add(L::offset(&[i], &self.strides)) = v }
+    }
+}
+
 impl<T: Copy, const R: usize, L: Layout, I: ViewIndex<R>> std::ops::Index<I>
     for ReadAccess<'_, T, R, L>
 {

@@ -87,6 +87,23 @@ pub trait ForKernel<W: WorkKind>: Kernel {
 pub trait ForBody<W: WorkKind>: Sync {
     /// Runs the kernel for one work item.
     fn call(&self, work: W::Item<'_>);
+    /// True when every access the body makes at the bare work index is in bounds for every index
+    /// of `r` (range kernels only). Host runners check this once per chunk and then call
+    /// [`ForBody::__call_unchecked`], whose loop has no per-element bounds checks and vectorises.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __range_in_bounds(&self, _r: &std::ops::Range<usize>) -> bool {
+        false
+    }
+    /// [`ForBody::call`] with the accesses at the bare work index unchecked.
+    ///
+    /// # Safety
+    /// `__range_in_bounds` returned true for a range containing this work item.
+    #[doc(hidden)]
+    #[inline(always)]
+    unsafe fn __call_unchecked(&self, work: W::Item<'_>) {
+        self.call(work)
+    }
 }
 
 /// A `parallel_reduce` kernel over work kind `W` accumulating a `Value`.
@@ -109,6 +126,21 @@ pub trait ReduceKernel<W: WorkKind>: Kernel {
 pub trait ReduceBody<W: WorkKind, A>: Sync {
     /// Runs the kernel for one work item, folding into `acc`.
     fn call(&self, work: W::Item<'_>, acc: &mut A);
+    /// As [`ForBody::__range_in_bounds`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __range_in_bounds(&self, _r: &std::ops::Range<usize>) -> bool {
+        false
+    }
+    /// [`ReduceBody::call`] with the accesses at the bare work index unchecked.
+    ///
+    /// # Safety
+    /// `__range_in_bounds` returned true for a range containing this work item.
+    #[doc(hidden)]
+    #[inline(always)]
+    unsafe fn __call_unchecked(&self, work: W::Item<'_>, acc: &mut A) {
+        self.call(work, acc)
+    }
 }
 
 /// A `parallel_scan` kernel over work kind `W`.
@@ -132,6 +164,21 @@ pub trait ScanBody<W: WorkKind, A>: Sync {
     /// Runs the kernel for one work item: `partial` holds the exclusive prefix on entry when
     /// `is_final`, and the kernel adds its own contribution.
     fn call(&self, work: W::Item<'_>, partial: &mut A, is_final: bool);
+    /// As [`ForBody::__range_in_bounds`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __range_in_bounds(&self, _r: &std::ops::Range<usize>) -> bool {
+        false
+    }
+    /// [`ScanBody::call`] with the accesses at the bare work index unchecked.
+    ///
+    /// # Safety
+    /// `__range_in_bounds` returned true for a range containing this work item.
+    #[doc(hidden)]
+    #[inline(always)]
+    unsafe fn __call_unchecked(&self, work: W::Item<'_>, partial: &mut A, is_final: bool) {
+        self.call(work, partial, is_final)
+    }
 }
 
 /// A kernel whose arguments passed [`crate::pattern::check_kernel_args`]; only that function makes one.

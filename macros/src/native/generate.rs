@@ -10,7 +10,7 @@
 //!   scalars, with `impl ForBody<RangeWork>` running the rewritten body (the *native body*);
 //! * `impl ForKernel<RangeWork> for TriadKernel` binding the accessors.
 
-use super::rewrite::rewrite_block;
+use super::rewrite::{rewrite_block, rewrite_block_unchecked};
 use crate::parse::env::BodyEnv;
 use crate::parse::signature::{
     camel, parse_kernel, Arg, KernelOptions, KernelSignature, PatternKind, Work,
@@ -18,6 +18,7 @@ use crate::parse::signature::{
 use crate::parse::{ownership, subset, Errors};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
+use std::collections::HashSet;
 use syn::{GenericParam, Ident};
 
 /// Entry point of `#[kernel]`.
@@ -56,12 +57,13 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         (Ok(()), Some(info)) => {
             let mut body = sig.body.clone();
             rewrite_block(&env, &mut body);
-            generate(&sig, Some((&body, &info.func_calls)))
+            let unchecked = unchecked_variant(&sig, &env);
+            generate(&sig, Some((&body, &info.func_calls)), unchecked.as_ref())
         }
         // A correctly typed stub, so that call sites do not add errors of their own.
         (Err(e), _) => {
             let mut out = e.into_compile_error();
-            out.extend(generate(&sig, None));
+            out.extend(generate(&sig, None, None));
             out
         }
         (Ok(()), None) => unreachable!(),
@@ -112,7 +114,43 @@ fn is_item_attr(a: &syn::Attribute) -> bool {
     .any(|n| a.path().is_ident(n))
 }
 
-fn generate(sig: &KernelSignature, body: Option<(&syn::Block, &[syn::Path])>) -> TokenStream {
+/// The chunk-checked variant of a range kernel's body: the body with unchecked accesses at the bare
+/// work index, and the Views whose extent the runner checks once per chunk. `None` when the kernel
+/// is not a range kernel or has no such access.
+fn unchecked_variant(sig: &KernelSignature, env: &BodyEnv) -> Option<(syn::Block, Vec<Ident>)> {
+    let Work::Range(work) = &sig.work else {
+        return None;
+    };
+    let rank1: HashSet<String> = sig
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::View(v) if v.rank.to_string() == "1" => Some(v.name.to_string()),
+            _ => None,
+        })
+        .collect();
+    let mut body = sig.body.clone();
+    let used = rewrite_block_unchecked(env, &mut body, work, &rank1);
+    if used.is_empty() {
+        return None;
+    }
+    // Parameter order keeps the expansion deterministic.
+    let views = sig
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::View(v) if used.contains(&v.name.to_string()) => Some(v.name.clone()),
+            _ => None,
+        })
+        .collect();
+    Some((body, views))
+}
+
+fn generate(
+    sig: &KernelSignature,
+    body: Option<(&syn::Block, &[syn::Path])>,
+    unchecked: Option<&(syn::Block, Vec<Ident>)>,
+) -> TokenStream {
     let p = quote!(::rokkos::__private);
     let name = &sig.name;
     let name_str = name.to_string();
@@ -249,18 +287,19 @@ fn generate(sig: &KernelSignature, body: Option<(&syn::Block, &[syn::Path])>) ->
             quote!(let (#(#names,)*) = (#(&mut __acc.#idx,)*);)
         }
     };
-    let run = match body {
-        Some((block, calls)) => {
-            let checks = marker_checks(calls);
-            let stmts = &block.stmts;
-            quote! {
-                #checks
-                #work_bind
-                #acc_bind
-                #(#locals)*
-                #(#stmts)*
-            }
+    let run_of = |block: &syn::Block, calls: &[syn::Path]| {
+        let checks = marker_checks(calls);
+        let stmts = &block.stmts;
+        quote! {
+            #checks
+            #work_bind
+            #acc_bind
+            #(#locals)*
+            #(#stmts)*
         }
+    };
+    let run = match body {
+        Some((block, calls)) => run_of(block, calls),
         None => quote!(),
     };
     let (body_trait, kernel_trait, call_sig, value_item) = match &sig.pattern {
@@ -282,6 +321,34 @@ fn generate(sig: &KernelSignature, body: Option<(&syn::Block, &[syn::Path])>) ->
             quote!(fn call(&self, __work: #work_item, __acc: &mut #value_ty, __final: bool)),
             quote!(type Value = #value_ty;),
         ),
+    };
+
+    // The chunk-checked fast path of range kernels (see `ForBody::__range_in_bounds`).
+    let chunk_methods = match (unchecked, body) {
+        (Some((ublock, views)), Some((_, calls))) => {
+            let urun = run_of(ublock, calls);
+            let unchecked_sig = match &sig.pattern {
+                PatternKind::For => quote!(unsafe fn __call_unchecked(&self, __work: #work_item)),
+                PatternKind::Reduce(_) => {
+                    quote!(unsafe fn __call_unchecked(&self, __work: #work_item, __acc: &mut #value_ty))
+                }
+                PatternKind::Scan { .. } => quote!(
+                    unsafe fn __call_unchecked(&self, __work: #work_item, __acc: &mut #value_ty, __final: bool)
+                ),
+            };
+            quote! {
+                #[inline(always)]
+                fn __range_in_bounds(&self, __r: &::core::ops::Range<usize>) -> bool {
+                    true #(&& __r.end <= self.#views.extent(0))*
+                }
+                #[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::explicit_counter_loop)]
+                #[inline(always)]
+                #unchecked_sig {
+                    #urun
+                }
+            }
+        }
+        _ => quote!(),
     };
 
     let struct_doc = format!(
@@ -341,6 +408,7 @@ fn generate(sig: &KernelSignature, body: Option<(&syn::Block, &[syn::Path])>) ->
             #call_sig {
                 #run
             }
+            #chunk_methods
         }
 
         #(#item_attrs)*

@@ -8,17 +8,47 @@ use crate::parse::env::BodyEnv;
 use crate::parse::subset::is_compound;
 use proc_macro2::Span;
 use quote::quote_spanned;
+use std::collections::HashSet;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr};
 
 /// Rewrites `body` in place.
 pub fn rewrite_block(env: &BodyEnv, body: &mut syn::Block) {
-    Rewriter { env }.visit_block_mut(body);
+    Rewriter {
+        env,
+        unchecked: None,
+        used: HashSet::new(),
+    }
+    .visit_block_mut(body);
+}
+
+/// Rewrites `body` for the chunk-checked variant of a range kernel: accesses to the rank-1 View
+/// parameters in `rank1` whose index is exactly the work index `work` become unchecked
+/// (`__get_unchecked` / `__load_unchecked` / `__store_unchecked`); everything else is rewritten as
+/// by [`rewrite_block`]. Returns the Views that got unchecked accesses: the runner must check
+/// `range.end <= extent(0)` for each of them before using this variant.
+pub fn rewrite_block_unchecked(
+    env: &BodyEnv,
+    body: &mut syn::Block,
+    work: &syn::Ident,
+    rank1: &HashSet<String>,
+) -> HashSet<String> {
+    let mut r = Rewriter {
+        env,
+        unchecked: Some((work.to_string(), rank1)),
+        used: HashSet::new(),
+    };
+    r.visit_block_mut(body);
+    r.used
 }
 
 struct Rewriter<'a> {
     env: &'a BodyEnv,
+    /// The work index and the rank-1 View parameters eligible for unchecked access.
+    unchecked: Option<(String, &'a HashSet<String>)>,
+    /// Views that got unchecked accesses.
+    used: HashSet<String>,
 }
 
 fn strip_mut(e: &mut Expr) -> &mut Expr {
@@ -47,6 +77,22 @@ fn binop_of(op: &BinOp) -> proc_macro2::TokenStream {
 }
 
 impl Rewriter<'_> {
+    /// `a[i]` with `i` the bare work index and `a` eligible for unchecked access: `(a, writable)`.
+    fn direct(&mut self, e: &mut Expr) -> Option<(Expr, bool)> {
+        let (work, rank1) = self.unchecked.as_ref()?;
+        let Expr::Index(ix) = strip_mut(e) else {
+            return None;
+        };
+        let (name, kind) = self.env.view_of(&ix.expr)?;
+        let is_work =
+            matches!(strip_mut(&mut ix.index), Expr::Path(p) if p.path.is_ident(work.as_str()));
+        if !is_work || !rank1.contains(&name) {
+            return None;
+        }
+        self.used.insert(name);
+        Some(((*ix.expr).clone(), kind.writable()))
+    }
+
     /// `a[idx]` on a writable View: `(a, idx)` with `idx` already rewritten.
     fn writable_index(&mut self, e: &mut Expr) -> Option<(Expr, Expr)> {
         let Expr::Index(i) = strip_mut(e) else {
@@ -64,8 +110,18 @@ impl Rewriter<'_> {
 impl VisitMut for Rewriter<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         let span = e.span();
+        let work = self
+            .unchecked
+            .as_ref()
+            .map(|(w, _)| syn::Ident::new(w, span));
         match e {
             Expr::Assign(a) => {
+                if let (Some((view, true)), Some(i)) = (self.direct(&mut a.left), &work) {
+                    self.visit_expr_mut(&mut a.right);
+                    let rhs = &a.right;
+                    *e = syn::parse_quote_spanned!(span=> #view.__store_unchecked(#i, #rhs));
+                    return;
+                }
                 if let Some((view, idx)) = self.writable_index(&mut a.left) {
                     self.visit_expr_mut(&mut a.right);
                     let rhs = &a.right;
@@ -74,6 +130,14 @@ impl VisitMut for Rewriter<'_> {
                 }
             }
             Expr::Binary(b) if is_compound(&b.op) => {
+                if let (Some((view, true)), Some(i)) = (self.direct(&mut b.left), &work) {
+                    self.visit_expr_mut(&mut b.right);
+                    let rhs = &b.right;
+                    let op = binop_of(&b.op);
+                    *e = syn::parse_quote_spanned!(span=>
+                        #view.__store_unchecked(#i, #view.__load_unchecked(#i) #op (#rhs)));
+                    return;
+                }
                 if let Some((view, idx)) = self.writable_index(&mut b.left) {
                     self.visit_expr_mut(&mut b.right);
                     let rhs = &b.right;
@@ -87,6 +151,14 @@ impl VisitMut for Rewriter<'_> {
                 }
             }
             Expr::Index(_) => {
+                if let (Some((view, writable)), Some(i)) = (self.direct(e), &work) {
+                    *e = if writable {
+                        syn::parse_quote_spanned!(span=> #view.__load_unchecked(#i))
+                    } else {
+                        syn::parse_quote_spanned!(span=> #view.__get_unchecked(#i))
+                    };
+                    return;
+                }
                 if let Some((view, idx)) = self.writable_index(e) {
                     *e = syn::parse_quote_spanned!(span=> #view.__load(#idx));
                     return;
