@@ -17,7 +17,11 @@ use std::time::Instant;
 
 fn arg(name: &str, default: usize) -> usize {
     let args: Vec<String> = std::env::args().collect();
-    args.iter().position(|a| a == name).and_then(|p| args.get(p + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|p| args.get(p + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn main() -> rokkos::Result<()> {
@@ -36,7 +40,11 @@ fn main() -> rokkos::Result<()> {
             let s = black_box(kernels::SCALAR);
             let t = Instant::now();
             match which {
-                0 => parallel_for("triad", RangePolicy::new(&Serial, 0..n), kernels::triad(&a, &b, &c, s))?,
+                0 => parallel_for(
+                    "triad",
+                    RangePolicy::new(&Serial, 0..n),
+                    kernels::triad(&a, &b, &c, s),
+                )?,
                 1 => {
                     for i in 0..pa.len() {
                         pa[i] = pb[i] + s * pc[i];
@@ -62,7 +70,11 @@ fn main() -> rokkos::Result<()> {
             });
             println!("{line}");
         } else {
-            println!("{name:<14} {:>9.3} ms {gbs:>7.1} GB/s  time / rokkos {:.3}", best[k] * 1e3, best[k] / best[0]);
+            println!(
+                "{name:<14} {:>9.3} ms {gbs:>7.1} GB/s  time / rokkos {:.3}",
+                best[k] * 1e3,
+                best[k] / best[0]
+            );
         }
     }
     Ok(())

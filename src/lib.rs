@@ -35,7 +35,7 @@
 //!
 //! Safe code cannot cause a data race through rokkos. Three mechanisms combine:
 //!
-//! 1. **Owner computes** (checked at compile time by [`kernel`]): a plain read or write of a
+//! 1. **Owner computes** (checked at compile time by [`#[kernel]`](macro@kernel)): a plain read or write of a
 //!    writable View (`ViewMut`) must use an index that contains the work item's own index, e.g.
 //!    `a[i]`, `a[(i, k)]` under a range over `i`, `b[(j, i)]` under an MDRange over `(i, j)`, or the
 //!    league rank plus the nested range indices in a team kernel. Distinct work items therefore touch
@@ -82,8 +82,8 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use rokkos_core::kernel::{
-        ForBody, ForKernel, Kernel, MDWork, RangeWork, ReduceBody, ReduceKernel, ScanBody,
-        ScanKernel, TeamWork, ViewArg, WorkKind,
+        ForBody, ForKernel, Kernel, KernelIr, MDWork, RangeWork, ReduceBody, ReduceKernel,
+        ScanBody, ScanKernel, TeamWork, ViewArg, WorkKind,
     };
     pub use rokkos_core::{Layout, MemorySpace, Pod, ReadAccess, TeamMember, View, WriteAccess};
 }

@@ -135,44 +135,6 @@ pub fn team_scratch_bytes<E: crate::space::ExecutionSpace>(policy: &TeamPolicy<E
     ]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunks_cover_the_range_once() {
-        for n in [0usize, 1, 7, 100, 1001] {
-            for c in 1..9 {
-                let mut next = 5;
-                for k in 0..c {
-                    let r = chunk_bounds(5, 5 + n, c, k);
-                    assert_eq!(r.start, next);
-                    next = r.end;
-                }
-                assert_eq!(next, 5 + n);
-            }
-        }
-    }
-
-    #[test]
-    fn tiles_cover_the_box_once() {
-        for order in [Iterate::Right, Iterate::Left] {
-            let p = MDRangePolicy::new(&(), [1, 2, 0], [4, 7, 5])
-                .tile([2, 3, 0])
-                .iterate(order);
-            let g = TileGrid::new(&p);
-            let mut seen = std::collections::HashSet::new();
-            for t in 0..g.len() {
-                g.for_each_in_tile(t, |i| assert!(seen.insert(i)));
-            }
-            assert_eq!(seen.len(), 3 * 5 * 5);
-            assert!(seen
-                .iter()
-                .all(|i| (1..4).contains(&i[0]) && (2..7).contains(&i[1]) && i[2] < 5));
-        }
-    }
-}
-
 // Chunk runners. The body arrives as a function argument, so the compiler knows its fields (the
 // accessors' pointers and extents) cannot change while the loop stores through them, keeps them in
 // registers and can vectorise. Reached through a closure's captured reference instead, the same loop
@@ -252,5 +214,43 @@ pub fn run_reduce_tiles<const N: usize, A, B: ReduceBody<MDWork<N>, A>>(
 ) {
     for t in tiles {
         grid.for_each_in_tile(t, |idx| body.call(idx, acc));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_the_range_once() {
+        for n in [0usize, 1, 7, 100, 1001] {
+            for c in 1..9 {
+                let mut next = 5;
+                for k in 0..c {
+                    let r = chunk_bounds(5, 5 + n, c, k);
+                    assert_eq!(r.start, next);
+                    next = r.end;
+                }
+                assert_eq!(next, 5 + n);
+            }
+        }
+    }
+
+    #[test]
+    fn tiles_cover_the_box_once() {
+        for order in [Iterate::Right, Iterate::Left] {
+            let p = MDRangePolicy::new(&(), [1, 2, 0], [4, 7, 5])
+                .tile([2, 3, 0])
+                .iterate(order);
+            let g = TileGrid::new(&p);
+            let mut seen = std::collections::HashSet::new();
+            for t in 0..g.len() {
+                g.for_each_in_tile(t, |i| assert!(seen.insert(i)));
+            }
+            assert_eq!(seen.len(), 3 * 5 * 5);
+            assert!(seen
+                .iter()
+                .all(|i| (1..4).contains(&i[0]) && (2..7).contains(&i[1]) && i[2] < 5));
+        }
     }
 }

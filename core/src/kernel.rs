@@ -67,6 +67,25 @@ pub trait Kernel {
     fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>));
 }
 
+/// The kernel IR of a generated kernel value: what device backends compile.
+///
+/// `#[rokkos::kernel]` implements it for every kernel value: `build_ir` replays the kernel body,
+/// statement by statement, against the typed [`crate::ir::build`] API. The IR depends only on the
+/// kernel's type parameters (not on the Views' layouts or memory space, nor on argument values).
+/// It returns [`crate::ir::build::BuildError::Unsupported`] for a kernel that host backends run
+/// but the IR cannot express (see the `rokkos` crate documentation of `#[kernel]`).
+pub trait KernelIr: Kernel {
+    /// Records the kernel's IR (not yet validated: see [`crate::ir::valid::validate`]).
+    fn build_ir() -> Result<crate::ir::Kernel, crate::ir::build::BuildError>;
+    /// [`KernelIr::build_ir`] of this kernel value's type.
+    fn ir(&self) -> Result<crate::ir::Kernel, crate::ir::build::BuildError>
+    where
+        Self: Sized,
+    {
+        Self::build_ir()
+    }
+}
+
 /// A `parallel_for` kernel over work kind `W`.
 pub trait ForKernel<W: WorkKind>: Kernel {
     /// The native body.

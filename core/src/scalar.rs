@@ -61,6 +61,10 @@ float_scalar!(f32, f64);
 
 /// Floating-point element types (`f32`, `f64`) for kernels generic over precision.
 ///
+/// `Float` implies the kernel IR's float traits ([`crate::ir::build::IrFloat`],
+/// [`crate::ir::build::IrSigned`]), so the IR that `#[rokkos::kernel]` records for a kernel generic
+/// over `T: Float` type-checks under the same bound.
+///
 /// ```
 /// use rokkos_core::Float;
 /// fn norm<T: Float>(x: T, y: T) -> T { (x * x + y * y).sqrt() }
@@ -69,6 +73,8 @@ float_scalar!(f32, f64);
 /// ```
 pub trait Float:
     Scalar
+    + crate::ir::build::IrFloat
+    + crate::ir::build::IrSigned
     + bytemuck::Pod
     + std::ops::Add<Output = Self>
     + std::ops::Sub<Output = Self>

@@ -42,6 +42,11 @@ pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
             Vec::new()
         }
     };
+    let ir_items = if errs.is_empty() {
+        crate::ir::generate::func_items(&f)
+    } else {
+        quote!()
+    };
     let checks = marker_checks(&calls);
     if !checks.is_empty() {
         let stmts: syn::Block = syn::parse_quote!({ #checks });
@@ -69,6 +74,7 @@ pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
         #(#cfgs)*
         #[allow(non_upper_case_globals, dead_code)]
         #vis const #marker: () = ();
+        #ir_items
     }
 }
 

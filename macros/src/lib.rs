@@ -3,18 +3,19 @@
 //! The user-facing documentation lives on the two attributes below (the `rokkos` facade re-exports
 //! them). The crate is organised like a small compiler:
 //!
-//! * [`parse`]: the kernel signature model ([`parse::signature`]), the accepted-subset check
-//!   ([`parse::subset`]) and the owner-computes soundness check ([`parse::ownership`]);
-//! * [`native`]: the host code generator: body rewriting ([`native::rewrite`]) and the generated items
-//!   ([`native::generate`]);
+//! * `parse`: the kernel signature model (`parse::signature`), the accepted-subset check
+//!   (`parse::subset`) and the owner-computes soundness check (`parse::ownership`);
+//! * `native`: the host code generator: body rewriting (`native::rewrite`) and the generated items
+//!   (`native::generate`);
+//! * `ir`: the device generator: the same body replayed against `rokkos::ir::build`, recording
+//!   the kernel IR (`ir::generate` for the items, `ir::stmt` / `ir::expr` / `ir::range` /
+//!   `ir::team` for the body);
 //! * [`func`][]: `#[rokkos::func]`.
-//!
-//! A device generator (lowering kernels to an IR) can be added beside [`native`] and fed from the same
-//! [`parse::signature::KernelSignature`].
 
 use proc_macro::TokenStream;
 
 mod func;
+mod ir;
 mod native;
 mod parse;
 
@@ -88,7 +89,28 @@ mod parse;
 /// Anything else (macros such as `println!`, `match`, `if let`, closures elsewhere, references,
 /// other method calls, struct literals, strings, `?`, nested items) is a compile error that says what
 /// to write instead. Calling a function that is not a `#[rokkos::func]` fails with
-/// "cannot find value `__rokkos_func_NAME`": mark the function `#[rokkos::func]`.
+/// "cannot find value `__rokkos_func_NAME`" (and "cannot find function `__rokkos_ir_NAME`"): mark the
+/// function `#[rokkos::func]`.
+///
+/// # The IR (device backends)
+///
+/// Besides the native body, the macro implements `rokkos::KernelIr` for the kernel value: its
+/// `build_ir()` replays the same body, statement by statement, against the typed builder
+/// `rokkos::ir::build`, so `rustc` type-checks the recorded IR as it type-checks the native body. It
+/// adds nothing to the native path. Because every backend must run a kernel the same way, the
+/// constructs above that device backends cannot run are compile errors too:
+///
+/// * assigning a local (or local array) declared outside a team construct from inside it
+///   (`let mut s = 0.0; for j in team.thread_range(n) { s += .. }`): use a nested reduction;
+/// * `break` / `continue` inside a nested team range or closure, labelled `break` / `continue` to
+///   an outer loop, `return` inside a team construct;
+/// * `count_ones`, `leading_zeros`, `trailing_zeros`.
+///
+/// A kernel that uses a *type or value* the IR lacks still runs on host backends, and `build_ir()`
+/// returns `BuildError::Unsupported` naming it: View elements, scalars, locals, literals or casts of
+/// types other than `bool i32 u32 i64 u64 f32 f64 usize isize` (and the kernel's type parameters);
+/// a scratch level that is not a constant; a nested reduction with a reducer other than `Sum Prod
+/// Min Max LAnd LOr BAnd BOr` (e.g. `MinLoc`); a recursive `#[rokkos::func]`.
 ///
 /// # Soundness: owner computes
 ///
@@ -127,7 +149,8 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Parameters are scalars passed by value (`x: f64`, `n: i32`, `x: T`), the return type is a scalar
 /// (or nothing), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
 /// `return value` allowed. The function stays an ordinary (`#[inline(always)]`) Rust function, usable
-/// from host code too.
+/// from host code too. A hidden `__rokkos_ir_NAME` beside it records the function into the IR of the
+/// kernels that call it (a generic function once per instantiation, named `NAME_f32`, ...).
 ///
 /// ```text
 /// #[rokkos::func]

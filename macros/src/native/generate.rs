@@ -58,7 +58,10 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             let mut body = sig.body.clone();
             rewrite_block(&env, &mut body);
             let unchecked = unchecked_variant(&sig, &env);
-            generate(&sig, Some((&body, &info.func_calls)), unchecked.as_ref())
+            let mut out = generate(&sig, Some((&body, &info.func_calls)), unchecked.as_ref());
+            // The IR path: separate items, recorded from the original body.
+            out.extend(crate::ir::generate::kernel_items(&sig));
+            out
         }
         // A correctly typed stub, so that call sites do not add errors of their own.
         (Err(e), _) => {

@@ -167,6 +167,10 @@ impl Errors {
     pub fn spanned(&mut self, tokens: impl quote::ToTokens, msg: impl std::fmt::Display) {
         self.push(syn::Error::new_spanned(tokens, msg));
     }
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
     /// `Ok(())` when nothing was recorded.
     pub fn finish(self) -> syn::Result<()> {
         match self.0 {

@@ -19,6 +19,11 @@ pub enum BuildError {
     /// Two helper functions of one name with different definitions.
     #[error("helper function `{0}` defined twice differently")]
     DuplicateFunction(String),
+    /// The kernel uses something the IR cannot express (a View element type other than the IR's
+    /// scalars, a scratch level that is not a constant, a nested reduction with a non-scalar
+    /// reducer, ...): host backends run it natively, device backends cannot.
+    #[error("not expressible in the kernel IR: {0}")]
+    Unsupported(String),
 }
 
 /// A scalar local of type `T`.

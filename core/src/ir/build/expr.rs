@@ -3,6 +3,7 @@
 use super::scalar::{IrBits, IrFloat, IrInt, IrNum, IrScalar, IrSigned};
 use crate::ir::expr::Expr as IrExpr;
 use crate::ir::ops::{ArithOp, BinaryOp, BitwiseOp, CmpOp, LogicOp, MathFn, UnaryOp};
+use crate::ir::types::{ScalarType, Value};
 use std::marker::PhantomData;
 use std::ops;
 
@@ -230,7 +231,62 @@ impl<T: IrFloat> Expr<T> {
     }
 }
 
+impl<T: IrFloat> Expr<T> {
+    /// A constant of this float type: `x` (rounded to `f32` when `T` is `f32`).
+    fn float_const(x32: f32, x64: f64) -> Self {
+        Expr::from_ir(IrExpr::Lit(if T::TYPE == ScalarType::F32 {
+            Value::F32(x32)
+        } else {
+            Value::F64(x64)
+        }))
+    }
+    /// `x.to_radians()`: `x` times the constant `std` uses.
+    pub fn to_radians(self) -> Self {
+        self * Self::float_const(std::f32::consts::PI / 180.0, std::f64::consts::PI / 180.0)
+    }
+    /// `x.to_degrees()`: `x` times the constant `std` uses.
+    pub fn to_degrees(self) -> Self {
+        #[allow(clippy::excessive_precision)]
+        const PIS_IN_180: f32 = 57.295_779_513_082_320_876_798_154_814_105_170_3_f32;
+        self * Self::float_const(PIS_IN_180, 180.0f64 / std::f64::consts::PI)
+    }
+    /// `x.is_nan()`, as `x != x` (`x` is evaluated twice: bind a value with side effects first).
+    pub fn is_nan(self) -> Expr<bool> {
+        self.clone().ne_(self)
+    }
+    /// `x.is_finite()`, as `x - x == x - x` (NaN exactly when `x` is infinite or NaN; `x` is
+    /// evaluated four times: bind a value with side effects first).
+    pub fn is_finite(self) -> Expr<bool> {
+        (self.clone() - self.clone()).eq_(self.clone() - self)
+    }
+}
+
 impl<T: IrNum> Expr<T> {
+    /// `x.wrapping_add(y)`: IR integers wrap, so this is `x + y`.
+    pub fn wrapping_add(self, rhs: impl IntoExpr<T>) -> Self {
+        self + rhs.into_expr()
+    }
+    /// `x.wrapping_sub(y)`: `x - y`.
+    pub fn wrapping_sub(self, rhs: impl IntoExpr<T>) -> Self {
+        self - rhs.into_expr()
+    }
+    /// `x.wrapping_mul(y)`: `x * y`.
+    pub fn wrapping_mul(self, rhs: impl IntoExpr<T>) -> Self {
+        self * rhs.into_expr()
+    }
+    /// `x.rem_euclid(y)` as `std` computes it: `r = x % y`, plus `|y|` when `r < 0` (signed types;
+    /// `x % y` for unsigned ones). The operands are evaluated more than once: bind values with side
+    /// effects first.
+    pub fn rem_euclid(self, rhs: impl IntoExpr<T>) -> Self {
+        let rhs = rhs.into_expr();
+        let r = self % rhs.clone();
+        if !T::TYPE.is_signed() {
+            return r;
+        }
+        let zero = Expr::<T>::from_ir(IrExpr::Lit(Value::zero(T::TYPE)));
+        let abs = rhs.math(MathFn::Abs, Vec::new());
+        select(r.clone().lt(zero), r.clone() + abs, r)
+    }
     math_binary!(
         /// `x.min(y)`.
         min => Min,

@@ -68,6 +68,40 @@ impl FunctionBuilder<'_> {
     }
 }
 
+/// Where a helper function can be defined and called: a kernel body ([`super::KernelBuilder`]) or
+/// another helper function's body ([`FunctionBuilder`]). The IR builder `#[rokkos::func]` generates
+/// for `fn f(..)` takes `&mut impl FuncScope`, so that kernels and functions call it alike.
+pub trait FuncScope {
+    /// Defines (or finds) helper function `name` returning `R` (see [`super::KernelBuilder::func`]).
+    fn func<R: IrScalar>(
+        &mut self,
+        name: &str,
+        define: impl FnOnce(&mut FunctionBuilder<'_>),
+    ) -> Func<R>;
+    /// Records that the calling code cannot be expressed in the IR: the kernel's `finish` returns
+    /// [`BuildError::Unsupported`] with `what`.
+    fn unsupported(&mut self, what: &str);
+}
+
+impl FuncScope for FunctionBuilder<'_> {
+    fn func<R: IrScalar>(
+        &mut self,
+        name: &str,
+        define: impl FnOnce(&mut FunctionBuilder<'_>),
+    ) -> Func<R> {
+        FunctionBuilder::func(self, name, define)
+    }
+    fn unsupported(&mut self, what: &str) {
+        self.error
+            .get_or_insert(BuildError::Unsupported(what.to_string()));
+    }
+}
+
+thread_local! {
+    /// Names of the helper functions being defined, innermost last.
+    static DEFINING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Defines helper function `name` returning `R` unless one of that name exists (then returns it;
 /// a second definition that differs is a [`BuildError::DuplicateFunction`]).
 pub(crate) fn define_function<R: IrScalar>(
@@ -77,6 +111,25 @@ pub(crate) fn define_function<R: IrScalar>(
     define: impl FnOnce(&mut FunctionBuilder<'_>),
 ) -> Func<R> {
     let existing = functions.iter().position(|f| f.name == name);
+    // A function that (directly or not) calls itself would be defined forever: the IR has no
+    // recursion (device backends cannot run it).
+    let recursive = DEFINING.with(|d| {
+        let mut d = d.borrow_mut();
+        let rec = d.iter().any(|n| n == name);
+        if !rec {
+            d.push(name.to_string());
+        }
+        rec
+    });
+    if recursive {
+        error.get_or_insert(BuildError::Unsupported(format!(
+            "helper function `{name}` is recursive"
+        )));
+        return Func {
+            id: FuncId(u32::MAX),
+            _ty: PhantomData,
+        };
+    }
     let (locals, body, params) = {
         let mut fb = FunctionBuilder {
             functions: &mut *functions,
@@ -85,6 +138,7 @@ pub(crate) fn define_function<R: IrScalar>(
             error: &mut *error,
         };
         define(&mut fb);
+        DEFINING.with(|d| d.borrow_mut().pop());
         let params = fb.params;
         match fb.body.finish() {
             Ok((locals, body)) => (locals, body, params),

@@ -2,7 +2,7 @@
 
 use super::body::{BodyBuilder, BuildError, Frame, Var};
 use super::expr::{Expr, IntoExpr};
-use super::func::{define_function, Func, FunctionBuilder};
+use super::func::{define_function, Func, FuncScope, FunctionBuilder};
 use super::scalar::{IrNum, IrScalar};
 use super::view::{IntoIndex, ViewVar};
 use crate::ir::expr::{AccField, AtomicAccess, Expr as IrExpr, ScalarParamId};
@@ -462,5 +462,18 @@ impl KernelBuilder {
             name,
             define,
         )
+    }
+}
+
+impl FuncScope for KernelBuilder {
+    fn func<R: IrScalar>(
+        &mut self,
+        name: &str,
+        define: impl FnOnce(&mut FunctionBuilder<'_>),
+    ) -> Func<R> {
+        KernelBuilder::func(self, name, define)
+    }
+    fn unsupported(&mut self, what: &str) {
+        self.body.fail(BuildError::Unsupported(what.to_string()));
     }
 }

@@ -1,0 +1,376 @@
+//! The items the IR generator adds beside the native ones.
+//!
+//! For `#[kernel] fn triad<T: Float>(i: usize, a: ViewMut<T>, b: View<T>, s: T) { a[i] = b[i] * s; }`:
+//!
+//! ```text
+//! impl<'k, T: Float, __M: MemorySpace, __LA: Layout, __LB: Layout> KernelIr
+//!     for TriadKernel<'k, T, __M, __LA, __LB> where T: Pod, T: IrNum
+//! {
+//!     fn build_ir() -> Result<ir::Kernel, BuildError> {
+//!         let mut kb = KernelBuilder::new("triad", WorkKind::Range);
+//!         let kb = &mut kb;
+//!         let i = kb.work_index(0);
+//!         let a = kb.view::<T>("a", (1) as u32, Access::Writable);
+//!         let b = kb.view::<T>("b", (1) as u32, Access::ReadOnly);
+//!         let s = kb.scalar::<T>("s");
+//!         kb.store(a, i.clone(), (b.load(i.clone())) * (s.get()));
+//!         kb.finish()
+//!     }
+//! }
+//! ```
+//!
+//! and for `#[func] fn sq(x: f64) -> f64 { x * x }` a hidden
+//! `fn __rokkos_ir_sq(scope: &mut impl FuncScope, x: Expr<f64>) -> Expr<f64>` that defines `sq` in the
+//! kernel's function table (once) and returns the call.
+
+use super::{ir, irb, types, Fail, Sym, Tx, R};
+use crate::parse::signature::{camel, Arg, KernelSignature, PatternKind, Work};
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, ToTokens};
+use std::collections::HashSet;
+use syn::{FnArg, GenericParam, Pat, ReturnType};
+
+const ALLOW: &str =
+    "unused_variables, unused_mut, unused_braces, unused_parens, non_snake_case, clippy::all";
+
+fn allow() -> TokenStream {
+    let lints: TokenStream = ALLOW.parse().expect("lints");
+    quote!(#[allow(#lints)])
+}
+
+fn mentions(ty: &TokenStream, names: &HashSet<String>) -> bool {
+    ty.clone().into_iter().any(|t| match t {
+        TokenTree::Ident(i) => names.contains(&i.to_string()),
+        TokenTree::Group(g) => mentions(&g.stream(), names),
+        _ => false,
+    })
+}
+
+/// Attributes copied to every generated item (as the native generator does).
+fn is_item_attr(a: &syn::Attribute) -> bool {
+    [
+        "cfg", "cfg_attr", "allow", "warn", "deny", "forbid", "expect",
+    ]
+    .iter()
+    .any(|n| a.path().is_ident(n))
+}
+
+/// `impl KernelIr for NameKernel`.
+pub fn kernel_items(sig: &KernelSignature) -> TokenStream {
+    let (p, ir, irb) = (quote!(::rokkos::__private), ir(), irb());
+    let name_str = sig.name.to_string();
+    let kernel_ty = format_ident!("{}Kernel", camel(&name_str), span = sig.name.span());
+    let tps: HashSet<String> = sig.type_param_names().into_iter().collect();
+
+    // The kernel value's generics, as the native generator declares them.
+    let k = syn::Lifetime::new("'k", Span::call_site());
+    let m = Ident::new("__M", Span::call_site());
+    let user_params: Vec<&GenericParam> = sig
+        .generics
+        .params
+        .iter()
+        .filter(|g| !matches!(g, GenericParam::Lifetime(_)))
+        .collect();
+    let user_args: Vec<&Ident> = user_params
+        .iter()
+        .filter_map(|g| match g {
+            GenericParam::Type(t) => Some(&t.ident),
+            GenericParam::Const(c) => Some(&c.ident),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let layouts: Vec<&Ident> = sig.views().map(|v| &v.layout).collect();
+    let mut preds: Vec<TokenStream> = sig
+        .generics
+        .where_clause
+        .iter()
+        .flat_map(|w| w.predicates.iter().map(|p| p.to_token_stream()))
+        .collect();
+    let mut seen = HashSet::new();
+    for v in sig.views() {
+        let elem = v.elem.to_token_stream();
+        if mentions(&elem, &tps) && seen.insert(elem.to_string()) {
+            preds.push(quote!(#elem: #p::Pod));
+        }
+    }
+    // The builder's traits on the type parameters the IR records values of.
+    let mut ir_bounds = HashSet::new();
+    for v in sig.views() {
+        if let Some(t) = types::element(&v.elem, &tps) {
+            let t = t.to_token_stream();
+            if tps.contains(&t.to_string()) && ir_bounds.insert(t.to_string()) {
+                preds.push(quote!(#t: #irb::IrNum));
+            }
+        }
+    }
+    for t in sig.generics.type_params() {
+        if !ir_bounds.contains(&t.ident.to_string()) {
+            let t = &t.ident;
+            preds.push(quote!(#t: #irb::IrScalar));
+        }
+    }
+    let kernel_params =
+        quote!(<#k, #(#user_params,)* #m: #p::MemorySpace, #(#layouts: #p::Layout),*>);
+    let kernel_args = quote!(<#k, #(#user_args,)* #m, #(#layouts),*>);
+
+    let b = Ident::new("__rokkos_kb", Span::mixed_site());
+    let owned = Ident::new("__rokkos_kb_owned", Span::mixed_site());
+    let mut tx = Tx::new(b.clone(), false, tps);
+    let work = match &sig.work {
+        Work::Range(_) => quote!(#ir::WorkKind::Range),
+        Work::Md(ids) => {
+            let n = ids.len() as u32;
+            quote!(#ir::WorkKind::MDRange(#n))
+        }
+        Work::Team(_) => quote!(#ir::WorkKind::Team),
+    };
+    let body = match declare(&mut tx, sig).and_then(|()| tx.stmts(&sig.body.stmts, false)) {
+        Ok(_) => {
+            let code = tx.finish();
+            quote! {
+                let mut #owned = #irb::KernelBuilder::new(#name_str, #work);
+                let #b = &mut #owned;
+                #(#code)*
+                #owned.finish()
+            }
+        }
+        Err(Fail::Compile(e)) => return e.into_compile_error(),
+        Err(Fail::Unsupported(msg)) => {
+            let msg = format!("kernel `{name_str}`: {msg}");
+            quote!(::core::result::Result::Err(#irb::BuildError::Unsupported(
+                ::std::string::String::from(#msg)
+            )))
+        }
+    };
+    let item_attrs = sig.attrs.iter().filter(|a| is_item_attr(a));
+    let allow = allow();
+    let where_clause = if preds.is_empty() {
+        quote!()
+    } else {
+        quote!(where #(#preds),*)
+    };
+    quote! {
+        #(#item_attrs)*
+        #allow
+        impl #kernel_params #p::KernelIr for #kernel_ty #kernel_args #where_clause {
+            fn build_ir() -> ::core::result::Result<#ir::Kernel, #irb::BuildError> {
+                #body
+            }
+        }
+    }
+}
+
+/// Declares the work item, accumulators, Views and scalars, in signature order.
+fn declare(tx: &mut Tx, sig: &KernelSignature) -> R<()> {
+    let (b, ir) = (tx.b.clone(), ir());
+    match &sig.work {
+        Work::Range(i) => {
+            tx.emit(quote!(let #i = #b.work_index(0);));
+            tx.bind(i, Sym::Expr);
+        }
+        Work::Md(ids) => {
+            for (k, i) in ids.iter().enumerate() {
+                let k = k as u32;
+                tx.emit(quote!(let #i = #b.work_index(#k);));
+                tx.bind(i, Sym::Expr);
+            }
+        }
+        Work::Team(t) => {
+            tx.emit(quote!(let #t = #b.team();));
+            tx.bind(t, Sym::Team);
+        }
+    }
+    let scan = matches!(sig.pattern, PatternKind::Scan { .. });
+    for a in sig.accums() {
+        let (n, ns) = (&a.name, a.name.to_string());
+        let (decl, kind) = match types::accumulator(&a.ty, &tx.type_params) {
+            Some(types::AccType::Scalar(t)) if scan => {
+                (quote!(#b.scan_partial::<#t>(#ns)), super::AccKind::Scalar)
+            }
+            Some(types::AccType::Scalar(t)) => (quote!(#b.acc::<#t>(#ns)), super::AccKind::Scalar),
+            Some(types::AccType::ValLoc(t)) if !scan => (
+                quote!(#b.acc_valloc::<#t>(#ns)),
+                super::AccKind::Fields(["val", "loc"]),
+            ),
+            Some(types::AccType::MinMax(t)) if !scan => (
+                quote!(#b.acc_minmax::<#t>(#ns)),
+                super::AccKind::Fields(["min", "max"]),
+            ),
+            _ => return super::unsupported(types::unsupported_type("an accumulator", &a.ty)),
+        };
+        tx.emit(quote!(let #n = #decl;));
+        tx.bind(n, Sym::Acc(kind));
+    }
+    if let PatternKind::Scan { flag, .. } = &sig.pattern {
+        tx.emit(quote!(let #flag = #b.is_final();));
+        tx.bind(flag, Sym::Expr);
+    }
+    for arg in &sig.args {
+        let n = arg.name();
+        let ns = n.to_string();
+        match arg {
+            Arg::View(v) => {
+                let Some(elem) = types::element(&v.elem, &tx.type_params) else {
+                    return super::unsupported(types::unsupported_type(
+                        &format!("View `{ns}`'s element"),
+                        &v.elem,
+                    ));
+                };
+                let rank = &v.rank;
+                let access = if v.writable {
+                    quote!(#ir::Access::Writable)
+                } else {
+                    quote!(#ir::Access::ReadOnly)
+                };
+                tx.emit(quote!(let #n = #b.view::<#elem>(#ns, (#rank) as u32, #access);));
+                tx.bind(n, Sym::View { rank: rank.clone() });
+            }
+            Arg::Scalar(s) => {
+                let Some(ty) = types::scalar(&s.ty, &tx.type_params) else {
+                    return super::unsupported(types::unsupported_type(
+                        &format!("scalar parameter `{ns}`"),
+                        &s.ty,
+                    ));
+                };
+                tx.emit(quote!(let #n = #b.scalar::<#ty>(#ns);));
+                if s.mutable {
+                    tx.record(quote!(let #n = #b.let_(#ns, #n.get());));
+                    tx.bind(n, Sym::Local { depth: 0 });
+                } else {
+                    tx.bind(n, Sym::Param);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The hidden IR builder of a `#[func]`: `__rokkos_ir_NAME(scope, args..) -> Expr<R>`.
+pub fn func_items(f: &syn::ItemFn) -> TokenStream {
+    let (ir, irb) = (ir(), irb());
+    let name = &f.sig.ident;
+    let ir_name = format_ident!("__rokkos_ir_{}", name, span = name.span());
+    let vis = &f.vis;
+    let cfgs = f.attrs.iter().filter(|a| a.path().is_ident("cfg"));
+    let generics = &f.sig.generics;
+    let tps: HashSet<String> = generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect();
+    let scope = Ident::new("__rokkos_scope", Span::mixed_site());
+    let fb = Ident::new("__rokkos_fb", Span::mixed_site());
+
+    let mut params = Vec::new();
+    let mut unsupported = None;
+    for (k, input) in f.sig.inputs.iter().enumerate() {
+        let FnArg::Typed(t) = input else { continue };
+        let Pat::Ident(p) = &*t.pat else { continue };
+        if types::scalar(&t.ty, &tps).is_none() {
+            unsupported.get_or_insert(types::unsupported_type(
+                &format!("parameter `{}`", p.ident),
+                &t.ty,
+            ));
+        }
+        let arg = format_ident!("__rokkos_a{}", k, span = Span::mixed_site());
+        params.push((p.ident.clone(), types::strip(&t.ty).clone(), arg));
+    }
+    let ret = match &f.sig.output {
+        ReturnType::Default => None,
+        ReturnType::Type(_, t) => {
+            if types::scalar(t, &tps).is_none() {
+                unsupported.get_or_insert(types::unsupported_type("the result", t));
+            }
+            Some(types::strip(t).clone())
+        }
+    };
+    let args = params.iter().map(|(_, _, a)| a);
+    let arg_tys = params.iter().map(|(_, t, _)| t);
+    let mut preds: Vec<TokenStream> = generics
+        .where_clause
+        .iter()
+        .flat_map(|w| w.predicates.iter().map(|p| p.to_token_stream()))
+        .collect();
+    let mut suffix = Vec::new();
+    for g in &generics.params {
+        match g {
+            GenericParam::Type(t) => {
+                let id = &t.ident;
+                preds.push(quote!(#id: #irb::IrScalar));
+                suffix.push(
+                    quote!(__n.push('_'); __n.push_str(<#id as #irb::IrScalar>::TYPE.name());),
+                );
+            }
+            GenericParam::Const(c) => {
+                let id = &c.ident;
+                suffix.push(quote!(__n.push('_'); __n.push_str(&#id.to_string());));
+            }
+            GenericParam::Lifetime(_) => {}
+        }
+    }
+    let where_clause = if preds.is_empty() {
+        quote!()
+    } else {
+        quote!(where #(#preds),*)
+    };
+    let (impl_generics, _, _) = generics.split_for_impl();
+    let allow = allow();
+    let sig = quote!(#ir_name #impl_generics (#scope: &mut impl #irb::FuncScope, #(#args: #irb::Expr<#arg_tys>),*));
+    let Some(ret) = ret else {
+        // A function without a result has no effect the IR could observe (functions cannot reach
+        // Views): calls of it record nothing.
+        return quote! {
+            #[doc(hidden)] #(#cfgs)* #allow #[inline]
+            #vis fn #sig #where_clause {}
+        };
+    };
+    let body = match unsupported.map_or_else(
+        || func_body(f, &fb, &tps, &params),
+        |m| Err(Fail::Unsupported(m)),
+    ) {
+        Ok(code) => {
+            let name_str = name.to_string();
+            let args = params.iter().map(|(_, _, a)| a);
+            quote! {
+                let __rokkos_name = {
+                    let mut __n = ::std::string::String::from(#name_str);
+                    #(#suffix)*
+                    __n
+                };
+                let __rokkos_f = #irb::FuncScope::func::<#ret>(#scope, &__rokkos_name, |#fb| { #(#code)* });
+                __rokkos_f.call(::std::vec![#(#args.into_ir()),*])
+            }
+        }
+        Err(Fail::Compile(e)) => return e.into_compile_error(),
+        Err(Fail::Unsupported(msg)) => {
+            let msg = format!("function `{name}`: {msg}");
+            quote! {
+                #irb::FuncScope::unsupported(#scope, #msg);
+                #irb::Expr::from_ir(#ir::Expr::Lit(#ir::Value::Bool(false)))
+            }
+        }
+    };
+    quote! {
+        #[doc(hidden)] #(#cfgs)* #allow
+        #vis fn #sig -> #irb::Expr<#ret> #where_clause {
+            #body
+        }
+    }
+}
+
+fn func_body(
+    f: &syn::ItemFn,
+    fb: &Ident,
+    tps: &HashSet<String>,
+    params: &[(Ident, syn::Type, Ident)],
+) -> R<Vec<TokenStream>> {
+    let mut tx = Tx::new(fb.clone(), true, tps.clone());
+    for (n, ty, _) in params {
+        let ns = n.to_string();
+        tx.record(quote!(let #n = #fb.param::<#ty>(#ns);));
+        tx.bind(n, Sym::Local { depth: 0 });
+    }
+    if let Some(v) = tx.stmts(&f.block.stmts, true)? {
+        tx.record(quote!(#fb.return_value(#v);));
+    }
+    Ok(tx.finish())
+}

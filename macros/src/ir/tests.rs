@@ -1,0 +1,107 @@
+//! Unit tests of the IR generator: what it records, and what it rejects.
+
+use super::generate::{func_items, kernel_items};
+use crate::parse::signature::{parse_kernel, KernelOptions};
+
+fn kernel(src: &str) -> String {
+    let sig = parse_kernel(KernelOptions::default(), syn::parse_str(src).unwrap()).unwrap();
+    kernel_items(&sig).to_string()
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect()
+}
+
+#[test]
+fn records_triad() {
+    let s = squash(&kernel(
+        "fn triad<T: Float>(i: usize, a: ViewMut<T>, b: View<T>, c: View<T>, s: T) { a[i] = b[i] + s * c[i]; }",
+    ));
+    for want in [
+        "KernelBuilder::new(\"triad\",::rokkos::ir::WorkKind::Range)",
+        "leti=__rokkos_kb.work_index(0);",
+        "leta=__rokkos_kb.view::<T>(\"a\",(1)asu32,::rokkos::ir::Access::Writable);",
+        "lets=__rokkos_kb.scalar::<T>(\"s\");",
+        "__rokkos_kb.store(a,i.clone(),(b.load(i.clone()))+((s.get())*(c.load(i.clone()))));",
+        "T:::rokkos::ir::build::IrNum",
+    ] {
+        assert!(s.contains(want), "missing `{want}` in\n{s}");
+    }
+}
+
+#[test]
+fn compound_view_assignment_reads_then_stores() {
+    let s = squash(&kernel("fn k(i: usize, a: ViewMut<f64>) { a[i] += 2.0; }"));
+    assert!(
+        s.contains("store(a,__rokkos_t1.clone(),(a.load(__rokkos_t1.clone()))+("),
+        "{s}"
+    );
+}
+
+#[test]
+fn if_expressions_become_statements() {
+    let s = squash(&kernel(
+        "fn k(i: usize, a: ViewMut<f64>, b: View<f64>) { a[i] = if i > 0 { b[i - 1] } else { 0.0 }; }",
+    ));
+    assert!(s.contains(".declare::<_>("), "{s}");
+    assert!(!s.contains("select"), "{s}");
+}
+
+#[test]
+fn rejects_what_devices_cannot_run() {
+    for (body, msg) in [
+        (
+            "fn k(team: &TeamMember) { let mut s = 0; for j in team.thread_range(4) { s += j; } }",
+            "declared outside this team construct",
+        ),
+        (
+            "fn k(team: &TeamMember) { for j in team.thread_range(4) { break; } }",
+            "`break` outside a loop",
+        ),
+        (
+            "fn k(i: usize) { 'a: for x in 0..2 { for y in 0..2 { continue 'a; } } }",
+            "labelled `continue`",
+        ),
+        (
+            "fn k(team: &TeamMember) { team.single_team(|| { return; }); }",
+            "`return` inside a team construct",
+        ),
+        (
+            "fn k(i: usize, o: ViewMut<u32>) { o[i] = (i as u32).leading_zeros(); }",
+            "no kernel IR counterpart",
+        ),
+    ] {
+        let s = kernel(body);
+        assert!(
+            s.contains("compile_error") && s.contains(msg),
+            "`{body}`: {s}"
+        );
+    }
+}
+
+#[test]
+fn unsupported_types_fail_at_build_time() {
+    let s = squash(&kernel("fn k(i: usize, a: ViewMut<u8>) { a[i] = 1; }"));
+    assert!(
+        s.contains("BuildError::Unsupported") && s.contains("u8"),
+        "{s}"
+    );
+    let s = kernel(
+        "fn k(team: &TeamMember, lv: usize) { let s = team.team_scratch::<f64, 1>(lv, [4]); }",
+    );
+    assert!(s.contains("is not a constant"), "{s}");
+}
+
+#[test]
+fn funcs_record_a_definition_and_a_call() {
+    let f: syn::ItemFn = syn::parse_str("pub fn cube<T: Float>(x: T) -> T { x * x * x }").unwrap();
+    let s = squash(&func_items(&f).to_string());
+    for want in [
+        "pubfn__rokkos_ir_cube<T:Float>(__rokkos_scope:&mutimpl::rokkos::ir::build::FuncScope,__rokkos_a0:::rokkos::ir::build::Expr<T>)->::rokkos::ir::build::Expr<T>",
+        "<Tas::rokkos::ir::build::IrScalar>::TYPE.name()",
+        "return_value(",
+        "__rokkos_f.call(",
+    ] {
+        assert!(s.contains(want), "missing `{want}` in\n{s}");
+    }
+}
