@@ -9,49 +9,9 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{BinOp, Expr, Lit, UnOp};
 
-/// Math methods that map to a builder method of the same name.
-const BUILDER_MATH: &[&str] = &[
-    "sqrt",
-    "cbrt",
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "atan2",
-    "sinh",
-    "cosh",
-    "tanh",
-    "exp",
-    "exp2",
-    "ln",
-    "log2",
-    "log10",
-    "powf",
-    "powi",
-    "abs",
-    "min",
-    "max",
-    "clamp",
-    "floor",
-    "ceil",
-    "round",
-    "trunc",
-    "fract",
-    "mul_add",
-    "signum",
-    "hypot",
-    "recip",
-    "is_nan",
-    "is_finite",
-    "to_radians",
-    "to_degrees",
-    "wrapping_add",
-    "wrapping_sub",
-    "wrapping_mul",
-    "rem_euclid",
-];
+/// Math methods of the accepted subset (`MATH_METHODS`) that the IR has no operation for; every
+/// other one maps to a builder method of the same name.
+const NO_IR_MATH: &[&str] = &["count_ones", "leading_zeros", "trailing_zeros"];
 
 /// Builder methods that evaluate their receiver or arguments more than once.
 const DUPLICATING: &[&str] = &["is_nan", "is_finite", "rem_euclid"];
@@ -314,7 +274,7 @@ impl Tx {
 
     /// `x.name(args..)` with `es = [x, args..]`.
     fn math(&mut self, at: &syn::Ident, name: &str, es: &[&Expr]) -> R<Val> {
-        if !BUILDER_MATH.contains(&name) {
+        if !MATH_METHODS.contains(&name) || NO_IR_MATH.contains(&name) {
             return if MATH_METHODS.contains(&name) {
                 reject(
                     at,

@@ -65,20 +65,8 @@ pub fn kernel_items(sig: &KernelSignature) -> TokenStream {
     // The kernel value's generics, as the native generator declares them.
     let k = syn::Lifetime::new("'k", Span::call_site());
     let m = Ident::new("__M", Span::call_site());
-    let user_params: Vec<&GenericParam> = sig
-        .generics
-        .params
-        .iter()
-        .filter(|g| !matches!(g, GenericParam::Lifetime(_)))
-        .collect();
-    let user_args: Vec<&Ident> = user_params
-        .iter()
-        .filter_map(|g| match g {
-            GenericParam::Type(t) => Some(&t.ident),
-            GenericParam::Const(c) => Some(&c.ident),
-            GenericParam::Lifetime(_) => None,
-        })
-        .collect();
+    let user_params = sig.user_generic_params();
+    let user_args = sig.user_generic_args();
     let layouts: Vec<&Ident> = sig.views().map(|v| &v.layout).collect();
     let mut preds: Vec<TokenStream> = sig
         .generics

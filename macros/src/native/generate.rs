@@ -19,7 +19,7 @@ use crate::parse::{ownership, subset, Errors};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
-use syn::{GenericParam, Ident};
+use syn::Ident;
 
 /// Entry point of `#[kernel]`.
 pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -168,20 +168,8 @@ fn generate(
     let k = syn::Lifetime::new("'k", Span::call_site());
     let a = syn::Lifetime::new("'__a", Span::call_site());
     let m = Ident::new("__M", Span::call_site());
-    let user_params: Vec<&GenericParam> = sig
-        .generics
-        .params
-        .iter()
-        .filter(|g| !matches!(g, GenericParam::Lifetime(_)))
-        .collect();
-    let user_args: Vec<&Ident> = user_params
-        .iter()
-        .filter_map(|g| match g {
-            GenericParam::Type(t) => Some(&t.ident),
-            GenericParam::Const(c) => Some(&c.ident),
-            GenericParam::Lifetime(_) => None,
-        })
-        .collect();
+    let user_params = sig.user_generic_params();
+    let user_args = sig.user_generic_args();
     let user_types: Vec<&Ident> = sig.generics.type_params().map(|t| &t.ident).collect();
     let type_names = sig.type_param_names();
     let views: Vec<_> = sig.views().collect();

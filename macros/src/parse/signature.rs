@@ -168,6 +168,28 @@ pub struct KernelSignature {
 }
 
 impl KernelSignature {
+    /// The user's type and const parameters (lifetimes are rejected earlier), as declared.
+    pub fn user_generic_params(&self) -> Vec<&syn::GenericParam> {
+        self.generics
+            .params
+            .iter()
+            .filter(|g| !matches!(g, syn::GenericParam::Lifetime(_)))
+            .collect()
+    }
+
+    /// The user's type and const parameters as arguments (`T`, `N`).
+    pub fn user_generic_args(&self) -> Vec<&Ident> {
+        self.generics
+            .params
+            .iter()
+            .filter_map(|g| match g {
+                syn::GenericParam::Type(t) => Some(&t.ident),
+                syn::GenericParam::Const(c) => Some(&c.ident),
+                syn::GenericParam::Lifetime(_) => None,
+            })
+            .collect()
+    }
+
     /// Names of the user's type parameters.
     pub fn type_param_names(&self) -> Vec<String> {
         self.generics
