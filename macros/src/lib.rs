@@ -106,11 +106,12 @@ mod parse;
 ///   an outer loop, `return` inside a team construct;
 /// * `count_ones`, `leading_zeros`, `trailing_zeros`.
 ///
-/// A kernel that uses a *type or value* the IR lacks still runs on host backends, and `build_ir()`
-/// returns `BuildError::Unsupported` naming it: View elements, scalars, locals, literals or casts of
-/// types other than `bool i32 u32 i64 u64 f32 f64 usize isize` (and the kernel's type parameters);
-/// a scratch level that is not a constant; a nested reduction with a reducer other than `Sum Prod
-/// Min Max LAnd LOr BAnd BOr` (e.g. `MinLoc`); a recursive `#[rokkos::func]`.
+/// So are *types and values* the IR lacks: View elements, scalars, locals, literals or casts of types
+/// other than `bool i32 u32 i64 u64 f32 f64 usize isize` (and the kernel's type parameters); a
+/// scratch level that is not a constant; a nested reduction with a reducer other than `Sum Prod Min
+/// Max LAnd LOr BAnd BOr` (e.g. `MinLoc`: reduce the value with `Min`, then the index). These are
+/// reported at the kernel's name. A recursive `#[rokkos::func]` is only visible when the IR is built:
+/// `build_ir()` returns `BuildError::Unsupported`.
 ///
 /// # Soundness: owner computes
 ///

@@ -7,20 +7,28 @@ use proptest::prelude::*;
 use rokkos::prelude::*;
 use rokkos::HostSpace;
 
-/// Reverses each row of `a` (doubled) through team scratch of `level`.
-#[kernel]
-fn reverse_via_scratch(team: &TeamMember, a: View<f64, 2>, out: ViewMut<f64, 2>, level: usize) {
-    let l = team.league_rank();
-    let n = a.extent(1);
-    let tmp = team.team_scratch::<f64, 1>(level, [n]);
-    for j in team.thread_range(n) {
-        tmp[j] = 2.0 * a[(l, j)];
-    }
-    team.team_barrier();
-    for j in team.thread_range(n) {
-        out[(l, j)] = tmp[n - 1 - j];
-    }
+/// Reverses each row of `a` (doubled) through team scratch of one level.
+/// Scratch levels are constants in a kernel (each device backend places them statically), so the
+/// round trip comes once per level.
+macro_rules! reverse_kernel {
+    ($name:ident, $level:literal) => {
+        #[kernel]
+        fn $name(team: &TeamMember, a: View<f64, 2>, out: ViewMut<f64, 2>) {
+            let l = team.league_rank();
+            let n = a.extent(1);
+            let tmp = team.team_scratch::<f64, 1>($level, [n]);
+            for j in team.thread_range(n) {
+                tmp[j] = 2.0 * a[(l, j)];
+            }
+            team.team_barrier();
+            for j in team.thread_range(n) {
+                out[(l, j)] = tmp[n - 1 - j];
+            }
+        }
+    };
 }
+reverse_kernel!(reverse_via_scratch0, 0);
+reverse_kernel!(reverse_via_scratch1, 1);
 
 /// Row sums of `3 a` through thread-private scratch.
 #[kernel]
@@ -97,11 +105,11 @@ fn scratch_round_trip<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             let a = View::<f64, 2>::from_vec("a", [league, n], data.clone())?;
             let out = View::<f64, 2, LayoutLeft>::new("out", [league, n])?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto).scratch(level, n * 8, 0);
-            parallel_for(
-                "reverse_via_scratch",
-                p,
-                reverse_via_scratch(&a, &out, level),
-            )?;
+            if level == 0 {
+                parallel_for("reverse_via_scratch", p, reverse_via_scratch0(&a, &out))?;
+            } else {
+                parallel_for("reverse_via_scratch", p, reverse_via_scratch1(&a, &out))?;
+            }
             let want: Vec<f64> = (0..league)
                 .flat_map(|l| {
                     let row = &data[l * n..(l + 1) * n];
@@ -191,7 +199,7 @@ fn scratch_overuse_panics<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
     let out = View::<f64, 2>::new("out", [4, 16]).unwrap();
     let p = TeamPolicy::new(&space, 4, TeamSize::Auto).scratch(0, 8 * 15, 0);
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        parallel_for("too_little_scratch", p, reverse_via_scratch(&a, &out, 0))
+        parallel_for("too_little_scratch", p, reverse_via_scratch0(&a, &out))
     }));
     let msg = crate::panic_message(&*r.expect_err("the kernel should panic"));
     assert!(msg.contains("scratch") && msg.contains("16"), "{msg}");

@@ -54,15 +54,21 @@ fn vector_prefix(team: &TeamMember, a: View<i64, 3>, out: ViewMut<i64, 3>) {
 #[kernel]
 fn row_argmin(team: &TeamMember, a: View<f64, 2>, val: ViewMut<f64>, loc: ViewMut<i64>) {
     let l = team.league_rank();
-    let m = team.team_vector_reduce(a.extent(1), MinLoc, |j, acc: &mut ValLoc<f64>| {
-        if a[(l, j)] < acc.val {
-            acc.val = a[(l, j)];
-            acc.loc = j;
+    // MinLoc as two built-in reductions (nested reducers are the scalar ones on every backend):
+    // the minimum, then the first index holding it.
+    let m = team.team_vector_reduce(a.extent(1), Min, |j, acc: &mut f64| {
+        if a[(l, j)] < *acc {
+            *acc = a[(l, j)];
+        }
+    });
+    let at = team.team_vector_reduce(a.extent(1), Min, |j, acc: &mut i64| {
+        if a[(l, j)] == m && (j as i64) < *acc {
+            *acc = j as i64;
         }
     });
     team.single_team(|| {
-        val[l] = m.val;
-        loc[l] = m.loc as i64;
+        val[l] = m;
+        loc[l] = if at == i64::MAX { -1 } else { at };
     });
 }
 

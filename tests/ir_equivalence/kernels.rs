@@ -225,12 +225,6 @@ pub fn lerp<T: Float>(i: usize, y: ViewMut<T>, a: View<T>, b: View<T>, t: T) {
     y[i] = a[i] + (b[i] - a[i]) * t + T::from_f64(0.5).sqrt() * T::ONE;
 }
 
-/// A kernel the IR cannot express (`u8` elements): `build_ir` returns `Unsupported`.
-#[kernel]
-pub fn copy_u8(i: usize, dst: ViewMut<u8>, src: View<u8>) {
-    dst[i] = src[i];
-}
-
 /// A recursive helper: the IR has no recursion.
 #[rokkos::func]
 pub fn fact(n: u64) -> u64 {

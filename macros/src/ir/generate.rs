@@ -123,11 +123,14 @@ pub fn kernel_items(sig: &KernelSignature) -> TokenStream {
             }
         }
         Err(Fail::Compile(e)) => return e.into_compile_error(),
+        // Every backend must run a kernel the same way: what the IR cannot express is rejected here
+        // rather than failing later on a device backend.
         Err(Fail::Unsupported(msg)) => {
-            let msg = format!("kernel `{name_str}`: {msg}");
-            quote!(::core::result::Result::Err(#irb::BuildError::Unsupported(
-                ::std::string::String::from(#msg)
-            )))
+            return syn::Error::new(
+                sig.name.span(),
+                format!("kernel `{name_str}`: {msg}; device backends cannot run it, so it is rejected on every backend"),
+            )
+            .into_compile_error()
         }
     };
     let item_attrs = sig.attrs.iter().filter(|a| is_item_attr(a));
@@ -235,7 +238,7 @@ fn declare(tx: &mut Tx, sig: &KernelSignature) -> R<()> {
 
 /// The hidden IR builder of a `#[func]`: `__rokkos_ir_NAME(scope, args..) -> Expr<R>`.
 pub fn func_items(f: &syn::ItemFn) -> TokenStream {
-    let (ir, irb) = (ir(), irb());
+    let irb = irb();
     let name = &f.sig.ident;
     let ir_name = format_ident!("__rokkos_ir_{}", name, span = name.span());
     let vis = &f.vis;
@@ -330,11 +333,11 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
         }
         Err(Fail::Compile(e)) => return e.into_compile_error(),
         Err(Fail::Unsupported(msg)) => {
-            let msg = format!("function `{name}`: {msg}");
-            quote! {
-                #irb::FuncScope::unsupported(#scope, #msg);
-                #irb::Expr::from_ir(#ir::Expr::Lit(#ir::Value::Bool(false)))
-            }
+            return syn::Error::new(
+                name.span(),
+                format!("function `{name}`: {msg}; device backends cannot run it, so it is rejected on every backend"),
+            )
+            .into_compile_error()
         }
     };
     quote! {

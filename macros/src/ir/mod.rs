@@ -13,10 +13,11 @@
 //! locals, so the recorded IR evaluates in Rust's order. Rust blocks mirror the kernel's blocks, so
 //! shadowing and scopes of handles follow the source.
 //!
-//! Two kinds of failure ([`Fail`]): a construct the IR cannot express is a compile error at its span
-//! (every backend rejects the kernel); a *type or value* the IR lacks (a `View<u8>`, a runtime scratch
-//! level, a `MinLoc` nested reduction) makes `build_ir()` return `BuildError::Unsupported`, so host
-//! backends still run the kernel and device backends report it at launch.
+//! Two kinds of failure ([`Fail`]), both compile errors, because a kernel must run the same way on
+//! every backend: a construct the IR cannot express is reported at its span; a *type or value* the IR
+//! lacks (a `View<u8>`, a run-time scratch level, a `MinLoc` nested reduction) is reported at the
+//! kernel's name. Only a recursive `#[func]`, visible when the IR is built, makes `build_ir()` return
+//! `BuildError::Unsupported`.
 
 mod expr;
 pub mod generate;
@@ -36,8 +37,8 @@ use std::collections::{HashMap, HashSet};
 pub enum Fail {
     /// A construct the IR cannot express: a compile error at its span.
     Compile(syn::Error),
-    /// Host backends run it but the IR lacks a type or value for it: `build_ir` returns
-    /// `BuildError::Unsupported` with this text.
+    /// The IR lacks a type or value for it (a non-IR element type, a run-time scratch level, a
+    /// nested reducer outside the built-in set): a compile error at the kernel's or function's name.
     Unsupported(String),
 }
 
@@ -49,7 +50,7 @@ pub fn reject<T>(tokens: impl ToTokens, msg: impl std::fmt::Display) -> R<T> {
     Err(Fail::Compile(syn::Error::new_spanned(tokens, msg)))
 }
 
-/// A runtime `Unsupported` error.
+/// An `Unsupported` translation failure (reported at the kernel's name).
 pub fn unsupported<T>(msg: impl Into<String>) -> R<T> {
     Err(Fail::Unsupported(msg.into()))
 }
