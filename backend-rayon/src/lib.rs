@@ -28,14 +28,6 @@ use rokkos_core::{
 };
 use std::sync::Arc;
 
-/// Team limits of the rayon space: teams of one thread, like Kokkos' host backends on `AUTO`.
-pub const RAYON_TEAM_LIMITS: TeamLimits = TeamLimits {
-    team_size_max: 1,
-    team_size_auto: 1,
-    vector_length_max: 1024,
-    scratch_max: [1 << 20, 1 << 30],
-};
-
 /// The rayon execution space: the global rayon pool, or a pool of its own.
 ///
 /// ```
@@ -112,7 +104,7 @@ impl ExecutionSpace for Rayon {
         Ok(())
     }
     fn team_limits(&self) -> TeamLimits {
-        RAYON_TEAM_LIMITS
+        rokkos_core::host_iter::HOST_TEAM_LIMITS
     }
     fn for_range<K>(
         &self,

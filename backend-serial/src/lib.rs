@@ -20,15 +20,6 @@ use rokkos_core::{
     ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy,
 };
 
-/// Team limits shared by the host backends: teams of one thread (`TeamSize::Auto` resolves to 1),
-/// vector ranges run sequentially, scratch from host memory.
-pub const HOST_TEAM_LIMITS: TeamLimits = TeamLimits {
-    team_size_max: 1,
-    team_size_auto: 1,
-    vector_length_max: 1024,
-    scratch_max: [1 << 20, 1 << 30],
-};
-
 /// The serial execution space: runs every kernel on the calling thread.
 ///
 /// ```
@@ -53,7 +44,7 @@ impl ExecutionSpace for Serial {
         Ok(())
     }
     fn team_limits(&self) -> TeamLimits {
-        HOST_TEAM_LIMITS
+        rokkos_core::host_iter::HOST_TEAM_LIMITS
     }
     fn for_range<K>(
         &self,

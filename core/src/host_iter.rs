@@ -3,7 +3,19 @@
 
 use crate::kernel::{ForBody, MDWork, RangeWork, ReduceBody, ScanBody};
 use crate::policy::{Iterate, MDRangePolicy, TeamPolicy};
+use crate::space::TeamLimits;
 use std::ops::Range;
+
+/// Team limits of the host backends (serial, rayon): teams of one thread, as in Kokkos' host
+/// backends (`TeamSize::Auto` resolves to 1); vector ranges run sequentially, so any power-of-two
+/// vector length up to 1024 is accepted; scratch comes from host memory (1 MiB at level 0, 1 GiB at
+/// level 1 per team).
+pub const HOST_TEAM_LIMITS: TeamLimits = TeamLimits {
+    team_size_max: 1,
+    team_size_auto: 1,
+    vector_length_max: 1024,
+    scratch_max: [1 << 20, 1 << 30],
+};
 
 /// Splits `begin..end` into `chunks` contiguous pieces of nearly equal length; returns piece `c`.
 #[inline]
