@@ -82,8 +82,8 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use rokkos_core::kernel::{
-        ForBody, ForKernel, Kernel, KernelIr, MDWork, RangeWork, ReduceBody, ReduceKernel,
-        ScanBody, ScanKernel, TeamWork, ViewArg, WorkKind,
+        ForBody, ForKernel, Kernel, KernelArg, KernelIr, MDWork, RangeWork, ReduceBody,
+        ReduceKernel, ScanBody, ScanKernel, TeamWork, ViewArg, ViewBinding, WorkKind,
     };
     pub use rokkos_core::{Layout, MemorySpace, Pod, ReadAccess, TeamMember, View, WriteAccess};
 }

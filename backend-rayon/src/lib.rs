@@ -20,7 +20,7 @@ mod scan_range;
 
 use rayon::prelude::*;
 use rokkos_core::kernel::{
-    Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
 use rokkos_core::{
     Error, ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits,
@@ -113,7 +113,7 @@ impl ExecutionSpace for Rayon {
         kernel: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<RangeWork, Space = HostSpace>,
+        K: ForKernel<RangeWork, Space = HostSpace> + KernelIr,
     {
         for_range::run(self, policy, kernel);
         Ok(())
@@ -125,7 +125,7 @@ impl ExecutionSpace for Rayon {
         kernel: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<MDWork<N>, Space = HostSpace>,
+        K: ForKernel<MDWork<N>, Space = HostSpace> + KernelIr,
     {
         for_mdrange::run(self, policy, kernel);
         Ok(())
@@ -137,7 +137,7 @@ impl ExecutionSpace for Rayon {
         kernel: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<TeamWork, Space = HostSpace>,
+        K: ForKernel<TeamWork, Space = HostSpace> + KernelIr,
     {
         for_team::run(self, policy, kernel);
         Ok(())
@@ -150,7 +150,7 @@ impl ExecutionSpace for Rayon {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<RangeWork, Space = HostSpace>,
+        K: ReduceKernel<RangeWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         Ok(reduce_range::run(self, policy, kernel, reducer))
@@ -163,7 +163,7 @@ impl ExecutionSpace for Rayon {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<MDWork<N>, Space = HostSpace>,
+        K: ReduceKernel<MDWork<N>, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         Ok(reduce_mdrange::run(self, policy, kernel, reducer))
@@ -176,7 +176,7 @@ impl ExecutionSpace for Rayon {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<TeamWork, Space = HostSpace>,
+        K: ReduceKernel<TeamWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         Ok(reduce_team::run(self, policy, kernel, reducer))
@@ -189,7 +189,7 @@ impl ExecutionSpace for Rayon {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ScanKernel<RangeWork, Space = HostSpace>,
+        K: ScanKernel<RangeWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         Ok(scan_range::run(self, policy, kernel, reducer))

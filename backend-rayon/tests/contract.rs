@@ -1,6 +1,8 @@
 //! The backends against the kernel contract, with hand-written kernel values of the shape
 //! `#[rokkos::kernel]` generates (so this test does not depend on the macro).
 
+use rokkos_core::ir::build::{BuildError, KernelBuilder};
+use rokkos_core::ir::{self, Access};
 use rokkos_core::kernel::*;
 use rokkos_core::*;
 use rokkos_rayon::Rayon;
@@ -44,6 +46,23 @@ impl<L1: Layout, L2: Layout> ForKernel<RangeWork> for Scale<'_, L1, L2> {
     }
 }
 
+impl<L1: Layout, L2: Layout> KernelIr for Scale<'_, L1, L2> {
+    fn build_ir() -> Result<ir::Kernel, BuildError> {
+        let mut kb = KernelBuilder::new("scale", ir::WorkKind::Range);
+        let i = kb.work_index(0);
+        let y = kb.view::<f64>("y", 1, Access::Writable);
+        let x = kb.view::<f64>("x", 1, Access::ReadOnly);
+        let a = kb.scalar::<f64>("a");
+        kb.store(y, i.clone(), a.get() * x.load(i));
+        kb.finish()
+    }
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, HostSpace>)) {
+        f(KernelArg::View(self.y.__binding("y", true)));
+        f(KernelArg::View(self.x.__binding("x", false)));
+        f(KernelArg::Scalar(ir::Value::F64(self.a)));
+    }
+}
+
 /// `#[kernel(scan)] fn prefix(i, p: &mut i64, fin: bool, x: View<i64>, out: ViewMut<i64>)`
 struct Prefix<'k> {
     x: &'k View<i64>,
@@ -83,6 +102,26 @@ impl ScanKernel<RangeWork> for Prefix<'_> {
     }
 }
 
+impl KernelIr for Prefix<'_> {
+    fn build_ir() -> Result<ir::Kernel, BuildError> {
+        let mut kb = KernelBuilder::new("prefix", ir::WorkKind::Range);
+        let i = kb.work_index(0);
+        let p = kb.scan_partial::<i64>("p");
+        let fin = kb.is_final();
+        let x = kb.view::<i64>("x", 1, Access::ReadOnly);
+        let out = kb.view::<i64>("out", 1, Access::Writable);
+        kb.if_(fin);
+        kb.store(out, i.clone(), p.get());
+        kb.end();
+        kb.acc_set(p, p.get() + x.load(i));
+        kb.finish()
+    }
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, HostSpace>)) {
+        f(KernelArg::View(self.x.__binding("x", false)));
+        f(KernelArg::View(self.out.__binding("out", true)));
+    }
+}
+
 /// `fn sumsq(i, acc: &mut i64, x: View<i64>) { *acc += x[i] * x[i]; }`
 struct SumSq<'k> {
     x: &'k View<i64>,
@@ -112,6 +151,20 @@ impl ReduceKernel<RangeWork> for SumSq<'_> {
         SumSqNative {
             x: self.x.__read_access("sumsq"),
         }
+    }
+}
+
+impl KernelIr for SumSq<'_> {
+    fn build_ir() -> Result<ir::Kernel, BuildError> {
+        let mut kb = KernelBuilder::new("sumsq", ir::WorkKind::Range);
+        let i = kb.work_index(0);
+        let acc = kb.acc::<i64>("acc");
+        let x = kb.view::<i64>("x", 1, Access::ReadOnly);
+        kb.acc_set(acc, acc.get() + x.load(i.clone()) * x.load(i));
+        kb.finish()
+    }
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, HostSpace>)) {
+        f(KernelArg::View(self.x.__binding("x", false)));
     }
 }
 

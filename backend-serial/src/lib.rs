@@ -14,7 +14,7 @@ mod reduce_team;
 mod scan_range;
 
 use rokkos_core::kernel::{
-    Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
 use rokkos_core::{
     ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy,
@@ -53,7 +53,7 @@ impl ExecutionSpace for Serial {
         kernel: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<RangeWork, Space = HostSpace>,
+        K: ForKernel<RangeWork, Space = HostSpace> + KernelIr,
     {
         for_range::run(policy, kernel);
         Ok(())
@@ -65,7 +65,7 @@ impl ExecutionSpace for Serial {
         kernel: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<MDWork<N>, Space = HostSpace>,
+        K: ForKernel<MDWork<N>, Space = HostSpace> + KernelIr,
     {
         for_mdrange::run(policy, kernel);
         Ok(())
@@ -77,7 +77,7 @@ impl ExecutionSpace for Serial {
         kernel: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<TeamWork, Space = HostSpace>,
+        K: ForKernel<TeamWork, Space = HostSpace> + KernelIr,
     {
         for_team::run(policy, kernel);
         Ok(())
@@ -90,7 +90,7 @@ impl ExecutionSpace for Serial {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<RangeWork, Space = HostSpace>,
+        K: ReduceKernel<RangeWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         Ok(reduce_range::run(policy, kernel, reducer))
@@ -103,7 +103,7 @@ impl ExecutionSpace for Serial {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<MDWork<N>, Space = HostSpace>,
+        K: ReduceKernel<MDWork<N>, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         Ok(reduce_mdrange::run(policy, kernel, reducer))
@@ -116,7 +116,7 @@ impl ExecutionSpace for Serial {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<TeamWork, Space = HostSpace>,
+        K: ReduceKernel<TeamWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         Ok(reduce_team::run(policy, kernel, reducer))
@@ -129,7 +129,7 @@ impl ExecutionSpace for Serial {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ScanKernel<RangeWork, Space = HostSpace>,
+        K: ScanKernel<RangeWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         Ok(scan_range::run(policy, kernel, reducer))

@@ -67,7 +67,53 @@ pub trait Kernel {
     fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>));
 }
 
-/// The kernel IR of a generated kernel value: what device backends compile.
+/// One View argument as a device backend binds it: its storage, element type and addressing.
+///
+/// Element `idx` of the View is element `offset + sum(idx[k] * strides[k])` of `buffer`; extents and
+/// strides are passed to the compiled kernel at launch, so one compiled kernel serves every shape.
+pub struct ViewBinding<'a, S: MemorySpace> {
+    /// Parameter name in the kernel signature.
+    pub param: &'static str,
+    /// The View's label (for messages).
+    pub label: &'a str,
+    /// The allocation.
+    pub buffer: &'a S::Buffer,
+    /// The IR element type.
+    pub elem: crate::ir::ScalarType,
+    /// Offset of element `[0; R]` from the start of the allocation, in elements.
+    pub offset: usize,
+    /// Extent of each dimension.
+    pub extents: &'a [usize],
+    /// Stride of each dimension, in elements.
+    pub strides: &'a [usize],
+    /// Whether the kernel may write through it.
+    pub writable: bool,
+}
+
+impl<S: MemorySpace> std::fmt::Debug for ViewBinding<'_, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewBinding")
+            .field("param", &self.param)
+            .field("label", &self.label)
+            .field("elem", &self.elem)
+            .field("offset", &self.offset)
+            .field("extents", &self.extents)
+            .field("strides", &self.strides)
+            .field("writable", &self.writable)
+            .finish()
+    }
+}
+
+/// One kernel argument, in the IR's parameter order (see [`KernelIr::visit_args`]).
+#[derive(Debug)]
+pub enum KernelArg<'a, S: MemorySpace> {
+    /// A View parameter.
+    View(ViewBinding<'a, S>),
+    /// A scalar parameter's value.
+    Scalar(crate::ir::Value),
+}
+
+/// The kernel IR of a generated kernel value, and its arguments: what device backends compile and bind.
 ///
 /// `#[rokkos::kernel]` implements it for every kernel value: `build_ir` replays the kernel body,
 /// statement by statement, against the typed [`crate::ir::build`] API. The IR depends only on the
@@ -84,6 +130,9 @@ pub trait KernelIr: Kernel {
     {
         Self::build_ir()
     }
+    /// Calls `f` once per argument, in the IR's parameter order: first every View parameter
+    /// (the IR's `views`, in signature order), then every scalar parameter (the IR's `scalars`).
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, Self::Space>));
 }
 
 /// A `parallel_for` kernel over work kind `W`.

@@ -29,8 +29,8 @@ pub use copy::{create_mirror, create_mirror_view, create_mirror_view_and_copy, d
 pub use error::{Error, Result};
 pub use index::ViewIndex;
 pub use kernel::{
-    Checked, ForBody, ForKernel, Kernel, KernelIr, MDWork, RangeWork, ReduceBody, ReduceKernel,
-    ScanBody, ScanKernel, TeamWork, ViewArg, WorkKind,
+    Checked, ForBody, ForKernel, Kernel, KernelArg, KernelIr, MDWork, RangeWork, ReduceBody,
+    ReduceKernel, ScanBody, ScanKernel, TeamWork, ViewArg, ViewBinding, WorkKind,
 };
 pub use layout::{Layout, LayoutKind, LayoutLeft, LayoutRight, LayoutStride};
 pub use pattern::{

@@ -8,7 +8,8 @@
 use crate::copy::fill;
 use crate::error::{Error, Result};
 use crate::kernel::{
-    Checked, ForKernel, Kernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork, ViewArg,
+    Checked, ForKernel, Kernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    ViewArg,
 };
 use crate::layout::Layout;
 use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
@@ -95,7 +96,7 @@ pub trait ScanPolicy<K: Kernel, Rd> {
     fn launch_scan(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<Self::Value>;
 }
 
-impl<E: ExecutionSpace, K: ForKernel<RangeWork, Space = E::Memory>> ForPolicy<K>
+impl<E: ExecutionSpace, K: ForKernel<RangeWork, Space = E::Memory> + KernelIr> ForPolicy<K>
     for RangePolicy<E>
 {
     fn launch_for(&self, label: &str, kernel: &K) -> Result<()> {
@@ -106,8 +107,8 @@ impl<E: ExecutionSpace, K: ForKernel<RangeWork, Space = E::Memory>> ForPolicy<K>
         })
     }
 }
-impl<E: ExecutionSpace, const N: usize, K: ForKernel<MDWork<N>, Space = E::Memory>> ForPolicy<K>
-    for MDRangePolicy<E, N>
+impl<E: ExecutionSpace, const N: usize, K: ForKernel<MDWork<N>, Space = E::Memory> + KernelIr>
+    ForPolicy<K> for MDRangePolicy<E, N>
 {
     fn launch_for(&self, label: &str, kernel: &K) -> Result<()> {
         self.validate(label)?;
@@ -117,7 +118,9 @@ impl<E: ExecutionSpace, const N: usize, K: ForKernel<MDWork<N>, Space = E::Memor
         })
     }
 }
-impl<E: ExecutionSpace, K: ForKernel<TeamWork, Space = E::Memory>> ForPolicy<K> for TeamPolicy<E> {
+impl<E: ExecutionSpace, K: ForKernel<TeamWork, Space = E::Memory> + KernelIr> ForPolicy<K>
+    for TeamPolicy<E>
+{
     fn launch_for(&self, label: &str, kernel: &K) -> Result<()> {
         self.validate(label)?;
         profiled(Pattern::For, self.space(), label, || {
@@ -130,7 +133,7 @@ impl<E: ExecutionSpace, K: ForKernel<TeamWork, Space = E::Memory>> ForPolicy<K> 
 impl<E, K, Rd> ReducePolicy<K, Rd> for RangePolicy<E>
 where
     E: ExecutionSpace,
-    K: ReduceKernel<RangeWork, Space = E::Memory>,
+    K: ReduceKernel<RangeWork, Space = E::Memory> + KernelIr,
     Rd: Reducer<K::Value>,
 {
     type Value = K::Value;
@@ -145,7 +148,7 @@ where
 impl<E, const N: usize, K, Rd> ReducePolicy<K, Rd> for MDRangePolicy<E, N>
 where
     E: ExecutionSpace,
-    K: ReduceKernel<MDWork<N>, Space = E::Memory>,
+    K: ReduceKernel<MDWork<N>, Space = E::Memory> + KernelIr,
     Rd: Reducer<K::Value>,
 {
     type Value = K::Value;
@@ -160,7 +163,7 @@ where
 impl<E, K, Rd> ReducePolicy<K, Rd> for TeamPolicy<E>
 where
     E: ExecutionSpace,
-    K: ReduceKernel<TeamWork, Space = E::Memory>,
+    K: ReduceKernel<TeamWork, Space = E::Memory> + KernelIr,
     Rd: Reducer<K::Value>,
 {
     type Value = K::Value;
@@ -175,7 +178,7 @@ where
 impl<E, K, Rd> ScanPolicy<K, Rd> for RangePolicy<E>
 where
     E: ExecutionSpace,
-    K: ScanKernel<RangeWork, Space = E::Memory>,
+    K: ScanKernel<RangeWork, Space = E::Memory> + KernelIr,
     Rd: Reducer<K::Value>,
 {
     type Value = K::Value;

@@ -7,7 +7,9 @@
 //! `core/src/README.md`.
 
 use crate::error::{Error, Result};
-use crate::kernel::{Checked, ForKernel, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork};
+use crate::kernel::{
+    Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+};
 use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
 use crate::reducer::Reducer;
 use std::alloc;
@@ -189,7 +191,7 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         kernel: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<RangeWork, Space = Self::Memory>;
+        K: ForKernel<RangeWork, Space = Self::Memory> + KernelIr;
     /// `parallel_for` over a multidimensional range.
     fn for_mdrange<const N: usize, K>(
         &self,
@@ -198,7 +200,7 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         kernel: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<MDWork<N>, Space = Self::Memory>;
+        K: ForKernel<MDWork<N>, Space = Self::Memory> + KernelIr;
     /// `parallel_for` over a league of teams.
     fn for_team<K>(
         &self,
@@ -207,7 +209,7 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         kernel: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<TeamWork, Space = Self::Memory>;
+        K: ForKernel<TeamWork, Space = Self::Memory> + KernelIr;
     /// `parallel_reduce` over a range.
     fn reduce_range<K, Rd>(
         &self,
@@ -217,7 +219,7 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<RangeWork, Space = Self::Memory>,
+        K: ReduceKernel<RangeWork, Space = Self::Memory> + KernelIr,
         Rd: Reducer<K::Value>;
     /// `parallel_reduce` over a multidimensional range.
     fn reduce_mdrange<const N: usize, K, Rd>(
@@ -228,7 +230,7 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<MDWork<N>, Space = Self::Memory>,
+        K: ReduceKernel<MDWork<N>, Space = Self::Memory> + KernelIr,
         Rd: Reducer<K::Value>;
     /// `parallel_reduce` over a league of teams.
     fn reduce_team<K, Rd>(
@@ -239,7 +241,7 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<TeamWork, Space = Self::Memory>,
+        K: ReduceKernel<TeamWork, Space = Self::Memory> + KernelIr,
         Rd: Reducer<K::Value>;
     /// `parallel_scan` over a range: calls the kernel with `final == true` exactly once per index,
     /// in any order, with the exclusive prefix (under `reducer`) of all earlier indices; returns the total.
@@ -251,6 +253,6 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ScanKernel<RangeWork, Space = Self::Memory>,
+        K: ScanKernel<RangeWork, Space = Self::Memory> + KernelIr,
         Rd: Reducer<K::Value>;
 }

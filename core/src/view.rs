@@ -319,6 +319,28 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
         }
     }
 
+    /// The View as a device backend binds it (see [`crate::kernel::ViewBinding`]).
+    #[doc(hidden)]
+    pub fn __binding(
+        &self,
+        param: &'static str,
+        writable: bool,
+    ) -> crate::kernel::ViewBinding<'_, S>
+    where
+        T: crate::ir::build::IrScalar,
+    {
+        crate::kernel::ViewBinding {
+            param,
+            label: &self.alloc.label,
+            buffer: &self.alloc.buffer,
+            elem: T::TYPE,
+            offset: self.offset,
+            extents: &self.extents,
+            strides: &self.strides,
+            writable,
+        }
+    }
+
     fn raw_ptr(&self) -> *mut T {
         match S::host_ptr(&self.alloc.buffer) {
             // SAFETY: offset is within the allocation (every constructor keeps offset + span inside it).

@@ -140,12 +140,32 @@ pub fn kernel_items(sig: &KernelSignature) -> TokenStream {
     } else {
         quote!(where #(#preds),*)
     };
+    // Views first, then scalars: the IR's parameter tables, each in signature order.
+    let mut view_args = Vec::new();
+    let mut scalar_args = Vec::new();
+    for arg in &sig.args {
+        let n = arg.name();
+        let pname = n.to_string();
+        match arg {
+            Arg::View(v) => {
+                let writable = v.writable;
+                view_args
+                    .push(quote!(__f(#p::KernelArg::View(self.#n.__binding(#pname, #writable)));));
+            }
+            Arg::Scalar(_) => scalar_args
+                .push(quote!(__f(#p::KernelArg::Scalar(#irb::IrScalar::to_value(self.#n)));)),
+        }
+    }
     quote! {
         #(#item_attrs)*
         #allow
         impl #kernel_params #p::KernelIr for #kernel_ty #kernel_args #where_clause {
             fn build_ir() -> ::core::result::Result<#ir::Kernel, #irb::BuildError> {
                 #body
+            }
+            fn visit_args<'__a>(&'__a self, __f: &mut dyn FnMut(#p::KernelArg<'__a, #m>)) {
+                #(#view_args)*
+                #(#scalar_args)*
             }
         }
     }
