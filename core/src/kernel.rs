@@ -177,7 +177,7 @@ pub trait ForBody<W: WorkKind>: Sync {
 /// A `parallel_reduce` kernel over work kind `W` accumulating a `Value`.
 pub trait ReduceKernel<W: WorkKind>: Kernel {
     /// The accumulated value (a tuple when the kernel has several accumulators).
-    type Value: Copy + Send + Sync + 'static;
+    type Value: crate::reducer::AccValue + Copy + Send + Sync + 'static;
     /// The native body.
     type Body<'a>: ReduceBody<W, Self::Value>
     where
@@ -214,7 +214,7 @@ pub trait ReduceBody<W: WorkKind, A>: Sync {
 /// A `parallel_scan` kernel over work kind `W`.
 pub trait ScanKernel<W: WorkKind>: Kernel {
     /// The scanned value.
-    type Value: Copy + Send + Sync + 'static;
+    type Value: crate::reducer::AccValue + Copy + Send + Sync + 'static;
     /// The native body.
     type Body<'a>: ScanBody<W, Self::Value>
     where

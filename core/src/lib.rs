@@ -39,8 +39,8 @@ pub use pattern::{
 };
 pub use policy::{Iterate, MDRangePolicy, RangePolicy, ScratchRequest, TeamPolicy, TeamSize};
 pub use reducer::{
-    BAnd, BOr, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal, Prod, Reducer, Sum,
-    ValLoc,
+    AccValue, BAnd, BOr, Custom, JoinKind, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal,
+    Prod, Reducer, Sum, ValLoc,
 };
 pub use scalar::{Bits, Float, Scalar};
 pub use space::{ExecutionSpace, HostAccessible, HostBuffer, HostSpace, MemorySpace, TeamLimits};

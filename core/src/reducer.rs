@@ -21,6 +21,13 @@ pub trait Reducer<T>: Sync {
     fn init(&self) -> T;
     /// Folds `src` into `dst`.
     fn join(&self, dst: &mut T, src: T);
+    /// For device backends, which join the partial results on the device: appends one
+    /// [`JoinKind`] per accumulator and returns `true`, or returns `false` for a reducer whose join
+    /// exists only as host code (the default, and [`Custom`]'s answer).
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        let _ = out;
+        false
+    }
 }
 
 /// Sum reducer (`+`, identity 0).
@@ -91,6 +98,10 @@ impl<T: Scalar> Reducer<T> for Sum {
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.add(src);
     }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::Op(crate::ir::ReducerKind::Sum));
+        true
+    }
 }
 impl<T: Scalar> Reducer<T> for Prod {
     fn init(&self) -> T {
@@ -99,6 +110,10 @@ impl<T: Scalar> Reducer<T> for Prod {
     #[inline(always)]
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.mul(src);
+    }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::Op(crate::ir::ReducerKind::Prod));
+        true
     }
 }
 impl<T: Scalar> Reducer<T> for Min {
@@ -111,6 +126,10 @@ impl<T: Scalar> Reducer<T> for Min {
             *dst = src;
         }
     }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::Op(crate::ir::ReducerKind::Min));
+        true
+    }
 }
 impl<T: Scalar> Reducer<T> for Max {
     fn init(&self) -> T {
@@ -121,6 +140,10 @@ impl<T: Scalar> Reducer<T> for Max {
         if src > *dst {
             *dst = src;
         }
+    }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::Op(crate::ir::ReducerKind::Max));
+        true
     }
 }
 impl<T: Scalar> Reducer<ValLoc<T>> for MinLoc {
@@ -136,6 +159,10 @@ impl<T: Scalar> Reducer<ValLoc<T>> for MinLoc {
             *dst = src;
         }
     }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::MinLoc);
+        true
+    }
 }
 impl<T: Scalar> Reducer<ValLoc<T>> for MaxLoc {
     fn init(&self) -> ValLoc<T> {
@@ -149,6 +176,10 @@ impl<T: Scalar> Reducer<ValLoc<T>> for MaxLoc {
         if src.val > dst.val || (src.val == dst.val && src.loc < dst.loc) {
             *dst = src;
         }
+    }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::MaxLoc);
+        true
     }
 }
 impl<T: Scalar> Reducer<MinMaxVal<T>> for MinMax {
@@ -167,6 +198,10 @@ impl<T: Scalar> Reducer<MinMaxVal<T>> for MinMax {
             dst.max = src.max;
         }
     }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::MinMax);
+        true
+    }
 }
 impl Reducer<bool> for LAnd {
     fn init(&self) -> bool {
@@ -175,6 +210,10 @@ impl Reducer<bool> for LAnd {
     #[inline(always)]
     fn join(&self, dst: &mut bool, src: bool) {
         *dst = *dst && src;
+    }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::Op(crate::ir::ReducerKind::LAnd));
+        true
     }
 }
 impl Reducer<bool> for LOr {
@@ -185,6 +224,10 @@ impl Reducer<bool> for LOr {
     fn join(&self, dst: &mut bool, src: bool) {
         *dst = *dst || src;
     }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::Op(crate::ir::ReducerKind::LOr));
+        true
+    }
 }
 impl<T: Bits> Reducer<T> for BAnd {
     fn init(&self) -> T {
@@ -194,6 +237,10 @@ impl<T: Bits> Reducer<T> for BAnd {
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.and(src);
     }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::Op(crate::ir::ReducerKind::BAnd));
+        true
+    }
 }
 impl<T: Bits> Reducer<T> for BOr {
     fn init(&self) -> T {
@@ -202,6 +249,10 @@ impl<T: Bits> Reducer<T> for BOr {
     #[inline(always)]
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.or(src);
+    }
+    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+        out.push(JoinKind::Op(crate::ir::ReducerKind::BOr));
+        true
     }
 }
 
@@ -247,6 +298,9 @@ macro_rules! tuple_reducer {
             fn join(&self, dst: &mut ($($t,)+), src: ($($t,)+)) {
                 $(self.$i.join(&mut dst.$i, src.$i);)+
             }
+            fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+                true $(&& self.$i.describe(out))+
+            }
         }
     };
 }
@@ -254,3 +308,109 @@ tuple_reducer!(R0 T0 0, R1 T1 1);
 tuple_reducer!(R0 T0 0, R1 T1 1, R2 T2 2);
 tuple_reducer!(R0 T0 0, R1 T1 1, R2 T2 2, R3 T3 3);
 tuple_reducer!(R0 T0 0, R1 T1 1, R2 T2 2, R3 T3 3, R4 T4 4);
+
+/// How a device backend joins the partial results of one accumulator: what [`Reducer::describe`]
+/// reports for the built-in reducers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JoinKind {
+    /// A plain scalar reducer (`Sum`, `Prod`, `Min`, `Max`, `LAnd`, `LOr`, `BAnd`, `BOr`).
+    Op(crate::ir::ReducerKind),
+    /// [`MinLoc`]: smaller value wins, ties keep the smaller location.
+    MinLoc,
+    /// [`MaxLoc`]: larger value wins, ties keep the smaller location.
+    MaxLoc,
+    /// [`MinMax`]: minimum and maximum at once.
+    MinMax,
+}
+
+/// The reducers' join kinds, or `None` for a host-only ([`Custom`]) reducer.
+///
+/// ```
+/// use rokkos_core::reducer::{describe_reducer, JoinKind};
+/// use rokkos_core::{Custom, MinLoc, Sum, ValLoc};
+/// use rokkos_core::ir::ReducerKind;
+/// assert_eq!(describe_reducer::<(f64, ValLoc<f64>), _>(&(Sum, MinLoc)), Some(vec![JoinKind::Op(ReducerKind::Sum), JoinKind::MinLoc]));
+/// assert_eq!(describe_reducer(&Custom::new(0i32, |a: &mut i32, b| *a += b)), None);
+/// ```
+pub fn describe_reducer<T, Rd: Reducer<T> + ?Sized>(reducer: &Rd) -> Option<Vec<JoinKind>> {
+    let mut out = Vec::new();
+    reducer.describe(&mut out).then_some(out)
+}
+
+/// Accumulator values a device backend (or the IR evaluator) exchanges as IR values: one
+/// [`crate::ir::Value`] per field, in [`crate::ir::Kernel::acc_fields`] order.
+pub trait AccValue: Copy {
+    /// Appends the fields.
+    fn push_values(&self, out: &mut Vec<crate::ir::Value>);
+    /// Reads the fields back; `None` when the values do not have the expected types.
+    fn from_values(values: &mut std::slice::Iter<'_, crate::ir::Value>) -> Option<Self>;
+}
+
+macro_rules! acc_scalar {
+    ($($t:ty => $v:ident as $ir:ty),*) => {$(
+        impl AccValue for $t {
+            fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
+                out.push(crate::ir::Value::$v(*self as $ir));
+            }
+            fn from_values(values: &mut std::slice::Iter<'_, crate::ir::Value>) -> Option<Self> {
+                match values.next()? {
+                    crate::ir::Value::$v(x) => Some(*x as $t),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+acc_scalar!(i32 => I32 as i32, u32 => U32 as u32, i64 => I64 as i64, u64 => U64 as u64,
+    isize => I64 as i64, usize => U64 as u64, f32 => F32 as f32, f64 => F64 as f64);
+
+impl AccValue for bool {
+    fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
+        out.push(crate::ir::Value::Bool(*self));
+    }
+    fn from_values(values: &mut std::slice::Iter<'_, crate::ir::Value>) -> Option<Self> {
+        match values.next()? {
+            crate::ir::Value::Bool(x) => Some(*x),
+            _ => None,
+        }
+    }
+}
+impl<T: AccValue> AccValue for ValLoc<T> {
+    fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
+        self.val.push_values(out);
+        self.loc.push_values(out);
+    }
+    fn from_values(values: &mut std::slice::Iter<'_, crate::ir::Value>) -> Option<Self> {
+        let val = T::from_values(values)?;
+        let loc = usize::from_values(values)?;
+        Some(ValLoc { val, loc })
+    }
+}
+impl<T: AccValue> AccValue for MinMaxVal<T> {
+    fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
+        self.min.push_values(out);
+        self.max.push_values(out);
+    }
+    fn from_values(values: &mut std::slice::Iter<'_, crate::ir::Value>) -> Option<Self> {
+        let min = T::from_values(values)?;
+        let max = T::from_values(values)?;
+        Some(MinMaxVal { min, max })
+    }
+}
+
+macro_rules! tuple_acc {
+    ($($r:ident $t:ident $i:tt),+) => {
+        impl<$($t: AccValue),+> AccValue for ($($t,)+) {
+            fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
+                $(self.$i.push_values(out);)+
+            }
+            fn from_values(values: &mut std::slice::Iter<'_, crate::ir::Value>) -> Option<Self> {
+                Some(($($t::from_values(values)?,)+))
+            }
+        }
+    };
+}
+tuple_acc!(R0 T0 0, R1 T1 1);
+tuple_acc!(R0 T0 0, R1 T1 1, R2 T2 2);
+tuple_acc!(R0 T0 0, R1 T1 1, R2 T2 2, R3 T3 3);
+tuple_acc!(R0 T0 0, R1 T1 1, R2 T2 2, R3 T3 3, R4 T4 4);

@@ -61,7 +61,8 @@ float_scalar!(f32, f64);
 
 /// Floating-point element types (`f32`, `f64`) for kernels generic over precision.
 ///
-/// `Float` implies the kernel IR's float traits ([`crate::ir::build::IrFloat`],
+/// `Float` implies [`crate::reducer::AccValue`] (a float can be a reduction's value on every backend)
+/// and the kernel IR's float traits ([`crate::ir::build::IrFloat`],
 /// [`crate::ir::build::IrSigned`]), so the IR that `#[rokkos::kernel]` records for a kernel generic
 /// over `T: Float` type-checks under the same bound.
 ///
@@ -73,6 +74,7 @@ float_scalar!(f32, f64);
 /// ```
 pub trait Float:
     Scalar
+    + crate::reducer::AccValue
     + crate::ir::build::IrFloat
     + crate::ir::build::IrSigned
     + bytemuck::Pod
