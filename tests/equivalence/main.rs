@@ -41,6 +41,13 @@ macro_rules! per_backend {
             fn rayon_global() {
                 super::$name(rokkos::Rayon::new());
             }
+
+            /// The kernels' IR in the reference evaluator: proves the IR the GPU backends compile
+            /// computes what the native body computes.
+            #[test]
+            fn ir_eval() {
+                super::$name(rokkos::ir::eval::IrEval);
+            }
         }
     };
 }
@@ -161,5 +168,15 @@ pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
         (*s).to_string()
     } else {
         "<non-string panic payload>".to_string()
+    }
+}
+
+/// The message of a launch that must fail inside a work item: host backends panic (the native
+/// body's checks), device backends and the IR evaluator return the error from the launch.
+pub fn kernel_failure(r: std::thread::Result<Result<(), rokkos::Error>>, what: &str) -> String {
+    match r {
+        Err(p) => panic_message(&*p),
+        Ok(Err(e)) => e.to_string(),
+        Ok(Ok(())) => panic!("{what}: the launch succeeded"),
     }
 }

@@ -11,6 +11,7 @@ fn league(l: usize) -> WorkSet {
     WorkSet::League {
         league_size: l as u64,
         vector_length: 1,
+        scratch_bytes: None,
     }
 }
 

@@ -4,7 +4,7 @@
 use super::ops;
 use super::{check_work, ArgValue, EvalError, ViewArg, WorkSet};
 use crate::ir::expr::{AccField, AtomicAccess, Expr, FuncId, LocalId};
-use crate::ir::ops::{BinaryOp, LogicOp, TeamQuery, ViewRef};
+use crate::ir::ops::{BinaryOp, LogicOp, ScratchScope, TeamQuery, ViewRef};
 use crate::ir::stmt::{ArrayInit, Block, LocalDecl, Stmt};
 use crate::ir::{Kernel, ScalarType, Value};
 
@@ -69,6 +69,9 @@ struct Machine<'k, 'v, 'a> {
     work: Vec<u64>,
     league: (u64, u64, u64),
     scratch: Vec<Option<Scratch>>,
+    /// Bytes taken from the current team's scratch arena, per level.
+    scratch_used: [u64; 2],
+    scratch_cap: Option<[u64; 2]>,
 }
 
 /// Runs every work item of `work`; returns the accumulator fields.
@@ -141,6 +144,8 @@ pub(super) fn run(
         work: Vec::new(),
         league: (0, 1, 1),
         scratch: (0..kernel.scratch.len()).map(|_| None).collect(),
+        scratch_used: [0; 2],
+        scratch_cap: None,
     };
     match work {
         WorkSet::Range { begin, end } => {
@@ -169,14 +174,54 @@ pub(super) fn run(
         WorkSet::League {
             league_size,
             vector_length,
+            scratch_bytes,
         } => {
+            m.scratch_cap = *scratch_bytes;
             for r in 0..*league_size {
                 m.league = (r, *league_size, *vector_length);
+                m.scratch_used = [0; 2];
                 m.item()?;
             }
         }
     }
     Ok(m.accs)
+}
+
+impl Machine<'_, '_, '_> {
+    /// Takes `len` elements from the team's arena at `level`, as `ScratchArena::take` does.
+    fn take_scratch(
+        &mut self,
+        level: u32,
+        scope: ScratchScope,
+        elem: ScalarType,
+        len: usize,
+    ) -> R<()> {
+        let Some(cap) = self.scratch_cap else {
+            return Ok(());
+        };
+        let l = (level as usize).min(1);
+        let size = elem.size() as u64;
+        let align = size.max(8);
+        let start = self.scratch_used[l].div_ceil(align) * align;
+        let end = (len as u64)
+            .checked_mul(size)
+            .and_then(|b| b.checked_add(start));
+        match end {
+            Some(end) if end <= cap[l] => {
+                self.scratch_used[l] = end;
+                Ok(())
+            }
+            _ => Err(EvalError::InvalidArgument(format!(
+                "{} scratch of {len} elements of {size} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
+                 (request it with TeamPolicy::scratch)",
+                match scope {
+                    ScratchScope::Team => "team",
+                    ScratchScope::Thread => "thread",
+                },
+                cap[l]
+            ))),
+        }
+    }
 }
 
 fn as_i128(v: Value) -> Option<i128> {
@@ -593,7 +638,9 @@ impl Machine<'_, '_, '_> {
                     acc = acc.saturating_mul(extents[k].max(1));
                 }
                 let len: usize = extents.iter().product();
-                let elem: ScalarType = self.kernel.scratch[id.0 as usize].elem;
+                let decl = &self.kernel.scratch[id.0 as usize];
+                let elem: ScalarType = decl.elem;
+                self.take_scratch(decl.level, decl.scope, elem, len)?;
                 self.scratch[id.0 as usize] = Some(Scratch {
                     data: vec![Value::zero(elem); len],
                     extents,

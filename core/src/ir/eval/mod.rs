@@ -15,6 +15,9 @@
 
 mod machine;
 pub mod ops;
+mod space;
+
+pub use space::IrEval;
 
 use crate::ir::valid::{validate, ValidationError};
 use crate::ir::{Kernel, Pattern, ScalarType, Value, WorkKind};
@@ -211,6 +214,11 @@ pub enum WorkSet {
         league_size: u64,
         /// Vector length reported by `vector_length()`.
         vector_length: u64,
+        /// Bytes each team may take from its scratch arena per level (the `TeamPolicy`'s
+        /// reservation), or `None` for no limit. With a limit, an allocation past it fails like the
+        /// native path's does: each scratch View starts at the next multiple of
+        /// `max(element size, 8)` bytes.
+        scratch_bytes: Option<[u64; 2]>,
     },
 }
 

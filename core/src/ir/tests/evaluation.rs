@@ -146,6 +146,7 @@ fn team_kernel_with_scratch_reduce_single() {
     let work = WorkSet::League {
         league_size: teams as u64,
         vector_length: 1,
+        scratch_bytes: None,
     };
     eval_for(&kernels::team_rows(), &work, &mut args).unwrap();
     for r in 0..teams {
@@ -441,6 +442,7 @@ fn nested_scan_vector_range_single_result_and_atomics() {
     let work = WorkSet::League {
         league_size: 3,
         vector_length: 1,
+        scratch_bytes: None,
     };
     eval_for(&kernel, &work, &mut args).unwrap();
     assert_eq!(out, [0, 1, 3, 0, 4, 9, 0, -7, 1]);

@@ -1,0 +1,347 @@
+//! [`IrEval`]: an execution space that runs every kernel through its IR in the reference evaluator.
+//!
+//! It exists for the test suite: a test written once for any `ExecutionSpace` and instantiated with
+//! `IrEval` proves that the kernel's IR computes what its native body computes on the serial and
+//! rayon backends, so the IR the GPU backends compile is checked in CI without a GPU.
+//!
+//! A launch copies each View argument's span out of host memory into a typed buffer, evaluates, and
+//! copies the writable Views back (also after a failed evaluation, so that stores made before the
+//! failure remain, as on the host backends). The launch-time argument checks guarantee that no
+//! writable View overlaps another argument, so the copies cannot clobber each other. Errors of a
+//! work item become the errors a checked device launch reports: an index outside a View's extents
+//! is [`Error::OutOfBounds`] (the message the native path panics with); the rest are
+//! [`Error::InvalidArgument`].
+
+use super::{eval_for, eval_reduce, eval_scan, ArgValue, Buffer, EvalError, ViewArg, WorkSet};
+use crate::error::{Error, Result};
+use crate::host_iter::{team_scratch_bytes, HOST_TEAM_LIMITS};
+use crate::ir::{ScalarType, Value};
+use crate::kernel::{
+    Checked, ForKernel, KernelArg, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    ViewBinding,
+};
+use crate::layout::span_of;
+use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
+use crate::reducer::{AccValue, Reducer};
+use crate::space::{ExecutionSpace, HostSpace, MemorySpace, TeamLimits};
+
+/// Runs kernels through their IR in the reference evaluator, sequentially (tests only: slow).
+///
+/// Teams have one thread, like the serial backend, and share its limits.
+///
+/// ```
+/// use rokkos_core::ir::eval::IrEval;
+/// use rokkos_core::ExecutionSpace;
+/// assert_eq!(IrEval.name(), "ir-eval");
+/// assert_eq!(IrEval.team_limits().team_size_max, 1);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IrEval;
+
+/// Host copies of one launch's View arguments.
+enum Owned {
+    I32(Vec<i32>),
+    U32(Vec<u32>),
+    I64(Vec<i64>),
+    U64(Vec<u64>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+struct ViewCopy<'a> {
+    binding: ViewBinding<'a, HostSpace>,
+    data: Owned,
+}
+
+fn elem_size(t: ScalarType) -> usize {
+    match t {
+        ScalarType::I32 | ScalarType::U32 | ScalarType::F32 => 4,
+        ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 8,
+        ScalarType::Bool => 1,
+    }
+}
+
+impl<'a> ViewCopy<'a> {
+    /// Copies the View's span (`offset .. offset + span` elements of its allocation).
+    fn load(binding: ViewBinding<'a, HostSpace>) -> Result<Self> {
+        let span = span_of(binding.extents, binding.strides);
+        let size = elem_size(binding.elem);
+        let mut bytes = vec![0u8; span * size];
+        // An empty View's offset may point one past its allocation: nothing to read.
+        if span > 0 {
+            HostSpace.read_bytes(binding.buffer, binding.offset * size, &mut bytes)?;
+        }
+        fn typed<T: bytemuck::Pod>(bytes: &[u8]) -> Vec<T> {
+            let mut v = vec![T::zeroed(); bytes.len() / std::mem::size_of::<T>()];
+            bytemuck::cast_slice_mut::<T, u8>(&mut v).copy_from_slice(bytes);
+            v
+        }
+        let data = match binding.elem {
+            ScalarType::I32 => Owned::I32(typed(&bytes)),
+            ScalarType::U32 => Owned::U32(typed(&bytes)),
+            ScalarType::I64 => Owned::I64(typed(&bytes)),
+            ScalarType::U64 => Owned::U64(typed(&bytes)),
+            ScalarType::F32 => Owned::F32(typed(&bytes)),
+            ScalarType::F64 => Owned::F64(typed(&bytes)),
+            ScalarType::Bool => {
+                return Err(Error::InvalidArgument(format!(
+                    "View `{}` has element type bool, which no kernel IR accepts",
+                    binding.label
+                )))
+            }
+        };
+        Ok(ViewCopy { binding, data })
+    }
+    /// Writes the span back.
+    fn store(&self) -> Result<()> {
+        let bytes: &[u8] = match &self.data {
+            Owned::I32(v) => bytemuck::cast_slice(v),
+            Owned::U32(v) => bytemuck::cast_slice(v),
+            Owned::I64(v) => bytemuck::cast_slice(v),
+            Owned::U64(v) => bytemuck::cast_slice(v),
+            Owned::F32(v) => bytemuck::cast_slice(v),
+            Owned::F64(v) => bytemuck::cast_slice(v),
+        };
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let offset = self.binding.offset * elem_size(self.binding.elem);
+        HostSpace.write_bytes(self.binding.buffer, offset, bytes)
+    }
+    fn arg(&mut self) -> ArgValue<'_> {
+        let data = match &mut self.data {
+            Owned::I32(v) => Buffer::I32(v),
+            Owned::U32(v) => Buffer::U32(v),
+            Owned::I64(v) => Buffer::I64(v),
+            Owned::U64(v) => Buffer::U64(v),
+            Owned::F32(v) => Buffer::F32(v),
+            Owned::F64(v) => Buffer::F64(v),
+        };
+        ArgValue::View(ViewArg {
+            data,
+            extents: self.binding.extents.to_vec(),
+            strides: self.binding.strides.to_vec(),
+        })
+    }
+}
+
+/// What to evaluate.
+enum Run<'v> {
+    For,
+    Reduce(&'v [Value]),
+    Scan(Value),
+}
+
+fn fmt_index<T: std::fmt::Display>(xs: &[T]) -> String {
+    let parts: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// Evaluates one launch of `kernel` over `work`; returns the accumulator fields. Messages name
+/// the kernel, as the native path's panics do.
+fn launch<K: KernelIr<Space = HostSpace>>(
+    name: &str,
+    kernel: &K,
+    work: WorkSet,
+    run: Run<'_>,
+) -> Result<Vec<Value>> {
+    let ir = K::build_ir().map_err(|e| Error::Unsupported {
+        backend: "ir-eval".into(),
+        feature: format!("kernel `{name}`: {e}"),
+    })?;
+    let mut bindings = Vec::new();
+    let mut scalars = Vec::new();
+    kernel.visit_args(&mut |a| match a {
+        KernelArg::View(b) => bindings.push(b),
+        KernelArg::Scalar(v) => scalars.push(v),
+    });
+    let mut views = bindings
+        .into_iter()
+        .map(ViewCopy::load)
+        .collect::<Result<Vec<_>>>()?;
+    let outcome = {
+        let mut args: Vec<ArgValue<'_>> = views.iter_mut().map(ViewCopy::arg).collect();
+        args.extend(scalars.into_iter().map(ArgValue::Scalar));
+        match (run, &work) {
+            (Run::For, _) => eval_for(&ir, &work, &mut args).map(|()| Vec::new()),
+            (Run::Reduce(init), _) => eval_reduce(&ir, &work, &mut args, init),
+            (Run::Scan(init), WorkSet::Range { begin, end }) => {
+                eval_scan(&ir, *begin, *end, &mut args, init).map(|v| vec![v])
+            }
+            (Run::Scan(_), _) => Err(EvalError::BadArguments("a scan runs over a range".into())),
+        }
+    };
+    for v in views.iter().filter(|v| v.binding.writable) {
+        v.store()?;
+    }
+    outcome.map_err(|e| match e {
+        EvalError::OutOfBounds {
+            view,
+            index,
+            extents,
+        } => {
+            let label = views
+                .iter()
+                .find(|v| v.binding.param == view)
+                .map_or(view.clone(), |v| v.binding.label.to_string());
+            Error::OutOfBounds {
+                kernel: name.to_string(),
+                view: label,
+                index: fmt_index(&index),
+                extents: fmt_index(&extents),
+            }
+        }
+        other => Error::InvalidArgument(format!("kernel `{name}` (IR evaluator): {other}")),
+    })
+}
+
+fn init_values<V: AccValue, Rd: Reducer<V>>(reducer: &Rd) -> Vec<Value> {
+    let mut out = Vec::new();
+    reducer.init().push_values(&mut out);
+    out
+}
+
+fn result_value<V: AccValue>(name: &str, values: &[Value]) -> Result<V> {
+    V::from_values(&mut values.iter()).ok_or_else(|| {
+        Error::InvalidArgument(format!(
+            "kernel `{name}`: the IR's accumulator fields {values:?} do not match the kernel's value type"
+        ))
+    })
+}
+
+fn range_work(begin: usize, end: usize) -> WorkSet {
+    WorkSet::Range {
+        begin: begin as u64,
+        end: end as u64,
+    }
+}
+
+fn md_work<const N: usize>(begin: [usize; N], end: [usize; N]) -> WorkSet {
+    WorkSet::MDRange {
+        begin: begin.iter().map(|&b| b as u64).collect(),
+        end: end.iter().map(|&e| e as u64).collect(),
+    }
+}
+
+fn league_work(policy: &TeamPolicy<IrEval>) -> WorkSet {
+    WorkSet::League {
+        league_size: policy.league_size() as u64,
+        vector_length: policy.vector_len() as u64,
+        scratch_bytes: Some(team_scratch_bytes(policy).map(|b| b as u64)),
+    }
+}
+
+impl ExecutionSpace for IrEval {
+    type Memory = HostSpace;
+
+    fn name(&self) -> &'static str {
+        "ir-eval"
+    }
+    fn concurrency(&self) -> usize {
+        1
+    }
+    fn fence(&self) -> Result<()> {
+        Ok(())
+    }
+    fn team_limits(&self) -> TeamLimits {
+        HOST_TEAM_LIMITS
+    }
+    fn for_range<K>(&self, _label: &str, p: &RangePolicy<Self>, k: Checked<'_, K>) -> Result<()>
+    where
+        K: ForKernel<RangeWork, Space = HostSpace> + KernelIr,
+    {
+        let work = range_work(p.begin(), p.end());
+        launch(K::NAME, k.kernel(), work, Run::For).map(drop)
+    }
+    fn for_mdrange<const N: usize, K>(
+        &self,
+        _label: &str,
+        p: &MDRangePolicy<Self, N>,
+        k: Checked<'_, K>,
+    ) -> Result<()>
+    where
+        K: ForKernel<MDWork<N>, Space = HostSpace> + KernelIr,
+    {
+        let work = md_work(p.begin(), p.end());
+        launch(K::NAME, k.kernel(), work, Run::For).map(drop)
+    }
+    fn for_team<K>(&self, _label: &str, p: &TeamPolicy<Self>, k: Checked<'_, K>) -> Result<()>
+    where
+        K: ForKernel<TeamWork, Space = HostSpace> + KernelIr,
+    {
+        launch(K::NAME, k.kernel(), league_work(p), Run::For).map(drop)
+    }
+    fn reduce_range<K, Rd>(
+        &self,
+        _label: &str,
+        p: &RangePolicy<Self>,
+        k: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<RangeWork, Space = HostSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        let init = init_values(reducer);
+        let work = range_work(p.begin(), p.end());
+        let name = K::NAME;
+        result_value(name, &launch(name, k.kernel(), work, Run::Reduce(&init))?)
+    }
+    fn reduce_mdrange<const N: usize, K, Rd>(
+        &self,
+        _label: &str,
+        p: &MDRangePolicy<Self, N>,
+        k: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<MDWork<N>, Space = HostSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        let init = init_values(reducer);
+        let work = md_work(p.begin(), p.end());
+        let name = K::NAME;
+        result_value(name, &launch(name, k.kernel(), work, Run::Reduce(&init))?)
+    }
+    fn reduce_team<K, Rd>(
+        &self,
+        _label: &str,
+        p: &TeamPolicy<Self>,
+        k: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<TeamWork, Space = HostSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        let init = init_values(reducer);
+        let name = K::NAME;
+        result_value(
+            name,
+            &launch(name, k.kernel(), league_work(p), Run::Reduce(&init))?,
+        )
+    }
+    fn scan_range<K, Rd>(
+        &self,
+        _label: &str,
+        p: &RangePolicy<Self>,
+        k: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ScanKernel<RangeWork, Space = HostSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        let init = init_values(reducer);
+        let [init] = init[..] else {
+            return Err(Error::InvalidArgument(format!(
+                "kernel `{}`: a scan value has one field, not {}",
+                K::NAME,
+                init.len()
+            )));
+        };
+        let work = range_work(p.begin(), p.end());
+        let name = K::NAME;
+        result_value(name, &launch(name, k.kernel(), work, Run::Scan(init))?)
+    }
+}
