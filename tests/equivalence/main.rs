@@ -180,3 +180,38 @@ pub fn kernel_failure(r: std::thread::Result<Result<(), rokkos::Error>>, what: &
         Ok(Ok(())) => panic!("{what}: the launch succeeded"),
     }
 }
+
+/// Every kernel the suite runs has the same IR hash in two processes: the suite's `ir_eval` tests
+/// run twice in child processes, each logging `<kernel> <hash>` per launch (`IrEval`'s hash log),
+/// and the two logs must name the same kernels with the same hashes.
+#[test]
+fn ir_hashes_of_every_kernel_are_stable_across_processes() {
+    use std::collections::BTreeSet;
+    let dir = std::env::temp_dir().join(format!("rokkos-ir-hash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut logs = Vec::new();
+    for run in 0..2 {
+        let log = dir.join(format!("run{run}.log"));
+        let _ = std::fs::remove_file(&log);
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["ir_eval", "--test-threads=2"])
+            .env(rokkos::ir::eval::HASH_LOG, &log)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "child run {run} failed: {out:?}");
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: BTreeSet<String> = text.lines().map(str::to_string).collect();
+        logs.push(lines);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let kernels: BTreeSet<&str> = logs[0]
+        .iter()
+        .filter_map(|l| l.split_once(' ').map(|(n, _)| n))
+        .collect();
+    assert!(
+        kernels.len() >= 90,
+        "only {} kernels logged: {kernels:?}",
+        kernels.len()
+    );
+    assert_eq!(logs[0], logs[1], "IR hashes differ between two processes");
+}

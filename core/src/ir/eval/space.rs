@@ -125,6 +125,27 @@ impl<'a> ViewCopy<'a> {
     }
 }
 
+/// Environment variable naming a file to which every launch appends `<kernel> <IR hash>`: how the
+/// test suite checks that the hash of every kernel it runs is the same in two processes.
+pub const HASH_LOG: &str = "ROKKOS_IR_HASH_LOG";
+
+fn log_hash(path: &std::ffi::OsStr, ir: &crate::ir::Kernel) {
+    use std::io::Write;
+    let line = format!("{} {:016x}\n", ir.name, ir.stable_hash());
+    // One short `O_APPEND` write per line, so that concurrent test threads do not interleave.
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(line.as_bytes()));
+    if let Err(e) = written {
+        eprintln!(
+            "rokkos: cannot append to {HASH_LOG}={}: {e}",
+            path.to_string_lossy()
+        );
+    }
+}
+
 /// What to evaluate.
 enum Run<'v> {
     For,
@@ -149,6 +170,9 @@ fn launch<K: KernelIr<Space = HostSpace>>(
         backend: "ir-eval".into(),
         feature: format!("kernel `{name}`: {e}"),
     })?;
+    if let Some(path) = std::env::var_os(HASH_LOG) {
+        log_hash(&path, &ir);
+    }
     let mut bindings = Vec::new();
     let mut scalars = Vec::new();
     kernel.visit_args(&mut |a| match a {
