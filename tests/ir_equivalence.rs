@@ -422,3 +422,86 @@ fn ir_hash_is_stable_across_processes() {
         assert_eq!(*k, k.clone());
     }
 }
+
+/// Runs the whole BabelStream sequence (init, copy, mul, add, triad, nstream, dot) on `space`.
+fn babelstream_on<T: Float, E: ExecutionSpace<Memory = HostSpace>>(
+    space: &E,
+    n: usize,
+    start: [T; 3],
+    s: T,
+) -> rokkos::Result<(Vec<T>, Vec<T>, Vec<T>, T)> {
+    use babelstream_kernels as bs;
+    let (a, b, c) = (
+        View::<T>::new("a", [n])?,
+        View::<T>::new("b", [n])?,
+        View::<T>::new("c", [n])?,
+    );
+    let p = || RangePolicy::new(space, 0..n);
+    parallel_for(
+        "init",
+        p(),
+        bs::init(&a, &b, &c, start[0], start[1], start[2]),
+    )?;
+    parallel_for("copy", p(), bs::copy(&c, &a))?;
+    parallel_for("mul", p(), bs::mul(&b, &c, s))?;
+    parallel_for("add", p(), bs::add(&c, &a, &b))?;
+    parallel_for("triad", p(), bs::triad(&a, &b, &c, s))?;
+    parallel_for("nstream", p(), bs::nstream(&a, &b, &c, s))?;
+    let dot = parallel_reduce("dot", p(), bs::dot(&a, &b), Sum)?;
+    Ok((a.to_vec(), b.to_vec(), c.to_vec(), dot))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Every BabelStream kernel, both precisions, on drawn sizes and values: the IR evaluator
+    /// (`IrEval`) gives bit-for-bit the native Serial results (same operations, same order).
+    #[test]
+    fn babelstream_sequence_ir_matches_native(
+        n in prop_oneof![Just(0usize), Just(1), 2usize..600],
+        start in proptest::array::uniform3(-4.0f64..4.0),
+        s in -2.0f64..2.0,
+    ) {
+        let native = babelstream_on(&Serial, n, start, s).unwrap();
+        let ir = babelstream_on(&rokkos::ir::eval::IrEval, n, start, s).unwrap();
+        prop_assert_eq!(native.3.to_bits(), ir.3.to_bits());
+        prop_assert_eq!((&native.0, &native.1, &native.2), (&ir.0, &ir.1, &ir.2));
+        let start32 = start.map(|x| x as f32);
+        let native = babelstream_on(&Serial, n, start32, s as f32).unwrap();
+        let ir = babelstream_on(&rokkos::ir::eval::IrEval, n, start32, s as f32).unwrap();
+        prop_assert_eq!(native.3.to_bits(), ir.3.to_bits());
+        prop_assert_eq!((&native.0, &native.1, &native.2), (&ir.0, &ir.1, &ir.2));
+    }
+}
+
+/// Golden IR: the pretty-printed IR of representative kernels (and its stable hash) matches
+/// `tests/snapshots/ir/<kernel>.ir`. A change to the IR recording, the printer or the hash shows up
+/// as a reviewable diff; regenerate with `ROKKOS_BLESS=1 cargo test --test ir_equivalence snapshots`.
+#[test]
+fn ir_snapshots_match_golden_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/ir");
+    let bless = std::env::var_os("ROKKOS_BLESS").is_some();
+    let mut failures = Vec::new();
+    for k in hashed_kernels() {
+        let text = format!("// stable_hash {:016x}\n{k}", k.stable_hash());
+        let path = dir.join(format!("{}.ir", k.name));
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &text).unwrap();
+            continue;
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(want) if want == text => {}
+            Ok(want) => failures.push(format!(
+                "{}: differs from the golden file\n--- golden\n{want}\n--- now\n{text}",
+                path.display()
+            )),
+            Err(e) => failures.push(format!("{}: {e}", path.display())),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}\n(regenerate with ROKKOS_BLESS=1 if the change is intended)",
+        failures.join("\n")
+    );
+}
