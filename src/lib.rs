@@ -62,6 +62,8 @@ pub use rokkos_core::*;
 pub use rokkos_macros::{func, kernel};
 #[cfg(feature = "rayon")]
 pub use rokkos_rayon::Rayon;
+#[cfg(feature = "wgpu")]
+pub use rokkos_wgpu::{Wgpu, WgpuSpace};
 pub use rokkos_serial::Serial;
 
 /// Everything a kernel author usually needs.

@@ -1,0 +1,100 @@
+//! Casts (`Expr::Cast`) with Rust `as` semantics.
+//!
+//! Integer to integer keeps or truncates the two's-complement bits (sign-extending from signed
+//! sources); `bool` to integer is 0/1; integer to float rounds to nearest; float to integer truncates
+//! toward zero and *saturates*, NaN giving 0 (WGSL's own conversion is undefined out of range, so a
+//! helper checks the bounds first).
+
+use super::{EmitError, Helpers};
+use rokkos_core::ir::{ScalarType, Value};
+
+/// `a as to`, with `a: from`.
+pub(crate) fn cast(
+    h: &mut Helpers,
+    from: ScalarType,
+    to: ScalarType,
+    a: &str,
+) -> Result<String, EmitError> {
+    use ScalarType as T;
+    if from == to {
+        return Ok(a.to_string());
+    }
+    Ok(match (from, to) {
+        (T::Bool, t) if t.is_int() => format!(
+            "select({}, {}, {a})",
+            super::lit(Value::from_bits(t, 0)),
+            super::lit(Value::from_bits(t, 1))
+        ),
+        (f, t) if f.is_int() && t.is_int() => int_to_int(f, t, a),
+        (f, t) if f.is_int() && t.is_float() => format!("{}({a})", t.name()),
+        (f, t) if f.is_float() && t.is_float() => format!("{}({a})", t.name()),
+        (f, t) if f.is_float() && t.is_int() => {
+            let name = format!("rk_cvt_{}_{}", f.name(), t.name());
+            h.add(&name, || float_to_int(&name, f, t));
+            format!("{name}({a})")
+        }
+        _ => {
+            return Err(EmitError::Mismatch(format!(
+                "cast from {from} to {to} is not a Rust `as` cast"
+            )))
+        }
+    })
+}
+
+fn int_to_int(f: ScalarType, t: ScalarType, a: &str) -> String {
+    use ScalarType as T;
+    match (f, t) {
+        // Sign-extend first, then reinterpret.
+        (T::I32, T::U64) => format!("u64(i64({a}))"),
+        // Truncate in the unsigned type, then reinterpret.
+        (T::U64 | T::I64, T::I32) => format!("bitcast<i32>(u32({a}))"),
+        (T::I32, T::U32) => format!("bitcast<u32>({a})"),
+        (T::U32, T::I32) => format!("bitcast<i32>({a})"),
+        _ => format!("{}({a})", t.name()),
+    }
+}
+
+fn float_lit(t: ScalarType, x: f64) -> String {
+    if t == ScalarType::F32 {
+        super::lit(Value::F32(x as f32))
+    } else {
+        super::lit(Value::F64(x))
+    }
+}
+
+fn float_to_int(name: &str, f: ScalarType, t: ScalarType) -> String {
+    let bits = t.bits() as i32;
+    let (max, min) = (
+        super::lit(Value::from_bits(
+            t,
+            if t.is_signed_int() {
+                (1u64 << (bits - 1)) - 1
+            } else {
+                u64::MAX
+            },
+        )),
+        super::lit(match t {
+            ScalarType::I32 => Value::I32(i32::MIN),
+            ScalarType::I64 => Value::I64(i64::MIN),
+            _ => Value::from_bits(t, 0),
+        }),
+    );
+    let upper = if t.is_signed_int() {
+        2f64.powi(bits - 1)
+    } else {
+        2f64.powi(bits)
+    };
+    let lower = if t.is_signed_int() { -upper } else { 0.0 };
+    let low_test = if t.is_signed_int() {
+        format!("x < {}", float_lit(f, lower))
+    } else {
+        format!("x <= {}", float_lit(f, 0.0))
+    };
+    format!(
+        "fn {name}(x: {ft}) -> {tt} {{\n    if (!(x == x)) {{ return {zero}; }}\n    if (x >= {up}) {{ return {max}; }}\n    if ({low_test}) {{ return {min}; }}\n    return {tt}(x);\n}}\n",
+        ft = f.name(),
+        tt = t.name(),
+        zero = super::lit(Value::from_bits(t, 0)),
+        up = float_lit(f, upper),
+    )
+}

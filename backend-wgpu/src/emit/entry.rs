@@ -1,0 +1,223 @@
+//! Entry points: how work items map onto invocations, and the workgroup joins of reductions and
+//! scans (in workgroup memory, with the reducers' [`JoinKind`] operations spelled in WGSL).
+
+use super::{wty, EmitError, EmitOptions, Entry, Helpers};
+use crate::params::storage_type;
+use rokkos_core::ir::{AccShape, Kernel, ReducerKind, ScalarType, WorkKind};
+use rokkos_core::reducer::JoinKind;
+
+type R<T> = Result<T, EmitError>;
+
+/// Bindings after the View parameters: `(name, access, element type)`.
+pub(crate) fn extra_bindings(
+    k: &Kernel,
+    opts: &EmitOptions,
+) -> Vec<(String, &'static str, ScalarType)> {
+    let fields = k.acc_fields();
+    match opts.entry {
+        Entry::For => Vec::new(),
+        Entry::Reduce | Entry::ScanTotals => fields
+            .iter()
+            .enumerate()
+            .map(|(i, (_, t))| (format!("out{i}"), "read_write", storage_type(*t)))
+            .collect(),
+        Entry::ScanFinal => fields
+            .iter()
+            .enumerate()
+            .map(|(i, (_, t))| (format!("pre{i}"), "read", storage_type(*t)))
+            .collect(),
+    }
+}
+
+/// Checks that the reducer's joins fit the kernel's accumulators.
+pub fn check_joins(k: &Kernel, joins: &[JoinKind]) -> R<()> {
+    if joins.len() != k.accumulators.len() {
+        return Err(EmitError::Mismatch(format!(
+            "kernel `{}` has {} accumulators, the reducer describes {}",
+            k.name,
+            k.accumulators.len(),
+            joins.len()
+        )));
+    }
+    for (a, j) in k.accumulators.iter().zip(joins) {
+        let ok = match (a.shape, j) {
+            (AccShape::Scalar(t), JoinKind::Op(r)) => r.supports(t),
+            (AccShape::ValLoc(_), JoinKind::MinLoc | JoinKind::MaxLoc) => true,
+            (AccShape::MinMaxVal(_), JoinKind::MinMax) => true,
+            _ => false,
+        };
+        if !ok {
+            return Err(EmitError::Mismatch(format!(
+                "accumulator `{}` ({:?}) cannot be joined by {j:?}",
+                a.name, a.shape
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn from_storage(t: ScalarType, e: &str) -> String {
+    if t == ScalarType::Bool {
+        format!("({e} != 0u)")
+    } else {
+        e.to_string()
+    }
+}
+fn to_storage(t: ScalarType, e: &str) -> String {
+    if t == ScalarType::Bool {
+        format!("select(0u, 1u, {e})")
+    } else {
+        e.to_string()
+    }
+}
+
+/// `a op b` for a scalar reducer.
+pub(crate) fn join_op(r: ReducerKind, a: &str, b: &str) -> String {
+    match r {
+        ReducerKind::Sum => format!("({a} + {b})"),
+        ReducerKind::Prod => format!("({a} * {b})"),
+        ReducerKind::Min => format!("select({a}, {b}, {b} < {a})"),
+        ReducerKind::Max => format!("select({a}, {b}, {b} > {a})"),
+        ReducerKind::LAnd => format!("({a} && {b})"),
+        ReducerKind::LOr => format!("({a} || {b})"),
+        ReducerKind::BAnd => format!("({a} & {b})"),
+        ReducerKind::BOr => format!("({a} | {b})"),
+    }
+}
+
+/// Joins element `j` of the shared arrays into element `i`, accumulator by accumulator.
+fn tree_join(k: &Kernel, joins: &[JoinKind], i: &str, j: &str) -> String {
+    let mut s = String::new();
+    let mut f0 = 0;
+    for (a, jk) in k.accumulators.iter().zip(joins) {
+        match jk {
+            JoinKind::Op(r) => {
+                let _ = a;
+                s.push_str(&format!(
+                    "            sh{f0}[{i}] = {};\n",
+                    join_op(*r, &format!("sh{f0}[{i}]"), &format!("sh{f0}[{j}]"))
+                ));
+            }
+            JoinKind::MinLoc | JoinKind::MaxLoc => {
+                let c = if *jk == JoinKind::MinLoc { "<" } else { ">" };
+                let f1 = f0 + 1;
+                s.push_str(&format!(
+                    "            {{ let sv = sh{f0}[{j}]; let dv = sh{f0}[{i}]; let sl = sh{f1}[{j}]; let dl = sh{f1}[{i}];\n              if (sv {c} dv || (sv == dv && sl < dl)) {{ sh{f0}[{i}] = sv; sh{f1}[{i}] = sl; }} }}\n"
+                ));
+            }
+            JoinKind::MinMax => {
+                let f1 = f0 + 1;
+                s.push_str(&format!(
+                    "            if (sh{f0}[{j}] < sh{f0}[{i}]) {{ sh{f0}[{i}] = sh{f0}[{j}]; }}\n            if (sh{f1}[{j}] > sh{f1}[{i}]) {{ sh{f1}[{i}] = sh{f1}[{j}]; }}\n"
+                ));
+            }
+        }
+        f0 += a.shape.fields().len();
+    }
+    s
+}
+
+fn header(wg: u32) -> String {
+    format!(
+        "@compute @workgroup_size({wg})\nfn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{\n    let g = wid.x + wid.y * nw.x;\n"
+    )
+}
+
+/// The entry point (and its workgroup arrays).
+pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<String> {
+    let wg = opts.wg;
+    let fields = k.acc_fields();
+    if opts.entry != Entry::For {
+        check_joins(k, &opts.joins)?;
+    }
+    if k.work == WorkKind::Team {
+        return Err(EmitError::Unsupported(
+            "team policies (for_team / reduce_team) are not implemented by the wgpu backend yet"
+                .into(),
+        ));
+    }
+    let p2 = wg.next_power_of_two();
+    let mut s = String::new();
+    if opts.entry != Entry::For {
+        for (i, (_, t)) in fields.iter().enumerate() {
+            s.push_str(&format!(
+                "var<workgroup> sh{i}: array<{}, {p2}>;\n",
+                wty(*t)
+            ));
+        }
+    }
+    s.push_str(&header(wg));
+    if opts.entry != Entry::For {
+        for (i, (_, t)) in fields.iter().enumerate() {
+            s.push_str(&format!(
+                "    a{i} = {};\n",
+                from_storage(*t, &format!("P.init{i}"))
+            ));
+        }
+        s.push_str("    rk_fin = false;\n");
+    }
+    // Where this invocation's work item is, and whether it has one.
+    match k.work {
+        WorkKind::Range => {
+            s.push_str(&format!("    let lin = u64(g) * {wg}lu + u64(li);\n"));
+            if opts.entry == Entry::Reduce {
+                s.push_str("    var idx = lin;\n    loop {\n        if (idx >= P.n) { break; }\n        w0 = P.begin + idx;\n        rk_work();\n        idx = idx + P.stride;\n    }\n");
+            } else {
+                s.push_str(
+                    "    let act = lin < P.n;\n    if (act) { w0 = P.begin + lin; rk_work(); }\n",
+                );
+            }
+        }
+        WorkKind::MDRange(r) => {
+            s.push_str("    var rem = g; var lrem = li; var act = g < P.ntiles;\n");
+            for d in (0..r).rev() {
+                s.push_str(&format!(
+                    "    {{ let tc = rem % P.nt{d}; rem = rem / P.nt{d}; let lo = lrem % P.t{d}; lrem = lrem / P.t{d};\n      w{d} = P.b{d} + u64(tc) * u64(P.t{d}) + u64(lo); act = act && w{d} < P.e{d}; }}\n"
+                ));
+            }
+            if opts.entry != Entry::For && opts.entry != Entry::Reduce {
+                return Err(EmitError::Mismatch("scan over an MDRange".into()));
+            }
+            s.push_str("    if (act) { rk_work(); }\n");
+        }
+        WorkKind::Team => unreachable!(),
+    }
+    match opts.entry {
+        Entry::For => {}
+        Entry::Reduce | Entry::ScanTotals => {
+            for i in 0..fields.len() {
+                s.push_str(&format!("    sh{i}[li] = a{i};\n"));
+            }
+            s.push_str(&format!(
+                "    workgroupBarrier();\n    for (var st = {}u; st > 0u; st = st >> 1u) {{\n        if (li < st && li + st < {wg}u) {{\n{}        }}\n        workgroupBarrier();\n    }}\n    if (li == 0u) {{\n",
+                p2 / 2,
+                tree_join(k, &opts.joins, "li", "li + st")
+            ));
+            for (i, (_, t)) in fields.iter().enumerate() {
+                s.push_str(&format!(
+                    "        out{i}[g] = {};\n",
+                    to_storage(*t, &format!("sh{i}[0]"))
+                ));
+            }
+            s.push_str("    }\n");
+        }
+        Entry::ScanFinal => {
+            let (t, r) = match (fields.as_slice(), opts.joins.as_slice()) {
+                ([(_, t)], [JoinKind::Op(r)]) => (*t, *r),
+                _ => {
+                    return Err(EmitError::Mismatch(
+                        "a scan needs one scalar accumulator and a scalar reducer".into(),
+                    ))
+                }
+            };
+            s.push_str(&format!(
+                "    sh0[li] = a0;\n    workgroupBarrier();\n    for (var off = 1u; off < {wg}u; off = off << 1u) {{\n        var t = sh0[li];\n        if (li >= off) {{ t = {}; }}\n        workgroupBarrier();\n        sh0[li] = t;\n        workgroupBarrier();\n    }}\n    var ex = {};\n    if (li > 0u) {{ ex = sh0[li - 1u]; }}\n    a0 = {};\n    rk_fin = true;\n    if (act) {{ rk_work(); }}\n",
+                join_op(r, "sh0[li - off]", "t"),
+                from_storage(t, "P.init0"),
+                join_op(r, &from_storage(t, "pre0[g]"), "ex"),
+            ));
+        }
+    }
+    s.push_str("}\n");
+    Ok(s)
+}

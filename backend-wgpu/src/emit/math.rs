@@ -1,0 +1,190 @@
+//! Math intrinsics (`ir::ops::math`).
+//!
+//! Exact functions are spelled out where WGSL's namesake differs from Rust: `min`/`max` of floats
+//! ignore a NaN operand, `clamp` keeps a NaN receiver, `round` is half away from zero, `fract` is
+//! `x - trunc(x)`, `signum` keeps the sign of zero, `powi` multiplies by repeated squaring like
+//! compiler-rt's `__powi*f2`, and `powf` is defined for a negative base with an integral exponent.
+//! Transcendental functions use WGSL's built-ins for `f32` (accuracy as the target documents).
+//! SPIR-V's GLSL.std.450 has no 64-bit transcendental functions, so those on `f64` are
+//! `Unsupported`.
+
+use super::{EmitError, Helpers};
+use rokkos_core::ir::{MathFn, ScalarType, Value};
+
+fn one(t: ScalarType) -> String {
+    super::lit(match t {
+        ScalarType::F32 => Value::F32(1.0),
+        _ => Value::F64(1.0),
+    })
+}
+fn zero(t: ScalarType) -> String {
+    super::lit(Value::zero(t))
+}
+fn nan(t: ScalarType) -> String {
+    super::lit(match t {
+        ScalarType::F32 => Value::F32(f32::NAN),
+        _ => Value::F64(f64::NAN),
+    })
+}
+
+/// A call of `func` on `xs` (types `tys`, receiver first).
+pub(crate) fn call(
+    h: &mut Helpers,
+    func: MathFn,
+    tys: &[ScalarType],
+    xs: &[String],
+) -> Result<String, EmitError> {
+    use MathFn as M;
+    let t = tys[0];
+    let tn = t.name();
+    let x = xs[0].as_str();
+    let a = |i: usize| xs[i].as_str();
+    let transcendental = matches!(
+        func,
+        M::Cbrt
+            | M::Sin
+            | M::Cos
+            | M::Tan
+            | M::Asin
+            | M::Acos
+            | M::Atan
+            | M::Atan2
+            | M::Sinh
+            | M::Cosh
+            | M::Tanh
+            | M::Exp
+            | M::Exp2
+            | M::Ln
+            | M::Log2
+            | M::Log10
+            | M::Powf
+            | M::Hypot
+    );
+    if transcendental && t == ScalarType::F64 {
+        return Err(EmitError::Unsupported(format!(
+            "f64 `{}` (SPIR-V/WGSL have no 64-bit transcendental functions)",
+            func.name()
+        )));
+    }
+    let mut helper = |name: String, def: String| -> String {
+        h.add(&name, || def);
+        name
+    };
+    Ok(match func {
+        M::Sqrt => format!("sqrt({x})"),
+        M::Sin | M::Cos | M::Tan | M::Asin | M::Acos | M::Atan | M::Sinh | M::Cosh | M::Tanh => {
+            format!("{}({x})", func.name())
+        }
+        M::Exp => format!("exp({x})"),
+        M::Exp2 => format!("exp2({x})"),
+        M::Ln => format!("log({x})"),
+        M::Log2 => format!("log2({x})"),
+        M::Log10 => format!("(log2({x}) * 0.30102999566398120f)"),
+        M::Atan2 => format!("atan2({x}, {})", a(1)),
+        M::Cbrt => {
+            let n = helper(
+                format!("rk_cbrt_{tn}"),
+                format!(
+                    "fn rk_cbrt_{tn}(x: {tn}) -> {tn} {{\n    if (x == 0.0 || !(x == x)) {{ return x; }}\n    let r = pow(abs(x), 1.0 / 3.0);\n    return select(r, -r, x < 0.0);\n}}\n"
+                ),
+            );
+            format!("{n}({x})")
+        }
+        M::Powf => {
+            let n = helper(
+                format!("rk_powf_{tn}"),
+                format!(
+                    "fn rk_powf_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    if (y == 0.0 || x == 1.0) {{ return 1.0; }}\n    if (!(x == x) || !(y == y)) {{ return {nan}; }}\n    if (x < 0.0) {{\n        if (!(y == trunc(y))) {{ return {nan}; }}\n        let r = pow(-x, y);\n        return select(r, -r, fract(y * 0.5) != 0.0);\n    }}\n    if (x == 0.0) {{ return select(0.0, rk_f32_bits(0x7f800000u), y < 0.0); }}\n    return pow(x, y);\n}}\n",
+                    nan = nan(t)
+                ),
+            );
+            format!("{n}({x}, {})", a(1))
+        }
+        M::Hypot => {
+            let n = helper(
+                format!("rk_hypot_{tn}"),
+                format!(
+                    "fn rk_hypot_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    let a = abs(x); let b = abs(y);\n    if (a == rk_f32_bits(0x7f800000u) || b == rk_f32_bits(0x7f800000u)) {{ return rk_f32_bits(0x7f800000u); }}\n    let m = max(a, b); let s = min(a, b);\n    if (m == 0.0 || !(s == s) || !(m == m)) {{ return a + b; }}\n    let r = s / m;\n    return m * sqrt(1.0 + r * r);\n}}\n"
+                ),
+            );
+            format!("{n}({x}, {})", a(1))
+        }
+        M::Powi => {
+            let n = helper(
+                format!("rk_powi_{tn}"),
+                format!(
+                    "fn rk_powi_{tn}(a0: {tn}, b0: i32) -> {tn} {{\n    var a = a0; var b = b0; let recip = b < 0i; var r = {one};\n    loop {{\n        if ((b & 1i) != 0i) {{ r = r * a; }}\n        b = b / 2i;\n        if (b == 0i) {{ break; }}\n        a = a * a;\n    }}\n    return select(r, {one} / r, recip);\n}}\n",
+                    one = one(t)
+                ),
+            );
+            format!("{n}({x}, {})", a(1))
+        }
+        M::Abs => format!("abs({x})"),
+        M::Min | M::Max if t.is_float() => {
+            let (nm, op) = if func == M::Min {
+                ("min", "min")
+            } else {
+                ("max", "max")
+            };
+            let n = helper(
+                format!("rk_f{nm}_{tn}"),
+                format!(
+                    "fn rk_f{nm}_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    if (!(x == x)) {{ return y; }}\n    if (!(y == y)) {{ return x; }}\n    return {op}(x, y);\n}}\n"
+                ),
+            );
+            format!("{n}({x}, {})", a(1))
+        }
+        M::Min => format!("min({x}, {})", a(1)),
+        M::Max => format!("max({x}, {})", a(1)),
+        M::Clamp => {
+            let n = helper(
+                format!("rk_clamp_{tn}"),
+                format!(
+                    "fn rk_clamp_{tn}(x: {tn}, lo: {tn}, hi: {tn}) -> {tn} {{\n    if (x < lo) {{ return lo; }}\n    if (x > hi) {{ return hi; }}\n    return x;\n}}\n"
+                ),
+            );
+            format!("{n}({x}, {}, {})", a(1), a(2))
+        }
+        M::Floor => format!("floor({x})"),
+        M::Ceil => format!("ceil({x})"),
+        M::Trunc => format!("trunc({x})"),
+        M::Round => {
+            let n = helper(
+                format!("rk_round_{tn}"),
+                format!(
+                    "fn rk_round_{tn}(x: {tn}) -> {tn} {{\n    let t = trunc(x);\n    if (abs(x - t) >= 0.5) {{ return t + select({m1}, {one}, x > 0.0); }}\n    return t;\n}}\n",
+                    one = one(t),
+                    m1 = format!("-{}", one(t))
+                ),
+            );
+            format!("{n}({x})")
+        }
+        M::Fract => {
+            let n = helper(
+                format!("rk_fract_{tn}"),
+                format!("fn rk_fract_{tn}(x: {tn}) -> {tn} {{ return x - trunc(x); }}\n"),
+            );
+            format!("{n}({x})")
+        }
+        M::MulAdd => format!("fma({x}, {}, {})", a(1), a(2)),
+        M::Signum if t.is_float() => {
+            let n = helper(
+                format!("rk_signum_{tn}"),
+                format!(
+                    "fn rk_signum_{tn}(x: {tn}) -> {tn} {{\n    if (!(x == x)) {{ return x; }}\n    if (x > 0.0 || (x == 0.0 && {one} / x > 0.0)) {{ return {one}; }}\n    return -{one};\n}}\n",
+                    one = one(t)
+                ),
+            );
+            format!("{n}({x})")
+        }
+        M::Signum => {
+            let (z, o) = (zero(t), super::lit(Value::from_bits(t, 1)));
+            let n = helper(
+                format!("rk_isignum_{tn}"),
+                format!("fn rk_isignum_{tn}(x: {tn}) -> {tn} {{ return select(select({z}, -{o}, x < {z}), {o}, x > {z}); }}\n"),
+            );
+            format!("{n}({x})")
+        }
+        M::Recip => format!("({} / {x})", one(t)),
+    })
+}

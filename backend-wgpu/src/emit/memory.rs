@@ -1,0 +1,215 @@
+//! Memory (`ir::ops::memory`): View bindings and bounds-checked accessors.
+//!
+//! Element `idx` of View parameter `k` is element `P.vk_off + sum(idx[d] * P.vk_sd)` of binding `vk`;
+//! indices are converted to `u64` (negative signed indices become huge and fail the check). Every
+//! access checks `idx[d] < P.vk_ed` and the offset against `arrayLength`; a violation records the
+//! first failing access in `ERR` (flag, launch id, View code, rank, index words) and skips the access:
+//! loads yield 0, stores and atomics do nothing. The host turns the record into
+//! `Err(OutOfBounds)`.
+
+use super::walk::{expr, Cx};
+use super::{EmitError, Helpers};
+use rokkos_core::ir::{Expr, ScalarType, ViewParam, ViewRef};
+
+/// `ERR` codes of local arrays start here (View parameters use their index).
+pub(crate) const ARRAY_CODE: u32 = 1000;
+/// Number of `u32` words of the error record.
+pub const ERR_WORDS: usize = 4 + 16;
+
+/// The access mode and element type of View parameter `v`'s binding.
+pub(crate) fn binding_type(
+    v: &ViewParam,
+    atomic: bool,
+) -> Result<(&'static str, String), EmitError> {
+    use rokkos_core::ir::Access;
+    let access = match v.access {
+        Access::ReadOnly => "read",
+        Access::Writable => "read_write",
+    };
+    if !atomic {
+        return Ok((access, v.elem.name().to_string()));
+    }
+    let elem = match v.elem {
+        ScalarType::I32 => "atomic<i32>",
+        ScalarType::U32 | ScalarType::F32 => "atomic<u32>",
+        t => {
+            return Err(EmitError::Unsupported(format!(
+                "64-bit atomics ({t} elements of View `{}`): WGSL has no 64-bit atomic read-modify-write",
+                v.name
+            )))
+        }
+    };
+    Ok(("read_write", elem.to_string()))
+}
+
+/// `e` (of integer type `t`) as a `u64` index.
+pub(crate) fn to_u64(t: ScalarType, e: &str) -> String {
+    match t {
+        ScalarType::U64 => e.to_string(),
+        ScalarType::I32 => format!("u64(i64({e}))"),
+        _ => format!("u64({e})"),
+    }
+}
+
+/// The module-level error helpers.
+pub(crate) fn error_helpers() -> String {
+    "fn rk_f32_bits(b: u32) -> f32 { return bitcast<f32>(b); }
+fn rk_oob_begin(code: u32, rank: u32) -> bool {
+    if (atomicMax(&ERR[0], 1u) == 0u) {
+        atomicStore(&ERR[1], P.launch);
+        atomicStore(&ERR[2], code);
+        atomicStore(&ERR[3], rank);
+        return true;
+    }
+    return false;
+}
+fn rk_oob_idx(d: u32, i: u64) {
+    atomicStore(&ERR[4u + 2u * d], u32(i & 0xfffffffflu));
+    atomicStore(&ERR[5u + 2u * d], u32(i >> 32u));
+}
+fn rk_aix(i: u64, n: u64, code: u32) -> u32 {
+    if (i >= n) {
+        if (rk_oob_begin(code, 1u)) { rk_oob_idx(0u, i); }
+        return 0u;
+    }
+    return u32(i);
+}
+fn rk_aok(i: u64, n: u64, code: u32) -> bool {
+    if (i >= n) {
+        if (rk_oob_begin(code, 1u)) { rk_oob_idx(0u, i); }
+        return false;
+    }
+    return true;
+}
+"
+    .to_string()
+}
+
+pub(crate) fn param_id(v: ViewRef) -> Result<usize, EmitError> {
+    match v {
+        ViewRef::Param(p) => Ok(p.0 as usize),
+        ViewRef::Scratch(_) => Err(EmitError::Unsupported(
+            "team scratch Views (team policies are not implemented by the wgpu backend yet)".into(),
+        )),
+    }
+}
+
+/// Whether View `k` is bound as an atomic array.
+pub(crate) fn is_atomic(cx: &Cx<'_>, k: usize) -> bool {
+    cx.k.views[k].used_atomically
+}
+
+/// Ensures the offset helper of View `k` exists; returns its name.
+pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
+    let rank = cx.k.views[k].rank as usize;
+    let name = format!("rk_off{k}");
+    h.add(&name, || {
+        let params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
+        let oob: Vec<String> = (0..rank).map(|d| format!("i{d} >= P.v{k}_e{d}")).collect();
+        let rec: String = (0..rank)
+            .map(|d| format!(" rk_oob_idx({d}u, i{d});"))
+            .collect();
+        let sum: String = (0..rank)
+            .map(|d| format!(" + i{d} * P.v{k}_s{d}"))
+            .collect();
+        let cond = if oob.is_empty() {
+            "false".to_string()
+        } else {
+            oob.join(" || ")
+        };
+        format!(
+            "fn {name}({}) -> u64 {{\n    let o = P.v{k}_off{sum};\n    if ({cond} || o >= u64(arrayLength(&v{k}))) {{\n        if (rk_oob_begin({k}u, {rank}u)) {{{rec} }}\n        return 0xfffffffffffffffflu;\n    }}\n    return o;\n}}\n",
+            params.join(", ")
+        )
+    });
+    name
+}
+
+/// The index arguments of an access, as `u64` expressions.
+pub(crate) fn index_args(
+    cx: &Cx<'_>,
+    h: &mut Helpers,
+    index: &[Expr],
+) -> Result<Vec<String>, EmitError> {
+    index
+        .iter()
+        .map(|e| Ok(to_u64(cx.ty(e)?, &expr(cx, h, e)?)))
+        .collect()
+}
+
+/// `view[index]`.
+pub(crate) fn load(
+    cx: &Cx<'_>,
+    h: &mut Helpers,
+    view: ViewRef,
+    index: &[Expr],
+) -> Result<String, EmitError> {
+    let k = param_id(view)?;
+    let args = index_args(cx, h, index)?;
+    let off = offset_helper(cx, h, k);
+    let t = cx.k.views[k].elem;
+    let rank = cx.k.views[k].rank as usize;
+    let name = format!("rk_ld{k}");
+    let atomic = is_atomic(cx, k);
+    h.add(&name, || {
+        let params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
+        let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
+        let read = match (atomic, t) {
+            (false, _) => format!("v{k}[u32(o)]"),
+            (true, ScalarType::F32) => format!("bitcast<f32>(atomicLoad(&v{k}[u32(o)]))"),
+            (true, _) => format!("atomicLoad(&v{k}[u32(o)])"),
+        };
+        format!(
+            "fn {name}({}) -> {tn} {{\n    let o = {off}({});\n    if (o == 0xfffffffffffffffflu) {{ return {zero}; }}\n    return {read};\n}}\n",
+            params.join(", "),
+            call.join(", "),
+            tn = t.name(),
+            zero = super::lit(rokkos_core::ir::Value::zero(t)),
+        )
+    });
+    Ok(format!("{name}({})", args.join(", ")))
+}
+
+/// `view[index] = value` (a call statement).
+pub(crate) fn store(
+    cx: &Cx<'_>,
+    h: &mut Helpers,
+    view: ViewRef,
+    index: &[Expr],
+    value: &Expr,
+) -> Result<String, EmitError> {
+    let k = param_id(view)?;
+    let mut args = index_args(cx, h, index)?;
+    args.push(expr(cx, h, value)?);
+    let off = offset_helper(cx, h, k);
+    let t = cx.k.views[k].elem;
+    let rank = cx.k.views[k].rank as usize;
+    let name = format!("rk_st{k}");
+    let atomic = is_atomic(cx, k);
+    h.add(&name, || {
+        let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
+        params.push(format!("x: {}", t.name()));
+        let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
+        let write = match (atomic, t) {
+            (false, _) => format!("v{k}[u32(o)] = x"),
+            (true, ScalarType::F32) => format!("atomicStore(&v{k}[u32(o)], bitcast<u32>(x))"),
+            (true, _) => format!("atomicStore(&v{k}[u32(o)], x)"),
+        };
+        format!(
+            "fn {name}({}) {{\n    let o = {off}({});\n    if (o != 0xfffffffffffffffflu) {{ {write}; }}\n}}\n",
+            params.join(", "),
+            call.join(", "),
+        )
+    });
+    Ok(format!("{name}({})", args.join(", ")))
+}
+
+/// `view.extent(dim)`.
+pub(crate) fn extent(cx: &Cx<'_>, view: ViewRef, dim: u32) -> Result<String, EmitError> {
+    let k = param_id(view)?;
+    Ok(if dim < cx.k.views[k].rank {
+        format!("P.v{k}_e{dim}")
+    } else {
+        "0lu".to_string()
+    })
+}

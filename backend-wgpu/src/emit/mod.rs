@@ -1,0 +1,224 @@
+//! The WGSL emitter: one walker over the kernel IR ([`walk`]), one module per operator family
+//! (mirroring `rokkos_core::ir::ops`), and the entry points of each pattern ([`entry`]).
+//!
+//! The generated module has, in order: the [`crate::params`] struct, the bindings (parameter block,
+//! error flag, one `array<T>` per View parameter, output/prefix buffers of reductions and scans),
+//! private variables for the work index, accumulators and the scan `final` flag, helper functions
+//! (bounds-checked View accessors, casts, math, atomics), the kernel's helper functions, the body as
+//! `fn rk_work()`, and the `@compute` entry point.
+
+mod arith;
+mod atomic;
+mod bitwise;
+mod cast;
+mod cmp;
+pub mod entry;
+mod logic;
+mod math;
+mod memory;
+mod walk;
+
+#[cfg(test)]
+pub(crate) mod tests;
+
+use crate::params::{params_layout, ParamsLayout};
+
+pub(crate) use memory::ARRAY_CODE;
+
+/// Number of `u32` words of the out-of-bounds record buffer.
+pub(crate) fn memory_err_words() -> usize {
+    memory::ERR_WORDS
+}
+use rokkos_core::ir::valid::KernelInfo;
+use rokkos_core::ir::{Kernel, ScalarType, Value};
+use rokkos_core::reducer::JoinKind;
+use std::collections::BTreeMap;
+
+/// Which entry point to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// `parallel_for`: one work item per invocation.
+    For,
+    /// `parallel_reduce`: fold, workgroup tree join, one partial per workgroup.
+    Reduce,
+    /// `parallel_scan` pass 1: block totals (body with `final == false`).
+    ScanTotals,
+    /// `parallel_scan` pass 2: rescan inside the block from the block's prefix, then the body with
+    /// `final == true` exactly once per index.
+    ScanFinal,
+}
+
+/// What the emitter needs besides the kernel.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EmitOptions {
+    /// The entry point.
+    pub entry: Entry,
+    /// Invocations per workgroup.
+    pub wg: u32,
+    /// One join per accumulator (reductions and scans).
+    pub joins: Vec<JoinKind>,
+}
+
+/// Device capabilities the emitted code may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Caps {
+    /// `f64` (SHADER_F64).
+    pub f64: bool,
+    /// `i64` / `u64` (SHADER_INT64).
+    pub int64: bool,
+}
+
+impl Caps {
+    /// Everything (for tests that only validate WGSL).
+    pub const ALL: Caps = Caps {
+        f64: true,
+        int64: true,
+    };
+}
+
+/// Why a kernel cannot be emitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmitError {
+    /// The device or WGSL cannot express this construct: `feature` names it.
+    Unsupported(String),
+    /// The kernel does not fit the pattern (accumulator count or shapes against the reducer).
+    Mismatch(String),
+}
+
+/// The generated module and how to bind it.
+#[derive(Clone, Debug)]
+pub struct Emitted {
+    /// WGSL source.
+    pub source: String,
+    /// The parameter block layout.
+    pub params: ParamsLayout,
+}
+
+/// WGSL spelling of a scalar type.
+pub fn wty(t: ScalarType) -> &'static str {
+    t.name()
+}
+
+/// A WGSL literal (or constant expression) of `v`'s type.
+pub fn lit(v: Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::I32(x) if x == i32::MIN => "(-2147483647i - 1i)".into(),
+        Value::I32(x) => format!("{x}i"),
+        Value::U32(x) => format!("{x}u"),
+        Value::I64(x) if x == i64::MIN => "(-9223372036854775807li - 1li)".into(),
+        Value::I64(x) => format!("{x}li"),
+        Value::U64(x) => format!("{x}lu"),
+        Value::F32(x) if x.is_finite() => format!(
+            "{}f",
+            float_text(x == 0.0, x.is_sign_negative(), format!("{x:e}"))
+        ),
+        Value::F32(x) => format!("rk_f32_bits({}u)", x.to_bits()),
+        Value::F64(x) if x.is_finite() => format!(
+            "{}lf",
+            float_text(x == 0.0, x.is_sign_negative(), format!("{x:e}"))
+        ),
+        // Non-finite f64 constants: widened from f32 (exact for infinities; NaN stays a NaN).
+        Value::F64(x) => format!(
+            "f64(rk_f32_bits({}u))",
+            if x.is_nan() {
+                f32::NAN.to_bits()
+            } else if x > 0.0 {
+                f32::INFINITY.to_bits()
+            } else {
+                f32::NEG_INFINITY.to_bits()
+            }
+        ),
+    }
+}
+
+/// A decimal text of a finite float that reads back exactly (Rust's shortest round-trip form, in
+/// scientific notation so that WGSL never sees a huge digit string).
+fn float_text(zero: bool, negative: bool, sci: String) -> String {
+    if zero {
+        return if negative { "-0.0" } else { "0.0" }.into();
+    }
+    sci
+}
+
+/// Accumulates helper function definitions by name (emitted once each, in name order).
+#[derive(Default)]
+pub(crate) struct Helpers {
+    defs: BTreeMap<String, String>,
+}
+
+impl Helpers {
+    /// Adds `def` under `name` unless present; returns `name`.
+    pub(crate) fn add(&mut self, name: &str, def: impl FnOnce() -> String) -> String {
+        if !self.defs.contains_key(name) {
+            let d = def();
+            self.defs.insert(name.to_string(), d);
+        }
+        name.to_string()
+    }
+    fn render(&self) -> String {
+        self.defs.values().cloned().collect::<Vec<_>>().join("\n")
+    }
+}
+
+/// Checks the device capabilities against the types the kernel uses.
+pub fn check_caps(info: &KernelInfo, caps: Caps) -> Result<(), EmitError> {
+    if info.uses_f64() && !caps.f64 {
+        return Err(EmitError::Unsupported("SHADER_F64".into()));
+    }
+    // usize is u64 in the IR, and every work index is a usize.
+    if !caps.int64 {
+        return Err(EmitError::Unsupported(
+            "SHADER_INT64 (the IR's usize is u64: every rokkos kernel needs 64-bit integers)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Emits the WGSL module of `kernel` (validated: `info` is its [`KernelInfo`]) for `opts`.
+pub fn emit(
+    kernel: &Kernel,
+    info: &KernelInfo,
+    opts: &EmitOptions,
+    caps: Caps,
+) -> Result<Emitted, EmitError> {
+    check_caps(info, caps)?;
+    let params = params_layout(kernel, opts);
+    let mut h = Helpers::default();
+    let mut out = String::new();
+    out.push_str(&params.wgsl());
+    out.push_str("@group(0) @binding(0) var<storage, read> P: Params;\n");
+    out.push_str("@group(0) @binding(1) var<storage, read_write> ERR: array<atomic<u32>>;\n");
+    for (k, v) in kernel.views.iter().enumerate() {
+        let (access, elem) = memory::binding_type(v, v.used_atomically)?;
+        out.push_str(&format!(
+            "@group(0) @binding({}) var<storage, {access}> v{k}: array<{elem}>;\n",
+            2 + k
+        ));
+    }
+    let nfields = kernel.acc_fields().len();
+    let extra = entry::extra_bindings(kernel, opts);
+    for (i, (name, access, ty)) in extra.iter().enumerate() {
+        out.push_str(&format!(
+            "@group(0) @binding({}) var<storage, {access}> {name}: array<{}>;\n",
+            2 + kernel.views.len() + i,
+            ty.name()
+        ));
+    }
+    let _ = nfields;
+    let mut body = String::new();
+    walk::emit_functions(kernel, &mut h, &mut body)?;
+    walk::emit_work(kernel, &mut h, &mut body)?;
+    let ep = entry::emit_entry(kernel, opts, &mut h)?;
+    out.push_str(&walk::private_decls(kernel));
+    out.push_str(&memory::error_helpers());
+    out.push_str(&h.render());
+    out.push('\n');
+    out.push_str(&body);
+    out.push_str(&ep);
+    Ok(Emitted {
+        source: out,
+        params,
+    })
+}

@@ -1,0 +1,304 @@
+//! Emits WGSL for IR kernels and validates it with naga (parse + validate with FLOAT64 and
+//! SHADER_INT64, the capabilities lavapipe and NVIDIA adapters have): every operator family.
+
+use super::*;
+use rokkos_core::ir::build::KernelBuilder;
+use rokkos_core::ir::*;
+
+pub(crate) fn naga_check(src: &str) {
+    let module = match naga::front::wgsl::parse_str(src) {
+        Ok(m) => m,
+        Err(e) => panic!("parse error: {}\n{src}", e.emit_to_string(src)),
+    };
+    let caps = naga::valid::Capabilities::FLOAT64 | naga::valid::Capabilities::SHADER_INT64;
+    if let Err(e) =
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps).validate(&module)
+    {
+        panic!("validation error: {}\n{src}", e.emit_to_string(src));
+    }
+}
+
+fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
+    let info = rokkos_core::ir::valid::validate(k).expect("valid kernel");
+    let opts = EmitOptions {
+        entry,
+        wg: 64,
+        joins,
+    };
+    let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
+    naga_check(&e.source);
+    e.source
+}
+
+const NUM: [ScalarType; 6] = [
+    ScalarType::I32,
+    ScalarType::U32,
+    ScalarType::I64,
+    ScalarType::U64,
+    ScalarType::F32,
+    ScalarType::F64,
+];
+
+/// A range kernel with one writable View and one scalar per numeric type, plus a bool scalar.
+fn skeleton(name: &str) -> Kernel {
+    let mut views = Vec::new();
+    let mut scalars = Vec::new();
+    for t in NUM {
+        views.push(ViewParam {
+            name: format!("o_{t}"),
+            elem: t,
+            rank: 1,
+            access: Access::Writable,
+            used_atomically: false,
+        });
+        scalars.push(ScalarParam {
+            name: format!("s_{t}"),
+            ty: t,
+        });
+    }
+    scalars.push(ScalarParam {
+        name: "flag".into(),
+        ty: ScalarType::Bool,
+    });
+    Kernel {
+        name: name.into(),
+        work: WorkKind::Range,
+        views,
+        scalars,
+        accumulators: vec![],
+        is_scan: false,
+        scratch: vec![],
+        locals: vec![],
+        body: vec![],
+        functions: vec![],
+    }
+}
+fn idx(t: ScalarType) -> usize {
+    NUM.iter().position(|&u| u == t).unwrap()
+}
+fn p(t: ScalarType) -> Expr {
+    if t == ScalarType::Bool {
+        return Expr::Param(ScalarParamId(6));
+    }
+    Expr::Param(ScalarParamId(idx(t) as u32))
+}
+fn store(t: ScalarType, e: Expr) -> Stmt {
+    Stmt::Store {
+        view: ViewRef::Param(ViewId(idx(t) as u32)),
+        index: vec![Expr::WorkIndex(0)],
+        value: e,
+    }
+}
+fn to_value(t: ScalarType, e: Expr) -> Expr {
+    // Bring any result to a storable numeric type.
+    if t == ScalarType::Bool {
+        Expr::Cast {
+            ty: ScalarType::I32,
+            arg: Box::new(e),
+        }
+    } else {
+        e
+    }
+}
+fn bin(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    Expr::Binary {
+        op,
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+    }
+}
+
+#[test]
+fn triad_for() {
+    let mut kb = KernelBuilder::new("triad", WorkKind::Range);
+    let i = kb.work_index(0);
+    let a = kb.view::<f64>("a", 1, Access::Writable);
+    let b = kb.view::<f64>("b", 1, Access::ReadOnly);
+    let s = kb.scalar::<f64>("s");
+    kb.store(a, i.clone(), b.load(i.clone()) * s.get() + 1.5);
+    check(&kb.finish().unwrap(), Entry::For, vec![]);
+}
+
+#[test]
+fn arith_bitwise_cmp_logic_unary_all_types() {
+    let mut k = skeleton("ops");
+    let ar = [
+        ArithOp::Add,
+        ArithOp::Sub,
+        ArithOp::Mul,
+        ArithOp::Div,
+        ArithOp::Rem,
+    ];
+    let bw = [
+        BitwiseOp::And,
+        BitwiseOp::Or,
+        BitwiseOp::Xor,
+        BitwiseOp::Shl,
+        BitwiseOp::Shr,
+    ];
+    let cm = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+    for t in NUM {
+        for op in ar {
+            k.body.push(store(t, bin(BinaryOp::Arith(op), p(t), p(t))));
+        }
+        if t.is_int() {
+            for op in bw {
+                for rt in NUM.iter().filter(|u| u.is_int()) {
+                    let r = if matches!(op, BitwiseOp::Shl | BitwiseOp::Shr) {
+                        p(*rt)
+                    } else {
+                        p(t)
+                    };
+                    k.body.push(store(t, bin(BinaryOp::Bitwise(op), p(t), r)));
+                }
+            }
+            k.body.push(store(
+                t,
+                Expr::Unary {
+                    op: UnaryOp::Not,
+                    arg: Box::new(p(t)),
+                },
+            ));
+        }
+        if t.is_signed() {
+            k.body.push(store(
+                t,
+                Expr::Unary {
+                    op: UnaryOp::Neg,
+                    arg: Box::new(p(t)),
+                },
+            ));
+        }
+        for op in cm {
+            k.body.push(store(
+                ScalarType::I32,
+                to_value(ScalarType::Bool, bin(BinaryOp::Cmp(op), p(t), p(t))),
+            ));
+        }
+    }
+    let b = ScalarType::Bool;
+    for op in cm {
+        k.body.push(store(
+            ScalarType::I32,
+            to_value(b, bin(BinaryOp::Cmp(op), p(b), p(b))),
+        ));
+    }
+    for op in [BitwiseOp::And, BitwiseOp::Or, BitwiseOp::Xor] {
+        k.body.push(store(
+            ScalarType::I32,
+            to_value(b, bin(BinaryOp::Bitwise(op), p(b), p(b))),
+        ));
+    }
+    for op in [LogicOp::And, LogicOp::Or] {
+        k.body.push(store(
+            ScalarType::I32,
+            to_value(b, bin(BinaryOp::Logic(op), p(b), p(b))),
+        ));
+    }
+    k.body.push(store(
+        ScalarType::I32,
+        to_value(
+            b,
+            Expr::Unary {
+                op: UnaryOp::Not,
+                arg: Box::new(p(b)),
+            },
+        ),
+    ));
+    k.body.push(store(
+        ScalarType::F64,
+        Expr::Select {
+            cond: Box::new(p(b)),
+            on_true: Box::new(p(ScalarType::F64)),
+            on_false: Box::new(Expr::Lit(Value::F64(f64::NEG_INFINITY))),
+        },
+    ));
+    check(&k, Entry::For, vec![]);
+}
+
+#[test]
+fn every_cast_and_literal() {
+    let mut k = skeleton("casts");
+    for from in ScalarType::ALL {
+        for to in NUM {
+            if to.can_cast_from(from) {
+                k.body.push(store(
+                    to,
+                    Expr::Cast {
+                        ty: to,
+                        arg: Box::new(p(from)),
+                    },
+                ));
+            }
+        }
+    }
+    let lits = [
+        Value::I32(i32::MIN),
+        Value::I32(-5),
+        Value::U32(u32::MAX),
+        Value::I64(i64::MIN),
+        Value::I64(i64::MAX),
+        Value::U64(u64::MAX),
+        Value::F32(f32::NAN),
+        Value::F32(-0.0),
+        Value::F32(1e-45),
+        Value::F32(f32::MAX),
+        Value::F32(f32::NEG_INFINITY),
+        Value::F64(f64::MAX),
+        Value::F64(5e-324),
+        Value::F64(f64::NAN),
+        Value::F64(f64::INFINITY),
+        Value::F64(0.1),
+    ];
+    for v in lits {
+        k.body.push(store(v.ty(), Expr::Lit(v)));
+    }
+    check(&k, Entry::For, vec![]);
+}
+
+#[test]
+fn every_math_function() {
+    let mut k = skeleton("math");
+    for f in MathFn::ALL {
+        for t in NUM {
+            let args: Vec<Expr> = (0..f.arity())
+                .map(|i| {
+                    if f == MathFn::Powi && i == 1 {
+                        p(ScalarType::I32)
+                    } else {
+                        p(t)
+                    }
+                })
+                .collect();
+            let tys: Vec<ScalarType> = args.iter().map(|a| a.ty(&k, &[]).unwrap()).collect();
+            if f.result_type(&tys).is_none() {
+                continue;
+            }
+            let e = Expr::Math { func: f, args };
+            let info_k = {
+                let mut k2 = skeleton("one");
+                k2.body.push(store(t, e.clone()));
+                k2
+            };
+            let info = rokkos_core::ir::valid::validate(&info_k).unwrap();
+            let opts = EmitOptions {
+                entry: Entry::For,
+                wg: 64,
+                joins: vec![],
+            };
+            match emit(&info_k, &info, &opts, Caps::ALL) {
+                Ok(_) => k.body.push(store(t, e)),
+                Err(EmitError::Unsupported(_)) => assert_eq!(t, ScalarType::F64, "{f:?} on {t}"),
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+    }
+    check(&k, Entry::For, vec![]);
+}

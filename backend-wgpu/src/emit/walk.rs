@@ -1,0 +1,394 @@
+//! The one walker over `ir::Stmt` / `ir::Expr`: statements here, each operator family in its module.
+
+use super::{arith, atomic, bitwise, cast, cmp, logic, math, memory, wty, EmitError, Helpers};
+use rokkos_core::ir::{
+    AccField, ArrayInit, BinaryOp, Block, Expr, Kernel, LocalDecl, LocalId, ScalarType, Stmt,
+    TeamQuery, UnaryOp, WorkKind,
+};
+use std::cell::Cell;
+
+type R<T> = Result<T, EmitError>;
+
+/// What the walker knows while emitting one body.
+pub(crate) struct Cx<'a> {
+    pub k: &'a Kernel,
+    pub locals: &'a [LocalDecl],
+    tmp: Cell<u32>,
+}
+
+impl<'a> Cx<'a> {
+    pub(crate) fn new(k: &'a Kernel, locals: &'a [LocalDecl], _in_fn: bool) -> Self {
+        Cx {
+            k,
+            locals,
+            tmp: Cell::new(0),
+        }
+    }
+    /// A fresh temporary name.
+    pub(crate) fn tmp(&self) -> String {
+        let n = self.tmp.get();
+        self.tmp.set(n + 1);
+        format!("t{n}")
+    }
+    /// The type of `e`.
+    pub(crate) fn ty(&self, e: &Expr) -> R<ScalarType> {
+        e.ty(self.k, self.locals)
+            .ok_or_else(|| EmitError::Mismatch(format!("ill-typed expression {e:?}")))
+    }
+    fn local_ty(&self, l: LocalId) -> ScalarType {
+        self.locals[l.0 as usize].ty
+    }
+}
+
+/// The private slot of an accumulator field.
+pub(crate) fn acc_slot(k: &Kernel, f: AccField) -> usize {
+    k.acc_fields()
+        .iter()
+        .position(|(g, _)| *g == f)
+        .unwrap_or(0)
+}
+
+/// Module-scope private variables: work index, accumulator fields, the scan flag, team queries.
+pub(crate) fn private_decls(k: &Kernel) -> String {
+    let mut s = String::new();
+    for i in 0..k.work.index_rank() {
+        s.push_str(&format!("var<private> w{i}: u64;\n"));
+    }
+    for (i, (_, t)) in k.acc_fields().iter().enumerate() {
+        s.push_str(&format!("var<private> a{i}: {};\n", wty(*t)));
+    }
+    s.push_str("var<private> rk_fin: bool;\n");
+    if k.work == WorkKind::Team {
+        for q in ["t_lr", "t_ls", "t_tr", "t_ts", "t_vl"] {
+            s.push_str(&format!("var<private> {q}: u64;\n"));
+        }
+    }
+    s
+}
+
+fn decls(locals: &[LocalDecl], skip: &[LocalId]) -> String {
+    let mut s = String::new();
+    for (i, d) in locals.iter().enumerate() {
+        if skip.contains(&LocalId(i as u32)) {
+            continue;
+        }
+        match d.array_len {
+            Some(n) => s.push_str(&format!("    var l{i}: array<{}, {n}>;\n", wty(d.ty))),
+            None => s.push_str(&format!("    var l{i}: {};\n", wty(d.ty))),
+        }
+    }
+    s
+}
+
+/// The kernel's helper functions, as `fn ufN`.
+pub(crate) fn emit_functions(k: &Kernel, h: &mut Helpers, out: &mut String) -> R<()> {
+    for (n, f) in k.functions.iter().enumerate() {
+        let cx = Cx::new(k, &f.locals, true);
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|p| format!("p{}: {}", p.0, wty(f.locals[p.0 as usize].ty)))
+            .collect();
+        out.push_str(&format!(
+            "fn uf{n}({}) -> {} {{\n",
+            params.join(", "),
+            wty(f.ret)
+        ));
+        out.push_str(&decls(&f.locals, &[]));
+        for p in &f.params {
+            out.push_str(&format!("    l{0} = p{0};\n", p.0));
+        }
+        block(&cx, h, &f.body, 1, out)?;
+        if !matches!(f.body.last(), Some(Stmt::Return(_))) {
+            out.push_str(&format!(
+                "    return {};\n",
+                super::lit(rokkos_core::ir::Value::zero(f.ret))
+            ));
+        }
+        out.push_str("}\n");
+    }
+    Ok(())
+}
+
+/// The kernel body as `fn rk_work()`.
+pub(crate) fn emit_work(k: &Kernel, h: &mut Helpers, out: &mut String) -> R<()> {
+    let cx = Cx::new(k, &k.locals, false);
+    out.push_str("fn rk_work() {\n");
+    out.push_str(&decls(&k.locals, &[]));
+    block(&cx, h, &k.body, 1, out)?;
+    out.push_str("}\n");
+    Ok(())
+}
+
+fn ind(n: usize) -> String {
+    "    ".repeat(n)
+}
+
+/// Emits the statements of `b` at indentation `d`.
+pub(crate) fn block(cx: &Cx<'_>, h: &mut Helpers, b: &Block, d: usize, out: &mut String) -> R<()> {
+    for s in b {
+        stmt(cx, h, s, d, out)?;
+    }
+    Ok(())
+}
+
+fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R<()> {
+    let i = ind(d);
+    match s {
+        Stmt::Let { local, init } => {
+            if let Some(e) = init {
+                out.push_str(&format!("{i}l{} = {};\n", local.0, expr(cx, h, e)?));
+            }
+        }
+        Stmt::LetArray { local, init } => {
+            let n = cx.locals[local.0 as usize].array_len.unwrap_or(0);
+            match init {
+                ArrayInit::Fill(e) => {
+                    let t = cx.tmp();
+                    out.push_str(&format!("{i}{{ let {t} = {};\n", expr(cx, h, e)?));
+                    for j in 0..n {
+                        out.push_str(&format!("{i}  l{}[{j}] = {t};\n", local.0));
+                    }
+                    out.push_str(&format!("{i}}}\n"));
+                }
+                ArrayInit::Elems(es) => {
+                    // Evaluate every element first (left to right), then store.
+                    let ts: Vec<String> = es.iter().map(|_| cx.tmp()).collect();
+                    out.push_str(&format!("{i}{{\n"));
+                    for (t, e) in ts.iter().zip(es) {
+                        out.push_str(&format!("{i}  let {t} = {};\n", expr(cx, h, e)?));
+                    }
+                    for (j, t) in ts.iter().enumerate() {
+                        out.push_str(&format!("{i}  l{}[{j}] = {t};\n", local.0));
+                    }
+                    out.push_str(&format!("{i}}}\n"));
+                }
+            }
+        }
+        Stmt::Assign { local, value } => {
+            out.push_str(&format!("{i}l{} = {};\n", local.0, expr(cx, h, value)?));
+        }
+        Stmt::ArrayStore {
+            array,
+            index,
+            value,
+        } => {
+            let n = cx.locals[array.0 as usize].array_len.unwrap_or(0);
+            let (ti, tv) = (cx.tmp(), cx.tmp());
+            let ix = memory::to_u64(cx.ty(index)?, &expr(cx, h, index)?);
+            out.push_str(&format!(
+                "{i}{{ let {ti} = {ix}; let {tv} = {};\n{i}  if (rk_aok({ti}, {n}lu, {}u)) {{ l{}[u32({ti})] = {tv}; }} }}\n",
+                expr(cx, h, value)?,
+                memory::ARRAY_CODE + array.0,
+                array.0
+            ));
+        }
+        Stmt::AccStore { field, value } => {
+            out.push_str(&format!(
+                "{i}a{} = {};\n",
+                acc_slot(cx.k, *field),
+                expr(cx, h, value)?
+            ));
+        }
+        Stmt::Store { view, index, value } => {
+            let call = memory::store(cx, h, *view, index, value)?;
+            out.push_str(&format!("{i}{call};\n"));
+        }
+        Stmt::Atomic(a) => {
+            let (call, yields) = atomic::call(cx, h, a)?;
+            if yields {
+                out.push_str(&format!("{i}_ = {call};\n"));
+            } else {
+                out.push_str(&format!("{i}{call};\n"));
+            }
+        }
+        Stmt::If { cond, then, else_ } => {
+            out.push_str(&format!("{i}if ({}) {{\n", expr(cx, h, cond)?));
+            block(cx, h, then, d + 1, out)?;
+            if !else_.is_empty() {
+                out.push_str(&format!("{i}}} else {{\n"));
+                block(cx, h, else_, d + 1, out)?;
+            }
+            out.push_str(&format!("{i}}}\n"));
+        }
+        Stmt::For {
+            var,
+            start,
+            end,
+            step,
+            reverse,
+            body,
+        } => {
+            let t = cx.local_ty(*var);
+            let ut = match t {
+                ScalarType::I32 | ScalarType::U32 => "u32",
+                _ => "u64",
+            };
+            let (s0, e0, st, c) = (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
+            out.push_str(&format!(
+                "{i}{{ let {s0} = {}; let {e0} = {}; let {st} = {ut}({});\n",
+                expr(cx, h, start)?,
+                expr(cx, h, end)?,
+                expr(cx, h, step)?
+            ));
+            // Differences are taken in the unsigned type of the same width: exact for e > c.
+            let ud = |a: &str, b: &str| format!("({ut}({a}) - {ut}({b}))");
+            if !reverse {
+                out.push_str(&format!(
+                    "{i}  if ({s0} < {e0} && {st} > {z}) {{ var {c} = {s0};\n{i}  loop {{\n{i}    l{} = {c};\n",
+                    var.0,
+                    z = if ut == "u32" { "0u" } else { "0lu" }
+                ));
+                block(cx, h, body, d + 2, out)?;
+                let rem = cx.tmp();
+                out.push_str(&format!(
+                    "{i}    continuing {{ let {rem} = {}; {c} = {c} + {}({st}); break if {rem} <= {st}; }}\n{i}  }} }}\n{i}}}\n",
+                    ud(&e0, &c),
+                    wty(t)
+                ));
+            } else {
+                let last = cx.tmp();
+                out.push_str(&format!(
+                    "{i}  if ({s0} < {e0} && {st} > {z}) {{ let {last} = {s0} + {t}(({} - {one}) / {st} * {st}); var {c} = {last};\n{i}  loop {{\n{i}    l{} = {c};\n",
+                    ud(&e0, &s0),
+                    var.0,
+                    z = if ut == "u32" { "0u" } else { "0lu" },
+                    one = if ut == "u32" { "1u" } else { "1lu" },
+                    t = wty(t),
+                ));
+                block(cx, h, body, d + 2, out)?;
+                let rem = cx.tmp();
+                out.push_str(&format!(
+                    "{i}    continuing {{ let {rem} = {}; {c} = {c} - {}({st}); break if {rem} < {st}; }}\n{i}  }} }}\n{i}}}\n",
+                    ud(&c, &s0),
+                    wty(t)
+                ));
+            }
+        }
+        Stmt::While { cond, body } => {
+            out.push_str(&format!(
+                "{i}loop {{\n{i}    if (!({})) {{ break; }}\n",
+                expr(cx, h, cond)?
+            ));
+            block(cx, h, body, d + 1, out)?;
+            out.push_str(&format!("{i}}}\n"));
+        }
+        Stmt::Loop { body } => {
+            out.push_str(&format!("{i}loop {{\n"));
+            block(cx, h, body, d + 1, out)?;
+            out.push_str(&format!("{i}}}\n"));
+        }
+        Stmt::Break => out.push_str(&format!("{i}break;\n")),
+        Stmt::Continue => out.push_str(&format!("{i}continue;\n")),
+        Stmt::Return(e) => match e {
+            Some(e) => out.push_str(&format!("{i}return {};\n", expr(cx, h, e)?)),
+            None => out.push_str(&format!("{i}return;\n")),
+        },
+        Stmt::Barrier
+        | Stmt::NestedFor { .. }
+        | Stmt::NestedReduce { .. }
+        | Stmt::NestedScan { .. }
+        | Stmt::Single { .. }
+        | Stmt::Broadcast { .. }
+        | Stmt::Scratch { .. } => {
+            return Err(EmitError::Unsupported(format!(
+                "team construct `{}` (team policies are not implemented by the wgpu backend yet)",
+                team_stmt_name(s)
+            )))
+        }
+    }
+    Ok(())
+}
+
+fn team_stmt_name(s: &Stmt) -> &'static str {
+    match s {
+        Stmt::Barrier => "team_barrier",
+        Stmt::NestedFor { .. } => "nested for",
+        Stmt::NestedReduce { .. } => "nested reduce",
+        Stmt::NestedScan { .. } => "nested scan",
+        Stmt::Single { .. } => "single",
+        Stmt::Broadcast { .. } => "team_broadcast",
+        _ => "team scratch",
+    }
+}
+
+/// Emits an expression.
+pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
+    Ok(match e {
+        Expr::Lit(v) => super::lit(*v),
+        Expr::Local(l) => format!("l{}", l.0),
+        Expr::Param(p) => {
+            if cx.k.scalars[p.0 as usize].ty == ScalarType::Bool {
+                format!("(P.s{} != 0u)", p.0)
+            } else {
+                format!("P.s{}", p.0)
+            }
+        }
+        Expr::WorkIndex(k) => format!("w{k}"),
+        Expr::AccRead(f) => format!("a{}", acc_slot(cx.k, *f)),
+        Expr::Binary { op, lhs, rhs } => {
+            let (lt, rt) = (cx.ty(lhs)?, cx.ty(rhs)?);
+            let (l, r) = (expr(cx, h, lhs)?, expr(cx, h, rhs)?);
+            match op {
+                BinaryOp::Arith(o) => arith::binary(*o, lt, &l, &r),
+                BinaryOp::Bitwise(o) => bitwise::binary(*o, lt, rt, &l, &r),
+                BinaryOp::Cmp(o) => cmp::binary(*o, lt, &l, &r),
+                BinaryOp::Logic(o) => logic::binary(*o, &l, &r),
+            }
+        }
+        Expr::Unary { op, arg } => {
+            let t = cx.ty(arg)?;
+            let a = expr(cx, h, arg)?;
+            match op {
+                UnaryOp::Neg => arith::neg(&a),
+                UnaryOp::Not if t == ScalarType::Bool => logic::not(&a),
+                UnaryOp::Not => bitwise::not(&a),
+            }
+        }
+        Expr::Cast { ty, arg } => {
+            let from = cx.ty(arg)?;
+            let a = expr(cx, h, arg)?;
+            cast::cast(h, from, *ty, &a)?
+        }
+        Expr::Select {
+            cond,
+            on_true,
+            on_false,
+        } => format!(
+            "select({}, {}, {})",
+            expr(cx, h, on_false)?,
+            expr(cx, h, on_true)?,
+            expr(cx, h, cond)?
+        ),
+        Expr::Math { func, args } => {
+            let tys = args.iter().map(|a| cx.ty(a)).collect::<R<Vec<_>>>()?;
+            let xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
+            math::call(h, *func, &tys, &xs)?
+        }
+        Expr::Load { view, index } => memory::load(cx, h, *view, index)?,
+        Expr::Extent { view, dim } => memory::extent(cx, *view, *dim)?,
+        Expr::ArrayLoad { array, index } => {
+            let n = cx.locals[array.0 as usize].array_len.unwrap_or(0);
+            let ix = memory::to_u64(cx.ty(index)?, &expr(cx, h, index)?);
+            format!(
+                "l{}[rk_aix({ix}, {n}lu, {}u)]",
+                array.0,
+                memory::ARRAY_CODE + array.0
+            )
+        }
+        Expr::Call { func, args } => {
+            let xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
+            format!("uf{}({})", func.0, xs.join(", "))
+        }
+        Expr::Team(q) => match q {
+            TeamQuery::LeagueRank => "t_lr",
+            TeamQuery::LeagueSize => "t_ls",
+            TeamQuery::TeamRank => "t_tr",
+            TeamQuery::TeamSize => "t_ts",
+            TeamQuery::VectorLength => "t_vl",
+        }
+        .to_string(),
+        Expr::IsFinal => "rk_fin".into(),
+        Expr::Atomic(a) => atomic::call(cx, h, a)?.0,
+    })
+}

@@ -1,0 +1,279 @@
+//! Compiling (with an in-memory pipeline cache) and dispatching one kernel launch.
+
+use crate::device::{Ctx, LaunchRecord, BACKEND};
+use crate::emit::{emit, EmitError, EmitOptions};
+use crate::memory::WgpuSpace;
+use crate::params::ParamsLayout;
+use rokkos_core::ir::valid::KernelInfo;
+use rokkos_core::ir::{self, Value};
+use rokkos_core::kernel::{KernelArg, KernelIr};
+use rokkos_core::{Error, Result};
+use std::sync::Arc;
+use wgpu::util::DeviceExt;
+
+pub(crate) fn unsupported(feature: impl Into<String>) -> Error {
+    Error::Unsupported {
+        backend: BACKEND.into(),
+        feature: feature.into(),
+    }
+}
+
+/// A kernel's IR, validated, with its arguments.
+pub(crate) struct Prepared<'a> {
+    pub ir: ir::Kernel,
+    pub info: KernelInfo,
+    pub views: Vec<rokkos_core::kernel::ViewBinding<'a, WgpuSpace>>,
+    pub scalars: Vec<Value>,
+}
+
+/// Builds and validates the IR and collects the arguments in IR parameter order.
+pub(crate) fn prepare<'a, K: KernelIr<Space = WgpuSpace>>(
+    ctx: &Arc<Ctx>,
+    kernel: &'a K,
+) -> Result<Prepared<'a>> {
+    let ir = K::build_ir().map_err(|e| unsupported(format!("kernel `{}`: {e}", K::NAME)))?;
+    let info = ir::valid::validate(&ir)
+        .map_err(|e| Error::InvalidArgument(format!("kernel IR rejected: {e}")))?;
+    let mut views = Vec::new();
+    let mut scalars = Vec::new();
+    kernel.visit_args(&mut |a| match a {
+        KernelArg::View(v) => views.push(v),
+        KernelArg::Scalar(s) => scalars.push(s),
+    });
+    if views.len() != ir.views.len() || scalars.len() != ir.scalars.len() {
+        return Err(Error::InvalidArgument(format!(
+            "kernel `{}`: {} View and {} scalar arguments for {} View and {} scalar parameters",
+            ir.name,
+            views.len(),
+            scalars.len(),
+            ir.views.len(),
+            ir.scalars.len()
+        )));
+    }
+    for (v, p) in views.iter().zip(&ir.views) {
+        if v.elem != p.elem || v.extents.len() != p.rank as usize {
+            return Err(Error::InvalidArgument(format!(
+                "kernel `{}`: argument `{}` is not a rank-{} {} View",
+                ir.name, p.name, p.rank, p.elem
+            )));
+        }
+        if !Arc::ptr_eq(&v.buffer.ctx, ctx) {
+            return Err(Error::InvalidArgument(format!(
+                "kernel `{}`: View `{}` lives on another wgpu device",
+                ir.name, v.label
+            )));
+        }
+    }
+    for (s, p) in scalars.iter().zip(&ir.scalars) {
+        if s.ty() != p.ty {
+            return Err(Error::InvalidArgument(format!(
+                "kernel `{}`: scalar `{}` is {}, expected {}",
+                ir.name,
+                p.name,
+                s.ty(),
+                p.ty
+            )));
+        }
+    }
+    Ok(Prepared {
+        ir,
+        info,
+        views,
+        scalars,
+    })
+}
+
+/// The compiled pipeline (cached by IR hash and options) and its parameter layout.
+pub(crate) fn pipeline(
+    ctx: &Ctx,
+    p: &Prepared<'_>,
+    opts: &EmitOptions,
+) -> Result<(Arc<wgpu::ComputePipeline>, ParamsLayout)> {
+    let emitted = emit(&p.ir, &p.info, opts, ctx.caps).map_err(|e| match e {
+        EmitError::Unsupported(f) => unsupported(f),
+        EmitError::Mismatch(m) => Error::InvalidArgument(m),
+    })?;
+    let key = (p.ir.stable_hash(), format!("{opts:?}"));
+    if let Some(pl) = ctx.pipelines.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return Ok((pl, emitted.params));
+    }
+    let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = ctx
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&p.ir.name),
+            source: wgpu::ShaderSource::Wgsl(emitted.source.clone().into()),
+        });
+    let pl = ctx
+        .device
+        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&p.ir.name),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+    if let Some(e) = pollster::block_on(scope.pop()) {
+        return Err(Error::Compile {
+            backend: BACKEND.into(),
+            kernel: p.ir.name.clone(),
+            log: e.to_string(),
+            source_code: emitted.source,
+        });
+    }
+    let pl = Arc::new(pl);
+    if let Ok(mut m) = ctx.pipelines.lock() {
+        m.insert(key, pl.clone());
+    }
+    Ok((pl, emitted.params))
+}
+
+/// Fills the View and scalar fields of a parameter block, and the initial accumulator values.
+pub(crate) fn fill_args(layout: &ParamsLayout, block: &mut [u8], p: &Prepared<'_>, init: &[Value]) {
+    for (k, v) in p.views.iter().enumerate() {
+        layout.set_u64(block, &format!("v{k}_off"), v.offset as u64);
+        for d in 0..v.extents.len() {
+            layout.set_u64(block, &format!("v{k}_e{d}"), v.extents[d] as u64);
+            layout.set_u64(block, &format!("v{k}_s{d}"), v.strides[d] as u64);
+        }
+    }
+    for (k, s) in p.scalars.iter().enumerate() {
+        layout.set(block, &format!("s{k}"), *s);
+    }
+    for (k, s) in init.iter().enumerate() {
+        layout.set(block, &format!("init{k}"), *s);
+    }
+}
+
+/// Encodes one dispatch of `groups` workgroups (folded into a 2-D grid past the per-dimension
+/// limit); `set` fills the work fields of the parameter block.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn dispatch(
+    ctx: &Ctx,
+    p: &Prepared<'_>,
+    pl: &wgpu::ComputePipeline,
+    layout: &ParamsLayout,
+    init: &[Value],
+    groups: u64,
+    extra: &[&wgpu::Buffer],
+    set: impl FnOnce(&ParamsLayout, &mut [u8]),
+) -> Result<()> {
+    let (gx, gy) = fold(ctx, groups)?;
+    let mut block = layout.block();
+    let launch = {
+        let mut st = ctx.lock();
+        let id = st.next_launch;
+        st.next_launch = st.next_launch.wrapping_add(1).max(1);
+        st.launches.insert(
+            id,
+            LaunchRecord {
+                kernel: p.ir.name.clone(),
+                views: p
+                    .views
+                    .iter()
+                    .map(|v| (v.label.to_string(), v.extents.to_vec()))
+                    .collect(),
+                locals: p.ir.locals.iter().map(|l| l.name.clone()).collect(),
+            },
+        );
+        id
+    };
+    layout.set_u32(&mut block, "launch", launch);
+    fill_args(layout, &mut block, p, init);
+    set(layout, &mut block);
+    let params = ctx
+        .device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("rokkos params"),
+            contents: &block,
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+    let mut entries = vec![
+        wgpu::BindGroupEntry {
+            binding: 0,
+            resource: params.as_entire_binding(),
+        },
+        wgpu::BindGroupEntry {
+            binding: 1,
+            resource: ctx.err_buf.as_entire_binding(),
+        },
+    ];
+    for (k, v) in p.views.iter().enumerate() {
+        entries.push(wgpu::BindGroupEntry {
+            binding: 2 + k as u32,
+            resource: v.buffer.buf.as_entire_binding(),
+        });
+    }
+    for (i, b) in extra.iter().enumerate() {
+        entries.push(wgpu::BindGroupEntry {
+            binding: (2 + p.views.len() + i) as u32,
+            resource: b.as_entire_binding(),
+        });
+    }
+    let bg = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &pl.get_bind_group_layout(0),
+        entries: &entries,
+    });
+    ctx.encode(|enc| {
+        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+        pass.set_pipeline(pl);
+        pass.set_bind_group(0, &bg, &[]);
+        pass.dispatch_workgroups(gx, gy, 1);
+    });
+    Ok(())
+}
+
+/// `groups` as a `(x, y)` grid within the per-dimension limit.
+pub(crate) fn fold(ctx: &Ctx, groups: u64) -> Result<(u32, u32)> {
+    let lim = ctx.limits.max_compute_workgroups_per_dimension.max(1) as u64;
+    if groups <= lim {
+        return Ok((groups as u32, 1));
+    }
+    let gy = groups.div_ceil(lim);
+    if gy > lim {
+        return Err(unsupported(format!(
+            "{groups} workgroups (more than {lim} x {lim})"
+        )));
+    }
+    Ok((groups.div_ceil(gy) as u32, gy as u32))
+}
+
+/// A device buffer of `len` elements of storage type `t` (at least 4 bytes).
+pub(crate) fn scratch_buffer(ctx: &Ctx, bytes: usize, label: &str) -> wgpu::Buffer {
+    ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (bytes.div_ceil(4) * 4).max(8) as u64,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// Reads `count` values of each accumulator field from the output buffers.
+pub(crate) fn read_fields(
+    ctx: &Ctx,
+    fields: &[(ir::AccField, ir::ScalarType)],
+    bufs: &[wgpu::Buffer],
+    count: usize,
+) -> Result<Vec<Vec<Value>>> {
+    let mut per_field = Vec::new();
+    for ((_, t), b) in fields.iter().zip(bufs) {
+        let st = crate::params::storage_type(*t);
+        let bytes = ctx.read_back(b, 0, b.size())?;
+        let vals: Vec<Value> = (0..count)
+            .map(|i| {
+                let mut w = [0u8; 8];
+                w[..st.size()].copy_from_slice(&bytes[i * st.size()..(i + 1) * st.size()]);
+                Value::from_bits(*t, u64::from_le_bytes(w))
+            })
+            .collect();
+        per_field.push(vals);
+    }
+    // Transpose: one Vec<Value> per partial.
+    Ok((0..count)
+        .map(|i| per_field.iter().map(|f| f[i]).collect())
+        .collect())
+}

@@ -1,0 +1,258 @@
+//! rokkos-wgpu: the wgpu execution space. Kernels run as WGSL compute shaders generated from their
+//! IR (`rokkos_core::ir`), on any adapter wgpu finds (Vulkan, Metal, DX12; lavapipe in CI).
+//!
+//! # Mapping
+//!
+//! - **Code**: [`emit`] walks the validated IR once and writes one WGSL module per (kernel, entry
+//!   point, workgroup size, reducer joins); no kernel has hand-written WGSL. Semantics follow the
+//!   reference evaluator (`rokkos_core::ir::eval`): wrapping integers, masked shift amounts, Rust `as`
+//!   casts (saturating float to integer, NaN to 0), Rust's `min`/`max`/`clamp`/`signum`/`round`/
+//!   `fract`/`powi`. Compiled pipelines are cached in memory by the IR's `stable_hash` and options.
+//! - **Bindings** (group 0): binding 0 the parameter block, 1 the out-of-bounds record, then one
+//!   `array<T>` per View parameter (`read` or `read_write`; `atomic<u32>`/`atomic<i32>` when the View
+//!   is used atomically), then the output buffers of reductions/scans.
+//! - **Parameters**: scalars, each View's offset/extents/strides, the work bounds and the initial
+//!   accumulator values live in one storage struct whose layout [`params::params_layout`] computes
+//!   for both the emitter and the launcher. One compiled kernel therefore serves every shape and
+//!   every layout (LayoutLeft/Right/Stride, subviews with offsets).
+//! - **Work**: a range is 1-D (workgroups of 256, folded into a 2-D grid past 65535 groups); an
+//!   MDRange tile is one workgroup; `parallel_reduce` folds per invocation (grid-stride over at most
+//!   1024 workgroups), joins in a workgroup tree in workgroup memory with the reducer's
+//!   [`rokkos_core::reducer::JoinKind`] spelled in WGSL, and the host joins the per-workgroup partials
+//!   with the reducer itself; `parallel_scan` is reduce-then-scan: pass 1 block totals, host
+//!   exclusive scan of the totals, pass 2 rescans each block from its prefix and calls the body
+//!   with `final == true` exactly once per index (no forward-progress assumption).
+//! - **Bounds**: every View access is checked against the extents; a violation records the first
+//!   failing access in a device buffer and skips the access (loads yield 0). The host reports it as
+//!   `Err(OutOfBounds)` at the next fence, host read (`read_bytes`, hence `deep_copy`), or blocking
+//!   reduce/scan result.
+//! - **Asynchrony**: launches are encoded into a pending command encoder held by the device context
+//!   and submitted at a fence, a host read, a blocking result, a host write (to keep order), or
+//!   after a batch of 32 dispatches. `fence()` = submit + `device.poll(wait_indefinitely)`.
+//!
+//! # Requirements and what is unsupported
+//!
+//! - The IR's `usize` is `u64`, so every kernel needs **SHADER_INT64** (lavapipe and NVIDIA have
+//!   it); `f64` needs **SHADER_F64**. Without them launches answer `Err(Unsupported)` naming it.
+//! - **Team policies** (`for_team`, `reduce_team`), team constructs and scratch are not implemented
+//!   yet: `Err(Unsupported)`.
+//! - **64-bit atomics** (i64/u64/f64 elements): `Err(Unsupported)` (WGSL has none).
+//! - **f64 transcendental functions** (`sin`, `exp`, `powf`, `cbrt`, `hypot`, ...): `Err(Unsupported)`
+//!   (SPIR-V's GLSL.std.450 defines them for 16/32-bit floats only). On `f32` they have the target's
+//!   documented accuracy, not Rust's bit-exact results.
+//! - **User-defined (`Custom`) reducers**: `Err(Unsupported)` (their join is host code).
+//! - Integer division by zero is an error of the work item in the IR; WGSL yields `x / 0 == x`.
+//! - A View larger than `max_storage_buffer_binding_size` is refused at allocation.
+
+#![warn(missing_docs)]
+
+mod device;
+pub mod emit;
+mod launch;
+mod memory;
+pub mod params;
+mod patterns;
+
+pub use memory::{WgpuBuffer, WgpuSpace};
+
+use device::{default_ctx, unavailable, Ctx};
+use rokkos_core::kernel::{
+    Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+};
+use rokkos_core::{
+    ExecutionSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy,
+};
+use std::sync::Arc;
+
+/// The wgpu execution space: a cheap handle to a device and queue.
+///
+/// ```no_run
+/// use rokkos_core::ExecutionSpace;
+/// let gpu = rokkos_wgpu::Wgpu::new()?; // Err(BackendUnavailable) without an adapter
+/// assert_eq!(gpu.name(), "wgpu");
+/// # Ok::<(), rokkos_core::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Wgpu {
+    ctx: Arc<Ctx>,
+}
+
+impl std::fmt::Debug for Wgpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Wgpu({})", self.ctx.adapter_name)
+    }
+}
+
+impl Wgpu {
+    /// The space on the process-wide default device: the adapter whose name contains
+    /// `ROKKOS_WGPU_ADAPTER` when that is set, else the high-performance one. SHADER_F64 and
+    /// SHADER_INT64 are requested when the adapter has them, with the adapter's limits.
+    pub fn new() -> Result<Wgpu> {
+        default_ctx().map(|ctx| Wgpu { ctx }).map_err(unavailable)
+    }
+    /// The adapter's name (e.g. `"llvmpipe (LLVM 19.1.7, 256 bits)"`).
+    pub fn adapter_name(&self) -> &str {
+        &self.ctx.adapter_name
+    }
+    /// Whether the device has SHADER_F64.
+    pub fn has_f64(&self) -> bool {
+        self.ctx.caps.f64
+    }
+    /// Whether the device has SHADER_INT64 (needed by every kernel).
+    pub fn has_int64(&self) -> bool {
+        self.ctx.caps.int64
+    }
+}
+
+fn team_unsupported() -> rokkos_core::Error {
+    launch::unsupported(
+        "team policies (for_team / reduce_team) are not implemented by the wgpu backend yet",
+    )
+}
+
+impl ExecutionSpace for Wgpu {
+    type Memory = WgpuSpace;
+
+    fn name(&self) -> &'static str {
+        "wgpu"
+    }
+    fn concurrency(&self) -> usize {
+        self.ctx.limits.max_compute_invocations_per_workgroup as usize
+            * self.ctx.limits.max_compute_workgroups_per_dimension as usize
+    }
+    fn fence(&self) -> Result<()> {
+        self.ctx.fence()
+    }
+    fn memory_space(&self) -> WgpuSpace {
+        WgpuSpace {
+            ctx: Ok(self.ctx.clone()),
+        }
+    }
+    fn team_limits(&self) -> TeamLimits {
+        let max = self.ctx.limits.max_compute_invocations_per_workgroup as usize;
+        TeamLimits {
+            team_size_max: max,
+            team_size_auto: 64.min(max),
+            vector_length_max: 1,
+            scratch_max: [
+                self.ctx.limits.max_compute_workgroup_storage_size as usize,
+                self.ctx.limits.max_storage_buffer_binding_size as usize,
+            ],
+        }
+    }
+    fn for_range<K>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
+    where
+        K: ForKernel<RangeWork, Space = WgpuSpace> + KernelIr,
+    {
+        patterns::for_range(&self.ctx, kernel.kernel(), policy.begin(), policy.end())
+    }
+    fn for_mdrange<const N: usize, K>(
+        &self,
+        label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+    ) -> Result<()>
+    where
+        K: ForKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
+    {
+        patterns::mdrange::<N, K, i32, rokkos_core::Sum>(
+            &self.ctx,
+            label,
+            kernel.kernel(),
+            policy.begin(),
+            policy.end(),
+            policy.tiles(),
+            None,
+        )
+        .map(|_| ())
+    }
+    fn for_team<K>(
+        &self,
+        _label: &str,
+        _policy: &TeamPolicy<Self>,
+        _kernel: Checked<'_, K>,
+    ) -> Result<()>
+    where
+        K: ForKernel<TeamWork, Space = WgpuSpace> + KernelIr,
+    {
+        Err(team_unsupported())
+    }
+    fn reduce_range<K, Rd>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        patterns::reduce_range(
+            &self.ctx,
+            kernel.kernel(),
+            policy.begin(),
+            policy.end(),
+            reducer,
+        )
+    }
+    fn reduce_mdrange<const N: usize, K, Rd>(
+        &self,
+        label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        patterns::mdrange::<N, K, K::Value, Rd>(
+            &self.ctx,
+            label,
+            kernel.kernel(),
+            policy.begin(),
+            policy.end(),
+            policy.tiles(),
+            Some(reducer),
+        )?
+        .ok_or_else(|| rokkos_core::Error::InvalidArgument("reduction without a result".into()))
+    }
+    fn reduce_team<K, Rd>(
+        &self,
+        _label: &str,
+        _policy: &TeamPolicy<Self>,
+        _kernel: Checked<'_, K>,
+        _reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        Err(team_unsupported())
+    }
+    fn scan_range<K, Rd>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ScanKernel<RangeWork, Space = WgpuSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        patterns::scan_range(
+            &self.ctx,
+            kernel.kernel(),
+            policy.begin(),
+            policy.end(),
+            reducer,
+        )
+    }
+}

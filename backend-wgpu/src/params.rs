@@ -1,0 +1,130 @@
+//! The launch parameter block: ONE function ([`params_layout`]) decides which fields a launch passes
+//! and where they sit, for both the emitter (the WGSL `struct Params`) and the launcher (the bytes).
+//!
+//! Fields are 8-byte types first, then 4-byte types, each at its natural alignment, which is exactly
+//! the layout WGSL gives a storage-buffer struct with the members in that order. `bool` scalars travel
+//! as `u32` (0 or 1) because `bool` is not host-shareable in WGSL.
+
+use crate::emit::{EmitOptions, Entry};
+use rokkos_core::ir::{Kernel, ScalarType, Value, WorkKind};
+
+/// One field of the parameter block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamField {
+    /// WGSL member name.
+    pub name: String,
+    /// Storage type (never `bool`).
+    pub ty: ScalarType,
+    /// Byte offset in the block.
+    pub offset: usize,
+}
+
+/// The layout of a kernel's parameter block.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ParamsLayout {
+    /// The fields, in memory order.
+    pub fields: Vec<ParamField>,
+    /// Size of the block in bytes (a multiple of 8).
+    pub size: usize,
+}
+
+/// The storage type of a value of type `t` in the parameter block and in output buffers.
+pub fn storage_type(t: ScalarType) -> ScalarType {
+    if t == ScalarType::Bool {
+        ScalarType::U32
+    } else {
+        t
+    }
+}
+
+/// The parameter block of `kernel` launched as `opts` describes.
+pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
+    use ScalarType as T;
+    let mut f: Vec<(String, ScalarType)> = vec![("launch".into(), T::U32)];
+    match kernel.work {
+        WorkKind::Range => {
+            f.push(("begin".into(), T::U64));
+            f.push(("n".into(), T::U64));
+            f.push(("stride".into(), T::U64));
+        }
+        WorkKind::MDRange(r) => {
+            for k in 0..r {
+                f.push((format!("b{k}"), T::U64));
+                f.push((format!("e{k}"), T::U64));
+                f.push((format!("t{k}"), T::U32));
+                f.push((format!("nt{k}"), T::U32));
+            }
+            f.push(("ntiles".into(), T::U32));
+        }
+        WorkKind::Team => {
+            f.push(("league".into(), T::U64));
+            f.push(("tsize".into(), T::U64));
+            f.push(("vlen".into(), T::U64));
+            f.push(("l1_bytes".into(), T::U64));
+        }
+    }
+    for (k, v) in kernel.views.iter().enumerate() {
+        f.push((format!("v{k}_off"), T::U64));
+        for d in 0..v.rank {
+            f.push((format!("v{k}_e{d}"), T::U64));
+            f.push((format!("v{k}_s{d}"), T::U64));
+        }
+    }
+    for (k, s) in kernel.scalars.iter().enumerate() {
+        f.push((format!("s{k}"), storage_type(s.ty)));
+    }
+    if opts.entry != Entry::For {
+        for (k, (_, t)) in kernel.acc_fields().iter().enumerate() {
+            f.push((format!("init{k}"), storage_type(*t)));
+        }
+    }
+    // 8-byte fields first, then 4-byte ones: natural alignment without padding.
+    f.sort_by_key(|(_, t)| std::cmp::Reverse(t.size()));
+    let mut off = 0;
+    let mut fields = Vec::new();
+    for (name, ty) in f {
+        fields.push(ParamField {
+            name,
+            ty,
+            offset: off,
+        });
+        off += ty.size();
+    }
+    ParamsLayout {
+        fields,
+        size: off.div_ceil(8) * 8,
+    }
+}
+
+impl ParamsLayout {
+    /// The WGSL struct declaration.
+    pub fn wgsl(&self) -> String {
+        let mut s = String::from("struct Params {\n");
+        for f in &self.fields {
+            s.push_str(&format!("    {}: {},\n", f.name, f.ty.name()));
+        }
+        s.push_str("}\n");
+        s
+    }
+    /// A zeroed block to fill with [`ParamsLayout::set`].
+    pub fn block(&self) -> Vec<u8> {
+        vec![0; self.size.max(8)]
+    }
+    /// Writes `v` into field `name` of `block` (converted to the field's storage type by bits; `bool`
+    /// as 0/1). Unknown names are ignored (a field the layout did not include).
+    pub fn set(&self, block: &mut [u8], name: &str, v: Value) {
+        if let Some(f) = self.fields.iter().find(|f| f.name == name) {
+            let bits = v.to_bits();
+            let bytes = bits.to_le_bytes();
+            block[f.offset..f.offset + f.ty.size()].copy_from_slice(&bytes[..f.ty.size()]);
+        }
+    }
+    /// Writes a `u64` field.
+    pub fn set_u64(&self, block: &mut [u8], name: &str, v: u64) {
+        self.set(block, name, Value::U64(v))
+    }
+    /// Writes a `u32` field.
+    pub fn set_u32(&self, block: &mut [u8], name: &str, v: u32) {
+        self.set(block, name, Value::U32(v))
+    }
+}

@@ -1,0 +1,298 @@
+//! The parallel patterns on the device.
+
+use crate::device::Ctx;
+use crate::emit::{EmitOptions, Entry};
+use crate::launch::{dispatch, pipeline, prepare, read_fields, scratch_buffer, unsupported};
+use crate::params::storage_type;
+use crate::WgpuSpace;
+use rokkos_core::ir::Value;
+use rokkos_core::kernel::KernelIr;
+use rokkos_core::reducer::{describe_reducer, AccValue};
+use rokkos_core::{Error, Reducer, Result};
+use std::sync::Arc;
+
+/// Invocations per workgroup for range patterns.
+pub(crate) fn wg_size(ctx: &Ctx) -> u32 {
+    ctx.limits
+        .max_compute_invocations_per_workgroup
+        .clamp(1, 256)
+}
+/// Most workgroups of a grid-stride reduction (the host joins this many partials at most).
+const REDUCE_GROUPS: u64 = 1024;
+
+fn init_values<V: AccValue, Rd: Reducer<V>>(
+    reducer: &Rd,
+    fields: &[(rokkos_core::ir::AccField, rokkos_core::ir::ScalarType)],
+) -> Result<(Vec<rokkos_core::reducer::JoinKind>, Vec<Value>)> {
+    let joins = describe_reducer::<V, Rd>(reducer)
+        .ok_or_else(|| unsupported("user-defined (Custom) reducer: its join is host code"))?;
+    let mut init = Vec::new();
+    reducer.init().push_values(&mut init);
+    if init.len() != fields.len() || init.iter().zip(fields).any(|(v, (_, t))| v.ty() != *t) {
+        return Err(Error::InvalidArgument(format!(
+            "accumulator values {init:?} do not match the kernel's accumulator fields"
+        )));
+    }
+    Ok((joins, init))
+}
+
+fn to_value<V: AccValue>(vals: &[Value]) -> Result<V> {
+    V::from_values(&mut vals.iter())
+        .ok_or_else(|| Error::InvalidArgument(format!("accumulator values {vals:?}")))
+}
+
+/// `parallel_for` over `begin..end`.
+pub(crate) fn for_range<K: KernelIr<Space = WgpuSpace>>(
+    ctx: &Arc<Ctx>,
+    kernel: &K,
+    begin: usize,
+    end: usize,
+) -> Result<()> {
+    let p = prepare(ctx, kernel)?;
+    let wg = wg_size(ctx);
+    let opts = EmitOptions {
+        entry: Entry::For,
+        wg,
+        joins: vec![],
+    };
+    let (pl, layout) = pipeline(ctx, &p, &opts)?;
+    let n = (end - begin) as u64;
+    if n == 0 {
+        return Ok(());
+    }
+    dispatch(
+        ctx,
+        &p,
+        &pl,
+        &layout,
+        &[],
+        n.div_ceil(wg as u64),
+        &[],
+        |l, b| {
+            l.set_u64(b, "begin", begin as u64);
+            l.set_u64(b, "n", n);
+        },
+    )
+}
+
+/// `parallel_reduce` over `begin..end`.
+pub(crate) fn reduce_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
+    ctx: &Arc<Ctx>,
+    kernel: &K,
+    begin: usize,
+    end: usize,
+    reducer: &Rd,
+) -> Result<V> {
+    let p = prepare(ctx, kernel)?;
+    let fields = p.ir.acc_fields();
+    let (joins, init) = init_values(reducer, &fields)?;
+    let wg = wg_size(ctx);
+    let opts = EmitOptions {
+        entry: Entry::Reduce,
+        wg,
+        joins,
+    };
+    let (pl, layout) = pipeline(ctx, &p, &opts)?;
+    let n = (end - begin) as u64;
+    if n == 0 {
+        return Ok(reducer.init());
+    }
+    let groups = n.div_ceil(wg as u64).min(REDUCE_GROUPS);
+    let outs: Vec<wgpu::Buffer> = fields
+        .iter()
+        .map(|(_, t)| scratch_buffer(ctx, groups as usize * storage_type(*t).size(), "partials"))
+        .collect();
+    let refs: Vec<&wgpu::Buffer> = outs.iter().collect();
+    dispatch(ctx, &p, &pl, &layout, &init, groups, &refs, |l, b| {
+        l.set_u64(b, "begin", begin as u64);
+        l.set_u64(b, "n", n);
+        l.set_u64(b, "stride", groups * wg as u64);
+    })?;
+    let partials = read_fields(ctx, &fields, &outs, groups as usize)?;
+    ctx.check_oob()?;
+    let mut acc = reducer.init();
+    for part in partials {
+        reducer.join(&mut acc, to_value::<V>(&part)?);
+    }
+    Ok(acc)
+}
+
+/// `parallel_scan` over `begin..end`: reduce-then-scan in two device passes with the block prefixes
+/// joined on the host in between (no inter-workgroup forward-progress assumption).
+pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
+    ctx: &Arc<Ctx>,
+    kernel: &K,
+    begin: usize,
+    end: usize,
+    reducer: &Rd,
+) -> Result<V> {
+    let p = prepare(ctx, kernel)?;
+    let fields = p.ir.acc_fields();
+    let (joins, init) = init_values(reducer, &fields)?;
+    let wg = wg_size(ctx);
+    let o1 = EmitOptions {
+        entry: Entry::ScanTotals,
+        wg,
+        joins: joins.clone(),
+    };
+    let o2 = EmitOptions {
+        entry: Entry::ScanFinal,
+        wg,
+        joins,
+    };
+    let (pl1, lay1) = pipeline(ctx, &p, &o1)?;
+    let (pl2, lay2) = pipeline(ctx, &p, &o2)?;
+    let n = (end - begin) as u64;
+    if n == 0 {
+        return Ok(reducer.init());
+    }
+    let blocks = n.div_ceil(wg as u64);
+    let (gx, gy) = crate::launch::fold(ctx, blocks)?;
+    let slots = gx as usize * gy as usize;
+    let t = fields[0].1;
+    let sz = storage_type(t).size();
+    let totals = scratch_buffer(ctx, slots * sz, "scan totals");
+    let set = |l: &crate::params::ParamsLayout, b: &mut [u8]| {
+        l.set_u64(b, "begin", begin as u64);
+        l.set_u64(b, "n", n);
+    };
+    dispatch(ctx, &p, &pl1, &lay1, &init, blocks, &[&totals], set)?;
+    let tot = read_fields(ctx, &fields, std::slice::from_ref(&totals), blocks as usize)?;
+    ctx.check_oob()?;
+    let mut acc = reducer.init();
+    let mut pre = vec![0u8; slots * sz];
+    for (b, part) in tot.iter().enumerate() {
+        let mut vals = Vec::new();
+        acc.push_values(&mut vals);
+        let bits = vals[0].to_bits().to_le_bytes();
+        pre[b * sz..(b + 1) * sz].copy_from_slice(&bits[..sz]);
+        reducer.join(&mut acc, to_value::<V>(part)?);
+    }
+    let prefix = scratch_buffer(ctx, slots * sz, "scan prefixes");
+    ctx.submit();
+    ctx.queue.write_buffer(&prefix, 0, &pre);
+    dispatch(ctx, &p, &pl2, &lay2, &init, blocks, &[&prefix], set)?;
+    Ok(acc)
+}
+
+/// Tiles of an MDRange launch: the requested ones, or up to 256 invocations filled from the last
+/// dimension.
+fn tiles<const N: usize>(
+    ctx: &Ctx,
+    label: &str,
+    begin: [usize; N],
+    end: [usize; N],
+    req: [usize; N],
+) -> Result<[usize; N]> {
+    let max = ctx.limits.max_compute_invocations_per_workgroup as usize;
+    let mut t = [1usize; N];
+    if req.iter().all(|&x| x > 0) {
+        t = req;
+    } else {
+        let mut budget = 256usize.min(max);
+        for k in (0..N).rev() {
+            let ext = end[k].saturating_sub(begin[k]).max(1);
+            let want = if req[k] > 0 {
+                req[k]
+            } else {
+                ext.next_power_of_two().min(budget)
+            };
+            t[k] = want.max(1);
+            budget = (budget / t[k]).max(1);
+        }
+    }
+    let prod = t.iter().try_fold(1usize, |a, &x| a.checked_mul(x));
+    match prod {
+        Some(p) if p <= max => Ok(t),
+        _ => Err(Error::InvalidPolicy {
+            label: label.to_string(),
+            reason: format!(
+                "MDRange tile {t:?} has more than max_compute_invocations_per_workgroup = {max} points"
+            ),
+        }),
+    }
+}
+
+/// `parallel_for` / `parallel_reduce` over an MDRange (one tile per workgroup).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn mdrange<
+    const N: usize,
+    K: KernelIr<Space = WgpuSpace>,
+    V: AccValue,
+    Rd: Reducer<V>,
+>(
+    ctx: &Arc<Ctx>,
+    label: &str,
+    kernel: &K,
+    begin: [usize; N],
+    end: [usize; N],
+    req: [usize; N],
+    reducer: Option<&Rd>,
+) -> Result<Option<V>> {
+    let p = prepare(ctx, kernel)?;
+    let t = tiles(ctx, label, begin, end, req)?;
+    let wg = t.iter().product::<usize>() as u32;
+    let fields = p.ir.acc_fields();
+    let (entry, joins, init) = match reducer {
+        Some(r) => {
+            let (j, i) = init_values(r, &fields)?;
+            (Entry::Reduce, j, i)
+        }
+        None => (Entry::For, vec![], vec![]),
+    };
+    if entry == Entry::Reduce {
+        let bytes: usize = fields.iter().map(|(_, t)| t.size().max(4)).sum::<usize>()
+            * wg.next_power_of_two() as usize;
+        if bytes > ctx.limits.max_compute_workgroup_storage_size as usize {
+            return Err(Error::InvalidPolicy {
+                label: label.into(),
+                reason: format!(
+                    "tile {t:?} needs {bytes} bytes of workgroup memory for the reduction; max_compute_workgroup_storage_size is {}",
+                    ctx.limits.max_compute_workgroup_storage_size
+                ),
+            });
+        }
+    }
+    let opts = EmitOptions { entry, wg, joins };
+    let (pl, layout) = pipeline(ctx, &p, &opts)?;
+    let nt: Vec<u64> = (0..N)
+        .map(|k| (end[k].saturating_sub(begin[k]) as u64).div_ceil(t[k] as u64))
+        .collect();
+    let ntiles: u64 = nt.iter().product();
+    if ntiles == 0 {
+        return Ok(reducer.map(|r| r.init()));
+    }
+    if ntiles > u32::MAX as u64 {
+        return Err(unsupported(format!(
+            "{ntiles} MDRange tiles (more than 2^32)"
+        )));
+    }
+    let (gx, gy) = crate::launch::fold(ctx, ntiles)?;
+    let slots = gx as usize * gy as usize;
+    let outs: Vec<wgpu::Buffer> = if entry == Entry::Reduce {
+        fields
+            .iter()
+            .map(|(_, ty)| scratch_buffer(ctx, slots * storage_type(*ty).size(), "partials"))
+            .collect()
+    } else {
+        vec![]
+    };
+    let refs: Vec<&wgpu::Buffer> = outs.iter().collect();
+    dispatch(ctx, &p, &pl, &layout, &init, ntiles, &refs, |l, b| {
+        for k in 0..N {
+            l.set_u64(b, &format!("b{k}"), begin[k] as u64);
+            l.set_u64(b, &format!("e{k}"), end[k] as u64);
+            l.set_u32(b, &format!("t{k}"), t[k] as u32);
+            l.set_u32(b, &format!("nt{k}"), nt[k] as u32);
+        }
+        l.set_u32(b, "ntiles", ntiles as u32);
+    })?;
+    let Some(r) = reducer else { return Ok(None) };
+    let partials = read_fields(ctx, &fields, &outs, ntiles as usize)?;
+    ctx.check_oob()?;
+    let mut acc = r.init();
+    for part in partials {
+        r.join(&mut acc, to_value::<V>(&part)?);
+    }
+    Ok(Some(acc))
+}
