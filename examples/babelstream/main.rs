@@ -62,7 +62,18 @@ struct Timings {
     names: [&'static str; 6],
     words: [usize; 6],
     secs: [Vec<f64>; 6],
+    /// Seconds per triad when `BATCH` triads run between two fences (one sample per batch).
+    triad_batched: Vec<f64>,
+    /// Seconds per empty-kernel launch followed by a fence (one sample per launch).
+    empty_sync: Vec<f64>,
+    /// Seconds per empty-kernel launch when `BATCH_EMPTY` launches run between two fences.
+    empty_async: Vec<f64>,
 }
+
+/// Triads per batch between two fences (the "20 triads between two fences").
+const BATCH: usize = 20;
+/// Empty launches per batch between two fences.
+const BATCH_EMPTY: usize = 200;
 
 struct Stream<'a> {
     args: &'a Args,
@@ -92,6 +103,9 @@ impl<'a> Stream<'a> {
             names: ["copy", "mul", "add", "triad", "nstream", "dot"],
             words: [2, 2, 3, 3, 4, 2],
             secs: Default::default(),
+            triad_batched: Vec::new(),
+            empty_sync: Vec::new(),
+            empty_async: Vec::new(),
         };
         let mut sum = T::ZERO;
         for _ in 0..self.args.reps {
@@ -124,7 +138,62 @@ impl<'a> Stream<'a> {
             })?;
         }
         let check = self.validate(&a, &b, &c, sum)?;
+        self.launch_costs(&space, &mut t, &b, &c, s)?;
         Ok((t, check))
+    }
+
+    /// Launch costs: triads in batches of `BATCH` between two fences (launches stay asynchronous
+    /// until the fence), and an empty kernel with a fence after each launch and in batches. The
+    /// batched triads write a fresh View, so the validated arrays are untouched.
+    fn launch_costs<T: Float, E: ExecutionSpace>(
+        &self,
+        space: &E,
+        t: &mut Timings,
+        b: &View<T, 1, LayoutRight, E::Memory>,
+        c: &View<T, 1, LayoutRight, E::Memory>,
+        s: T,
+    ) -> rokkos::Result<()> {
+        let n = self.args.n;
+        let mem = space.memory_space();
+        let a2 = View::<T, 1, LayoutRight, E::Memory>::new_uninit_in(&mem, "a2", [n])?;
+        let rounds = (self.args.reps / 5).max(3);
+        for _ in 0..rounds {
+            let t0 = Instant::now();
+            for _ in 0..BATCH {
+                parallel_for(
+                    "babelstream::triad",
+                    RangePolicy::new(space, 0..n),
+                    triad(&a2, b, c, s),
+                )?;
+            }
+            space.fence()?;
+            t.triad_batched
+                .push(t0.elapsed().as_secs_f64() / BATCH as f64);
+        }
+        let one = View::<f64, 1, LayoutRight, E::Memory>::new_in(&mem, "one", [1])?;
+        let launch = || {
+            parallel_for(
+                "babelstream::empty",
+                RangePolicy::new(space, 0..1),
+                empty(&one),
+            )
+        };
+        for _ in 0..(self.args.reps * 10).max(100) {
+            let t0 = Instant::now();
+            launch()?;
+            space.fence()?;
+            t.empty_sync.push(t0.elapsed().as_secs_f64());
+        }
+        for _ in 0..rounds {
+            let t0 = Instant::now();
+            for _ in 0..BATCH_EMPTY {
+                launch()?;
+            }
+            space.fence()?;
+            t.empty_async
+                .push(t0.elapsed().as_secs_f64() / BATCH_EMPTY as f64);
+        }
+        Ok(())
     }
 
     /// BabelStream's check: the same kernel sequence on scalars, mean absolute error per array.
@@ -261,6 +330,44 @@ fn main() -> ExitCode {
                 t.names[k], gbs, best, median, max, mean
             );
         }
+    }
+    // Launch costs: triad in batches between fences, empty kernel with and without a fence.
+    let elem_bytes = (3 * elem * args.n) as f64;
+    let (tb, tb_median, _, _) = stats(&t.triad_batched);
+    let (es, es_median, _, _) = stats(&t.empty_sync);
+    let (ea, ea_median, _, _) = stats(&t.empty_async);
+    if args.json {
+        for (kernel, best, median, metric, value) in [
+            (
+                "triad_batched",
+                tb,
+                tb_median,
+                "GB/s",
+                elem_bytes / tb / 1e9,
+            ),
+            ("empty_sync", es, es_median, "us", es * 1e6),
+            ("empty_async", ea, ea_median, "us", ea * 1e6),
+        ] {
+            let line = serde_json::json!({
+                "bench": "babelstream", "kernel": kernel, "backend": backend, "dtype": args.dtype,
+                "n": args.n, "reps": args.reps, "batch": if kernel == "empty_async" { BATCH_EMPTY } else if kernel == "triad_batched" { BATCH } else { 1 },
+                "best_s": best, "median_s": median, "metric": metric, "value": value,
+            });
+            println!("{line}");
+        }
+    } else {
+        println!(
+            "triad, {BATCH} per fence: {:.1} GB/s (best), {:.6} s per triad",
+            elem_bytes / tb / 1e9,
+            tb
+        );
+        println!(
+            "empty kernel: {:.2} us launch + fence (median {:.2}), {:.2} us per launch in batches of {BATCH_EMPTY} (median {:.2})",
+            es * 1e6,
+            es_median * 1e6,
+            ea * 1e6,
+            ea_median * 1e6
+        );
     }
     match check {
         Ok(()) => {
