@@ -1,0 +1,412 @@
+//! End-to-end: hand-written kernel values (the shape `#[rokkos::kernel]` generates) run on the wgpu
+//! space and compared with the reference evaluator or closed forms. Without an adapter each test
+//! prints why and passes, unless `ROKKOS_REQUIRE_WGPU=1`.
+
+use rokkos_core::ir::build::{BuildError, KernelBuilder};
+use rokkos_core::ir::{self, Access};
+use rokkos_core::kernel::*;
+use rokkos_core::*;
+use rokkos_wgpu::{Wgpu, WgpuSpace};
+
+fn space() -> Option<Wgpu> {
+    match Wgpu::new() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            if std::env::var("ROKKOS_REQUIRE_WGPU").as_deref() == Ok("1") {
+                panic!("ROKKOS_REQUIRE_WGPU=1 but: {e}");
+            }
+            eprintln!("skipping wgpu test: {e}");
+            None
+        }
+    }
+}
+
+/// Never called: device kernels run their IR.
+struct NoBody;
+impl<W: WorkKind> ForBody<W> for NoBody {
+    fn call(&self, _: W::Item<'_>) {
+        unreachable!("device kernels have no native body")
+    }
+}
+impl<W: WorkKind, A> ReduceBody<W, A> for NoBody {
+    fn call(&self, _: W::Item<'_>, _: &mut A) {
+        unreachable!()
+    }
+}
+impl<W: WorkKind, A> ScanBody<W, A> for NoBody {
+    fn call(&self, _: W::Item<'_>, _: &mut A, _: bool) {
+        unreachable!()
+    }
+}
+
+type DView<T, const R: usize = 1, L = LayoutRight> = View<T, R, L, WgpuSpace>;
+
+fn upload<T: Pod + ir::build::IrScalar, const R: usize, L: Layout>(
+    s: &Wgpu,
+    label: &str,
+    extents: [usize; R],
+    f: impl Fn([usize; R]) -> T,
+) -> DView<T, R, L> {
+    let h = View::<T, R, L>::from_fn(label, extents, f).unwrap();
+    let d = DView::<T, R, L>::new_in(&s.memory_space(), label, extents).unwrap();
+    deep_copy(&d, &h).unwrap();
+    d
+}
+fn download<T: Pod, const R: usize, L: Layout>(d: &DView<T, R, L>) -> View<T, R, L> {
+    let h = View::<T, R, L>::new("h", d.extents()).unwrap();
+    deep_copy(&h, d).unwrap();
+    h
+}
+
+// ---- y[i] = a * x[i] + i (f64), any layouts ----
+struct Axpy<'k, L1: Layout, L2: Layout> {
+    y: &'k DView<f64, 1, L1>,
+    x: &'k DView<f64, 1, L2>,
+    a: f64,
+}
+impl<L1: Layout, L2: Layout> Kernel for Axpy<'_, L1, L2> {
+    const NAME: &'static str = "axpy";
+    type Space = WgpuSpace;
+    fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>)) {
+        f(self.y.__kernel_arg("y", true));
+        f(self.x.__kernel_arg("x", false));
+    }
+}
+impl<L1: Layout, L2: Layout> ForKernel<RangeWork> for Axpy<'_, L1, L2> {
+    type Body<'a>
+        = NoBody
+    where
+        Self: 'a;
+    unsafe fn bind(&self) -> NoBody {
+        NoBody
+    }
+}
+impl<L1: Layout, L2: Layout> KernelIr for Axpy<'_, L1, L2> {
+    fn build_ir() -> Result<ir::Kernel, BuildError> {
+        let mut kb = KernelBuilder::new("axpy", ir::WorkKind::Range);
+        let i = kb.work_index(0);
+        let y = kb.view::<f64>("y", 1, Access::Writable);
+        let x = kb.view::<f64>("x", 1, Access::ReadOnly);
+        let a = kb.scalar::<f64>("a");
+        kb.store(y, i.clone(), a.get() * x.load(i.clone()) + i.cast::<f64>());
+        kb.finish()
+    }
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, WgpuSpace>)) {
+        f(KernelArg::View(self.y.__binding("y", true)));
+        f(KernelArg::View(self.x.__binding("x", false)));
+        f(KernelArg::Scalar(ir::Value::F64(self.a)));
+    }
+}
+
+#[test]
+fn for_range_axpy_sizes_and_layouts() {
+    let Some(s) = space() else { return };
+    for n in [0usize, 1, 7, 256, 257, 1000, 65537] {
+        let x = upload::<f64, 1, LayoutLeft>(&s, "x", [n], |[i]| i as f64 * 0.5);
+        let y = DView::<f64>::new_in(&s.memory_space(), "y", [n]).unwrap();
+        parallel_for(
+            "axpy",
+            RangePolicy::new(&s, 0..n),
+            Axpy {
+                y: &y,
+                x: &x,
+                a: 3.0,
+            },
+        )
+        .unwrap();
+        let h = download(&y);
+        for i in 0..n {
+            assert_eq!(h.get([i]), 3.0 * (i as f64 * 0.5) + i as f64, "n={n} i={i}");
+        }
+    }
+    // A strided subview of a 2-D View (offset + stride), and a sub-range.
+    let m = upload::<f64, 2, LayoutRight>(&s, "m", [40, 3], |[i, j]| (i * 3 + j) as f64);
+    let col: DView<f64, 1, LayoutStride> = m.subview((.., 2)).unwrap();
+    let y =
+        DView::<f64, 1, LayoutStride>::new_strided_in(&s.memory_space(), "ys", [40], [2]).unwrap();
+    parallel_for(
+        "axpy",
+        RangePolicy::new(&s, 5..35),
+        Axpy {
+            y: &y,
+            x: &col,
+            a: -1.0,
+        },
+    )
+    .unwrap();
+    let h = download(&y);
+    for i in 0..40 {
+        let want = if (5..35).contains(&i) {
+            -((i * 3 + 2) as f64) + i as f64
+        } else {
+            0.0
+        };
+        assert_eq!(h.get([i]), want, "i={i}");
+    }
+    s.fence().unwrap();
+}
+
+// ---- (sum of x[i]*x[i], minloc of x) : two accumulators ----
+struct SumMin<'k> {
+    x: &'k DView<i64>,
+}
+impl Kernel for SumMin<'_> {
+    const NAME: &'static str = "summin";
+    type Space = WgpuSpace;
+    fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>)) {
+        f(self.x.__kernel_arg("x", false));
+    }
+}
+impl ReduceKernel<RangeWork> for SumMin<'_> {
+    type Value = (i64, ValLoc<i64>);
+    type Body<'a>
+        = NoBody
+    where
+        Self: 'a;
+    unsafe fn bind(&self) -> NoBody {
+        NoBody
+    }
+}
+impl KernelIr for SumMin<'_> {
+    fn build_ir() -> Result<ir::Kernel, BuildError> {
+        let mut kb = KernelBuilder::new("summin", ir::WorkKind::Range);
+        let i = kb.work_index(0);
+        let acc = kb.acc::<i64>("acc");
+        let (mv, ml) = kb.acc_valloc::<i64>("m");
+        let x = kb.view::<i64>("x", 1, Access::ReadOnly);
+        let v = kb.let_("v", x.load(i.clone()));
+        kb.acc_set(acc, acc.get() + v.get() * v.get());
+        kb.if_(v.get().lt(mv.get()));
+        kb.acc_set(mv, v.get());
+        kb.acc_set(ml, i.clone());
+        kb.end();
+        kb.finish()
+    }
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, WgpuSpace>)) {
+        f(KernelArg::View(self.x.__binding("x", false)));
+    }
+}
+
+#[test]
+fn reduce_range_sum_and_minloc() {
+    let Some(s) = space() else { return };
+    for n in [0usize, 1, 2, 255, 256, 1023, 4099, 300_001] {
+        let val = |i: usize| ((i as i64 * 7919) % 1000) - 500;
+        let x = upload::<i64, 1, LayoutRight>(&s, "x", [n], |[i]| val(i));
+        let (sum, ml) = parallel_reduce(
+            "summin",
+            RangePolicy::new(&s, 0..n),
+            SumMin { x: &x },
+            (Sum, MinLoc),
+        )
+        .unwrap();
+        let want_sum: i64 = (0..n).map(|i| val(i) * val(i)).sum();
+        assert_eq!(sum, want_sum, "n={n}");
+        let mut want = ValLoc {
+            val: i64::MAX,
+            loc: usize::MAX,
+        };
+        for i in 0..n {
+            MinLoc.join(
+                &mut want,
+                ValLoc {
+                    val: val(i),
+                    loc: i,
+                },
+            );
+        }
+        assert_eq!(ml, want, "n={n}");
+    }
+    // A host-only reducer is refused.
+    let x = upload::<i64, 1, LayoutRight>(&s, "x", [4], |[i]| i as i64);
+    let r = parallel_reduce(
+        "summin",
+        RangePolicy::new(&s, 0..4),
+        SumMin { x: &x },
+        (Custom::new(0i64, |a: &mut i64, b| *a += b), MinLoc),
+    );
+    assert!(matches!(r, Err(Error::Unsupported { .. })), "{r:?}");
+}
+
+// ---- exclusive prefix sum ----
+struct Prefix<'k> {
+    x: &'k DView<i64>,
+    out: &'k DView<i64>,
+}
+impl Kernel for Prefix<'_> {
+    const NAME: &'static str = "prefix";
+    type Space = WgpuSpace;
+    fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>)) {
+        f(self.x.__kernel_arg("x", false));
+        f(self.out.__kernel_arg("out", true));
+    }
+}
+impl ScanKernel<RangeWork> for Prefix<'_> {
+    type Value = i64;
+    type Body<'a>
+        = NoBody
+    where
+        Self: 'a;
+    unsafe fn bind(&self) -> NoBody {
+        NoBody
+    }
+}
+impl KernelIr for Prefix<'_> {
+    fn build_ir() -> Result<ir::Kernel, BuildError> {
+        let mut kb = KernelBuilder::new("prefix", ir::WorkKind::Range);
+        let i = kb.work_index(0);
+        let p = kb.scan_partial::<i64>("p");
+        let fin = kb.is_final();
+        let x = kb.view::<i64>("x", 1, Access::ReadOnly);
+        let out = kb.view::<i64>("out", 1, Access::Writable);
+        kb.if_(fin);
+        kb.store(out, i.clone(), p.get());
+        kb.end();
+        kb.acc_set(p, p.get() + x.load(i));
+        kb.finish()
+    }
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, WgpuSpace>)) {
+        f(KernelArg::View(self.x.__binding("x", false)));
+        f(KernelArg::View(self.out.__binding("out", true)));
+    }
+}
+
+#[test]
+fn scan_range_exclusive_prefix() {
+    let Some(s) = space() else { return };
+    for n in [0usize, 1, 3, 256, 257, 10_007, 70_001] {
+        let x = upload::<i64, 1, LayoutRight>(&s, "x", [n], |[i]| (i % 13) as i64 - 4);
+        let out = DView::<i64>::new_in(&s.memory_space(), "out", [n]).unwrap();
+        let total = parallel_scan(
+            "prefix",
+            RangePolicy::new(&s, 0..n),
+            Prefix { x: &x, out: &out },
+        )
+        .unwrap();
+        let h = download(&out);
+        let mut acc = 0i64;
+        for i in 0..n {
+            assert_eq!(h.get([i]), acc, "n={n} i={i}");
+            acc += (i % 13) as i64 - 4;
+        }
+        assert_eq!(total, acc, "n={n}");
+    }
+}
+
+// ---- out-of-bounds access is reported ----
+#[test]
+fn out_of_bounds_is_an_error() {
+    let Some(s) = space() else { return };
+    let x = upload::<f64, 1, LayoutRight>(&s, "short", [10], |[i]| i as f64);
+    let y = DView::<f64>::new_in(&s.memory_space(), "y", [20]).unwrap();
+    parallel_for(
+        "axpy",
+        RangePolicy::new(&s, 0..20),
+        Axpy {
+            y: &y,
+            x: &x,
+            a: 1.0,
+        },
+    )
+    .unwrap();
+    let r = s.fence();
+    assert!(
+        matches!(&r, Err(Error::OutOfBounds { view, .. }) if view == "short"),
+        "{r:?}"
+    );
+    // The space stays usable and the flag is cleared.
+    s.fence().unwrap();
+    let h = download(&y);
+    assert_eq!(h.get([3]), 6.0);
+    assert_eq!(h.get([15]), 15.0); // load yielded 0
+}
+
+// ---- MDRange: b[(i, j)] = a[(i, j)] * 2 + j; reduce sum of a ----
+struct Md<'k, L: Layout> {
+    a: &'k DView<f32, 2, L>,
+    b: &'k DView<f32, 2, L>,
+}
+impl<L: Layout> Kernel for Md<'_, L> {
+    const NAME: &'static str = "md";
+    type Space = WgpuSpace;
+    fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>)) {
+        f(self.a.__kernel_arg("a", false));
+        f(self.b.__kernel_arg("b", true));
+    }
+}
+impl<L: Layout> ForKernel<MDWork<2>> for Md<'_, L> {
+    type Body<'a>
+        = NoBody
+    where
+        Self: 'a;
+    unsafe fn bind(&self) -> NoBody {
+        NoBody
+    }
+}
+impl<L: Layout> KernelIr for Md<'_, L> {
+    fn build_ir() -> Result<ir::Kernel, BuildError> {
+        let mut kb = KernelBuilder::new("md", ir::WorkKind::MDRange(2));
+        let i = kb.work_index(0);
+        let j = kb.work_index(1);
+        let a = kb.view::<f32>("a", 2, Access::ReadOnly);
+        let b = kb.view::<f32>("b", 2, Access::Writable);
+        kb.store(
+            b,
+            [i.clone(), j.clone()],
+            a.load([i, j.clone()]) * 2.0f32 + j.cast::<f32>(),
+        );
+        kb.finish()
+    }
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, WgpuSpace>)) {
+        f(KernelArg::View(self.a.__binding("a", false)));
+        f(KernelArg::View(self.b.__binding("b", true)));
+    }
+}
+
+fn md_case<L: Layout>(s: &Wgpu, n0: usize, n1: usize, tile: [usize; 2]) {
+    let a = upload::<f32, 2, L>(s, "a", [n0, n1], |[i, j]| (i * 100 + j) as f32);
+    let b = DView::<f32, 2, L>::new_in(&s.memory_space(), "b", [n0, n1]).unwrap();
+    let pol = MDRangePolicy::new(s, [1, 0], [n0, n1]).tile(tile);
+    parallel_for("md", pol, Md { a: &a, b: &b }).unwrap();
+    let h = download(&b);
+    for i in 0..n0 {
+        for j in 0..n1 {
+            let want = if i >= 1 {
+                (i * 100 + j) as f32 * 2.0 + j as f32
+            } else {
+                0.0
+            };
+            assert_eq!(h.get([i, j]), want, "{n0}x{n1} tile {tile:?} at ({i},{j})");
+        }
+    }
+}
+
+#[test]
+fn for_mdrange_layouts_and_tiles() {
+    let Some(s) = space() else { return };
+    md_case::<LayoutRight>(&s, 17, 33, [0, 0]);
+    md_case::<LayoutLeft>(&s, 5, 300, [4, 8]);
+    md_case::<LayoutRight>(&s, 1, 1, [0, 0]);
+    md_case::<LayoutLeft>(&s, 64, 3, [16, 1]);
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+        #[test]
+        fn axpy_matches_closed_form(n in 0usize..5000, begin in 0usize..50, a in -4.0f64..4.0) {
+            let Some(s) = space() else { return Ok(()) };
+            let begin = begin.min(n);
+            let x = upload::<f64, 1, LayoutLeft>(&s, "x", [n], |[i]| i as f64 - 7.0);
+            let y = DView::<f64>::new_in(&s.memory_space(), "y", [n]).unwrap();
+            parallel_for("axpy", RangePolicy::new(&s, begin..n), Axpy { y: &y, x: &x, a }).unwrap();
+            let h = download(&y);
+            for i in 0..n {
+                let want = if i >= begin { a * (i as f64 - 7.0) + i as f64 } else { 0.0 };
+                prop_assert_eq!(h.get([i]), want);
+            }
+        }
+    }
+}
