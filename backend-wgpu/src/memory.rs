@@ -65,7 +65,7 @@ impl MemorySpace for WgpuSpace {
 
     fn allocate(&self, label: &str, bytes: usize, _align: usize) -> Result<WgpuBuffer> {
         let ctx = self.ctx()?.clone();
-        let max = ctx.limits.max_storage_buffer_binding_size as u64;
+        let max = ctx.limits.max_storage_buffer_binding_size;
         if bytes as u64 > max {
             return Err(Error::Unsupported {
                 backend: BACKEND.into(),

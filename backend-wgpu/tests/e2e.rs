@@ -410,3 +410,142 @@ mod props {
         }
     }
 }
+
+// ---- casts and exact math against the reference evaluator ----
+struct Casts<'k> {
+    x: &'k DView<f32>,
+    oi: &'k DView<i32>,
+    ou: &'k DView<u64>,
+    of: &'k DView<f32>,
+}
+impl Kernel for Casts<'_> {
+    const NAME: &'static str = "casts";
+    type Space = WgpuSpace;
+    fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>)) {
+        f(self.x.__kernel_arg("x", false));
+        f(self.oi.__kernel_arg("oi", true));
+        f(self.ou.__kernel_arg("ou", true));
+        f(self.of.__kernel_arg("of", true));
+    }
+}
+impl ForKernel<RangeWork> for Casts<'_> {
+    type Body<'a>
+        = NoBody
+    where
+        Self: 'a;
+    unsafe fn bind(&self) -> NoBody {
+        NoBody
+    }
+}
+impl KernelIr for Casts<'_> {
+    fn build_ir() -> Result<ir::Kernel, BuildError> {
+        let mut kb = KernelBuilder::new("casts", ir::WorkKind::Range);
+        let i = kb.work_index(0);
+        let x = kb.view::<f32>("x", 1, Access::ReadOnly);
+        let oi = kb.view::<i32>("oi", 1, Access::Writable);
+        let ou = kb.view::<u64>("ou", 1, Access::Writable);
+        let of = kb.view::<f32>("of", 1, Access::Writable);
+        let v = kb.let_("v", x.load(i.clone()));
+        let k = kb.let_("k", v.get().cast::<i32>());
+        kb.store(
+            oi,
+            i.clone(),
+            (k.get() << 35i32) ^ (k.get() >> 3i32) ^ (k.get() % 7),
+        );
+        kb.store(
+            ou,
+            i.clone(),
+            v.get().cast::<u64>() + v.get().cast::<i64>().cast::<u64>() * 3,
+        );
+        kb.store(
+            of,
+            i.clone(),
+            v.get().round() + v.get().signum() * 1000.0f32 + v.get().min(0.5f32) + v.get().fract(),
+        );
+        kb.finish()
+    }
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, WgpuSpace>)) {
+        f(KernelArg::View(self.x.__binding("x", false)));
+        f(KernelArg::View(self.oi.__binding("oi", true)));
+        f(KernelArg::View(self.ou.__binding("ou", true)));
+        f(KernelArg::View(self.of.__binding("of", true)));
+    }
+}
+
+#[test]
+fn casts_and_exact_math_match_the_evaluator() {
+    let Some(s) = space() else { return };
+    let xs: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.5,
+        2.5,
+        -2.5,
+        1e10,
+        -1e10,
+        3e38,
+        -3e38,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        2147483520.0,
+        -2147483648.0,
+        4294967040.0,
+        123.456,
+        -7.75,
+        1e-40,
+    ];
+    let n = xs.len();
+    let x = upload::<f32, 1, LayoutRight>(&s, "x", [n], |[i]| xs[i]);
+    let oi = DView::<i32>::new_in(&s.memory_space(), "oi", [n]).unwrap();
+    let ou = DView::<u64>::new_in(&s.memory_space(), "ou", [n]).unwrap();
+    let of = DView::<f32>::new_in(&s.memory_space(), "of", [n]).unwrap();
+    parallel_for(
+        "casts",
+        RangePolicy::new(&s, 0..n),
+        Casts {
+            x: &x,
+            oi: &oi,
+            ou: &ou,
+            of: &of,
+        },
+    )
+    .unwrap();
+    let (gi, gu, gf) = (
+        download(&oi).to_vec(),
+        download(&ou).to_vec(),
+        download(&of).to_vec(),
+    );
+    let k = Casts::build_ir().unwrap();
+    let (mut xv, mut ei, mut eu, mut ef) =
+        (xs.clone(), vec![0i32; n], vec![0u64; n], vec![0f32; n]);
+    let mut args = vec![
+        ir::eval::ArgValue::view(&mut xv, &[n]),
+        ir::eval::ArgValue::view(&mut ei, &[n]),
+        ir::eval::ArgValue::view(&mut eu, &[n]),
+        ir::eval::ArgValue::view(&mut ef, &[n]),
+    ];
+    ir::eval::eval_for(
+        &k,
+        &ir::eval::WorkSet::Range {
+            begin: 0,
+            end: n as u64,
+        },
+        &mut args,
+    )
+    .unwrap();
+    drop(args);
+    for i in 0..n {
+        assert_eq!(gi[i], ei[i], "i32 path for x = {}", xs[i]);
+        assert_eq!(gu[i], eu[i], "u64 path for x = {}", xs[i]);
+        assert!(
+            gf[i].to_bits() == ef[i].to_bits() || (gf[i].is_nan() && ef[i].is_nan()),
+            "f32 path for x = {}: {} vs {}",
+            xs[i],
+            gf[i],
+            ef[i]
+        );
+    }
+}

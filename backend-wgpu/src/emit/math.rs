@@ -152,9 +152,8 @@ pub(crate) fn call(
             let n = helper(
                 format!("rk_round_{tn}"),
                 format!(
-                    "fn rk_round_{tn}(x: {tn}) -> {tn} {{\n    let t = trunc(x);\n    if (abs(x - t) >= 0.5) {{ return t + select({m1}, {one}, x > 0.0); }}\n    return t;\n}}\n",
-                    one = one(t),
-                    m1 = format!("-{}", one(t))
+                    "fn rk_round_{tn}(x: {tn}) -> {tn} {{\n    let t = trunc(x);\n    if (abs(x - t) >= 0.5) {{ return t + select(-{one}, {one}, x > 0.0); }}\n    return t;\n}}\n",
+                    one = one(t)
                 ),
             );
             format!("{n}({x})")
