@@ -3,19 +3,26 @@
 
 use rokkos_core::{Error, ExecutionSpace, Result};
 
-/// The default execution space: the first enabled of cuda > wgpu > rayon > serial.
+/// The default host execution space: rayon when that feature is on, else serial.
+///
+/// It stays a host space when a device backend (`wgpu`) is compiled in: code written against it
+/// allocates host Views (`View::new`) and indexes them on the host, which a device memory space
+/// does not allow, so switching its type would break that code at compile time. Device backends
+/// are chosen at run time ([`run_on`], `ROKKOS_BACKEND`) by code generic over the execution space.
 #[cfg(feature = "rayon")]
 pub type DefaultExecutionSpace = rokkos_rayon::Rayon;
-/// The default execution space: the first enabled of cuda > wgpu > rayon > serial.
+/// The default host execution space: rayon when that feature is on, else serial.
 #[cfg(not(feature = "rayon"))]
 pub type DefaultExecutionSpace = rokkos_serial::Serial;
 
-/// Names of the backends compiled into this build, default first.
+/// Names of the backends compiled into this build, in the order [`selected_backend`] prefers
+/// them: device backends (wgpu) first, then rayon, then serial.
 pub fn available_backends() -> &'static [&'static str] {
-    if cfg!(feature = "rayon") {
-        &["rayon", "serial"]
-    } else {
-        &["serial"]
+    match (cfg!(feature = "wgpu"), cfg!(feature = "rayon")) {
+        (true, true) => &["wgpu", "rayon", "serial"],
+        (true, false) => &["wgpu", "serial"],
+        (false, true) => &["rayon", "serial"],
+        (false, false) => &["serial"],
     }
 }
 
@@ -56,6 +63,8 @@ pub fn run_on<V: SpaceVisitor>(name: &str, visitor: V) -> Result<V::Output> {
         "serial" => Ok(visitor.visit(rokkos_serial::Serial)),
         #[cfg(feature = "rayon")]
         "rayon" => Ok(visitor.visit(rokkos_rayon::Rayon::new())),
+        #[cfg(feature = "wgpu")]
+        "wgpu" => Ok(visitor.visit(rokkos_wgpu::Wgpu::new()?)),
         n if KNOWN_BACKENDS.contains(&n) => Err(Error::BackendUnavailable {
             backend: n.to_string(),
             reason: format!("not compiled in; enable the `{n}` cargo feature of rokkos"),

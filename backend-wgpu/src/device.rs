@@ -18,6 +18,8 @@ pub(crate) struct LaunchRecord {
     pub views: Vec<(String, Vec<usize>)>,
     /// Names of the body's locals (for local-array records).
     pub locals: Vec<String>,
+    /// The thread that launched it: its fence is the one that reports the launch's error.
+    pub thread: std::thread::ThreadId,
 }
 
 pub(crate) struct State {
@@ -25,6 +27,13 @@ pub(crate) struct State {
     pending: usize,
     pub launches: HashMap<u32, LaunchRecord>,
     pub next_launch: u32,
+    /// Whether work was submitted since the out-of-bounds record was last read.
+    unchecked: bool,
+    /// Submissions so far.
+    submits: u64,
+    /// Launches whose out-of-bounds record was already reported (and cleared): a copy of the
+    /// record made before the clear took effect must not be reported twice.
+    reported: std::collections::VecDeque<u32>,
 }
 
 /// One device and queue with everything launches share.
@@ -36,7 +45,22 @@ pub(crate) struct Ctx {
     pub limits: wgpu::Limits,
     pub state: Mutex<State>,
     pub err_buf: wgpu::Buffer,
-    pub pipelines: Mutex<HashMap<(u64, String), Arc<wgpu::ComputePipeline>>>,
+    /// Host-mappable copy of `err_buf`, refreshed at the end of every submission, so that a fence
+    /// reads the record without a submission of its own.
+    err_staging: wgpu::Buffer,
+    pub pipelines: Mutex<HashMap<(u64, String), Arc<crate::launch::Compiled>>>,
+    /// Validated IR and its hash per kernel type (see `launch::prepare`).
+    #[allow(clippy::type_complexity)]
+    pub kernels: Mutex<
+        HashMap<
+            &'static str,
+            Arc<(
+                Arc<rokkos_core::ir::Kernel>,
+                Arc<rokkos_core::ir::valid::KernelInfo>,
+                u64,
+            )>,
+        >,
+    >,
     uncaptured: Arc<Mutex<Option<String>>>,
 }
 
@@ -108,6 +132,12 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
             | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
+    let err_staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("rokkos error flag read-back"),
+        size: (memory_err_words() * 4) as u64,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
     Ok(Arc::new(Ctx {
         adapter_name: info.name,
         device,
@@ -122,9 +152,14 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
             pending: 0,
             launches: HashMap::new(),
             next_launch: 1,
+            unchecked: false,
+            submits: 0,
+            reported: std::collections::VecDeque::new(),
         }),
         err_buf,
+        err_staging,
         pipelines: Mutex::new(HashMap::new()),
+        kernels: Mutex::new(HashMap::new()),
         uncaptured,
     }))
 }
@@ -143,14 +178,30 @@ impl Ctx {
         });
         f(enc);
         st.pending += 1;
-        if st.pending >= BATCH {
+        // Launches stay asynchronous either way; what changes is when the GPU sees them. While
+        // earlier work is still running, dispatches accumulate in one command buffer (one
+        // submission for many kernels); when the queue is idle they go at once, so the GPU never
+        // waits for the host to fill a batch.
+        if st.pending >= BATCH || self.queue_idle() {
             Self::submit_locked(self, &mut st);
         }
     }
 
+    /// Whether no submission is executing (a non-blocking poll).
+    fn queue_idle(&self) -> bool {
+        matches!(
+            self.device.poll(wgpu::PollType::Poll),
+            Ok(wgpu::PollStatus::QueueEmpty)
+        )
+    }
+
     fn submit_locked(&self, st: &mut State) {
-        if let Some(enc) = st.encoder.take() {
+        if let Some(mut enc) = st.encoder.take() {
+            let bytes = (memory_err_words() * 4) as u64;
+            enc.copy_buffer_to_buffer(&self.err_buf, 0, &self.err_staging, 0, bytes);
             self.queue.submit(Some(enc.finish()));
+            st.unchecked = true;
+            st.submits += 1;
         }
         st.pending = 0;
     }
@@ -177,35 +228,94 @@ impl Ctx {
         }
     }
 
-    /// Submit + wait, then turn an out-of-bounds record into an error.
+    /// Submit + wait, then turn an out-of-bounds record into an error: one round trip, and no
+    /// submission of its own (every submission ends by copying the record to `err_staging`).
     pub(crate) fn fence(&self) -> Result<()> {
-        self.submit();
-        self.wait()?;
+        let words = {
+            // The lock is held until the staging buffer is unmapped: no submission may write it
+            // while it is mapped.
+            let mut st = self.lock();
+            self.submit_locked(&mut st);
+            if !st.unchecked {
+                drop(st);
+                self.wait()?;
+                return self.take_uncaptured();
+            }
+            let slot = Arc::new(Mutex::new(None));
+            let s2 = slot.clone();
+            // Resolves once every submission that copies into it has completed.
+            self.err_staging
+                .map_async(wgpu::MapMode::Read, .., move |r| {
+                    if let Ok(mut s) = s2.lock() {
+                        *s = Some(r);
+                    }
+                });
+            self.wait()?;
+            match slot.lock().ok().and_then(|mut s| s.take()) {
+                Some(Ok(())) => {}
+                other => {
+                    return Err(unavailable(format!(
+                        "mapping the error record failed: {other:?}"
+                    )))
+                }
+            }
+            let words: Vec<u32> = {
+                let data = self
+                    .err_staging
+                    .get_mapped_range(..)
+                    .map_err(|e| unavailable(format!("mapped range: {e:?}")))?;
+                data.chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect()
+            };
+            self.err_staging.unmap();
+            st.unchecked = false;
+            words
+        };
         self.take_uncaptured()?;
-        self.check_oob()
+        self.check_oob(&words)
     }
 
     /// Copies `size` bytes at `offset` (both multiples of 4) of `buf` to the host (submits pending
-    /// work first and waits).
+    /// work first and waits); an out-of-bounds record of an earlier launch is the error.
     pub(crate) fn read_back(&self, buf: &wgpu::Buffer, offset: u64, size: u64) -> Result<Vec<u8>> {
-        if size == 0 {
-            return Ok(Vec::new());
-        }
+        let mut v = self.read_regions(&[(buf, offset, size)])?;
+        Ok(v.pop().unwrap_or_default())
+    }
+
+    /// The one host synchronisation: submits the pending work together with copies of every
+    /// region (`buffer, offset, size`, offsets and sizes multiples of 4) and of the error words
+    /// into one staging buffer, waits once, and returns each region's bytes. An out-of-bounds
+    /// record then becomes the error (and is cleared).
+    pub(crate) fn read_regions(
+        &self,
+        regions: &[(&wgpu::Buffer, u64, u64)],
+    ) -> Result<Vec<Vec<u8>>> {
+        let err_bytes = (memory_err_words() * 4) as u64;
+        let total = err_bytes + regions.iter().map(|r| r.2).sum::<u64>();
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("rokkos read-back"),
-            size,
+            size: total,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        {
+        let submitted = {
             let mut st = self.lock();
             let enc = st.encoder.get_or_insert_with(|| {
                 self.device
                     .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
             });
-            enc.copy_buffer_to_buffer(buf, offset, &staging, 0, size);
+            enc.copy_buffer_to_buffer(&self.err_buf, 0, &staging, 0, err_bytes);
+            let mut at = err_bytes;
+            for &(buf, offset, size) in regions {
+                if size > 0 {
+                    enc.copy_buffer_to_buffer(buf, offset, &staging, at, size);
+                }
+                at += size;
+            }
             self.submit_locked(&mut st);
-        }
+            st.submits
+        };
         let slot = Arc::new(Mutex::new(None));
         let s2 = slot.clone();
         staging.map_async(wgpu::MapMode::Read, .., move |r| {
@@ -222,27 +332,53 @@ impl Ctx {
                 )))
             }
         }
-        let data = staging
-            .get_mapped_range(..)
-            .map_err(|e| unavailable(format!("mapped range: {e:?}")))?
-            .to_vec();
+        let (words, out) = {
+            let data = staging
+                .get_mapped_range(..)
+                .map_err(|e| unavailable(format!("mapped range: {e:?}")))?;
+            let words: Vec<u32> = data[..err_bytes as usize]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let mut at = err_bytes as usize;
+            let out: Vec<Vec<u8>> = regions
+                .iter()
+                .map(|r| {
+                    let v = data[at..at + r.2 as usize].to_vec();
+                    at += r.2 as usize;
+                    v
+                })
+                .collect();
+            (words, out)
+        };
         staging.unmap();
+        {
+            // This read saw the record after every submission up to its own: unless another
+            // thread submitted since, a fence need not read it again.
+            let mut st = self.lock();
+            if st.submits == submitted {
+                st.unchecked = false;
+            }
+        }
         self.take_uncaptured()?;
-        Ok(data)
+        self.check_oob(&words)?;
+        Ok(out)
     }
 
-    /// Reads the error flag; when set, clears it and returns `Err(OutOfBounds)` describing the
-    /// first recorded access. All launches submitted so far are complete afterwards.
-    pub(crate) fn check_oob(&self) -> Result<()> {
-        let words = memory_err_words();
-        let bytes = self.read_back(&self.err_buf, 0, (words * 4) as u64)?;
-        let w: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+    /// Interprets the error words `w` read back after a wait; when the flag is set, clears it and
+    /// returns `Err(OutOfBounds)` describing the first recorded access.
+    fn check_oob(&self, w: &[u32]) -> Result<()> {
+        let words = w.len();
+        let me = std::thread::current().id();
         let mut st = self.lock();
-        if w[0] == 0 {
-            st.launches.clear();
+        // This thread's launches are complete (they were submitted before this fence's wait);
+        // other threads' may still be in flight and keep their records.
+        let owner = st.launches.get(&w[1]).map(|r| r.thread);
+        let stale = st.reported.contains(&w[1]);
+        if w[0] == 0 || stale || owner.is_some_and(|t| t != me) {
+            // No error, or another thread's launch failed: its own fence reports it (the flag
+            // stays set until then), as each thread sees the errors of the kernels it launched.
+            st.launches.retain(|_, r| r.thread != me);
             return Ok(());
         }
         self.queue
@@ -256,7 +392,7 @@ impl Ctx {
             Some(r) if (code as usize) < r.views.len() => (
                 r.kernel.clone(),
                 r.views[code as usize].0.clone(),
-                format!("{:?}", r.views[code as usize].1),
+                tuple(&r.views[code as usize].1),
             ),
             Some(r) if code >= crate::emit::ARRAY_CODE => {
                 let l = (code - crate::emit::ARRAY_CODE) as usize;
@@ -271,12 +407,22 @@ impl Ctx {
             }
             _ => ("?".into(), "?".into(), "?".into()),
         };
-        st.launches.clear();
+        st.launches.retain(|_, r| r.thread != me);
+        st.reported.push_back(launch);
+        if st.reported.len() > 64 {
+            st.reported.pop_front();
+        }
         Err(Error::OutOfBounds {
             kernel,
             view,
-            index: format!("{index:?}"),
+            index: tuple(&index),
             extents,
         })
     }
+}
+
+/// `(a, b, c)`: indices and extents as the host backends' messages print them.
+fn tuple<T: std::fmt::Display>(xs: &[T]) -> String {
+    let parts: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+    format!("({})", parts.join(", "))
 }

@@ -20,8 +20,9 @@ pub(crate) fn unsupported(feature: impl Into<String>) -> Error {
 
 /// A kernel's IR, validated, with its arguments.
 pub(crate) struct Prepared<'a> {
-    pub ir: ir::Kernel,
-    pub info: KernelInfo,
+    pub ir: Arc<ir::Kernel>,
+    pub info: Arc<KernelInfo>,
+    pub hash: u64,
     pub views: Vec<rokkos_core::kernel::ViewBinding<'a, WgpuSpace>>,
     pub scalars: Vec<Value>,
 }
@@ -31,9 +32,27 @@ pub(crate) fn prepare<'a, K: KernelIr<Space = WgpuSpace>>(
     ctx: &Arc<Ctx>,
     kernel: &'a K,
 ) -> Result<Prepared<'a>> {
-    let ir = K::build_ir().map_err(|e| unsupported(format!("kernel `{}`: {e}", K::NAME)))?;
-    let info = ir::valid::validate(&ir)
-        .map_err(|e| Error::InvalidArgument(format!("kernel IR rejected: {e}")))?;
+    // The IR depends only on the kernel's type, so it is recorded, validated and hashed once per
+    // type. `type_name` spells the type with its full path and generic arguments (lifetimes
+    // erased, which the IR does not depend on).
+    let key = std::any::type_name::<K>();
+    let cached = ctx.kernels.lock().ok().and_then(|m| m.get(key).cloned());
+    let entry = match cached {
+        Some(e) => e,
+        None => {
+            let ir =
+                K::build_ir().map_err(|e| unsupported(format!("kernel `{}`: {e}", K::NAME)))?;
+            let info = ir::valid::validate(&ir)
+                .map_err(|e| Error::InvalidArgument(format!("kernel IR rejected: {e}")))?;
+            let hash = ir.stable_hash();
+            let e = Arc::new((Arc::new(ir), Arc::new(info), hash));
+            if let Ok(mut m) = ctx.kernels.lock() {
+                m.insert(key, e.clone());
+            }
+            e
+        }
+    };
+    let (ir, info, hash) = (entry.0.clone(), entry.1.clone(), entry.2);
     let mut views = Vec::new();
     let mut scalars = Vec::new();
     kernel.visit_args(&mut |a| match a {
@@ -78,24 +97,63 @@ pub(crate) fn prepare<'a, K: KernelIr<Space = WgpuSpace>>(
     Ok(Prepared {
         ir,
         info,
+        hash,
         views,
         scalars,
     })
 }
 
-/// The compiled pipeline (cached by IR hash and options) and its parameter layout.
-pub(crate) fn pipeline(
-    ctx: &Ctx,
-    p: &Prepared<'_>,
-    opts: &EmitOptions,
-) -> Result<(Arc<wgpu::ComputePipeline>, ParamsLayout)> {
+/// Whether every View argument's addressed elements lie below element `u32::MAX` of its buffer,
+/// so that the 32-bit address variant ([`EmitOptions::addr32`]) computes the same offsets.
+pub(crate) fn addr32_ok(p: &Prepared<'_>) -> bool {
+    p.views.iter().all(|v| {
+        let span = rokkos_core::layout::span_of(v.extents, v.strides) as u64;
+        (v.offset as u64)
+            .checked_add(span)
+            .is_some_and(|end| end < u32::MAX as u64)
+    })
+}
+
+/// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument (see
+/// [`EmitOptions::bare_in_bounds`]).
+pub(crate) fn bare_ok(p: &Prepared<'_>, end: usize) -> bool {
+    p.views
+        .iter()
+        .all(|v| v.extents.len() != 1 || end <= v.extents[0])
+}
+
+/// Environment variable naming a folder into which every newly compiled kernel's WGSL is written
+/// (`<kernel>-<IR hash>.wgsl`), for debugging and reading what the emitter made.
+pub const DUMP_ENV: &str = "ROKKOS_WGPU_DUMP";
+
+fn dump(dir: &std::path::Path, ir: &ir::Kernel, source: &str) {
+    let path = dir.join(format!("{}-{:016x}.wgsl", ir.name, ir.stable_hash()));
+    let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, source));
+    if let Err(e) = written {
+        eprintln!("rokkos-wgpu: cannot write {}: {e}", path.display());
+    }
+}
+
+/// A compiled kernel: pipeline, the layout of its bind group, and its parameter block layout.
+pub(crate) struct Compiled {
+    pub pipeline: wgpu::ComputePipeline,
+    pub bind_layout: wgpu::BindGroupLayout,
+    pub params: ParamsLayout,
+}
+
+/// The compiled kernel for `opts`, from the cache (keyed by IR hash and options) or compiled now.
+/// A cache hit costs no WGSL emission.
+pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Result<Arc<Compiled>> {
+    let key = (p.hash, format!("{opts:?}"));
+    if let Some(c) = ctx.pipelines.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return Ok(c);
+    }
     let emitted = emit(&p.ir, &p.info, opts, ctx.caps).map_err(|e| match e {
         EmitError::Unsupported(f) => unsupported(f),
         EmitError::Mismatch(m) => Error::InvalidArgument(m),
     })?;
-    let key = (p.ir.stable_hash(), format!("{opts:?}"));
-    if let Some(pl) = ctx.pipelines.lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return Ok((pl, emitted.params));
+    if let Some(dir) = std::env::var_os(DUMP_ENV) {
+        dump(std::path::Path::new(&dir), &p.ir, &emitted.source);
     }
     let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = ctx
@@ -104,11 +162,44 @@ pub(crate) fn pipeline(
             label: Some(&p.ir.name),
             source: wgpu::ShaderSource::Wgsl(emitted.source.clone().into()),
         });
+    // An explicit layout: every declared binding is in it, used by the shader or not.
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = emitted
+        .read_only
+        .iter()
+        .enumerate()
+        .map(|(b, &read_only)| wgpu::BindGroupLayoutEntry {
+            binding: b as u32,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: if b == 0 {
+                    wgpu::BufferBindingType::Uniform
+                } else {
+                    wgpu::BufferBindingType::Storage { read_only }
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect();
+    let bind_layout = ctx
+        .device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(&p.ir.name),
+            entries: &entries,
+        });
+    let layout = ctx
+        .device
+        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(&p.ir.name),
+            bind_group_layouts: &[Some(&bind_layout)],
+            immediate_size: 0,
+        });
     let pl = ctx
         .device
         .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&p.ir.name),
-            layout: None,
+            layout: Some(&layout),
             module: &module,
             entry_point: Some("main"),
             compilation_options: Default::default(),
@@ -122,11 +213,15 @@ pub(crate) fn pipeline(
             source_code: emitted.source,
         });
     }
-    let pl = Arc::new(pl);
+    let compiled = Arc::new(Compiled {
+        pipeline: pl,
+        bind_layout,
+        params: emitted.params,
+    });
     if let Ok(mut m) = ctx.pipelines.lock() {
-        m.insert(key, pl.clone());
+        m.insert(key, compiled.clone());
     }
-    Ok((pl, emitted.params))
+    Ok(compiled)
 }
 
 /// Fills the View and scalar fields of a parameter block, and the initial accumulator values.
@@ -152,14 +247,14 @@ pub(crate) fn fill_args(layout: &ParamsLayout, block: &mut [u8], p: &Prepared<'_
 pub(crate) fn dispatch(
     ctx: &Ctx,
     p: &Prepared<'_>,
-    pl: &wgpu::ComputePipeline,
-    layout: &ParamsLayout,
+    c: &Compiled,
     init: &[Value],
     groups: u64,
     extra: &[&wgpu::Buffer],
     set: impl FnOnce(&ParamsLayout, &mut [u8]),
 ) -> Result<()> {
     let (gx, gy) = fold(ctx, groups)?;
+    let layout = &c.params;
     let mut block = layout.block();
     let launch = {
         let mut st = ctx.lock();
@@ -175,6 +270,7 @@ pub(crate) fn dispatch(
                     .map(|v| (v.label.to_string(), v.extents.to_vec()))
                     .collect(),
                 locals: p.ir.locals.iter().map(|l| l.name.clone()).collect(),
+                thread: std::thread::current().id(),
             },
         );
         id
@@ -187,7 +283,7 @@ pub(crate) fn dispatch(
         .create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("rokkos params"),
             contents: &block,
-            usage: wgpu::BufferUsages::STORAGE,
+            usage: wgpu::BufferUsages::UNIFORM,
         });
     let mut entries = vec![
         wgpu::BindGroupEntry {
@@ -213,12 +309,12 @@ pub(crate) fn dispatch(
     }
     let bg = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,
-        layout: &pl.get_bind_group_layout(0),
+        layout: &c.bind_layout,
         entries: &entries,
     });
     ctx.encode(|enc| {
         let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-        pass.set_pipeline(pl);
+        pass.set_pipeline(&c.pipeline);
         pass.set_bind_group(0, &bg, &[]);
         pass.dispatch_workgroups(gx, gy, 1);
     });
@@ -259,10 +355,21 @@ pub(crate) fn read_fields(
     bufs: &[wgpu::Buffer],
     count: usize,
 ) -> Result<Vec<Vec<Value>>> {
+    let regions: Vec<(&wgpu::Buffer, u64, u64)> = fields
+        .iter()
+        .zip(bufs)
+        .map(|((_, t), b)| {
+            (
+                b,
+                0,
+                (count * crate::params::storage_type(*t).size()).div_ceil(4) as u64 * 4,
+            )
+        })
+        .collect();
+    let all = ctx.read_regions(&regions)?;
     let mut per_field = Vec::new();
-    for ((_, t), b) in fields.iter().zip(bufs) {
+    for ((_, t), bytes) in fields.iter().zip(&all) {
         let st = crate::params::storage_type(*t);
-        let bytes = ctx.read_back(b, 0, b.size())?;
         let vals: Vec<Value> = (0..count)
             .map(|i| {
                 let mut w = [0u8; 8];

@@ -12,9 +12,11 @@
 //!   `array<T>` per View parameter (`read` or `read_write`; `atomic<u32>`/`atomic<i32>` when the View
 //!   is used atomically), then the output buffers of reductions/scans.
 //! - **Parameters**: scalars, each View's offset/extents/strides, the work bounds and the initial
-//!   accumulator values live in one storage struct whose layout [`params::params_layout`] computes
-//!   for both the emitter and the launcher. One compiled kernel therefore serves every shape and
-//!   every layout (LayoutLeft/Right/Stride, subviews with offsets).
+//!   accumulator values live in one uniform struct (constant memory on GPUs) whose layout
+//!   [`params::params_layout`] computes for both the emitter and the launcher. One compiled kernel
+//!   therefore serves every shape and every layout (LayoutLeft/Right/Stride, subviews with offsets).
+//!   When every View argument's elements lie below element 2^32 of its buffer, a variant with 32-bit
+//!   address arithmetic is used (index checks stay 64-bit and exact).
 //! - **Work**: a range is 1-D (workgroups of 256, folded into a 2-D grid past 65535 groups); an
 //!   MDRange tile is one workgroup; `parallel_reduce` folds per invocation (grid-stride over at most
 //!   1024 workgroups), joins in a workgroup tree in workgroup memory with the reducer's
@@ -25,10 +27,17 @@
 //! - **Bounds**: every View access is checked against the extents; a violation records the first
 //!   failing access in a device buffer and skips the access (loads yield 0). The host reports it as
 //!   `Err(OutOfBounds)` at the next fence, host read (`read_bytes`, hence `deep_copy`), or blocking
-//!   reduce/scan result.
-//! - **Asynchrony**: launches are encoded into a pending command encoder held by the device context
-//!   and submitted at a fence, a host read, a blocking result, a host write (to keep order), or
-//!   after a batch of 32 dispatches. `fence()` = submit + `device.poll(wait_indefinitely)`.
+//!   reduce/scan result, of the thread that launched the kernel (each thread sees the errors of
+//!   its own kernels).
+//! - **Asynchrony**: launches are encoded into a pending command encoder held by the device context.
+//!   When the queue is idle it is submitted at once; while earlier work runs, dispatches accumulate
+//!   (up to 32) into one submission. A fence, a host read or a blocking result submits what is
+//!   pending together with the copy of the out-of-bounds record and waits once: one round trip.
+//! - **Floating point**: IEEE binary32/binary64 as in Rust, except that the GPU compiler may fuse
+//!   `a * b + c` into one fused multiply-add (WGSL offers no way to forbid it), so results can differ
+//!   from the host backends in the last bit.
+//! - **Debugging**: `ROKKOS_WGPU_DUMP=<folder>` writes the WGSL of every kernel compiled
+//!   ([`DUMP_ENV`]); a shader the driver rejects comes back as `Err(Compile)` with its source.
 //!
 //! # Requirements and what is unsupported
 //!
@@ -53,6 +62,7 @@ mod memory;
 pub mod params;
 mod patterns;
 
+pub use launch::DUMP_ENV;
 pub use memory::{WgpuBuffer, WgpuSpace};
 
 use device::{default_ctx, unavailable, Ctx};

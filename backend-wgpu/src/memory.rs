@@ -102,13 +102,14 @@ impl MemorySpace for WgpuSpace {
     fn read_bytes(&self, buffer: &WgpuBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
         check_range(buffer.bytes, offset, dst.len())?;
         let ctx = &buffer.ctx;
-        if !dst.is_empty() {
-            let a0 = offset & !3;
-            let a1 = (offset + dst.len()).div_ceil(4) * 4;
-            let data = ctx.read_back(&buffer.buf, a0 as u64, (a1 - a0) as u64)?;
-            dst.copy_from_slice(&data[offset - a0..offset - a0 + dst.len()]);
+        if dst.is_empty() {
+            return ctx.fence();
         }
-        ctx.check_oob()
+        let a0 = offset & !3;
+        let a1 = (offset + dst.len()).div_ceil(4) * 4;
+        let data = ctx.read_back(&buffer.buf, a0 as u64, (a1 - a0) as u64)?;
+        dst.copy_from_slice(&data[offset - a0..offset - a0 + dst.len()]);
+        Ok(())
     }
     fn write_bytes(&self, buffer: &WgpuBuffer, offset: usize, src: &[u8]) -> Result<()> {
         check_range(buffer.bytes, offset, src.len())?;

@@ -2,7 +2,8 @@
 //! and where they sit, for both the emitter (the WGSL `struct Params`) and the launcher (the bytes).
 //!
 //! Fields are 8-byte types first, then 4-byte types, each at its natural alignment, which is exactly
-//! the layout WGSL gives a storage-buffer struct with the members in that order. `bool` scalars travel
+//! the layout WGSL gives a uniform-buffer struct of scalars with the members in that order (the
+//! block is bound as a uniform buffer: constant memory on GPUs). `bool` scalars travel
 //! as `u32` (0 or 1) because `bool` is not host-shareable in WGSL.
 
 use crate::emit::{EmitOptions, Entry};
@@ -92,7 +93,8 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
     }
     ParamsLayout {
         fields,
-        size: off.div_ceil(8) * 8,
+        // A uniform binding's size is rounded to 16 bytes.
+        size: off.div_ceil(16) * 16,
     }
 }
 
@@ -108,7 +110,7 @@ impl ParamsLayout {
     }
     /// A zeroed block to fill with [`ParamsLayout::set`].
     pub fn block(&self) -> Vec<u8> {
-        vec![0; self.size.max(8)]
+        vec![0; self.size.max(16)]
     }
     /// Writes `v` into field `name` of `block` (converted to the field's storage type by bits; `bool`
     /// as 0/1). Unknown names are ignored (a field the layout did not include).

@@ -2,7 +2,9 @@
 
 use crate::device::Ctx;
 use crate::emit::{EmitOptions, Entry};
-use crate::launch::{dispatch, pipeline, prepare, read_fields, scratch_buffer, unsupported};
+use crate::launch::{
+    addr32_ok, bare_ok, dispatch, pipeline, prepare, read_fields, scratch_buffer, unsupported,
+};
 use crate::params::storage_type;
 use crate::WgpuSpace;
 use rokkos_core::ir::Value;
@@ -54,25 +56,18 @@ pub(crate) fn for_range<K: KernelIr<Space = WgpuSpace>>(
         entry: Entry::For,
         wg,
         joins: vec![],
+        addr32: addr32_ok(&p),
+        bare_in_bounds: bare_ok(&p, end),
     };
-    let (pl, layout) = pipeline(ctx, &p, &opts)?;
+    let c = pipeline(ctx, &p, &opts)?;
     let n = (end - begin) as u64;
     if n == 0 {
         return Ok(());
     }
-    dispatch(
-        ctx,
-        &p,
-        &pl,
-        &layout,
-        &[],
-        n.div_ceil(wg as u64),
-        &[],
-        |l, b| {
-            l.set_u64(b, "begin", begin as u64);
-            l.set_u64(b, "n", n);
-        },
-    )
+    dispatch(ctx, &p, &c, &[], n.div_ceil(wg as u64), &[], |l, b| {
+        l.set_u64(b, "begin", begin as u64);
+        l.set_u64(b, "n", n);
+    })
 }
 
 /// `parallel_reduce` over `begin..end`.
@@ -91,8 +86,10 @@ pub(crate) fn reduce_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Redu
         entry: Entry::Reduce,
         wg,
         joins,
+        addr32: addr32_ok(&p),
+        bare_in_bounds: bare_ok(&p, end),
     };
-    let (pl, layout) = pipeline(ctx, &p, &opts)?;
+    let c = pipeline(ctx, &p, &opts)?;
     let n = (end - begin) as u64;
     if n == 0 {
         return Ok(reducer.init());
@@ -103,13 +100,12 @@ pub(crate) fn reduce_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Redu
         .map(|(_, t)| scratch_buffer(ctx, groups as usize * storage_type(*t).size(), "partials"))
         .collect();
     let refs: Vec<&wgpu::Buffer> = outs.iter().collect();
-    dispatch(ctx, &p, &pl, &layout, &init, groups, &refs, |l, b| {
+    dispatch(ctx, &p, &c, &init, groups, &refs, |l, b| {
         l.set_u64(b, "begin", begin as u64);
         l.set_u64(b, "n", n);
         l.set_u64(b, "stride", groups * wg as u64);
     })?;
     let partials = read_fields(ctx, &fields, &outs, groups as usize)?;
-    ctx.check_oob()?;
     let mut acc = reducer.init();
     for part in partials {
         reducer.join(&mut acc, to_value::<V>(&part)?);
@@ -134,14 +130,18 @@ pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduce
         entry: Entry::ScanTotals,
         wg,
         joins: joins.clone(),
+        addr32: addr32_ok(&p),
+        bare_in_bounds: bare_ok(&p, end),
     };
     let o2 = EmitOptions {
         entry: Entry::ScanFinal,
         wg,
         joins,
+        addr32: addr32_ok(&p),
+        bare_in_bounds: bare_ok(&p, end),
     };
-    let (pl1, lay1) = pipeline(ctx, &p, &o1)?;
-    let (pl2, lay2) = pipeline(ctx, &p, &o2)?;
+    let c1 = pipeline(ctx, &p, &o1)?;
+    let c2 = pipeline(ctx, &p, &o2)?;
     let n = (end - begin) as u64;
     if n == 0 {
         return Ok(reducer.init());
@@ -156,9 +156,8 @@ pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduce
         l.set_u64(b, "begin", begin as u64);
         l.set_u64(b, "n", n);
     };
-    dispatch(ctx, &p, &pl1, &lay1, &init, blocks, &[&totals], set)?;
+    dispatch(ctx, &p, &c1, &init, blocks, &[&totals], set)?;
     let tot = read_fields(ctx, &fields, std::slice::from_ref(&totals), blocks as usize)?;
-    ctx.check_oob()?;
     let mut acc = reducer.init();
     let mut pre = vec![0u8; slots * sz];
     for (b, part) in tot.iter().enumerate() {
@@ -171,7 +170,7 @@ pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduce
     let prefix = scratch_buffer(ctx, slots * sz, "scan prefixes");
     ctx.submit();
     ctx.queue.write_buffer(&prefix, 0, &pre);
-    dispatch(ctx, &p, &pl2, &lay2, &init, blocks, &[&prefix], set)?;
+    dispatch(ctx, &p, &c2, &init, blocks, &[&prefix], set)?;
     Ok(acc)
 }
 
@@ -253,8 +252,14 @@ pub(crate) fn mdrange<
             });
         }
     }
-    let opts = EmitOptions { entry, wg, joins };
-    let (pl, layout) = pipeline(ctx, &p, &opts)?;
+    let opts = EmitOptions {
+        entry,
+        wg,
+        joins,
+        addr32: addr32_ok(&p),
+        bare_in_bounds: false,
+    };
+    let c = pipeline(ctx, &p, &opts)?;
     let nt: Vec<u64> = (0..N)
         .map(|k| (end[k].saturating_sub(begin[k]) as u64).div_ceil(t[k] as u64))
         .collect();
@@ -278,7 +283,7 @@ pub(crate) fn mdrange<
         vec![]
     };
     let refs: Vec<&wgpu::Buffer> = outs.iter().collect();
-    dispatch(ctx, &p, &pl, &layout, &init, ntiles, &refs, |l, b| {
+    dispatch(ctx, &p, &c, &init, ntiles, &refs, |l, b| {
         for k in 0..N {
             l.set_u64(b, &format!("b{k}"), begin[k] as u64);
             l.set_u64(b, &format!("e{k}"), end[k] as u64);
@@ -289,7 +294,6 @@ pub(crate) fn mdrange<
     })?;
     let Some(r) = reducer else { return Ok(None) };
     let partials = read_fields(ctx, &fields, &outs, ntiles as usize)?;
-    ctx.check_oob()?;
     let mut acc = r.init();
     for part in partials {
         r.join(&mut acc, to_value::<V>(&part)?);

@@ -33,6 +33,7 @@ pub(crate) fn call(
     let rank = cx.k.views[k].rank as usize;
     let name = format!("rk_at{k}_{}", a.op.name());
     let tn = t.name();
+    let (_, sentinel) = super::memory::offset_kind(h);
     h.add(&name, || {
         let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
@@ -58,7 +59,7 @@ pub(crate) fn call(
             "return;".to_string()
         };
         format!(
-            "fn {name}({}){ret} {{\n    let o = {off}({});\n    if (o == 0xfffffffffffffffflu) {{ {bad} }}\n{body}}}\n",
+            "fn {name}({}){ret} {{\n    let o = {off}({});\n    if (o == {sentinel}) {{ {bad} }}\n{body}}}\n",
             params.join(", "),
             call.join(", "),
         )

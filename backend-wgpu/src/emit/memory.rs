@@ -99,26 +99,57 @@ pub(crate) fn is_atomic(cx: &Cx<'_>, k: usize) -> bool {
     cx.k.views[k].used_atomically
 }
 
+/// The offset helpers' result type and the sentinel they return for an out-of-bounds index.
+pub(crate) fn offset_kind(h: &Helpers) -> (&'static str, &'static str) {
+    if h.addr32 {
+        ("u32", "0xffffffffu")
+    } else {
+        ("u64", "0xfffffffffffffffflu")
+    }
+}
+
 /// Ensures the offset helper of View `k` exists; returns its name.
+///
+/// The helper checks every index against its extent (64-bit, exact) and returns the element
+/// offset in the binding, or the sentinel after recording the violation. In 32-bit address mode
+/// ([`super::EmitOptions::addr32`]) the launcher has proven that every in-bounds offset fits a `u32`
+/// below the sentinel and inside the buffer, so the sum is computed in 32 bits and the buffer
+/// length check is not needed.
 pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
     let rank = cx.k.views[k].rank as usize;
     let name = format!("rk_off{k}");
+    let (oty, sentinel) = offset_kind(h);
+    let addr32 = h.addr32;
     h.add(&name, || {
         let params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
-        let oob: Vec<String> = (0..rank).map(|d| format!("i{d} >= P.v{k}_e{d}")).collect();
+        let mut oob: Vec<String> = (0..rank).map(|d| format!("i{d} >= P.v{k}_e{d}")).collect();
         let rec: String = (0..rank)
             .map(|d| format!(" rk_oob_idx({d}u, i{d});"))
             .collect();
-        let sum: String = (0..rank)
-            .map(|d| format!(" + i{d} * P.v{k}_s{d}"))
-            .collect();
+        let sum: String = if addr32 {
+            (0..rank)
+                .map(|d| format!(" + u32(i{d}) * u32(P.v{k}_s{d})"))
+                .collect()
+        } else {
+            (0..rank)
+                .map(|d| format!(" + i{d} * P.v{k}_s{d}"))
+                .collect()
+        };
+        let base = if addr32 {
+            format!("u32(P.v{k}_off)")
+        } else {
+            format!("P.v{k}_off")
+        };
+        if !addr32 {
+            oob.push(format!("o >= u64(arrayLength(&v{k}))"));
+        }
         let cond = if oob.is_empty() {
             "false".to_string()
         } else {
             oob.join(" || ")
         };
         format!(
-            "fn {name}({}) -> u64 {{\n    let o = P.v{k}_off{sum};\n    if ({cond} || o >= u64(arrayLength(&v{k}))) {{\n        if (rk_oob_begin({k}u, {rank}u)) {{{rec} }}\n        return 0xfffffffffffffffflu;\n    }}\n    return o;\n}}\n",
+            "fn {name}({}) -> {oty} {{\n    let o = {base}{sum};\n    if ({cond}) {{\n        if (rk_oob_begin({k}u, {rank}u)) {{{rec} }}\n        return {sentinel};\n    }}\n    return o;\n}}\n",
             params.join(", ")
         )
     });
@@ -137,6 +168,16 @@ pub(crate) fn index_args(
         .collect()
 }
 
+/// The unchecked element reference of `view[i]` at the bare work index of a range kernel when the
+/// launcher proved it in bounds ([`super::EmitOptions::bare_in_bounds`]), else `None`.
+fn bare_access(cx: &Cx<'_>, h: &Helpers, view: ViewRef, index: &[Expr]) -> Option<String> {
+    let ViewRef::Param(p) = view else { return None };
+    let k = p.0 as usize;
+    let bare = matches!(index, [Expr::WorkIndex(0)]);
+    (h.bare && bare && cx.k.views[k].rank == 1 && !is_atomic(cx, k))
+        .then(|| format!("v{k}[u32(P.v{k}_off) + u32(w0) * u32(P.v{k}_s0)]"))
+}
+
 /// `view[index]`.
 pub(crate) fn load(
     cx: &Cx<'_>,
@@ -144,6 +185,9 @@ pub(crate) fn load(
     view: ViewRef,
     index: &[Expr],
 ) -> Result<String, EmitError> {
+    if let Some(r) = bare_access(cx, h, view, index) {
+        return Ok(r);
+    }
     let k = param_id(view)?;
     let args = index_args(cx, h, index)?;
     let off = offset_helper(cx, h, k);
@@ -151,6 +195,7 @@ pub(crate) fn load(
     let rank = cx.k.views[k].rank as usize;
     let name = format!("rk_ld{k}");
     let atomic = is_atomic(cx, k);
+    let (_, sentinel) = offset_kind(h);
     h.add(&name, || {
         let params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
@@ -160,7 +205,7 @@ pub(crate) fn load(
             (true, _) => format!("atomicLoad(&v{k}[u32(o)])"),
         };
         format!(
-            "fn {name}({}) -> {tn} {{\n    let o = {off}({});\n    if (o == 0xfffffffffffffffflu) {{ return {zero}; }}\n    return {read};\n}}\n",
+            "fn {name}({}) -> {tn} {{\n    let o = {off}({});\n    if (o == {sentinel}) {{ return {zero}; }}\n    return {read};\n}}\n",
             params.join(", "),
             call.join(", "),
             tn = t.name(),
@@ -178,6 +223,9 @@ pub(crate) fn store(
     index: &[Expr],
     value: &Expr,
 ) -> Result<String, EmitError> {
+    if let Some(r) = bare_access(cx, h, view, index) {
+        return Ok(format!("{r} = {}", expr(cx, h, value)?));
+    }
     let k = param_id(view)?;
     let mut args = index_args(cx, h, index)?;
     args.push(expr(cx, h, value)?);
@@ -186,6 +234,7 @@ pub(crate) fn store(
     let rank = cx.k.views[k].rank as usize;
     let name = format!("rk_st{k}");
     let atomic = is_atomic(cx, k);
+    let (_, sentinel) = offset_kind(h);
     h.add(&name, || {
         let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
         params.push(format!("x: {}", t.name()));
@@ -196,7 +245,7 @@ pub(crate) fn store(
             (true, _) => format!("atomicStore(&v{k}[u32(o)], x)"),
         };
         format!(
-            "fn {name}({}) {{\n    let o = {off}({});\n    if (o != 0xfffffffffffffffflu) {{ {write}; }}\n}}\n",
+            "fn {name}({}) {{\n    let o = {off}({});\n    if (o != {sentinel}) {{ {write}; }}\n}}\n",
             params.join(", "),
             call.join(", "),
         )

@@ -1,4 +1,4 @@
-//! The WGSL emitter: one walker over the kernel IR ([`walk`]), one module per operator family
+//! The WGSL emitter: one walker over the kernel IR (`walk`), one module per operator family
 //! (mirroring `rokkos_core::ir::ops`), and the entry points of each pattern ([`entry`]).
 //!
 //! The generated module has, in order: the [`crate::params`] struct, the bindings (parameter block,
@@ -57,6 +57,15 @@ pub struct EmitOptions {
     pub wg: u32,
     /// One join per accumulator (reductions and scans).
     pub joins: Vec<JoinKind>,
+    /// 32-bit address arithmetic: the launcher sets it when every View argument's elements lie
+    /// below element `u32::MAX - 1` of its buffer, so `offset + Σ idx·stride` of an in-bounds
+    /// index fits a `u32`. Index checks against the extents stay 64-bit and exact.
+    pub addr32: bool,
+    /// Range kernels: the launcher has checked that the work range lies inside extent 0 of every
+    /// rank-1 View argument, so an access `v[i]` at the bare work index is in bounds and is
+    /// emitted without a check (what the native path's per-chunk check achieves on the host).
+    /// Only used together with `addr32`.
+    pub bare_in_bounds: bool,
 }
 
 /// Device capabilities the emitted code may use.
@@ -92,6 +101,11 @@ pub struct Emitted {
     pub source: String,
     /// The parameter block layout.
     pub params: ParamsLayout,
+    /// Whether each binding of group 0 (in binding order) is read-only: the launcher builds the
+    /// bind group layout from it, so that a binding the shader does not use still matches.
+    /// Binding 0 is the parameter block, a uniform buffer (constant memory on GPUs: every
+    /// invocation reads the same extents and strides, so they belong in the constant cache).
+    pub read_only: Vec<bool>,
 }
 
 /// WGSL spelling of a scalar type.
@@ -145,6 +159,10 @@ fn float_text(zero: bool, negative: bool, sci: String) -> String {
 #[derive(Default)]
 pub(crate) struct Helpers {
     defs: BTreeMap<String, String>,
+    /// [`EmitOptions::addr32`].
+    pub(crate) addr32: bool,
+    /// [`EmitOptions::bare_in_bounds`] (with `addr32`) for a range kernel.
+    pub(crate) bare: bool,
 }
 
 impl Helpers {
@@ -185,28 +203,33 @@ pub fn emit(
 ) -> Result<Emitted, EmitError> {
     check_caps(info, caps)?;
     let params = params_layout(kernel, opts);
-    let mut h = Helpers::default();
+    let mut h = Helpers {
+        addr32: opts.addr32,
+        bare: opts.addr32 && opts.bare_in_bounds && kernel.work == rokkos_core::ir::WorkKind::Range,
+        ..Helpers::default()
+    };
     let mut out = String::new();
     out.push_str(&params.wgsl());
-    out.push_str("@group(0) @binding(0) var<storage, read> P: Params;\n");
+    out.push_str("@group(0) @binding(0) var<uniform> P: Params;\n");
     out.push_str("@group(0) @binding(1) var<storage, read_write> ERR: array<atomic<u32>>;\n");
+    let mut read_only = vec![true, false];
     for (k, v) in kernel.views.iter().enumerate() {
         let (access, elem) = memory::binding_type(v, v.used_atomically)?;
+        read_only.push(access == "read");
         out.push_str(&format!(
             "@group(0) @binding({}) var<storage, {access}> v{k}: array<{elem}>;\n",
             2 + k
         ));
     }
-    let nfields = kernel.acc_fields().len();
     let extra = entry::extra_bindings(kernel, opts);
     for (i, (name, access, ty)) in extra.iter().enumerate() {
+        read_only.push(*access == "read");
         out.push_str(&format!(
             "@group(0) @binding({}) var<storage, {access}> {name}: array<{}>;\n",
             2 + kernel.views.len() + i,
             ty.name()
         ));
     }
-    let _ = nfields;
     let mut body = String::new();
     walk::emit_functions(kernel, &mut h, &mut body)?;
     walk::emit_work(kernel, &mut h, &mut body)?;
@@ -220,5 +243,6 @@ pub fn emit(
     Ok(Emitted {
         source: out,
         params,
+        read_only,
     })
 }

@@ -18,16 +18,23 @@ pub(crate) fn naga_check(src: &str) {
     }
 }
 
+/// Emits `k` in both address modes and validates each with naga; returns the 64-bit one.
 fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
     let info = rokkos_core::ir::valid::validate(k).expect("valid kernel");
-    let opts = EmitOptions {
-        entry,
-        wg: 64,
-        joins,
-    };
-    let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
-    naga_check(&e.source);
-    e.source
+    let mut sources = Vec::new();
+    for addr32 in [false, true] {
+        let opts = EmitOptions {
+            entry,
+            wg: 64,
+            joins: joins.clone(),
+            addr32,
+            bare_in_bounds: addr32,
+        };
+        let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
+        naga_check(&e.source);
+        sources.push(e.source);
+    }
+    sources.swap_remove(0)
 }
 
 const NUM: [ScalarType; 6] = [
@@ -292,6 +299,8 @@ fn every_math_function() {
                 entry: Entry::For,
                 wg: 64,
                 joins: vec![],
+                addr32: false,
+                bare_in_bounds: false,
             };
             match emit(&info_k, &info, &opts, Caps::ALL) {
                 Ok(_) => k.body.push(store(t, e)),
