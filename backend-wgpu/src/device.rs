@@ -31,6 +31,8 @@ pub(crate) struct State {
     unchecked: bool,
     /// Submissions so far.
     submits: u64,
+    /// Parameter blocks of the pending batch (see [`Ctx::encode_with_params`]).
+    arena: Option<Arena>,
     /// Launches whose out-of-bounds record was already reported (and cleared): a copy of the
     /// record made before the clear took effect must not be reported twice.
     reported: std::collections::VecDeque<u32>,
@@ -48,7 +50,9 @@ pub(crate) struct Ctx {
     /// Host-mappable copy of `err_buf`, refreshed at the end of every submission, so that a fence
     /// reads the record without a submission of its own.
     err_staging: wgpu::Buffer,
-    pub pipelines: Mutex<HashMap<(u64, String), Arc<crate::launch::Compiled>>>,
+    pub pipelines: Mutex<HashMap<(u64, crate::emit::EmitOptions), Arc<crate::launch::Compiled>>>,
+    /// Parameter arenas whose submission has completed, ready for reuse.
+    free_arenas: Arc<Mutex<Vec<wgpu::Buffer>>>,
     /// Validated IR and its hash per kernel type (see `launch::prepare`).
     #[allow(clippy::type_complexity)]
     pub kernels: Mutex<
@@ -155,36 +159,31 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
             unchecked: false,
             submits: 0,
             reported: std::collections::VecDeque::new(),
+            arena: None,
         }),
         err_buf,
         err_staging,
         pipelines: Mutex::new(HashMap::new()),
+        free_arenas: Arc::new(Mutex::new(Vec::new())),
         kernels: Mutex::new(HashMap::new()),
         uncaptured,
     }))
 }
 
+/// Bytes of one parameter arena: the uniform blocks of every launch of one submission.
+const ARENA_BYTES: u64 = 64 * 1024;
+
+/// The parameter blocks of the pending batch: one uniform buffer, filled on the host and written
+/// with a single queue write just before the batch is submitted (queue writes land before the
+/// submission's commands). It is reused once that submission has completed.
+pub(crate) struct Arena {
+    buf: wgpu::Buffer,
+    bytes: Vec<u8>,
+}
+
 impl Ctx {
     pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Records work into the pending encoder; submits after a batch of dispatches.
-    pub(crate) fn encode(&self, f: impl FnOnce(&mut wgpu::CommandEncoder)) {
-        let mut st = self.lock();
-        let enc = st.encoder.get_or_insert_with(|| {
-            self.device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
-        });
-        f(enc);
-        st.pending += 1;
-        // Launches stay asynchronous either way; what changes is when the GPU sees them. While
-        // earlier work is still running, dispatches accumulate in one command buffer (one
-        // submission for many kernels); when the queue is idle they go at once, so the GPU never
-        // waits for the host to fill a batch.
-        if st.pending >= BATCH || self.queue_idle() {
-            Self::submit_locked(self, &mut st);
-        }
     }
 
     /// Whether no submission is executing (a non-blocking poll).
@@ -199,11 +198,88 @@ impl Ctx {
         if let Some(mut enc) = st.encoder.take() {
             let bytes = (memory_err_words() * 4) as u64;
             enc.copy_buffer_to_buffer(&self.err_buf, 0, &self.err_staging, 0, bytes);
+            let arena = st.arena.take();
+            if let Some(a) = &arena {
+                self.queue.write_buffer(&a.buf, 0, &a.bytes);
+            }
             self.queue.submit(Some(enc.finish()));
+            if let Some(a) = arena {
+                let free = self.free_arenas.clone();
+                self.queue.on_submitted_work_done(move || {
+                    if let Ok(mut f) = free.lock() {
+                        f.push(a.buf);
+                    }
+                });
+            }
             st.unchecked = true;
             st.submits += 1;
         }
         st.pending = 0;
+    }
+
+    /// Records one dispatch whose parameter block is `block`: reserves a slot for it in the
+    /// pending batch's arena and calls `f` with the pending encoder, the buffer holding the block
+    /// and the block's offset in it. Then submits as [`Ctx::encode`] does. Blocks larger than an
+    /// arena get a buffer of their own.
+    pub(crate) fn encode_with_params(
+        &self,
+        block: &[u8],
+        f: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer, u64),
+    ) {
+        let align = (self.limits.min_uniform_buffer_offset_alignment as u64).max(16);
+        let len = (block.len() as u64).div_ceil(16) * 16;
+        let mut st = self.lock();
+        let (buf, offset) = if len > ARENA_BYTES {
+            let own = wgpu::util::DeviceExt::create_buffer_init(
+                &self.device,
+                &wgpu::util::BufferInitDescriptor {
+                    label: Some("rokkos params"),
+                    contents: block,
+                    usage: wgpu::BufferUsages::UNIFORM,
+                },
+            );
+            (own, 0)
+        } else {
+            let used = st.arena.as_ref().map_or(0, |a| a.bytes.len() as u64);
+            if used.div_ceil(align) * align + len > ARENA_BYTES {
+                // This batch's arena is full: submit the batch, start another.
+                self.submit_locked(&mut st);
+            }
+            if st.arena.is_none() {
+                let reused = self.free_arenas.lock().ok().and_then(|mut f| f.pop());
+                let buf = reused.unwrap_or_else(|| {
+                    self.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("rokkos params arena"),
+                        size: ARENA_BYTES,
+                        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    })
+                });
+                st.arena = Some(Arena {
+                    buf,
+                    bytes: Vec::new(),
+                });
+            }
+            let a = st.arena.as_mut().expect("the arena was just ensured");
+            let offset = (a.bytes.len() as u64).div_ceil(align) * align;
+            a.bytes.resize(offset as usize, 0);
+            a.bytes.extend_from_slice(block);
+            a.bytes.resize((offset + len) as usize, 0);
+            (a.buf.clone(), offset)
+        };
+        let enc = st.encoder.get_or_insert_with(|| {
+            self.device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
+        });
+        f(enc, &buf, offset);
+        st.pending += 1;
+        // Launches stay asynchronous either way; what changes is when the GPU sees them. While
+        // earlier work is still running, dispatches accumulate in one command buffer (one
+        // submission for many kernels); when the queue is idle they go at once, so the GPU never
+        // waits for the host to fill a batch.
+        if st.pending >= BATCH || self.queue_idle() {
+            self.submit_locked(&mut st);
+        }
     }
 
     /// Submits the pending encoder (without waiting).

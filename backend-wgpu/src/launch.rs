@@ -9,7 +9,6 @@ use rokkos_core::ir::{self, Value};
 use rokkos_core::kernel::{KernelArg, KernelIr};
 use rokkos_core::{Error, Result};
 use std::sync::Arc;
-use wgpu::util::DeviceExt;
 
 pub(crate) fn unsupported(feature: impl Into<String>) -> Error {
     Error::Unsupported {
@@ -144,7 +143,7 @@ pub(crate) struct Compiled {
 /// The compiled kernel for `opts`, from the cache (keyed by IR hash and options) or compiled now.
 /// A cache hit costs no WGSL emission.
 pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Result<Arc<Compiled>> {
-    let key = (p.hash, format!("{opts:?}"));
+    let key = (p.hash, opts.clone());
     if let Some(c) = ctx.pipelines.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return Ok(c);
     }
@@ -278,41 +277,39 @@ pub(crate) fn dispatch(
     layout.set_u32(&mut block, "launch", launch);
     fill_args(layout, &mut block, p, init);
     set(layout, &mut block);
-    let params = ctx
-        .device
-        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("rokkos params"),
-            contents: &block,
-            usage: wgpu::BufferUsages::UNIFORM,
+    let len = (block.len() as u64).div_ceil(16) * 16;
+    ctx.encode_with_params(&block, |enc, params, offset| {
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: params,
+                    offset,
+                    size: std::num::NonZeroU64::new(len),
+                }),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: ctx.err_buf.as_entire_binding(),
+            },
+        ];
+        for (k, v) in p.views.iter().enumerate() {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2 + k as u32,
+                resource: v.buffer.buf.as_entire_binding(),
+            });
+        }
+        for (i, b) in extra.iter().enumerate() {
+            entries.push(wgpu::BindGroupEntry {
+                binding: (2 + p.views.len() + i) as u32,
+                resource: b.as_entire_binding(),
+            });
+        }
+        let bg = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &c.bind_layout,
+            entries: &entries,
         });
-    let mut entries = vec![
-        wgpu::BindGroupEntry {
-            binding: 0,
-            resource: params.as_entire_binding(),
-        },
-        wgpu::BindGroupEntry {
-            binding: 1,
-            resource: ctx.err_buf.as_entire_binding(),
-        },
-    ];
-    for (k, v) in p.views.iter().enumerate() {
-        entries.push(wgpu::BindGroupEntry {
-            binding: 2 + k as u32,
-            resource: v.buffer.buf.as_entire_binding(),
-        });
-    }
-    for (i, b) in extra.iter().enumerate() {
-        entries.push(wgpu::BindGroupEntry {
-            binding: (2 + p.views.len() + i) as u32,
-            resource: b.as_entire_binding(),
-        });
-    }
-    let bg = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &c.bind_layout,
-        entries: &entries,
-    });
-    ctx.encode(|enc| {
         let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
         pass.set_pipeline(&c.pipeline);
         pass.set_bind_group(0, &bg, &[]);
