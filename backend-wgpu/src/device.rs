@@ -27,8 +27,10 @@ pub(crate) struct State {
     pending: usize,
     pub launches: HashMap<u32, LaunchRecord>,
     pub next_launch: u32,
-    /// Whether work was submitted since the out-of-bounds record was last read.
+    /// Whether work that may record an error was submitted since the record was last read.
     unchecked: bool,
+    /// Whether the pending batch holds such work.
+    pending_may_fail: bool,
     /// Submissions so far.
     submits: u64,
     /// Parameter blocks of the pending batch (see [`Ctx::encode_with_params`]).
@@ -47,8 +49,9 @@ pub(crate) struct Ctx {
     pub limits: wgpu::Limits,
     pub state: Mutex<State>,
     pub err_buf: wgpu::Buffer,
-    /// Host-mappable copy of `err_buf`, refreshed at the end of every submission, so that a fence
-    /// reads the record without a submission of its own.
+    /// Host-mappable copy of `err_buf`, refreshed at the end of every submission that holds a
+    /// kernel able to record an error, so that a fence reads the record without a submission of
+    /// its own, and skips it when no such kernel ran.
     err_staging: wgpu::Buffer,
     pub pipelines: Mutex<HashMap<(u64, crate::emit::EmitOptions), Arc<crate::launch::Compiled>>>,
     /// Parameter arenas whose submission has completed, ready for reuse.
@@ -157,6 +160,7 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
             launches: HashMap::new(),
             next_launch: 1,
             unchecked: false,
+            pending_may_fail: false,
             submits: 0,
             reported: std::collections::VecDeque::new(),
             arena: None,
@@ -196,8 +200,12 @@ impl Ctx {
 
     fn submit_locked(&self, st: &mut State) {
         if let Some(mut enc) = st.encoder.take() {
-            let bytes = (memory_err_words() * 4) as u64;
-            enc.copy_buffer_to_buffer(&self.err_buf, 0, &self.err_staging, 0, bytes);
+            if st.pending_may_fail {
+                let bytes = (memory_err_words() * 4) as u64;
+                enc.copy_buffer_to_buffer(&self.err_buf, 0, &self.err_staging, 0, bytes);
+                st.unchecked = true;
+                st.pending_may_fail = false;
+            }
             let arena = st.arena.take();
             if let Some(a) = &arena {
                 self.queue.write_buffer(&a.buf, 0, &a.bytes);
@@ -211,7 +219,6 @@ impl Ctx {
                     }
                 });
             }
-            st.unchecked = true;
             st.submits += 1;
         }
         st.pending = 0;
@@ -224,6 +231,7 @@ impl Ctx {
     pub(crate) fn encode_with_params(
         &self,
         block: &[u8],
+        may_fail: bool,
         f: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer, u64),
     ) {
         let align = (self.limits.min_uniform_buffer_offset_alignment as u64).max(16);
@@ -273,6 +281,7 @@ impl Ctx {
         });
         f(enc, &buf, offset);
         st.pending += 1;
+        st.pending_may_fail |= may_fail;
         // Launches stay asynchronous either way; what changes is when the GPU sees them. While
         // earlier work is still running, dispatches accumulate in one command buffer (one
         // submission for many kernels); when the queue is idle they go at once, so the GPU never

@@ -138,6 +138,8 @@ pub(crate) struct Compiled {
     pub pipeline: wgpu::ComputePipeline,
     pub bind_layout: wgpu::BindGroupLayout,
     pub params: ParamsLayout,
+    /// [`crate::emit::Emitted::may_fail`].
+    pub may_fail: bool,
 }
 
 /// The compiled kernel for `opts`, from the cache (keyed by IR hash and options) or compiled now.
@@ -216,6 +218,7 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
         pipeline: pl,
         bind_layout,
         params: emitted.params,
+        may_fail: emitted.may_fail,
     });
     if let Ok(mut m) = ctx.pipelines.lock() {
         m.insert(key, compiled.clone());
@@ -278,7 +281,7 @@ pub(crate) fn dispatch(
     fill_args(layout, &mut block, p, init);
     set(layout, &mut block);
     let len = (block.len() as u64).div_ceil(16) * 16;
-    ctx.encode_with_params(&block, |enc, params, offset| {
+    ctx.encode_with_params(&block, c.may_fail, |enc, params, offset| {
         let mut entries = vec![
             wgpu::BindGroupEntry {
                 binding: 0,

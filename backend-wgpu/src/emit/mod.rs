@@ -106,6 +106,9 @@ pub struct Emitted {
     /// Binding 0 is the parameter block, a uniform buffer (constant memory on GPUs: every
     /// invocation reads the same extents and strides, so they belong in the constant cache).
     pub read_only: Vec<bool>,
+    /// Whether the module can record an error (a checked View or local-array access, ...). A
+    /// launch of a module that cannot lets the next fence skip reading the error record.
+    pub may_fail: bool,
 }
 
 /// WGSL spelling of a scalar type.
@@ -179,6 +182,16 @@ impl Helpers {
     }
 }
 
+/// Whether `source` can write the error record: any use of `ERR` or of the recording helpers
+/// beyond their own definitions in [`memory::error_helpers`] (counted from those definitions,
+/// so that a new kind of check anywhere makes the answer conservative, never wrong).
+fn records_errors(source: &str) -> bool {
+    let base = memory::error_helpers();
+    ["&ERR[", "rk_oob_begin(", "rk_aix(", "rk_aok("]
+        .iter()
+        .any(|pat| source.matches(pat).count() > base.matches(pat).count())
+}
+
 /// Checks the device capabilities against the types the kernel uses.
 pub fn check_caps(info: &KernelInfo, caps: Caps) -> Result<(), EmitError> {
     if info.uses_f64() && !caps.f64 {
@@ -240,9 +253,11 @@ pub fn emit(
     out.push('\n');
     out.push_str(&body);
     out.push_str(&ep);
+    let may_fail = records_errors(&out);
     Ok(Emitted {
         source: out,
         params,
         read_only,
+        may_fail,
     })
 }

@@ -311,3 +311,34 @@ fn every_math_function() {
     }
     check(&k, Entry::For, vec![]);
 }
+
+/// A module can record an error only when it has a checked access: `y[i] = x[i]` with the range
+/// proven inside the extents cannot; `y[i] = x[i + 1]` can, and so can any module without the proof.
+#[test]
+fn may_fail_only_with_checked_accesses() {
+    fn copy(shift: bool) -> Kernel {
+        let mut kb = KernelBuilder::new("cp", WorkKind::Range);
+        let i = kb.work_index(0);
+        let y = kb.view::<f32>("y", 1, Access::Writable);
+        let x = kb.view::<f32>("x", 1, Access::ReadOnly);
+        let src = if shift { i.clone() + 1usize } else { i.clone() };
+        kb.store(y, i, x.load(src));
+        kb.finish().expect("records")
+    }
+    let emit_with = |k: &Kernel, proven: bool| {
+        let info = rokkos_core::ir::valid::validate(k).expect("valid");
+        let opts = EmitOptions {
+            entry: Entry::For,
+            wg: 64,
+            joins: vec![],
+            addr32: true,
+            bare_in_bounds: proven,
+        };
+        let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
+        naga_check(&e.source);
+        e.may_fail
+    };
+    assert!(!emit_with(&copy(false), true));
+    assert!(emit_with(&copy(false), false));
+    assert!(emit_with(&copy(true), true));
+}
