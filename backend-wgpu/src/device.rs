@@ -13,11 +13,10 @@ const BATCH: usize = 32;
 /// What the host remembers of a launch until its work is known to be complete, to describe an
 /// out-of-bounds record.
 pub(crate) struct LaunchRecord {
-    pub kernel: String,
+    /// The kernel's IR (its name and locals name the failing access).
+    pub ir: Arc<rokkos_core::ir::Kernel>,
     /// Label and extents of each View parameter.
     pub views: Vec<(String, Vec<usize>)>,
-    /// Names of the body's locals (for local-array records).
-    pub locals: Vec<String>,
     /// The thread that launched it: its fence is the one that reports the launch's error.
     pub thread: std::thread::ThreadId,
 }
@@ -54,6 +53,11 @@ pub(crate) struct Ctx {
     /// its own, and skips it when no such kernel ran.
     err_staging: wgpu::Buffer,
     pub pipelines: Mutex<HashMap<(u64, crate::emit::EmitOptions), Arc<crate::launch::Compiled>>>,
+    /// Bind groups of recent launches, keyed by the compiled kernel and the buffers bound (the
+    /// parameter block is bound with a dynamic offset, so one bind group serves every launch of a
+    /// kernel on the same Views). Entries naming a buffer go when the buffer is dropped.
+    #[allow(clippy::type_complexity)]
+    pub bind_groups: Mutex<HashMap<(usize, Vec<wgpu::Buffer>), wgpu::BindGroup>>,
     /// Parameter arenas whose submission has completed, ready for reuse.
     free_arenas: Arc<Mutex<Vec<wgpu::Buffer>>>,
     /// Validated IR and its hash per kernel type (see `launch::prepare`).
@@ -169,6 +173,7 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         err_staging,
         pipelines: Mutex::new(HashMap::new()),
         free_arenas: Arc::new(Mutex::new(Vec::new())),
+        bind_groups: Mutex::new(HashMap::new()),
         kernels: Mutex::new(HashMap::new()),
         uncaptured,
     }))
@@ -185,7 +190,40 @@ pub(crate) struct Arena {
     bytes: Vec<u8>,
 }
 
+/// Most bind groups kept (the cache is cleared when it would grow past this).
+const BIND_GROUP_CACHE: usize = 256;
+
 impl Ctx {
+    /// Drops cached bind groups that name `buf`.
+    pub(crate) fn forget_buffer(&self, buf: &wgpu::Buffer) {
+        if let Ok(mut m) = self.bind_groups.lock() {
+            m.retain(|k, _| !k.1.contains(buf));
+        }
+    }
+
+    /// The bind group for `key`, from the cache or made by `make` (and cached unless `cache` is
+    /// false, for launches whose buffers are used once).
+    pub(crate) fn bind_group(
+        &self,
+        key: (usize, Vec<wgpu::Buffer>),
+        cache: bool,
+        make: impl FnOnce() -> wgpu::BindGroup,
+    ) -> wgpu::BindGroup {
+        if !cache {
+            return make();
+        }
+        let mut m = self.bind_groups.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(bg) = m.get(&key) {
+            return bg.clone();
+        }
+        if m.len() >= BIND_GROUP_CACHE {
+            m.clear();
+        }
+        let bg = make();
+        m.insert(key, bg.clone());
+        bg
+    }
+
     pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -225,19 +263,19 @@ impl Ctx {
     }
 
     /// Records one dispatch whose parameter block is `block`: reserves a slot for it in the
-    /// pending batch's arena and calls `f` with the pending encoder, the buffer holding the block
-    /// and the block's offset in it. Then submits as [`Ctx::encode`] does. Blocks larger than an
+    /// pending batch's arena and calls `f` with the pending encoder, the buffer holding the block,
+    /// the block's offset in it (a dynamic offset), and whether that buffer is a pooled arena. Then submits as [`Ctx::encode`] does. Blocks larger than an
     /// arena get a buffer of their own.
     pub(crate) fn encode_with_params(
         &self,
         block: &[u8],
         may_fail: bool,
-        f: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer, u64),
+        f: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer, u64, bool),
     ) {
         let align = (self.limits.min_uniform_buffer_offset_alignment as u64).max(16);
         let len = (block.len() as u64).div_ceil(16) * 16;
         let mut st = self.lock();
-        let (buf, offset) = if len > ARENA_BYTES {
+        let (buf, offset, pooled) = if len > ARENA_BYTES {
             let own = wgpu::util::DeviceExt::create_buffer_init(
                 &self.device,
                 &wgpu::util::BufferInitDescriptor {
@@ -246,7 +284,7 @@ impl Ctx {
                     usage: wgpu::BufferUsages::UNIFORM,
                 },
             );
-            (own, 0)
+            (own, 0, false)
         } else {
             let used = st.arena.as_ref().map_or(0, |a| a.bytes.len() as u64);
             if used.div_ceil(align) * align + len > ARENA_BYTES {
@@ -273,13 +311,13 @@ impl Ctx {
             a.bytes.resize(offset as usize, 0);
             a.bytes.extend_from_slice(block);
             a.bytes.resize((offset + len) as usize, 0);
-            (a.buf.clone(), offset)
+            (a.buf.clone(), offset, true)
         };
         let enc = st.encoder.get_or_insert_with(|| {
             self.device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
         });
-        f(enc, &buf, offset);
+        f(enc, &buf, offset, pooled);
         st.pending += 1;
         st.pending_may_fail |= may_fail;
         // Launches stay asynchronous either way; what changes is when the GPU sees them. While
@@ -475,17 +513,20 @@ impl Ctx {
         let rec = st.launches.get(&launch);
         let (kernel, view, extents) = match rec {
             Some(r) if (code as usize) < r.views.len() => (
-                r.kernel.clone(),
+                r.ir.name.clone(),
                 r.views[code as usize].0.clone(),
                 tuple(&r.views[code as usize].1),
             ),
             Some(r) if code >= crate::emit::ARRAY_CODE => {
                 let l = (code - crate::emit::ARRAY_CODE) as usize;
                 (
-                    r.kernel.clone(),
+                    r.ir.name.clone(),
                     format!(
                         "local array `{}`",
-                        r.locals.get(l).cloned().unwrap_or_default()
+                        r.ir.locals
+                            .get(l)
+                            .map(|d| d.name.clone())
+                            .unwrap_or_default()
                     ),
                     "(its length)".into(),
                 )

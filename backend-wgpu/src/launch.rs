@@ -177,7 +177,8 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
                 } else {
                     wgpu::BufferBindingType::Storage { read_only }
                 },
-                has_dynamic_offset: false,
+                // The parameter block sits at a different offset of an arena for each launch.
+                has_dynamic_offset: b == 0,
                 min_binding_size: None,
             },
             count: None,
@@ -265,13 +266,12 @@ pub(crate) fn dispatch(
         st.launches.insert(
             id,
             LaunchRecord {
-                kernel: p.ir.name.clone(),
+                ir: p.ir.clone(),
                 views: p
                     .views
                     .iter()
                     .map(|v| (v.label.to_string(), v.extents.to_vec()))
                     .collect(),
-                locals: p.ir.locals.iter().map(|l| l.name.clone()).collect(),
                 thread: std::thread::current().id(),
             },
         );
@@ -281,41 +281,52 @@ pub(crate) fn dispatch(
     fill_args(layout, &mut block, p, init);
     set(layout, &mut block);
     let len = (block.len() as u64).div_ceil(16) * 16;
-    ctx.encode_with_params(&block, c.may_fail, |enc, params, offset| {
-        let mut entries = vec![
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: params,
-                    offset,
-                    size: std::num::NonZeroU64::new(len),
-                }),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: ctx.err_buf.as_entire_binding(),
-            },
-        ];
-        for (k, v) in p.views.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry {
-                binding: 2 + k as u32,
-                resource: v.buffer.buf.as_entire_binding(),
-            });
-        }
-        for (i, b) in extra.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry {
-                binding: (2 + p.views.len() + i) as u32,
-                resource: b.as_entire_binding(),
-            });
-        }
-        let bg = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &c.bind_layout,
-            entries: &entries,
-        });
+    ctx.encode_with_params(&block, c.may_fail, |enc, params, offset, pooled| {
+        let make = || {
+            let mut entries = vec![
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: params,
+                        offset: 0,
+                        size: std::num::NonZeroU64::new(len),
+                    }),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: ctx.err_buf.as_entire_binding(),
+                },
+            ];
+            for (k, v) in p.views.iter().enumerate() {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: 2 + k as u32,
+                    resource: v.buffer.buf.as_entire_binding(),
+                });
+            }
+            for (i, b) in extra.iter().enumerate() {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: (2 + p.views.len() + i) as u32,
+                    resource: b.as_entire_binding(),
+                });
+            }
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: None,
+                layout: &c.bind_layout,
+                entries: &entries,
+            })
+        };
+        // Launches whose buffers live on (Views, pooled parameter arenas) reuse bind groups;
+        // reductions and scans bind buffers made for the one launch.
+        let key = (
+            c as *const Compiled as usize,
+            std::iter::once(params.clone())
+                .chain(p.views.iter().map(|v| v.buffer.buf.clone()))
+                .collect(),
+        );
+        let bg = ctx.bind_group(key, pooled && extra.is_empty(), make);
         let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
         pass.set_pipeline(&c.pipeline);
-        pass.set_bind_group(0, &bg, &[]);
+        pass.set_bind_group(0, &bg, &[offset as u32]);
         pass.dispatch_workgroups(gx, gy, 1);
     });
     Ok(())

@@ -43,6 +43,13 @@ pub struct WgpuBuffer {
     pub(crate) ctx: Arc<Ctx>,
 }
 
+impl Drop for WgpuBuffer {
+    fn drop(&mut self) {
+        // Cached bind groups naming this buffer would keep its memory alive.
+        self.ctx.forget_buffer(&self.buf);
+    }
+}
+
 impl std::fmt::Debug for WgpuBuffer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "WgpuBuffer({} bytes)", self.bytes)
