@@ -116,7 +116,9 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         .map_err(|e| format!("no wgpu adapter: {e}"))?,
     };
     let info = adapter.get_info();
-    let wanted = wgpu::Features::SHADER_F64 | wgpu::Features::SHADER_INT64;
+    let wanted = wgpu::Features::SHADER_F64
+        | wgpu::Features::SHADER_INT64
+        | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
     let features = adapter.features() & wanted;
     let limits = adapter.limits();
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
@@ -156,6 +158,7 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         caps: crate::emit::Caps {
             f64: features.contains(wgpu::Features::SHADER_F64),
             int64: features.contains(wgpu::Features::SHADER_INT64),
+            atomic64: features.contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS),
         },
         limits,
         state: Mutex::new(State {

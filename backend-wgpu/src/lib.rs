@@ -45,7 +45,9 @@
 //!   it); `f64` needs **SHADER_F64**. Without them launches answer `Err(Unsupported)` naming it.
 //! - **Team policies** (`for_team`, `reduce_team`), team constructs and scratch are not implemented
 //!   yet: `Err(Unsupported)`.
-//! - **64-bit atomics** (i64/u64/f64 elements): `Err(Unsupported)` (WGSL has none).
+//! - **64-bit atomics** (i64/u64/f64 elements) need SHADER_INT64_ATOMIC_ALL_OPS (lavapipe and NVIDIA
+//!   have it): `i64` / `u64` natively, `f64` as compare-exchange loops on the bits; without it
+//!   `Err(Unsupported)` naming the feature.
 //! - **f64 transcendental functions** (`sin`, `exp`, `powf`, `cbrt`, `hypot`, ...): `Err(Unsupported)`
 //!   (SPIR-V's GLSL.std.450 defines them for 16/32-bit floats only). On `f32` they have the target's
 //!   documented accuracy, not Rust's bit-exact results.
@@ -111,6 +113,10 @@ impl Wgpu {
     /// Whether the device has SHADER_INT64 (needed by every kernel).
     pub fn has_int64(&self) -> bool {
         self.ctx.caps.int64
+    }
+    /// Whether the device has SHADER_INT64_ATOMIC_ALL_OPS (atomics on `i64`, `u64`, `f64`).
+    pub fn has_atomic64(&self) -> bool {
+        self.ctx.caps.atomic64
     }
 }
 

@@ -568,3 +568,81 @@ fn casts_and_exact_math_match_the_evaluator() {
         );
     }
 }
+
+// ---- 64-bit atomics: s[i % 4] += x[i] on i64 and f64 ----
+struct Atomics64<'k> {
+    si: &'k DView<i64>,
+    sf: &'k DView<f64>,
+    x: &'k DView<i64>,
+}
+impl Kernel for Atomics64<'_> {
+    const NAME: &'static str = "atomics64";
+    type Space = WgpuSpace;
+    fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>)) {
+        f(self.si.__kernel_arg("si", true));
+        f(self.sf.__kernel_arg("sf", true));
+        f(self.x.__kernel_arg("x", false));
+    }
+}
+impl KernelIr for Atomics64<'_> {
+    fn build_ir() -> Result<ir::Kernel, BuildError> {
+        let mut kb = KernelBuilder::new("atomics64", ir::WorkKind::Range);
+        let i = kb.work_index(0);
+        let si = kb.view::<i64>("si", 1, Access::Writable);
+        let sf = kb.view::<f64>("sf", 1, Access::Writable);
+        let x = kb.view::<i64>("x", 1, Access::ReadOnly);
+        let bucket = i.clone() % 4usize;
+        kb.atomic_add(si, bucket.clone(), x.load(i.clone()));
+        kb.atomic_add(sf, bucket, x.load(i).cast::<f64>() * 0.5);
+        kb.finish()
+    }
+    fn visit_args<'a>(&'a self, f: &mut dyn FnMut(KernelArg<'a, WgpuSpace>)) {
+        f(KernelArg::View(self.si.__binding("si", true)));
+        f(KernelArg::View(self.sf.__binding("sf", true)));
+        f(KernelArg::View(self.x.__binding("x", false)));
+    }
+}
+impl ForKernel<RangeWork> for Atomics64<'_> {
+    type Body<'a>
+        = NoBody
+    where
+        Self: 'a;
+    unsafe fn bind(&self) -> NoBody {
+        NoBody
+    }
+}
+
+#[test]
+fn atomics_on_64_bit_elements() {
+    let Some(s) = space() else { return };
+    let n = 10_007;
+    let x = upload::<i64, 1, LayoutRight>(&s, "x", [n], |[i]| (i as i64 % 13) - 6);
+    let si = DView::<i64>::new_in(&s.memory_space(), "si", [4]).unwrap();
+    let sf = DView::<f64>::new_in(&s.memory_space(), "sf", [4]).unwrap();
+    let r = parallel_for(
+        "atomics64",
+        RangePolicy::new(&s, 0..n),
+        Atomics64 {
+            si: &si,
+            sf: &sf,
+            x: &x,
+        },
+    )
+    .and_then(|()| s.fence());
+    if let Err(Error::Unsupported { feature, .. }) = &r {
+        assert!(
+            !s.has_atomic64(),
+            "refused although the adapter has 64-bit atomics: {feature}"
+        );
+        eprintln!("skipping 64-bit atomics: {feature}");
+        return;
+    }
+    r.unwrap();
+    let (hi, hf) = (download(&si), download(&sf));
+    for b in 0..4 {
+        let want: i64 = (b..n).step_by(4).map(|i| (i as i64 % 13) - 6).sum();
+        assert_eq!(hi.get([b]), want, "i64 bucket {b}");
+        // Halves of small integers: exact in any order.
+        assert_eq!(hf.get([b]), want as f64 * 0.5, "f64 bucket {b}");
+    }
+}

@@ -3,8 +3,8 @@
 //! `i32` / `u32` elements use WGSL's native atomics (compare-exchange made strong by retrying the
 //! weak one while it fails spuriously). `f32` elements live in `atomic<u32>` and every
 //! read-modify-write is a compare-exchange loop on the bit pattern (min/max replace only when the
-//! operand compares less/greater, so a NaN operand never replaces). 64-bit elements are refused when
-//! the binding is declared (see `memory::binding_type`).
+//! operand compares less/greater, so a NaN operand never replaces); `f64` elements the same way in
+//! `atomic<u64>`. 64-bit elements need SHADER_INT64_ATOMIC_ALL_OPS and are refused without it.
 
 use super::memory::{index_args, offset_helper, param_id};
 use super::walk::{expr, Cx};
@@ -19,9 +19,9 @@ pub(crate) fn call(
 ) -> Result<(String, bool), EmitError> {
     let k = param_id(a.view)?;
     let t = cx.k.views[k].elem;
-    if t.bits() == 64 {
+    if t.bits() == 64 && !h.atomic64 {
         return Err(EmitError::Unsupported(format!(
-            "64-bit atomics ({t} elements of View `{}`)",
+            "64-bit atomics ({t} elements of View `{}`): the adapter lacks SHADER_INT64_ATOMIC_ALL_OPS",
             cx.k.views[k].name
         )));
     }
@@ -58,8 +58,14 @@ pub(crate) fn call(
         } else {
             "return;".to_string()
         };
+        // The compare-exchange loops only leave through `return`; WGSL still wants a final one.
+        let tail = if a.op.yields_value() {
+            format!("    return {zero};\n")
+        } else {
+            String::new()
+        };
         format!(
-            "fn {name}({}){ret} {{\n    let o = {off}({});\n    if (o == {sentinel}) {{ {bad} }}\n{body}}}\n",
+            "fn {name}({}){ret} {{\n    let o = {off}({});\n    if (o == {sentinel}) {{ {bad} }}\n{body}{tail}}}\n",
             params.join(", "),
             call.join(", "),
         )
@@ -69,13 +75,21 @@ pub(crate) fn call(
 
 fn body(op: AtomicOp, t: ScalarType, p: &str) -> String {
     use AtomicOp as A;
-    if t == ScalarType::F32 {
+    let bits = match t {
+        ScalarType::F32 => Some("u32"),
+        ScalarType::F64 => Some("u64"),
+        _ => None,
+    };
+    if let Some(u) = bits {
+        let f = t.name();
         return match op {
-            A::Load => format!("    return bitcast<f32>(atomicLoad({p}));\n"),
-            A::Store => format!("    atomicStore({p}, bitcast<u32>(x));\n"),
-            A::Exchange => format!("    return bitcast<f32>(atomicExchange({p}, bitcast<u32>(x)));\n"),
+            A::Load => format!("    return bitcast<{f}>(atomicLoad({p}));\n"),
+            A::Store => format!("    atomicStore({p}, bitcast<{u}>(x));\n"),
+            A::Exchange => {
+                format!("    return bitcast<{f}>(atomicExchange({p}, bitcast<{u}>(x)));\n")
+            }
             A::CompareExchange => format!(
-                "    loop {{\n        let r = atomicCompareExchangeWeak({p}, bitcast<u32>(x), bitcast<u32>(y));\n        if (r.exchanged || r.old_value != bitcast<u32>(x)) {{ return bitcast<f32>(r.old_value); }}\n    }}\n"
+                "    loop {{\n        let r = atomicCompareExchangeWeak({p}, bitcast<{u}>(x), bitcast<{u}>(y));\n        if (r.exchanged || r.old_value != bitcast<{u}>(x)) {{ return bitcast<{f}>(r.old_value); }}\n    }}\n"
             ),
             _ => {
                 let new = match op {
@@ -86,7 +100,7 @@ fn body(op: AtomicOp, t: ScalarType, p: &str) -> String {
                     _ => "old".to_string(),
                 };
                 format!(
-                    "    loop {{\n        let ob = atomicLoad({p});\n        let old = bitcast<f32>(ob);\n        let nb = bitcast<u32>({new});\n        if (nb == ob) {{ return old; }}\n        let r = atomicCompareExchangeWeak({p}, ob, nb);\n        if (r.exchanged) {{ return old; }}\n    }}\n"
+                    "    loop {{\n        let ob = atomicLoad({p});\n        let old = bitcast<{f}>(ob);\n        let nb = bitcast<{u}>({new});\n        if (nb == ob) {{ return old; }}\n        let r = atomicCompareExchangeWeak({p}, ob, nb);\n        if (r.exchanged) {{ return old; }}\n    }}\n"
                 )
             }
         };

@@ -16,10 +16,13 @@ pub(crate) const ARRAY_CODE: u32 = 1000;
 /// Number of `u32` words of the error record.
 pub const ERR_WORDS: usize = 4 + 16;
 
-/// The access mode and element type of View parameter `v`'s binding.
+/// The access mode and element type of View parameter `v`'s binding. Float elements used
+/// atomically live in unsigned atomics of their width (read-modify-writes are compare-exchange
+/// loops on the bits); 64-bit ones need `atomic64`.
 pub(crate) fn binding_type(
     v: &ViewParam,
     atomic: bool,
+    atomic64: bool,
 ) -> Result<(&'static str, String), EmitError> {
     use rokkos_core::ir::Access;
     let access = match v.access {
@@ -32,9 +35,11 @@ pub(crate) fn binding_type(
     let elem = match v.elem {
         ScalarType::I32 => "atomic<i32>",
         ScalarType::U32 | ScalarType::F32 => "atomic<u32>",
+        ScalarType::I64 if atomic64 => "atomic<i64>",
+        ScalarType::U64 | ScalarType::F64 if atomic64 => "atomic<u64>",
         t => {
             return Err(EmitError::Unsupported(format!(
-                "64-bit atomics ({t} elements of View `{}`): WGSL has no 64-bit atomic read-modify-write",
+                "64-bit atomics ({t} elements of View `{}`): the adapter lacks SHADER_INT64_ATOMIC_ALL_OPS",
                 v.name
             )))
         }
@@ -202,6 +207,7 @@ pub(crate) fn load(
         let read = match (atomic, t) {
             (false, _) => format!("v{k}[u32(o)]"),
             (true, ScalarType::F32) => format!("bitcast<f32>(atomicLoad(&v{k}[u32(o)]))"),
+            (true, ScalarType::F64) => format!("bitcast<f64>(atomicLoad(&v{k}[u32(o)]))"),
             (true, _) => format!("atomicLoad(&v{k}[u32(o)])"),
         };
         format!(
@@ -242,6 +248,7 @@ pub(crate) fn store(
         let write = match (atomic, t) {
             (false, _) => format!("v{k}[u32(o)] = x"),
             (true, ScalarType::F32) => format!("atomicStore(&v{k}[u32(o)], bitcast<u32>(x))"),
+            (true, ScalarType::F64) => format!("atomicStore(&v{k}[u32(o)], bitcast<u64>(x))"),
             (true, _) => format!("atomicStore(&v{k}[u32(o)], x)"),
         };
         format!(

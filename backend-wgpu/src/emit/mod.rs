@@ -75,6 +75,9 @@ pub struct Caps {
     pub f64: bool,
     /// `i64` / `u64` (SHADER_INT64).
     pub int64: bool,
+    /// Every atomic operation on 64-bit integers (SHADER_INT64_ATOMIC_ALL_OPS): `i64` / `u64`
+    /// atomics natively, `f64` ones as compare-exchange loops on the bits.
+    pub atomic64: bool,
 }
 
 impl Caps {
@@ -82,6 +85,7 @@ impl Caps {
     pub const ALL: Caps = Caps {
         f64: true,
         int64: true,
+        atomic64: true,
     };
 }
 
@@ -164,6 +168,8 @@ pub(crate) struct Helpers {
     defs: BTreeMap<String, String>,
     /// [`EmitOptions::addr32`].
     pub(crate) addr32: bool,
+    /// [`Caps::atomic64`].
+    pub(crate) atomic64: bool,
     /// [`EmitOptions::bare_in_bounds`] (with `addr32`) for a range kernel.
     pub(crate) bare: bool,
 }
@@ -218,6 +224,7 @@ pub fn emit(
     let params = params_layout(kernel, opts);
     let mut h = Helpers {
         addr32: opts.addr32,
+        atomic64: caps.atomic64,
         bare: opts.addr32 && opts.bare_in_bounds && kernel.work == rokkos_core::ir::WorkKind::Range,
         ..Helpers::default()
     };
@@ -227,7 +234,7 @@ pub fn emit(
     out.push_str("@group(0) @binding(1) var<storage, read_write> ERR: array<atomic<u32>>;\n");
     let mut read_only = vec![true, false];
     for (k, v) in kernel.views.iter().enumerate() {
-        let (access, elem) = memory::binding_type(v, v.used_atomically)?;
+        let (access, elem) = memory::binding_type(v, v.used_atomically, caps.atomic64)?;
         read_only.push(access == "read");
         out.push_str(&format!(
             "@group(0) @binding({}) var<storage, {access}> v{k}: array<{elem}>;\n",
