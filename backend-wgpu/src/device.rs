@@ -58,6 +58,8 @@ pub(crate) struct Ctx {
     /// kernel on the same Views). Entries naming a buffer go when the buffer is dropped.
     #[allow(clippy::type_complexity)]
     pub bind_groups: Mutex<HashMap<(usize, Vec<wgpu::Buffer>), wgpu::BindGroup>>,
+    /// The driver's compiled pipelines, persisted on disk (see [`open_pipeline_cache`]).
+    pub pipeline_cache: Option<(wgpu::PipelineCache, std::path::PathBuf)>,
     /// Parameter arenas whose submission has completed, ready for reuse.
     free_arenas: Arc<Mutex<Vec<wgpu::Buffer>>>,
     /// Validated IR and its hash per kernel type (see `launch::prepare`).
@@ -95,6 +97,40 @@ pub(crate) fn default_ctx() -> std::result::Result<Arc<Ctx>, String> {
     DEFAULT.get_or_init(create).clone()
 }
 
+/// Environment variable naming the folder of the on-disk pipeline cache; `off` disables it.
+/// Default: `$XDG_CACHE_HOME/rokkos` or `$HOME/.cache/rokkos`.
+pub const CACHE_DIR_ENV: &str = "ROKKOS_WGPU_CACHE_DIR";
+
+/// The driver-level pipeline cache of this adapter, loaded from disk when a previous process
+/// saved one: a kernel compiled once on a machine is not compiled by the driver again.
+fn open_pipeline_cache(
+    device: &wgpu::Device,
+    info: &wgpu::AdapterInfo,
+) -> Option<(wgpu::PipelineCache, std::path::PathBuf)> {
+    let dir = match std::env::var_os(CACHE_DIR_ENV) {
+        Some(d) if d == "off" => return None,
+        Some(d) => std::path::PathBuf::from(d),
+        None => std::env::var_os("XDG_CACHE_HOME")
+            .map(std::path::PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache")))?
+            .join("rokkos"),
+    };
+    let file = dir.join(format!("{}.bin", wgpu::util::pipeline_cache_key(info)?));
+    let data = std::fs::read(&file).ok();
+    // SAFETY: the file is written only by `Ctx::save_pipeline_cache` from `PipelineCache::get_data`
+    // of this adapter (its name is wgpu's per-adapter cache key); wgpu checks the header, length,
+    // hash and adapter of the data and, with `fallback`, starts an empty cache when they do not
+    // match.
+    let cache = unsafe {
+        device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+            label: Some("rokkos pipeline cache"),
+            data: data.as_deref(),
+            fallback: true,
+        })
+    };
+    Some((cache, file))
+}
+
 fn create() -> std::result::Result<Arc<Ctx>, String> {
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
@@ -118,7 +154,8 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
     let info = adapter.get_info();
     let wanted = wgpu::Features::SHADER_F64
         | wgpu::Features::SHADER_INT64
-        | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
+        | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
+        | wgpu::Features::PIPELINE_CACHE;
     let features = adapter.features() & wanted;
     let limits = adapter.limits();
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
@@ -130,6 +167,10 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         trace: wgpu::Trace::Off,
     }))
     .map_err(|e| format!("adapter `{}`: request_device failed: {e}", info.name))?;
+    let pipeline_cache = features
+        .contains(wgpu::Features::PIPELINE_CACHE)
+        .then(|| open_pipeline_cache(&device, &info))
+        .flatten();
     let uncaptured = Arc::new(Mutex::new(None::<String>));
     let sink = uncaptured.clone();
     device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
@@ -177,6 +218,7 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         pipelines: Mutex::new(HashMap::new()),
         free_arenas: Arc::new(Mutex::new(Vec::new())),
         bind_groups: Mutex::new(HashMap::new()),
+        pipeline_cache,
         kernels: Mutex::new(HashMap::new()),
         uncaptured,
     }))
@@ -197,6 +239,24 @@ pub(crate) struct Arena {
 const BIND_GROUP_CACHE: usize = 256;
 
 impl Ctx {
+    /// Writes the pipeline cache to disk (after a new pipeline was compiled). Failing to write is
+    /// not an error of the launch: the cache is an optimisation.
+    pub(crate) fn save_pipeline_cache(&self) {
+        let Some((cache, file)) = &self.pipeline_cache else {
+            return;
+        };
+        let Some(data) = cache.get_data() else { return };
+        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+        let saved = file
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&tmp, &data))
+            .and_then(|()| std::fs::rename(&tmp, file));
+        if saved.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+
     /// Drops cached bind groups that name `buf`.
     pub(crate) fn forget_buffer(&self, buf: &wgpu::Buffer) {
         if let Ok(mut m) = self.bind_groups.lock() {

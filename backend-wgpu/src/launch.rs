@@ -205,7 +205,7 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
             module: &module,
             entry_point: Some("main"),
             compilation_options: Default::default(),
-            cache: None,
+            cache: ctx.pipeline_cache.as_ref().map(|(c, _)| c),
         });
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(Error::Compile {
@@ -224,6 +224,7 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
     if let Ok(mut m) = ctx.pipelines.lock() {
         m.insert(key, compiled.clone());
     }
+    ctx.save_pipeline_cache();
     Ok(compiled)
 }
 

@@ -7,7 +7,9 @@
 //!   point, workgroup size, reducer joins); no kernel has hand-written WGSL. Semantics follow the
 //!   reference evaluator (`rokkos_core::ir::eval`): wrapping integers, masked shift amounts, Rust `as`
 //!   casts (saturating float to integer, NaN to 0), Rust's `min`/`max`/`clamp`/`signum`/`round`/
-//!   `fract`/`powi`. Compiled pipelines are cached in memory by the IR's `stable_hash` and options.
+//!   `fract`/`powi`. Compiled pipelines are cached in memory by the IR's `stable_hash` and options,
+//!   and, where the adapter has PIPELINE_CACHE (Vulkan), the driver's compiled code persists on
+//!   disk per adapter ([`CACHE_DIR_ENV`]), so a later process does not compile a kernel again.
 //! - **Bindings** (group 0): binding 0 the parameter block, 1 the out-of-bounds record, then one
 //!   `array<T>` per View parameter (`read` or `read_write`; `atomic<u32>`/`atomic<i32>` when the View
 //!   is used atomically), then the output buffers of reductions/scans.
@@ -64,6 +66,7 @@ mod memory;
 pub mod params;
 mod patterns;
 
+pub use device::CACHE_DIR_ENV;
 pub use launch::DUMP_ENV;
 pub use memory::{WgpuBuffer, WgpuSpace};
 
