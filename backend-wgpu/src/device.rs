@@ -574,6 +574,7 @@ impl Ctx {
             .map(|d| w[4 + 2 * d] as u64 | ((w[5 + 2 * d] as u64) << 32))
             .collect();
         let rec = st.launches.get(&launch);
+        let team_err = rec.and_then(|r| crate::emit::team::device_error(&r.ir.name, code, &index));
         let (kernel, view, extents) = match rec {
             Some(r) if (code as usize) < r.views.len() => (
                 r.ir.name.clone(),
@@ -600,6 +601,9 @@ impl Ctx {
         st.reported.push_back(launch);
         if st.reported.len() > 64 {
             st.reported.pop_front();
+        }
+        if let Some(e) = team_err {
+            return Err(e);
         }
         Err(Error::OutOfBounds {
             kernel,

@@ -123,11 +123,17 @@ impl Wgpu {
     }
 }
 
-fn team_unsupported() -> rokkos_core::Error {
-    launch::unsupported(
-        "team policies (for_team / reduce_team) are not implemented by the wgpu backend yet",
-    )
+fn team_launch(policy: &TeamPolicy<Wgpu>) -> patterns::TeamLaunch {
+    patterns::TeamLaunch {
+        league: policy.league_size(),
+        team: policy.team_size(),
+        vlen: policy.vector_len(),
+        scratch: policy.scratch_requests(),
+    }
 }
+
+/// Largest vector length offered (a power of two).
+const VECTOR_LENGTH_MAX: usize = 32;
 
 impl ExecutionSpace for Wgpu {
     type Memory = WgpuSpace;
@@ -148,14 +154,22 @@ impl ExecutionSpace for Wgpu {
         }
     }
     fn team_limits(&self) -> TeamLimits {
-        let max = self.ctx.limits.max_compute_invocations_per_workgroup as usize;
+        let max = (self.ctx.limits.max_compute_invocations_per_workgroup as usize).max(1);
+        // A power of two no larger than the workgroup, so that one thread of full vector length fits.
+        let vmax = VECTOR_LENGTH_MAX.min(1 << max.ilog2());
+        // The exchange buffers of nested reductions, scans and broadcasts take 12 bytes per
+        // invocation; the rest of workgroup memory is level-0 scratch. Level 1 lives in a storage
+        // buffer of (teams in flight) x (bytes per team). A launch whose team x vector length or
+        // total workgroup memory (with a team reduction's buffers) exceeds the device answers
+        // Err(InvalidPolicy).
+        let wmem = self.ctx.limits.max_compute_workgroup_storage_size as usize;
         TeamLimits {
             team_size_max: max,
-            team_size_auto: 64.min(max),
-            vector_length_max: 1,
+            team_size_auto: 64.min(max / vmax).max(1),
+            vector_length_max: vmax,
             scratch_max: [
-                self.ctx.limits.max_compute_workgroup_storage_size as usize,
-                self.ctx.limits.max_storage_buffer_binding_size as usize,
+                wmem.saturating_sub(12 * max),
+                (self.ctx.limits.max_storage_buffer_binding_size as usize).min(u32::MAX as usize),
             ],
         }
     }
@@ -192,14 +206,21 @@ impl ExecutionSpace for Wgpu {
     }
     fn for_team<K>(
         &self,
-        _label: &str,
-        _policy: &TeamPolicy<Self>,
-        _kernel: Checked<'_, K>,
+        label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
     ) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = WgpuSpace> + KernelIr,
     {
-        Err(team_unsupported())
+        patterns::team::<K, i32, rokkos_core::Sum>(
+            &self.ctx,
+            label,
+            kernel.kernel(),
+            &team_launch(policy),
+            None,
+        )
+        .map(|_| ())
     }
     fn reduce_range<K, Rd>(
         &self,
@@ -244,16 +265,23 @@ impl ExecutionSpace for Wgpu {
     }
     fn reduce_team<K, Rd>(
         &self,
-        _label: &str,
-        _policy: &TeamPolicy<Self>,
-        _kernel: Checked<'_, K>,
-        _reducer: &Rd,
+        label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Err(team_unsupported())
+        patterns::team::<K, K::Value, Rd>(
+            &self.ctx,
+            label,
+            kernel.kernel(),
+            &team_launch(policy),
+            Some(reducer),
+        )?
+        .ok_or_else(|| rokkos_core::Error::InvalidArgument("reduction without a result".into()))
     }
     fn scan_range<K, Rd>(
         &self,

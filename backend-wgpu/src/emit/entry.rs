@@ -21,6 +21,21 @@ pub(crate) fn extra_bindings(
             .enumerate()
             .map(|(i, (_, t))| (format!("out{i}"), "read_write", storage_type(*t)))
             .collect(),
+        Entry::Team { reduce, shape } => {
+            let mut v: Vec<(String, &'static str, ScalarType)> = if reduce {
+                fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (_, t))| (format!("out{i}"), "read_write", storage_type(*t)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if shape.arena(1) > 0 {
+                v.push(("scr1".into(), "read_write", ScalarType::U32));
+            }
+            v
+        }
         Entry::ScanFinal => fields
             .iter()
             .enumerate()
@@ -86,7 +101,7 @@ pub(crate) fn join_op(r: ReducerKind, a: &str, b: &str) -> String {
 }
 
 /// Joins element `j` of the shared arrays into element `i`, accumulator by accumulator.
-fn tree_join(k: &Kernel, joins: &[JoinKind], i: &str, j: &str) -> String {
+pub(crate) fn tree_join(k: &Kernel, joins: &[JoinKind], i: &str, j: &str) -> String {
     let mut s = String::new();
     let mut f0 = 0;
     for (a, jk) in k.accumulators.iter().zip(joins) {
@@ -127,14 +142,14 @@ fn header(wg: u32) -> String {
 pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<String> {
     let wg = opts.wg;
     let fields = k.acc_fields();
+    if let Entry::Team { reduce, shape } = opts.entry {
+        if reduce {
+            check_joins(k, &opts.joins)?;
+        }
+        return super::team::entry(k, &shape, reduce.then_some(opts.joins.as_slice()));
+    }
     if opts.entry != Entry::For {
         check_joins(k, &opts.joins)?;
-    }
-    if k.work == WorkKind::Team {
-        return Err(EmitError::Unsupported(
-            "team policies (for_team / reduce_team) are not implemented by the wgpu backend yet"
-                .into(),
-        ));
     }
     let p2 = wg.next_power_of_two();
     let mut s = String::new();
@@ -183,7 +198,7 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
         WorkKind::Team => unreachable!(),
     }
     match opts.entry {
-        Entry::For => {}
+        Entry::For | Entry::Team { .. } => {}
         Entry::Reduce | Entry::ScanTotals => {
             for i in 0..fields.len() {
                 s.push_str(&format!("    sh{i}[li] = a{i};\n"));

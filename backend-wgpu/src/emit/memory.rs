@@ -94,7 +94,7 @@ pub(crate) fn param_id(v: ViewRef) -> Result<usize, EmitError> {
     match v {
         ViewRef::Param(p) => Ok(p.0 as usize),
         ViewRef::Scratch(_) => Err(EmitError::Unsupported(
-            "team scratch Views (team policies are not implemented by the wgpu backend yet)".into(),
+            "atomics on team scratch Views".into(),
         )),
     }
 }
@@ -193,6 +193,9 @@ pub(crate) fn load(
     if let Some(r) = bare_access(cx, h, view, index) {
         return Ok(r);
     }
+    if let ViewRef::Scratch(id) = view {
+        return super::team::load(cx, h, id, index);
+    }
     let k = param_id(view)?;
     let args = index_args(cx, h, index)?;
     let off = offset_helper(cx, h, k);
@@ -232,6 +235,9 @@ pub(crate) fn store(
     if let Some(r) = bare_access(cx, h, view, index) {
         return Ok(format!("{r} = {}", expr(cx, h, value)?));
     }
+    if let ViewRef::Scratch(id) = view {
+        return super::team::store(cx, h, id, index, value);
+    }
     let k = param_id(view)?;
     let mut args = index_args(cx, h, index)?;
     args.push(expr(cx, h, value)?);
@@ -262,6 +268,9 @@ pub(crate) fn store(
 
 /// `view.extent(dim)`.
 pub(crate) fn extent(cx: &Cx<'_>, view: ViewRef, dim: u32) -> Result<String, EmitError> {
+    if let ViewRef::Scratch(id) = view {
+        return Ok(super::team::extent(cx, id, dim));
+    }
     let k = param_id(view)?;
     Ok(if dim < cx.k.views[k].rank {
         format!("P.v{k}_e{dim}")

@@ -16,6 +16,7 @@ pub mod entry;
 mod logic;
 mod math;
 mod memory;
+pub mod team;
 mod walk;
 
 #[cfg(test)]
@@ -46,6 +47,13 @@ pub enum Entry {
     /// `parallel_scan` pass 2: rescan inside the block from the block's prefix, then the body with
     /// `final == true` exactly once per index.
     ScanFinal,
+    /// A team policy (`for_team` when `reduce` is false, `reduce_team` otherwise): see [`team`].
+    Team {
+        /// `reduce_team`: per-workgroup partials of the accumulators.
+        reduce: bool,
+        /// Team size, vector length, lanes and scratch pools.
+        shape: team::TeamShape,
+    },
 }
 
 /// What the emitter needs besides the kernel.
@@ -172,6 +180,8 @@ pub(crate) struct Helpers {
     pub(crate) atomic64: bool,
     /// [`EmitOptions::bare_in_bounds`] (with `addr32`) for a range kernel.
     pub(crate) bare: bool,
+    /// Counter for generated function names.
+    next: u32,
 }
 
 impl Helpers {
@@ -182,6 +192,11 @@ impl Helpers {
             self.defs.insert(name.to_string(), d);
         }
         name.to_string()
+    }
+    /// A fresh number for a generated name.
+    pub(crate) fn next_id(&mut self) -> u32 {
+        self.next += 1;
+        self.next
     }
     fn render(&self) -> String {
         self.defs.values().cloned().collect::<Vec<_>>().join("\n")
@@ -251,10 +266,27 @@ pub fn emit(
         ));
     }
     let mut body = String::new();
+    let shape = match opts.entry {
+        Entry::Team { shape, .. } if kernel.work == rokkos_core::ir::WorkKind::Team => Some(shape),
+        Entry::Team { .. } => {
+            return Err(EmitError::Mismatch(
+                "a team entry for a non-team kernel".into(),
+            ))
+        }
+        _ if kernel.work == rokkos_core::ir::WorkKind::Team => {
+            return Err(EmitError::Mismatch(
+                "a team kernel needs a team entry".into(),
+            ))
+        }
+        _ => None,
+    };
     walk::emit_functions(kernel, &mut h, &mut body)?;
-    walk::emit_work(kernel, &mut h, &mut body)?;
+    walk::emit_work(kernel, shape, &mut h, &mut body)?;
     let ep = entry::emit_entry(kernel, opts, &mut h)?;
     out.push_str(&walk::private_decls(kernel));
+    if let Entry::Team { .. } = opts.entry {
+        out.push_str(&team::private_decls(kernel));
+    }
     out.push_str(&memory::error_helpers());
     out.push_str(&h.render());
     out.push('\n');

@@ -391,3 +391,206 @@ fn every_atomic_on_every_type() {
         other => panic!("{other:?}"),
     }
 }
+
+// ---- team policies ----
+
+type BE<T> = rokkos_core::ir::build::Expr<T>;
+use rokkos_core::ir::{NestedKind, ReducerKind, ScratchScope, SingleKind, TeamQuery};
+
+/// A team kernel using every team construct; `vector_comm` adds the vector reductions, scans and
+/// thread `single` results that need virtual lanes.
+fn team_kernel(vector_comm: bool, reduce: bool) -> Kernel {
+    let mut k = KernelBuilder::new("team_all", WorkKind::Team);
+    let out = k.view::<i64>("out", 1, Access::Writable);
+    let outf = k.view::<f64>("outf", 1, Access::Writable);
+    let lr = k.team_query(TeamQuery::LeagueRank);
+    let tr = k.team_query(TeamQuery::TeamRank);
+    let qe = k.team_query(TeamQuery::LeagueSize)
+        + k.team_query(TeamQuery::TeamSize)
+        + k.team_query(TeamQuery::VectorLength);
+    let q = k.let_::<usize>("q", qe);
+    // Scratch of every numeric type, both scopes and levels.
+    let s0 = k.scratch::<i64>(0, ScratchScope::Team, vec![BE::lit(8usize)]);
+    let s1 = k.scratch::<f32>(
+        1,
+        ScratchScope::Team,
+        vec![BE::lit(2usize), BE::lit(3usize)],
+    );
+    let s2 = k.scratch::<u32>(0, ScratchScope::Thread, vec![BE::lit(4usize)]);
+    let s3 = k.scratch::<f64>(1, ScratchScope::Thread, vec![BE::lit(4usize)]);
+    let s4 = k.scratch::<i32>(0, ScratchScope::Team, vec![BE::lit(4usize)]);
+    let s5 = k.scratch::<u64>(1, ScratchScope::Team, vec![BE::lit(4usize)]);
+    k.store(s0, tr.clone() % BE::lit(8usize), lr.clone().cast::<i64>());
+    k.store(s1, vec![BE::lit(1usize), BE::lit(2usize)], BE::lit(1.5f32));
+    k.store(s2, BE::lit(0usize), BE::lit(3u32));
+    k.store(s3, BE::lit(3usize), BE::lit(2.5f64));
+    k.store(s4, BE::lit(1usize), BE::lit(-2i32));
+    k.store(s5, BE::lit(2usize), s0.extent(0).cast::<u64>());
+    k.barrier();
+    let x = k.let_::<i64>(
+        "x",
+        s0.load(BE::lit(0usize))
+            + s4.load(BE::lit(1usize)).cast::<i64>()
+            + s2.load(BE::lit(0usize)).cast::<i64>()
+            + s5.load(BE::lit(2usize)).cast::<i64>()
+            + s1.load(vec![BE::lit(1usize), BE::lit(2usize)])
+                .cast::<i64>()
+            + s3.load(BE::lit(3usize)).cast::<i64>(),
+    );
+    // Nested for of every kind.
+    for kind in [
+        NestedKind::Thread,
+        NestedKind::Vector,
+        NestedKind::TeamVector,
+    ] {
+        let j = k.nested_for(kind, "j", BE::lit(0usize), q.get());
+        k.store(out, j.get(), x.get());
+        k.if_(j.get().gt(BE::lit(5usize)));
+        k.store(out, BE::lit(0usize), BE::lit(1i64));
+        k.end();
+        k.end();
+    }
+    // Team-wide reductions with every reducer, on every type it supports.
+    let mut kinds = vec![NestedKind::Thread, NestedKind::TeamVector];
+    if vector_comm {
+        kinds.push(NestedKind::Vector);
+    }
+    let rs = [
+        ReducerKind::Sum,
+        ReducerKind::Prod,
+        ReducerKind::Min,
+        ReducerKind::Max,
+        ReducerKind::BAnd,
+        ReducerKind::BOr,
+    ];
+    for kind in kinds.clone() {
+        for r in rs {
+            let v = k.nested_reduce::<i64>(kind, "r", BE::lit(0usize), BE::lit(10usize), r);
+            k.assign(v.acc, v.acc.get() + v.index.get().cast::<i64>());
+            k.end();
+            k.store(out, BE::lit(0usize), v.result.get());
+            let v = k.nested_reduce::<u32>(kind, "r", BE::lit(0usize), BE::lit(10usize), r);
+            k.assign(v.acc, v.acc.get() | v.index.get().cast::<u32>());
+            k.end();
+            k.store(out, BE::lit(1usize), v.result.get().cast::<i64>());
+        }
+        for r in [ReducerKind::Sum, ReducerKind::Min, ReducerKind::Max] {
+            let v = k.nested_reduce::<f64>(kind, "r", BE::lit(0usize), BE::lit(10usize), r);
+            k.assign(v.acc, v.acc.get() + v.index.get().cast::<f64>());
+            k.end();
+            k.store(outf, BE::lit(0usize), v.result.get());
+            let v = k.nested_reduce::<f32>(kind, "r", BE::lit(0usize), BE::lit(10usize), r);
+            k.assign(v.acc, v.acc.get() + v.index.get().cast::<f32>());
+            k.end();
+            k.store(outf, BE::lit(1usize), v.result.get().cast::<f64>());
+        }
+        for r in [ReducerKind::LAnd, ReducerKind::LOr] {
+            let v = k.nested_reduce::<bool>(kind, "r", BE::lit(0usize), BE::lit(10usize), r);
+            k.assign(v.acc, v.acc.get().and(v.index.get().lt(BE::lit(3usize))));
+            k.end();
+            k.store(
+                out,
+                BE::lit(2usize),
+                v.result.get().select(BE::lit(1i64), BE::lit(0i64)),
+            );
+        }
+        // Scans.
+        let v = k.nested_scan::<i64>(kind, "s", BE::lit(0usize), q.get());
+        k.if_(v.is_final.get());
+        k.store(out, v.index.get(), v.partial.get());
+        k.end();
+        k.assign(v.partial, v.partial.get() + BE::lit(1i64));
+        k.end();
+        k.store(out, BE::lit(3usize), v.total.get());
+        let v = k.nested_scan::<f32>(kind, "s", BE::lit(0usize), q.get());
+        k.assign(v.partial, v.partial.get() + BE::lit(0.5f32));
+        k.end();
+        k.store(outf, BE::lit(3usize), v.total.get().cast::<f64>());
+    }
+    // Singles and broadcasts.
+    let w = k.single_with::<i64>(SingleKind::Team, "w");
+    k.assign(w, x.get() + BE::lit(1i64));
+    k.end();
+    k.single(SingleKind::Thread);
+    k.store(out, tr.clone(), w.get());
+    k.end();
+    if vector_comm {
+        let u = k.single_with::<f64>(SingleKind::Thread, "u");
+        k.assign(u, BE::lit(2.0f64));
+        k.end();
+        k.store(outf, BE::lit(5usize), u.get());
+    }
+    let b = k.broadcast::<f64>("b", tr.clone().cast::<f64>(), BE::lit(1usize));
+    let c = k.broadcast::<bool>("c", tr.clone().lt(BE::lit(2usize)), BE::lit(0usize));
+    let d = k.broadcast::<u32>("d", tr.clone().cast::<u32>(), BE::lit(0usize));
+    k.store(outf, BE::lit(6usize), b.get());
+    k.store(
+        out,
+        BE::lit(7usize),
+        c.get().select(d.get().cast::<i64>(), BE::lit(0i64)),
+    );
+    if reduce {
+        let acc = k.acc::<i64>("acc");
+        k.single(SingleKind::Team);
+        k.acc_set(acc, acc.get() + x.get());
+        k.end();
+    }
+    k.finish().expect("builds")
+}
+
+fn team_shape(team: u32, vlen: u32, lanes: bool) -> team::TeamShape {
+    team::TeamShape {
+        team,
+        vlen,
+        lanes,
+        pools: [(128, 64), (96, 64)],
+    }
+}
+
+#[test]
+fn team_constructs_validate() {
+    for (vector_comm, lanes) in [(false, true), (false, false), (true, false)] {
+        for reduce in [false, true] {
+            let k = team_kernel(vector_comm, reduce);
+            let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+            for (t, v) in [(1, 1), (4, 1), (3, 4), (32, 8)] {
+                let shape = team_shape(t, v, lanes);
+                let opts = EmitOptions {
+                    entry: Entry::Team { reduce, shape },
+                    wg: shape.wg(),
+                    joins: if reduce {
+                        vec![JoinKind::Op(ReducerKind::Sum)]
+                    } else {
+                        vec![]
+                    },
+                    addr32: t == 4,
+                    bare_in_bounds: false,
+                };
+                let e = emit(&k, &info, &opts, Caps::ALL).expect("emits");
+                naga_check(&e.source);
+                assert!(e.source.contains("workgroupBarrier()"));
+                assert!(e.may_fail);
+            }
+        }
+    }
+}
+
+#[test]
+fn team_vector_comm_with_physical_lanes_is_refused() {
+    let k = team_kernel(true, false);
+    let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+    let shape = team_shape(2, 4, true);
+    let opts = EmitOptions {
+        entry: Entry::Team {
+            reduce: false,
+            shape,
+        },
+        wg: shape.wg(),
+        joins: vec![],
+        addr32: false,
+        bare_in_bounds: false,
+    };
+    assert!(emit(&k, &info, &opts, Caps::ALL).is_err());
+    assert!(team::needs_lane_comm(&k));
+    assert!(!team::needs_lane_comm(&team_kernel(false, false)));
+}

@@ -14,6 +14,8 @@ pub(crate) struct Cx<'a> {
     pub k: &'a Kernel,
     pub locals: &'a [LocalDecl],
     tmp: Cell<u32>,
+    /// The team launch shape, in the body of a team kernel.
+    pub team: Option<super::team::TeamShape>,
 }
 
 impl<'a> Cx<'a> {
@@ -22,6 +24,7 @@ impl<'a> Cx<'a> {
             k,
             locals,
             tmp: Cell::new(0),
+            team: None,
         }
     }
     /// A fresh temporary name.
@@ -111,10 +114,20 @@ pub(crate) fn emit_functions(k: &Kernel, h: &mut Helpers, out: &mut String) -> R
 }
 
 /// The kernel body as `fn rk_work()`.
-pub(crate) fn emit_work(k: &Kernel, h: &mut Helpers, out: &mut String) -> R<()> {
-    let cx = Cx::new(k, &k.locals, false);
+/// In a team kernel (`team` is its shape) the locals are module-scope private variables, so that
+/// nested bodies can be functions of their own.
+pub(crate) fn emit_work(
+    k: &Kernel,
+    team: Option<super::team::TeamShape>,
+    h: &mut Helpers,
+    out: &mut String,
+) -> R<()> {
+    let mut cx = Cx::new(k, &k.locals, false);
+    cx.team = team;
     out.push_str("fn rk_work() {\n");
-    out.push_str(&decls(&k.locals, &[]));
+    if team.is_none() {
+        out.push_str(&decls(&k.locals, &[]));
+    }
     block(&cx, h, &k.body, 1, out)?;
     out.push_str("}\n");
     Ok(())
@@ -290,26 +303,9 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
         | Stmt::NestedScan { .. }
         | Stmt::Single { .. }
         | Stmt::Broadcast { .. }
-        | Stmt::Scratch { .. } => {
-            return Err(EmitError::Unsupported(format!(
-                "team construct `{}` (team policies are not implemented by the wgpu backend yet)",
-                team_stmt_name(s)
-            )))
-        }
+        | Stmt::Scratch { .. } => super::team::stmt(cx, h, s, &i, out)?,
     }
     Ok(())
-}
-
-fn team_stmt_name(s: &Stmt) -> &'static str {
-    match s {
-        Stmt::Barrier => "team_barrier",
-        Stmt::NestedFor { .. } => "nested for",
-        Stmt::NestedReduce { .. } => "nested reduce",
-        Stmt::NestedScan { .. } => "nested scan",
-        Stmt::Single { .. } => "single",
-        Stmt::Broadcast { .. } => "team_broadcast",
-        _ => "team scratch",
-    }
 }
 
 /// Emits an expression.

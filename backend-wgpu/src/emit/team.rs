@@ -1,0 +1,670 @@
+//! Team policies: one workgroup per team of `team × lanes` invocations (thread = local index /
+//! lanes, lane = local index % lanes), the league looped over the dispatched workgroups. Nested
+//! ranges, reductions, scans, `single`, broadcasts and scratch Views.
+//!
+//! Team-wide constructs (barriers, `Thread`/`TeamVector` reductions and scans, team `single`s with a
+//! result, broadcasts) communicate through workgroup memory between `workgroupBarrier`s; the IR
+//! validator guarantees they are reached by every thread in uniform control, and the generated code
+//! never returns early around them. Vector constructs that must communicate (a `Vector` reduction or
+//! scan, a thread `single` with a result) are run with virtual lanes: the launcher then gives each
+//! thread one invocation ([`TeamShape::lanes`] false) and the vector range runs sequentially in it.
+
+use super::walk::{block, expr, Cx};
+use super::{lit, wty, EmitError, Helpers};
+use rokkos_core::ir::{
+    Expr, Kernel, LocalId, NestedKind, ReducerKind, ScalarType, ScratchId, ScratchScope,
+    SingleKind, Stmt, Value,
+};
+
+type R<T> = Result<T, EmitError>;
+
+/// `ERR` codes of scratch allocations that exceed their pool: `SCRATCH_CODE + 2 * level + scope`
+/// (scope 0 team, 1 thread); the index words hold the element count, the element size and the pool.
+pub const SCRATCH_CODE: u32 = 2000;
+/// `ERR` codes of out-of-bounds accesses to scratch View `id`: `SCRATCH_VIEW_CODE + id`.
+pub const SCRATCH_VIEW_CODE: u32 = 3000;
+
+/// The shape of a team launch (part of the entry point, hence of the pipeline cache key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TeamShape {
+    /// Threads per team.
+    pub team: u32,
+    /// Vector length reported to the kernel.
+    pub vlen: u32,
+    /// Whether lanes are invocations (`team * vlen` per workgroup) or virtual (`team`).
+    pub lanes: bool,
+    /// Per level: bytes of the team pool, then bytes of each thread's pool.
+    pub pools: [(u32, u32); 2],
+}
+
+impl TeamShape {
+    /// Physical lanes per thread.
+    pub fn vphys(&self) -> u32 {
+        if self.lanes {
+            self.vlen
+        } else {
+            1
+        }
+    }
+    /// Invocations per workgroup.
+    pub fn wg(&self) -> u32 {
+        self.team * self.vphys()
+    }
+    /// Bytes of one team's arena at `level`.
+    pub fn arena(&self, level: usize) -> u64 {
+        let (tp, q) = self.pools[level];
+        tp as u64 + q as u64 * self.team as u64
+    }
+    /// Words of one team's arena at `level`.
+    pub fn arena_words(&self, level: usize) -> u32 {
+        self.arena(level).div_ceil(4) as u32
+    }
+}
+
+/// Whether `k` needs communication between the lanes of one thread (then lanes are virtual).
+pub fn needs_lane_comm(k: &Kernel) -> bool {
+    let mut need = false;
+    for s in &k.body {
+        s.walk(&mut |s| match s {
+            Stmt::NestedReduce {
+                kind: NestedKind::Vector,
+                ..
+            }
+            | Stmt::NestedScan {
+                kind: NestedKind::Vector,
+                ..
+            } => need = true,
+            Stmt::Single {
+                kind: SingleKind::Thread,
+                result: Some(_),
+                ..
+            } => need = true,
+            _ => {}
+        });
+    }
+    need
+}
+
+/// Whether `k` allocates scratch of `scope` at `level`.
+pub fn uses_scratch(k: &Kernel, level: u32, scope: ScratchScope) -> bool {
+    k.scratch
+        .iter()
+        .any(|d| d.level.min(1) == level && d.scope == scope)
+}
+
+/// Module-scope private variables of a team kernel: its locals and the team state.
+pub(crate) fn private_decls(k: &Kernel) -> String {
+    let mut s = String::new();
+    for (i, d) in k.locals.iter().enumerate() {
+        match d.array_len {
+            Some(n) => s.push_str(&format!("var<private> l{i}: array<{}, {n}>;\n", wty(d.ty))),
+            None => s.push_str(&format!("var<private> l{i}: {};\n", wty(d.ty))),
+        }
+    }
+    s.push_str(
+        "var<private> rk_li: u32;\nvar<private> rk_lane: u32;\nvar<private> rk_l1base: u32;\n",
+    );
+    for l in 0..2 {
+        s.push_str(&format!(
+            "var<private> rk_tp{l}: u64;\nvar<private> rk_hp{l}: u64;\nvar<private> rk_he{l}: u64;\n"
+        ));
+    }
+    for (id, d) in k.scratch.iter().enumerate() {
+        s.push_str(&format!("var<private> sc{id}_b: u32;\n"));
+        for dd in 0..d.rank {
+            s.push_str(&format!("var<private> sc{id}_e{dd}: u64;\n"));
+        }
+    }
+    s
+}
+
+/// Workgroup exchange buffer of the storage class of `t`: (name, element, to word, from word).
+fn wg_buf(t: ScalarType) -> (&'static str, &'static str, String, String) {
+    match t {
+        ScalarType::Bool => (
+            "rk_w4",
+            "u32",
+            "select(0u, 1u, x)".into(),
+            "(w != 0u)".into(),
+        ),
+        ScalarType::I32 | ScalarType::F32 => (
+            "rk_w4",
+            "u32",
+            "bitcast<u32>(x)".into(),
+            format!("bitcast<{}>(w)", wty(t)),
+        ),
+        ScalarType::U32 => ("rk_w4", "u32", "x".into(), "w".into()),
+        ScalarType::U64 => ("rk_w8", "u64", "x".into(), "w".into()),
+        ScalarType::I64 | ScalarType::F64 => (
+            "rk_w8",
+            "u64",
+            "bitcast<u64>(x)".into(),
+            format!("bitcast<{}>(w)", wty(t)),
+        ),
+    }
+}
+
+/// Declares the exchange buffer of `t`'s class; returns the load/store helper names.
+fn exchange(h: &mut Helpers, wg: u32, t: ScalarType) -> (String, String) {
+    let (buf, el, to, from) = wg_buf(t);
+    h.add(&format!("0_{buf}"), || {
+        format!("var<workgroup> {buf}: array<{el}, {wg}>;\n")
+    });
+    let tn = wty(t);
+    let ld = h.add(&format!("rk_xld_{tn}"), || {
+        format!("fn rk_xld_{tn}(i: u32) -> {tn} {{ let w = {buf}[i]; return {from}; }}\n")
+    });
+    let st = h.add(&format!("rk_xst_{tn}"), || {
+        format!("fn rk_xst_{tn}(i: u32, x: {tn}) {{ {buf}[i] = {to}; }}\n")
+    });
+    (ld, st)
+}
+
+/// `rk_tred_<t>_<r>(x)`: the join of every invocation's `x` (all invocations call it).
+fn team_reduce_fn(h: &mut Helpers, wg: u32, t: ScalarType, r: ReducerKind) -> String {
+    let (ld, st) = exchange(h, wg, t);
+    let tn = wty(t);
+    let name = format!("rk_tred_{tn}_{}", r.name());
+    let p2 = wg.next_power_of_two();
+    let join = super::entry::join_op(r, &format!("{ld}(rk_li)"), &format!("{ld}(rk_li + s)"));
+    h.add(&name, || {
+        format!(
+            "fn {name}(x: {tn}) -> {tn} {{\n    workgroupBarrier();\n    {st}(rk_li, x);\n    workgroupBarrier();\n    for (var s = {h2}u; s > 0u; s = s >> 1u) {{\n        if (rk_li < s && rk_li + s < {wg}u) {{ {st}(rk_li, {join}); }}\n        workgroupBarrier();\n    }}\n    return {ld}(0u);\n}}\n",
+            h2 = p2 / 2
+        )
+    })
+}
+
+/// `rk_tscan_<t>(x, k)`: the sum of the `x` of invocations below `k`; sets `rk_stot_<t>` to the sum
+/// of all (all invocations call it).
+fn team_scan_fn(h: &mut Helpers, wg: u32, t: ScalarType) -> String {
+    let (ld, st) = exchange(h, wg, t);
+    let tn = wty(t);
+    let name = format!("rk_tscan_{tn}");
+    let zero = lit(Value::zero(t));
+    h.add(&format!("0_rk_stot_{tn}"), || {
+        format!("var<private> rk_stot_{tn}: {tn};\n")
+    });
+    h.add(&name, || {
+        format!(
+            "fn {name}(x: {tn}, k: u32) -> {tn} {{\n    workgroupBarrier();\n    {st}(rk_li, x);\n    workgroupBarrier();\n    for (var off = 1u; off < {wg}u; off = off << 1u) {{\n        var t = {ld}(rk_li);\n        if (rk_li >= off) {{ t = {ld}(rk_li - off) + t; }}\n        workgroupBarrier();\n        {st}(rk_li, t);\n        workgroupBarrier();\n    }}\n    rk_stot_{tn} = {ld}({wg}u - 1u);\n    var ex = {zero};\n    if (k > 0u) {{ ex = {ld}(k - 1u); }}\n    return ex;\n}}\n"
+        )
+    })
+}
+
+/// `rk_bcast_<t>(x, src)`: invocation `src`'s `x` (all invocations call it).
+fn bcast_fn(h: &mut Helpers, wg: u32, t: ScalarType) -> String {
+    let (ld, st) = exchange(h, wg, t);
+    let tn = wty(t);
+    let name = format!("rk_bcast_{tn}");
+    h.add(&name, || {
+        format!(
+            "fn {name}(x: {tn}, src: u32) -> {tn} {{\n    workgroupBarrier();\n    if (rk_li == src) {{ {st}(0u, x); }}\n    workgroupBarrier();\n    return {ld}(0u);\n}}\n"
+        )
+    })
+}
+
+/// Emits `body` as a function `fn rk_nbN()` (so that a `return` in it ends the body, as in the
+/// reference evaluator); returns the call.
+fn body_fn(cx: &Cx<'_>, h: &mut Helpers, body: &rokkos_core::ir::Block) -> R<String> {
+    let mut out = String::new();
+    block(cx, h, body, 1, &mut out)?;
+    let n = h.next_id();
+    let name = format!("rk_nb{n}");
+    h.add(&name, || format!("fn {name}() {{\n{out}}}\n"));
+    Ok(format!("{name}()"))
+}
+
+/// (participant index, participant count) of a nested range of `kind`, as `u64` expressions.
+fn participants(kind: NestedKind, sh: &TeamShape) -> (String, String) {
+    let vp = sh.vphys();
+    match kind {
+        NestedKind::Thread => ("t_tr".into(), format!("{}lu", sh.team)),
+        NestedKind::Vector => ("u64(rk_lane)".into(), format!("{vp}lu")),
+        NestedKind::TeamVector => ("u64(rk_li)".into(), format!("{}lu", sh.wg())),
+    }
+}
+
+/// Emits a team construct (the statements `walk` hands over).
+pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut String) -> R<()> {
+    let sh = cx
+        .team
+        .ok_or_else(|| EmitError::Mismatch("team construct outside a team kernel".into()))?;
+    let wg = sh.wg();
+    let vp = sh.vphys();
+    let strided = |cx: &Cx<'_>,
+                   h: &mut Helpers,
+                   kind: NestedKind,
+                   var: LocalId,
+                   start: &Expr,
+                   end: &Expr,
+                   call: &str|
+     -> R<String> {
+        let (p, c) = participants(kind, &sh);
+        let (s0, e0, j) = (cx.tmp(), cx.tmp(), cx.tmp());
+        Ok(format!(
+            "{i}{{ let {s0} = {}; let {e0} = {}; var {j} = {s0} + {p};\n{i}  loop {{ if ({j} >= {e0} || {j} < {s0}) {{ break; }} l{} = {j}; {call}; {j} = {j} + {c}; }} }}\n",
+            expr(cx, h, start)?,
+            expr(cx, h, end)?,
+            var.0
+        ))
+    };
+    match s {
+        Stmt::Barrier => out.push_str(&format!("{i}storageBarrier();\n{i}workgroupBarrier();\n")),
+        Stmt::NestedFor {
+            kind,
+            var,
+            start,
+            end,
+            body,
+        } => {
+            let call = body_fn(cx, h, body)?;
+            out.push_str(&strided(cx, h, *kind, *var, start, end, &call)?);
+        }
+        Stmt::NestedReduce {
+            kind,
+            var,
+            start,
+            end,
+            reducer,
+            acc,
+            body,
+            result,
+        } => {
+            let t = cx.locals[acc.0 as usize].ty;
+            let id = reducer
+                .identity(t)
+                .ok_or_else(|| EmitError::Mismatch(format!("reducer {} on {t}", reducer.name())))?;
+            let call = body_fn(cx, h, body)?;
+            out.push_str(&format!("{i}l{} = {};\n", acc.0, lit(id)));
+            out.push_str(&strided(cx, h, *kind, *var, start, end, &call)?);
+            match kind {
+                NestedKind::Vector if vp > 1 => {
+                    return Err(EmitError::Mismatch(
+                        "a vector reduction with physical lanes".into(),
+                    ))
+                }
+                NestedKind::Vector => {
+                    out.push_str(&format!("{i}l{} = l{};\n", result.0, acc.0));
+                }
+                NestedKind::Thread | NestedKind::TeamVector => {
+                    let f = team_reduce_fn(h, wg, t, *reducer);
+                    let mine = if *kind == NestedKind::Thread && vp > 1 {
+                        format!("select({}, l{}, rk_lane == 0u)", lit(id), acc.0)
+                    } else {
+                        format!("l{}", acc.0)
+                    };
+                    out.push_str(&format!("{i}l{} = {f}({mine});\n", result.0));
+                }
+            }
+        }
+        Stmt::NestedScan {
+            kind,
+            var,
+            start,
+            end,
+            partial,
+            is_final,
+            body,
+            total,
+        } => {
+            let t = cx.locals[partial.0 as usize].ty;
+            let zero = lit(Value::zero(t));
+            let call = body_fn(cx, h, body)?;
+            let (p, c) = participants(*kind, &sh);
+            if *kind == NestedKind::Vector && vp > 1 {
+                return Err(EmitError::Mismatch(
+                    "a vector scan with physical lanes".into(),
+                ));
+            }
+            // Contiguous chunks per participant, so that one sequential pass per chunk follows
+            // the index order.
+            let (s0, e0, ch, lo, hi, j) =
+                (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
+            let (pr, fl) = (partial.0, is_final.0);
+            let pass = format!(
+                "{i}  {{ var {j} = {lo}; loop {{ if ({j} >= {hi}) {{ break; }} l{} = {j}; {call}; {j} = {j} + 1lu; }} }}\n",
+                var.0
+            );
+            out.push_str(&format!(
+                "{i}{{ let {s0} = {}; let {e0} = {}; let {ch} = select(0lu, ({e0} - {s0} + {c} - 1lu) / {c}, {e0} > {s0});\n{i}  let {lo} = min({s0} + {p} * {ch}, max({e0}, {s0})); let {hi} = min({lo} + {ch}, max({e0}, {s0}));\n",
+                expr(cx, h, start)?,
+                expr(cx, h, end)?,
+            ));
+            let parts = match kind {
+                NestedKind::Vector => 1,
+                NestedKind::Thread => sh.team,
+                NestedKind::TeamVector => wg,
+            };
+            if parts == 1 {
+                out.push_str(&format!(
+                    "{i}  l{pr} = {zero}; l{fl} = true;\n{pass}{i}  l{} = l{pr};\n",
+                    total.0
+                ));
+            } else {
+                let f = team_scan_fn(h, wg, t);
+                let (mine, k) = if *kind == NestedKind::Thread && vp > 1 {
+                    (
+                        format!("select({zero}, l{pr}, rk_lane == 0u)"),
+                        format!("rk_li - rk_lane"),
+                    )
+                } else {
+                    (format!("l{pr}"), "rk_li".to_string())
+                };
+                let ex = cx.tmp();
+                out.push_str(&format!(
+                    "{i}  l{pr} = {zero}; l{fl} = false;\n{pass}{i}  let {ex} = {f}({mine}, {k});\n{i}  l{pr} = {ex}; l{fl} = true;\n{pass}{i}  l{} = rk_stot_{};\n",
+                    total.0,
+                    wty(t)
+                ));
+            }
+            out.push_str(&format!("{i}}}\n"));
+        }
+        Stmt::Single { kind, body, result } => {
+            let call = body_fn(cx, h, body)?;
+            match kind {
+                SingleKind::Team => {
+                    out.push_str(&format!("{i}if (rk_li == 0u) {{ {call}; }}\n"));
+                    if let Some(r) = result {
+                        let f = bcast_fn(h, wg, cx.locals[r.0 as usize].ty);
+                        out.push_str(&format!("{i}l{0} = {f}(l{0}, 0u);\n", r.0));
+                    }
+                }
+                SingleKind::Thread => {
+                    if result.is_some() && vp > 1 {
+                        return Err(EmitError::Mismatch(
+                            "a thread single with a result and physical lanes".into(),
+                        ));
+                    }
+                    out.push_str(&format!("{i}if (rk_lane == 0u) {{ {call}; }}\n"));
+                }
+            }
+        }
+        Stmt::Broadcast { local, value, src } => {
+            let t = cx.locals[local.0 as usize].ty;
+            let f = bcast_fn(h, wg, t);
+            let (v, sr) = (cx.tmp(), cx.tmp());
+            // A source outside the team yields the caller's own value (as the evaluator does).
+            out.push_str(&format!(
+                "{i}{{ let {v} = {}; let {sr} = {};\n{i}  let b = {f}({v}, u32(min({sr}, {}lu)) * {vp}u);\n{i}  l{} = select({v}, b, {sr} < {}lu); }}\n",
+                expr(cx, h, value)?,
+                expr(cx, h, src)?,
+                sh.team,
+                local.0,
+                sh.team
+            ));
+        }
+        Stmt::Scratch { id, extents } => scratch_alloc(cx, h, &sh, *id, extents, i, out)?,
+        _ => unreachable!("not a team construct"),
+    }
+    Ok(())
+}
+
+fn scratch_alloc(
+    cx: &Cx<'_>,
+    h: &mut Helpers,
+    sh: &TeamShape,
+    id: ScratchId,
+    extents: &[Expr],
+    i: &str,
+    out: &mut String,
+) -> R<()> {
+    let d = &cx.k.scratch[id.0 as usize];
+    let level = d.level.min(1) as usize;
+    let size = d.elem.size() as u64;
+    if d.elem == ScalarType::Bool {
+        return Err(EmitError::Unsupported("bool scratch Views".into()));
+    }
+    let (ptr, end) = match d.scope {
+        ScratchScope::Team => (format!("rk_tp{level}"), format!("{}lu", sh.pools[level].0)),
+        ScratchScope::Thread => (format!("rk_hp{level}"), format!("rk_he{level}")),
+    };
+    let scope = (d.scope == ScratchScope::Thread) as u32;
+    let code = SCRATCH_CODE + 2 * level as u32 + scope;
+    let base = if level == 0 { "0u" } else { "rk_l1base" };
+    let es: Vec<String> = extents
+        .iter()
+        .map(|e| Ok(super::memory::to_u64(cx.ty(e)?, &expr(cx, h, e)?)))
+        .collect::<R<_>>()?;
+    let n = cx.tmp();
+    out.push_str(&format!("{i}{{\n"));
+    let mut prod = "1lu".to_string();
+    for (k, e) in es.iter().enumerate() {
+        out.push_str(&format!("{i}  let {n}e{k} = {e};\n"));
+        prod = format!("{prod} * {n}e{k}");
+    }
+    // Overflow-safe: the count and the end are compared in 64 bits against pools below 2^32.
+    let id = id.0;
+    out.push_str(&format!(
+        "{i}  let {n} = {prod};\n{i}  let {n}s = ({ptr} + 7lu) / 8lu * 8lu;\n{i}  let {n}ok = {n} <= 0xfffffffflu && {n}s + {n} * {size}lu <= {end};\n"
+    ));
+    let rank = es.len();
+    let mut set_e = String::new();
+    let mut zero_e = String::new();
+    for k in 0..rank {
+        set_e.push_str(&format!(" sc{id}_e{k} = {n}e{k};"));
+        zero_e.push_str(&format!(" sc{id}_e{k} = 0lu;"));
+    }
+    out.push_str(&format!(
+        "{i}  if ({n}ok) {{ {ptr} = {n}s + {n} * {size}lu; sc{id}_b = {base} + u32({n}s / 4lu);{set_e} }}\n{i}  else {{{zero_e}\n{i}    if (rk_oob_begin({code}u, 3u)) {{ rk_oob_idx(0u, {n}); rk_oob_idx(1u, {size}lu); rk_oob_idx(2u, {cap}lu); }} }}\n{i}}}\n",
+        cap = if scope == 0 { sh.pools[level].0 } else { sh.pools[level].1 }
+    ));
+    let _ = h;
+    Ok(())
+}
+
+/// (offset helper name) of scratch View `id`: checks the index, returns the word address or
+/// `0xffffffffu` after recording the violation.
+fn scratch_off(cx: &Cx<'_>, h: &mut Helpers, id: u32) -> String {
+    let d = &cx.k.scratch[id as usize];
+    let rank = d.rank as usize;
+    let words = (d.elem.size() / 4).max(1);
+    let name = format!("rk_soff{id}");
+    h.add(&name, || {
+        let params: Vec<String> = (0..rank).map(|k| format!("i{k}: u64")).collect();
+        let mut cond: Vec<String> = (0..rank).map(|k| format!("i{k} >= sc{id}_e{k}")).collect();
+        if cond.is_empty() {
+            cond.push("false".into());
+        }
+        let rec: String = (0..rank).map(|k| format!(" rk_oob_idx({k}u, i{k});")).collect();
+        // LayoutRight: the last index is contiguous.
+        let mut off = "0lu".to_string();
+        for k in 0..rank {
+            off = format!("({off}) * sc{id}_e{k} + i{k}");
+        }
+        format!(
+            "fn {name}({}) -> u32 {{\n    if ({}) {{\n        if (rk_oob_begin({}u, {rank}u)) {{{rec} }}\n        return 0xffffffffu;\n    }}\n    return sc{id}_b + u32({off}) * {words}u;\n}}\n",
+            params.join(", "),
+            cond.join(" || "),
+            SCRATCH_VIEW_CODE + id
+        )
+    });
+    name
+}
+
+fn arena(cx: &Cx<'_>, id: u32) -> &'static str {
+    if cx.k.scratch[id as usize].level == 0 {
+        "rk_s0"
+    } else {
+        "scr1"
+    }
+}
+
+/// `scratch[index]`.
+pub(crate) fn load(cx: &Cx<'_>, h: &mut Helpers, id: ScratchId, index: &[Expr]) -> R<String> {
+    let args = super::memory::index_args(cx, h, index)?;
+    let off = scratch_off(cx, h, id.0);
+    let t = cx.k.scratch[id.0 as usize].elem;
+    let a = arena(cx, id.0);
+    let name = format!("rk_sld{}", id.0);
+    let rank = index.len();
+    h.add(&name, || {
+        let params: Vec<String> = (0..rank).map(|k| format!("i{k}: u64")).collect();
+        let call: Vec<String> = (0..rank).map(|k| format!("i{k}")).collect();
+        let read = match t {
+            ScalarType::U32 => format!("{a}[o]"),
+            ScalarType::I32 | ScalarType::F32 => format!("bitcast<{}>({a}[o])", wty(t)),
+            ScalarType::U64 => format!("u64({a}[o]) | (u64({a}[o + 1u]) << 32u)"),
+            _ => format!(
+                "bitcast<{}>(u64({a}[o]) | (u64({a}[o + 1u]) << 32u))",
+                wty(t)
+            ),
+        };
+        format!(
+            "fn {name}({}) -> {tn} {{\n    let o = {off}({});\n    if (o == 0xffffffffu) {{ return {zero}; }}\n    return {read};\n}}\n",
+            params.join(", "),
+            call.join(", "),
+            tn = wty(t),
+            zero = lit(Value::zero(t)),
+        )
+    });
+    Ok(format!("{name}({})", args.join(", ")))
+}
+
+/// `scratch[index] = value` (a call statement).
+pub(crate) fn store(
+    cx: &Cx<'_>,
+    h: &mut Helpers,
+    id: ScratchId,
+    index: &[Expr],
+    value: &Expr,
+) -> R<String> {
+    let mut args = super::memory::index_args(cx, h, index)?;
+    args.push(expr(cx, h, value)?);
+    let off = scratch_off(cx, h, id.0);
+    let t = cx.k.scratch[id.0 as usize].elem;
+    let a = arena(cx, id.0);
+    let name = format!("rk_sst{}", id.0);
+    let rank = index.len();
+    h.add(&name, || {
+        let mut params: Vec<String> = (0..rank).map(|k| format!("i{k}: u64")).collect();
+        params.push(format!("x: {}", wty(t)));
+        let call: Vec<String> = (0..rank).map(|k| format!("i{k}")).collect();
+        let write = match t {
+            ScalarType::U32 => format!("{a}[o] = x;"),
+            ScalarType::I32 | ScalarType::F32 => format!("{a}[o] = bitcast<u32>(x);"),
+            ScalarType::U64 => format!(
+                "{a}[o] = u32(x & 0xfffffffflu); {a}[o + 1u] = u32(x >> 32u);"
+            ),
+            _ => format!(
+                "let b = bitcast<u64>(x); {a}[o] = u32(b & 0xfffffffflu); {a}[o + 1u] = u32(b >> 32u);"
+            ),
+        };
+        format!(
+            "fn {name}({}) {{\n    let o = {off}({});\n    if (o != 0xffffffffu) {{ {write} }}\n}}\n",
+            params.join(", "),
+            call.join(", "),
+        )
+    });
+    Ok(format!("{name}({})", args.join(", ")))
+}
+
+/// `scratch.extent(dim)`.
+pub(crate) fn extent(cx: &Cx<'_>, id: ScratchId, dim: u32) -> String {
+    if dim < cx.k.scratch[id.0 as usize].rank {
+        format!("sc{}_e{dim}", id.0)
+    } else {
+        "0lu".into()
+    }
+}
+
+/// The module-scope arrays and the entry point of a team kernel.
+pub(crate) fn entry(
+    k: &Kernel,
+    sh: &TeamShape,
+    reduce: Option<&[rokkos_core::reducer::JoinKind]>,
+) -> R<String> {
+    let wg = sh.wg();
+    let vp = sh.vphys();
+    let fields = k.acc_fields();
+    let p2 = wg.next_power_of_two();
+    let mut s = String::new();
+    let w0 = sh.arena_words(0);
+    if w0 > 0 {
+        s.push_str(&format!("var<workgroup> rk_s0: array<u32, {w0}>;\n"));
+    }
+    if reduce.is_some() {
+        for (i, (_, t)) in fields.iter().enumerate() {
+            s.push_str(&format!(
+                "var<workgroup> sh{i}: array<{}, {p2}>;\n",
+                wty(*t)
+            ));
+        }
+    }
+    s.push_str(&format!(
+        "@compute @workgroup_size({wg})\nfn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{\n    let g = wid.x + wid.y * nw.x;\n    let ng = nw.x * nw.y;\n    rk_li = li; rk_lane = li % {vp}u;\n    t_tr = u64(li / {vp}u); t_ts = P.tsize; t_vl = P.vlen; t_ls = P.league;\n    rk_l1base = g * {}u;\n    rk_fin = false;\n",
+        sh.arena_words(1)
+    ));
+    if reduce.is_some() {
+        for (i, (_, t)) in fields.iter().enumerate() {
+            let init = if *t == ScalarType::Bool {
+                format!("(P.init{i} != 0u)")
+            } else {
+                format!("P.init{i}")
+            };
+            s.push_str(&format!("    a{i} = {init};\n"));
+        }
+    }
+    let mut reset = String::new();
+    for l in 0..2 {
+        let (tp, q) = sh.pools[l];
+        reset.push_str(&format!(
+            "        rk_tp{l} = 0lu; rk_hp{l} = {tp}lu + t_tr * {q}lu; rk_he{l} = rk_hp{l} + {q}lu;\n"
+        ));
+    }
+    s.push_str(&format!(
+        "    var lr = u64(g);\n    loop {{\n        if (lr >= P.league) {{ break; }}\n        t_lr = lr;\n{reset}        rk_work();\n        storageBarrier();\n        workgroupBarrier();\n        lr = lr + u64(ng);\n    }}\n"
+    ));
+    if let Some(joins) = reduce {
+        for i in 0..fields.len() {
+            s.push_str(&format!("    sh{i}[li] = a{i};\n"));
+        }
+        s.push_str(&format!(
+            "    workgroupBarrier();\n    for (var st = {}u; st > 0u; st = st >> 1u) {{\n        if (li < st && li + st < {wg}u) {{\n{}        }}\n        workgroupBarrier();\n    }}\n    if (li == 0u) {{\n",
+            p2 / 2,
+            super::entry::tree_join(k, joins, "li", "li + st")
+        ));
+        for (i, (_, t)) in fields.iter().enumerate() {
+            let v = if *t == ScalarType::Bool {
+                format!("select(0u, 1u, sh{i}[0])")
+            } else {
+                format!("sh{i}[0]")
+            };
+            s.push_str(&format!("        out{i}[g] = {v};\n"));
+        }
+        s.push_str("    }\n");
+    }
+    s.push_str("}\n");
+    Ok(s)
+}
+
+/// The error a recorded team-specific `ERR` code stands for (the fence reports it), or `None` for
+/// the other codes.
+pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
+    let at = |k: usize| index.get(k).copied().unwrap_or(0);
+    if (SCRATCH_CODE..SCRATCH_CODE + 4).contains(&code) {
+        let level = (code - SCRATCH_CODE) / 2;
+        let scope = if (code - SCRATCH_CODE) % 2 == 0 {
+            "team"
+        } else {
+            "thread"
+        };
+        return Some(rokkos_core::Error::InvalidArgument(format!(
+            "kernel `{kernel}`: {scope} scratch of {} elements of {} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
+             (request it with TeamPolicy::scratch)",
+            at(0),
+            at(1),
+            at(2)
+        )));
+    }
+    if (SCRATCH_VIEW_CODE..SCRATCH_VIEW_CODE + 1000).contains(&code) {
+        let parts: Vec<String> = index.iter().map(|x| x.to_string()).collect();
+        return Some(rokkos_core::Error::OutOfBounds {
+            kernel: kernel.to_string(),
+            view: format!("scratch{}", code - SCRATCH_VIEW_CODE),
+            index: format!("({})", parts.join(", ")),
+            extents: "(the scratch View's extents)".into(),
+        });
+    }
+    None
+}
