@@ -26,6 +26,26 @@
 //!   with the reducer itself; `parallel_scan` is reduce-then-scan: pass 1 block totals, host
 //!   exclusive scan of the totals, pass 2 rescans each block from its prefix and calls the body
 //!   with `final == true` exactly once per index (no forward-progress assumption).
+//! - **Teams** ([`emit::team`]): one workgroup per team of `team_size × vector_length` invocations
+//!   (team rank = local index / vector length, lane = local index % vector length); the league is
+//!   looped over the dispatched workgroups (folded into a 2-D grid past 65535; at most 1024 for
+//!   `reduce_team`, whose per-workgroup partials the host joins with the reducer). `TeamThreadRange`
+//!   / `ThreadVectorRange` / `TeamVectorRange` split their indices across threads / lanes / both
+//!   (code outside vector ranges runs on every lane, as in Kokkos on GPUs); team-wide reductions,
+//!   scans (two passes over contiguous chunks, the total to every thread), broadcasts and
+//!   `single(PerTeam)` results go through workgroup memory between `workgroupBarrier`s, reached in
+//!   uniform control (the IR validator guarantees it; nested and `single` bodies are functions of
+//!   their own, the kernel's locals module-scope private variables). A kernel with a
+//!   `ThreadVectorRange` reduction or scan or a `single(PerThread)` result runs with *virtual*
+//!   lanes instead: one invocation per thread, vector ranges sequential in it (`vector_length()`
+//!   still reports the policy's). `team_barrier` is `storageBarrier` + `workgroupBarrier`.
+//!   Scratch level 0 is a workgroup array and level 1 a storage buffer of (workgroups) × (bytes per
+//!   team), both sized per launch (a pipeline per size); team scratch comes out of the policy's
+//!   per-team bytes and each thread's out of its per-thread bytes (the whole reservation when the
+//!   kernel only uses one scope at that level, as the evaluator does). An allocation past its pool
+//!   records an error and the fence answers `Err(InvalidArgument)` with the evaluator's message.
+//!   `team_size × vector_length` above the workgroup limit, or workgroup memory (level-0 scratch +
+//!   12 bytes per invocation + a team reduction's tree) above the device's, is `Err(InvalidPolicy)`.
 //! - **Bounds**: every View access is checked against the extents; a violation records the first
 //!   failing access in a device buffer and skips the access (loads yield 0). The host reports it as
 //!   `Err(OutOfBounds)` at the next fence, host read (`read_bytes`, hence `deep_copy`), or blocking
@@ -45,8 +65,7 @@
 //!
 //! - The IR's `usize` is `u64`, so every kernel needs **SHADER_INT64** (lavapipe and NVIDIA have
 //!   it); `f64` needs **SHADER_F64**. Without them launches answer `Err(Unsupported)` naming it.
-//! - **Team policies** (`for_team`, `reduce_team`), team constructs and scratch are not implemented
-//!   yet: `Err(Unsupported)`.
+//! - **Team scratch**: atomics on scratch Views and `bool` scratch Views are `Err(Unsupported)`.
 //! - **64-bit atomics** (i64/u64/f64 elements) need SHADER_INT64_ATOMIC_ALL_OPS (lavapipe and NVIDIA
 //!   have it): `i64` / `u64` natively, `f64` as compare-exchange loops on the bits; without it
 //!   `Err(Unsupported)` naming the feature.

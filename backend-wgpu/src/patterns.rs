@@ -411,9 +411,9 @@ pub(crate) fn team<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
     } else {
         TEAM_GROUPS
     });
-    if l1 > 0 {
-        let budget = LEVEL1_BUDGET.min(ctx.limits.max_storage_buffer_binding_size as u64);
-        groups = groups.min((budget / l1).max(1));
+    let budget = LEVEL1_BUDGET.min(ctx.limits.max_storage_buffer_binding_size);
+    if let Some(fit) = budget.checked_div(l1) {
+        groups = groups.min(fit.max(1));
     }
     let (gx, gy) = crate::launch::fold(ctx, groups)?;
     let slots = gx as u64 * gy as u64;

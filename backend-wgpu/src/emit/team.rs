@@ -346,7 +346,7 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                 let (mine, k) = if *kind == NestedKind::Thread && vp > 1 {
                     (
                         format!("select({zero}, l{pr}, rk_lane == 0u)"),
-                        format!("rk_li - rk_lane"),
+                        "rk_li - rk_lane".to_string(),
                     )
                 } else {
                     (format!("l{pr}"), "rk_li".to_string())
