@@ -190,7 +190,8 @@ impl KernelIr for SumMin<'_> {
 #[test]
 fn reduce_range_sum_and_minloc() {
     let Some(s) = space() else { return };
-    for n in [0usize, 1, 2, 255, 256, 1023, 4099, 300_001] {
+    // Past 4 x 1024 x 256 items every invocation folds several groups of four.
+    for n in [0usize, 1, 2, 255, 256, 1023, 4099, 300_001, 1_300_007] {
         let val = |i: usize| ((i as i64 * 7919) % 1000) - 500;
         let x = upload::<i64, 1, LayoutRight>(&s, "x", [n], |[i]| val(i));
         let (sum, ml) = parallel_reduce(

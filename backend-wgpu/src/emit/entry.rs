@@ -176,7 +176,18 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
         WorkKind::Range => {
             s.push_str(&format!("    let lin = u64(g) * {wg}lu + u64(li);\n"));
             if opts.entry == Entry::Reduce {
-                s.push_str("    var idx = lin;\n    loop {\n        if (idx >= P.n) { break; }\n        w0 = P.begin + idx;\n        rk_work();\n        idx = idx + P.stride;\n    }\n");
+                // Grid-stride fold, four items per trip so that their loads are in flight
+                // together; the items are still folded one by one in index order.
+                s.push_str(concat!(
+                    "    var idx = lin;\n    let st = P.stride;\n",
+                    "    loop {\n        if (idx + 3lu * st >= P.n) { break; }\n",
+                    "        w0 = P.begin + idx;\n        rk_work();\n",
+                    "        w0 = P.begin + idx + st;\n        rk_work();\n",
+                    "        w0 = P.begin + idx + 2lu * st;\n        rk_work();\n",
+                    "        w0 = P.begin + idx + 3lu * st;\n        rk_work();\n",
+                    "        idx = idx + 4lu * st;\n    }\n",
+                    "    loop {\n        if (idx >= P.n) { break; }\n        w0 = P.begin + idx;\n        rk_work();\n        idx = idx + st;\n    }\n",
+                ));
             } else {
                 s.push_str(
                     "    let act = lin < P.n;\n    if (act) { w0 = P.begin + lin; rk_work(); }\n",
