@@ -32,9 +32,8 @@ pub(crate) struct State {
     pending_may_fail: bool,
     /// Submissions so far.
     submits: u64,
-    /// Host-visible chunks through which parameter blocks are copied (see
-    /// [`Ctx::encode_with_params`]).
-    belt: wgpu::util::StagingBelt,
+    /// Parameter blocks of the pending batch (see [`Ctx::encode_with_params`]).
+    arena: Option<Arena>,
     /// Launches whose out-of-bounds record was already reported (and cleared): a copy of the
     /// record made before the clear took effect must not be reported twice.
     reported: std::collections::VecDeque<u32>,
@@ -61,9 +60,8 @@ pub(crate) struct Ctx {
     pub bind_groups: Mutex<HashMap<(usize, Vec<wgpu::Buffer>), wgpu::BindGroup>>,
     /// The driver's compiled pipelines, persisted on disk (see [`open_pipeline_cache`]).
     pub pipeline_cache: Option<(wgpu::PipelineCache, std::path::PathBuf)>,
-    /// The parameter block every dispatch reads (a copy from the staging belt, recorded just
-    /// before the dispatch, fills it).
-    params_buf: wgpu::Buffer,
+    /// Parameter arenas whose submission has completed, ready for reuse.
+    free_arenas: Arc<Mutex<Vec<wgpu::Buffer>>>,
     /// Validated IR and its hash per kernel type (see `launch::prepare`).
     #[allow(clippy::type_complexity)]
     pub kernels: Mutex<
@@ -194,13 +192,6 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let belt = wgpu::util::StagingBelt::new(device.clone(), PARAMS_BYTES);
-    let params_buf = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("rokkos params"),
-        size: PARAMS_BYTES,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
     Ok(Arc::new(Ctx {
         adapter_name: info.name,
         device,
@@ -220,12 +211,12 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
             pending_may_fail: false,
             submits: 0,
             reported: std::collections::VecDeque::new(),
-            belt,
+            arena: None,
         }),
         err_buf,
         err_staging,
         pipelines: Mutex::new(HashMap::new()),
-        params_buf,
+        free_arenas: Arc::new(Mutex::new(Vec::new())),
         bind_groups: Mutex::new(HashMap::new()),
         pipeline_cache,
         kernels: Mutex::new(HashMap::new()),
@@ -233,9 +224,16 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
     }))
 }
 
-/// Size of the shared parameter block buffer (and of each staging-belt chunk); larger blocks get
-/// a buffer of their own.
-const PARAMS_BYTES: u64 = 64 * 1024;
+/// Bytes of one parameter arena: the uniform blocks of every launch of one submission.
+const ARENA_BYTES: u64 = 64 * 1024;
+
+/// The parameter blocks of the pending batch: one uniform buffer, filled on the host and written
+/// with a single queue write just before the batch is submitted (queue writes land before the
+/// submission's commands). It is reused once that submission has completed.
+pub(crate) struct Arena {
+    buf: wgpu::Buffer,
+    bytes: Vec<u8>,
+}
 
 /// Most bind groups kept (the cache is cleared when it would grow past this).
 const BIND_GROUP_CACHE: usize = 256;
@@ -309,56 +307,80 @@ impl Ctx {
                 st.unchecked = true;
                 st.pending_may_fail = false;
             }
-            st.belt.finish();
+            let arena = st.arena.take();
+            if let Some(a) = &arena {
+                self.queue.write_buffer(&a.buf, 0, &a.bytes);
+            }
             self.queue.submit(Some(enc.finish()));
-            // The chunks come back for reuse once the GPU has copied from them.
-            st.belt.recall();
+            if let Some(a) = arena {
+                let free = self.free_arenas.clone();
+                self.queue.on_submitted_work_done(move || {
+                    if let Ok(mut f) = free.lock() {
+                        f.push(a.buf);
+                    }
+                });
+            }
             st.submits += 1;
         }
         st.pending = 0;
     }
 
-    /// Records one dispatch whose parameter block is `block`: records, in the pending encoder, a
-    /// copy of the block (through the staging belt) into the shared parameter buffer, then calls
-    /// `f` with the encoder, the buffer holding the block, its offset (a dynamic offset) and
-    /// whether that buffer is the shared one (bind groups naming it can be reused). Commands
-    /// execute in order, so each dispatch reads its own block. Then submits as the queue allows.
-    /// Blocks larger than the shared buffer get a buffer of their own.
+    /// Records one dispatch whose parameter block is `block`: reserves a slot for it in the
+    /// pending batch's arena and calls `f` with the pending encoder, the buffer holding the block,
+    /// the block's offset in it (a dynamic offset), and whether that buffer is a pooled arena. Then submits as [`Ctx::encode`] does. Blocks larger than an
+    /// arena get a buffer of their own.
     pub(crate) fn encode_with_params(
         &self,
         block: &[u8],
         may_fail: bool,
         f: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer, u64, bool),
     ) {
+        let align = (self.limits.min_uniform_buffer_offset_alignment as u64).max(16);
         let len = (block.len() as u64).div_ceil(16) * 16;
-        let mut guard = self.lock();
-        let st = &mut *guard;
+        let mut st = self.lock();
+        let (buf, offset, pooled) = if len > ARENA_BYTES {
+            let own = wgpu::util::DeviceExt::create_buffer_init(
+                &self.device,
+                &wgpu::util::BufferInitDescriptor {
+                    label: Some("rokkos params"),
+                    contents: block,
+                    usage: wgpu::BufferUsages::UNIFORM,
+                },
+            );
+            (own, 0, false)
+        } else {
+            let used = st.arena.as_ref().map_or(0, |a| a.bytes.len() as u64);
+            if used.div_ceil(align) * align + len > ARENA_BYTES {
+                // This batch's arena is full: submit the batch, start another.
+                self.submit_locked(&mut st);
+            }
+            if st.arena.is_none() {
+                let reused = self.free_arenas.lock().ok().and_then(|mut f| f.pop());
+                let buf = reused.unwrap_or_else(|| {
+                    self.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("rokkos params arena"),
+                        size: ARENA_BYTES,
+                        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    })
+                });
+                st.arena = Some(Arena {
+                    buf,
+                    bytes: Vec::new(),
+                });
+            }
+            let a = st.arena.as_mut().expect("the arena was just ensured");
+            let offset = (a.bytes.len() as u64).div_ceil(align) * align;
+            a.bytes.resize(offset as usize, 0);
+            a.bytes.extend_from_slice(block);
+            a.bytes.resize((offset + len) as usize, 0);
+            (a.buf.clone(), offset, true)
+        };
         let enc = st.encoder.get_or_insert_with(|| {
             self.device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
         });
-        let (buf, offset, shared) = match std::num::NonZeroU64::new(len) {
-            Some(size) if len <= PARAMS_BYTES => {
-                let mut padded = block.to_vec();
-                padded.resize(len as usize, 0);
-                st.belt
-                    .write_buffer(enc, &self.params_buf, 0, size)
-                    .copy_from_slice(&padded);
-                (self.params_buf.clone(), 0, true)
-            }
-            _ => {
-                let own = wgpu::util::DeviceExt::create_buffer_init(
-                    &self.device,
-                    &wgpu::util::BufferInitDescriptor {
-                        label: Some("rokkos params"),
-                        contents: block,
-                        usage: wgpu::BufferUsages::UNIFORM,
-                    },
-                );
-                (own, 0, false)
-            }
-        };
-        f(enc, &buf, offset, shared);
+        f(enc, &buf, offset, pooled);
         st.pending += 1;
         st.pending_may_fail |= may_fail;
         // Launches stay asynchronous either way; what changes is when the GPU sees them. While
@@ -366,7 +388,7 @@ impl Ctx {
         // submission for many kernels); when the queue is idle they go at once, so the GPU never
         // waits for the host to fill a batch.
         if st.pending >= BATCH || self.queue_idle() {
-            self.submit_locked(st);
+            self.submit_locked(&mut st);
         }
     }
 
