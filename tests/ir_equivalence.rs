@@ -423,18 +423,24 @@ fn ir_hash_is_stable_across_processes() {
     }
 }
 
-/// Runs the whole BabelStream sequence (init, copy, mul, add, triad, nstream, dot) on `space`.
-fn babelstream_on<T: Float, E: ExecutionSpace<Memory = HostSpace>>(
+/// The three arrays and the dot product at the end of a BabelStream sequence.
+type StreamResult<T> = (Vec<T>, Vec<T>, Vec<T>, T);
+
+/// Runs the whole BabelStream sequence (init, copy, mul, add, triad, nstream, dot) on `space`, with
+/// the Views in the space's own memory (host code never indexes them: `IrEval`'s memory, like a
+/// GPU's, is not host accessible); the results come back through host mirrors.
+fn babelstream_on<T: Float, E: ExecutionSpace>(
     space: &E,
     n: usize,
     start: [T; 3],
     s: T,
-) -> rokkos::Result<(Vec<T>, Vec<T>, Vec<T>, T)> {
+) -> rokkos::Result<StreamResult<T>> {
     use babelstream_kernels as bs;
+    let mem = space.memory_space();
     let (a, b, c) = (
-        View::<T>::new("a", [n])?,
-        View::<T>::new("b", [n])?,
-        View::<T>::new("c", [n])?,
+        View::<T, 1, LayoutRight, E::Memory>::new_in(&mem, "a", [n])?,
+        View::<T, 1, LayoutRight, E::Memory>::new_in(&mem, "b", [n])?,
+        View::<T, 1, LayoutRight, E::Memory>::new_in(&mem, "c", [n])?,
     );
     let p = || RangePolicy::new(space, 0..n);
     parallel_for(
@@ -448,7 +454,9 @@ fn babelstream_on<T: Float, E: ExecutionSpace<Memory = HostSpace>>(
     parallel_for("triad", p(), bs::triad(&a, &b, &c, s))?;
     parallel_for("nstream", p(), bs::nstream(&a, &b, &c, s))?;
     let dot = parallel_reduce("dot", p(), bs::dot(&a, &b), Sum)?;
-    Ok((a.to_vec(), b.to_vec(), c.to_vec(), dot))
+    let host =
+        |v: &View<T, 1, LayoutRight, E::Memory>| create_mirror_view_and_copy(v).map(|m| m.to_vec());
+    Ok((host(&a)?, host(&b)?, host(&c)?, dot))
 }
 
 proptest! {

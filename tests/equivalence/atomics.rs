@@ -5,11 +5,10 @@
 //! conserving the multiset of values, a compare-exchange loop, bitwise and/or/xor (parity), plus
 //! histograms on Views of several layouts.
 
-use crate::check;
+use crate::{check, dev, dev_from_fn, dev_from_vec, put, to_host, DevView};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rokkos::prelude::*;
-use rokkos::HostSpace;
 
 /// Kernels and checks every atomic type supports. `$t` is a plain identifier so that the kernel
 /// macro sees an ordinary type path.
@@ -60,58 +59,60 @@ macro_rules! atomic_common {
         }
 
         /// All operations with `n` work items on one contended element (`c(0)`, and `c(1)`).
-        pub(super) fn check_common<E: ExecutionSpace<Memory = HostSpace>>(
+        pub(super) fn check_common<E: ExecutionSpace>(
             space: &E,
             n: usize,
             chunk: usize,
         ) -> Result<(), TestCaseError> {
             let p = || RangePolicy::new(space, 0..n).chunk_size(chunk);
-            let ones = View::<$t>::from_fn("ones", [n], |_| as_t(1))?;
+            let ones: DevView<E, $t> = dev_from_fn(space, "ones", [n], |_| as_t(1))?;
             // Distinct values 5..n + 5 in a scrambled order.
             let perm = |i: usize| if n == 0 { 0 } else { (i * 7919 + 3) % n };
-            let distinct = View::<$t>::from_fn("distinct", [n], |[i]| as_t(perm(i) + 5))?;
+            let distinct: DevView<E, $t> =
+                dev_from_fn(space, "distinct", [n], |[i]| as_t(perm(i) + 5))?;
 
-            let c = View::<$t>::new("c", [2])?;
+            let c: DevView<E, $t> = dev(space, "c", [2])?;
             parallel_for("add", p(), add_k(&c, &ones))?;
-            prop_assert_eq!(c.get(0), as_t(n));
+            prop_assert_eq!(to_host(&c)[0], as_t(n));
 
-            c.set(0, as_t(n));
+            put(&c, [0], as_t(n))?;
             parallel_for("sub", p(), sub_k(&c, &ones))?;
-            prop_assert_eq!(c.get(0), as_t(0));
+            prop_assert_eq!(to_host(&c)[0], as_t(0));
 
-            c.set(0, as_t(1_000_000));
-            c.set(1, as_t(0));
+            put(&c, [0], as_t(1_000_000))?;
+            put(&c, [1], as_t(0))?;
             parallel_for("min_max", p(), min_max_k(&c, &distinct))?;
             let (lo, hi) = if n == 0 { (1_000_000, 0) } else { (5, n + 4) };
-            prop_assert_eq!((c.get(0), c.get(1)), (as_t(lo), as_t(hi)));
+            let hc = to_host(&c);
+            prop_assert_eq!((hc[0], hc[1]), (as_t(lo), as_t(hi)));
 
             // fetch_add of 1: every previous value 0..n exactly once.
             c.fill(as_t(0))?;
-            let old = View::<$t>::new("old", [n])?;
+            let old: DevView<E, $t> = dev(space, "old", [n])?;
             parallel_for("fetch_add", p(), fetch_add_k(&c, &old, &ones))?;
-            prop_assert_eq!(c.get(0), as_t(n));
-            let mut seen: Vec<usize> = old.to_vec().iter().map(|&v| v as usize).collect();
+            prop_assert_eq!(to_host(&c)[0], as_t(n));
+            let mut seen: Vec<usize> = to_host(&old).iter().map(|&v| v as usize).collect();
             seen.sort_unstable();
             prop_assert_eq!(seen, (0..n).collect::<Vec<_>>());
 
             // fetch_min / fetch_max return a value no better than the final one.
-            c.set(0, as_t(1_000_000));
-            c.set(1, as_t(0));
-            let old2 = View::<$t, 2>::new("old2", [n, 2])?;
+            put(&c, [0], as_t(1_000_000))?;
+            put(&c, [1], as_t(0))?;
+            let old2: DevView<E, $t, 2> = dev(space, "old2", [n, 2])?;
             parallel_for("fetch_min_max", p(), fetch_min_max_k(&c, &old2, &distinct))?;
-            prop_assert_eq!((c.get(0), c.get(1)), (as_t(lo), as_t(hi)));
-            let h = old2.host();
+            let hc = to_host(&c);
+            prop_assert_eq!((hc[0], hc[1]), (as_t(lo), as_t(hi)));
+            let h = to_host(&old2);
             for i in 0..n {
-                prop_assert!(h[(i, 0)] >= c.get(0) && h[(i, 1)] <= c.get(1));
+                prop_assert!(h[2 * i] >= hc[0] && h[2 * i + 1] <= hc[1]);
             }
-            drop(h);
 
             // exchange: the previous values plus the final one are the initial value plus the
             // values swapped in.
-            c.set(0, as_t(1));
+            put(&c, [0], as_t(1))?;
             parallel_for("exchange", p(), exchange_k(&c, &old, &distinct))?;
-            let mut all: Vec<usize> = old.to_vec().iter().map(|&v| v as usize).collect();
-            all.push(c.get(0) as usize);
+            let mut all: Vec<usize> = to_host(&old).iter().map(|&v| v as usize).collect();
+            all.push(to_host(&c)[0] as usize);
             all.sort_unstable();
             let mut want: Vec<usize> = (0..n).map(|i| perm(i) + 5).collect();
             want.push(1);
@@ -119,17 +120,17 @@ macro_rules! atomic_common {
             prop_assert_eq!(all, want);
 
             // A compare-exchange retry loop implementing an increment.
-            c.set(0, as_t(0));
+            put(&c, [0], as_t(0))?;
             parallel_for("cas", p(), cas_increment_k(&c, &ones))?;
-            prop_assert_eq!(c.get(0), as_t(n));
+            prop_assert_eq!(to_host(&c)[0], as_t(n));
 
             // Atomic loads of an element nobody writes; stores of values from a known set.
-            c.set(0, as_t(0));
-            c.set(1, as_t(42));
-            let seen = View::<$t>::new("seen", [n])?;
+            put(&c, [0], as_t(0))?;
+            put(&c, [1], as_t(42))?;
+            let seen: DevView<E, $t> = dev(space, "seen", [n])?;
             parallel_for("load_store", p(), load_store_k(&c, &seen, &distinct))?;
-            prop_assert!(seen.to_vec().iter().all(|&v| v == as_t(42)));
-            let last = c.get(0) as usize;
+            prop_assert!(to_host(&seen).iter().all(|&v| v == as_t(42)));
+            let last = to_host(&c)[0] as usize;
             let ok = if n == 0 {
                 last == 0
             } else {
@@ -152,15 +153,15 @@ macro_rules! atomic_bits {
             c.atomic_fetch_xor(3, 1);
         }
 
-        pub(super) fn check_bits<E: ExecutionSpace<Memory = HostSpace>>(
+        pub(super) fn check_bits<E: ExecutionSpace>(
             space: &E,
             n: usize,
             chunk: usize,
         ) -> Result<(), TestCaseError> {
             let bits = <$t>::BITS as usize;
             // Work item i flips bit i % bits.
-            let x = View::<$t>::from_fn("x", [n], |[i]| (1 as $t) << (i % bits))?;
-            let c = View::<$t>::from_vec("c", [4], vec![0, 0, !0, 0])?;
+            let x: DevView<E, $t> = dev_from_fn(space, "x", [n], |[i]| (1 as $t) << (i % bits))?;
+            let c: DevView<E, $t> = dev_from_vec(space, "c", [4], vec![0, 0, !0, 0])?;
             let p = RangePolicy::new(space, 0..n).chunk_size(chunk);
             parallel_for("bits", p, bits_k(&c, &x))?;
             let (mut xor, mut or, mut and) = (0 as $t, 0 as $t, !0 as $t);
@@ -170,7 +171,7 @@ macro_rules! atomic_bits {
                 or |= b;
                 and &= !b;
             }
-            prop_assert_eq!(c.to_vec(), vec![xor, or, and, (n % 2) as $t]);
+            prop_assert_eq!(to_host(&c), vec![xor, or, and, (n % 2) as $t]);
             Ok(())
         }
     };
@@ -210,7 +211,7 @@ fn atomic_sizes() -> impl Strategy<Value = usize> + Clone {
 }
 
 /// Every atomic operation on every type, with `n` work items on one element.
-fn contended_element<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn contended_element<E: ExecutionSpace>(space: E) {
     check(10, (atomic_sizes(), crate::chunk_sizes()), |(n, chunk)| {
         a_i32::check_common(&space, n, chunk)?;
         a_i64::check_common(&space, n, chunk)?;
@@ -240,7 +241,7 @@ fn weighted_hist(i: usize, h: ViewMut<f64, 2>, x: View<i32>, w: View<f64>, nb: i
 /// Histograms against a plain loop, into a rank-1 View, a column of a `LayoutLeft` matrix
 /// (`f64` weights that are exact in binary, so the result is exact in any order), and a
 /// `LayoutStride` subview.
-fn histograms<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn histograms<E: ExecutionSpace>(space: E) {
     check(
         16,
         (crate::sizes(), 1i32..40, any::<u64>()),
@@ -250,8 +251,8 @@ fn histograms<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 .map(|v| v as i32)
                 .collect();
             let ws: Vec<f64> = (0..n).map(|i| (i % 5) as f64 * 0.25).collect();
-            let x = View::<i32>::from_vec("x", [n], xs.clone())?;
-            let w = View::<f64>::from_vec("w", [n], ws.clone())?;
+            let x: DevView<E, i32> = dev_from_vec(&space, "x", [n], xs.clone())?;
+            let w: DevView<E, f64> = dev_from_vec(&space, "w", [n], ws.clone())?;
             let mut want = vec![0i32; nb as usize];
             let mut want_w = vec![0f64; nb as usize];
             for i in 0..n {
@@ -259,29 +260,29 @@ fn histograms<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 want_w[(xs[i] % nb) as usize] += ws[i];
             }
 
-            let h = View::<i32>::new("h", [nb as usize])?;
+            let h: DevView<E, i32> = dev(&space, "h", [nb as usize])?;
             parallel_for("hist", RangePolicy::new(&space, 0..n), hist(&h, &x, nb))?;
-            prop_assert_eq!(h.to_vec(), want.clone());
+            prop_assert_eq!(to_host(&h), want.clone());
 
-            let hw = View::<f64, 2, LayoutLeft>::new("hw", [nb as usize, 2])?;
+            let hw: DevView<E, f64, 2, LayoutLeft> = dev(&space, "hw", [nb as usize, 2])?;
             parallel_for(
                 "weighted",
                 RangePolicy::new(&space, 0..n),
                 weighted_hist(&hw, &x, &w, nb),
             )?;
-            let col: View<f64, 1, LayoutStride> = hw.subview((.., 1))?;
-            prop_assert_eq!(col.to_vec(), want_w);
-            let col0: View<f64, 1, LayoutStride> = hw.subview((.., 0))?;
-            prop_assert!(col0.to_vec().iter().all(|&v| v == 0.0));
+            let col: DevView<E, f64, 1, LayoutStride> = hw.subview((.., 1))?;
+            prop_assert_eq!(to_host(&col), want_w);
+            let col0: DevView<E, f64, 1, LayoutStride> = hw.subview((.., 0))?;
+            prop_assert!(to_host(&col0).iter().all(|&v| v == 0.0));
 
-            let big = View::<i32, 2>::new("big", [nb as usize, 3])?;
-            let hs: View<i32, 1, LayoutStride> = big.subview((.., 2))?;
+            let big: DevView<E, i32, 2> = dev(&space, "big", [nb as usize, 3])?;
+            let hs: DevView<E, i32, 1, LayoutStride> = big.subview((.., 2))?;
             parallel_for(
                 "hist_stride",
                 RangePolicy::new(&space, 0..n),
                 hist(&hs, &x, nb),
             )?;
-            prop_assert_eq!(hs.to_vec(), want);
+            prop_assert_eq!(to_host(&hs), want);
             Ok(())
         },
     );

@@ -1,10 +1,11 @@
 //! Errors instead of undefined behaviour: invalid policies (`Err(InvalidPolicy)`, nothing launched),
 //! launch-time argument conflicts (`Err(Aliasing)`, nothing written), shape mismatches, and
 //! out-of-bounds accesses in kernels (a panic naming the kernel, the View label, the index and the
-//! extents), on every backend.
+//! extents), on every backend; live host guards blocking launches, on the host backends.
 
+use crate::{dev, to_host, DevView};
 use rokkos::prelude::*;
-use rokkos::HostSpace;
+use rokkos::{Layout, MemorySpace};
 
 #[kernel]
 fn axpy(i: usize, y: ViewMut<f64>, x: View<f64>, a: f64) {
@@ -47,17 +48,19 @@ fn write_past(i: usize, out: ViewMut<f64, 2>) {
     out[(i, 3)] = 1.0;
 }
 
-fn ones(label: &str, n: usize) -> View<f64> {
-    View::<f64>::from_fn(label, [n], |_| 1.0).unwrap()
+fn ones<E: ExecutionSpace>(space: &E, label: &str, n: usize) -> DevView<E, f64> {
+    let v: DevView<E, f64> = dev(space, label, [n]).unwrap();
+    v.fill(1.0).unwrap();
+    v
 }
-fn all_eq(v: &View<f64>, x: f64) -> bool {
-    v.to_vec().iter().all(|&e| e == x)
+fn all_eq<L: Layout, S: MemorySpace>(v: &View<f64, 1, L, S>, x: f64) -> bool {
+    to_host(v).iter().all(|&e| e == x)
 }
 
 /// `begin > end` is refused by every pattern before anything runs.
-fn reversed_ranges<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
-    let y = ones("y", 10);
-    let x = ones("x", 10);
+fn reversed_ranges<E: ExecutionSpace>(space: E) {
+    let y = ones(&space, "y", 10);
+    let x = ones(&space, "x", 10);
     #[allow(clippy::reversed_empty_ranges)]
     let bad = 5..2;
     let r = parallel_for(
@@ -84,20 +87,20 @@ fn reversed_ranges<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
     assert!(matches!(r, Err(Error::InvalidPolicy { .. })), "{r:?}");
     assert!(all_eq(&y, 1.0));
 
-    let m = View::<f64, 2>::new("m", [4, 4]).unwrap();
+    let m: DevView<E, f64, 2> = dev(&space, "m", [4, 4]).unwrap();
     let r = parallel_for(
         "md",
         MDRangePolicy::new(&space, [0, 3], [4, 1]),
         md_fill(&m),
     );
     assert!(matches!(r, Err(Error::InvalidPolicy { .. })), "{r:?}");
-    assert!(m.to_vec().iter().all(|&v| v == 0.0));
+    assert!(to_host(&m).iter().all(|&v| v == 0.0));
 }
 per_backend!(reversed_ranges);
 
 /// Team policies outside the space's limits: team size, vector length, scratch.
-fn invalid_team_policies<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
-    let out = View::<f64>::new("out", [4]).unwrap();
+fn invalid_team_policies<E: ExecutionSpace>(space: E) {
+    let out: DevView<E, f64> = dev(&space, "out", [4]).unwrap();
     let lim = space.team_limits();
     let bad = [
         TeamPolicy::new(&space, 4, TeamSize::Exactly(lim.team_size_max + 1)),
@@ -118,7 +121,7 @@ fn invalid_team_policies<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             "{desc}: {r:?}"
         );
     }
-    assert!(out.to_vec().iter().all(|&v| v == 0.0), "nothing ran");
+    assert!(to_host(&out).iter().all(|&v| v == 0.0), "nothing ran");
     // Team size 2 specifically (Kokkos host backends run teams of one thread).
     if lim.team_size_max < 2 {
         let r = parallel_for(
@@ -133,13 +136,13 @@ fn invalid_team_policies<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
         .vector_length(lim.vector_length_max)
         .scratch(0, lim.scratch_max[0], 0);
     parallel_for("team_fill", ok, team_fill(&out)).unwrap();
-    assert!(out.to_vec().iter().all(|&v| v == 1.0));
+    assert!(to_host(&out).iter().all(|&v| v == 1.0));
 }
 per_backend!(invalid_team_policies);
 
 /// A writable View overlapping another argument is refused before anything is written.
-fn overlapping_arguments<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
-    let y = ones("y", 16);
+fn overlapping_arguments<E: ExecutionSpace>(space: E) {
+    let y = ones(&space, "y", 16);
     let r = parallel_for("axpy", RangePolicy::new(&space, 0..16), axpy(&y, &y, 2.0));
     match r {
         Err(Error::Aliasing { kernel, reason }) => {
@@ -154,8 +157,8 @@ fn overlapping_arguments<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
     let r = parallel_for("axpy", RangePolicy::new(&space, 0..16), axpy(&y, &y2, 2.0));
     assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
     // An overlapping subview.
-    let part: View<f64, 1, LayoutStride> = y.subview((4..12,)).unwrap();
-    let head: View<f64, 1, LayoutStride> = y.subview((0..8,)).unwrap();
+    let part: DevView<E, f64, 1, LayoutStride> = y.subview((4..12,)).unwrap();
+    let head: DevView<E, f64, 1, LayoutStride> = y.subview((0..8,)).unwrap();
     let r = parallel_for(
         "axpy",
         RangePolicy::new(&space, 0..8),
@@ -170,11 +173,11 @@ fn overlapping_arguments<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
     assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
     assert!(all_eq(&y, 1.0));
     // Disjoint halves of one allocation are fine.
-    let lo: View<f64, 1, LayoutStride> = y.subview((0..8,)).unwrap();
-    let hi: View<f64, 1, LayoutStride> = y.subview((8..16,)).unwrap();
+    let lo: DevView<E, f64, 1, LayoutStride> = y.subview((0..8,)).unwrap();
+    let hi: DevView<E, f64, 1, LayoutStride> = y.subview((8..16,)).unwrap();
     parallel_for("axpy", RangePolicy::new(&space, 0..8), axpy(&hi, &lo, 2.0)).unwrap();
-    assert_eq!(y.to_vec()[8..], [3.0; 8]);
-    assert_eq!(y.to_vec()[..8], [1.0; 8]);
+    assert_eq!(to_host(&y)[8..], [3.0; 8]);
+    assert_eq!(to_host(&y)[..8], [1.0; 8]);
     // The same View read twice is fine.
     let s: f64 = parallel_reduce("sum", RangePolicy::new(&space, 0..16), sum_of(&y), Sum).unwrap();
     assert_eq!(s, 32.0);
@@ -182,10 +185,11 @@ fn overlapping_arguments<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(overlapping_arguments);
 
 /// A View borrowed by a live host guard cannot be written by a kernel (nor read, under
-/// `host_mut`), and nothing is written.
+/// `host_mut`), and nothing is written. Host memory only: guards exist only for host-accessible
+/// Views.
 fn host_guards_block_launches<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
-    let y = ones("y", 8);
-    let x = ones("x", 8);
+    let y = ones(&space, "y", 8);
+    let x = ones(&space, "x", 8);
     {
         let g = y.host();
         let r = parallel_for("axpy", RangePolicy::new(&space, 0..8), axpy(&y, &x, 2.0));
@@ -219,15 +223,15 @@ fn host_guards_block_launches<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
     }
     assert!(all_eq(&y, 3.0));
 }
-per_backend!(host_guards_block_launches);
+per_host_backend!(host_guards_block_launches);
 
 /// Out-of-bounds reads and writes in a kernel fail with the kernel name, the View label, the index
 /// and the extents, on every backend: host backends panic (rayon re-raises the worker's panic in the
 /// caller), the IR evaluator (like a device backend) returns `Err(OutOfBounds)` with the same message.
-fn out_of_bounds_panics<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn out_of_bounds_panics<E: ExecutionSpace>(space: E) {
     for n in [1usize, 5, 1000] {
-        let out = View::<f64>::new("out", [n]).unwrap();
-        let small = View::<f64>::new("small", [n]).unwrap();
+        let out: DevView<E, f64> = dev(&space, "out", [n]).unwrap();
+        let small: DevView<E, f64> = dev(&space, "small", [n]).unwrap();
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             parallel_for(
                 "read_ahead",
@@ -241,7 +245,7 @@ fn out_of_bounds_panics<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
         assert!(msg.contains(&format!("({n})")), "index in: {msg}");
         assert!(msg.contains(&format!("extents ({n})")), "extents in: {msg}");
 
-        let grid = View::<f64, 2, LayoutLeft>::new("grid", [n, 3]).unwrap();
+        let grid: DevView<E, f64, 2, LayoutLeft> = dev(&space, "grid", [n, 3]).unwrap();
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             parallel_for(
                 "write_past",
@@ -258,7 +262,7 @@ fn out_of_bounds_panics<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             msg.contains(", 3)") && msg.contains(&format!("({n}, 3)")),
             "{msg}"
         );
-        assert!(grid.to_vec().iter().all(|&v| v == 0.0));
+        assert!(to_host(&grid).iter().all(|&v| v == 0.0));
     }
 }
 per_backend!(out_of_bounds_panics);

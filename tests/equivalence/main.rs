@@ -1,11 +1,29 @@
 //! Cross-backend equivalence suite, one module per Kokkos unit-test family.
 //!
 //! Every test body is written once, generic over the execution space, and instantiated per backend
-//! by [`per_backend!`] (Kokkos' `TEST_EXECSPACE` style): `<test>::serial` always, and
-//! `<test>::rayon` (a private pool of two workers) plus `<test>::rayon_global` (rayon's global pool)
-//! when the `rayon` feature is on. Each body compares the backend's output with an independent
-//! expectation: a plain Rust loop written in the test (the serial reference semantics), a closed
-//! form, or the check Kokkos' own test of that family makes.
+//! (Kokkos' `TEST_EXECSPACE` style) as `#[test]` functions in a module named after the body:
+//!
+//! - [`per_backend!`] instantiates `fn name<E: ExecutionSpace>(space: E)`, the bodies whose subject
+//!   is a kernel, a pattern or a View copy, on every backend: `<test>::serial` always,
+//!   `<test>::rayon` (a private pool of two workers) plus `<test>::rayon_global` (rayon's global
+//!   pool) when the `rayon` feature is on, and `<test>::ir_eval` (the kernels' IR in the reference
+//!   evaluator). These bodies never index a View the kernels use from host code: they allocate in
+//!   the space's memory ([`dev`], [`dev_from_vec`], [`dev_from_fn`], `new_in(&space.memory_space(),
+//!   ..)`), fill with `deep_copy`/`fill`/[`put`], and read results back through host mirrors
+//!   ([`to_host`]). `IrEval`'s memory (`rokkos::ir::eval::EvalMemory`) is not host accessible, as a
+//!   GPU's is not, so a body that compiles and passes on `ir_eval` is ready for a device backend.
+//!   **A device backend is added by one entry in [`per_backend!`]** (a `#[cfg(feature = ..)]`
+//!   `#[test] fn <backend>()` calling `super::$name` with its execution space), and nothing else.
+//! - [`per_host_backend!`] instantiates `fn name<E: ExecutionSpace<Memory = HostSpace>>(space: E)`
+//!   on the host backends only (serial, rayon, rayon_global): the few bodies whose subject is host
+//!   memory itself (host guards blocking launches).
+//!
+//! Tests of host-only View API (host indexing, `host()`/`host_mut()` guards, unmanaged and adopted
+//! Views, `View::new`) that need no execution space are plain `#[test]` functions.
+//!
+//! Each body compares the backend's output with an independent expectation: a plain Rust loop
+//! written in the test (the serial reference semantics), a closed form, or the check Kokkos' own
+//! test of that family makes.
 //!
 //! Inputs are drawn with proptest (a handful of cases per property, sized for two CI cores): sizes
 //! that include 0, 1, primes and the chunk-boundary sizes 255/256/257 and 1023/1025, layouts
@@ -15,13 +33,18 @@
 //! per-chunk partial results, so its summation order differs from the serial one).
 //!
 //! Run with `cargo test --test equivalence` (all backends) or
-//! `cargo test --test equivalence --no-default-features` (serial only).
+//! `cargo test --test equivalence --no-default-features` (serial and ir_eval only).
 
 use proptest::strategy::{Just, Strategy};
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use rokkos::{
+    create_mirror_view_and_copy, deep_copy, ExecutionSpace, Layout, LayoutRight, MemorySpace, Pod,
+    View,
+};
 
-/// Instantiates the generic test body `fn $name<E: ExecutionSpace<Memory = HostSpace>>(space: E)`
-/// once per backend, as `#[test]` functions inside a module named after the body.
+/// Instantiates the generic test body `fn $name<E: ExecutionSpace>(space: E)` once per backend, as
+/// `#[test]` functions inside a module named after the body. Device backends are added here, one
+/// entry each.
 macro_rules! per_backend {
     ($name:ident) => {
         mod $name {
@@ -42,14 +65,99 @@ macro_rules! per_backend {
                 super::$name(rokkos::Rayon::new());
             }
 
-            /// The kernels' IR in the reference evaluator: proves the IR the GPU backends compile
-            /// computes what the native body computes.
+            /// The kernels' IR in the reference evaluator, with the Views in its non-host-accessible
+            /// memory: proves the IR the GPU backends compile computes what the native body
+            /// computes, and that the body treats the Views as device memory.
             #[test]
             fn ir_eval() {
                 super::$name(rokkos::ir::eval::IrEval);
             }
         }
     };
+}
+
+/// Instantiates the host-memory test body `fn $name<E: ExecutionSpace<Memory = HostSpace>>(space: E)`
+/// on the host backends only (serial, rayon, rayon_global), for bodies whose subject is host memory.
+macro_rules! per_host_backend {
+    ($name:ident) => {
+        mod $name {
+            #[test]
+            fn serial() {
+                super::$name(rokkos::Serial);
+            }
+
+            #[cfg(feature = "rayon")]
+            #[test]
+            fn rayon() {
+                super::$name(rokkos::Rayon::with_threads(2).expect("a rayon pool of 2 threads"));
+            }
+
+            #[cfg(feature = "rayon")]
+            #[test]
+            fn rayon_global() {
+                super::$name(rokkos::Rayon::new());
+            }
+        }
+    };
+}
+
+/// A View in the memory space of execution space `E`: the Views kernels launched on `E` take.
+pub type DevView<E, T, const R: usize = 1, L = LayoutRight> =
+    View<T, R, L, <E as ExecutionSpace>::Memory>;
+
+/// A zero-filled View in `space`'s memory.
+pub fn dev<T: Pod, const R: usize, L: Layout, E: ExecutionSpace>(
+    space: &E,
+    label: &str,
+    extents: [usize; R],
+) -> rokkos::Result<DevView<E, T, R, L>> {
+    View::new_in(&space.memory_space(), label, extents)
+}
+
+/// A View in `space`'s memory holding `data`, read in the layout's memory order (as
+/// `View::from_vec`): a host View adopts `data` and is deep-copied in.
+pub fn dev_from_vec<T: Pod, const R: usize, L: Layout, E: ExecutionSpace>(
+    space: &E,
+    label: &str,
+    extents: [usize; R],
+    data: Vec<T>,
+) -> rokkos::Result<DevView<E, T, R, L>> {
+    let host = View::<T, R, L>::from_vec(label, extents, data)?;
+    let d = dev(space, label, extents)?;
+    deep_copy(&d, &host)?;
+    Ok(d)
+}
+
+/// A View in `space`'s memory holding `f(index)` (as `View::from_fn`).
+pub fn dev_from_fn<T: Pod, const R: usize, L: Layout, E: ExecutionSpace>(
+    space: &E,
+    label: &str,
+    extents: [usize; R],
+    f: impl FnMut([usize; R]) -> T,
+) -> rokkos::Result<DevView<E, T, R, L>> {
+    let host = View::<T, R, L>::from_fn(label, extents, f)?;
+    let d = dev(space, label, extents)?;
+    deep_copy(&d, &host)?;
+    Ok(d)
+}
+
+/// The elements of a View in any memory space, in row-major index order (`to_vec` through a host
+/// mirror: the View itself when it is in host memory, else a copy).
+#[track_caller]
+pub fn to_host<T: Pod, const R: usize, L: Layout, S: MemorySpace>(v: &View<T, R, L, S>) -> Vec<T> {
+    match create_mirror_view_and_copy(v) {
+        Ok(m) => m.to_vec(),
+        Err(e) => panic!("copying View `{}` to the host: {e}", v.label()),
+    }
+}
+
+/// Writes one element of a View in any memory space (a host `set`), through a rank-0 subview.
+pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
+    v: &View<T, R, L, S>,
+    index: [usize; R],
+    value: T,
+) -> rokkos::Result<()> {
+    v.subview::<0>(index)?.fill(value)
 }
 
 mod atomics;

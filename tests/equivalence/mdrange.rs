@@ -3,11 +3,11 @@
 //! index of the box is visited exactly once (counted atomically), nothing outside it is touched,
 //! and reductions over the box equal a plain loop.
 
-use crate::check;
+use crate::{check, dev, to_host, DevView};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rokkos::prelude::*;
-use rokkos::{HostSpace, Layout};
+use rokkos::Layout;
 
 /// The value the fill kernels store at a multi-index: its digits in base 100.
 fn encode(idx: &[usize]) -> i64 {
@@ -101,15 +101,23 @@ fn sum_max3((i, j, k): (usize, usize, usize), s: &mut i64, mx: &mut i64, a: View
     }
 }
 
-type FillFn<'a, E, const N: usize, L> =
-    &'a dyn Fn(MDRangePolicy<E, N>, &View<i64, N, L>, &View<i32, N, L>) -> rokkos::Result<()>;
+type FillFn<'a, E, const N: usize, L> = &'a dyn Fn(
+    MDRangePolicy<E, N>,
+    &DevView<E, i64, N, L>,
+    &DevView<E, i32, N, L>,
+) -> rokkos::Result<()>;
 type SumFn<'a, E, const N: usize, L> =
-    &'a dyn Fn(MDRangePolicy<E, N>, &View<i64, N, L>) -> rokkos::Result<i64>;
+    &'a dyn Fn(MDRangePolicy<E, N>, &DevView<E, i64, N, L>) -> rokkos::Result<i64>;
+
+/// Row-major position of `idx` in `extents` (the order of `to_host`).
+fn row_major<const N: usize>(idx: &[usize; N], extents: &[usize; N]) -> usize {
+    idx.iter().zip(extents).fold(0, |a, (&i, &e)| a * e + i)
+}
 
 /// Fills the box `begin..begin + len` of Views one larger than the box end in every dimension,
 /// checks values and visit counts everywhere, then reduces over the box.
 #[allow(clippy::too_many_arguments)]
-fn check_box<E: ExecutionSpace<Memory = HostSpace>, const N: usize, L: Layout>(
+fn check_box<E: ExecutionSpace, const N: usize, L: Layout>(
     space: &E,
     begin: [usize; N],
     len: [usize; N],
@@ -124,9 +132,9 @@ fn check_box<E: ExecutionSpace<Memory = HostSpace>, const N: usize, L: Layout>(
         end[k] = begin[k] + len[k];
         extents[k] = end[k] + 1;
     }
-    let out = View::<i64, N, L>::new("out", extents)?;
+    let out: DevView<E, i64, N, L> = dev(space, "out", extents)?;
     out.fill(-1)?;
-    let cnt = View::<i32, N, L>::new("cnt", extents)?;
+    let cnt: DevView<E, i32, N, L> = dev(space, "cnt", extents)?;
     let policy = || {
         MDRangePolicy::new(space, begin, end)
             .tile(tile)
@@ -134,7 +142,7 @@ fn check_box<E: ExecutionSpace<Memory = HostSpace>, const N: usize, L: Layout>(
     };
     fill(policy(), &out, &cnt)?;
     let inside = |idx: &[usize; N]| (0..N).all(|k| begin[k] <= idx[k] && idx[k] < end[k]);
-    let (ho, hc) = (out.host(), cnt.host());
+    let (ho, hc) = (to_host(&out), to_host(&cnt));
     let mut want_sum = 0i64;
     let mut bad = None;
     each_index(extents, |idx| {
@@ -144,11 +152,11 @@ fn check_box<E: ExecutionSpace<Memory = HostSpace>, const N: usize, L: Layout>(
         } else {
             (-1, 0)
         };
-        if bad.is_none() && (ho[idx] != want_v || hc[idx] != want_c) {
-            bad = Some((idx, ho[idx], hc[idx], want_v, want_c));
+        let at = row_major(&idx, &extents);
+        if bad.is_none() && (ho[at] != want_v || hc[at] != want_c) {
+            bad = Some((idx, ho[at], hc[at], want_v, want_c));
         }
     });
-    drop((ho, hc));
     if let Some((idx, v, c, wv, wc)) = bad {
         return Err(TestCaseError::fail(format!(
             "at {idx:?}: value {v} (want {wv}), visits {c} (want {wc})"
@@ -178,23 +186,24 @@ fn tiles<const N: usize>() -> impl Strategy<Value = [usize; N]> {
     ])
 }
 
-fn mdrange_2d<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn mdrange_2d<E: ExecutionSpace>(space: E) {
     check(
         16,
         (begins::<2>(), lens::<2>(40), tiles::<2>(), orders()),
         |(b, n, t, o)| {
-            let f = |p: MDRangePolicy<E, 2>, a: &View<i64, 2>, c: &View<i32, 2>| {
+            let f = |p: MDRangePolicy<E, 2>, a: &DevView<E, i64, 2>, c: &DevView<E, i32, 2>| {
                 parallel_for("fill2", p, fill2(a, c))
             };
-            let s =
-                |p: MDRangePolicy<E, 2>, a: &View<i64, 2>| parallel_reduce("sum2", p, sum2(a), Sum);
+            let s = |p: MDRangePolicy<E, 2>, a: &DevView<E, i64, 2>| {
+                parallel_reduce("sum2", p, sum2(a), Sum)
+            };
             check_box(&space, b, n, t, o, &f, &s)?;
             let f = |p: MDRangePolicy<E, 2>,
-                     a: &View<i64, 2, LayoutLeft>,
-                     c: &View<i32, 2, LayoutLeft>| {
+                     a: &DevView<E, i64, 2, LayoutLeft>,
+                     c: &DevView<E, i32, 2, LayoutLeft>| {
                 parallel_for("fill2l", p, fill2(a, c))
             };
-            let s = |p: MDRangePolicy<E, 2>, a: &View<i64, 2, LayoutLeft>| {
+            let s = |p: MDRangePolicy<E, 2>, a: &DevView<E, i64, 2, LayoutLeft>| {
                 parallel_reduce("sum2l", p, sum2(a), Sum)
             };
             check_box(&space, b, n, t, o, &f, &s)
@@ -203,23 +212,24 @@ fn mdrange_2d<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 }
 per_backend!(mdrange_2d);
 
-fn mdrange_3d<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn mdrange_3d<E: ExecutionSpace>(space: E) {
     check(
         16,
         (begins::<3>(), lens::<3>(12), tiles::<3>(), orders()),
         |(b, n, t, o)| {
-            let f = |p: MDRangePolicy<E, 3>, a: &View<i64, 3>, c: &View<i32, 3>| {
+            let f = |p: MDRangePolicy<E, 3>, a: &DevView<E, i64, 3>, c: &DevView<E, i32, 3>| {
                 parallel_for("fill3", p, fill3(a, c))
             };
-            let s =
-                |p: MDRangePolicy<E, 3>, a: &View<i64, 3>| parallel_reduce("sum3", p, sum3(a), Sum);
+            let s = |p: MDRangePolicy<E, 3>, a: &DevView<E, i64, 3>| {
+                parallel_reduce("sum3", p, sum3(a), Sum)
+            };
             check_box(&space, b, n, t, o, &f, &s)?;
             let f = |p: MDRangePolicy<E, 3>,
-                     a: &View<i64, 3, LayoutLeft>,
-                     c: &View<i32, 3, LayoutLeft>| {
+                     a: &DevView<E, i64, 3, LayoutLeft>,
+                     c: &DevView<E, i32, 3, LayoutLeft>| {
                 parallel_for("fill3l", p, fill3(a, c))
             };
-            let s = |p: MDRangePolicy<E, 3>, a: &View<i64, 3, LayoutLeft>| {
+            let s = |p: MDRangePolicy<E, 3>, a: &DevView<E, i64, 3, LayoutLeft>| {
                 let (s, mx) = parallel_reduce("sum_max3", p.clone(), sum_max3(a), (Sum, Max))?;
                 // The maximum of the box is at its last corner (when the box is not empty).
                 let last = [0, 1, 2].map(|k| p.end()[k].wrapping_sub(1));
@@ -237,33 +247,34 @@ fn mdrange_3d<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 }
 per_backend!(mdrange_3d);
 
-fn mdrange_4d<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn mdrange_4d<E: ExecutionSpace>(space: E) {
     check(
         12,
         (begins::<4>(), lens::<4>(7), tiles::<4>(), orders()),
         |(b, n, t, o)| {
-            let f = |p: MDRangePolicy<E, 4>, a: &View<i64, 4>, c: &View<i32, 4>| {
+            let f = |p: MDRangePolicy<E, 4>, a: &DevView<E, i64, 4>, c: &DevView<E, i32, 4>| {
                 parallel_for("fill4", p, fill4(a, c))
             };
-            let s =
-                |p: MDRangePolicy<E, 4>, a: &View<i64, 4>| parallel_reduce("sum4", p, sum4(a), Sum);
+            let s = |p: MDRangePolicy<E, 4>, a: &DevView<E, i64, 4>| {
+                parallel_reduce("sum4", p, sum4(a), Sum)
+            };
             check_box(&space, b, n, t, o, &f, &s)
         },
     );
 }
 per_backend!(mdrange_4d);
 
-fn mdrange_5d<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn mdrange_5d<E: ExecutionSpace>(space: E) {
     check(
         8,
         (begins::<5>(), lens::<5>(5), tiles::<5>(), orders()),
         |(b, n, t, o)| {
             let f = |p: MDRangePolicy<E, 5>,
-                     a: &View<i64, 5, LayoutLeft>,
-                     c: &View<i32, 5, LayoutLeft>| {
+                     a: &DevView<E, i64, 5, LayoutLeft>,
+                     c: &DevView<E, i32, 5, LayoutLeft>| {
                 parallel_for("fill5", p, fill5(a, c))
             };
-            let s = |p: MDRangePolicy<E, 5>, a: &View<i64, 5, LayoutLeft>| {
+            let s = |p: MDRangePolicy<E, 5>, a: &DevView<E, i64, 5, LayoutLeft>| {
                 parallel_reduce("sum5", p, sum5(a), Sum)
             };
             check_box(&space, b, n, t, o, &f, &s)
@@ -272,16 +283,17 @@ fn mdrange_5d<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 }
 per_backend!(mdrange_5d);
 
-fn mdrange_6d<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn mdrange_6d<E: ExecutionSpace>(space: E) {
     check(
         8,
         (begins::<6>(), lens::<6>(4), tiles::<6>(), orders()),
         |(b, n, t, o)| {
-            let f = |p: MDRangePolicy<E, 6>, a: &View<i64, 6>, c: &View<i32, 6>| {
+            let f = |p: MDRangePolicy<E, 6>, a: &DevView<E, i64, 6>, c: &DevView<E, i32, 6>| {
                 parallel_for("fill6", p, fill6(a, c))
             };
-            let s =
-                |p: MDRangePolicy<E, 6>, a: &View<i64, 6>| parallel_reduce("sum6", p, sum6(a), Sum);
+            let s = |p: MDRangePolicy<E, 6>, a: &DevView<E, i64, 6>| {
+                parallel_reduce("sum6", p, sum6(a), Sum)
+            };
             check_box(&space, b, n, t, o, &f, &s)
         },
     );
@@ -290,22 +302,22 @@ per_backend!(mdrange_6d);
 
 /// An MDRange over a `LayoutStride` subview (every other plane of a 3-D View) writes exactly the
 /// addressed elements.
-fn mdrange_on_subview<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn mdrange_on_subview<E: ExecutionSpace>(space: E) {
     check(
         12,
         (1usize..12, 1usize..12, tiles::<2>(), orders()),
         |(n0, n1, t, o)| {
-            let big = View::<i64, 3>::new("big", [n0, 3, n1])?;
+            let big: DevView<E, i64, 3> = dev(&space, "big", [n0, 3, n1])?;
             big.fill(-1)?;
-            let cnt_big = View::<i32, 3, LayoutLeft>::new("cnt_big", [n0, 3, n1])?;
-            let s: View<i64, 2, LayoutStride> = big.subview((.., 2, ..))?;
-            let c: View<i32, 2, LayoutStride> = cnt_big.subview((.., 2, ..))?;
+            let cnt_big: DevView<E, i32, 3, LayoutLeft> = dev(&space, "cnt_big", [n0, 3, n1])?;
+            let s: DevView<E, i64, 2, LayoutStride> = big.subview((.., 2, ..))?;
+            let c: DevView<E, i32, 2, LayoutStride> = cnt_big.subview((.., 2, ..))?;
             let p = MDRangePolicy::new(&space, [0, 0], [n0, n1])
                 .tile(t)
                 .iterate(o);
             parallel_for("fill_sub", p, fill2(&s, &c))?;
-            let h = big.host();
-            let hc = cnt_big.host();
+            let h = to_host(&big);
+            let hc = to_host(&cnt_big);
             for i in 0..n0 {
                 for m in 0..3 {
                     for j in 0..n1 {
@@ -314,8 +326,9 @@ fn mdrange_on_subview<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                         } else {
                             (-1, 0)
                         };
-                        prop_assert_eq!(h[(i, m, j)], want);
-                        prop_assert_eq!(hc[(i, m, j)], wc);
+                        let at = (i * 3 + m) * n1 + j;
+                        prop_assert_eq!(h[at], want);
+                        prop_assert_eq!(hc[at], wc);
                     }
                 }
             }

@@ -1,10 +1,9 @@
 //! `parallel_for` over a `RangePolicy` (Kokkos `TestRange`): fill with a function of the index,
 //! then check every element, over begins, chunk sizes, layouts and element types.
 
-use crate::{check, chunk_sizes, sizes, LARGE};
+use crate::{check, chunk_sizes, dev, dev_from_fn, dev_from_vec, sizes, to_host, DevView, LARGE};
 use proptest::prelude::*;
 use rokkos::prelude::*;
-use rokkos::HostSpace;
 
 #[kernel]
 fn fill_index(i: usize, a: ViewMut<i64>, k: i64) {
@@ -46,16 +45,16 @@ fn copy_u32(i: usize, dst: ViewMut<u32>, src: View<u32>) {
 const SENTINEL: i64 = -7;
 
 /// Kokkos TestRange: `a(i) = k * i` over `begin..end`; elements outside the range keep their value.
-fn fill_with_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn fill_with_index<E: ExecutionSpace>(space: E) {
     check(
         24,
         (sizes(), 0usize..40, chunk_sizes(), -3i64..4),
         |(n, begin, chunk, k)| {
-            let a = View::<i64>::new("a", [begin + n + 3])?;
+            let a: DevView<E, i64> = dev(&space, "a", [begin + n + 3])?;
             a.fill(SENTINEL)?;
             let policy = RangePolicy::new(&space, begin..begin + n).chunk_size(chunk);
             parallel_for("fill_index", policy, fill_index(&a, k))?;
-            let got = a.to_vec();
+            let got = to_host(&a);
             for (i, &v) in got.iter().enumerate() {
                 let want = if (begin..begin + n).contains(&i) {
                     k * i as i64
@@ -72,88 +71,95 @@ per_backend!(fill_with_index);
 
 /// The same kernel over a `LayoutLeft` rank-1 View and over `LayoutStride` Views (a column of a
 /// row-major matrix, and an explicitly strided allocation): only the addressed elements change.
-fn fill_strided_layouts<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn fill_strided_layouts<E: ExecutionSpace>(space: E) {
     check(12, (sizes(), 1usize..5, 0usize..4), |(n, width, col)| {
         let col = col % width;
         // LayoutLeft rank 1.
-        let l = View::<i64, 1, LayoutLeft>::new("left", [n])?;
+        let l: DevView<E, i64, 1, LayoutLeft> = dev(&space, "left", [n])?;
         parallel_for(
             "fill_left",
             RangePolicy::new(&space, 0..n),
             fill_index(&l, 2),
         )?;
-        prop_assert_eq!(l.to_vec(), (0..n as i64).map(|i| 2 * i).collect::<Vec<_>>());
+        prop_assert_eq!(
+            to_host(&l),
+            (0..n as i64).map(|i| 2 * i).collect::<Vec<_>>()
+        );
 
         // A column of a row-major matrix.
-        let m = View::<i64, 2>::new("m", [n, width])?;
+        let m: DevView<E, i64, 2> = dev(&space, "m", [n, width])?;
         m.fill(SENTINEL)?;
-        let c: View<i64, 1, LayoutStride> = m.subview((.., col))?;
+        let c: DevView<E, i64, 1, LayoutStride> = m.subview((.., col))?;
         prop_assert_eq!(c.strides(), [width]);
         parallel_for(
             "fill_col",
             RangePolicy::new(&space, 0..n),
             fill_index(&c, 5),
         )?;
-        let h = m.host();
+        let h = to_host(&m);
         for i in 0..n {
             for j in 0..width {
                 let want = if j == col { 5 * i as i64 } else { SENTINEL };
-                prop_assert_eq!(h[(i, j)], want, "m({}, {})", i, j);
+                prop_assert_eq!(h[i * width + j], want, "m({}, {})", i, j);
             }
         }
-        drop(h);
 
         // An explicitly strided allocation: every third slot.
-        let s = View::<i64, 1, LayoutStride>::new_strided("s", [n], [3])?;
+        let s = DevView::<E, i64, 1, LayoutStride>::new_strided_in(
+            &space.memory_space(),
+            "s",
+            [n],
+            [3],
+        )?;
         parallel_for(
             "fill_strided",
             RangePolicy::new(&space, 0..n),
             fill_index(&s, -1),
         )?;
-        prop_assert_eq!(s.to_vec(), (0..n as i64).map(|i| -i).collect::<Vec<_>>());
+        prop_assert_eq!(to_host(&s), (0..n as i64).map(|i| -i).collect::<Vec<_>>());
         Ok(())
     });
 }
 per_backend!(fill_strided_layouts);
 
 /// A range kernel writing whole rows `a(i, :)` of rank-2 Views of every layout.
-fn fill_rows_all_layouts<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn fill_rows_all_layouts<E: ExecutionSpace>(space: E) {
     check(12, (sizes(), 0usize..6), |(n, w)| {
         let want: Vec<i64> = (0..n)
             .flat_map(|i| (0..w).map(move |k| (i * 1000 + k) as i64))
             .collect();
-        let r = View::<i64, 2>::new("r", [n, w])?;
+        let r: DevView<E, i64, 2> = dev(&space, "r", [n, w])?;
         parallel_for("rows_right", RangePolicy::new(&space, 0..n), fill_row(&r))?;
-        prop_assert_eq!(r.to_vec(), want.clone());
-        let l = View::<i64, 2, LayoutLeft>::new("l", [n, w])?;
+        prop_assert_eq!(to_host(&r), want.clone());
+        let l: DevView<E, i64, 2, LayoutLeft> = dev(&space, "l", [n, w])?;
         parallel_for("rows_left", RangePolicy::new(&space, 0..n), fill_row(&l))?;
-        prop_assert_eq!(l.to_vec(), want.clone());
+        prop_assert_eq!(to_host(&l), want.clone());
         // Rows 1.. of a 3-D View's second plane: a LayoutStride rank-2 subview.
-        let big = View::<i64, 3>::new("big", [n + 1, 2, w])?;
-        let s: View<i64, 2, LayoutStride> = big.subview((1.., 1, ..))?;
+        let big: DevView<E, i64, 3> = dev(&space, "big", [n + 1, 2, w])?;
+        let s: DevView<E, i64, 2, LayoutStride> = big.subview((1.., 1, ..))?;
         parallel_for("rows_stride", RangePolicy::new(&space, 0..n), fill_row(&s))?;
-        prop_assert_eq!(s.to_vec(), want);
-        let plane0: View<i64, 2, LayoutStride> = big.subview((.., 0, ..))?;
-        prop_assert!(plane0.to_vec().iter().all(|&v| v == 0));
+        prop_assert_eq!(to_host(&s), want);
+        let plane0: DevView<E, i64, 2, LayoutStride> = big.subview((.., 0, ..))?;
+        prop_assert!(to_host(&plane0).iter().all(|&v| v == 0));
         Ok(())
     });
 }
 per_backend!(fill_rows_all_layouts);
 
 /// `y(i) += 3 x(i)` (a read-modify-write of the owned element) against a plain loop.
-fn read_modify_write<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn read_modify_write<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), any::<u64>(), chunk_sizes()),
         |(n, seed, chunk)| {
             let xs = crate::ints(seed, n, -1000, 1000);
             let ys = crate::ints(seed ^ 1, n, -1000, 1000);
-            let x = View::<i64>::from_vec("x", [n], xs.clone())?;
-            let y = View::<i64>::from_vec("y", [n], ys.clone())?;
+            let x: DevView<E, i64> = dev_from_vec(&space, "x", [n], xs.clone())?;
+            let y: DevView<E, i64> = dev_from_vec(&space, "y", [n], ys.clone())?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             parallel_for("add_thrice", p, add_thrice(&y, &x))?;
             let want: Vec<i64> = ys.iter().zip(&xs).map(|(y, x)| y + 3 * x).collect();
-            prop_assert_eq!(y.to_vec(), want);
+            prop_assert_eq!(to_host(&y), want);
             Ok(())
         },
     );
@@ -162,22 +168,22 @@ per_backend!(read_modify_write);
 
 /// A `#[func]` helper called from a kernel, and generic kernels in both precisions, bit-exact
 /// against the same expression evaluated in a plain loop.
-fn funcs_and_generic_kernels<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn funcs_and_generic_kernels<E: ExecutionSpace>(space: E) {
     check(12, (sizes(), any::<u64>()), |(n, seed)| {
         let xs = crate::unit_floats(seed, n);
-        let x = View::<f64>::from_vec("x", [n], xs.clone())?;
-        let y = View::<f64>::new("y", [n])?;
+        let x: DevView<E, f64> = dev_from_vec(&space, "x", [n], xs.clone())?;
+        let y: DevView<E, f64> = dev(&space, "y", [n])?;
         parallel_for(
             "square_into",
             RangePolicy::new(&space, 0..n),
             square_into(&y, &x),
         )?;
         let want: Vec<u64> = xs.iter().map(|v| (v * v + 1.0).to_bits()).collect();
-        let got: Vec<u64> = y.to_vec().iter().map(|v| v.to_bits()).collect();
+        let got: Vec<u64> = to_host(&y).iter().map(|v| v.to_bits()).collect();
         prop_assert_eq!(got, want);
 
-        let x64 = View::<f64>::from_vec("x64", [n], xs.clone())?;
-        let y64 = View::<f64>::from_fn("y64", [n], |[i]| i as f64 * 0.5)?;
+        let x64: DevView<E, f64> = dev_from_vec(&space, "x64", [n], xs.clone())?;
+        let y64: DevView<E, f64> = dev_from_fn(&space, "y64", [n], |[i]| i as f64 * 0.5)?;
         parallel_for(
             "axpy64",
             RangePolicy::new(&space, 0..n),
@@ -186,12 +192,12 @@ fn funcs_and_generic_kernels<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
         let want: Vec<u64> = (0..n)
             .map(|i| (1.25 * xs[i] + i as f64 * 0.5).to_bits())
             .collect();
-        let got: Vec<u64> = y64.to_vec().iter().map(|v| v.to_bits()).collect();
+        let got: Vec<u64> = to_host(&y64).iter().map(|v| v.to_bits()).collect();
         prop_assert_eq!(got, want);
 
         let xs32: Vec<f32> = xs.iter().map(|&v| v as f32).collect();
-        let x32 = View::<f32>::from_vec("x32", [n], xs32.clone())?;
-        let y32 = View::<f32, 1, LayoutLeft>::from_fn("y32", [n], |[i]| i as f32)?;
+        let x32: DevView<E, f32> = dev_from_vec(&space, "x32", [n], xs32.clone())?;
+        let y32: DevView<E, f32, 1, LayoutLeft> = dev_from_fn(&space, "y32", [n], |[i]| i as f32)?;
         parallel_for(
             "axpy32",
             RangePolicy::new(&space, 0..n),
@@ -200,7 +206,7 @@ fn funcs_and_generic_kernels<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
         let want: Vec<u32> = (0..n)
             .map(|i| (-0.75f32 * xs32[i] + i as f32).to_bits())
             .collect();
-        let got: Vec<u32> = y32.to_vec().iter().map(|v| v.to_bits()).collect();
+        let got: Vec<u32> = to_host(&y32).iter().map(|v| v.to_bits()).collect();
         prop_assert_eq!(got, want);
         Ok(())
     });
@@ -208,14 +214,14 @@ fn funcs_and_generic_kernels<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(funcs_and_generic_kernels);
 
 /// Narrow elements: neighbouring work items share cache lines (kernels take the IR's types, so the
-/// narrowest is 4 bytes); byte Views still work on the host.
-fn narrow_elements<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+/// narrowest is 4 bytes); byte Views still work on the host (host Views: no kernel takes them).
+fn narrow_elements<E: ExecutionSpace>(space: E) {
     check(12, (sizes(), chunk_sizes()), |(n, chunk)| {
-        let src = View::<u32>::from_fn("src", [n], |[i]| (i * 7 % 251) as u32)?;
-        let dst = View::<u32>::new("dst", [n])?;
+        let src: DevView<E, u32> = dev_from_fn(&space, "src", [n], |[i]| (i * 7 % 251) as u32)?;
+        let dst: DevView<E, u32> = dev(&space, "dst", [n])?;
         let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
         parallel_for("copy_u32", p, copy_u32(&dst, &src))?;
-        prop_assert_eq!(dst.to_vec(), src.to_vec());
+        prop_assert_eq!(to_host(&dst), to_host(&src));
         let bytes = View::<u8>::from_fn("bytes", [n], |[i]| (i * 7 % 251) as u8)?;
         let copy = View::<u8, 1, LayoutLeft>::new("copy", [n])?;
         deep_copy(&copy, &bytes)?;
@@ -226,18 +232,16 @@ fn narrow_elements<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(narrow_elements);
 
 /// One large launch (2^16 + 1 items), where every backend splits the work.
-fn large_range<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
-    let a = View::<i64>::new("a", [LARGE]).unwrap();
+fn large_range<E: ExecutionSpace>(space: E) {
+    let a: DevView<E, i64> = dev(&space, "a", [LARGE]).unwrap();
     parallel_for(
         "fill_large",
         RangePolicy::new(&space, 0..LARGE),
         fill_index(&a, 3),
     )
     .unwrap();
-    let h = a.host();
-    let s = h.as_slice().unwrap();
+    let s = to_host(&a);
     assert!(s.iter().enumerate().all(|(i, &v)| v == 3 * i as i64));
-    drop(h);
     // Kokkos TestRange also launches an empty range and a range that starts at the end.
     parallel_for(
         "empty",
@@ -246,7 +250,7 @@ fn large_range<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
     )
     .unwrap();
     parallel_for("empty0", RangePolicy::new(&space, 0..0), fill_index(&a, 0)).unwrap();
-    assert_eq!(a.get(LARGE - 1), 3 * (LARGE as i64 - 1));
+    assert_eq!(to_host(&a)[LARGE - 1], 3 * (LARGE as i64 - 1));
 }
 per_backend!(large_range);
 
@@ -316,14 +320,14 @@ fn lerp_k<T: Float>(i: usize, y: ViewMut<T>, a: View<T>, b: View<T>, t: T) {
 
 /// Kernel control flow: early `return`, `if` / `else if` chains, `while` loops, `bool` and `usize`
 /// scalar arguments.
-fn control_flow_in_kernels<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn control_flow_in_kernels<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), any::<u64>(), any::<bool>(), 0usize..3000),
         |(n, seed, skip_odd, limit)| {
             let xs = crate::ints(seed, n, -100, 100);
-            let x = View::<i64>::from_vec("x", [n], xs.clone())?;
-            let y = View::<i64>::new("y", [n])?;
+            let x: DevView<E, i64> = dev_from_vec(&space, "x", [n], xs.clone())?;
+            let y: DevView<E, i64> = dev(&space, "y", [n])?;
             y.fill(7)?;
             let p = RangePolicy::new(&space, 0..n);
             parallel_for("control_flow", p, control_flow(&y, &x, skip_odd, limit))?;
@@ -343,7 +347,7 @@ fn control_flow_in_kernels<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                     }
                 })
                 .collect();
-            prop_assert_eq!(y.to_vec(), want);
+            prop_assert_eq!(to_host(&y), want);
             Ok(())
         },
     );
@@ -351,15 +355,13 @@ fn control_flow_in_kernels<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(control_flow_in_kernels);
 
 /// A generic `#[func]` called from a generic kernel, in both precisions, bit-exact.
-fn generic_funcs<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn generic_funcs<E: ExecutionSpace>(space: E) {
     check(12, (sizes(), any::<u64>()), |(n, seed)| {
         let a = crate::unit_floats(seed, n);
         let b = crate::unit_floats(seed ^ 9, n);
-        let (va, vb) = (
-            View::<f64>::from_vec("a", [n], a.clone())?,
-            View::<f64>::from_vec("b", [n], b.clone())?,
-        );
-        let y = View::<f64>::new("y", [n])?;
+        let va: DevView<E, f64> = dev_from_vec(&space, "a", [n], a.clone())?;
+        let vb: DevView<E, f64> = dev_from_vec(&space, "b", [n], b.clone())?;
+        let y: DevView<E, f64> = dev(&space, "y", [n])?;
         parallel_for(
             "lerp64",
             RangePolicy::new(&space, 0..n),
@@ -369,16 +371,14 @@ fn generic_funcs<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             .map(|i| (a[i] + (b[i] - a[i]) * 0.25).to_bits())
             .collect();
         prop_assert_eq!(
-            y.to_vec().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            to_host(&y).iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
             want
         );
         let a32: Vec<f32> = a.iter().map(|&v| v as f32).collect();
         let b32: Vec<f32> = b.iter().map(|&v| v as f32).collect();
-        let (va, vb) = (
-            View::<f32>::from_vec("a32", [n], a32.clone())?,
-            View::<f32>::from_vec("b32", [n], b32.clone())?,
-        );
-        let y = View::<f32, 1, LayoutLeft>::new("y32", [n])?;
+        let va: DevView<E, f32> = dev_from_vec(&space, "a32", [n], a32.clone())?;
+        let vb: DevView<E, f32> = dev_from_vec(&space, "b32", [n], b32.clone())?;
+        let y: DevView<E, f32, 1, LayoutLeft> = dev(&space, "y32", [n])?;
         parallel_for(
             "lerp32",
             RangePolicy::new(&space, 0..n),
@@ -388,7 +388,7 @@ fn generic_funcs<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             .map(|i| (a32[i] + (b32[i] - a32[i]) * 0.75).to_bits())
             .collect();
         prop_assert_eq!(
-            y.to_vec().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            to_host(&y).iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
             want
         );
         Ok(())
@@ -463,41 +463,42 @@ fn total_into_rank0(i: usize, total: ViewMut<i64, 0>, x: View<i64>) {
 
 /// Owned writes with the work index in any position (`t(k, i)`), the same from team and MDRange
 /// kernels, compound assignments, and atomics on a rank-0 View.
-fn index_forms<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn index_forms<E: ExecutionSpace>(space: E) {
     check(12, (0usize..300, 0usize..9), |(r, c)| {
-        let a = View::<i64, 2>::from_fn("a", [r, c], |[i, j]| (i * 1000 + j) as i64)?;
+        let a: DevView<E, i64, 2> =
+            dev_from_fn(&space, "a", [r, c], |[i, j]| (i * 1000 + j) as i64)?;
         let want: Vec<i64> = (0..c)
             .flat_map(|j| (0..r).map(move |i| (i * 1000 + j) as i64))
             .collect();
-        let t1 = View::<i64, 2, LayoutLeft>::new("t1", [c, r])?;
+        let t1: DevView<E, i64, 2, LayoutLeft> = dev(&space, "t1", [c, r])?;
         parallel_for(
             "t1",
             RangePolicy::new(&space, 0..r),
             transpose_rows(&t1, &a),
         )?;
-        prop_assert_eq!(t1.to_vec(), want.clone());
-        let t2 = View::<i64, 2>::new("t2", [c, r])?;
+        prop_assert_eq!(to_host(&t1), want.clone());
+        let t2: DevView<E, i64, 2> = dev(&space, "t2", [c, r])?;
         let p = TeamPolicy::new(&space, r, TeamSize::Auto);
         parallel_for("t2", p, transpose_team(&a, &t2))?;
-        prop_assert_eq!(t2.to_vec(), want.clone());
-        let t3 = View::<i64, 2>::new("t3", [c, r])?;
+        prop_assert_eq!(to_host(&t2), want.clone());
+        let t3: DevView<E, i64, 2> = dev(&space, "t3", [c, r])?;
         let p = MDRangePolicy::new(&space, [0, 0], [r, c]).tile([7, 2]);
         parallel_for("t3", p, transpose_md(&t3, &a))?;
-        prop_assert_eq!(t3.to_vec(), want);
+        prop_assert_eq!(to_host(&t3), want);
 
-        let y = View::<f64>::from_fn("y", [r], |[i]| i as f64)?;
+        let y: DevView<E, f64> = dev_from_fn(&space, "y", [r], |[i]| i as f64)?;
         parallel_for("compound", RangePolicy::new(&space, 0..r), compound_ops(&y))?;
         let want: Vec<f64> = (0..r).map(|i| (i as f64 * 3.0 - 1.0) / 2.0).collect();
-        prop_assert_eq!(y.to_vec(), want);
+        prop_assert_eq!(to_host(&y), want);
 
-        let total = View::<i64, 0>::new("total", [])?;
-        let x = View::<i64>::from_fn("x", [r], |[i]| i as i64)?;
+        let total: DevView<E, i64, 0> = dev(&space, "total", [])?;
+        let x: DevView<E, i64> = dev_from_fn(&space, "x", [r], |[i]| i as i64)?;
         parallel_for(
             "rank0",
             RangePolicy::new(&space, 0..r),
             total_into_rank0(&total, &x),
         )?;
-        prop_assert_eq!(total.get(()), (r * r.saturating_sub(1) / 2) as i64);
+        prop_assert_eq!(to_host(&total)[0], (r * r.saturating_sub(1) / 2) as i64);
         Ok(())
     });
 }

@@ -3,9 +3,9 @@
 //! tolerance, `parallel_reduce_into` a rank-0 View, and the order in which partial results join.
 
 use crate::{assert_close, check, chunk_sizes, sizes, F32_TOL, F64_TOL, LARGE};
+use crate::{dev, dev_from_fn, dev_from_vec, to_host, DevView};
 use proptest::prelude::*;
 use rokkos::prelude::*;
-use rokkos::HostSpace;
 
 #[kernel]
 fn sum_index(i: usize, acc: &mut i64) {
@@ -63,7 +63,7 @@ fn sum_sq_closed(b: usize, e: usize) -> i64 {
 }
 
 /// Kokkos TestReduce: the sum of the index over `begin..end` against `n (b + e - 1) / 2`.
-fn sum_of_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn sum_of_index<E: ExecutionSpace>(space: E) {
     check(
         24,
         (sizes(), 0usize..1000, chunk_sizes()),
@@ -86,12 +86,12 @@ fn sum_of_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(sum_of_index);
 
 /// Three accumulators at once (a tuple of reducers): sum, sum of squares and count of `w(i) = i`.
-fn several_accumulators<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn several_accumulators<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), 0usize..300, chunk_sizes()),
         |(n, b, chunk)| {
-            let w = View::<i64>::from_fn("w", [b + n], |[i]| i as i64)?;
+            let w: DevView<E, i64> = dev_from_fn(&space, "w", [b + n], |[i]| i as i64)?;
             let p = RangePolicy::new(&space, b..b + n).chunk_size(chunk);
             let (s, s2, c) = parallel_reduce("moments", p, moments(&w), (Sum, Sum, Sum))?;
             prop_assert_eq!(s, sum_closed(b, b + n));
@@ -105,23 +105,23 @@ per_backend!(several_accumulators);
 
 /// Dot products in both precisions against a plain loop, within a relative tolerance of the sum of
 /// absolute products.
-fn float_dot<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn float_dot<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), any::<u64>(), chunk_sizes()),
         |(n, seed, chunk)| {
             let xs = crate::unit_floats(seed, n);
             let ys = crate::unit_floats(seed.wrapping_add(7), n);
-            let x = View::<f64>::from_vec("x", [n], xs.clone())?;
-            let y = View::<f64, 1, LayoutLeft>::from_vec("y", [n], ys.clone())?;
+            let x: DevView<E, f64> = dev_from_vec(&space, "x", [n], xs.clone())?;
+            let y: DevView<E, f64, 1, LayoutLeft> = dev_from_vec(&space, "y", [n], ys.clone())?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let got: f64 = parallel_reduce("dot64", p, dot(&x, &y), Sum)?;
             let want: f64 = xs.iter().zip(&ys).map(|(a, b)| a * b).sum();
             let scale: f64 = xs.iter().zip(&ys).map(|(a, b)| (a * b).abs()).sum();
             assert_close(got, want, scale, F64_TOL, "f64 dot");
 
-            let x32 = View::<f32>::from_fn("x32", [n], |[i]| xs[i] as f32)?;
-            let y32 = View::<f32>::from_fn("y32", [n], |[i]| ys[i] as f32)?;
+            let x32: DevView<E, f32> = dev_from_fn(&space, "x32", [n], |[i]| xs[i] as f32)?;
+            let y32: DevView<E, f32> = dev_from_fn(&space, "y32", [n], |[i]| ys[i] as f32)?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let got: f32 = parallel_reduce("dot32", p, dot(&x32, &y32), Sum)?;
             let want: f64 = (0..n)
@@ -135,20 +135,20 @@ fn float_dot<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(float_dot);
 
 /// A range reduction over the rows of rank-2 Views of every layout.
-fn reduce_rank2_rows<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn reduce_rank2_rows<E: ExecutionSpace>(space: E) {
     check(12, (sizes(), 0usize..7, any::<u64>()), |(n, w, seed)| {
         let data = crate::ints(seed, n * w, -100, 100);
         let want: i64 = data.iter().sum();
-        let r = View::<i64, 2>::from_vec("r", [n, w], data.clone())?;
+        let r: DevView<E, i64, 2> = dev_from_vec(&space, "r", [n, w], data.clone())?;
         let got: i64 = parallel_reduce("rows_r", RangePolicy::new(&space, 0..n), total2(&r), Sum)?;
         prop_assert_eq!(got, want);
-        let l = View::<i64, 2, LayoutLeft>::new("l", [n, w])?;
+        let l: DevView<E, i64, 2, LayoutLeft> = dev(&space, "l", [n, w])?;
         deep_copy(&l, &r)?;
         let got: i64 = parallel_reduce("rows_l", RangePolicy::new(&space, 0..n), total2(&l), Sum)?;
         prop_assert_eq!(got, want);
         // Every other row of a taller matrix, through a LayoutStride subview.
-        let tall = View::<i64, 3>::new("tall", [n, 2, w])?;
-        let s: View<i64, 2, LayoutStride> = tall.subview((.., 1, ..))?;
+        let tall: DevView<E, i64, 3> = dev(&space, "tall", [n, 2, w])?;
+        let s: DevView<E, i64, 2, LayoutStride> = tall.subview((.., 1, ..))?;
         deep_copy(&s, &r)?;
         let got: i64 = parallel_reduce("rows_s", RangePolicy::new(&space, 0..n), total2(&s), Sum)?;
         prop_assert_eq!(got, want);
@@ -158,10 +158,10 @@ fn reduce_rank2_rows<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(reduce_rank2_rows);
 
 /// `parallel_reduce_into` stores the result in a rank-0 View; an empty range gives the identity.
-fn reduce_into_rank0<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn reduce_into_rank0<E: ExecutionSpace>(space: E) {
     check(12, (sizes(), 0usize..100), |(n, b)| {
-        let r = View::<i64, 0>::new("result", [])?;
-        r.set((), -1);
+        let r: DevView<E, i64, 0> = dev(&space, "result", [])?;
+        r.fill(-1)?;
         parallel_reduce_into(
             "into",
             RangePolicy::new(&space, b..b + n),
@@ -169,9 +169,9 @@ fn reduce_into_rank0<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             Sum,
             &r,
         )?;
-        prop_assert_eq!(r.get(()), sum_closed(b, b + n));
-        let x = View::<f64>::from_fn("x", [n], |[i]| i as f64 * 0.5)?;
-        let d = View::<f64, 0, LayoutLeft>::new("dot", [])?;
+        prop_assert_eq!(to_host(&r)[0], sum_closed(b, b + n));
+        let x: DevView<E, f64> = dev_from_fn(&space, "x", [n], |[i]| i as f64 * 0.5)?;
+        let d: DevView<E, f64, 0, LayoutLeft> = dev(&space, "dot", [])?;
         parallel_reduce_into(
             "into_dot",
             RangePolicy::new(&space, 0..n),
@@ -180,7 +180,7 @@ fn reduce_into_rank0<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             &d,
         )?;
         let want: f64 = (0..n).map(|i| (i as f64 * 0.5).powi(2)).sum();
-        assert_close(d.get(()), want, want, F64_TOL, "dot into rank 0");
+        assert_close(to_host(&d)[0], want, want, F64_TOL, "dot into rank 0");
         Ok(())
     });
 }
@@ -188,13 +188,13 @@ per_backend!(reduce_into_rank0);
 
 /// An associative, non-commutative join (a polynomial rolling hash): partial results must be
 /// joined in index order for the result to equal the sequential fold.
-fn ordered_join<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn ordered_join<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), any::<u64>(), chunk_sizes()),
         |(n, seed, chunk)| {
             let xs = crate::splitmix(seed, n);
-            let x = View::<u64>::from_vec("x", [n], xs.clone())?;
+            let x: DevView<E, u64> = dev_from_vec(&space, "x", [n], xs.clone())?;
             let base = 1_000_003u64;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let got = parallel_reduce(

@@ -4,11 +4,10 @@
 //! plain fold over the same data, including the identities over empty ranges and ties (the smallest
 //! location wins).
 
-use crate::{assert_close, check, sizes};
+use crate::{assert_close, check, dev_from_fn, dev_from_vec, sizes, DevView};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rokkos::prelude::*;
-use rokkos::HostSpace;
 
 /// First location of the minimum (ties: the smallest index) of `xs`, indices offset by `begin`.
 fn first_min<T: PartialOrd + Copy>(xs: &[T], begin: usize) -> Option<(T, usize)> {
@@ -115,7 +114,7 @@ macro_rules! int_reducers {
 
             /// Checks every integer reducer over `begin..begin + data.len()` of a View holding
             /// `data` after `begin` zeros.
-            pub(super) fn check_all<E: ExecutionSpace<Memory = HostSpace>>(
+            pub(super) fn check_all<E: ExecutionSpace>(
                 space: &E,
                 data: &[i64],
                 begin: usize,
@@ -123,8 +122,8 @@ macro_rules! int_reducers {
             ) -> Result<(), TestCaseError> {
                 let n = data.len();
                 let xs: Vec<$t> = data.iter().map(|&v| v as $t).collect();
-                let view = |vals: &[$t]| {
-                    View::<$t>::from_fn(stringify!($t), [begin + n], |[i]| {
+                let view = |vals: &[$t]| -> rokkos::Result<DevView<E, $t>> {
+                    dev_from_fn(space, stringify!($t), [begin + n], |[i]| {
                         if i < begin {
                             0
                         } else {
@@ -195,7 +194,7 @@ int_reducers!(k_u64, u64);
 int_reducers!(k_usize, usize);
 
 /// Integer reducers; values in a narrow band so that minima and maxima tie.
-fn integer_reducers<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn integer_reducers<E: ExecutionSpace>(space: E) {
     check(
         16,
         (
@@ -263,7 +262,7 @@ fn fminmax<T: Float>(i: usize, acc: &mut MinMaxVal<T>, a: View<T>) {
     }
 }
 
-fn check_float<T: Float, E: ExecutionSpace<Memory = HostSpace>>(
+fn check_float<T: Float, E: ExecutionSpace>(
     space: &E,
     data: &[f64],
     begin: usize,
@@ -275,7 +274,7 @@ fn check_float<T: Float, E: ExecutionSpace<Memory = HostSpace>>(
         .iter()
         .map(|&v| T::from_f64((v * 8.0).round() / 8.0))
         .collect();
-    let a = View::<T>::from_fn("a", [begin + n], |[i]| {
+    let a: DevView<E, T> = dev_from_fn(space, "a", [begin + n], |[i]| {
         if i < begin {
             T::ZERO
         } else {
@@ -290,7 +289,7 @@ fn check_float<T: Float, E: ExecutionSpace<Memory = HostSpace>>(
     assert_close(s.to_f64(), as64.iter().sum(), scale, tol, "Sum");
 
     let factors: Vec<T> = data.iter().map(|&v| T::from_f64(1.0 + v / 64.0)).collect();
-    let f = View::<T>::from_fn("f", [begin + n], |[i]| {
+    let f: DevView<E, T> = dev_from_fn(space, "f", [begin + n], |[i]| {
         if i < begin {
             T::ONE
         } else {
@@ -322,7 +321,7 @@ fn check_float<T: Float, E: ExecutionSpace<Memory = HostSpace>>(
 
 /// Floating-point reducers in both precisions: sums and products within a tolerance, extrema and
 /// their locations exactly.
-fn float_reducers<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn float_reducers<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), 0usize..50, any::<u64>()),
@@ -346,7 +345,7 @@ fn any_negative(i: usize, acc: &mut bool, a: View<i32>) {
 }
 
 /// `LAnd` / `LOr` over flags with zero, one or several exceptions (and the empty range).
-fn logical_reducers<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn logical_reducers<E: ExecutionSpace>(space: E) {
     check(
         16,
         (
@@ -360,7 +359,7 @@ fn logical_reducers<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                     xs[h.index(n)] = -1;
                 }
             }
-            let a = View::<i32>::from_vec("flags", [n], xs.clone())?;
+            let a: DevView<E, i32> = dev_from_vec(&space, "flags", [n], xs.clone())?;
             let all: bool = parallel_reduce(
                 "land",
                 RangePolicy::new(&space, 0..n),
@@ -393,13 +392,13 @@ fn first_and_last(i: usize, first: &mut i64, last: &mut i64, a: View<i64>) {
 
 /// `Custom` reducers: the value of largest magnitude (commutative), and "first"/"last" element
 /// (associative but not commutative: the partial results must be joined in index order).
-fn custom_reducers<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn custom_reducers<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), any::<u64>(), crate::chunk_sizes()),
         |(n, seed, chunk)| {
             let xs = crate::unit_floats(seed, n);
-            let a = View::<f64>::from_vec("a", [n], xs.clone())?;
+            let a: DevView<E, f64> = dev_from_vec(&space, "a", [n], xs.clone())?;
             let r = Custom::new(0.0f64, |a: &mut f64, b: f64| {
                 if b.abs() > a.abs() {
                     *a = b
@@ -416,7 +415,7 @@ fn custom_reducers<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 .fold(0.0f64, |m, &v| if v.abs() > m.abs() { v } else { m });
             prop_assert_eq!(got, want);
 
-            let ids = View::<i64>::from_fn("ids", [n], |[i]| (i * 3) as i64)?;
+            let ids: DevView<E, i64> = dev_from_fn(&space, "ids", [n], |[i]| (i * 3) as i64)?;
             let first = Custom::new(-1i64, |a: &mut i64, b: i64| {
                 if *a < 0 {
                     *a = b
@@ -472,7 +471,7 @@ fn five_ways(
 }
 
 /// Tuples of reducers: a `ValLoc` next to a sum, and the largest tuple (five reducers at once).
-fn tuple_reducers<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn tuple_reducers<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), any::<u64>(), crate::chunk_sizes()),
@@ -481,7 +480,7 @@ fn tuple_reducers<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 .iter()
                 .map(|v| (v * 4.0).round())
                 .collect();
-            let a = View::<f64>::from_vec("a", [n], xs.clone())?;
+            let a: DevView<E, f64> = dev_from_vec(&space, "a", [n], xs.clone())?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let (m, s) = parallel_reduce("argmin_and_sum", p, argmin_and_sum(&a), (MinLoc, Sum))?;
             let want = first_min(&xs, 0).unwrap_or((f64::INFINITY, usize::MAX));
@@ -489,7 +488,7 @@ fn tuple_reducers<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             prop_assert_eq!(s, xs.iter().sum::<f64>(), "small integers sum exactly");
 
             let is = crate::ints(seed, n, -20, 20);
-            let ai = View::<i64>::from_vec("ai", [n], is.clone())?;
+            let ai: DevView<E, i64> = dev_from_vec(&space, "ai", [n], is.clone())?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let got = parallel_reduce("five_ways", p, five_ways(&ai), (Sum, Prod, Min, Max, BOr))?;
             let want = (

@@ -4,9 +4,9 @@
 //! per index" contract.
 
 use crate::{assert_close, check, chunk_sizes, sizes, F64_TOL, LARGE};
+use crate::{dev, dev_from_vec, to_host, DevView};
 use proptest::prelude::*;
 use rokkos::prelude::*;
-use rokkos::HostSpace;
 
 #[kernel(scan)]
 fn prefix_of_index(i: usize, partial: &mut i64, is_final: bool, out: ViewMut<i64>) {
@@ -78,18 +78,18 @@ fn count_calls(
 
 /// Kokkos TestScan: the exclusive prefix sum of `i` over `begin..end` is
 /// `(i (i - 1) - b (b - 1)) / 2`, and the total is the sum over the whole range.
-fn prefix_sum_of_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn prefix_sum_of_index<E: ExecutionSpace>(space: E) {
     check(
         24,
         (sizes(), 0usize..100, chunk_sizes()),
         |(n, b, chunk)| {
-            let out = View::<i64>::new("out", [b + n])?;
+            let out: DevView<E, i64> = dev(&space, "out", [b + n])?;
             out.fill(-1)?;
             let p = RangePolicy::new(&space, b..b + n).chunk_size(chunk);
             let total = parallel_scan("prefix_of_index", p, prefix_of_index(&out))?;
             let tri = |k: usize| (k as i64) * (k as i64 - 1) / 2;
             prop_assert_eq!(total, tri(b + n) - tri(b));
-            let got = out.to_vec();
+            let got = to_host(&out);
             for (i, &v) in got.iter().enumerate() {
                 let want = if i < b { -1 } else { tri(i) - tri(b) };
                 prop_assert_eq!(v, want, "out({})", i);
@@ -97,7 +97,7 @@ fn prefix_sum_of_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             Ok(())
         },
     );
-    let out = View::<i64>::new("out", [LARGE]).unwrap();
+    let out: DevView<E, i64> = dev(&space, "out", [LARGE]).unwrap();
     let total = parallel_scan(
         "prefix_large",
         RangePolicy::new(&space, 0..LARGE),
@@ -106,20 +106,20 @@ fn prefix_sum_of_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
     .unwrap();
     let m = LARGE as i64;
     assert_eq!(total, m * (m - 1) / 2);
-    assert_eq!(out.get(LARGE - 1), (m - 1) * (m - 2) / 2);
+    assert_eq!(to_host(&out)[LARGE - 1], (m - 1) * (m - 2) / 2);
 }
 per_backend!(prefix_sum_of_index);
 
 /// Exclusive prefix sums of random integers against a plain loop, into Views of other layouts.
-fn prefix_sum_of_data<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn prefix_sum_of_data<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), any::<u64>(), chunk_sizes()),
         |(n, seed, chunk)| {
             let xs = crate::ints(seed, n, -1000, 1000);
-            let x = View::<i64, 1, LayoutLeft>::from_vec("x", [n], xs.clone())?;
-            let wide = View::<i64, 2>::new("wide", [n, 2])?;
-            let out: View<i64, 1, LayoutStride> = wide.subview((.., 1))?;
+            let x: DevView<E, i64, 1, LayoutLeft> = dev_from_vec(&space, "x", [n], xs.clone())?;
+            let wide: DevView<E, i64, 2> = dev(&space, "wide", [n, 2])?;
+            let out: DevView<E, i64, 1, LayoutStride> = wide.subview((.., 1))?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let total = parallel_scan("prefix", p, prefix(&x, &out))?;
             let mut want = Vec::with_capacity(n);
@@ -129,9 +129,9 @@ fn prefix_sum_of_data<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 run += v;
             }
             prop_assert_eq!(total, run);
-            prop_assert_eq!(out.to_vec(), want);
-            let untouched: View<i64, 1, LayoutStride> = wide.subview((.., 0))?;
-            prop_assert!(untouched.to_vec().iter().all(|&v| v == 0));
+            prop_assert_eq!(to_host(&out), want);
+            let untouched: DevView<E, i64, 1, LayoutStride> = wide.subview((.., 0))?;
+            prop_assert!(to_host(&untouched).iter().all(|&v| v == 0));
             Ok(())
         },
     );
@@ -139,17 +139,17 @@ fn prefix_sum_of_data<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(prefix_sum_of_data);
 
 /// An inclusive scan of floats, within a relative tolerance of the running sum of magnitudes.
-fn inclusive_float_scan<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn inclusive_float_scan<E: ExecutionSpace>(space: E) {
     check(
         12,
         (sizes(), any::<u64>(), chunk_sizes()),
         |(n, seed, chunk)| {
             let xs = crate::unit_floats(seed, n);
-            let x = View::<f64>::from_vec("x", [n], xs.clone())?;
-            let out = View::<f64>::new("out", [n])?;
+            let x: DevView<E, f64> = dev_from_vec(&space, "x", [n], xs.clone())?;
+            let out: DevView<E, f64> = dev(&space, "out", [n])?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let total = parallel_scan("inclusive", p, inclusive(&x, &out))?;
-            let got = out.to_vec();
+            let got = to_host(&out);
             let (mut run, mut mag) = (0.0f64, 0.0f64);
             for i in 0..n {
                 run += xs[i];
@@ -164,14 +164,14 @@ fn inclusive_float_scan<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(inclusive_float_scan);
 
 /// `parallel_scan_with(Max)`: the exclusive running maximum (the identity `i64::MIN` first).
-fn scan_with_max<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn scan_with_max<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), any::<u64>(), chunk_sizes()),
         |(n, seed, chunk)| {
             let xs = crate::ints(seed, n, -1_000_000, 1_000_000);
-            let x = View::<i64>::from_vec("x", [n], xs.clone())?;
-            let out = View::<i64>::new("out", [n])?;
+            let x: DevView<E, i64> = dev_from_vec(&space, "x", [n], xs.clone())?;
+            let out: DevView<E, i64> = dev(&space, "out", [n])?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let total = parallel_scan_with("running_max", p, running_max(&x, &out), Max)?;
             let mut want = Vec::with_capacity(n);
@@ -181,7 +181,7 @@ fn scan_with_max<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 run = run.max(v);
             }
             prop_assert_eq!(total, run);
-            prop_assert_eq!(out.to_vec(), want);
+            prop_assert_eq!(to_host(&out), want);
             Ok(())
         },
     );
@@ -189,20 +189,20 @@ fn scan_with_max<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(scan_with_max);
 
 /// Stream compaction through the scan value.
-fn stream_compaction<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn stream_compaction<E: ExecutionSpace>(space: E) {
     check(
         16,
         (sizes(), any::<u64>(), chunk_sizes()),
         |(n, seed, chunk)| {
             let xs = crate::ints(seed, n, 0, 100);
-            let x = View::<i64>::from_vec("x", [n], xs.clone())?;
-            let out = View::<i64>::new("out", [n])?;
+            let x: DevView<E, i64> = dev_from_vec(&space, "x", [n], xs.clone())?;
+            let out: DevView<E, i64> = dev(&space, "out", [n])?;
             out.fill(-1)?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let count = parallel_scan("compact", p, compact(&x, &out))?;
             let kept: Vec<i64> = xs.iter().copied().filter(|v| v % 3 == 0).collect();
             prop_assert_eq!(count, kept.len() as i64);
-            let got = out.to_vec();
+            let got = to_host(&out);
             prop_assert_eq!(&got[..kept.len()], &kept[..]);
             prop_assert!(got[kept.len()..].iter().all(|&v| v == -1));
             Ok(())
@@ -212,15 +212,15 @@ fn stream_compaction<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(stream_compaction);
 
 /// The scan contract: exactly one final call per index (non-final calls are the backend's business).
-fn one_final_call_per_index<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn one_final_call_per_index<E: ExecutionSpace>(space: E) {
     check(16, (sizes(), 0usize..10, chunk_sizes()), |(n, b, chunk)| {
-        let calls = View::<i64>::new("calls", [2])?;
-        let per_index = View::<i64>::new("per_index", [b + n])?;
+        let calls: DevView<E, i64> = dev(&space, "calls", [2])?;
+        let per_index: DevView<E, i64> = dev(&space, "per_index", [b + n])?;
         let p = RangePolicy::new(&space, b..b + n).chunk_size(chunk);
         let total = parallel_scan("count_calls", p, count_calls(&calls, &per_index))?;
         prop_assert_eq!(total, n as i64);
-        prop_assert_eq!(calls.get(1), n as i64);
-        let per = per_index.to_vec();
+        prop_assert_eq!(to_host(&calls)[1], n as i64);
+        let per = to_host(&per_index);
         prop_assert!(per[..b].iter().all(|&c| c == 0));
         prop_assert!(per[b..].iter().all(|&c| c == 1));
         Ok(())

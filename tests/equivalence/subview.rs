@@ -3,11 +3,11 @@
 //! through subviews (host and kernels) landing exactly in the parent's addressed elements,
 //! subviews of subviews, `try_layout` back to a contiguous layout, and the errors.
 
-use crate::check;
+use crate::{check, dev_from_fn, to_host, DevView};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rokkos::prelude::*;
-use rokkos::{HostSpace, Layout, SliceArg};
+use rokkos::{Layout, SliceArg};
 
 /// One subview argument for an extent `e`: an index, a range, or everything.
 fn slice_arg(e: usize) -> BoxedStrategy<SliceArg> {
@@ -217,23 +217,24 @@ fn scale_rows(i: usize, y: ViewMut<f64, 2>, x: View<f64, 2>, a: f64) {
 
 /// Kernels reading one subview and writing a disjoint one of the same allocation: only the written
 /// subview's elements change.
-fn kernels_on_disjoint_subviews<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn kernels_on_disjoint_subviews<E: ExecutionSpace>(space: E) {
     check(
         16,
         (1usize..40, 1usize..12, 0usize..3),
         |(rows, cols, which)| {
-            let m = View::<f64, 2>::from_fn("m", [rows, cols], |[i, j]| (i * cols + j) as f64)?;
-            let before = m.to_vec();
+            let m: DevView<E, f64, 2> =
+                dev_from_fn(&space, "m", [rows, cols], |[i, j]| (i * cols + j) as f64)?;
+            let before = to_host(&m);
             // Row 0 -> row `rows - 1` (distinct when rows > 1): disjoint byte ranges.
             if rows > 1 {
-                let src: View<f64, 1, LayoutStride> = m.subview((0, ..))?;
-                let dst: View<f64, 1, LayoutStride> = m.subview((rows - 1, ..))?;
+                let src: DevView<E, f64, 1, LayoutStride> = m.subview((0, ..))?;
+                let dst: DevView<E, f64, 1, LayoutStride> = m.subview((rows - 1, ..))?;
                 parallel_for(
                     "rows",
                     RangePolicy::new(&space, 0..cols),
                     scale_into(&dst, &src, 2.0),
                 )?;
-                let after = m.to_vec();
+                let after = to_host(&m);
                 for (p, (&b, &a)) in before.iter().zip(&after).enumerate() {
                     let (i, j) = (p / cols, p % cols);
                     let want = if i == rows - 1 { 2.0 * j as f64 } else { b };
@@ -241,27 +242,28 @@ fn kernels_on_disjoint_subviews<E: ExecutionSpace<Memory = HostSpace>>(space: E)
                 }
             }
             // Upper and lower halves of a 3-D View (rank-2 subviews through an index).
-            let t = View::<f64, 3, LayoutLeft>::from_fn("t", [2, rows, cols], |[h, i, j]| {
-                (h * 1000 + i * cols + j) as f64
-            })?;
-            let top: View<f64, 2, LayoutStride> = t.subview((which % 2, .., ..))?;
-            let bottom: View<f64, 2, LayoutStride> = t.subview((1 - which % 2, .., ..))?;
+            let t: DevView<E, f64, 3, LayoutLeft> =
+                dev_from_fn(&space, "t", [2, rows, cols], |[h, i, j]| {
+                    (h * 1000 + i * cols + j) as f64
+                })?;
+            let top: DevView<E, f64, 2, LayoutStride> = t.subview((which % 2, .., ..))?;
+            let bottom: DevView<E, f64, 2, LayoutStride> = t.subview((1 - which % 2, .., ..))?;
             // In LayoutLeft the two halves interleave in memory: their elements are disjoint but their
             // byte ranges overlap. The launch checks compare byte ranges, so they may refuse the launch
             // (a conservative answer, see the suite report); if they accept it, the result must be right.
-            let tb = t.to_vec();
+            let tb = to_host(&t);
             let r = parallel_for(
                 "halves",
                 RangePolicy::new(&space, 0..rows),
                 scale_rows(&bottom, &top, -1.0),
             );
             match r {
-                Err(Error::Aliasing { .. }) => prop_assert_eq!(t.to_vec(), tb),
+                Err(Error::Aliasing { .. }) => prop_assert_eq!(to_host(&t), tb),
                 Err(e) => return Err(TestCaseError::fail(e.to_string())),
                 Ok(()) => {
                     prop_assert_eq!(
-                        bottom.to_vec(),
-                        top.to_vec().iter().map(|v| -v).collect::<Vec<_>>()
+                        to_host(&bottom),
+                        to_host(&top).iter().map(|v| -v).collect::<Vec<_>>()
                     );
                 }
             }

@@ -3,10 +3,9 @@
 //! thread ranges (`n` and `a..b`), thread reductions and scans, broadcasts, barriers, `single_*`,
 //! and team-level `parallel_reduce`, each against a plain loop.
 
-use crate::check;
+use crate::{check, dev, dev_from_vec, to_host, DevView};
 use proptest::prelude::*;
 use rokkos::prelude::*;
-use rokkos::HostSpace;
 
 #[kernel]
 fn team_info(team: &TeamMember, out: ViewMut<i64, 2>, visits: ViewMut<i32>) {
@@ -105,27 +104,27 @@ fn vector_lengths() -> impl Strategy<Value = usize> {
 /// Kokkos TestTeamBasic: each team sees its league rank and the league size, the team size the
 /// policy resolved (1 on host backends) with team rank 0, and the requested vector length; each team
 /// runs exactly once.
-fn team_identity<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn team_identity<E: ExecutionSpace>(space: E) {
     check(
         16,
         (leagues(), team_sizes(), vector_lengths()),
         |(league, ts, vl)| {
-            let out = View::<i64, 2>::new("out", [league, 5])?;
-            let visits = View::<i32>::new("visits", [league])?;
+            let out: DevView<E, i64, 2> = dev(&space, "out", [league, 5])?;
+            let visits: DevView<E, i32> = dev(&space, "visits", [league])?;
             let policy = TeamPolicy::new(&space, league, ts).vector_length(vl);
             let team_size = policy.team_size();
             prop_assert_eq!(team_size, space.team_limits().team_size_auto.max(1));
             parallel_for("team_info", policy, team_info(&out, &visits))?;
-            let h = out.host();
+            let h = to_host(&out);
             for l in 0..league {
-                prop_assert_eq!(h[(l, 0)], l as i64);
-                prop_assert_eq!(h[(l, 1)], league as i64);
-                prop_assert_eq!(h[(l, 2)], team_size as i64);
-                prop_assert_eq!(h[(l, 3)], 0);
-                prop_assert_eq!(h[(l, 4)], vl as i64);
+                let row = &h[5 * l..5 * l + 5];
+                prop_assert_eq!(row[0], l as i64);
+                prop_assert_eq!(row[1], league as i64);
+                prop_assert_eq!(row[2], team_size as i64);
+                prop_assert_eq!(row[3], 0);
+                prop_assert_eq!(row[4], vl as i64);
             }
-            drop(h);
-            prop_assert!(visits.to_vec().iter().all(|&v| v == 1));
+            prop_assert!(to_host(&visits).iter().all(|&v| v == 1));
             Ok(())
         },
     );
@@ -133,7 +132,7 @@ fn team_identity<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(team_identity);
 
 /// Row sums through `thread_reduce`, over Views of every layout.
-fn team_row_sums<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn team_row_sums<E: ExecutionSpace>(space: E) {
     check(
         16,
         (leagues(), 0usize..40, any::<u64>()),
@@ -142,19 +141,19 @@ fn team_row_sums<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             let want: Vec<i64> = (0..league)
                 .map(|l| data[l * w..(l + 1) * w].iter().sum())
                 .collect();
-            let a = View::<i64, 2>::from_vec("a", [league, w], data)?;
-            let out = View::<i64>::new("out", [league])?;
+            let a: DevView<E, i64, 2> = dev_from_vec(&space, "a", [league, w], data)?;
+            let out: DevView<E, i64> = dev(&space, "out", [league])?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto);
             parallel_for("row_sums", p, row_sums(&a, &out))?;
-            prop_assert_eq!(out.to_vec(), want.clone());
+            prop_assert_eq!(to_host(&out), want.clone());
 
-            let left = View::<i64, 2, LayoutLeft>::new("left", [league, w])?;
+            let left: DevView<E, i64, 2, LayoutLeft> = dev(&space, "left", [league, w])?;
             deep_copy(&left, &a)?;
-            let out_s = View::<i64, 2>::new("out_s", [league, 3])?;
-            let col: View<i64, 1, LayoutStride> = out_s.subview((.., 2))?;
+            let out_s: DevView<E, i64, 2> = dev(&space, "out_s", [league, 3])?;
+            let col: DevView<E, i64, 1, LayoutStride> = out_s.subview((.., 2))?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto).vector_length(4);
             parallel_for("row_sums_left", p, row_sums(&left, &col))?;
-            prop_assert_eq!(col.to_vec(), want);
+            prop_assert_eq!(to_host(&col), want);
             Ok(())
         },
     );
@@ -162,21 +161,21 @@ fn team_row_sums<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(team_row_sums);
 
 /// `thread_range(lo..n)` touches exactly the columns `lo..n` of the team's row.
-fn team_thread_range_bounds<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn team_thread_range_bounds<E: ExecutionSpace>(space: E) {
     check(
         16,
         (leagues(), 0usize..30, 0usize..35),
         |(league, w, lo)| {
-            let out = View::<i64, 2>::new("out", [league, w])?;
+            let out: DevView<E, i64, 2> = dev(&space, "out", [league, w])?;
             out.fill(-1)?;
             let lo = lo.min(w);
             let p = TeamPolicy::new(&space, league, TeamSize::Auto);
             parallel_for("fill_band", p, fill_band(&out, lo))?;
-            let h = out.host();
+            let h = to_host(&out);
             for l in 0..league {
                 for j in 0..w {
                     let want = if j >= lo { (l * 1000 + j) as i64 } else { -1 };
-                    prop_assert_eq!(h[(l, j)], want, "({}, {})", l, j);
+                    prop_assert_eq!(h[l * w + j], want, "({}, {})", l, j);
                 }
             }
             Ok(())
@@ -186,15 +185,15 @@ fn team_thread_range_bounds<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(team_thread_range_bounds);
 
 /// `thread_scan`: the exclusive prefix of each row, and the row total it returns.
-fn team_thread_scan<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn team_thread_scan<E: ExecutionSpace>(space: E) {
     check(
         16,
         (leagues(), 0usize..40, any::<u64>()),
         |(league, w, seed)| {
             let data = crate::ints(seed, league * w, -100, 100);
-            let a = View::<i64, 2>::from_vec("a", [league, w], data.clone())?;
-            let out = View::<i64, 2>::new("out", [league, w])?;
-            let totals = View::<i64>::new("totals", [league])?;
+            let a: DevView<E, i64, 2> = dev_from_vec(&space, "a", [league, w], data.clone())?;
+            let out: DevView<E, i64, 2> = dev(&space, "out", [league, w])?;
+            let totals: DevView<E, i64> = dev(&space, "totals", [league])?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto);
             parallel_for("row_prefix", p, row_prefix(&a, &out, &totals))?;
             let mut want = Vec::with_capacity(league * w);
@@ -207,8 +206,8 @@ fn team_thread_scan<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 }
                 want_totals.push(run);
             }
-            prop_assert_eq!(out.to_vec(), want);
-            prop_assert_eq!(totals.to_vec(), want_totals);
+            prop_assert_eq!(to_host(&out), want);
+            prop_assert_eq!(to_host(&totals), want_totals);
             Ok(())
         },
     );
@@ -216,13 +215,13 @@ fn team_thread_scan<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(team_thread_scan);
 
 /// `team_broadcast`, `team_barrier` and `single_thread` (results handed back to the team).
-fn team_broadcast_and_single<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn team_broadcast_and_single<E: ExecutionSpace>(space: E) {
     check(8, leagues(), |league| {
-        let out = View::<i64>::new("out", [league])?;
+        let out: DevView<E, i64> = dev(&space, "out", [league])?;
         let p = TeamPolicy::new(&space, league, TeamSize::Auto);
         parallel_for("team_misc", p, team_misc(&out))?;
         prop_assert_eq!(
-            out.to_vec(),
+            to_host(&out),
             (0..league as i64).map(|l| 3 * l + 1).collect::<Vec<_>>()
         );
         Ok(())
@@ -232,13 +231,13 @@ per_backend!(team_broadcast_and_single);
 
 /// Team-level `parallel_reduce`: the total over all teams, with one and with two accumulators
 /// (an empty league gives the identities).
-fn team_reduce<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn team_reduce<E: ExecutionSpace>(space: E) {
     check(
         16,
         (leagues(), 0usize..30, any::<u64>()),
         |(league, w, seed)| {
             let data = crate::ints(seed, league * w, -1000, 1000);
-            let a = View::<i64, 2>::from_vec("a", [league, w], data.clone())?;
+            let a: DevView<E, i64, 2> = dev_from_vec(&space, "a", [league, w], data.clone())?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto);
             let total: i64 = parallel_reduce("team_total", p, team_total(&a), Sum)?;
             prop_assert_eq!(total, data.iter().sum::<i64>());

@@ -2,10 +2,9 @@
 //! team scratch at levels 0 and 1, thread-private scratch, several scratch Views at once (rank 1
 //! and 2, different element types), and scratch inside a team reduction.
 
-use crate::check;
+use crate::{check, dev, dev_from_vec, to_host, DevView};
 use proptest::prelude::*;
 use rokkos::prelude::*;
-use rokkos::HostSpace;
 
 /// Reverses each row of `a` (doubled) through team scratch of one level.
 /// Scratch levels are constants in a kernel (each device backend places them statically), so the
@@ -96,14 +95,14 @@ fn padded(count: usize, size: usize) -> usize {
 
 /// Kokkos TestTeamScratch: write team scratch, barrier, read it back in another order; at both
 /// levels, with exactly the requested number of bytes.
-fn scratch_round_trip<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn scratch_round_trip<E: ExecutionSpace>(space: E) {
     check(
         16,
         (leagues(), widths(), 0usize..2, any::<u64>()),
         |(league, n, level, seed)| {
             let data = crate::unit_floats(seed, league * n);
-            let a = View::<f64, 2>::from_vec("a", [league, n], data.clone())?;
-            let out = View::<f64, 2, LayoutLeft>::new("out", [league, n])?;
+            let a: DevView<E, f64, 2> = dev_from_vec(&space, "a", [league, n], data.clone())?;
+            let out: DevView<E, f64, 2, LayoutLeft> = dev(&space, "out", [league, n])?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto).scratch(level, n * 8, 0);
             if level == 0 {
                 parallel_for("reverse_via_scratch", p, reverse_via_scratch0(&a, &out))?;
@@ -116,7 +115,7 @@ fn scratch_round_trip<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                     row.iter().rev().map(|v| 2.0 * v).collect::<Vec<_>>()
                 })
                 .collect();
-            prop_assert_eq!(out.to_vec(), want);
+            prop_assert_eq!(to_host(&out), want);
             Ok(())
         },
     );
@@ -124,14 +123,14 @@ fn scratch_round_trip<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(scratch_round_trip);
 
 /// Thread-private scratch (`per_thread` bytes of the request).
-fn thread_private_scratch<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn thread_private_scratch<E: ExecutionSpace>(space: E) {
     check(
         16,
         (leagues(), widths(), any::<u64>()),
         |(league, n, seed)| {
             let data = crate::ints(seed, league * n, -1000, 1000);
-            let a = View::<i64, 2>::from_vec("a", [league, n], data.clone())?;
-            let out = View::<i64>::new("out", [league])?;
+            let a: DevView<E, i64, 2> = dev_from_vec(&space, "a", [league, n], data.clone())?;
+            let out: DevView<E, i64> = dev(&space, "out", [league])?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto)
                 .vector_length(4)
                 .scratch(0, 0, n * 8);
@@ -139,7 +138,7 @@ fn thread_private_scratch<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
             let want: Vec<i64> = (0..league)
                 .map(|l| 3 * data[l * n..(l + 1) * n].iter().sum::<i64>())
                 .collect();
-            prop_assert_eq!(out.to_vec(), want);
+            prop_assert_eq!(to_host(&out), want);
             Ok(())
         },
     );
@@ -147,7 +146,7 @@ fn thread_private_scratch<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(thread_private_scratch);
 
 /// Two scratch Views of different types, ranks and levels in the same team.
-fn several_scratch_views<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn several_scratch_views<E: ExecutionSpace>(space: E) {
     check(
         16,
         (leagues(), widths(), any::<u64>()),
@@ -156,8 +155,8 @@ fn several_scratch_views<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 .into_iter()
                 .map(|v| v as i32)
                 .collect();
-            let a = View::<i32, 2>::from_vec("a", [league, n], data.clone())?;
-            let out = View::<i64, 2>::new("out", [league, n])?;
+            let a: DevView<E, i32, 2> = dev_from_vec(&space, "a", [league, n], data.clone())?;
+            let out: DevView<E, i64, 2> = dev(&space, "out", [league, n])?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto)
                 .scratch(0, padded(n, 4), 0)
                 .scratch(1, padded(2 * n, 8), 0);
@@ -169,7 +168,7 @@ fn several_scratch_views<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                     want.push(row[n - 1 - j] as i64 + 10 * row[j] as i64 + (n - 1 - j) as i64);
                 }
             }
-            prop_assert_eq!(out.to_vec(), want);
+            prop_assert_eq!(to_host(&out), want);
             Ok(())
         },
     );
@@ -177,13 +176,13 @@ fn several_scratch_views<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(several_scratch_views);
 
 /// Team scratch inside a team `parallel_reduce`.
-fn scratch_in_reduce<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn scratch_in_reduce<E: ExecutionSpace>(space: E) {
     check(
         16,
         (leagues(), widths(), any::<u64>()),
         |(league, n, seed)| {
             let data = crate::ints(seed, league * n, -1000, 1000);
-            let a = View::<i64, 2>::from_vec("a", [league, n], data.clone())?;
+            let a: DevView<E, i64, 2> = dev_from_vec(&space, "a", [league, n], data.clone())?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto).scratch(0, n * 8, 0);
             let got: i64 = parallel_reduce("scratch_reduce", p, scratch_reduce(&a), Sum)?;
             prop_assert_eq!(got, data.iter().map(|v| v * v).sum::<i64>());
@@ -195,9 +194,9 @@ per_backend!(scratch_in_reduce);
 
 /// Using more scratch than the policy reserved fails inside the kernel (a panic on host backends,
 /// an `Err` from the IR evaluator), naming the sizes.
-fn scratch_overuse_panics<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
-    let a = View::<f64, 2>::new("a", [4, 16]).unwrap();
-    let out = View::<f64, 2>::new("out", [4, 16]).unwrap();
+fn scratch_overuse_panics<E: ExecutionSpace>(space: E) {
+    let a: DevView<E, f64, 2> = dev(&space, "a", [4, 16]).unwrap();
+    let out: DevView<E, f64, 2> = dev(&space, "out", [4, 16]).unwrap();
     let p = TeamPolicy::new(&space, 4, TeamSize::Auto).scratch(0, 8 * 15, 0);
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         parallel_for("too_little_scratch", p, reverse_via_scratch0(&a, &out))

@@ -2,10 +2,9 @@
 //! writes and reductions, `team_vector_range`, `vector_scan`, `team_vector_reduce` with `MinLoc`,
 //! and a thread reduction whose body is itself a vector reduction, against plain loops.
 
-use crate::{assert_close, check, F64_TOL};
+use crate::{assert_close, check, dev, dev_from_vec, to_host, DevView, F64_TOL};
 use proptest::prelude::*;
 use rokkos::prelude::*;
-use rokkos::HostSpace;
 
 #[kernel]
 fn nested_write(team: &TeamMember, out: ViewMut<i64, 3>) {
@@ -102,9 +101,9 @@ fn vector_lengths() -> impl Strategy<Value = usize> {
 }
 
 /// Triple nesting writes every element `(league, thread, vector)` once.
-fn thread_vector_nesting<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn thread_vector_nesting<E: ExecutionSpace>(space: E) {
     check(16, (shapes(), vector_lengths()), |((league, m, n), vl)| {
-        let out = View::<i64, 3, LayoutLeft>::new("out", [league, m, n])?;
+        let out: DevView<E, i64, 3, LayoutLeft> = dev(&space, "out", [league, m, n])?;
         let p = TeamPolicy::new(&space, league, TeamSize::Auto).vector_length(vl);
         parallel_for("nested_write", p, nested_write(&out))?;
         let want: Vec<i64> = (0..league)
@@ -112,32 +111,32 @@ fn thread_vector_nesting<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 (0..m).flat_map(move |j| (0..n).map(move |k| ((l * 100 + j) * 100 + k) as i64))
             })
             .collect();
-        prop_assert_eq!(out.to_vec(), want);
+        prop_assert_eq!(to_host(&out), want);
 
-        let tv = View::<i64, 2>::new("tv", [league, n])?;
+        let tv: DevView<E, i64, 2> = dev(&space, "tv", [league, n])?;
         let p = TeamPolicy::new(&space, league, TeamSize::Auto).vector_length(vl);
         parallel_for("team_vector_fill", p, team_vector_fill(&tv))?;
         let want: Vec<i64> = (0..league)
             .flat_map(|l| (0..n).map(move |j| (l * 7 + j * 3) as i64))
             .collect();
-        prop_assert_eq!(tv.to_vec(), want);
+        prop_assert_eq!(to_host(&tv), want);
         Ok(())
     });
 }
 per_backend!(thread_vector_nesting);
 
 /// Vector reductions nested in thread ranges: per-row sums within a relative tolerance.
-fn nested_vector_reduce<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn nested_vector_reduce<E: ExecutionSpace>(space: E) {
     check(
         16,
         (shapes(), vector_lengths(), any::<u64>()),
         |((league, m, n), vl, seed)| {
             let data = crate::unit_floats(seed, league * m * n);
-            let a = View::<f64, 3>::from_vec("a", [league, m, n], data.clone())?;
-            let out = View::<f64, 2>::new("out", [league, m])?;
+            let a: DevView<E, f64, 3> = dev_from_vec(&space, "a", [league, m, n], data.clone())?;
+            let out: DevView<E, f64, 2> = dev(&space, "out", [league, m])?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto).vector_length(vl);
             parallel_for("nested_sums", p, nested_sums(&a, &out))?;
-            let got = out.to_vec();
+            let got = to_host(&out);
             for r in 0..league * m {
                 let row = &data[r * n..(r + 1) * n];
                 let scale: f64 = row.iter().map(|v| v.abs()).sum();
@@ -150,11 +149,11 @@ fn nested_vector_reduce<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(nested_vector_reduce);
 
 /// `vector_scan` nested in a thread range: exclusive prefix of every innermost row.
-fn nested_vector_scan<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn nested_vector_scan<E: ExecutionSpace>(space: E) {
     check(16, (shapes(), any::<u64>()), |((league, m, n), seed)| {
         let data = crate::ints(seed, league * m * n, -50, 50);
-        let a = View::<i64, 3>::from_vec("a", [league, m, n], data.clone())?;
-        let out = View::<i64, 3>::new("out", [league, m, n])?;
+        let a: DevView<E, i64, 3> = dev_from_vec(&space, "a", [league, m, n], data.clone())?;
+        let out: DevView<E, i64, 3> = dev(&space, "out", [league, m, n])?;
         let p = TeamPolicy::new(&space, league, TeamSize::Auto);
         parallel_for("vector_prefix", p, vector_prefix(&a, &out))?;
         let mut want = Vec::with_capacity(data.len());
@@ -165,24 +164,25 @@ fn nested_vector_scan<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                 run += v;
             }
         }
-        prop_assert_eq!(out.to_vec(), want);
+        prop_assert_eq!(to_host(&out), want);
         Ok(())
     });
 }
 per_backend!(nested_vector_scan);
 
 /// `team_vector_reduce` with `MinLoc` per row (ties: first column; empty rows: the identity).
-fn team_vector_minloc<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn team_vector_minloc<E: ExecutionSpace>(space: E) {
     check(16, (shapes(), any::<u64>()), |((league, _, n), seed)| {
         let data: Vec<f64> = crate::ints(seed, league * n, 0, 9)
             .into_iter()
             .map(|v| v as f64 * 0.5)
             .collect();
-        let a = View::<f64, 2>::from_vec("a", [league, n], data.clone())?;
-        let val = View::<f64>::new("val", [league])?;
-        let loc = View::<i64>::new("loc", [league])?;
+        let a: DevView<E, f64, 2> = dev_from_vec(&space, "a", [league, n], data.clone())?;
+        let val: DevView<E, f64> = dev(&space, "val", [league])?;
+        let loc: DevView<E, i64> = dev(&space, "loc", [league])?;
         let p = TeamPolicy::new(&space, league, TeamSize::Auto);
         parallel_for("row_argmin", p, row_argmin(&a, &val, &loc))?;
+        let (hval, hloc) = (to_host(&val), to_host(&loc));
         for l in 0..league {
             let row = &data[l * n..(l + 1) * n];
             let mut best = (f64::INFINITY, usize::MAX);
@@ -191,8 +191,8 @@ fn team_vector_minloc<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
                     best = (v, j);
                 }
             }
-            prop_assert_eq!(val.get(l), best.0);
-            prop_assert_eq!(loc.get(l), best.1 as i64);
+            prop_assert_eq!(hval[l], best.0);
+            prop_assert_eq!(hloc[l], best.1 as i64);
         }
         Ok(())
     });
@@ -200,7 +200,7 @@ fn team_vector_minloc<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 per_backend!(team_vector_minloc);
 
 /// A thread reduction over vector reductions, inside a team `parallel_reduce`.
-fn reduce_of_reductions<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+fn reduce_of_reductions<E: ExecutionSpace>(space: E) {
     check(
         16,
         (
@@ -211,7 +211,7 @@ fn reduce_of_reductions<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
         ),
         |(league, m, n, seed)| {
             let data = crate::ints(seed, league * m * n, -100, 100);
-            let a = View::<i64, 3>::from_vec("a", [league, m, n], data.clone())?;
+            let a: DevView<E, i64, 3> = dev_from_vec(&space, "a", [league, m, n], data.clone())?;
             let p = TeamPolicy::new(&space, league, TeamSize::Auto).vector_length(8);
             let got: i64 = parallel_reduce("max_row_sum", p, max_row_sum(&a), Sum)?;
             let want: i64 = (0..league)

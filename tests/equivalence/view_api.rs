@@ -3,11 +3,11 @@
 //! host guards, `from_fn`/`from_vec`/`to_vec` orders, explicit strides, `try_layout`, and kernels
 //! reading Views of ranks 1 to 4 in every layout.
 
-use crate::check;
+use crate::{check, dev, dev_from_fn, dev_from_vec, DevView};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rokkos::prelude::*;
-use rokkos::{HostSpace, Layout};
+use rokkos::Layout;
 
 /// Row-major position of `idx` in `extents`.
 fn row_major<const R: usize>(idx: [usize; R], extents: [usize; R]) -> usize {
@@ -300,8 +300,8 @@ fn sum_rank4(i: usize, acc: &mut i64, a: View<i64, 4>) {
 }
 
 /// Kernels read Views of ranks 1 to 4 in every layout (including strided subviews) exactly as the
-/// host sees them.
-fn kernels_read_every_rank_and_layout<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+/// host wrote them.
+fn kernels_read_every_rank_and_layout<E: ExecutionSpace>(space: E) {
     check(
         12,
         (
@@ -315,11 +315,12 @@ fn kernels_read_every_rank_and_layout<E: ExecutionSpace<Memory = HostSpace>>(spa
                 .iter()
                 .map(|idx| data[row_major(*idx, e)] * (idx[3] as i64 + 1))
                 .sum();
-            let r4 = View::<i64, 4>::from_fn("r4", e, |idx| data[row_major(idx, e)])?;
-            let l4 = View::<i64, 4, LayoutLeft>::new("l4", e)?;
+            let r4: DevView<E, i64, 4> =
+                dev_from_fn(&space, "r4", e, |idx| data[row_major(idx, e)])?;
+            let l4: DevView<E, i64, 4, LayoutLeft> = dev(&space, "l4", e)?;
             deep_copy(&l4, &r4)?;
-            let big = View::<i64, 4>::new("big", [e[0], e[1] + 1, e[2], e[3] + 2])?;
-            let s4: View<i64, 4, LayoutStride> = big.subview((.., 1.., .., 1..e[3] + 1))?;
+            let big: DevView<E, i64, 4> = dev(&space, "big", [e[0], e[1] + 1, e[2], e[3] + 2])?;
+            let s4: DevView<E, i64, 4, LayoutStride> = big.subview((.., 1.., .., 1..e[3] + 1))?;
             deep_copy(&s4, &r4)?;
             let p = || RangePolicy::new(&space, 0..e[0]);
             prop_assert_eq!(parallel_reduce("r4", p(), sum_rank4(&r4), Sum)?, want4);
@@ -328,14 +329,15 @@ fn kernels_read_every_rank_and_layout<E: ExecutionSpace<Memory = HostSpace>>(spa
 
             let e3 = [e[0], e[1], e[2]];
             let d3 = crate::ints(seed ^ 3, e3.iter().product(), -100, 100);
-            let r3 = View::<i64, 3, LayoutLeft>::from_fn("r3", e3, |idx| d3[row_major(idx, e3)])?;
+            let r3: DevView<E, i64, 3, LayoutLeft> =
+                dev_from_fn(&space, "r3", e3, |idx| d3[row_major(idx, e3)])?;
             let want3: i64 = indices(e3)
                 .iter()
                 .map(|idx| d3[row_major(*idx, e3)] * (idx[2] as i64 + 1))
                 .sum();
             prop_assert_eq!(parallel_reduce("r3", p(), sum_rank3(&r3), Sum)?, want3);
             if e[3] > 0 {
-                let s3: View<i64, 3, LayoutStride> = s4.subview((.., .., .., 0))?;
+                let s3: DevView<E, i64, 3, LayoutStride> = s4.subview((.., .., .., 0))?;
                 let want3s: i64 = indices(e3)
                     .iter()
                     .map(|idx| {
@@ -347,13 +349,15 @@ fn kernels_read_every_rank_and_layout<E: ExecutionSpace<Memory = HostSpace>>(spa
 
             let e2 = [e[0], e[1]];
             let d2 = crate::ints(seed ^ 2, e[0] * e[1], -100, 100);
-            let r2 = View::<i64, 2, LayoutLeft>::from_fn("r2", e2, |idx| d2[row_major(idx, e2)])?;
+            let r2: DevView<E, i64, 2, LayoutLeft> =
+                dev_from_fn(&space, "r2", e2, |idx| d2[row_major(idx, e2)])?;
             prop_assert_eq!(
                 parallel_reduce("r2", p(), sum_rank2(&r2), Sum)?,
                 d2.iter().sum::<i64>()
             );
             let d1 = crate::ints(seed ^ 1, e[0], -100, 100);
-            let r1 = View::<i64, 1, LayoutLeft>::from_vec("r1", [e[0]], d1.clone())?;
+            let r1: DevView<E, i64, 1, LayoutLeft> =
+                dev_from_vec(&space, "r1", [e[0]], d1.clone())?;
             prop_assert_eq!(
                 parallel_reduce("r1", p(), sum_rank1(&r1), Sum)?,
                 d1.iter().sum::<i64>()

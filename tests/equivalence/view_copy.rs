@@ -1,13 +1,14 @@
 //! `deep_copy` and `fill` (Kokkos `TestViewCopy` / `TestDeepCopy`): between every pair of layouts
 //! (`LayoutRight`, `LayoutLeft`, `LayoutStride` through subviews and padded strides) for ranks 1 to
 //! 4, into and out of non-contiguous subviews without touching the rest of the parent, the empty
-//! case, and the errors (shape mismatch, live host guards) leaving the destination untouched.
+//! case, and the errors (shape mismatch, live host guards) leaving the destination untouched; and
+//! copies between host memory and each execution space's memory around a kernel.
 
 use crate::check;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rokkos::prelude::*;
-use rokkos::HostSpace;
+use rokkos::{Layout, MemorySpace};
 
 /// The layouts a View of the test is built in.
 #[derive(Debug, Clone, Copy)]
@@ -29,26 +30,43 @@ fn kinds() -> impl Strategy<Value = Kind> {
     ]
 }
 
-/// A View of `extents` in `kind` holding `f(idx)`, plus the View that owns its allocation.
-fn make<const R: usize>(
+/// A View in `mem` of layout `L` holding `f(idx)` (as `View::from_fn`, through a host View).
+fn filled<const R: usize, L: Layout, S: MemorySpace>(
+    mem: &S,
+    label: &str,
+    extents: [usize; R],
+    f: impl Fn([usize; R]) -> i64,
+) -> rokkos::Result<View<i64, R, L, S>> {
+    let v = View::<i64, R, L, S>::new_in(mem, label, extents)?;
+    deep_copy(&v, &View::<i64, R, L>::from_fn(label, extents, f)?)?;
+    Ok(v)
+}
+
+/// A View and the View that owns its allocation (the same, or its parent).
+type Made<const R: usize, S> = (View<i64, R, LayoutStride, S>, View<i64, R, LayoutStride, S>);
+
+/// A View in `mem` of `extents` in `kind` holding `f(idx)`, plus the View that owns its allocation.
+fn make<const R: usize, S: MemorySpace>(
+    mem: &S,
     kind: Kind,
     extents: [usize; R],
     f: impl Fn([usize; R]) -> i64,
-) -> rokkos::Result<(View<i64, R, LayoutStride>, View<i64, R, LayoutStride>)> {
+) -> rokkos::Result<Made<R, S>> {
     let v = match kind {
         Kind::Right => {
-            let v = View::<i64, R>::from_fn("right", extents, f)?.to_layout_stride();
+            let v = filled::<R, LayoutRight, S>(mem, "right", extents, f)?.to_layout_stride();
             (v.clone(), v)
         }
         Kind::Left => {
-            let v = View::<i64, R, LayoutLeft>::from_fn("left", extents, f)?.to_layout_stride();
+            let v = filled::<R, LayoutLeft, S>(mem, "left", extents, f)?.to_layout_stride();
             (v.clone(), v)
         }
         Kind::Sub => {
-            let big = View::<i64, R>::new("parent", extents.map(|e| e + 2))?;
+            let big =
+                View::<i64, R, LayoutRight, S>::new_in(mem, "parent", extents.map(|e| e + 2))?;
             big.fill(-99)?;
             let args = extents.map(|e| rokkos::SliceArg::Range(1, Some(e + 1)));
-            let sub: View<i64, R, LayoutStride> = big.subview(args)?;
+            let sub: View<i64, R, LayoutStride, S> = big.subview(args)?;
             let tmp = View::<i64, R>::from_fn("tmp", extents, f)?;
             deep_copy(&sub, &tmp)?;
             (sub, big.to_layout_stride())
@@ -60,7 +78,8 @@ fn make<const R: usize>(
                 strides[k] = acc;
                 acc *= extents[k] + 1;
             }
-            let v = View::<i64, R, LayoutStride>::new_strided("padded", extents, strides)?;
+            let v =
+                View::<i64, R, LayoutStride, S>::new_strided_in(mem, "padded", extents, strides)?;
             v.fill(-99)?;
             let tmp = View::<i64, R>::from_fn("tmp", extents, f)?;
             deep_copy(&v, &tmp)?;
@@ -79,8 +98,8 @@ fn check_pair<const R: usize>(
     src_kind: Kind,
     dst_kind: Kind,
 ) -> Result<(), TestCaseError> {
-    let (src, _src_owner) = make(src_kind, extents, code)?;
-    let (dst, dst_owner) = make(dst_kind, extents, |_| -5)?;
+    let (src, _src_owner) = make(&HostSpace, src_kind, extents, code)?;
+    let (dst, dst_owner) = make(&HostSpace, dst_kind, extents, |_| -5)?;
     let untouched =
         |v: &View<i64, R, LayoutStride>| v.to_vec().iter().filter(|&&x| x == -99).count();
     let before = untouched(&dst_owner);
@@ -198,17 +217,18 @@ fn negate(i: usize, y: ViewMut<i64, 2>, x: View<i64, 2>) {
     }
 }
 
-/// Kokkos' host/device round trip: deep_copy into a View of another layout, run a kernel on it,
-/// deep_copy the result back, compare with the host computation.
-fn copy_kernel_copy_back<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+/// Kokkos' host/device round trip: deep_copy into a View of another layout in the space's memory,
+/// run a kernel on it, deep_copy the result back to the host, compare with the host computation.
+fn copy_kernel_copy_back<E: ExecutionSpace>(space: E) {
     check(
         16,
         (0usize..50, 0usize..9, kinds(), any::<u64>()),
         |(r, c, kind, seed)| {
             let data = crate::ints(seed, r * c, -1000, 1000);
             let host = View::<i64, 2>::from_vec("host", [r, c], data.clone())?;
-            let (dev_in, _o1) = make(kind, [r, c], |_| 0)?;
-            let (dev_out, _o2) = make(kind, [r, c], |_| 0)?;
+            let mem = space.memory_space();
+            let (dev_in, _o1) = make(&mem, kind, [r, c], |_| 0)?;
+            let (dev_out, _o2) = make(&mem, kind, [r, c], |_| 0)?;
             deep_copy(&dev_in, &host)?;
             parallel_for(
                 "negate",
