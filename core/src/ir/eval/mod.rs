@@ -17,7 +17,7 @@ mod machine;
 pub mod ops;
 mod space;
 
-pub use space::{IrEval, HASH_LOG};
+pub use space::{EvalMemory, IrEval, HASH_LOG};
 
 use crate::ir::valid::{validate, ValidationError};
 use crate::ir::{Kernel, Pattern, ScalarType, Value, WorkKind};

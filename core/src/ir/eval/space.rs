@@ -4,7 +4,12 @@
 //! `IrEval` proves that the kernel's IR computes what its native body computes on the serial and
 //! rayon backends, so the IR the GPU backends compile is checked in CI without a GPU.
 //!
-//! A launch copies each View argument's span out of host memory into a typed buffer, evaluates, and
+//! Its memory space, [`EvalMemory`], behaves like a GPU's: host code cannot index its Views (it is
+//! not [`HostAccessible`](crate::HostAccessible)) and reaches their data only through `deep_copy`,
+//! mirrors and `fill`. A test that passes on `IrEval` therefore does not rely on host access to the
+//! Views its kernels use.
+//!
+//! A launch copies each View argument's span out of its buffer into a typed buffer, evaluates, and
 //! copies the writable Views back (also after a failed evaluation, so that stores made before the
 //! failure remain, as on the host backends). The launch-time argument checks guarantee that no
 //! writable View overlaps another argument, so the copies cannot clobber each other. Errors of a
@@ -23,7 +28,8 @@ use crate::kernel::{
 use crate::layout::span_of;
 use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
 use crate::reducer::{AccValue, Reducer};
-use crate::space::{ExecutionSpace, HostSpace, MemorySpace, TeamLimits};
+use crate::space::{ExecutionSpace, HostBuffer, HostSpace, MemorySpace, TeamLimits};
+use std::ptr::NonNull;
 
 /// Runs kernels through their IR in the reference evaluator, sequentially (tests only: slow).
 ///
@@ -38,6 +44,68 @@ use crate::space::{ExecutionSpace, HostSpace, MemorySpace, TeamLimits};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct IrEval;
 
+/// The memory space of [`IrEval`]: host allocations that host code may not index, as on a GPU.
+///
+/// The bytes live in ordinary host memory (a [`HostBuffer`] from [`HostSpace`]), but
+/// [`MemorySpace::host_ptr`] answers `None` and the space is not
+/// [`HostAccessible`](crate::HostAccessible), so `get`, `set`, `host()`, `host_mut()` and
+/// `to_vec()` do not compile for its Views. Data moves in and out with `deep_copy`,
+/// `create_mirror_view_and_copy` and `fill`, exactly as for a device space; `IrEval` launches read
+/// and write the buffers through [`HostSpace`]'s byte copies.
+///
+/// ```
+/// use rokkos_core::ir::eval::{EvalMemory, IrEval};
+/// use rokkos_core::{create_mirror_view_and_copy, deep_copy, ExecutionSpace, MemorySpace, View};
+/// use rokkos_core::{LayoutRight, Result};
+///
+/// # fn main() -> Result<()> {
+/// let space: EvalMemory = IrEval.memory_space();
+/// let d = View::<f64, 1, LayoutRight, EvalMemory>::new_in(&space, "d", [4])?;
+/// let h = View::<f64>::from_vec("h", [4], vec![1.0, 2.0, 3.0, 4.0])?;
+/// deep_copy(&d, &h)?; // host -> "device"
+/// let back = create_mirror_view_and_copy(&d)?; // "device" -> a new host View
+/// assert!(!back.shares_allocation_with(&h));
+/// assert_eq!(back.to_vec(), vec![1.0, 2.0, 3.0, 4.0]);
+/// d.fill(0.5)?;
+/// deep_copy(&h, &d)?;
+/// assert_eq!(h.to_vec(), vec![0.5; 4]);
+///
+/// // Host code has no address for the data.
+/// let buffer = space.allocate("raw", 16, 8)?;
+/// assert!(EvalMemory::host_ptr(&buffer).is_none());
+/// # Ok(())
+/// # }
+/// ```
+///
+/// Indexing a View in `EvalMemory` from host code is a compile error:
+///
+/// ```compile_fail,E0599
+/// use rokkos_core::ir::eval::EvalMemory;
+/// use rokkos_core::{LayoutRight, View};
+/// let d = View::<f64, 1, LayoutRight, EvalMemory>::new_in(&EvalMemory, "d", [4]).unwrap();
+/// let _ = d.get(0);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EvalMemory;
+
+impl MemorySpace for EvalMemory {
+    const NAME: &'static str = "EvalMemory";
+    type Buffer = HostBuffer;
+
+    fn allocate(&self, label: &str, bytes: usize, align: usize) -> Result<HostBuffer> {
+        HostSpace.allocate(label, bytes, align)
+    }
+    fn host_ptr(_buffer: &HostBuffer) -> Option<NonNull<u8>> {
+        None
+    }
+    fn read_bytes(&self, buffer: &HostBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
+        HostSpace.read_bytes(buffer, offset, dst)
+    }
+    fn write_bytes(&self, buffer: &HostBuffer, offset: usize, src: &[u8]) -> Result<()> {
+        HostSpace.write_bytes(buffer, offset, src)
+    }
+}
+
 /// Host copies of one launch's View arguments.
 enum Owned {
     I32(Vec<i32>),
@@ -49,7 +117,7 @@ enum Owned {
 }
 
 struct ViewCopy<'a> {
-    binding: ViewBinding<'a, HostSpace>,
+    binding: ViewBinding<'a, EvalMemory>,
     data: Owned,
 }
 
@@ -63,7 +131,7 @@ fn elem_size(t: ScalarType) -> usize {
 
 impl<'a> ViewCopy<'a> {
     /// Copies the View's span (`offset .. offset + span` elements of its allocation).
-    fn load(binding: ViewBinding<'a, HostSpace>) -> Result<Self> {
+    fn load(binding: ViewBinding<'a, EvalMemory>) -> Result<Self> {
         let span = span_of(binding.extents, binding.strides);
         let size = elem_size(binding.elem);
         let mut bytes = vec![0u8; span * size];
@@ -160,7 +228,7 @@ fn fmt_index<T: std::fmt::Display>(xs: &[T]) -> String {
 
 /// Evaluates one launch of `kernel` over `work`; returns the accumulator fields. Messages name
 /// the kernel, as the native path's panics do.
-fn launch<K: KernelIr<Space = HostSpace>>(
+fn launch<K: KernelIr<Space = EvalMemory>>(
     name: &str,
     kernel: &K,
     work: WorkSet,
@@ -256,7 +324,7 @@ fn league_work(policy: &TeamPolicy<IrEval>) -> WorkSet {
 }
 
 impl ExecutionSpace for IrEval {
-    type Memory = HostSpace;
+    type Memory = EvalMemory;
 
     fn name(&self) -> &'static str {
         "ir-eval"
@@ -272,7 +340,7 @@ impl ExecutionSpace for IrEval {
     }
     fn for_range<K>(&self, _label: &str, p: &RangePolicy<Self>, k: Checked<'_, K>) -> Result<()>
     where
-        K: ForKernel<RangeWork, Space = HostSpace> + KernelIr,
+        K: ForKernel<RangeWork, Space = EvalMemory> + KernelIr,
     {
         let work = range_work(p.begin(), p.end());
         launch(K::NAME, k.kernel(), work, Run::For).map(drop)
@@ -284,14 +352,14 @@ impl ExecutionSpace for IrEval {
         k: Checked<'_, K>,
     ) -> Result<()>
     where
-        K: ForKernel<MDWork<N>, Space = HostSpace> + KernelIr,
+        K: ForKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
     {
         let work = md_work(p.begin(), p.end());
         launch(K::NAME, k.kernel(), work, Run::For).map(drop)
     }
     fn for_team<K>(&self, _label: &str, p: &TeamPolicy<Self>, k: Checked<'_, K>) -> Result<()>
     where
-        K: ForKernel<TeamWork, Space = HostSpace> + KernelIr,
+        K: ForKernel<TeamWork, Space = EvalMemory> + KernelIr,
     {
         launch(K::NAME, k.kernel(), league_work(p), Run::For).map(drop)
     }
@@ -303,7 +371,7 @@ impl ExecutionSpace for IrEval {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<RangeWork, Space = HostSpace> + KernelIr,
+        K: ReduceKernel<RangeWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         let init = init_values(reducer);
@@ -319,7 +387,7 @@ impl ExecutionSpace for IrEval {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<MDWork<N>, Space = HostSpace> + KernelIr,
+        K: ReduceKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         let init = init_values(reducer);
@@ -335,7 +403,7 @@ impl ExecutionSpace for IrEval {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ReduceKernel<TeamWork, Space = HostSpace> + KernelIr,
+        K: ReduceKernel<TeamWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         let init = init_values(reducer);
@@ -353,7 +421,7 @@ impl ExecutionSpace for IrEval {
         reducer: &Rd,
     ) -> Result<K::Value>
     where
-        K: ScanKernel<RangeWork, Space = HostSpace> + KernelIr,
+        K: ScanKernel<RangeWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
         let init = init_values(reducer);
