@@ -398,6 +398,25 @@ impl Ctx {
         self.submit_locked(&mut st);
     }
 
+    /// Waits until the `map_async` callback that fills `slot` has run. Another thread's poll may
+    /// have taken the mapping off wgpu's queue and not yet run the callback when this thread's own
+    /// wait returns, so this waits again until it has.
+    fn wait_mapped(
+        &self,
+        slot: &Mutex<Option<std::result::Result<(), wgpu::BufferAsyncError>>>,
+        what: &str,
+    ) -> Result<()> {
+        for _ in 0..100_000 {
+            self.wait()?;
+            match slot.lock().ok().and_then(|mut s| s.take()) {
+                Some(Ok(())) => return Ok(()),
+                Some(Err(e)) => return Err(unavailable(format!("mapping {what} failed: {e}"))),
+                None => std::thread::yield_now(),
+            }
+        }
+        Err(unavailable(format!("mapping {what} never completed")))
+    }
+
     fn wait(&self) -> Result<()> {
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
@@ -436,15 +455,7 @@ impl Ctx {
                         *s = Some(r);
                     }
                 });
-            self.wait()?;
-            match slot.lock().ok().and_then(|mut s| s.take()) {
-                Some(Ok(())) => {}
-                other => {
-                    return Err(unavailable(format!(
-                        "mapping the error record failed: {other:?}"
-                    )))
-                }
-            }
+            self.wait_mapped(&slot, "the error record")?;
             let words: Vec<u32> = {
                 let data = self
                     .err_staging
@@ -509,15 +520,7 @@ impl Ctx {
                 *s = Some(r);
             }
         });
-        self.wait()?;
-        match slot.lock().ok().and_then(|mut s| s.take()) {
-            Some(Ok(())) => {}
-            other => {
-                return Err(unavailable(format!(
-                    "mapping a read-back buffer failed: {other:?}"
-                )))
-            }
-        }
+        self.wait_mapped(&slot, "a read-back buffer")?;
         let (words, out) = {
             let data = staging
                 .get_mapped_range(..)

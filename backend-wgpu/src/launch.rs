@@ -5,7 +5,7 @@ use crate::emit::{emit, EmitError, EmitOptions};
 use crate::memory::WgpuSpace;
 use crate::params::ParamsLayout;
 use rokkos_core::ir::valid::KernelInfo;
-use rokkos_core::ir::{self, Value};
+use rokkos_core::ir::{self, Access, Value};
 use rokkos_core::kernel::{KernelArg, KernelIr};
 use rokkos_core::{Error, Result};
 use std::sync::Arc;
@@ -93,6 +93,30 @@ pub(crate) fn prepare<'a, K: KernelIr<Space = WgpuSpace>>(
             )));
         }
     }
+    // Views of one allocation bind one buffer several times; wgpu refuses a buffer bound both
+    // read-only and read-write in one dispatch, so such a read-only View is declared read-write
+    // for this launch (a variant of the kernel with its own pipeline; it is never written).
+    let alias_rw: Vec<usize> = (0..views.len())
+        .filter(|&i| {
+            ir.views[i].access == Access::ReadOnly
+                && views
+                    .iter()
+                    .enumerate()
+                    .any(|(j, w)| j != i && w.writable && w.buffer.buf == views[i].buffer.buf)
+        })
+        .collect();
+    let (ir, info, hash) = if alias_rw.is_empty() {
+        (ir, info, hash)
+    } else {
+        let mut k = (*ir).clone();
+        for &i in &alias_rw {
+            k.views[i].access = Access::Writable;
+        }
+        let info = ir::valid::validate(&k)
+            .map_err(|e| Error::InvalidArgument(format!("kernel IR rejected: {e}")))?;
+        let hash = k.stable_hash();
+        (Arc::new(k), Arc::new(info), hash)
+    };
     Ok(Prepared {
         ir,
         info,

@@ -72,8 +72,11 @@ impl MemorySpace for WgpuSpace {
 
     fn allocate(&self, label: &str, bytes: usize, _align: usize) -> Result<WgpuBuffer> {
         let ctx = self.ctx()?.clone();
+        // A multiple of 8 bytes, at least 8: a binding of `array<f64>` (or i64/u64) must hold one
+        // element even for an empty View.
+        let size = (bytes.div_ceil(8) * 8).max(8) as u64;
         let max = ctx.limits.max_storage_buffer_binding_size;
-        if bytes as u64 > max {
+        if size > max {
             return Err(Error::Unsupported {
                 backend: BACKEND.into(),
                 feature: format!(
@@ -82,7 +85,6 @@ impl MemorySpace for WgpuSpace {
                 ),
             });
         }
-        let size = (bytes.div_ceil(4) * 4).max(4) as u64;
         let oom = ctx.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let val = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let buf = ctx.device.create_buffer(&wgpu::BufferDescriptor {

@@ -200,14 +200,13 @@ fn tiles<const N: usize>(
             budget = (budget / t[k]).max(1);
         }
     }
+    // A tile larger than a workgroup is walked by the workgroup in strides (see the emitter).
     let prod = t.iter().try_fold(1usize, |a, &x| a.checked_mul(x));
     match prod {
-        Some(p) if p <= max => Ok(t),
+        Some(p) if p <= u32::MAX as usize => Ok(t),
         _ => Err(Error::InvalidPolicy {
             label: label.to_string(),
-            reason: format!(
-                "MDRange tile {t:?} has more than max_compute_invocations_per_workgroup = {max} points"
-            ),
+            reason: format!("MDRange tile {t:?} has more than 2^32 points"),
         }),
     }
 }
@@ -230,7 +229,8 @@ pub(crate) fn mdrange<
 ) -> Result<Option<V>> {
     let p = prepare(ctx, kernel)?;
     let t = tiles(ctx, label, begin, end, req)?;
-    let wg = t.iter().product::<usize>() as u32;
+    let max = ctx.limits.max_compute_invocations_per_workgroup.min(256);
+    let wg = (t.iter().product::<usize>() as u32).clamp(1, max);
     let fields = p.ir.acc_fields();
     let (entry, joins, init) = match reducer {
         Some(r) => {
@@ -427,7 +427,7 @@ pub(crate) fn team<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
             ));
         }
     }
-    if l1 > 0 {
+    if l1 > 0 || crate::emit::team::uses_level(&p.ir, 1) {
         extra.push(scratch_buffer(
             ctx,
             (slots * l1) as usize,

@@ -131,12 +131,19 @@ fn invalid_team_policies<E: ExecutionSpace>(space: E) {
         );
         assert!(matches!(r, Err(Error::InvalidPolicy { .. })), "{r:?}");
     }
-    // The limits themselves are accepted.
-    let ok = TeamPolicy::new(&space, 4, TeamSize::Exactly(lim.team_size_max))
-        .vector_length(lim.vector_length_max)
-        .scratch(0, lim.scratch_max[0], 0);
-    parallel_for("team_fill", ok, team_fill(&out)).unwrap();
-    assert!(to_host(&out).iter().all(|&v| v == 1.0));
+    // Each limit itself is accepted (on a GPU team size and vector length share one workgroup, so
+    // the two maxima are not accepted together, as in Kokkos).
+    for (ts, vl) in [(lim.team_size_max, 1), (1, lim.vector_length_max)] {
+        out.fill(0.0).unwrap();
+        let ok = TeamPolicy::new(&space, 4, TeamSize::Exactly(ts))
+            .vector_length(vl)
+            .scratch(0, lim.scratch_max[0], 0);
+        parallel_for("team_fill", ok, team_fill(&out)).unwrap();
+        assert!(
+            to_host(&out).iter().all(|&v| v == 1.0),
+            "team size {ts}, vector length {vl}"
+        );
+    }
 }
 per_backend!(invalid_team_policies);
 
@@ -227,7 +234,8 @@ per_host_backend!(host_guards_block_launches);
 
 /// Out-of-bounds reads and writes in a kernel fail with the kernel name, the View label, the index
 /// and the extents, on every backend: host backends panic (rayon re-raises the worker's panic in the
-/// caller), the IR evaluator (like a device backend) returns `Err(OutOfBounds)` with the same message.
+/// caller), the IR evaluator returns `Err(OutOfBounds)` with the same message, and a device backend
+/// returns it from the fence that follows the (asynchronous) launch.
 fn out_of_bounds_panics<E: ExecutionSpace>(space: E) {
     for n in [1usize, 5, 1000] {
         let out: DevView<E, f64> = dev(&space, "out", [n]).unwrap();
@@ -238,6 +246,7 @@ fn out_of_bounds_panics<E: ExecutionSpace>(space: E) {
                 RangePolicy::new(&space, 0..n),
                 read_ahead(&out, &small),
             )
+            .and_then(|()| space.fence())
         }));
         let msg = crate::kernel_failure(r, "out-of-bounds read");
         assert!(msg.contains("read_ahead"), "{msg}");
@@ -252,6 +261,7 @@ fn out_of_bounds_panics<E: ExecutionSpace>(space: E) {
                 RangePolicy::new(&space, 0..n),
                 write_past(&grid),
             )
+            .and_then(|()| space.fence())
         }));
         let msg = crate::kernel_failure(r, "out-of-bounds write");
         assert!(

@@ -13,7 +13,9 @@
 //!   ([`to_host`]). `IrEval`'s memory (`rokkos::ir::eval::EvalMemory`) is not host accessible, as a
 //!   GPU's is not, so a body that compiles and passes on `ir_eval` is ready for a device backend.
 //!   **A device backend is added by one entry in [`per_backend!`]** (a `#[cfg(feature = ..)]`
-//!   `#[test] fn <backend>()` calling `super::$name` with its execution space), and nothing else.
+//!   `#[test] fn <backend>()` calling `super::$name` with its execution space), and nothing else:
+//!   `<test>::wgpu` runs every body on the wgpu backend when the `wgpu` feature is on
+//!   ([`wgpu_space`], [`capability_gated`]).
 //! - [`per_host_backend!`] instantiates `fn name<E: ExecutionSpace<Memory = HostSpace>>(space: E)`
 //!   on the host backends only (serial, rayon, rayon_global): the few bodies whose subject is host
 //!   memory itself (host guards blocking launches).
@@ -71,6 +73,17 @@ macro_rules! per_backend {
             #[test]
             fn ir_eval() {
                 super::$name(rokkos::ir::eval::IrEval);
+            }
+
+            /// The wgpu backend (lavapipe in CI): the same body on a GPU. Skips, saying why, only
+            /// where no adapter exists (and `ROKKOS_REQUIRE_WGPU` is not set) or where the adapter
+            /// lacks a capability the body needs (`Err(Unsupported)`).
+            #[cfg(feature = "wgpu")]
+            #[test]
+            fn wgpu() {
+                if let Some(space) = crate::wgpu_space() {
+                    crate::capability_gated("wgpu", || super::$name(space));
+                }
             }
         }
     };
@@ -322,4 +335,35 @@ fn ir_hashes_of_every_kernel_are_stable_across_processes() {
         kernels.len()
     );
     assert_eq!(logs[0], logs[1], "IR hashes differ between two processes");
+}
+
+/// The wgpu execution space, or `None` (after saying why) when this machine has no adapter. With
+/// `ROKKOS_REQUIRE_WGPU=1` (CI) a missing adapter is a failure instead.
+#[cfg(feature = "wgpu")]
+pub fn wgpu_space() -> Option<rokkos::Wgpu> {
+    match rokkos::Wgpu::new() {
+        Ok(s) => Some(s),
+        Err(e) if std::env::var("ROKKOS_REQUIRE_WGPU").as_deref() == Ok("1") => {
+            panic!("ROKKOS_REQUIRE_WGPU=1 but {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
+
+/// Runs a test body on a device backend; a failure whose cause is the backend answering
+/// `Err(Unsupported)` (a capability this adapter lacks, named in the message) is reported as a
+/// skip with that reason. Every other failure fails the test.
+pub fn capability_gated(backend: &str, body: impl FnOnce()) {
+    let marker = format!("`{backend}` cannot do this:");
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body));
+    if let Err(p) = r {
+        let msg = panic_message(&*p);
+        match msg.find(&marker) {
+            Some(at) => eprintln!("skipped on {backend} (capability): {}", &msg[at..]),
+            None => std::panic::resume_unwind(p),
+        }
+    }
 }

@@ -131,7 +131,11 @@ fn thread_private_scratch<E: ExecutionSpace>(space: E) {
             let data = crate::ints(seed, league * n, -1000, 1000);
             let a: DevView<E, i64, 2> = dev_from_vec(&space, "a", [league, n], data.clone())?;
             let out: DevView<E, i64> = dev(&space, "out", [league])?;
-            let p = TeamPolicy::new(&space, league, TeamSize::Auto)
+            // Per-thread scratch is multiplied by the team size: take as many threads as fit.
+            let lim = space.team_limits();
+            let fit = lim.scratch_max[0].checked_div(n * 8).unwrap_or(usize::MAX);
+            let ts = TeamSize::Exactly(lim.team_size_auto.min(fit).max(1));
+            let p = TeamPolicy::new(&space, league, ts)
                 .vector_length(4)
                 .scratch(0, 0, n * 8);
             parallel_for("thread_scratch_sum", p, thread_scratch_sum(&a, &out))?;
@@ -200,6 +204,7 @@ fn scratch_overuse_panics<E: ExecutionSpace>(space: E) {
     let p = TeamPolicy::new(&space, 4, TeamSize::Auto).scratch(0, 8 * 15, 0);
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         parallel_for("too_little_scratch", p, reverse_via_scratch0(&a, &out))
+            .and_then(|()| space.fence())
     }));
     let msg = crate::kernel_failure(r, "scratch overuse");
     assert!(msg.contains("scratch") && msg.contains("16"), "{msg}");

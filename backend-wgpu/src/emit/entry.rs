@@ -31,7 +31,7 @@ pub(crate) fn extra_bindings(
             } else {
                 Vec::new()
             };
-            if shape.arena(1) > 0 {
+            if shape.arena(1) > 0 || super::team::uses_level(k, 1) {
                 v.push(("scr1".into(), "read_write", ScalarType::U32));
             }
             v
@@ -195,7 +195,13 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
             }
         }
         WorkKind::MDRange(r) => {
-            s.push_str("    var rem = g; var lrem = li; var act = g < P.ntiles;\n");
+            // One workgroup per tile; a tile with more points than invocations is walked in
+            // strides of the workgroup size (each invocation's points in increasing order).
+            let tp: Vec<String> = (0..r).map(|d| format!("P.t{d}")).collect();
+            s.push_str(&format!(
+                "    let tp = {};\n    for (var q = li; q < tp; q = q + {wg}u) {{\n    var rem = g; var lrem = q; var act = g < P.ntiles;\n",
+                tp.join(" * ")
+            ));
             for d in (0..r).rev() {
                 s.push_str(&format!(
                     "    {{ let tc = rem % P.nt{d}; rem = rem / P.nt{d}; let lo = lrem % P.t{d}; lrem = lrem / P.t{d};\n      w{d} = P.b{d} + u64(tc) * u64(P.t{d}) + u64(lo); act = act && w{d} < P.e{d}; }}\n"
@@ -204,7 +210,7 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
             if opts.entry != Entry::For && opts.entry != Entry::Reduce {
                 return Err(EmitError::Mismatch("scan over an MDRange".into()));
             }
-            s.push_str("    if (act) { rk_work(); }\n");
+            s.push_str("    if (act) { rk_work(); }\n    }\n");
         }
         WorkKind::Team => unreachable!(),
     }

@@ -61,6 +61,13 @@ impl TeamShape {
     }
 }
 
+/// Whether `k` allocates scratch at `level` (its arena is then declared even when the policy
+/// reserved nothing there, so that an allocation fails at run time instead of the module at
+/// compile time).
+pub fn uses_level(k: &Kernel, level: u32) -> bool {
+    k.scratch.iter().any(|d| d.level.min(1) == level)
+}
+
 /// Whether `k` needs communication between the lanes of one thread (then lanes are virtual).
 pub fn needs_lane_comm(k: &Kernel) -> bool {
     let mut need = false;
@@ -580,8 +587,11 @@ pub(crate) fn entry(
     let p2 = wg.next_power_of_two();
     let mut s = String::new();
     let w0 = sh.arena_words(0);
-    if w0 > 0 {
-        s.push_str(&format!("var<workgroup> rk_s0: array<u32, {w0}>;\n"));
+    if w0 > 0 || uses_level(k, 0) {
+        s.push_str(&format!(
+            "var<workgroup> rk_s0: array<u32, {}>;\n",
+            w0.max(1)
+        ));
     }
     if reduce.is_some() {
         for (i, (_, t)) in fields.iter().enumerate() {
