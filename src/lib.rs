@@ -62,9 +62,9 @@ pub use rokkos_core::*;
 pub use rokkos_macros::{func, kernel};
 #[cfg(feature = "rayon")]
 pub use rokkos_rayon::Rayon;
+pub use rokkos_serial::Serial;
 #[cfg(feature = "wgpu")]
 pub use rokkos_wgpu::{Wgpu, WgpuSpace};
-pub use rokkos_serial::Serial;
 
 /// Everything a kernel author usually needs.
 pub mod prelude {
