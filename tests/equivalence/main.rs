@@ -367,3 +367,36 @@ pub fn capability_gated(backend: &str, body: impl FnOnce()) {
         }
     }
 }
+
+/// Compares a kernel's float results with the plain-loop expectation: bit for bit on the host
+/// backends and the IR evaluator (the same operations in the same order), and within four roundings
+/// of `max(|want|, 1)` on GPU backends, whose compilers may fuse `a * b + c` into one fused
+/// multiply-add (one rounding instead of two; WGSL cannot forbid it).
+pub fn floats_match<E: rokkos::ExecutionSpace, T: rokkos::Float>(
+    space: &E,
+    got: &[T],
+    want: &[T],
+) -> Result<(), TestCaseError> {
+    let exact = matches!(space.name(), "serial" | "rayon" | "ir-eval");
+    let eps = if std::mem::size_of::<T>() == 4 {
+        f32::EPSILON as f64
+    } else {
+        f64::EPSILON
+    };
+    proptest::prop_assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let (g, w) = (g.to_f64(), w.to_f64());
+        if exact {
+            proptest::prop_assert_eq!(g.to_bits(), w.to_bits(), "element {}: {} vs {}", i, g, w);
+        } else {
+            proptest::prop_assert!(
+                (g - w).abs() <= 4.0 * eps * w.abs().max(1.0),
+                "element {}: {} vs {}",
+                i,
+                g,
+                w
+            );
+        }
+    }
+    Ok(())
+}

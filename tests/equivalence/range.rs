@@ -166,8 +166,8 @@ fn read_modify_write<E: ExecutionSpace>(space: E) {
 }
 per_backend!(read_modify_write);
 
-/// A `#[func]` helper called from a kernel, and generic kernels in both precisions, bit-exact
-/// against the same expression evaluated in a plain loop.
+/// A `#[func]` helper called from a kernel, and generic kernels in both precisions, against the
+/// same expression evaluated in a plain loop ([`crate::floats_match`]: bit-exact on host backends).
 fn funcs_and_generic_kernels<E: ExecutionSpace>(space: E) {
     check(12, (sizes(), any::<u64>()), |(n, seed)| {
         let xs = crate::unit_floats(seed, n);
@@ -178,9 +178,8 @@ fn funcs_and_generic_kernels<E: ExecutionSpace>(space: E) {
             RangePolicy::new(&space, 0..n),
             square_into(&y, &x),
         )?;
-        let want: Vec<u64> = xs.iter().map(|v| (v * v + 1.0).to_bits()).collect();
-        let got: Vec<u64> = to_host(&y).iter().map(|v| v.to_bits()).collect();
-        prop_assert_eq!(got, want);
+        let want: Vec<f64> = xs.iter().map(|v| v * v + 1.0).collect();
+        crate::floats_match(&space, &to_host(&y), &want)?;
 
         let x64: DevView<E, f64> = dev_from_vec(&space, "x64", [n], xs.clone())?;
         let y64: DevView<E, f64> = dev_from_fn(&space, "y64", [n], |[i]| i as f64 * 0.5)?;
@@ -189,11 +188,8 @@ fn funcs_and_generic_kernels<E: ExecutionSpace>(space: E) {
             RangePolicy::new(&space, 0..n),
             generic_axpy(&y64, &x64, 1.25),
         )?;
-        let want: Vec<u64> = (0..n)
-            .map(|i| (1.25 * xs[i] + i as f64 * 0.5).to_bits())
-            .collect();
-        let got: Vec<u64> = to_host(&y64).iter().map(|v| v.to_bits()).collect();
-        prop_assert_eq!(got, want);
+        let want: Vec<f64> = (0..n).map(|i| 1.25 * xs[i] + i as f64 * 0.5).collect();
+        crate::floats_match(&space, &to_host(&y64), &want)?;
 
         let xs32: Vec<f32> = xs.iter().map(|&v| v as f32).collect();
         let x32: DevView<E, f32> = dev_from_vec(&space, "x32", [n], xs32.clone())?;
@@ -203,11 +199,8 @@ fn funcs_and_generic_kernels<E: ExecutionSpace>(space: E) {
             RangePolicy::new(&space, 0..n),
             generic_axpy(&y32, &x32, -0.75f32),
         )?;
-        let want: Vec<u32> = (0..n)
-            .map(|i| (-0.75f32 * xs32[i] + i as f32).to_bits())
-            .collect();
-        let got: Vec<u32> = to_host(&y32).iter().map(|v| v.to_bits()).collect();
-        prop_assert_eq!(got, want);
+        let want: Vec<f32> = (0..n).map(|i| -0.75f32 * xs32[i] + i as f32).collect();
+        crate::floats_match(&space, &to_host(&y32), &want)?;
         Ok(())
     });
 }
@@ -354,7 +347,7 @@ fn control_flow_in_kernels<E: ExecutionSpace>(space: E) {
 }
 per_backend!(control_flow_in_kernels);
 
-/// A generic `#[func]` called from a generic kernel, in both precisions, bit-exact.
+/// A generic `#[func]` called from a generic kernel, in both precisions ([`crate::floats_match`]).
 fn generic_funcs<E: ExecutionSpace>(space: E) {
     check(12, (sizes(), any::<u64>()), |(n, seed)| {
         let a = crate::unit_floats(seed, n);
@@ -367,13 +360,8 @@ fn generic_funcs<E: ExecutionSpace>(space: E) {
             RangePolicy::new(&space, 0..n),
             lerp_k(&y, &va, &vb, 0.25),
         )?;
-        let want: Vec<u64> = (0..n)
-            .map(|i| (a[i] + (b[i] - a[i]) * 0.25).to_bits())
-            .collect();
-        prop_assert_eq!(
-            to_host(&y).iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
-            want
-        );
+        let want: Vec<f64> = (0..n).map(|i| a[i] + (b[i] - a[i]) * 0.25).collect();
+        crate::floats_match(&space, &to_host(&y), &want)?;
         let a32: Vec<f32> = a.iter().map(|&v| v as f32).collect();
         let b32: Vec<f32> = b.iter().map(|&v| v as f32).collect();
         let va: DevView<E, f32> = dev_from_vec(&space, "a32", [n], a32.clone())?;
@@ -384,13 +372,8 @@ fn generic_funcs<E: ExecutionSpace>(space: E) {
             RangePolicy::new(&space, 0..n),
             lerp_k(&y, &va, &vb, 0.75f32),
         )?;
-        let want: Vec<u32> = (0..n)
-            .map(|i| (a32[i] + (b32[i] - a32[i]) * 0.75).to_bits())
-            .collect();
-        prop_assert_eq!(
-            to_host(&y).iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
-            want
-        );
+        let want: Vec<f32> = (0..n).map(|i| a32[i] + (b32[i] - a32[i]) * 0.75).collect();
+        crate::floats_match(&space, &to_host(&y), &want)?;
         Ok(())
     });
 }

@@ -101,17 +101,49 @@ pub(crate) fn join_op(r: ReducerKind, a: &str, b: &str) -> String {
 }
 
 /// Joins element `j` of the shared arrays into element `i`, accumulator by accumulator.
+/// Element type of a reduction tree's workgroup array for a field of type `t`: `bool` fields are
+/// kept as `u32` 0/1 (bool arrays in workgroup memory miscompute on NVIDIA's Vulkan driver).
+pub(crate) fn sh_elem(t: ScalarType) -> &'static str {
+    if t == ScalarType::Bool {
+        "u32"
+    } else {
+        wty(t)
+    }
+}
+
+/// `sh{i}[li] = a{i};` for a field of type `t`.
+pub(crate) fn sh_store(i: usize, t: ScalarType) -> String {
+    if t == ScalarType::Bool {
+        format!("    sh{i}[li] = select(0u, 1u, a{i});\n")
+    } else {
+        format!("    sh{i}[li] = a{i};\n")
+    }
+}
+
+/// The joined value of field `i` (of type `t`) in its storage type.
+pub(crate) fn sh_result(i: usize, t: ScalarType) -> String {
+    if t == ScalarType::Bool {
+        format!("sh{i}[0]")
+    } else {
+        to_storage(t, &format!("sh{i}[0]"))
+    }
+}
+
 pub(crate) fn tree_join(k: &Kernel, joins: &[JoinKind], i: &str, j: &str) -> String {
     let mut s = String::new();
     let mut f0 = 0;
     for (a, jk) in k.accumulators.iter().zip(joins) {
         match jk {
             JoinKind::Op(r) => {
-                let _ = a;
-                s.push_str(&format!(
-                    "            sh{f0}[{i}] = {};\n",
-                    join_op(*r, &format!("sh{f0}[{i}]"), &format!("sh{f0}[{j}]"))
-                ));
+                let joined = match (a.shape.fields()[0].1, r) {
+                    // `bool` fields are 0/1 words in the tree (see `sh_elem`).
+                    (ScalarType::Bool, rokkos_core::ir::ReducerKind::LAnd) => {
+                        format!("(sh{f0}[{i}] & sh{f0}[{j}])")
+                    }
+                    (ScalarType::Bool, _) => format!("(sh{f0}[{i}] | sh{f0}[{j}])"),
+                    _ => join_op(*r, &format!("sh{f0}[{i}]"), &format!("sh{f0}[{j}]")),
+                };
+                s.push_str(&format!("            sh{f0}[{i}] = {joined};\n"));
             }
             JoinKind::MinLoc | JoinKind::MaxLoc => {
                 let c = if *jk == JoinKind::MinLoc { "<" } else { ">" };
@@ -157,7 +189,7 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
         for (i, (_, t)) in fields.iter().enumerate() {
             s.push_str(&format!(
                 "var<workgroup> sh{i}: array<{}, {p2}>;\n",
-                wty(*t)
+                sh_elem(*t)
             ));
         }
     }
@@ -217,8 +249,8 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
     match opts.entry {
         Entry::For | Entry::Team { .. } => {}
         Entry::Reduce | Entry::ScanTotals => {
-            for i in 0..fields.len() {
-                s.push_str(&format!("    sh{i}[li] = a{i};\n"));
+            for (i, (_, t)) in fields.iter().enumerate() {
+                s.push_str(&sh_store(i, *t));
             }
             s.push_str(&format!(
                 "    workgroupBarrier();\n    for (var st = {}u; st > 0u; st = st >> 1u) {{\n        if (li < st && li + st < {wg}u) {{\n{}        }}\n        workgroupBarrier();\n    }}\n    if (li == 0u) {{\n",
@@ -226,10 +258,7 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
                 tree_join(k, &opts.joins, "li", "li + st")
             ));
             for (i, (_, t)) in fields.iter().enumerate() {
-                s.push_str(&format!(
-                    "        out{i}[g] = {};\n",
-                    to_storage(*t, &format!("sh{i}[0]"))
-                ));
+                s.push_str(&format!("        out{i}[g] = {};\n", sh_result(i, *t)));
             }
             s.push_str("    }\n");
         }

@@ -597,7 +597,7 @@ pub(crate) fn entry(
         for (i, (_, t)) in fields.iter().enumerate() {
             s.push_str(&format!(
                 "var<workgroup> sh{i}: array<{}, {p2}>;\n",
-                wty(*t)
+                super::entry::sh_elem(*t)
             ));
         }
     }
@@ -626,8 +626,8 @@ pub(crate) fn entry(
         "    var lr = u64(g);\n    loop {{\n        if (lr >= P.league) {{ break; }}\n        t_lr = lr;\n{reset}        rk_work();\n        storageBarrier();\n        workgroupBarrier();\n        lr = lr + u64(ng);\n    }}\n"
     ));
     if let Some(joins) = reduce {
-        for i in 0..fields.len() {
-            s.push_str(&format!("    sh{i}[li] = a{i};\n"));
+        for (i, (_, t)) in fields.iter().enumerate() {
+            s.push_str(&super::entry::sh_store(i, *t));
         }
         s.push_str(&format!(
             "    workgroupBarrier();\n    for (var st = {}u; st > 0u; st = st >> 1u) {{\n        if (li < st && li + st < {wg}u) {{\n{}        }}\n        workgroupBarrier();\n    }}\n    if (li == 0u) {{\n",
@@ -635,12 +635,10 @@ pub(crate) fn entry(
             super::entry::tree_join(k, joins, "li", "li + st")
         ));
         for (i, (_, t)) in fields.iter().enumerate() {
-            let v = if *t == ScalarType::Bool {
-                format!("select(0u, 1u, sh{i}[0])")
-            } else {
-                format!("sh{i}[0]")
-            };
-            s.push_str(&format!("        out{i}[g] = {v};\n"));
+            s.push_str(&format!(
+                "        out{i}[g] = {};\n",
+                super::entry::sh_result(i, *t)
+            ));
         }
         s.push_str("    }\n");
     }
