@@ -1,0 +1,53 @@
+#!/bin/bash
+# GPU-machine benchmark and check, run there from the repository root by the device tool with
+# `.gpu` and `.gl` carried (the machine has no Rust toolchain: everything is built here first):
+#   .gpu/: babelstream (cargo build --release --features wgpu --example babelstream), the test
+#          executables e2e, team, wgpu_unit (cargo test --release -p rokkos-wgpu --no-run) and
+#          equivalence (cargo test --release --features wgpu --test equivalence --no-run), the raw
+#          wgpu reference wgpu-triad (built from ../shared/reference/wgpu_triad) and stream.cu,
+#          all stripped;
+#   .gl/:  the Vulkan loader packages named in the device README.
+# It runs the wgpu tests on the NVIDIA Vulkan driver, then three interleaved rounds of the CUDA
+# reference, the raw wgpu reference and rokkos BabelStream on wgpu (f32, f64, n = 2^25), and prints
+# the ratios per round. Logs go to $OUT/logs.tgz.
+for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64
+cd .gpu || exit 1
+nvidia-smi -L
+nvcc -O3 -arch=sm_90 stream.cu -o stream > $OUT/nvcc.log 2>&1 || echo "nvcc failed"
+echo "== e2e"; ROKKOS_REQUIRE_WGPU=1 ./e2e --test-threads=1 > $OUT/e2e.log 2>&1; grep -E "^test |panicked|test result" $OUT/e2e.log | head -20
+echo "== team"; ROKKOS_REQUIRE_WGPU=1 ./team --test-threads=1 > $OUT/team.log 2>&1; grep -E "^test |panicked|test result" $OUT/team.log | head -20
+echo "== equivalence on wgpu (twice)"; for k in 1 2; do ROKKOS_REQUIRE_WGPU=1 ./equivalence wgpu > $OUT/equivalence$k.log 2>&1; grep -E "test result|^---- |skipped" $OUT/equivalence$k.log | head -20; done
+echo "== unit"; ./wgpu_unit > $OUT/unit.log 2>&1; tail -2 $OUT/unit.log
+N=33554432
+for round in 1 2 3; do
+  mkdir -p $OUT/r$round
+  ./stream > $OUT/r$round/stream.txt 2>&1
+  ./wgpu-triad $N > $OUT/r$round/wgpu_triad.txt 2>&1
+  for t in f32 f64; do
+    ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json > $OUT/r$round/bs_${t}.json 2> $OUT/r$round/bs_${t}.err
+  done
+done
+echo "== stream.cu"; grep -E 'triad|dot|launch' $OUT/r2/stream.txt
+echo "== wgpu_triad"; cat $OUT/r*/wgpu_triad.txt | grep -v verify
+echo "== rokkos wgpu vs references (per round)"; python3 - $OUT <<'PY'
+import json,sys,re,glob,os
+out=sys.argv[1]
+for r in sorted(glob.glob(out+'/r*')):
+    ref=open(r+'/wgpu_triad.txt').read(); cu=open(r+'/stream.txt').read()
+    w={}
+    for t in ('f32','f64'):
+        m=re.search(r'wgpu %s triad n=\d+ best ([\d.]+)'%t, ref); w[t]=float(m.group(1)) if m else float('nan')
+        m=re.search(r'wgpu %s triad batched 20/submit ([\d.]+)'%t, ref); w[t+'b']=float(m.group(1)) if m else float('nan')
+        m=re.search(r'%s triad\s+n=33554432\s+best ([\d.]+)'%t, cu); w[t+'cu']=float(m.group(1)) if m else float('nan')
+    m=re.search(r'round trip ([\d.]+) us', ref); rt=m.group(1) if m else '?'
+    m=re.search(r'throughput ([\d.]+) us', ref); tp=m.group(1) if m else '?'
+    for t in ('f32','f64'):
+        d={}
+        for l in open(r+'/bs_%s.json'%t):
+            j=json.loads(l); d[j['kernel']]=j['value']
+        print('%s %s triad fenced %.0f / ref %.0f = %.3f | batched %.0f / cuda %.0f = %.3f (ref wgpu batched %.0f) | dot %.0f | empty sync %.1f us (ref %s) async %.1f us (ref %s)' % (os.path.basename(r), t, d['triad'], w[t], d['triad']/w[t], d['triad_batched'], w[t+'cu'], d['triad_batched']/w[t+'cu'], w[t+'b'], d['dot'], d['empty_sync'], rt, d['empty_async'], tp))
+PY
+cat $OUT/r*/bs_*.err | grep -v XDG | head -5
+cd $OUT && tar czf logs.tgz r* *.log && rm -rf r1 r2 r3 *.log
