@@ -56,16 +56,6 @@ impl std::fmt::Debug for WgpuBuffer {
     }
 }
 
-fn check_range(total: usize, offset: usize, len: usize) -> Result<()> {
-    match offset.checked_add(len) {
-        Some(end) if end <= total => Ok(()),
-        _ => Err(Error::InvalidArgument(format!(
-            "byte range {offset}..{} outside a {total}-byte buffer",
-            offset.saturating_add(len)
-        ))),
-    }
-}
-
 impl MemorySpace for WgpuSpace {
     const NAME: &'static str = "WgpuSpace";
     type Buffer = WgpuBuffer;
@@ -109,7 +99,7 @@ impl MemorySpace for WgpuSpace {
         None
     }
     fn read_bytes(&self, buffer: &WgpuBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
-        check_range(buffer.bytes, offset, dst.len())?;
+        rokkos_core::space::check_byte_range(buffer.bytes, offset, dst.len())?;
         let ctx = &buffer.ctx;
         if dst.is_empty() {
             return ctx.fence();
@@ -121,7 +111,7 @@ impl MemorySpace for WgpuSpace {
         Ok(())
     }
     fn write_bytes(&self, buffer: &WgpuBuffer, offset: usize, src: &[u8]) -> Result<()> {
-        check_range(buffer.bytes, offset, src.len())?;
+        rokkos_core::space::check_byte_range(buffer.bytes, offset, src.len())?;
         if src.is_empty() {
             return Ok(());
         }

@@ -10,30 +10,8 @@ use rokkos_core::kernel::*;
 use rokkos_core::*;
 use rokkos_wgpu::{Wgpu, WgpuSpace};
 
-fn space() -> Option<Wgpu> {
-    match Wgpu::new() {
-        Ok(s) => Some(s),
-        Err(e) => {
-            if std::env::var("ROKKOS_REQUIRE_WGPU").as_deref() == Ok("1") {
-                panic!("ROKKOS_REQUIRE_WGPU=1 but: {e}");
-            }
-            eprintln!("skipping wgpu test: {e}");
-            None
-        }
-    }
-}
-
-struct NoBody;
-impl<W: WorkKind> ForBody<W> for NoBody {
-    fn call(&self, _: W::Item<'_>) {
-        unreachable!("device kernels have no native body")
-    }
-}
-impl<W: WorkKind, A> ReduceBody<W, A> for NoBody {
-    fn call(&self, _: W::Item<'_>, _: &mut A) {
-        unreachable!()
-    }
-}
+mod common;
+use common::{space, NoBody};
 
 type DView<T, const R: usize = 1> = View<T, R, LayoutRight, WgpuSpace>;
 

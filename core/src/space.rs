@@ -124,13 +124,13 @@ impl MemorySpace for HostSpace {
         Some(buffer.ptr)
     }
     fn read_bytes(&self, buffer: &HostBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
-        check_range(buffer.bytes, offset, dst.len())?;
+        check_byte_range(buffer.bytes, offset, dst.len())?;
         // SAFETY: range checked; `ptr::copy` tolerates overlap.
         unsafe { std::ptr::copy(buffer.ptr.as_ptr().add(offset), dst.as_mut_ptr(), dst.len()) };
         Ok(())
     }
     fn write_bytes(&self, buffer: &HostBuffer, offset: usize, src: &[u8]) -> Result<()> {
-        check_range(buffer.bytes, offset, src.len())?;
+        check_byte_range(buffer.bytes, offset, src.len())?;
         // SAFETY: range checked; `ptr::copy` tolerates overlap.
         unsafe { std::ptr::copy(src.as_ptr(), buffer.ptr.as_ptr().add(offset), src.len()) };
         Ok(())
@@ -138,7 +138,16 @@ impl MemorySpace for HostSpace {
 }
 impl HostAccessible for HostSpace {}
 
-fn check_range(total: usize, offset: usize, len: usize) -> Result<()> {
+/// Checks that bytes `offset .. offset + len` lie inside a `total`-byte buffer (for
+/// [`MemorySpace::read_bytes`] / [`MemorySpace::write_bytes`] implementations).
+///
+/// ```
+/// use rokkos_core::space::check_byte_range;
+/// assert!(check_byte_range(16, 8, 8).is_ok());
+/// assert!(check_byte_range(16, 9, 8).is_err());
+/// assert!(check_byte_range(16, usize::MAX, 2).is_err());
+/// ```
+pub fn check_byte_range(total: usize, offset: usize, len: usize) -> Result<()> {
     match offset.checked_add(len) {
         Some(end) if end <= total => Ok(()),
         _ => Err(Error::InvalidArgument(format!(
