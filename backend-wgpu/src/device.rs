@@ -291,6 +291,27 @@ impl Ctx {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Records a buffer-to-buffer copy in the pending encoder (submitted like a launch).
+    pub(crate) fn encode_copy(
+        &self,
+        src: &wgpu::Buffer,
+        src_offset: u64,
+        dst: &wgpu::Buffer,
+        dst_offset: u64,
+        len: u64,
+    ) {
+        let mut st = self.lock();
+        let enc = st.encoder.get_or_insert_with(|| {
+            self.device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
+        });
+        enc.copy_buffer_to_buffer(src, src_offset, dst, dst_offset, len);
+        st.pending += 1;
+        if st.pending >= BATCH || self.queue_idle() {
+            self.submit_locked(&mut st);
+        }
+    }
+
     /// Whether no submission is executing (a non-blocking poll).
     fn queue_idle(&self) -> bool {
         matches!(
@@ -564,9 +585,14 @@ impl Ctx {
         // other threads' may still be in flight and keep their records.
         let owner = st.launches.get(&w[1]).map(|r| r.thread);
         let stale = st.reported.contains(&w[1]);
-        if w[0] == 0 || stale || owner.is_some_and(|t| t != me) {
+        let foreign = w[0] != 0 && !stale && owner.is_some_and(|t| t != me);
+        if w[0] == 0 || stale || foreign {
             // No error, or another thread's launch failed: its own fence reports it (the flag
             // stays set until then), as each thread sees the errors of the kernels it launched.
+            // That fence must read the record again, so it is not marked as read.
+            if foreign {
+                st.unchecked = true;
+            }
             st.launches.retain(|_, r| r.thread != me);
             return Ok(());
         }

@@ -110,6 +110,32 @@ impl MemorySpace for WgpuSpace {
         dst.copy_from_slice(&data[offset - a0..offset - a0 + dst.len()]);
         Ok(())
     }
+    fn copy_bytes(
+        &self,
+        src: &WgpuBuffer,
+        src_offset: usize,
+        dst: &WgpuBuffer,
+        dst_offset: usize,
+        len: usize,
+    ) -> Option<Result<()>> {
+        // A buffer copy on the device, queued after the launches already recorded (asynchronous,
+        // like them); wgpu copies whole words, so unaligned requests go through the host.
+        let aligned = [src_offset, dst_offset, len].iter().all(|x| x % 4 == 0);
+        if !aligned || !Arc::ptr_eq(&src.ctx, &dst.ctx) {
+            return None;
+        }
+        let checked = rokkos_core::space::check_byte_range(src.bytes, src_offset, len)
+            .and_then(|()| rokkos_core::space::check_byte_range(dst.bytes, dst_offset, len));
+        Some(checked.map(|()| {
+            dst.ctx.encode_copy(
+                &src.buf,
+                src_offset as u64,
+                &dst.buf,
+                dst_offset as u64,
+                len as u64,
+            )
+        }))
+    }
     fn write_bytes(&self, buffer: &WgpuBuffer, offset: usize, src: &[u8]) -> Result<()> {
         rokkos_core::space::check_byte_range(buffer.bytes, offset, src.len())?;
         if src.is_empty() {

@@ -619,3 +619,35 @@ fn atomics_on_64_bit_elements() {
         assert_eq!(hf.get([b]), want as f64 * 0.5, "f64 bucket {b}");
     }
 }
+
+// ---- deep_copy between two device Views: a device copy when both are contiguous ----
+#[test]
+fn deep_copy_device_to_device() {
+    let Some(s) = space() else { return };
+    for n in [1usize, 7, 1000, 65537] {
+        let a = upload::<f64, 1, LayoutRight>(&s, "a", [n], |[i]| i as f64 * 0.5 - 3.0);
+        // Contiguous to contiguous (the device copy), then into a subview at an offset.
+        let b = DView::<f64>::new_in(&s.memory_space(), "b", [n]).unwrap();
+        deep_copy(&b, &a).unwrap();
+        let big = DView::<f64>::new_in(&s.memory_space(), "big", [n + 5]).unwrap();
+        let tail = big.subview([SliceArg::Range(5, Some(n + 5))]).unwrap();
+        deep_copy(&tail, &b).unwrap();
+        // Strided on one side (through the host).
+        let m = DView::<f64, 2>::new_in(&s.memory_space(), "m", [n, 2]).unwrap();
+        let col = m
+            .subview([SliceArg::Range(0, None), SliceArg::Index(1)])
+            .unwrap();
+        deep_copy(&col, &a).unwrap();
+        let (hb, hbig, hm) = (download(&b), download(&big), download(&m));
+        for i in 0..n {
+            let want = i as f64 * 0.5 - 3.0;
+            assert_eq!(hb.get([i]), want, "b[{i}] n={n}");
+            assert_eq!(hbig.get([i + 5]), want, "big[{}] n={n}", i + 5);
+            assert_eq!(hm.get([i, 1]), want, "m[{i}, 1] n={n}");
+            assert_eq!(hm.get([i, 0]), 0.0);
+        }
+        for i in 0..5 {
+            assert_eq!(hbig.get([i]), 0.0);
+        }
+    }
+}

@@ -129,11 +129,44 @@ where
         )
     });
     if dst.is_contiguous() && src.is_contiguous() && dst.strides == src.strides {
+        if let Some(r) = copy_within_space(dst, src) {
+            return r;
+        }
         let data = read_span(src)?;
         return write_span(dst, &data);
     }
     let data = read_logical(src)?;
     write_logical(dst, &data)
+}
+
+/// Two contiguous Views of one memory space, in different allocations: the space's own copy
+/// ([`MemorySpace::copy_bytes`]), when it has one.
+fn copy_within_space<T, const R: usize, L1, S1, L2, S2>(
+    dst: &View<T, R, L1, S1>,
+    src: &View<T, R, L2, S2>,
+) -> Option<Result<()>>
+where
+    T: Pod,
+    L1: Layout,
+    S1: MemorySpace,
+    L2: Layout,
+    S2: MemorySpace,
+{
+    if std::any::TypeId::of::<S1>() != std::any::TypeId::of::<S2>() {
+        return None;
+    }
+    let src_buf = (src.buffer() as &dyn std::any::Any).downcast_ref::<S1::Buffer>()?;
+    if std::ptr::eq(src_buf, dst.buffer()) {
+        return None;
+    }
+    let sz = std::mem::size_of::<T>();
+    dst.memory_space().copy_bytes(
+        src_buf,
+        src.offset * sz,
+        dst.buffer(),
+        dst.offset * sz,
+        dst.span() * sz,
+    )
 }
 
 /// Sets every element of `dst` to `value` (Kokkos' `deep_copy(view, scalar)`).

@@ -31,6 +31,21 @@ pub trait MemorySpace: Clone + Debug + Default + 'static {
     fn read_bytes(&self, buffer: &Self::Buffer, offset: usize, dst: &mut [u8]) -> Result<()>;
     /// Copies `src` into `buffer` starting at byte `offset`.
     fn write_bytes(&self, buffer: &Self::Buffer, offset: usize, src: &[u8]) -> Result<()>;
+    /// Copies `len` bytes from byte `src_offset` of `src` to byte `dst_offset` of `dst` (two
+    /// distinct allocations of this space) without a round trip through the host, ordered after
+    /// the work already submitted to the space. `None` when this space has no such copy for these
+    /// arguments; `deep_copy` then goes through the host.
+    fn copy_bytes(
+        &self,
+        src: &Self::Buffer,
+        src_offset: usize,
+        dst: &Self::Buffer,
+        dst_offset: usize,
+        len: usize,
+    ) -> Option<Result<()>> {
+        let _ = (src, src_offset, dst, dst_offset, len);
+        None
+    }
 }
 
 /// Marker for memory spaces whose data host code may read and write directly.
