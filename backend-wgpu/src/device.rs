@@ -75,6 +75,10 @@ pub(crate) struct Ctx {
         >,
     >,
     uncaptured: Arc<Mutex<Option<String>>>,
+    /// Reusable partials, totals and read-back buffers.
+    pub pool: crate::pool::BufferPool,
+    /// Compiled partials joins, keyed by their WGSL source (see [`crate::partials`]).
+    pub join_pipelines: Mutex<HashMap<String, Arc<crate::partials::JoinPipeline>>>,
 }
 
 impl std::fmt::Debug for Ctx {
@@ -213,6 +217,8 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
             reported: std::collections::VecDeque::new(),
             arena: None,
         }),
+        pool: Default::default(),
+        join_pipelines: Mutex::new(HashMap::new()),
         err_buf,
         err_staging,
         pipelines: Mutex::new(HashMap::new()),
@@ -511,12 +517,9 @@ impl Ctx {
     ) -> Result<Vec<Vec<u8>>> {
         let err_bytes = (memory_err_words() * 4) as u64;
         let total = err_bytes + regions.iter().map(|r| r.2).sum::<u64>();
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("rokkos read-back"),
-            size: total,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let staging = self
+            .pool
+            .take(&self.device, crate::pool::Kind::Staging, total as usize);
         let submitted = {
             let mut st = self.lock();
             let enc = st.encoder.get_or_insert_with(|| {
@@ -541,11 +544,22 @@ impl Ctx {
                 *s = Some(r);
             }
         });
-        self.wait_mapped(&slot, "a read-back buffer")?;
+        let mapped = self
+            .wait_mapped(&slot, "a read-back buffer")
+            .and_then(|()| {
+                staging
+                    .get_mapped_range(..)
+                    .map_err(|e| unavailable(format!("mapped range: {e:?}")))
+            });
         let (words, out) = {
-            let data = staging
-                .get_mapped_range(..)
-                .map_err(|e| unavailable(format!("mapped range: {e:?}")))?;
+            let data = match mapped {
+                Ok(d) => d,
+                Err(e) => {
+                    // Its map state is unknown: it must not serve another read-back.
+                    staging.discard();
+                    return Err(e);
+                }
+            };
             let words: Vec<u32> = data[..err_bytes as usize]
                 .chunks_exact(4)
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

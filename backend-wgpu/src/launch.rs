@@ -4,6 +4,7 @@ use crate::device::{Ctx, LaunchRecord, BACKEND};
 use crate::emit::{emit, EmitError, EmitOptions};
 use crate::memory::WgpuSpace;
 use crate::params::ParamsLayout;
+use crate::pool::Pooled;
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{self, Access, Value};
 use rokkos_core::kernel::{KernelArg, KernelIr};
@@ -180,16 +181,38 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
     if let Some(dir) = std::env::var_os(DUMP_ENV) {
         dump(std::path::Path::new(&dir), &p.ir, &emitted.source);
     }
+    let (pl, bind_layout) = build_pipeline(ctx, &p.ir.name, emitted.source, &emitted.read_only)?;
+    let compiled = Arc::new(Compiled {
+        pipeline: pl,
+        bind_layout,
+        params: emitted.params,
+        may_fail: emitted.may_fail,
+    });
+    if let Ok(mut m) = ctx.pipelines.lock() {
+        m.insert(key, compiled.clone());
+    }
+    ctx.save_pipeline_cache();
+    Ok(compiled)
+}
+
+/// Compiles `source` (entry point `main`) with an explicit bind group layout: binding 0 a uniform
+/// parameter block bound at a dynamic offset, then storage buffers, read-only as `read_only[b]`
+/// says. A WGSL or driver error is `Error::Compile` naming `name`.
+pub(crate) fn build_pipeline(
+    ctx: &Ctx,
+    name: &str,
+    source: String,
+    read_only: &[bool],
+) -> Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout)> {
     let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = ctx
         .device
         .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(&p.ir.name),
-            source: wgpu::ShaderSource::Wgsl(emitted.source.clone().into()),
+            label: Some(name),
+            source: wgpu::ShaderSource::Wgsl(source.clone().into()),
         });
     // An explicit layout: every declared binding is in it, used by the shader or not.
-    let entries: Vec<wgpu::BindGroupLayoutEntry> = emitted
-        .read_only
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = read_only
         .iter()
         .enumerate()
         .map(|(b, &read_only)| wgpu::BindGroupLayoutEntry {
@@ -211,20 +234,20 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
     let bind_layout = ctx
         .device
         .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(&p.ir.name),
+            label: Some(name),
             entries: &entries,
         });
     let layout = ctx
         .device
         .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(&p.ir.name),
+            label: Some(name),
             bind_group_layouts: &[Some(&bind_layout)],
             immediate_size: 0,
         });
     let pl = ctx
         .device
         .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(&p.ir.name),
+            label: Some(name),
             layout: Some(&layout),
             module: &module,
             entry_point: Some("main"),
@@ -234,22 +257,12 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(Error::Compile {
             backend: BACKEND.into(),
-            kernel: p.ir.name.clone(),
+            kernel: name.to_string(),
             log: e.to_string(),
-            source_code: emitted.source,
+            source_code: source,
         });
     }
-    let compiled = Arc::new(Compiled {
-        pipeline: pl,
-        bind_layout,
-        params: emitted.params,
-        may_fail: emitted.may_fail,
-    });
-    if let Ok(mut m) = ctx.pipelines.lock() {
-        m.insert(key, compiled.clone());
-    }
-    ctx.save_pipeline_cache();
-    Ok(compiled)
+    Ok((pl, bind_layout))
 }
 
 /// Fills the View and scalar fields of a parameter block, and the initial accumulator values.
@@ -278,7 +291,7 @@ pub(crate) fn dispatch(
     c: &Compiled,
     init: &[Value],
     groups: u64,
-    extra: &[&wgpu::Buffer],
+    extra: &[&Pooled],
     set: impl FnOnce(&ParamsLayout, &mut [u8]),
 ) -> Result<()> {
     let (gx, gy) = fold(ctx, groups)?;
@@ -340,15 +353,17 @@ pub(crate) fn dispatch(
                 entries: &entries,
             })
         };
-        // Launches whose buffers live on (Views, pooled parameter arenas) reuse bind groups;
-        // reductions and scans bind buffers made for the one launch.
+        // Launches whose buffers live on (Views, pooled parameter arenas and scratch) reuse
+        // bind groups; a buffer made for the one launch (a large one) makes a new one.
         let key = (
             c as *const Compiled as usize,
             std::iter::once(params.clone())
                 .chain(p.views.iter().map(|v| v.buffer.buf.clone()))
+                .chain(extra.iter().map(|b| (***b).clone()))
                 .collect(),
         );
-        let bg = ctx.bind_group(key, pooled && extra.is_empty(), make);
+        let lasting = extra.iter().all(|b| b.lasting());
+        let bg = ctx.bind_group(key, pooled && lasting, make);
         let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
         pass.set_pipeline(&c.pipeline);
         pass.set_bind_group(0, &bg, &[offset as u32]);
@@ -372,23 +387,17 @@ pub(crate) fn fold(ctx: &Ctx, groups: u64) -> Result<(u32, u32)> {
     Ok((groups.div_ceil(gy) as u32, gy as u32))
 }
 
-/// A device buffer of `len` elements of storage type `t` (at least 4 bytes).
-pub(crate) fn scratch_buffer(ctx: &Ctx, bytes: usize, label: &str) -> wgpu::Buffer {
-    ctx.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: (bytes.div_ceil(4) * 4).max(8) as u64,
-        usage: wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
+/// A scratch buffer of at least `bytes` bytes from the device's pool (contents undefined).
+pub(crate) fn scratch_buffer(ctx: &Ctx, bytes: usize) -> Pooled {
+    ctx.pool
+        .take(&ctx.device, crate::pool::Kind::Storage, bytes)
 }
-
-/// Reads `count` values of each accumulator field from the output buffers.
+/// The values of `count` partials held in `bufs` (one buffer per accumulator field), one
+/// `Vec<Value>` per partial. Waits for the device.
 pub(crate) fn read_fields(
     ctx: &Ctx,
     fields: &[(ir::AccField, ir::ScalarType)],
-    bufs: &[wgpu::Buffer],
+    bufs: &[&wgpu::Buffer],
     count: usize,
 ) -> Result<Vec<Vec<Value>>> {
     let regions: Vec<(&wgpu::Buffer, u64, u64)> = fields
@@ -396,7 +405,7 @@ pub(crate) fn read_fields(
         .zip(bufs)
         .map(|((_, t), b)| {
             (
-                b,
+                *b,
                 0,
                 (count * crate::params::storage_type(*t).size()).div_ceil(4) as u64 * 4,
             )

@@ -83,7 +83,9 @@ pub mod emit;
 mod launch;
 mod memory;
 pub mod params;
+mod partials;
 mod patterns;
+mod pool;
 
 pub use device::CACHE_DIR_ENV;
 pub use launch::DUMP_ENV;
@@ -94,7 +96,8 @@ use rokkos_core::kernel::{
     Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
 use rokkos_core::{
-    ExecutionSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy,
+    ExecutionSpace, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot, TeamLimits,
+    TeamPolicy,
 };
 use std::sync::Arc;
 
@@ -140,6 +143,11 @@ impl Wgpu {
     pub fn has_atomic64(&self) -> bool {
         self.ctx.caps.atomic64
     }
+}
+
+/// A reduction the pattern launched (it always does when given a reducer).
+fn launched(red: Option<patterns::Reduction>) -> Result<patterns::Reduction> {
+    red.ok_or_else(|| rokkos_core::Error::InvalidArgument("reduction without a result".into()))
 }
 
 fn team_launch(policy: &TeamPolicy<Wgpu>) -> patterns::TeamLaunch {
@@ -252,13 +260,36 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        patterns::reduce_range(
+        let red = patterns::reduce_range(
             &self.ctx,
             kernel.kernel(),
             policy.begin(),
             policy.end(),
             reducer,
-        )
+        )?;
+        patterns::finish_host(&self.ctx, red, reducer)
+    }
+    fn reduce_range_into<K, Rd>(
+        &self,
+        _label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+        slot: ResultSlot<'_, WgpuSpace>,
+    ) -> Result<()>
+    where
+        K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
+        K::Value: Pod,
+        Rd: Reducer<K::Value>,
+    {
+        let red = patterns::reduce_range(
+            &self.ctx,
+            kernel.kernel(),
+            policy.begin(),
+            policy.end(),
+            reducer,
+        )?;
+        patterns::finish_into(&self.ctx, red, reducer, slot)
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
         &self,
@@ -271,7 +302,7 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        patterns::mdrange::<N, K, K::Value, Rd>(
+        let red = patterns::mdrange::<N, K, K::Value, Rd>(
             &self.ctx,
             label,
             kernel.kernel(),
@@ -279,8 +310,32 @@ impl ExecutionSpace for Wgpu {
             policy.end(),
             policy.tiles(),
             Some(reducer),
-        )?
-        .ok_or_else(|| rokkos_core::Error::InvalidArgument("reduction without a result".into()))
+        )?;
+        patterns::finish_host(&self.ctx, launched(red)?, reducer)
+    }
+    fn reduce_mdrange_into<const N: usize, K, Rd>(
+        &self,
+        label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+        slot: ResultSlot<'_, WgpuSpace>,
+    ) -> Result<()>
+    where
+        K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
+        K::Value: Pod,
+        Rd: Reducer<K::Value>,
+    {
+        let red = patterns::mdrange::<N, K, K::Value, Rd>(
+            &self.ctx,
+            label,
+            kernel.kernel(),
+            policy.begin(),
+            policy.end(),
+            policy.tiles(),
+            Some(reducer),
+        )?;
+        patterns::finish_into(&self.ctx, launched(red)?, reducer, slot)
     }
     fn reduce_team<K, Rd>(
         &self,
@@ -293,14 +348,36 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        patterns::team::<K, K::Value, Rd>(
+        let red = patterns::team::<K, K::Value, Rd>(
             &self.ctx,
             label,
             kernel.kernel(),
             &team_launch(policy),
             Some(reducer),
-        )?
-        .ok_or_else(|| rokkos_core::Error::InvalidArgument("reduction without a result".into()))
+        )?;
+        patterns::finish_host(&self.ctx, launched(red)?, reducer)
+    }
+    fn reduce_team_into<K, Rd>(
+        &self,
+        label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+        slot: ResultSlot<'_, WgpuSpace>,
+    ) -> Result<()>
+    where
+        K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
+        K::Value: Pod,
+        Rd: Reducer<K::Value>,
+    {
+        let red = patterns::team::<K, K::Value, Rd>(
+            &self.ctx,
+            label,
+            kernel.kernel(),
+            &team_launch(policy),
+            Some(reducer),
+        )?;
+        patterns::finish_into(&self.ctx, launched(red)?, reducer, slot)
     }
     fn scan_range<K, Rd>(
         &self,

@@ -79,26 +79,31 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
             f.push((format!("init{k}"), storage_type(*t)));
         }
     }
-    // 8-byte fields first, then 4-byte ones: natural alignment without padding.
-    f.sort_by_key(|(_, t)| std::cmp::Reverse(t.size()));
-    let mut off = 0;
-    let mut fields = Vec::new();
-    for (name, ty) in f {
-        fields.push(ParamField {
-            name,
-            ty,
-            offset: off,
-        });
-        off += ty.size();
-    }
-    ParamsLayout {
-        fields,
-        // A uniform binding's size is rounded to 16 bytes.
-        size: off.div_ceil(16) * 16,
-    }
+    ParamsLayout::of_fields(f)
 }
 
 impl ParamsLayout {
+    /// The layout of a block of the fields `f` (names and storage types, in any order).
+    pub fn of_fields(mut f: Vec<(String, ScalarType)>) -> ParamsLayout {
+        // 8-byte fields first, then 4-byte ones: natural alignment without padding.
+        f.sort_by_key(|(_, t)| std::cmp::Reverse(t.size()));
+        let mut off = 0;
+        let mut fields = Vec::new();
+        for (name, ty) in f {
+            fields.push(ParamField {
+                name,
+                ty,
+                offset: off,
+            });
+            off += ty.size();
+        }
+        ParamsLayout {
+            fields,
+            // A uniform binding's size is rounded to 16 bytes.
+            size: off.div_ceil(16) * 16,
+        }
+    }
+
     /// The WGSL struct declaration.
     pub fn wgsl(&self) -> String {
         let mut s = String::from("struct Params {\n");

@@ -6,10 +6,12 @@ use crate::launch::{
     addr32_ok, bare_ok, dispatch, pipeline, prepare, read_fields, scratch_buffer, unsupported,
 };
 use crate::params::storage_type;
+use crate::partials::{JoinSpec, Partials};
 use crate::WgpuSpace;
 use rokkos_core::ir::Value;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::{describe_reducer, AccValue};
+use rokkos_core::space::ResultSlot;
 use rokkos_core::{Error, Reducer, Result};
 use std::sync::Arc;
 
@@ -77,7 +79,7 @@ pub(crate) fn reduce_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Redu
     begin: usize,
     end: usize,
     reducer: &Rd,
-) -> Result<V> {
+) -> Result<Reduction> {
     let p = prepare(ctx, kernel)?;
     let fields = p.ir.acc_fields();
     let (joins, init) = init_values(reducer, &fields)?;
@@ -85,32 +87,97 @@ pub(crate) fn reduce_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Redu
     let opts = EmitOptions {
         entry: Entry::Reduce,
         wg,
-        joins,
+        joins: joins.clone(),
         addr32: addr32_ok(&p),
         bare_in_bounds: bare_ok(&p, end),
     };
     let c = pipeline(ctx, &p, &opts)?;
+    let mut red = Reduction {
+        ir: p.ir.clone(),
+        joins,
+        init,
+        parts: None,
+    };
     let n = (end - begin) as u64;
     if n == 0 {
-        return Ok(reducer.init());
+        return Ok(red);
     }
     let groups = n.div_ceil(wg as u64).min(REDUCE_GROUPS);
-    let outs: Vec<wgpu::Buffer> = fields
-        .iter()
-        .map(|(_, t)| scratch_buffer(ctx, groups as usize * storage_type(*t).size(), "partials"))
-        .collect();
-    let refs: Vec<&wgpu::Buffer> = outs.iter().collect();
-    dispatch(ctx, &p, &c, &init, groups, &refs, |l, b| {
+    let parts = Partials::new(ctx, &fields, groups);
+    dispatch(ctx, &p, &c, &red.init, groups, &parts.refs(), |l, b| {
         l.set_u64(b, "begin", begin as u64);
         l.set_u64(b, "n", n);
         l.set_u64(b, "stride", groups * wg as u64);
     })?;
-    let partials = read_fields(ctx, &fields, &outs, groups as usize)?;
+    red.parts = Some(parts);
+    Ok(red)
+}
+
+/// A launched reduction: its per-workgroup partials (none when there was no work item) and how
+/// they join. [`finish_host`] or [`finish_into`] completes it.
+pub(crate) struct Reduction {
+    ir: Arc<rokkos_core::ir::Kernel>,
+    joins: Vec<rokkos_core::reducer::JoinKind>,
+    init: Vec<Value>,
+    parts: Option<Partials>,
+}
+
+impl Reduction {
+    fn spec(&self) -> JoinSpec<'_> {
+        JoinSpec {
+            ir: &self.ir,
+            joins: &self.joins,
+            init: &self.init,
+        }
+    }
+}
+
+/// The reduction's value on the host (waits for the device).
+pub(crate) fn finish_host<V: AccValue, Rd: Reducer<V>>(
+    ctx: &Ctx,
+    mut red: Reduction,
+    reducer: &Rd,
+) -> Result<V> {
     let mut acc = reducer.init();
-    for part in partials {
+    let Some(parts) = red.parts.take() else {
+        return Ok(acc);
+    };
+    for part in crate::partials::to_host(ctx, &red.spec(), parts)? {
         reducer.join(&mut acc, to_value::<V>(&part)?);
     }
     Ok(acc)
+}
+
+/// Stores the reduction's value into `slot`. A single scalar accumulator whose Rust value is its
+/// device representation is joined into the slot on the device, without waiting; anything else
+/// (several fields, `bool`, an element the device cannot address) goes through the host.
+pub(crate) fn finish_into<V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
+    ctx: &Ctx,
+    mut red: Reduction,
+    reducer: &Rd,
+    slot: ResultSlot<'_, WgpuSpace>,
+) -> Result<()> {
+    let fields = red.ir.acc_fields();
+    let size = std::mem::size_of::<V>();
+    let elem = match fields.as_slice() {
+        [(_, t)] if *t != rokkos_core::ir::ScalarType::Bool && t.size() == size => {
+            (slot.byte_offset % size == 0)
+                .then(|| u32::try_from(slot.byte_offset / size).ok())
+                .flatten()
+        }
+        _ => None,
+    };
+    let same_device = std::ptr::eq(&*slot.buffer.ctx, ctx);
+    match (elem, red.parts.take()) {
+        (Some(elem), Some(parts)) if same_device => {
+            rokkos_core::space::check_byte_range(slot.buffer.bytes, slot.byte_offset, size)?;
+            crate::partials::into_element(ctx, &red.spec(), parts, &slot.buffer.buf, elem)
+        }
+        (_, parts) => {
+            red.parts = parts;
+            slot.write(finish_host::<V, Rd>(ctx, red, reducer)?)
+        }
+    }
 }
 
 /// `parallel_scan` over `begin..end`: reduce-then-scan in two device passes with the block prefixes
@@ -151,13 +218,13 @@ pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduce
     let slots = gx as usize * gy as usize;
     let t = fields[0].1;
     let sz = storage_type(t).size();
-    let totals = scratch_buffer(ctx, slots * sz, "scan totals");
+    let totals = scratch_buffer(ctx, slots * sz);
     let set = |l: &crate::params::ParamsLayout, b: &mut [u8]| {
         l.set_u64(b, "begin", begin as u64);
         l.set_u64(b, "n", n);
     };
     dispatch(ctx, &p, &c1, &init, blocks, &[&totals], set)?;
-    let tot = read_fields(ctx, &fields, std::slice::from_ref(&totals), blocks as usize)?;
+    let tot = read_fields(ctx, &fields, &[&*totals], blocks as usize)?;
     let mut acc = reducer.init();
     let mut pre = vec![0u8; slots * sz];
     for (b, part) in tot.iter().enumerate() {
@@ -167,7 +234,7 @@ pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduce
         pre[b * sz..(b + 1) * sz].copy_from_slice(&bits[..sz]);
         reducer.join(&mut acc, to_value::<V>(part)?);
     }
-    let prefix = scratch_buffer(ctx, slots * sz, "scan prefixes");
+    let prefix = scratch_buffer(ctx, slots * sz);
     ctx.submit();
     ctx.queue.write_buffer(&prefix, 0, &pre);
     dispatch(ctx, &p, &c2, &init, blocks, &[&prefix], set)?;
@@ -226,7 +293,7 @@ pub(crate) fn mdrange<
     end: [usize; N],
     req: [usize; N],
     reducer: Option<&Rd>,
-) -> Result<Option<V>> {
+) -> Result<Option<Reduction>> {
     let p = prepare(ctx, kernel)?;
     let t = tiles(ctx, label, begin, end, req)?;
     let max = ctx.limits.max_compute_invocations_per_workgroup.min(256);
@@ -255,17 +322,23 @@ pub(crate) fn mdrange<
     let opts = EmitOptions {
         entry,
         wg,
-        joins,
+        joins: joins.clone(),
         addr32: addr32_ok(&p),
         bare_in_bounds: false,
     };
     let c = pipeline(ctx, &p, &opts)?;
+    let mut red = reducer.map(|_| Reduction {
+        ir: p.ir.clone(),
+        joins,
+        init: init.clone(),
+        parts: None,
+    });
     let nt: Vec<u64> = (0..N)
         .map(|k| (end[k].saturating_sub(begin[k]) as u64).div_ceil(t[k] as u64))
         .collect();
     let ntiles: u64 = nt.iter().product();
     if ntiles == 0 {
-        return Ok(reducer.map(|r| r.init()));
+        return Ok(red);
     }
     if ntiles > u32::MAX as u64 {
         return Err(unsupported(format!(
@@ -274,15 +347,10 @@ pub(crate) fn mdrange<
     }
     let (gx, gy) = crate::launch::fold(ctx, ntiles)?;
     let slots = gx as usize * gy as usize;
-    let outs: Vec<wgpu::Buffer> = if entry == Entry::Reduce {
-        fields
-            .iter()
-            .map(|(_, ty)| scratch_buffer(ctx, slots * storage_type(*ty).size(), "partials"))
-            .collect()
-    } else {
-        vec![]
-    };
-    let refs: Vec<&wgpu::Buffer> = outs.iter().collect();
+    let parts = red
+        .is_some()
+        .then(|| Partials::new(ctx, &fields, slots as u64));
+    let refs = parts.as_ref().map_or_else(Vec::new, Partials::refs);
     dispatch(ctx, &p, &c, &init, ntiles, &refs, |l, b| {
         for k in 0..N {
             l.set_u64(b, &format!("b{k}"), begin[k] as u64);
@@ -292,13 +360,12 @@ pub(crate) fn mdrange<
         }
         l.set_u32(b, "ntiles", ntiles as u32);
     })?;
-    let Some(r) = reducer else { return Ok(None) };
-    let partials = read_fields(ctx, &fields, &outs, ntiles as usize)?;
-    let mut acc = r.init();
-    for part in partials {
-        r.join(&mut acc, to_value::<V>(&part)?);
+    if let (Some(r), Some(mut parts)) = (red.as_mut(), parts) {
+        // Slots past the last tile (the folded grid's tail) hold nothing.
+        parts.count = ntiles;
+        r.parts = Some(parts);
     }
-    Ok(Some(acc))
+    Ok(red)
 }
 
 /// Most workgroups of a team reduction (the host joins this many partials at most).
@@ -323,7 +390,7 @@ pub(crate) fn team<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
     kernel: &K,
     tl: &TeamLaunch,
     reducer: Option<&Rd>,
-) -> Result<Option<V>> {
+) -> Result<Option<Reduction>> {
     use crate::emit::team::{needs_lane_comm, uses_scratch, TeamShape};
     use rokkos_core::ir::ScratchScope;
     let policy_err = |reason: String| Error::InvalidPolicy {
@@ -397,13 +464,19 @@ pub(crate) fn team<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
             shape,
         },
         wg,
-        joins,
+        joins: joins.clone(),
         addr32: addr32_ok(&p),
         bare_in_bounds: false,
     };
     let c = pipeline(ctx, &p, &opts)?;
+    let mut red = reducer.map(|_| Reduction {
+        ir: p.ir.clone(),
+        joins,
+        init: init.clone(),
+        parts: None,
+    });
     if tl.league == 0 {
-        return Ok(reducer.map(|r| r.init()));
+        return Ok(red);
     }
     let l1 = shape.arena_words(1) as u64 * 4;
     let mut groups = (tl.league as u64).min(if reducer.is_some() {
@@ -417,35 +490,19 @@ pub(crate) fn team<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
     }
     let (gx, gy) = crate::launch::fold(ctx, groups)?;
     let slots = gx as u64 * gy as u64;
-    let mut extra: Vec<wgpu::Buffer> = Vec::new();
-    if reducer.is_some() {
-        for (_, t) in &fields {
-            extra.push(scratch_buffer(
-                ctx,
-                slots as usize * storage_type(*t).size(),
-                "partials",
-            ));
-        }
-    }
-    if l1 > 0 || crate::emit::team::uses_level(&p.ir, 1) {
-        extra.push(scratch_buffer(
-            ctx,
-            (slots * l1) as usize,
-            "level-1 scratch",
-        ));
-    }
-    let refs: Vec<&wgpu::Buffer> = extra.iter().collect();
+    let parts = red.is_some().then(|| Partials::new(ctx, &fields, slots));
+    let mut refs = parts.as_ref().map_or_else(Vec::new, Partials::refs);
+    let level1 = (l1 > 0 || crate::emit::team::uses_level(&p.ir, 1))
+        .then(|| scratch_buffer(ctx, (slots * l1) as usize));
+    refs.extend(level1.as_ref());
     dispatch(ctx, &p, &c, &init, groups, &refs, |l, b| {
         l.set_u64(b, "league", tl.league as u64);
         l.set_u64(b, "tsize", tl.team as u64);
         l.set_u64(b, "vlen", tl.vlen as u64);
         l.set_u64(b, "l1_bytes", l1);
     })?;
-    let Some(r) = reducer else { return Ok(None) };
-    let partials = read_fields(ctx, &fields, &extra[..fields.len()], slots as usize)?;
-    let mut acc = r.init();
-    for part in partials {
-        r.join(&mut acc, to_value::<V>(&part)?);
+    if let Some(r) = red.as_mut() {
+        r.parts = parts;
     }
-    Ok(Some(acc))
+    Ok(red)
 }

@@ -43,6 +43,8 @@ pub use reducer::{
     Prod, Reducer, Sum, ValLoc,
 };
 pub use scalar::{Bits, Float, Scalar};
-pub use space::{ExecutionSpace, HostAccessible, HostBuffer, HostSpace, MemorySpace, TeamLimits};
+pub use space::{
+    ExecutionSpace, HostAccessible, HostBuffer, HostSpace, MemorySpace, ResultSlot, TeamLimits,
+};
 pub use team::{scratch_size, IntoNestedRange, ScratchArena, TeamMember};
 pub use view::{HostMut, HostRef, IntoSliceArg, SliceArg, SubviewSpec, View};

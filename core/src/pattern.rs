@@ -16,7 +16,7 @@ use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
 use crate::profiling::{self, Pattern};
 use crate::reducer::{Reducer, Sum};
 use crate::scalar::Scalar;
-use crate::space::{ExecutionSpace, MemorySpace};
+use crate::space::{ExecutionSpace, MemorySpace, ResultSlot};
 use crate::view::View;
 use bytemuck::Pod;
 
@@ -87,6 +87,31 @@ pub trait ReducePolicy<K: Kernel, Rd> {
     type Value;
     /// Validates, checks and launches.
     fn launch_reduce(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<Self::Value>;
+    /// As [`ReducePolicy::launch_reduce`], storing the value into the rank-0 View `result`.
+    fn launch_reduce_into<L: Layout, S: MemorySpace>(
+        &self,
+        label: &str,
+        kernel: &K,
+        reducer: &Rd,
+        result: &View<Self::Value, 0, L, S>,
+    ) -> Result<()>
+    where
+        Self::Value: Pod,
+    {
+        fill(result, self.launch_reduce(label, kernel, reducer)?)
+    }
+}
+
+/// `result`'s element as a [`ResultSlot`] of memory space `M`, when `result` lives in `M` (the
+/// execution space's own memory: its backend may then write the result on the device).
+fn result_slot<M: MemorySpace, T: Pod, L: Layout, S: MemorySpace>(
+    result: &View<T, 0, L, S>,
+) -> Option<ResultSlot<'_, M>> {
+    let buffer = (result.buffer() as &dyn std::any::Any).downcast_ref::<M::Buffer>()?;
+    Some(ResultSlot {
+        buffer,
+        byte_offset: result.offset * std::mem::size_of::<T>(),
+    })
 }
 /// A policy `parallel_scan` accepts with kernel `K` and reducer `Rd`.
 pub trait ScanPolicy<K: Kernel, Rd> {
@@ -144,6 +169,26 @@ where
             self.space().reduce_range(label, self, checked, reducer)
         })
     }
+    fn launch_reduce_into<L: Layout, S: MemorySpace>(
+        &self,
+        label: &str,
+        kernel: &K,
+        reducer: &Rd,
+        result: &View<K::Value, 0, L, S>,
+    ) -> Result<()>
+    where
+        K::Value: Pod,
+    {
+        let Some(slot) = result_slot::<E::Memory, _, _, _>(result) else {
+            return fill(result, self.launch_reduce(label, kernel, reducer)?);
+        };
+        self.validate(label)?;
+        profiled(Pattern::Reduce, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space()
+                .reduce_range_into(label, self, checked, reducer, slot)
+        })
+    }
 }
 impl<E, const N: usize, K, Rd> ReducePolicy<K, Rd> for MDRangePolicy<E, N>
 where
@@ -159,6 +204,26 @@ where
             self.space().reduce_mdrange(label, self, checked, reducer)
         })
     }
+    fn launch_reduce_into<L: Layout, S: MemorySpace>(
+        &self,
+        label: &str,
+        kernel: &K,
+        reducer: &Rd,
+        result: &View<K::Value, 0, L, S>,
+    ) -> Result<()>
+    where
+        K::Value: Pod,
+    {
+        let Some(slot) = result_slot::<E::Memory, _, _, _>(result) else {
+            return fill(result, self.launch_reduce(label, kernel, reducer)?);
+        };
+        self.validate(label)?;
+        profiled(Pattern::Reduce, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space()
+                .reduce_mdrange_into(label, self, checked, reducer, slot)
+        })
+    }
 }
 impl<E, K, Rd> ReducePolicy<K, Rd> for TeamPolicy<E>
 where
@@ -172,6 +237,26 @@ where
         profiled(Pattern::Reduce, self.space(), label, || {
             let checked = check_kernel_args(kernel)?;
             self.space().reduce_team(label, self, checked, reducer)
+        })
+    }
+    fn launch_reduce_into<L: Layout, S: MemorySpace>(
+        &self,
+        label: &str,
+        kernel: &K,
+        reducer: &Rd,
+        result: &View<K::Value, 0, L, S>,
+    ) -> Result<()>
+    where
+        K::Value: Pod,
+    {
+        let Some(slot) = result_slot::<E::Memory, _, _, _>(result) else {
+            return fill(result, self.launch_reduce(label, kernel, reducer)?);
+        };
+        self.validate(label)?;
+        profiled(Pattern::Reduce, self.space(), label, || {
+            let checked = check_kernel_args(kernel)?;
+            self.space()
+                .reduce_team_into(label, self, checked, reducer, slot)
         })
     }
 }
@@ -214,6 +299,10 @@ where
 }
 
 /// As [`parallel_reduce`], storing the result into a rank-0 View (which may live on a device).
+///
+/// When `result` lives in the execution space's own memory, a device backend joins and stores the
+/// result on the device, so the call returns without waiting (like `parallel_for`); a later fence
+/// or host read sees the value. Otherwise the call blocks until the value is known.
 pub fn parallel_reduce_into<P, K, Rd, T, L, S>(
     label: &str,
     policy: P,
@@ -228,8 +317,7 @@ where
     L: Layout,
     S: MemorySpace,
 {
-    let v = policy.launch_reduce(label, &kernel, &reducer)?;
-    fill(result, v)
+    policy.launch_reduce_into(label, &kernel, &reducer, result)
 }
 
 /// Exclusive prefix sum: calls the kernel with `is_final == true` once per index, with the sum of all

@@ -186,6 +186,25 @@ pub struct TeamLimits {
     pub scratch_max: [usize; 2],
 }
 
+/// Where `parallel_reduce_into` stores a reduction's result: the element at byte `byte_offset` of
+/// `buffer`, an allocation of the execution space's own memory. A device backend writes it from
+/// the device, so the launch stays asynchronous like any other.
+#[derive(Debug)]
+pub struct ResultSlot<'a, M: MemorySpace> {
+    /// The allocation holding the result View's element.
+    pub buffer: &'a M::Buffer,
+    /// Byte offset of the element in `buffer`.
+    pub byte_offset: usize,
+}
+
+impl<M: MemorySpace> ResultSlot<'_, M> {
+    /// Writes `value` into the slot from the host (what a backend without a device-side join
+    /// does once it has the value).
+    pub fn write<T: bytemuck::Pod>(&self, value: T) -> Result<()> {
+        M::default().write_bytes(self.buffer, self.byte_offset, bytemuck::bytes_of(&value))
+    }
+}
+
 /// Something that runs parallel patterns: a backend's handle (cheap to clone).
 ///
 /// Each pattern method receives a policy already validated against the space's limits and a kernel
@@ -267,6 +286,57 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
     where
         K: ReduceKernel<TeamWork, Space = Self::Memory> + KernelIr,
         Rd: Reducer<K::Value>;
+    /// `parallel_reduce_into` over a range: the result goes to `slot` (a rank-0 View of this
+    /// space's memory). By default the value is computed as by [`ExecutionSpace::reduce_range`]
+    /// and written from the host; a device backend overrides this to keep the launch
+    /// asynchronous.
+    fn reduce_range_into<K, Rd>(
+        &self,
+        label: &str,
+        policy: &RangePolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+        slot: ResultSlot<'_, Self::Memory>,
+    ) -> Result<()>
+    where
+        K: ReduceKernel<RangeWork, Space = Self::Memory> + KernelIr,
+        K::Value: bytemuck::Pod,
+        Rd: Reducer<K::Value>,
+    {
+        slot.write(self.reduce_range(label, policy, kernel, reducer)?)
+    }
+    /// As [`ExecutionSpace::reduce_range_into`] over a multidimensional range.
+    fn reduce_mdrange_into<const N: usize, K, Rd>(
+        &self,
+        label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+        slot: ResultSlot<'_, Self::Memory>,
+    ) -> Result<()>
+    where
+        K: ReduceKernel<MDWork<N>, Space = Self::Memory> + KernelIr,
+        K::Value: bytemuck::Pod,
+        Rd: Reducer<K::Value>,
+    {
+        slot.write(self.reduce_mdrange(label, policy, kernel, reducer)?)
+    }
+    /// As [`ExecutionSpace::reduce_range_into`] over a league of teams.
+    fn reduce_team_into<K, Rd>(
+        &self,
+        label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Checked<'_, K>,
+        reducer: &Rd,
+        slot: ResultSlot<'_, Self::Memory>,
+    ) -> Result<()>
+    where
+        K: ReduceKernel<TeamWork, Space = Self::Memory> + KernelIr,
+        K::Value: bytemuck::Pod,
+        Rd: Reducer<K::Value>,
+    {
+        slot.write(self.reduce_team(label, policy, kernel, reducer)?)
+    }
     /// `parallel_scan` over a range: calls the kernel with `final == true` exactly once per index,
     /// in any order, with the exclusive prefix (under `reducer`) of all earlier indices; returns the total.
     fn scan_range<K, Rd>(

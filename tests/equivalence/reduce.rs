@@ -261,3 +261,103 @@ fn rayon_chunks_match_serial() {
         );
     }
 }
+
+#[kernel]
+fn max_i32(i: usize, acc: &mut i32, a: View<i32>) {
+    if a[i] > *acc {
+        *acc = a[i];
+    }
+}
+
+#[kernel]
+fn sum_2d((i, j): (usize, usize), acc: &mut f64, a: View<f64, 2>) {
+    *acc += a[(i, j)];
+}
+
+#[kernel]
+fn row_totals(team: &TeamMember, acc: &mut i64, a: View<i64, 2>) {
+    let l = team.league_rank();
+    let s = team.thread_reduce(a.extent(1), Sum, |j, t: &mut i64| {
+        *t += a[(l, j)];
+    });
+    team.single_team(|| {
+        *acc += s;
+    });
+}
+
+/// Reads reduction results another kernel stored in `r` (on the device, without a host round trip).
+#[kernel]
+fn combine(i: usize, y: ViewMut<f64>, x: View<f64>, r: View<f64>, m: View<i32>) {
+    y[i] = x[i] * r[1] + m[0] as f64;
+}
+
+/// `parallel_reduce_into` elements of device Views (rank-0 subviews at an offset) from range,
+/// MDRange (more tiles than the host joins: joined on the device in two passes) and team
+/// reductions, consumed by a later kernel without a fence in between: the results are ordered
+/// before the kernel that reads them.
+fn reduce_into_then_consume<E: ExecutionSpace>(space: E) {
+    check(
+        8,
+        (sizes(), 1usize..90, 1usize..70, any::<u64>()),
+        |(n, rows, cols, seed)| {
+            let xs = crate::splitmix(seed, n);
+            let a: DevView<E, i32> =
+                dev_from_fn(&space, "a", [n], |[i]| (xs[i] % 2001) as i32 - 1000)?;
+            let x: DevView<E, f64> = dev_from_fn(&space, "x", [n], |[i]| i as f64 * 0.25)?;
+            let g: DevView<E, f64, 2> = dev_from_fn(&space, "g", [rows, cols], |[i, j]| {
+                (i * cols + j) as f64 * 0.5
+            })?;
+            let t: DevView<E, i64, 2> =
+                dev_from_fn(&space, "t", [rows, cols], |[i, j]| (i * 7 + j) as i64 - 50)?;
+            let r: DevView<E, f64> = dev(&space, "r", [3])?;
+            let m: DevView<E, i32> = dev(&space, "m", [1])?;
+            let tt: DevView<E, i64> = dev(&space, "tt", [2])?;
+            r.fill(-7.0)?;
+            parallel_reduce_into(
+                "max",
+                RangePolicy::new(&space, 0..n),
+                max_i32(&a),
+                Max,
+                &m.subview::<0>([0])?,
+            )?;
+            let tiles = MDRangePolicy::new(&space, [0, 0], [rows, cols]).tile([1, 1]);
+            parallel_reduce_into("grid", tiles, sum_2d(&g), Sum, &r.subview::<0>([1])?)?;
+            let teams = TeamPolicy::new(&space, rows, TeamSize::Auto);
+            parallel_reduce_into("teams", teams, row_totals(&t), Sum, &tt.subview::<0>([1])?)?;
+            let y: DevView<E, f64> = dev(&space, "y", [n])?;
+            parallel_for(
+                "combine",
+                RangePolicy::new(&space, 0..n),
+                combine(&y, &x, &r, &m),
+            )?;
+
+            let want_max = (0..n)
+                .map(|i| (xs[i] % 2001) as i32 - 1000)
+                .max()
+                .unwrap_or(i32::MIN);
+            let want_grid: f64 = (0..rows * cols).map(|k| k as f64 * 0.5).sum();
+            let want_teams: i64 = (0..rows)
+                .flat_map(|i| (0..cols).map(move |j| (i * 7 + j) as i64 - 50))
+                .sum();
+            prop_assert_eq!(to_host(&m)[0], want_max);
+            let hr = to_host(&r);
+            prop_assert_eq!(hr[0], -7.0);
+            prop_assert_eq!(hr[2], -7.0);
+            assert_close(
+                hr[1],
+                want_grid,
+                want_grid,
+                F64_TOL,
+                "MDRange sum into r[1]",
+            );
+            prop_assert_eq!(to_host(&tt), vec![0, want_teams]);
+            let hy = to_host(&y);
+            for (i, &v) in hy.iter().enumerate() {
+                let want = i as f64 * 0.25 * hr[1] + want_max as f64;
+                assert_close(v, want, want.abs() + 1.0, F64_TOL, "combine");
+            }
+            Ok(())
+        },
+    );
+}
+per_backend!(reduce_into_then_consume);

@@ -13,6 +13,7 @@ mod bitwise;
 mod cast;
 mod cmp;
 pub mod entry;
+pub(crate) mod join;
 mod logic;
 mod math;
 mod memory;

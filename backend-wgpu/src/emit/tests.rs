@@ -594,3 +594,55 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
     assert!(team::needs_lane_comm(&k));
     assert!(!team::needs_lane_comm(&team_kernel(false, false)));
 }
+
+#[test]
+fn partials_join_validates_for_every_accumulator_shape() {
+    use rokkos_core::ir::ReducerKind as RK;
+    let mut cases: Vec<(Vec<AccShape>, Vec<JoinKind>)> = Vec::new();
+    for t in NUM {
+        cases.push((vec![AccShape::Scalar(t)], vec![JoinKind::Op(RK::Sum)]));
+        cases.push((vec![AccShape::Scalar(t)], vec![JoinKind::Op(RK::Max)]));
+        cases.push((vec![AccShape::ValLoc(t)], vec![JoinKind::MinLoc]));
+        cases.push((vec![AccShape::MinMaxVal(t)], vec![JoinKind::MinMax]));
+    }
+    cases.push((
+        vec![AccShape::Scalar(ScalarType::Bool)],
+        vec![JoinKind::Op(RK::LAnd)],
+    ));
+    // Several accumulators in one kernel: one pair of arrays per field.
+    cases.push((
+        vec![
+            AccShape::Scalar(ScalarType::I64),
+            AccShape::ValLoc(ScalarType::F64),
+            AccShape::Scalar(ScalarType::Bool),
+        ],
+        vec![
+            JoinKind::Op(RK::Sum),
+            JoinKind::MaxLoc,
+            JoinKind::Op(RK::LOr),
+        ],
+    ));
+    for (shapes, joins) in cases {
+        let mut k = skeleton("join");
+        k.accumulators = shapes
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Accumulator {
+                name: format!("acc{i}"),
+                shape: *s,
+            })
+            .collect();
+        for wg in [1, 64, 256] {
+            let m = join::join_module(&k, &joins, wg).expect("join module");
+            naga_check(&m.source);
+            assert_eq!(m.fields, k.acc_fields().len());
+        }
+    }
+    // A reducer that does not fit the accumulators is refused, not emitted.
+    let mut k = skeleton("join");
+    k.accumulators = vec![Accumulator {
+        name: "acc".into(),
+        shape: AccShape::ValLoc(ScalarType::F32),
+    }];
+    assert!(join::join_module(&k, &[JoinKind::Op(RK::Sum)], 64).is_err());
+}

@@ -1,0 +1,235 @@
+//! What becomes of a reduction's per-workgroup partials: joined on the device (down to a few for
+//! the host, or to one written into the result View of `parallel_reduce_into`), read back, and
+//! joined on the host in partial order.
+
+use crate::device::Ctx;
+use crate::emit::join::{join_module, JoinModule};
+use crate::launch::build_pipeline;
+use crate::params::storage_type;
+use crate::pool::{Kind, Pooled};
+use rokkos_core::ir::{AccField, Kernel, ScalarType, Value};
+use rokkos_core::reducer::JoinKind;
+use rokkos_core::{Error, Result};
+use std::sync::Arc;
+
+/// Most partials the host reads back and joins; more are first joined on the device.
+const HOST_PARTIALS: u64 = 1024;
+
+/// The per-workgroup results of one reduction launch: one buffer per accumulator field, `count`
+/// elements each (in the field's storage type).
+pub(crate) struct Partials {
+    pub bufs: Vec<Pooled>,
+    pub count: u64,
+}
+
+impl Partials {
+    /// Buffers for `count` partials of each of `fields`.
+    pub(crate) fn new(ctx: &Ctx, fields: &[(AccField, ScalarType)], count: u64) -> Partials {
+        let bufs = fields
+            .iter()
+            .map(|(_, t)| {
+                let bytes = count as usize * storage_type(*t).size();
+                ctx.pool.take(&ctx.device, Kind::Storage, bytes)
+            })
+            .collect();
+        Partials { bufs, count }
+    }
+    /// The buffers, for binding.
+    pub(crate) fn refs(&self) -> Vec<&Pooled> {
+        self.bufs.iter().collect()
+    }
+}
+
+/// How the partials of a kernel's accumulators are joined.
+pub(crate) struct JoinSpec<'a> {
+    /// The kernel (its accumulators' shapes).
+    pub ir: &'a Kernel,
+    /// The reducer's join per accumulator.
+    pub joins: &'a [JoinKind],
+    /// The reducer's identity, one value per accumulator field.
+    pub init: &'a [Value],
+}
+
+/// A compiled partials join.
+pub(crate) struct JoinPipeline {
+    pipeline: wgpu::ComputePipeline,
+    bind_layout: wgpu::BindGroupLayout,
+    module: JoinModule,
+    wg: u32,
+}
+
+/// The join pipeline for `spec`, compiled once per accumulator shape, reducer and workgroup size.
+fn join_pipeline(ctx: &Ctx, spec: &JoinSpec<'_>) -> Result<Arc<JoinPipeline>> {
+    // Two workgroup arrays' halves per field; fit the device's workgroup memory.
+    let per_inv: u64 = spec
+        .ir
+        .acc_fields()
+        .iter()
+        .map(|(_, t)| 2 * t.size().max(4) as u64)
+        .sum::<u64>()
+        .max(1);
+    let mem = ctx.limits.max_compute_workgroup_storage_size as u64;
+    let mut wg = crate::patterns::wg_size(ctx).next_power_of_two();
+    while wg > 1 && wg as u64 * per_inv > mem {
+        wg /= 2;
+    }
+    let module = join_module(spec.ir, spec.joins, wg).map_err(|e| match e {
+        crate::emit::EmitError::Unsupported(f) => crate::launch::unsupported(f),
+        crate::emit::EmitError::Mismatch(m) => Error::InvalidArgument(m),
+    })?;
+    if let Some(p) = ctx
+        .join_pipelines
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&module.source).cloned())
+    {
+        return Ok(p);
+    }
+    let read_only: Vec<bool> = std::iter::once(true)
+        .chain((0..module.fields).map(|_| true))
+        .chain((0..module.fields).map(|_| false))
+        .collect();
+    let (pipeline, bind_layout) = build_pipeline(
+        ctx,
+        "rokkos partials join",
+        module.source.clone(),
+        &read_only,
+    )?;
+    let jp = Arc::new(JoinPipeline {
+        pipeline,
+        bind_layout,
+        module,
+        wg,
+    });
+    if let Ok(mut m) = ctx.join_pipelines.lock() {
+        m.insert(jp.module.source.clone(), jp.clone());
+    }
+    Ok(jp)
+}
+
+/// Encodes one join pass: `groups` workgroups fold `n` partials of `ins` into elements
+/// `off .. off + groups` of `outs`. `lasting`: every buffer outlives the launch (its bind group
+/// may be cached).
+#[allow(clippy::too_many_arguments)]
+fn join_pass(
+    ctx: &Ctx,
+    jp: &JoinPipeline,
+    init: &[Value],
+    ins: &[&wgpu::Buffer],
+    n: u64,
+    outs: &[&wgpu::Buffer],
+    off: u32,
+    groups: u32,
+    lasting: bool,
+) -> Result<()> {
+    let n = u32::try_from(n)
+        .map_err(|_| crate::launch::unsupported(format!("{n} reduction partials (over 2^32)")))?;
+    let layout = &jp.module.params;
+    let mut block = layout.block();
+    layout.set_u32(&mut block, "n", n);
+    layout.set_u32(&mut block, "stride", groups * jp.wg);
+    layout.set_u32(&mut block, "off", off);
+    for (i, v) in init.iter().enumerate() {
+        layout.set(&mut block, &format!("init{i}"), *v);
+    }
+    let len = (block.len() as u64).div_ceil(16) * 16;
+    ctx.encode_with_params(&block, false, |enc, params, offset, pooled| {
+        let make = || {
+            let mut entries = vec![wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: params,
+                    offset: 0,
+                    size: std::num::NonZeroU64::new(len),
+                }),
+            }];
+            for (i, b) in ins.iter().chain(outs).enumerate() {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: 1 + i as u32,
+                    resource: b.as_entire_binding(),
+                });
+            }
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("rokkos partials join"),
+                layout: &jp.bind_layout,
+                entries: &entries,
+            })
+        };
+        let key = (
+            jp as *const JoinPipeline as usize,
+            std::iter::once(params.clone())
+                .chain(ins.iter().chain(outs).map(|b| (*b).clone()))
+                .collect(),
+        );
+        let bg = ctx.bind_group(key, pooled && lasting, make);
+        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+        pass.set_pipeline(&jp.pipeline);
+        pass.set_bind_group(0, &bg, &[offset as u32]);
+        pass.dispatch_workgroups(groups, 1, 1);
+    });
+    Ok(())
+}
+
+/// Joins `parts` on the device down to `target` partials (at most), returning the new ones, or
+/// `parts` itself when it has no more than that already.
+fn shrink(ctx: &Ctx, spec: &JoinSpec<'_>, parts: Partials, target: u64) -> Result<Partials> {
+    if parts.count <= target {
+        return Ok(parts);
+    }
+    let jp = join_pipeline(ctx, spec)?;
+    let groups = parts.count.div_ceil(jp.wg as u64).min(target);
+    let fields = spec.ir.acc_fields();
+    let out = Partials::new(ctx, &fields, groups);
+    let ins: Vec<&wgpu::Buffer> = parts.bufs.iter().map(|b| &**b).collect();
+    let outs: Vec<&wgpu::Buffer> = out.bufs.iter().map(|b| &**b).collect();
+    let lasting = parts.bufs.iter().chain(&out.bufs).all(Pooled::lasting);
+    join_pass(
+        ctx,
+        &jp,
+        spec.init,
+        &ins,
+        parts.count,
+        &outs,
+        0,
+        groups as u32,
+        lasting,
+    )?;
+    Ok(out)
+}
+
+/// The partials' values on the host, one `Vec<Value>` (its fields) per partial, in order, after
+/// joining them on the device down to at most [`HOST_PARTIALS`]. Waits for the device.
+pub(crate) fn to_host(ctx: &Ctx, spec: &JoinSpec<'_>, parts: Partials) -> Result<Vec<Vec<Value>>> {
+    let parts = shrink(ctx, spec, parts, HOST_PARTIALS)?;
+    let fields = spec.ir.acc_fields();
+    let bufs: Vec<&wgpu::Buffer> = parts.bufs.iter().map(|b| &**b).collect();
+    crate::launch::read_fields(ctx, &fields, &bufs, parts.count as usize)
+}
+
+/// Joins every partial into element `elem` of `dst` (an array of the single accumulator field's
+/// storage type), on the device, without waiting.
+pub(crate) fn into_element(
+    ctx: &Ctx,
+    spec: &JoinSpec<'_>,
+    parts: Partials,
+    dst: &wgpu::Buffer,
+    elem: u32,
+) -> Result<()> {
+    // More than a workgroup can fold quickly are first joined by many workgroups.
+    let parts = shrink(ctx, spec, parts, HOST_PARTIALS)?;
+    let jp = join_pipeline(ctx, spec)?;
+    let ins: Vec<&wgpu::Buffer> = parts.bufs.iter().map(|b| &**b).collect();
+    // A View's buffer lives on; its bind groups go when it is dropped (`forget_buffer`).
+    let lasting = parts.bufs.iter().all(Pooled::lasting);
+    join_pass(
+        ctx,
+        &jp,
+        spec.init,
+        &ins,
+        parts.count,
+        &[dst],
+        elem,
+        1,
+        lasting,
+    )
+}
