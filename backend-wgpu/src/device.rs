@@ -34,6 +34,8 @@ pub(crate) struct State {
     submits: u64,
     /// Parameter blocks of the pending batch (see [`Ctx::encode_with_params`]).
     arena: Option<Arena>,
+    /// Parameter blocks kept on the device (see [`Resident`]).
+    resident: Option<Resident>,
     /// Launches whose out-of-bounds record was already reported (and cleared): a copy of the
     /// record made before the clear took effect must not be reported twice.
     reported: std::collections::VecDeque<u32>,
@@ -216,6 +218,7 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
             submits: 0,
             reported: std::collections::VecDeque::new(),
             arena: None,
+            resident: None,
         }),
         pool: Default::default(),
         join_pipelines: Mutex::new(HashMap::new()),
@@ -239,6 +242,20 @@ const ARENA_BYTES: u64 = 64 * 1024;
 pub(crate) struct Arena {
     buf: wgpu::Buffer,
     bytes: Vec<u8>,
+}
+
+/// Bytes of the buffer of resident parameter blocks (see [`Resident`]).
+const RESIDENT_BYTES: u64 = 64 * 1024;
+
+/// Parameter blocks of launches that cannot record an error, kept on the device: their blocks hold
+/// no launch number, so a kernel launched again with the same arguments (every step of a time
+/// loop, every repetition of a benchmark) finds its block already there and writes nothing. A
+/// block is written once and never overwritten; when the buffer is full a new one replaces it
+/// (the old one lives until the work using it completes).
+pub(crate) struct Resident {
+    buf: wgpu::Buffer,
+    slots: HashMap<Vec<u8>, u64>,
+    next: u64,
 }
 
 /// Most bind groups kept (the cache is cleared when it would grow past this).
@@ -354,8 +371,10 @@ impl Ctx {
 
     /// Records one dispatch whose parameter block is `block`: reserves a slot for it in the
     /// pending batch's arena and calls `f` with the pending encoder, the buffer holding the block,
-    /// the block's offset in it (a dynamic offset), and whether that buffer is a pooled arena. Then submits as [`Ctx::encode`] does. Blocks larger than an
-    /// arena get a buffer of their own.
+    /// the block's offset in it (a dynamic offset), and whether that buffer outlives the launch
+    /// (a pooled arena or the resident blocks: bind groups naming it may be cached). Then
+    /// submits when the batch is full or the queue idle. Blocks of launches that cannot record an error are kept
+    /// resident instead (see [`Resident`]); blocks larger than an arena get a buffer of their own.
     pub(crate) fn encode_with_params(
         &self,
         block: &[u8],
@@ -365,7 +384,14 @@ impl Ctx {
         let align = (self.limits.min_uniform_buffer_offset_alignment as u64).max(16);
         let len = (block.len() as u64).div_ceil(16) * 16;
         let mut st = self.lock();
-        let (buf, offset, pooled) = if len > ARENA_BYTES {
+        let resident = if may_fail || len > RESIDENT_BYTES / 16 {
+            None
+        } else {
+            Some(self.resident_slot(&mut st, block, align, len))
+        };
+        let (buf, offset, pooled) = if let Some(r) = resident {
+            r
+        } else if len > ARENA_BYTES {
             let own = wgpu::util::DeviceExt::create_buffer_init(
                 &self.device,
                 &wgpu::util::BufferInitDescriptor {
@@ -417,6 +443,52 @@ impl Ctx {
         if st.pending >= BATCH || self.queue_idle() {
             self.submit_locked(&mut st);
         }
+    }
+
+    /// The resident copy of `block` (`len` bytes rounded up, slots aligned to `align`): found, or
+    /// written now (the queue write lands before the pending batch's commands run).
+    fn resident_slot(
+        &self,
+        st: &mut State,
+        block: &[u8],
+        align: u64,
+        len: u64,
+    ) -> (wgpu::Buffer, u64, bool) {
+        if let Some(r) = &st.resident {
+            if let Some(&off) = r.slots.get(block) {
+                return (r.buf.clone(), off, true);
+            }
+        }
+        let full = st
+            .resident
+            .as_ref()
+            .is_none_or(|r| r.next.div_ceil(align) * align + len > RESIDENT_BYTES);
+        if full {
+            if let Some(old) = st.resident.take() {
+                self.forget_buffer(&old.buf);
+            }
+            st.resident = Some(Resident {
+                buf: self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("rokkos resident params"),
+                    size: RESIDENT_BYTES,
+                    usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                }),
+                slots: HashMap::new(),
+                next: 0,
+            });
+        }
+        let r = st
+            .resident
+            .as_mut()
+            .expect("the resident buffer was just ensured");
+        let off = r.next.div_ceil(align) * align;
+        let mut padded = block.to_vec();
+        padded.resize(len as usize, 0);
+        self.queue.write_buffer(&r.buf, off, &padded);
+        r.next = off + len;
+        r.slots.insert(block.to_vec(), off);
+        (r.buf.clone(), off, true)
     }
 
     /// Submits the pending encoder (without waiting).
