@@ -22,7 +22,11 @@ fn count_up(i: usize, acc: &mut i64, y: View<i64>, s: i64) {
 fn repeated_and_distinct_arguments<E: ExecutionSpace>(space: E) {
     check(
         4,
-        (1usize..200, prop_oneof![1usize..50, 700usize..1500], 1usize..3),
+        (
+            1usize..200,
+            prop_oneof![1usize..50, 700usize..1500],
+            1usize..3,
+        ),
         |(n, distinct, rounds)| {
             let x: DevView<E, i64> = dev_from_fn(&space, "x", [n], |[i]| i as i64 - 7)?;
             let y: DevView<E, i64> = dev(&space, "y", [n])?;
