@@ -66,7 +66,9 @@ mod parse;
 /// * arithmetic, bit, comparison and logical operators, unary `-` and `!`, `as` casts between `bool`,
 ///   `i32`, `u32`, `i64`, `u64`, `f32`, `f64`, `usize`, `isize`;
 /// * `if` / `else` (also as expressions), `while`, `loop`, `break`, `continue`, `return` (no value),
-///   `for x in a..b` / `a..=b` / `(a..b).step_by(k)` / `(a..b).rev()`;
+///   `for x in a..b` / `a..=b`, also with `.step_by(k)`, `.rev()`, `.rev().step_by(k)` and, where
+///   Rust's iterators allow it, `.step_by(k).rev()`; an inclusive range may end at its type's
+///   maximum (`for x in n..=u32::MAX`);
 /// * literals (no strings), constants and paths such as `std::f64::consts::PI`, `f64::MAX`, `T::ZERO`;
 ///   associated functions of scalar types and type parameters (`T::from_f64(x)`, `f64::max(a, b)`);
 /// * math methods: `sqrt cbrt sin cos tan asin acos atan atan2 sinh cosh tanh exp exp2 ln log2 log10

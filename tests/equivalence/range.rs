@@ -486,3 +486,140 @@ fn index_forms<E: ExecutionSpace>(space: E) {
     });
 }
 per_backend!(index_forms);
+
+/// `h * 31 + v`, wrapping: a fingerprint of the sequence of values a loop visits (their order
+/// included).
+#[func]
+fn mix(h: u64, v: u64) -> u64 {
+    h.wrapping_mul(31).wrapping_add(v)
+}
+
+/// The number of inclusive loops [`inclusive_to_max`] fingerprints.
+const INCLUSIVE_LOOPS: usize = 9;
+
+/// Inclusive ranges ending at (or starting at) the extremes of their type, with `step_by`,
+/// `rev`, both adapter orders, `continue` and `break`: a half-open `a..(b + 1)` would wrap and run
+/// none of them. The extremes come both as literals and as arguments (`hi`, `hi_i`, `hi_u`, `lo_l`
+/// are `u32::MAX`, `i32::MAX`, `usize::MAX`, `i64::MIN`); `d` and the step `k` vary per work item,
+/// making some ranges empty.
+#[kernel]
+fn inclusive_to_max(i: usize, out: ViewMut<u64, 2>, hi: u32, hi_i: i32, hi_u: usize, lo_l: i64) {
+    let d = (i % 5) as u32;
+    let k = 1 + i / 5;
+    let mut h = 0u64;
+    for v in (u32::MAX - 3 - d)..=u32::MAX {
+        h = mix(h, v as u64);
+    }
+    out[(i, 0)] = h;
+    h = 0;
+    for v in ((hi - 7 - d)..=hi).step_by(k) {
+        if v % 3 == 0 {
+            continue;
+        }
+        h = mix(h, v as u64);
+    }
+    out[(i, 1)] = h;
+    h = 0;
+    for v in ((i32::MAX - 6 - d as i32)..=i32::MAX).rev() {
+        h = mix(h, v as u64);
+    }
+    out[(i, 2)] = h;
+    h = 0;
+    for v in ((hi_i - 9 - d as i32)..=hi_i).rev().step_by(k) {
+        if v % 4 == 1 {
+            continue;
+        }
+        h = mix(h, v as u64);
+    }
+    out[(i, 3)] = h;
+    h = 0;
+    for v in ((hi_u - 8 - d as usize)..=hi_u).step_by(k) {
+        if v == hi_u - 2 {
+            break;
+        }
+        h = mix(h, v as u64);
+    }
+    out[(i, 4)] = h;
+    h = 0;
+    for v in ((i64::MAX - 5 - d as i64)..=i64::MAX).rev().step_by(k) {
+        h = mix(h, v as u64);
+    }
+    out[(i, 5)] = h;
+    h = 0;
+    for v in (lo_l..=(lo_l + d as i64 + 3)).rev().step_by(k) {
+        h = mix(h, v as u64);
+    }
+    out[(i, 6)] = h;
+    h = 0;
+    for v in ((hi - d)..=(hi - 2)).rev() {
+        h = mix(h, v as u64);
+    }
+    out[(i, 7)] = h;
+    h = 0;
+    for v in (0..=d).rev().step_by(k) {
+        h = mix(h, v as u64);
+    }
+    out[(i, 8)] = h;
+}
+
+/// What [`inclusive_to_max`] records for work item `i`, from Rust's iterators.
+fn inclusive_to_max_host(i: usize) -> [u64; INCLUSIVE_LOOPS] {
+    fn fp(it: impl Iterator<Item = u64>) -> u64 {
+        it.fold(0, |h, v| h.wrapping_mul(31).wrapping_add(v))
+    }
+    let (d, k) = ((i % 5) as u32, 1 + i / 5);
+    let di = d as i32;
+    [
+        fp(((u32::MAX - 3 - d)..=u32::MAX).map(u64::from)),
+        fp(((u32::MAX - 7 - d)..=u32::MAX)
+            .step_by(k)
+            .filter(|v| v % 3 != 0)
+            .map(u64::from)),
+        fp(((i32::MAX - 6 - di)..=i32::MAX).rev().map(|v| v as u64)),
+        fp(((i32::MAX - 9 - di)..=i32::MAX)
+            .rev()
+            .step_by(k)
+            .filter(|v| v % 4 != 1)
+            .map(|v| v as u64)),
+        fp(((usize::MAX - 8 - d as usize)..=usize::MAX)
+            .step_by(k)
+            .take_while(|&v| v != usize::MAX - 2)
+            .map(|v| v as u64)),
+        fp(((i64::MAX - 5 - d as i64)..=i64::MAX)
+            .rev()
+            .step_by(k)
+            .map(|v| v as u64)),
+        fp((i64::MIN..=(i64::MIN + d as i64 + 3))
+            .rev()
+            .step_by(k)
+            .map(|v| v as u64)),
+        fp(((u32::MAX - d)..=(u32::MAX - 2)).rev().map(u64::from)),
+        fp((0..=d).rev().step_by(k).map(u64::from)),
+    ]
+}
+
+/// Inclusive ranges up to the maximum of their type run their full range on every backend,
+/// including the IR evaluator and wgpu, where `b + 1` used to wrap to an empty loop.
+fn inclusive_ranges_reach_max<E: ExecutionSpace>(space: E) {
+    const N: usize = 20;
+    let out: DevView<E, u64, 2> = dev(&space, "out", [N, INCLUSIVE_LOOPS]).unwrap();
+    parallel_for(
+        "inclusive_to_max",
+        RangePolicy::new(&space, 0..N),
+        inclusive_to_max(&out, u32::MAX, i32::MAX, usize::MAX, i64::MIN),
+    )
+    .unwrap();
+    let got = to_host(&out);
+    for i in 0..N {
+        let want = inclusive_to_max_host(i);
+        for (j, w) in want.iter().enumerate() {
+            assert_eq!(
+                got[i * INCLUSIVE_LOOPS + j],
+                *w,
+                "work item {i}, loop {j} on {}",
+                space.name()
+            );
+        }
+    }
+}
+per_backend!(inclusive_ranges_reach_max);

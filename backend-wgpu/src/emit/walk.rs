@@ -230,6 +230,7 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
             end,
             step,
             reverse,
+            inclusive,
             body,
         } => {
             let t = cx.local_ty(*var);
@@ -244,29 +245,41 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
                 expr(cx, h, end)?,
                 expr(cx, h, step)?
             ));
-            // Differences are taken in the unsigned type of the same width: exact for e > c.
+            // Differences are taken in the unsigned type of the same width: exact for e >= c.
             let ud = |a: &str, b: &str| format!("({ut}({a}) - {ut}({b}))");
+            // An inclusive loop never forms `end + 1` (it wraps at the type's maximum): it runs when
+            // `start <= end`, and stops once fewer than `step` values remain after the counter.
+            let (run, more) = if *inclusive { ("<=", "<") } else { ("<", "<=") };
             if !reverse {
                 out.push_str(&format!(
-                    "{i}  if ({s0} < {e0} && {st} > {z}) {{ var {c} = {s0};\n{i}  loop {{\n{i}    l{} = {c};\n",
+                    "{i}  if ({s0} {run} {e0} && {st} > {z}) {{ var {c} = {s0};\n{i}  loop {{\n{i}    l{} = {c};\n",
                     var.0,
                     z = if ut == "u32" { "0u" } else { "0lu" }
                 ));
                 block(cx, h, body, d + 2, out)?;
                 let rem = cx.tmp();
                 out.push_str(&format!(
-                    "{i}    continuing {{ let {rem} = {}; {c} = {c} + {}({st}); break if {rem} <= {st}; }}\n{i}  }} }}\n{i}}}\n",
+                    "{i}    continuing {{ let {rem} = {}; {c} = {c} + {}({st}); break if {rem} {more} {st}; }}\n{i}  }} }}\n{i}}}\n",
                     ud(&e0, &c),
                     wty(t)
                 ));
             } else {
+                // The last value of the forward sequence: `start + (span / step) * step`, where
+                // `span` is the distance to the last value in the range (`end - 1` when half-open).
                 let last = cx.tmp();
+                let span = if *inclusive {
+                    ud(&e0, &s0)
+                } else {
+                    format!(
+                        "({} - {})",
+                        ud(&e0, &s0),
+                        if ut == "u32" { "1u" } else { "1lu" }
+                    )
+                };
                 out.push_str(&format!(
-                    "{i}  if ({s0} < {e0} && {st} > {z}) {{ let {last} = {s0} + {t}(({} - {one}) / {st} * {st}); var {c} = {last};\n{i}  loop {{\n{i}    l{} = {c};\n",
-                    ud(&e0, &s0),
+                    "{i}  if ({s0} {run} {e0} && {st} > {z}) {{ let {last} = {s0} + {t}({span} / {st} * {st}); var {c} = {last};\n{i}  loop {{\n{i}    l{} = {c};\n",
                     var.0,
                     z = if ut == "u32" { "0u" } else { "0lu" },
-                    one = if ut == "u32" { "1u" } else { "1lu" },
                     t = wty(t),
                 ));
                 block(cx, h, body, d + 2, out)?;

@@ -261,6 +261,7 @@ impl Fnv {
                 end,
                 step,
                 reverse,
+                inclusive,
                 body,
             } => {
                 self.tag(8);
@@ -268,7 +269,9 @@ impl Fnv {
                 self.expr(start);
                 self.expr(end);
                 self.expr(step);
-                self.bool(*reverse);
+                // Both flags in the byte that once held `reverse` alone: half-open loops keep the
+                // hashes they had before inclusive ranges existed (cached pipelines, golden files).
+                self.byte(*reverse as u8 | (*inclusive as u8) << 1);
                 self.block(body);
             }
             Stmt::While { cond, body } => {

@@ -286,9 +286,11 @@ impl Printer<'_> {
                 end,
                 step,
                 reverse,
+                inclusive,
                 body,
             } => {
-                let mut range = format!("({}..{})", self.expr(start), self.expr(end));
+                let dots = if *inclusive { "..=" } else { ".." };
+                let mut range = format!("({}{dots}{})", self.expr(start), self.expr(end));
                 if !matches!(step, Expr::Lit(v) if v.to_bits() == 1) {
                     let _ = write!(range, ".step_by({})", self.expr(step));
                 }

@@ -93,19 +93,24 @@ pub enum Stmt {
         /// Run otherwise (empty when there is no `else`).
         else_: Block,
     },
-    /// `for var in (start..end).step_by(step)`, or its `.rev()` when `reverse`: `var` takes the values
-    /// `start + k * step` below `end`, ascending (or descending). Bounds and step are evaluated once.
+    /// `for var in (start..end).step_by(step)` (`start..=end` when `inclusive`), or its `.rev()` when
+    /// `reverse`: `var` takes the values `start + k * step` below `end` (up to and including `end`
+    /// when `inclusive`), ascending (or descending, from the last such value, as Rust's
+    /// `StepBy::rev`). Bounds and step are evaluated once.
     For {
         /// The counter, declared by the loop (an integer local).
         var: LocalId,
         /// First value, of the counter's type.
         start: Expr,
-        /// Exclusive bound, of the counter's type.
+        /// Last bound, of the counter's type: exclusive, or inclusive when `inclusive`.
         end: Expr,
         /// Positive step of the counter's type (`1` without `step_by`; 0 is an error of the work item).
         step: Expr,
         /// Visit the values in descending order.
         reverse: bool,
+        /// `end` is part of the range (`start..=end`). A first-class flag rather than `end + 1`,
+        /// which wraps when `end` is the maximum of its type and would make the loop empty.
+        inclusive: bool,
         /// The loop body.
         body: Block,
     },

@@ -66,10 +66,14 @@ impl Tx {
             return reject(range, "ranges must be bounded on both sides");
         };
         let v = self.operands(&[start, end])?;
-        let (s, mut e) = (v[0].clone(), v[1].ts.clone());
-        if let RangeLimits::Closed(_) = range.limits {
-            e = quote_spanned!(range.span()=> (#e) + 1);
-        }
+        let (s, e) = (v[0].clone(), v[1].ts.clone());
+        // `a..=b` stays inclusive in the IR: `b + 1` would wrap to an empty loop at the type's max.
+        let inclusive = matches!(range.limits, RangeLimits::Closed(_));
+        let open = if inclusive {
+            quote!(for_range_step_inclusive)
+        } else {
+            quote!(for_range_step)
+        };
         let (step, rev, rev_first) = match adapters.as_slice() {
             [] => (None, false, false),
             [Adapter::Rev] => (None, true, false),
@@ -93,20 +97,25 @@ impl Tx {
         };
         let h = self.tmp();
         if rev_first {
-            // `(a..b).rev().step_by(k)`: `b - 1 - (j - a)` for `j` in `(a..b).step_by(k)`.
+            // `(a..b).rev().step_by(k)`: `b - 1 - (j - a)` for `j` in `(a..b).step_by(k)`, and
+            // `(a..=b).rev().step_by(k)`: `b - (j - a)` for `j` in `(a..=b).step_by(k)`. Exact in
+            // the IR's wrapping arithmetic, as the result lies in `a..=b`.
             let (lo, hi) = (self.tmp(), self.tmp());
             self.record(quote!(let #lo = #b.let_("_lo", #s); let #hi = #b.let_("_hi", #e);));
-            self.record(
-                quote!(let #h = #b.for_range_step("_j", #lo.get(), #hi.get(), #step, false);),
-            );
-            let counter = quote!(#hi.get() - 1 - (#h.get() - #lo.get()));
+            self.record(quote!(let #h = #b.#open("_j", #lo.get(), #hi.get(), #step, false);));
+            let top = if inclusive {
+                quote!(#hi.get())
+            } else {
+                quote!(#hi.get() - 1)
+            };
+            let counter = quote!(#top - (#h.get() - #lo.get()));
             return self.loop_body(f.label.as_ref(), |t| {
                 let c = t.tmp();
                 t.record(quote!(let #c = #b.let_(#name, #counter);));
                 t.counter(var.as_ref(), c, mutable, &name, &f.body.stmts)
             });
         }
-        self.record(quote!(let #h = #b.for_range_step(#name, #s, #e, #step, #rev);));
+        self.record(quote!(let #h = #b.#open(#name, #s, #e, #step, #rev);));
         self.loop_body(f.label.as_ref(), |t| {
             t.counter(var.as_ref(), h, mutable, &name, &f.body.stmts)
         })

@@ -95,6 +95,7 @@ pub(crate) enum Frame {
         end: IrExpr,
         step: IrExpr,
         reverse: bool,
+        inclusive: bool,
     },
     While(IrExpr),
     Loop,
@@ -274,6 +275,29 @@ impl BodyBuilder {
         step: impl IntoExpr<T>,
         reverse: bool,
     ) -> Var<T> {
+        self.open_for(name, start, end, step, reverse, false)
+    }
+    /// Opens `for name in (start..=end).step_by(step)` (with `.rev()` when `reverse`): `end` is
+    /// visited when the steps reach it, even when it is the maximum of `T`.
+    pub fn for_range_step_inclusive<T: IrInt>(
+        &mut self,
+        name: &str,
+        start: impl IntoExpr<T>,
+        end: impl IntoExpr<T>,
+        step: impl IntoExpr<T>,
+        reverse: bool,
+    ) -> Var<T> {
+        self.open_for(name, start, end, step, reverse, true)
+    }
+    fn open_for<T: IrInt>(
+        &mut self,
+        name: &str,
+        start: impl IntoExpr<T>,
+        end: impl IntoExpr<T>,
+        step: impl IntoExpr<T>,
+        reverse: bool,
+        inclusive: bool,
+    ) -> Var<T> {
         let var = self.var::<T>(name);
         self.open(Frame::For {
             var: var.id,
@@ -281,6 +305,7 @@ impl BodyBuilder {
             end: end.into_expr().into_ir(),
             step: step.into_expr().into_ir(),
             reverse,
+            inclusive,
         });
         var
     }
@@ -338,12 +363,14 @@ impl BodyBuilder {
                 end,
                 step,
                 reverse,
+                inclusive,
             } => Stmt::For {
                 var,
                 start,
                 end,
                 step,
                 reverse,
+                inclusive,
                 body,
             },
             Frame::While(cond) => Stmt::While { cond, body },

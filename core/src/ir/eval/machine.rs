@@ -520,6 +520,7 @@ impl Machine<'_, '_, '_> {
                 end,
                 step,
                 reverse,
+                inclusive,
                 body,
             } => {
                 let ty = f.decls[var.0 as usize].ty;
@@ -534,7 +535,13 @@ impl Machine<'_, '_, '_> {
                         "for loop with step {st}"
                     )));
                 }
-                let count = if e > s { (e - s + st - 1) / st } else { 0 };
+                // Bounds are 64-bit values widened to i128, so neither count overflows, and
+                // an inclusive `end` at its type's maximum is reached without computing `end + 1`.
+                let count = match inclusive {
+                    false if e > s => (e - s + st - 1) / st,
+                    true if e >= s => (e - s) / st + 1,
+                    _ => 0,
+                };
                 for k in 0..count {
                     let k = if *reverse { count - 1 - k } else { k };
                     f.set(*var, Value::from_bits(ty, (s + k * st) as u64));

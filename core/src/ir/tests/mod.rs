@@ -6,4 +6,5 @@ mod evaluation;
 mod hashing;
 mod kernels;
 mod printer;
+mod ranges;
 mod validation;
