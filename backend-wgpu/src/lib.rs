@@ -17,19 +17,24 @@
 //!   accumulator values live in one uniform struct (constant memory on GPUs) whose layout
 //!   [`params::params_layout`] computes for both the emitter and the launcher. One compiled kernel
 //!   therefore serves every shape and every layout (LayoutLeft/Right/Stride, subviews with offsets).
+//!   The block of a kernel that cannot record an error stays resident on the device, so launching
+//!   it again with the same arguments writes nothing before the dispatch.
 //!   When every View argument's elements lie below element 2^32 of its buffer, a variant with 32-bit
 //!   address arithmetic is used (index checks stay 64-bit and exact).
 //! - **Work**: a range is 1-D (workgroups of 256, folded into a 2-D grid past 65535 groups); an
 //!   MDRange tile is one workgroup; `parallel_reduce` folds per invocation (grid-stride over at most
 //!   1024 workgroups), joins in a workgroup tree in workgroup memory with the reducer's
-//!   [`rokkos_core::reducer::JoinKind`] spelled in WGSL, and the host joins the per-workgroup partials
-//!   with the reducer itself; `parallel_scan` is reduce-then-scan: pass 1 block totals, host
+//!   [`rokkos_core::reducer::JoinKind`] spelled in WGSL. The per-workgroup partials (of any
+//!   reduction: range, MDRange tiles, teams) are joined by a small partials-join module with the
+//!   same joins: down to 1024 for the host, which joins those with the reducer itself, or, for
+//!   `parallel_reduce_into` a View of this space, into the View's element on the device, so that
+//!   call returns without waiting. `parallel_scan` is reduce-then-scan: pass 1 block totals, host
 //!   exclusive scan of the totals, pass 2 rescans each block from its prefix and calls the body
 //!   with `final == true` exactly once per index (no forward-progress assumption).
 //! - **Teams** ([`emit::team`]): one workgroup per team of `team_size × vector_length` invocations
 //!   (team rank = local index / vector length, lane = local index % vector length); the league is
 //!   looped over the dispatched workgroups (folded into a 2-D grid past 65535; at most 1024 for
-//!   `reduce_team`, whose per-workgroup partials the host joins with the reducer). `TeamThreadRange`
+//!   `reduce_team`). `TeamThreadRange`
 //!   / `ThreadVectorRange` / `TeamVectorRange` split their indices across threads / lanes / both
 //!   (code outside vector ranges runs on every lane, as in Kokkos on GPUs); team-wide reductions,
 //!   scans (two passes over contiguous chunks, the total to every thread), broadcasts and
