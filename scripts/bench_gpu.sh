@@ -41,13 +41,14 @@ for r in sorted(glob.glob(out+'/r*')):
         m=re.search(r'wgpu %s triad n=\d+ best ([\d.]+)'%t, ref); w[t]=float(m.group(1)) if m else float('nan')
         m=re.search(r'wgpu %s triad batched 20/submit ([\d.]+)'%t, ref); w[t+'b']=float(m.group(1)) if m else float('nan')
         m=re.search(r'%s triad\s+n=33554432\s+best ([\d.]+)'%t, cu); w[t+'cu']=float(m.group(1)) if m else float('nan')
+        m=re.search(r'%s dot\s+n=33554432\s+best ([\d.]+)'%t, cu); w[t+'cudot']=float(m.group(1)) if m else float('nan')
     m=re.search(r'round trip ([\d.]+) us', ref); rt=m.group(1) if m else '?'
     m=re.search(r'throughput ([\d.]+) us', ref); tp=m.group(1) if m else '?'
     for t in ('f32','f64'):
         d={}
         for l in open(r+'/bs_%s.json'%t):
             j=json.loads(l); d[j['kernel']]=j['value']
-        print('%s %s triad fenced %.0f / ref %.0f = %.3f | batched %.0f / cuda %.0f = %.3f (ref wgpu batched %.0f) | dot %.0f | empty sync %.1f us (ref %s) async %.1f us (ref %s)' % (os.path.basename(r), t, d['triad'], w[t], d['triad']/w[t], d['triad_batched'], w[t+'cu'], d['triad_batched']/w[t+'cu'], w[t+'b'], d['dot'], d['empty_sync'], rt, d['empty_async'], tp))
+        print('%s %s triad fenced %.0f / ref %.0f = %.3f | batched %.0f / cuda %.0f = %.3f (ref wgpu batched %.0f) | dot %.0f, into a View x20 %.0f (cuda %.0f) | empty sync %.1f us (ref %s) async %.1f us (ref %s)' % (os.path.basename(r), t, d['triad'], w[t], d['triad']/w[t], d['triad_batched'], w[t+'cu'], d['triad_batched']/w[t+'cu'], w[t+'b'], d['dot'], d.get('dot_batched', float('nan')), w[t+'cudot'], d['empty_sync'], rt, d['empty_async'], tp))
 PY
 cat $OUT/r*/bs_*.err | grep -v XDG | head -5
 cd $OUT && tar czf logs.tgz r* *.log && rm -rf r1 r2 r3 *.log

@@ -64,6 +64,9 @@ struct Timings {
     secs: [Vec<f64>; 6],
     /// Seconds per triad when `BATCH` triads run between two fences (one sample per batch).
     triad_batched: Vec<f64>,
+    /// Seconds per dot when `BATCH` dots run between two fences, each stored into an element of a
+    /// View of the space (`parallel_reduce_into`: no host round trip per dot on a device).
+    dot_batched: Vec<f64>,
     /// Seconds per empty-kernel launch followed by a fence (one sample per launch).
     empty_sync: Vec<f64>,
     /// Seconds per empty-kernel launch when `BATCH_EMPTY` launches run between two fences.
@@ -104,6 +107,7 @@ impl<'a> Stream<'a> {
             words: [2, 2, 3, 3, 4, 2],
             secs: Default::default(),
             triad_batched: Vec::new(),
+            dot_batched: Vec::new(),
             empty_sync: Vec::new(),
             empty_async: Vec::new(),
         };
@@ -138,13 +142,15 @@ impl<'a> Stream<'a> {
             })?;
         }
         let check = self.validate(&a, &b, &c, sum)?;
-        self.launch_costs(&space, &mut t, &b, &c, s)?;
-        Ok((t, check))
+        let dots = self.launch_costs(&space, &mut t, &b, &c, s)?;
+        Ok((t, check.and(dots)))
     }
 
-    /// Launch costs: triads in batches of `BATCH` between two fences (launches stay asynchronous
-    /// until the fence), and an empty kernel with a fence after each launch and in batches. The
-    /// batched triads write a fresh View, so the validated arrays are untouched.
+    /// Launch costs: triads and dots (into a View) in batches of `BATCH` between two fences
+    /// (launches stay asynchronous until the fence), and an empty kernel with a fence after each
+    /// launch and in batches. The batched triads write a fresh View, so the validated arrays are
+    /// untouched. Returns whether every batched dot equals a blocking `parallel_reduce` of the same
+    /// dot (up to the order of the joins).
     fn launch_costs<T: Float, E: ExecutionSpace>(
         &self,
         space: &E,
@@ -152,7 +158,7 @@ impl<'a> Stream<'a> {
         b: &View<T, 1, LayoutRight, E::Memory>,
         c: &View<T, 1, LayoutRight, E::Memory>,
         s: T,
-    ) -> rokkos::Result<()> {
+    ) -> rokkos::Result<Result<(), String>> {
         let n = self.args.n;
         let mem = space.memory_space();
         let a2 = View::<T, 1, LayoutRight, E::Memory>::new_uninit_in(&mem, "a2", [n])?;
@@ -170,6 +176,49 @@ impl<'a> Stream<'a> {
             t.triad_batched
                 .push(t0.elapsed().as_secs_f64() / BATCH as f64);
         }
+        let dots = View::<T, 1, LayoutRight, E::Memory>::new_in(&mem, "dots", [BATCH])?;
+        let slots = (0..BATCH)
+            .map(|k| dots.subview::<0>([k]))
+            .collect::<rokkos::Result<Vec<_>>>()?;
+        for _ in 0..rounds {
+            let t0 = Instant::now();
+            for slot in &slots {
+                parallel_reduce_into(
+                    "babelstream::dot",
+                    RangePolicy::new(space, 0..n),
+                    dot(b, c),
+                    Sum,
+                    slot,
+                )?;
+            }
+            space.fence()?;
+            t.dot_batched
+                .push(t0.elapsed().as_secs_f64() / BATCH as f64);
+        }
+        let want = parallel_reduce(
+            "babelstream::dot",
+            RangePolicy::new(space, 0..n),
+            dot(b, c),
+            Sum,
+        )?
+        .to_f64();
+        let got = create_mirror_view_and_copy(&dots)?;
+        let tol = if std::mem::size_of::<T>() == 4 {
+            1e-5
+        } else {
+            1e-12
+        };
+        let dots_ok = match got
+            .to_vec()
+            .iter()
+            .map(|v| v.to_f64())
+            .find(|v| (v - want).abs() > tol * want.abs().max(1.0))
+        {
+            Some(v) => Err(format!(
+                "a dot into a View gave {v}, parallel_reduce {want}"
+            )),
+            None => Ok(()),
+        };
         let one = View::<f64, 1, LayoutRight, E::Memory>::new_in(&mem, "one", [1])?;
         let launch = || {
             parallel_for(
@@ -193,7 +242,7 @@ impl<'a> Stream<'a> {
             t.empty_async
                 .push(t0.elapsed().as_secs_f64() / BATCH_EMPTY as f64);
         }
-        Ok(())
+        Ok(dots_ok)
     }
 
     /// BabelStream's check: the same kernel sequence on scalars, mean absolute error per array.
@@ -344,6 +393,8 @@ fn main() -> ExitCode {
     // Launch costs: triad in batches between fences, empty kernel with and without a fence.
     let elem_bytes = (3 * elem * args.n) as f64;
     let (tb, tb_median, _, _) = stats(&t.triad_batched);
+    let (db, db_median, _, _) = stats(&t.dot_batched);
+    let dot_bytes = (2 * elem * args.n) as f64;
     let (es, es_median, _, _) = stats(&t.empty_sync);
     let (ea, ea_median, _, _) = stats(&t.empty_async);
     if args.json {
@@ -355,12 +406,13 @@ fn main() -> ExitCode {
                 "GB/s",
                 elem_bytes / tb / 1e9,
             ),
+            ("dot_batched", db, db_median, "GB/s", dot_bytes / db / 1e9),
             ("empty_sync", es, es_median, "us", es * 1e6),
             ("empty_async", ea, ea_median, "us", ea * 1e6),
         ] {
             let line = serde_json::json!({
                 "bench": "babelstream", "kernel": kernel, "backend": backend, "dtype": args.dtype,
-                "n": args.n, "reps": args.reps, "batch": if kernel == "empty_async" { BATCH_EMPTY } else if kernel == "triad_batched" { BATCH } else { 1 },
+                "n": args.n, "reps": args.reps, "batch": if kernel == "empty_async" { BATCH_EMPTY } else if kernel == "triad_batched" || kernel == "dot_batched" { BATCH } else { 1 },
                 "best_s": best, "median_s": median, "metric": metric, "value": value,
             });
             println!("{line}");
@@ -370,6 +422,11 @@ fn main() -> ExitCode {
             "triad, {BATCH} per fence: {:.1} GB/s (best), {:.6} s per triad",
             elem_bytes / tb / 1e9,
             tb
+        );
+        println!(
+            "dot into a View, {BATCH} per fence: {:.1} GB/s (best), {:.6} s per dot",
+            dot_bytes / db / 1e9,
+            db
         );
         println!(
             "empty kernel: {:.2} us launch + fence (median {:.2}), {:.2} us per launch in batches of {BATCH_EMPTY} (median {:.2})",
