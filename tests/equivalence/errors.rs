@@ -364,3 +364,43 @@ fn empty_box_with_huge_dimensions() {
     );
     assert_eq!(m3.get((0, 0, 0)), 0.0);
 }
+
+#[kernel]
+fn stepped_sum(i: usize, out: ViewMut<u64>, k: usize) {
+    let mut s = 0u64;
+    for j in (i..i + 10).step_by(k) {
+        s += j as u64;
+    }
+    out[i] = s;
+}
+
+/// A `for` loop whose step is a run-time 0 fails on every backend, as `step_by(0)` does in Rust:
+/// host backends panic with Rust's message, the IR evaluator and device backends return an error
+/// naming the step. A positive step gives Rust's sums.
+fn zero_loop_step_fails<E: ExecutionSpace>(space: E) {
+    let n = 37;
+    let out: DevView<E, u64> = dev(&space, "out", [n]).unwrap();
+    for k in [1usize, 3, 10, 11] {
+        parallel_for(
+            "stepped",
+            RangePolicy::new(&space, 0..n),
+            stepped_sum(&out, k),
+        )
+        .unwrap();
+        let want: Vec<u64> = (0..n)
+            .map(|i| (i..i + 10).step_by(k).map(|j| j as u64).sum())
+            .collect();
+        assert_eq!(to_host(&out), want, "step {k}");
+    }
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        parallel_for(
+            "stepped",
+            RangePolicy::new(&space, 0..n),
+            stepped_sum(&out, 0),
+        )
+        .and_then(|()| space.fence())
+    }));
+    let msg = crate::kernel_failure(r, "step_by(0)");
+    assert!(msg.contains("step"), "{msg}");
+}
+per_backend!(zero_loop_step_fails);

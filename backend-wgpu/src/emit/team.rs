@@ -646,8 +646,8 @@ pub(crate) fn entry(
     Ok(s)
 }
 
-/// The error a recorded team-specific `ERR` code stands for (the fence reports it), or `None` for
-/// the other codes.
+/// The error a recorded `ERR` code other than a View's or a local array's stands for (team
+/// scratch here, loop steps in the walker; the fence reports it), or `None`.
 pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
     let at = |k: usize| index.get(k).copied().unwrap_or(0);
     if (SCRATCH_CODE..SCRATCH_CODE + 4).contains(&code) {
@@ -674,5 +674,5 @@ pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rok
             extents: "(the scratch View's extents)".into(),
         });
     }
-    None
+    super::walk::device_error(kernel, code, index)
 }

@@ -3,7 +3,7 @@
 use super::{arith, atomic, bitwise, cast, cmp, logic, math, memory, wty, EmitError, Helpers};
 use rokkos_core::ir::{
     AccField, ArrayInit, BinaryOp, Block, Expr, Kernel, LocalDecl, LocalId, ScalarType, Stmt,
-    TeamQuery, UnaryOp, WorkKind,
+    TeamQuery, UnaryOp, Value, WorkKind,
 };
 use std::cell::Cell;
 
@@ -239,12 +239,27 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
                 _ => "u64",
             };
             let (s0, e0, st, c) = (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
+            let z = super::lit(Value::zero(t));
+            // A step that is not a positive literal is checked: `step_by(0)` (or a negative step
+            // of a signed counter) is an error of the work item, as in the evaluator.
+            let literal = matches!(step, Expr::Lit(v) if v.to_bits() != 0 && !is_negative(*v));
+            let raw = cx.tmp();
             out.push_str(&format!(
-                "{i}{{ let {s0} = {}; let {e0} = {}; let {st} = {ut}({});\n",
+                "{i}{{ let {s0} = {}; let {e0} = {}; let {raw} = {}; let {st} = {ut}({raw});\n",
                 expr(cx, h, start)?,
                 expr(cx, h, end)?,
                 expr(cx, h, step)?
             ));
+            if !literal {
+                let bits = if t.is_signed() {
+                    format!("u64(i64({raw}))")
+                } else {
+                    format!("u64({raw})")
+                };
+                out.push_str(&format!(
+                    "{i}  if (!({raw} > {z})) {{ if (rk_oob_begin({STEP_CODE}u, 1u)) {{ rk_oob_idx(0u, {bits}); }} }}\n"
+                ));
+            }
             // Differences are taken in the unsigned type of the same width: exact for e >= c.
             let ud = |a: &str, b: &str| format!("({ut}({a}) - {ut}({b}))");
             // An inclusive loop never forms `end + 1` (it wraps at the type's maximum): it runs when
@@ -252,9 +267,8 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
             let (run, more) = if *inclusive { ("<=", "<") } else { ("<", "<=") };
             if !reverse {
                 out.push_str(&format!(
-                    "{i}  if ({s0} {run} {e0} && {st} > {z}) {{ var {c} = {s0};\n{i}  loop {{\n{i}    l{} = {c};\n",
+                    "{i}  if ({s0} {run} {e0} && {raw} > {z}) {{ var {c} = {s0};\n{i}  loop {{\n{i}    l{} = {c};\n",
                     var.0,
-                    z = if ut == "u32" { "0u" } else { "0lu" }
                 ));
                 block(cx, h, body, d + 2, out)?;
                 let rem = cx.tmp();
@@ -277,9 +291,8 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
                     )
                 };
                 out.push_str(&format!(
-                    "{i}  if ({s0} {run} {e0} && {st} > {z}) {{ let {last} = {s0} + {t}({span} / {st} * {st}); var {c} = {last};\n{i}  loop {{\n{i}    l{} = {c};\n",
+                    "{i}  if ({s0} {run} {e0} && {raw} > {z}) {{ let {last} = {s0} + {t}({span} / {st} * {st}); var {c} = {last};\n{i}  loop {{\n{i}    l{} = {c};\n",
                     var.0,
-                    z = if ut == "u32" { "0u" } else { "0lu" },
                     t = wty(t),
                 ));
                 block(cx, h, body, d + 2, out)?;
@@ -399,5 +412,26 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
         .to_string(),
         Expr::IsFinal => "rk_fin".into(),
         Expr::Atomic(a) => atomic::call(cx, h, a)?.0,
+    })
+}
+
+/// `ERR` code of a `for` loop whose step is not positive (the index word holds the step's bits).
+pub(crate) const STEP_CODE: u32 = 4000;
+
+fn is_negative(v: Value) -> bool {
+    match v {
+        Value::I32(x) => x < 0,
+        Value::I64(x) => x < 0,
+        _ => false,
+    }
+}
+
+/// The error a work item recorded with a code of this module, for `kernel`.
+pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
+    (code == STEP_CODE).then(|| {
+        let step = index.first().copied().unwrap_or(0) as i64;
+        rokkos_core::Error::InvalidArgument(format!(
+            "kernel `{kernel}`: for loop with step {step} (`step_by` needs a positive step)"
+        ))
     })
 }
