@@ -5,8 +5,8 @@
 //! `x - trunc(x)`, `signum` keeps the sign of zero, `powi` multiplies by repeated squaring like
 //! compiler-rt's `__powi*f2`, and `powf` is defined for a negative base with an integral exponent.
 //! Transcendental functions use WGSL's built-ins for `f32` (accuracy as the target documents).
-//! SPIR-V's GLSL.std.450 has no 64-bit transcendental functions, so those on `f64` are
-//! `Unsupported`.
+//! SPIR-V's GLSL.std.450 has no 64-bit transcendental functions, so those on `f64` are software
+//! implementations in WGSL ([`super::math_f64`]), within a few ulps of Rust's.
 
 use super::{EmitError, Helpers};
 use rokkos_core::ir::{MathFn, ScalarType, Value};
@@ -19,6 +19,12 @@ fn one(t: ScalarType) -> String {
 }
 fn zero(t: ScalarType) -> String {
     super::lit(Value::zero(t))
+}
+fn inf(t: ScalarType) -> String {
+    super::lit(match t {
+        ScalarType::F32 => Value::F32(f32::INFINITY),
+        _ => Value::F64(f64::INFINITY),
+    })
 }
 fn nan(t: ScalarType) -> String {
     super::lit(match t {
@@ -61,10 +67,9 @@ pub(crate) fn call(
             | M::Hypot
     );
     if transcendental && t == ScalarType::F64 {
-        return Err(EmitError::Unsupported(format!(
-            "f64 `{}` (SPIR-V/WGSL have no 64-bit transcendental functions)",
-            func.name()
-        )));
+        return super::math_f64::call(h, func, xs).ok_or_else(|| {
+            EmitError::Unsupported(format!("f64 `{}` has no WGSL implementation", func.name()))
+        });
     }
     let mut helper = |name: String, def: String| -> String {
         h.add(&name, || def);
@@ -94,8 +99,9 @@ pub(crate) fn call(
             let n = helper(
                 format!("rk_powf_{tn}"),
                 format!(
-                    "fn rk_powf_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    if (y == 0.0 || x == 1.0) {{ return 1.0; }}\n    if (!(x == x) || !(y == y)) {{ return {nan}; }}\n    if (x < 0.0) {{\n        if (!(y == trunc(y))) {{ return {nan}; }}\n        let r = pow(-x, y);\n        return select(r, -r, fract(y * 0.5) != 0.0);\n    }}\n    if (x == 0.0) {{ return select(0.0, rk_f32_bits(0x7f800000u), y < 0.0); }}\n    return pow(x, y);\n}}\n",
-                    nan = nan(t)
+                    "fn rk_powf_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    if (y == 0.0 || x == 1.0) {{ return 1.0; }}\n    if (!(x == x) || !(y == y)) {{ return {nan}; }}\n    if (x < 0.0) {{\n        if (!(y == trunc(y))) {{ return {nan}; }}\n        let r = pow(-x, y);\n        return select(r, -r, fract(y * 0.5) != 0.0);\n    }}\n    if (x == 0.0) {{ return select(0.0, {inf}, y < 0.0); }}\n    return pow(x, y);\n}}\n",
+                    nan = nan(t),
+                    inf = inf(t)
                 ),
             );
             format!("{n}({x}, {})", a(1))
@@ -104,7 +110,8 @@ pub(crate) fn call(
             let n = helper(
                 format!("rk_hypot_{tn}"),
                 format!(
-                    "fn rk_hypot_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    let a = abs(x); let b = abs(y);\n    if (a == rk_f32_bits(0x7f800000u) || b == rk_f32_bits(0x7f800000u)) {{ return rk_f32_bits(0x7f800000u); }}\n    let m = max(a, b); let s = min(a, b);\n    if (m == 0.0 || !(s == s) || !(m == m)) {{ return a + b; }}\n    let r = s / m;\n    return m * sqrt(1.0 + r * r);\n}}\n"
+                    "fn rk_hypot_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    let a = abs(x); let b = abs(y);\n    if (a == {inf} || b == {inf}) {{ return {inf}; }}\n    let m = max(a, b); let s = min(a, b);\n    if (m == 0.0 || !(s == s) || !(m == m)) {{ return a + b; }}\n    let r = s / m;\n    return m * sqrt(1.0 + r * r);\n}}\n",
+                    inf = inf(t)
                 ),
             );
             format!("{n}({x}, {})", a(1))

@@ -16,6 +16,7 @@ pub mod entry;
 pub(crate) mod join;
 mod logic;
 mod math;
+mod math_f64;
 mod memory;
 pub mod team;
 mod walk;
