@@ -177,6 +177,7 @@ mod atomics;
 mod create_mirror;
 mod errors;
 mod launches;
+mod math;
 mod mdrange;
 mod range;
 mod reduce;

@@ -71,6 +71,11 @@ pub(crate) fn call(
             EmitError::Unsupported(format!("f64 `{}` has no WGSL implementation", func.name()))
         });
     }
+    let tr = if matches!(func, M::Trunc | M::Round | M::Fract) {
+        trunc_fn(h, t)
+    } else {
+        "trunc"
+    };
     let mut helper = |name: String, def: String| -> String {
         h.add(&name, || def);
         name
@@ -154,12 +159,12 @@ pub(crate) fn call(
         }
         M::Floor => format!("floor({x})"),
         M::Ceil => format!("ceil({x})"),
-        M::Trunc => format!("trunc({x})"),
+        M::Trunc => format!("{tr}({x})"),
         M::Round => {
             let n = helper(
                 format!("rk_round_{tn}"),
                 format!(
-                    "fn rk_round_{tn}(x: {tn}) -> {tn} {{\n    let t = trunc(x);\n    if (abs(x - t) >= 0.5) {{ return t + select(-{one}, {one}, x > 0.0); }}\n    return t;\n}}\n",
+                    "fn rk_round_{tn}(x: {tn}) -> {tn} {{\n    let t = {tr}(x);\n    if (abs(x - t) >= 0.5) {{ return t + select(-{one}, {one}, x > 0.0); }}\n    return t;\n}}\n",
                     one = one(t)
                 ),
             );
@@ -168,7 +173,7 @@ pub(crate) fn call(
         M::Fract => {
             let n = helper(
                 format!("rk_fract_{tn}"),
-                format!("fn rk_fract_{tn}(x: {tn}) -> {tn} {{ return x - trunc(x); }}\n"),
+                format!("fn rk_fract_{tn}(x: {tn}) -> {tn} {{ return x - {tr}(x); }}\n"),
             );
             format!("{n}({x})")
         }
@@ -193,4 +198,18 @@ pub(crate) fn call(
         }
         M::Recip => format!("({} / {x})", one(t)),
     })
+}
+
+/// The WGSL function truncating a float of type `t` toward zero. On `f64` it is `floor` or `ceil`
+/// by sign: Mesa's lavapipe returns its argument unchanged from f64 `trunc` (and `round`) for
+/// |x| >= 2^24, while its `floor` and `ceil` are exact.
+fn trunc_fn(h: &mut Helpers, t: ScalarType) -> &'static str {
+    if t != ScalarType::F64 {
+        return "trunc";
+    }
+    h.add("rk_trunc_f64", || {
+        "fn rk_trunc_f64(x: f64) -> f64 { return select(ceil(x), floor(x), x >= 0.0lf); }\n"
+            .to_string()
+    });
+    "rk_trunc_f64"
 }
