@@ -77,8 +77,8 @@
 //! - **Transcendental functions** (`sin`, `exp`, `powf`, `cbrt`, `hypot`, ...): on `f64` a software
 //!   library in WGSL (SPIR-V's GLSL.std.450 defines them for 16/32-bit floats only), faithfully
 //!   rounded (within 1 ulp of the exact value; measured on lavapipe) over the whole finite range,
-//!   with Rust's special values; results in the subnormal range may be 1 ulp off. On `f32` they are WGSL's built-ins,
-//!   with the target's documented accuracy, not Rust's bit-exact results.
+//!   with Rust's special values; results in the subnormal range may be 1 ulp off. On `f32` they
+//!   are WGSL's built-ins, with the target's documented accuracy, not Rust's bit-exact results.
 //! - **User-defined (`Custom`) reducers**: `Err(Unsupported)` (their join is host code).
 //! - Integer division by zero is an error of the work item in the IR; WGSL yields `x / 0 == x`.
 //! - A View larger than `max_storage_buffer_binding_size` is refused at allocation.
