@@ -80,7 +80,10 @@
 //!   with Rust's special values; results in the subnormal range may be 1 ulp off. On `f32` they
 //!   are WGSL's built-ins, with the target's documented accuracy, not Rust's bit-exact results.
 //! - **User-defined (`Custom`) reducers**: `Err(Unsupported)` (their join is host code).
-//! - Integer division by zero is an error of the work item in the IR; WGSL yields `x / 0 == x`.
+//! - Integer division or remainder by zero (where the divisor is not a literal) records an error:
+//!   the next fence answers `Err(InvalidArgument)` naming the kernel, as the evaluator does (Rust
+//!   panics); the operation itself yields 0.
+//! - A `for` loop whose run-time step is not positive records an error the same way.
 //! - A View larger than `max_storage_buffer_binding_size` is refused at allocation.
 
 #![warn(missing_docs)]

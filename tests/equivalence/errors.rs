@@ -404,3 +404,44 @@ fn zero_loop_step_fails<E: ExecutionSpace>(space: E) {
     assert!(msg.contains("step"), "{msg}");
 }
 per_backend!(zero_loop_step_fails);
+
+#[kernel]
+fn divide(i: usize, q: ViewMut<i64>, r: ViewMut<u32>, x: View<i64>, d: i64, e: u32) {
+    q[i] = x[i] / d;
+    r[i] = (i as u32) % e;
+}
+
+/// Integer division and remainder by a run-time zero fail on every backend (Rust panics; the
+/// evaluator and device backends return an error), and by non-zero values give Rust's results.
+fn division_by_zero_fails<E: ExecutionSpace>(space: E) {
+    let n = 50;
+    let xs: Vec<i64> = (0..n).map(|i| (i as i64 - 25) * 1_000_003).collect();
+    let x: DevView<E, i64> = crate::dev_from_vec(&space, "x", [n], xs.clone()).unwrap();
+    let q: DevView<E, i64> = dev(&space, "q", [n]).unwrap();
+    let r: DevView<E, u32> = dev(&space, "r", [n]).unwrap();
+    for (d, e) in [(7i64, 3u32), (-2, 1), (i64::MAX, 17)] {
+        parallel_for(
+            "divide",
+            RangePolicy::new(&space, 0..n),
+            divide(&q, &r, &x, d, e),
+        )
+        .unwrap();
+        let want_q: Vec<i64> = xs.iter().map(|v| v / d).collect();
+        let want_r: Vec<u32> = (0..n as u32).map(|i| i % e).collect();
+        assert_eq!(to_host(&q), want_q, "x / {d}");
+        assert_eq!(to_host(&r), want_r, "i % {e}");
+    }
+    for (d, e) in [(0i64, 3u32), (5, 0)] {
+        let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            parallel_for(
+                "divide",
+                RangePolicy::new(&space, 0..n),
+                divide(&q, &r, &x, d, e),
+            )
+            .and_then(|()| space.fence())
+        }));
+        let msg = crate::kernel_failure(res, "division by zero");
+        assert!(msg.contains("zero"), "{msg}");
+    }
+}
+per_backend!(division_by_zero_fails);

@@ -352,7 +352,10 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
             let (lt, rt) = (cx.ty(lhs)?, cx.ty(rhs)?);
             let (l, r) = (expr(cx, h, lhs)?, expr(cx, h, rhs)?);
             match op {
-                BinaryOp::Arith(o) => arith::binary(*o, lt, &l, &r),
+                BinaryOp::Arith(o) => {
+                    let nonzero = matches!(**rhs, Expr::Lit(v) if v.to_bits() != 0);
+                    arith::binary(h, *o, lt, &l, &r, nonzero)
+                }
                 BinaryOp::Bitwise(o) => bitwise::binary(*o, lt, rt, &l, &r),
                 BinaryOp::Cmp(o) => cmp::binary(*o, lt, &l, &r),
                 BinaryOp::Logic(o) => logic::binary(*o, &l, &r),
@@ -428,6 +431,9 @@ fn is_negative(v: Value) -> bool {
 
 /// The error a work item recorded with a code of this module, for `kernel`.
 pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
+    if let Some(e) = arith::device_error(kernel, code) {
+        return Some(e);
+    }
     (code == STEP_CODE).then(|| {
         let step = index.first().copied().unwrap_or(0) as i64;
         rokkos_core::Error::InvalidArgument(format!(
