@@ -375,10 +375,14 @@ impl Ctx {
     /// (a pooled arena or the resident blocks: bind groups naming it may be cached). Then
     /// submits when the batch is full or the queue idle. Blocks of launches that cannot record an error are kept
     /// resident instead (see [`Resident`]); blocks larger than an arena get a buffer of their own.
+    /// `defer`: the caller encodes more work right away that completes this launch (a reduction's
+    /// join or read-back), so an idle queue does not trigger a submission of its own; both go in
+    /// one.
     pub(crate) fn encode_with_params(
         &self,
         block: &[u8],
         may_fail: bool,
+        defer: bool,
         f: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer, u64, bool),
     ) {
         let align = (self.limits.min_uniform_buffer_offset_alignment as u64).max(16);
@@ -440,7 +444,7 @@ impl Ctx {
         // earlier work is still running, dispatches accumulate in one command buffer (one
         // submission for many kernels); when the queue is idle they go at once, so the GPU never
         // waits for the host to fill a batch.
-        if st.pending >= BATCH || self.queue_idle() {
+        if st.pending >= BATCH || (!defer && self.queue_idle()) {
             self.submit_locked(&mut st);
         }
     }

@@ -283,7 +283,8 @@ pub(crate) fn fill_args(layout: &ParamsLayout, block: &mut [u8], p: &Prepared<'_
 }
 
 /// Encodes one dispatch of `groups` workgroups (folded into a 2-D grid past the per-dimension
-/// limit); `set` fills the work fields of the parameter block.
+/// limit); `set` fills the work fields of the parameter block. `defer`: see
+/// [`Ctx::encode_with_params`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn dispatch(
     ctx: &Ctx,
@@ -292,6 +293,7 @@ pub(crate) fn dispatch(
     init: &[Value],
     groups: u64,
     extra: &[&Pooled],
+    defer: bool,
     set: impl FnOnce(&ParamsLayout, &mut [u8]),
 ) -> Result<()> {
     let (gx, gy) = fold(ctx, groups)?;
@@ -324,7 +326,7 @@ pub(crate) fn dispatch(
     fill_args(layout, &mut block, p, init);
     set(layout, &mut block);
     let len = (block.len() as u64).div_ceil(16) * 16;
-    ctx.encode_with_params(&block, c.may_fail, |enc, params, offset, pooled| {
+    ctx.encode_with_params(&block, c.may_fail, defer, |enc, params, offset, pooled| {
         let make = || {
             let mut entries = vec![
                 wgpu::BindGroupEntry {

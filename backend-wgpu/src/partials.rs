@@ -109,7 +109,7 @@ fn join_pipeline(ctx: &Ctx, spec: &JoinSpec<'_>) -> Result<Arc<JoinPipeline>> {
 
 /// Encodes one join pass: `groups` workgroups fold `n` partials of `ins` into elements
 /// `off .. off + groups` of `outs`. `lasting`: every buffer outlives the launch (its bind group
-/// may be cached).
+/// may be cached); `defer`: more work follows at once (see `Ctx::encode_with_params`).
 #[allow(clippy::too_many_arguments)]
 fn join_pass(
     ctx: &Ctx,
@@ -121,6 +121,7 @@ fn join_pass(
     off: u32,
     groups: u32,
     lasting: bool,
+    defer: bool,
 ) -> Result<()> {
     let n = u32::try_from(n)
         .map_err(|_| crate::launch::unsupported(format!("{n} reduction partials (over 2^32)")))?;
@@ -133,7 +134,7 @@ fn join_pass(
         layout.set(&mut block, &format!("init{i}"), *v);
     }
     let len = (block.len() as u64).div_ceil(16) * 16;
-    ctx.encode_with_params(&block, false, |enc, params, offset, pooled| {
+    ctx.encode_with_params(&block, false, defer, |enc, params, offset, pooled| {
         let make = || {
             let mut entries = vec![wgpu::BindGroupEntry {
                 binding: 0,
@@ -193,6 +194,7 @@ fn shrink(ctx: &Ctx, spec: &JoinSpec<'_>, parts: Partials, target: u64) -> Resul
         0,
         groups as u32,
         lasting,
+        true,
     )?;
     Ok(out)
 }
@@ -231,5 +233,6 @@ pub(crate) fn into_element(
         elem,
         1,
         lasting,
+        false,
     )
 }

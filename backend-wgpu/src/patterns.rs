@@ -66,10 +66,19 @@ pub(crate) fn for_range<K: KernelIr<Space = WgpuSpace>>(
     if n == 0 {
         return Ok(());
     }
-    dispatch(ctx, &p, &c, &[], n.div_ceil(wg as u64), &[], |l, b| {
-        l.set_u64(b, "begin", begin as u64);
-        l.set_u64(b, "n", n);
-    })
+    dispatch(
+        ctx,
+        &p,
+        &c,
+        &[],
+        n.div_ceil(wg as u64),
+        &[],
+        false,
+        |l, b| {
+            l.set_u64(b, "begin", begin as u64);
+            l.set_u64(b, "n", n);
+        },
+    )
 }
 
 /// `parallel_reduce` over `begin..end`.
@@ -104,11 +113,20 @@ pub(crate) fn reduce_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Redu
     }
     let groups = n.div_ceil(wg as u64).min(REDUCE_GROUPS);
     let parts = Partials::new(ctx, &fields, groups);
-    dispatch(ctx, &p, &c, &red.init, groups, &parts.refs(), |l, b| {
-        l.set_u64(b, "begin", begin as u64);
-        l.set_u64(b, "n", n);
-        l.set_u64(b, "stride", groups * wg as u64);
-    })?;
+    dispatch(
+        ctx,
+        &p,
+        &c,
+        &red.init,
+        groups,
+        &parts.refs(),
+        true,
+        |l, b| {
+            l.set_u64(b, "begin", begin as u64);
+            l.set_u64(b, "n", n);
+            l.set_u64(b, "stride", groups * wg as u64);
+        },
+    )?;
     red.parts = Some(parts);
     Ok(red)
 }
@@ -223,7 +241,7 @@ pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduce
         l.set_u64(b, "begin", begin as u64);
         l.set_u64(b, "n", n);
     };
-    dispatch(ctx, &p, &c1, &init, blocks, &[&totals], set)?;
+    dispatch(ctx, &p, &c1, &init, blocks, &[&totals], true, set)?;
     let tot = read_fields(ctx, &fields, &[&*totals], blocks as usize)?;
     let mut acc = reducer.init();
     let mut pre = vec![0u8; slots * sz];
@@ -237,7 +255,7 @@ pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduce
     let prefix = scratch_buffer(ctx, slots * sz);
     ctx.submit();
     ctx.queue.write_buffer(&prefix, 0, &pre);
-    dispatch(ctx, &p, &c2, &init, blocks, &[&prefix], set)?;
+    dispatch(ctx, &p, &c2, &init, blocks, &[&prefix], false, set)?;
     Ok(acc)
 }
 
@@ -351,7 +369,7 @@ pub(crate) fn mdrange<
         .is_some()
         .then(|| Partials::new(ctx, &fields, slots as u64));
     let refs = parts.as_ref().map_or_else(Vec::new, Partials::refs);
-    dispatch(ctx, &p, &c, &init, ntiles, &refs, |l, b| {
+    dispatch(ctx, &p, &c, &init, ntiles, &refs, red.is_some(), |l, b| {
         for k in 0..N {
             l.set_u64(b, &format!("b{k}"), begin[k] as u64);
             l.set_u64(b, &format!("e{k}"), end[k] as u64);
@@ -495,7 +513,7 @@ pub(crate) fn team<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
     let level1 = (l1 > 0 || crate::emit::team::uses_level(&p.ir, 1))
         .then(|| scratch_buffer(ctx, (slots * l1) as usize));
     refs.extend(level1.as_ref());
-    dispatch(ctx, &p, &c, &init, groups, &refs, |l, b| {
+    dispatch(ctx, &p, &c, &init, groups, &refs, red.is_some(), |l, b| {
         l.set_u64(b, "league", tl.league as u64);
         l.set_u64(b, "tsize", tl.team as u64);
         l.set_u64(b, "vlen", tl.vlen as u64);
