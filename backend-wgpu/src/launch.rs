@@ -3,7 +3,7 @@
 use crate::device::{Ctx, LaunchRecord, BACKEND};
 use crate::emit::{emit, EmitError, EmitOptions};
 use crate::memory::WgpuSpace;
-use crate::params::ParamsLayout;
+use crate::params::{ParamField, ParamsLayout};
 use crate::pool::Pooled;
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{self, Access, Value};
@@ -165,6 +165,28 @@ pub(crate) struct Compiled {
     pub params: ParamsLayout,
     /// [`crate::emit::Emitted::may_fail`].
     pub may_fail: bool,
+    /// Where [`fill_args`] writes each argument (see [`arg_slots`]).
+    pub args: Vec<Option<ParamField>>,
+}
+
+/// The parameter-block field of each argument, in the order [`fill_args`] writes them: per View
+/// its offset, then extent and stride per dimension; then the scalars; then the initial
+/// accumulator values. Computed once per compiled kernel, so a launch looks up no field by name.
+fn arg_slots(k: &ir::Kernel, layout: &ParamsLayout) -> Vec<Option<ParamField>> {
+    let mut names = Vec::new();
+    for (i, v) in k.views.iter().enumerate() {
+        names.push(format!("v{i}_off"));
+        for d in 0..v.rank {
+            names.push(format!("v{i}_e{d}"));
+            names.push(format!("v{i}_s{d}"));
+        }
+    }
+    names.extend((0..k.scalars.len()).map(|i| format!("s{i}")));
+    names.extend((0..k.acc_fields().len()).map(|i| format!("init{i}")));
+    names
+        .iter()
+        .map(|n| layout.fields.iter().find(|f| &f.name == n).cloned())
+        .collect()
 }
 
 /// The compiled kernel for `opts`, from the cache (keyed by IR hash and options) or compiled now.
@@ -185,6 +207,7 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
     let compiled = Arc::new(Compiled {
         pipeline: pl,
         bind_layout,
+        args: arg_slots(&p.ir, &emitted.params),
         params: emitted.params,
         may_fail: emitted.may_fail,
     });
@@ -266,19 +289,22 @@ pub(crate) fn build_pipeline(
 }
 
 /// Fills the View and scalar fields of a parameter block, and the initial accumulator values.
-pub(crate) fn fill_args(layout: &ParamsLayout, block: &mut [u8], p: &Prepared<'_>, init: &[Value]) {
-    for (k, v) in p.views.iter().enumerate() {
-        layout.set_u64(block, &format!("v{k}_off"), v.offset as u64);
+pub(crate) fn fill_args(c: &Compiled, block: &mut [u8], p: &Prepared<'_>, init: &[Value]) {
+    let mut slots = c.args.iter();
+    let mut put = |v: Value| {
+        if let Some(Some(f)) = slots.next() {
+            ParamsLayout::put(block, f, v);
+        }
+    };
+    for v in p.views.iter() {
+        put(Value::U64(v.offset as u64));
         for d in 0..v.extents.len() {
-            layout.set_u64(block, &format!("v{k}_e{d}"), v.extents[d] as u64);
-            layout.set_u64(block, &format!("v{k}_s{d}"), v.strides[d] as u64);
+            put(Value::U64(v.extents[d] as u64));
+            put(Value::U64(v.strides[d] as u64));
         }
     }
-    for (k, s) in p.scalars.iter().enumerate() {
-        layout.set(block, &format!("s{k}"), *s);
-    }
-    for (k, s) in init.iter().enumerate() {
-        layout.set(block, &format!("init{k}"), *s);
+    for s in p.scalars.iter().chain(init) {
+        put(*s);
     }
 }
 
@@ -323,7 +349,7 @@ pub(crate) fn dispatch(
         id
     };
     layout.set_u32(&mut block, "launch", launch);
-    fill_args(layout, &mut block, p, init);
+    fill_args(c, &mut block, p, init);
     set(layout, &mut block);
     let len = (block.len() as u64).div_ceil(16) * 16;
     ctx.encode_with_params(&block, c.may_fail, defer, |enc, params, offset, pooled| {

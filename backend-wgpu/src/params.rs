@@ -121,10 +121,13 @@ impl ParamsLayout {
     /// as 0/1). Unknown names are ignored (a field the layout did not include).
     pub fn set(&self, block: &mut [u8], name: &str, v: Value) {
         if let Some(f) = self.fields.iter().find(|f| f.name == name) {
-            let bits = v.to_bits();
-            let bytes = bits.to_le_bytes();
-            block[f.offset..f.offset + f.ty.size()].copy_from_slice(&bytes[..f.ty.size()]);
+            Self::put(block, f, v);
         }
+    }
+    /// Writes `v` into field `f` of `block` (as [`ParamsLayout::set`], the field already found).
+    pub fn put(block: &mut [u8], f: &ParamField, v: Value) {
+        let bytes = v.to_bits().to_le_bytes();
+        block[f.offset..f.offset + f.ty.size()].copy_from_slice(&bytes[..f.ty.size()]);
     }
     /// Writes a `u64` field.
     pub fn set_u64(&self, block: &mut [u8], name: &str, v: u64) {
