@@ -21,7 +21,7 @@ echo "== e2e"; ROKKOS_REQUIRE_WGPU=1 ./e2e --test-threads=1 > $OUT/e2e.log 2>&1;
 echo "== team"; ROKKOS_REQUIRE_WGPU=1 ./team --test-threads=1 > $OUT/team.log 2>&1; grep -E "^test |panicked|test result" $OUT/team.log | head -20
 echo "== equivalence on wgpu (twice)"; for k in 1 2; do ROKKOS_REQUIRE_WGPU=1 ./equivalence wgpu > $OUT/equivalence$k.log 2>&1; grep -E "test result|^---- |skipped" $OUT/equivalence$k.log | head -20; done
 echo "== unit"; ./wgpu_unit > $OUT/unit.log 2>&1; tail -2 $OUT/unit.log
-echo "== math_f64"; [ -x math_f64 ] && ROKKOS_REQUIRE_WGPU=1 ./math_f64 --nocapture > $OUT/math_f64.log 2>&1; grep -E "max ulp|test result|panicked" $OUT/math_f64.log | head -30
+echo "== math_f64"; [ -x math_f64 ] && ROKKOS_REQUIRE_WGPU=1 ./math_f64 --nocapture > $OUT/math_f64.log 2>&1; grep -Ei "ulp|test result|panicked" $OUT/math_f64.log | head -30
 echo "== cg"; [ -x cg ] && for b in wgpu; do ./cg --backend $b --n 1024 --iters 2000 2>&1; done
 N=33554432
 for round in 1 2 3; do
