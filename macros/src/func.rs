@@ -1,14 +1,14 @@
 //! `#[rokkos::func]`: functions callable from kernels.
 //!
 //! The function is kept (marked `#[inline(always)]`) after checking that its signature is scalar and its
-//! body stays in the kernel subset; a hidden marker constant `__rokkos_func_NAME` lets kernels verify
+//! body stays in the kernel subset; a hidden marker constant `mark_NAME_with_rokkos_func` lets kernels verify
 //! at compile time that what they call is a `#[func]`.
 
-use crate::native::generate::marker_checks;
+use crate::native::generate::{marker_checks, marker_ident};
 use crate::parse::env::BodyEnv;
 use crate::parse::{subset, Errors};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::{FnArg, GenericParam, Pat, ReturnType, Type};
 
 /// Entry point of `#[func]`.
@@ -55,7 +55,7 @@ pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
         f.block.stmts = all;
     }
     let vis = &f.vis;
-    let marker = format_ident!("__rokkos_func_{}", f.sig.ident, span = f.sig.ident.span());
+    let marker = marker_ident(&f.sig.ident);
     let cfgs: Vec<_> = f
         .attrs
         .iter()

@@ -91,8 +91,8 @@ mod parse;
 /// Anything else (macros such as `println!`, `match`, `if let`, closures elsewhere, references,
 /// other method calls, struct literals, strings, `?`, nested items) is a compile error that says what
 /// to write instead. Calling a function that is not a `#[rokkos::func]` fails with
-/// "cannot find value `__rokkos_func_NAME`" (and "cannot find function `__rokkos_ir_NAME`"): mark the
-/// function `#[rokkos::func]`.
+/// "cannot find value `mark_NAME_with_rokkos_func`" (and "cannot find function `__rokkos_ir_NAME`"):
+/// mark the function `#[rokkos::func]`.
 ///
 /// # The IR (device backends)
 ///

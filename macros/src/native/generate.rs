@@ -77,17 +77,24 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     out
 }
 
-/// The `#[func]` marker path for a called function: `a::b::foo` → `a::b::__rokkos_func_foo`.
+/// The hidden constant `#[func] fn foo` defines beside `foo`, named so that the error rustc gives
+/// when it is missing (a kernel calls a function without `#[func]`) says what to do:
+/// "cannot find value `mark_foo_with_rokkos_func`".
+pub fn marker_ident(f: &proc_macro2::Ident) -> proc_macro2::Ident {
+    format_ident!("mark_{}_with_rokkos_func", f, span = f.span())
+}
+
+/// The `#[func]` marker path for a called function: `a::b::foo` → `a::b::mark_foo_with_rokkos_func`.
 pub fn marker_path(p: &syn::Path) -> syn::Path {
     let mut m = p.clone();
     if let Some(last) = m.segments.last_mut() {
-        last.ident = format_ident!("__rokkos_func_{}", last.ident, span = last.ident.span());
+        last.ident = marker_ident(&last.ident);
         last.arguments = syn::PathArguments::None;
     }
     m
 }
 
-/// `let _: () = path::__rokkos_func_foo;` for each distinct called function.
+/// `let _: () = path::mark_foo_with_rokkos_func;` for each distinct called function.
 pub fn marker_checks(calls: &[syn::Path]) -> TokenStream {
     let mut seen = std::collections::HashSet::new();
     let mut out = TokenStream::new();
