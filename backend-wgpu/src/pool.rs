@@ -129,3 +129,60 @@ fn create(device: &wgpu::Device, kind: Kind, size: u64) -> wgpu::Buffer {
         mapped_at_creation: false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The device, or `None` without an adapter (a failure when `ROKKOS_REQUIRE_WGPU=1`).
+    fn device() -> Option<std::sync::Arc<crate::device::Ctx>> {
+        match crate::device::default_ctx() {
+            Ok(c) => Some(c),
+            Err(e) if std::env::var("ROKKOS_REQUIRE_WGPU").as_deref() == Ok("1") => {
+                panic!("ROKKOS_REQUIRE_WGPU=1 but: {e}")
+            }
+            Err(e) => {
+                eprintln!("skipping: {e}");
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn buffers_are_reused_by_kind_and_size_class_and_large_ones_are_not_kept() {
+        let Some(ctx) = device() else { return };
+        let pool = BufferPool::default();
+        let a = pool.take(&ctx.device, Kind::Storage, 1000);
+        assert!(a.size() >= 1000 && a.lasting());
+        let first = (*a).clone();
+        drop(a);
+        // Same kind and class: the same buffer; held, a second request gets another one.
+        let b = pool.take(&ctx.device, Kind::Storage, 700);
+        assert!(*b == first);
+        let c = pool.take(&ctx.device, Kind::Storage, 700);
+        assert!(*c != first);
+        // Another kind never shares it.
+        let s = pool.take(&ctx.device, Kind::Staging, 700);
+        assert!(*s != first && s.usage().contains(wgpu::BufferUsages::MAP_READ));
+        // A discarded buffer is not given back.
+        drop(c);
+        drop(b);
+        let d = pool.take(&ctx.device, Kind::Storage, 700);
+        let e = pool.take(&ctx.device, Kind::Storage, 700);
+        assert!(*d == first || *e == first);
+        let kept = (*d).clone();
+        d.discard();
+        let f = pool.take(&ctx.device, Kind::Storage, 700);
+        assert!(*f != kept);
+        // Above the largest class: a buffer of its own size, not kept.
+        let big = pool.take(&ctx.device, Kind::Storage, (MAX_CLASS + 4) as usize);
+        assert!(!big.lasting() && big.size() == MAX_CLASS + 4);
+        // At most KEEP idle buffers per class.
+        let many: Vec<Pooled> = (0..KEEP + 3)
+            .map(|_| pool.take(&ctx.device, Kind::Storage, 4096))
+            .collect();
+        drop(many);
+        let idle = pool.free.lock().unwrap();
+        assert_eq!(idle[&(Kind::Storage, 4096)].len(), KEEP);
+    }
+}
