@@ -102,6 +102,23 @@ pub trait ReducePolicy<K: Kernel, Rd> {
     }
 }
 
+/// `launch_reduce_into` of every policy: `device` (the space's `reduce_*_into`, after `validate`)
+/// when `result` lives in the space's memory, else the `blocking` reduction and a fill.
+fn reduce_into<E: ExecutionSpace, T: Pod, L: Layout, S: MemorySpace>(
+    space: &E,
+    label: &str,
+    result: &View<T, 0, L, S>,
+    validate: impl FnOnce() -> Result<()>,
+    blocking: impl FnOnce() -> Result<T>,
+    device: impl FnOnce(ResultSlot<'_, E::Memory>) -> Result<()>,
+) -> Result<()> {
+    let Some(slot) = result_slot::<E::Memory, _, _, _>(result) else {
+        return fill(result, blocking()?);
+    };
+    validate()?;
+    profiled(Pattern::Reduce, space, label, || device(slot))
+}
+
 /// `result`'s element as a [`ResultSlot`] of memory space `M`, when `result` lives in `M` (the
 /// execution space's own memory: its backend may then write the result on the device).
 fn result_slot<M: MemorySpace, T: Pod, L: Layout, S: MemorySpace>(
@@ -179,15 +196,18 @@ where
     where
         K::Value: Pod,
     {
-        let Some(slot) = result_slot::<E::Memory, _, _, _>(result) else {
-            return fill(result, self.launch_reduce(label, kernel, reducer)?);
-        };
-        self.validate(label)?;
-        profiled(Pattern::Reduce, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space()
-                .reduce_range_into(label, self, checked, reducer, slot)
-        })
+        reduce_into(
+            self.space(),
+            label,
+            result,
+            || self.validate(label),
+            || self.launch_reduce(label, kernel, reducer),
+            |slot| {
+                let checked = check_kernel_args(kernel)?;
+                self.space()
+                    .reduce_range_into(label, self, checked, reducer, slot)
+            },
+        )
     }
 }
 impl<E, const N: usize, K, Rd> ReducePolicy<K, Rd> for MDRangePolicy<E, N>
@@ -214,15 +234,18 @@ where
     where
         K::Value: Pod,
     {
-        let Some(slot) = result_slot::<E::Memory, _, _, _>(result) else {
-            return fill(result, self.launch_reduce(label, kernel, reducer)?);
-        };
-        self.validate(label)?;
-        profiled(Pattern::Reduce, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space()
-                .reduce_mdrange_into(label, self, checked, reducer, slot)
-        })
+        reduce_into(
+            self.space(),
+            label,
+            result,
+            || self.validate(label),
+            || self.launch_reduce(label, kernel, reducer),
+            |slot| {
+                let checked = check_kernel_args(kernel)?;
+                self.space()
+                    .reduce_mdrange_into(label, self, checked, reducer, slot)
+            },
+        )
     }
 }
 impl<E, K, Rd> ReducePolicy<K, Rd> for TeamPolicy<E>
@@ -249,15 +272,18 @@ where
     where
         K::Value: Pod,
     {
-        let Some(slot) = result_slot::<E::Memory, _, _, _>(result) else {
-            return fill(result, self.launch_reduce(label, kernel, reducer)?);
-        };
-        self.validate(label)?;
-        profiled(Pattern::Reduce, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space()
-                .reduce_team_into(label, self, checked, reducer, slot)
-        })
+        reduce_into(
+            self.space(),
+            label,
+            result,
+            || self.validate(label),
+            || self.launch_reduce(label, kernel, reducer),
+            |slot| {
+                let checked = check_kernel_args(kernel)?;
+                self.space()
+                    .reduce_team_into(label, self, checked, reducer, slot)
+            },
+        )
     }
 }
 impl<E, K, Rd> ScanPolicy<K, Rd> for RangePolicy<E>
