@@ -1,13 +1,9 @@
 #!/bin/bash
 # GPU-machine benchmark and check, run there from the repository root by the device tool with
 # `.gpu` and `.gl` carried (the machine has no Rust toolchain: everything is built here first):
-#   .gpu/: babelstream and cg (cargo build --release --features wgpu --example babelstream / cg),
-#          the test executables e2e, team, math_f64, wgpu_unit (cargo test --release -p
-#          rokkos-wgpu --no-run) and
-#          equivalence (cargo test --release --features wgpu --test equivalence --no-run), the raw
-#          wgpu reference wgpu-triad (built from ../shared/reference/wgpu_triad) and stream.cu,
-#          all stripped;
-#   .gl/:  the Vulkan loader packages named in the device README.
+#   .gpu/, .gl/: made by scripts/prepare_gpu.sh (release examples babelstream and cg, the test
+#          executables, the raw wgpu reference wgpu-triad, stream.cu; the Vulkan loader packages
+#          named in the device README).
 # It runs the wgpu tests on the NVIDIA Vulkan driver, then three interleaved rounds of the CUDA
 # reference, the raw wgpu reference and rokkos BabelStream on wgpu (f32, f64, n = 2^25), and prints
 # the ratios per round. Logs go to $OUT/logs.tgz.
@@ -15,6 +11,7 @@ for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64
 cd .gpu || exit 1
+[ -f bin.tar.xz ] && tar -xJf bin.tar.xz
 nvidia-smi -L
 nvcc -O3 -arch=sm_90 stream.cu -o stream > $OUT/nvcc.log 2>&1 || echo "nvcc failed"
 echo "== e2e"; ROKKOS_REQUIRE_WGPU=1 ./e2e --test-threads=1 > $OUT/e2e.log 2>&1; grep -E "^test |panicked|test result" $OUT/e2e.log | head -20
@@ -22,6 +19,7 @@ echo "== team"; ROKKOS_REQUIRE_WGPU=1 ./team --test-threads=1 > $OUT/team.log 2>
 echo "== equivalence on wgpu (twice)"; for k in 1 2; do ROKKOS_REQUIRE_WGPU=1 ./equivalence wgpu > $OUT/equivalence$k.log 2>&1; grep -E "test result|^---- |skipped" $OUT/equivalence$k.log | head -20; done
 echo "== unit"; ./wgpu_unit > $OUT/unit.log 2>&1; tail -2 $OUT/unit.log
 echo "== math_f64"; [ -x math_f64 ] && ROKKOS_REQUIRE_WGPU=1 ./math_f64 --nocapture > $OUT/math_f64.log 2>&1; grep -Ei "ulp|test result|panicked" $OUT/math_f64.log | head -30
+echo "== f32 math (WGSL built-ins)"; [ -x wgpu_f32_math ] && ROKKOS_REQUIRE_WGPU=1 ./wgpu_f32_math --nocapture 2>&1 | grep -E "f32 |test result|panicked"
 echo "== cg"; [ -x cg ] && for b in wgpu; do ./cg --backend $b --n 1024 --iters 2000 2>&1; done
 N=33554432
 for round in 1 2 3; do
