@@ -16,10 +16,20 @@ fn check_not_borrowed<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
     write: bool,
 ) -> Result<()> {
+    check_host_borrow(v, write, "deep_copy")
+}
+
+/// `Err(Aliasing)` naming `op` when a `host()`/`host_mut()` guard borrows `v`'s allocation in a
+/// way that forbids the access (`write`: any guard; reading: a `host_mut()` guard).
+pub(crate) fn check_host_borrow<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
+    v: &View<T, R, L, S>,
+    write: bool,
+    op: &str,
+) -> Result<()> {
     let b = v.alloc.borrow.get();
     if b < 0 || (write && b != 0) {
         return Err(Error::Aliasing {
-            kernel: "deep_copy".into(),
+            kernel: op.into(),
             reason: format!(
                 "View `{}` is borrowed on the host by a host()/host_mut() guard",
                 v.label()

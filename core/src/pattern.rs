@@ -115,6 +115,8 @@ fn reduce_into<E: ExecutionSpace, T: Pod, L: Layout, S: MemorySpace>(
     let Some(slot) = result_slot::<E::Memory, _, _, _>(result) else {
         return fill(result, blocking()?);
     };
+    // The slot is written without `fill`'s check: a host guard on the result must still refuse.
+    crate::copy::check_host_borrow(result, true, label)?;
     validate()?;
     profiled(Pattern::Reduce, space, label, || device(slot))
 }

@@ -229,6 +229,32 @@ fn host_guards_block_launches<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
         assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
     }
     assert!(all_eq(&y, 3.0));
+    // Nor does `parallel_reduce_into` write its result into a View a guard borrows.
+    let total = View::<f64, 0>::new("total", []).unwrap();
+    {
+        let _g = total.host();
+        let r = parallel_reduce_into(
+            "sum",
+            RangePolicy::new(&space, 0..8),
+            sum_of(&x),
+            Sum,
+            &total,
+        );
+        match r {
+            Err(Error::Aliasing { reason, .. }) => assert!(reason.contains("`total`"), "{reason}"),
+            other => panic!("expected Aliasing, got {other:?}"),
+        }
+    }
+    assert_eq!(total.get([]), 0.0);
+    parallel_reduce_into(
+        "sum",
+        RangePolicy::new(&space, 0..8),
+        sum_of(&x),
+        Sum,
+        &total,
+    )
+    .unwrap();
+    assert_eq!(total.get([]), 8.0);
 }
 per_host_backend!(host_guards_block_launches);
 
