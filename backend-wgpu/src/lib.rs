@@ -157,6 +157,65 @@ impl Wgpu {
     }
 }
 
+/// The reduction each policy launches, completed by `patterns::finish_host` (a value for the
+/// host) or `patterns::finish_into` (a device View's element).
+impl Wgpu {
+    fn range_reduction<K, Rd>(
+        &self,
+        policy: &RangePolicy<Self>,
+        kernel: &K,
+        reducer: &Rd,
+    ) -> Result<patterns::Reduction>
+    where
+        K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        patterns::reduce_range(&self.ctx, kernel, policy.begin(), policy.end(), reducer)
+    }
+    fn mdrange_reduction<const N: usize, K, Rd>(
+        &self,
+        label: &str,
+        policy: &MDRangePolicy<Self, N>,
+        kernel: &K,
+        reducer: &Rd,
+    ) -> Result<patterns::Reduction>
+    where
+        K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        let (b, e, t) = (policy.begin(), policy.end(), policy.tiles());
+        launched(patterns::mdrange(
+            &self.ctx,
+            label,
+            kernel,
+            b,
+            e,
+            t,
+            Some(reducer),
+        )?)
+    }
+    fn team_reduction<K, Rd>(
+        &self,
+        label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: &K,
+        reducer: &Rd,
+    ) -> Result<patterns::Reduction>
+    where
+        K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        let tl = team_launch(policy);
+        launched(patterns::team(
+            &self.ctx,
+            label,
+            kernel,
+            &tl,
+            Some(reducer),
+        )?)
+    }
+}
+
 /// A reduction the pattern launched (it always does when given a reducer).
 fn launched(red: Option<patterns::Reduction>) -> Result<patterns::Reduction> {
     red.ok_or_else(|| rokkos_core::Error::InvalidArgument("reduction without a result".into()))
@@ -272,13 +331,7 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let red = patterns::reduce_range(
-            &self.ctx,
-            kernel.kernel(),
-            policy.begin(),
-            policy.end(),
-            reducer,
-        )?;
+        let red = self.range_reduction(policy, kernel.kernel(), reducer)?;
         patterns::finish_host(&self.ctx, red, reducer)
     }
     fn reduce_range_into<K, Rd>(
@@ -294,13 +347,7 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        let red = patterns::reduce_range(
-            &self.ctx,
-            kernel.kernel(),
-            policy.begin(),
-            policy.end(),
-            reducer,
-        )?;
+        let red = self.range_reduction(policy, kernel.kernel(), reducer)?;
         patterns::finish_into(&self.ctx, red, reducer, slot)
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
@@ -314,16 +361,8 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let red = patterns::mdrange::<N, K, K::Value, Rd>(
-            &self.ctx,
-            label,
-            kernel.kernel(),
-            policy.begin(),
-            policy.end(),
-            policy.tiles(),
-            Some(reducer),
-        )?;
-        patterns::finish_host(&self.ctx, launched(red)?, reducer)
+        let red = self.mdrange_reduction(label, policy, kernel.kernel(), reducer)?;
+        patterns::finish_host(&self.ctx, red, reducer)
     }
     fn reduce_mdrange_into<const N: usize, K, Rd>(
         &self,
@@ -338,16 +377,8 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        let red = patterns::mdrange::<N, K, K::Value, Rd>(
-            &self.ctx,
-            label,
-            kernel.kernel(),
-            policy.begin(),
-            policy.end(),
-            policy.tiles(),
-            Some(reducer),
-        )?;
-        patterns::finish_into(&self.ctx, launched(red)?, reducer, slot)
+        let red = self.mdrange_reduction(label, policy, kernel.kernel(), reducer)?;
+        patterns::finish_into(&self.ctx, red, reducer, slot)
     }
     fn reduce_team<K, Rd>(
         &self,
@@ -360,14 +391,8 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let red = patterns::team::<K, K::Value, Rd>(
-            &self.ctx,
-            label,
-            kernel.kernel(),
-            &team_launch(policy),
-            Some(reducer),
-        )?;
-        patterns::finish_host(&self.ctx, launched(red)?, reducer)
+        let red = self.team_reduction(label, policy, kernel.kernel(), reducer)?;
+        patterns::finish_host(&self.ctx, red, reducer)
     }
     fn reduce_team_into<K, Rd>(
         &self,
@@ -382,14 +407,8 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        let red = patterns::team::<K, K::Value, Rd>(
-            &self.ctx,
-            label,
-            kernel.kernel(),
-            &team_launch(policy),
-            Some(reducer),
-        )?;
-        patterns::finish_into(&self.ctx, launched(red)?, reducer, slot)
+        let red = self.team_reduction(label, policy, kernel.kernel(), reducer)?;
+        patterns::finish_into(&self.ctx, red, reducer, slot)
     }
     fn scan_range<K, Rd>(
         &self,

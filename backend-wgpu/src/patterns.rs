@@ -10,7 +10,7 @@ use crate::partials::{JoinSpec, Partials};
 use crate::WgpuSpace;
 use rokkos_core::ir::Value;
 use rokkos_core::kernel::KernelIr;
-use rokkos_core::reducer::{describe_reducer, AccValue};
+use rokkos_core::reducer::{describe_reducer, AccValue, JoinKind};
 use rokkos_core::space::ResultSlot;
 use rokkos_core::{Error, Reducer, Result};
 use std::sync::Arc;
@@ -27,7 +27,7 @@ const REDUCE_GROUPS: u64 = 1024;
 fn init_values<V: AccValue, Rd: Reducer<V>>(
     reducer: &Rd,
     fields: &[(rokkos_core::ir::AccField, rokkos_core::ir::ScalarType)],
-) -> Result<(Vec<rokkos_core::reducer::JoinKind>, Vec<Value>)> {
+) -> Result<(Vec<JoinKind>, Vec<Value>)> {
     let joins = describe_reducer::<V, Rd>(reducer)
         .ok_or_else(|| unsupported("user-defined (Custom) reducer: its join is host code"))?;
     let mut init = Vec::new();
@@ -101,12 +101,7 @@ pub(crate) fn reduce_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Redu
         bare_in_bounds: bare_ok(&p, end),
     };
     let c = pipeline(ctx, &p, &opts)?;
-    let mut red = Reduction {
-        ir: p.ir.clone(),
-        joins,
-        init,
-        parts: None,
-    };
+    let mut red = Reduction::new(&p.ir, joins, &init);
     let n = (end - begin) as u64;
     if n == 0 {
         return Ok(red);
@@ -135,12 +130,21 @@ pub(crate) fn reduce_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Redu
 /// they join. [`finish_host`] or [`finish_into`] completes it.
 pub(crate) struct Reduction {
     ir: Arc<rokkos_core::ir::Kernel>,
-    joins: Vec<rokkos_core::reducer::JoinKind>,
+    joins: Vec<JoinKind>,
     init: Vec<Value>,
     parts: Option<Partials>,
 }
 
 impl Reduction {
+    /// A reduction of `ir`'s accumulators by `joins` from `init`, before its launch.
+    fn new(ir: &Arc<rokkos_core::ir::Kernel>, joins: Vec<JoinKind>, init: &[Value]) -> Self {
+        Reduction {
+            ir: ir.clone(),
+            joins,
+            init: init.to_vec(),
+            parts: None,
+        }
+    }
     fn spec(&self) -> JoinSpec<'_> {
         JoinSpec {
             ir: &self.ir,
@@ -345,12 +349,7 @@ pub(crate) fn mdrange<
         bare_in_bounds: false,
     };
     let c = pipeline(ctx, &p, &opts)?;
-    let mut red = reducer.map(|_| Reduction {
-        ir: p.ir.clone(),
-        joins,
-        init: init.clone(),
-        parts: None,
-    });
+    let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));
     let nt: Vec<u64> = (0..N)
         .map(|k| (end[k].saturating_sub(begin[k]) as u64).div_ceil(t[k] as u64))
         .collect();
@@ -487,12 +486,7 @@ pub(crate) fn team<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         bare_in_bounds: false,
     };
     let c = pipeline(ctx, &p, &opts)?;
-    let mut red = reducer.map(|_| Reduction {
-        ir: p.ir.clone(),
-        joins,
-        init: init.clone(),
-        parts: None,
-    });
+    let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));
     if tl.league == 0 {
         return Ok(red);
     }
