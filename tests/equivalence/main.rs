@@ -336,7 +336,15 @@ fn ir_hashes_of_every_kernel_are_stable_across_processes() {
         "only {} kernels logged: {kernels:?}",
         kernels.len()
     );
-    assert_eq!(logs[0], logs[1], "IR hashes differ between two processes");
+    // Only the lines one process logged and the other did not, so that a failure names them.
+    let only: Vec<(usize, &String)> = logs[0]
+        .symmetric_difference(&logs[1])
+        .map(|l| (if logs[0].contains(l) { 0 } else { 1 }, l))
+        .collect();
+    assert!(
+        only.is_empty(),
+        "IR hashes differ between two processes; (run, line) logged by one run only: {only:?}"
+    );
 }
 
 /// The wgpu execution space, or `None` (after saying why) when this machine has no adapter. With
