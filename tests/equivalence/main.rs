@@ -307,21 +307,41 @@ pub fn kernel_failure(r: std::thread::Result<Result<(), rokkos::Error>>, what: &
 /// Every kernel the suite runs has the same IR hash in two processes: the suite's `ir_eval` tests
 /// run twice in child processes, each logging `<kernel> <hash>` per launch (`IrEval`'s hash log),
 /// and the two logs must name the same kernels with the same hashes.
+///
+/// Both children run this very executable and draw the same proptest inputs, so that the only
+/// thing that can differ between the logs is the hash itself: on Linux they are started from
+/// `/proc/self/exe`, which stays this process's file even when a concurrent `cargo` build replaces
+/// the one at `current_exe()`, and `PROPTEST_RNG_SEED` is fixed (a property whose inputs decide
+/// which kernels launch would otherwise log different kernels in the two runs).
 #[test]
 fn ir_hashes_of_every_kernel_are_stable_across_processes() {
     use std::collections::BTreeSet;
     let dir = std::env::temp_dir().join(format!("rokkos-ir-hash-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let own = std::path::Path::new("/proc/self/exe");
+    let exe = if own.exists() {
+        own.to_path_buf()
+    } else {
+        std::env::current_exe().unwrap()
+    };
+    let seed = std::process::id().to_string();
     let mut logs = Vec::new();
     for run in 0..2 {
         let log = dir.join(format!("run{run}.log"));
         let _ = std::fs::remove_file(&log);
-        let out = std::process::Command::new(std::env::current_exe().unwrap())
+        let out = std::process::Command::new(&exe)
             .args(["ir_eval", "--test-threads=2"])
             .env(rokkos::ir::eval::HASH_LOG, &log)
+            .env("PROPTEST_RNG_SEED", &seed)
             .output()
             .unwrap();
-        assert!(out.status.success(), "child run {run} failed: {out:?}");
+        assert!(
+            out.status.success(),
+            "child run {run} failed ({}):\n{}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         let text = std::fs::read_to_string(&log).unwrap();
         let lines: BTreeSet<String> = text.lines().map(str::to_string).collect();
         logs.push(lines);
