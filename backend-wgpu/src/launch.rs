@@ -425,14 +425,35 @@ pub(crate) fn scratch_buffer(ctx: &Ctx, bytes: usize) -> Pooled {
     ctx.pool
         .take(&ctx.device, crate::pool::Kind::Storage, bytes)
 }
-/// The values of `count` partials held in `bufs` (one buffer per accumulator field), one
-/// `Vec<Value>` per partial. Waits for the device.
+/// Partials read back from the device: `count` values of each accumulator field.
+pub(crate) struct Columns {
+    count: usize,
+    fields: Vec<Vec<Value>>,
+}
+
+impl Columns {
+    /// Calls `f` with each partial's index and field values, in order. One row buffer serves
+    /// every partial: a blocking reduction reads up to a thousand of them, and a vector per
+    /// partial once cost more host time than the rest of the launch.
+    pub(crate) fn for_each(&self, mut f: impl FnMut(usize, &[Value]) -> Result<()>) -> Result<()> {
+        let mut row = Vec::with_capacity(self.fields.len());
+        for i in 0..self.count {
+            row.clear();
+            row.extend(self.fields.iter().map(|col| col[i]));
+            f(i, &row)?;
+        }
+        Ok(())
+    }
+}
+
+/// The values of `count` partials held in `bufs` (one buffer per accumulator field). Waits for
+/// the device.
 pub(crate) fn read_fields(
     ctx: &Ctx,
     fields: &[(ir::AccField, ir::ScalarType)],
     bufs: &[&wgpu::Buffer],
     count: usize,
-) -> Result<Vec<Vec<Value>>> {
+) -> Result<Columns> {
     let regions: Vec<(&wgpu::Buffer, u64, u64)> = fields
         .iter()
         .zip(bufs)
@@ -445,20 +466,23 @@ pub(crate) fn read_fields(
         })
         .collect();
     let all = ctx.read_regions(&regions)?;
-    let mut per_field = Vec::new();
-    for ((_, t), bytes) in fields.iter().zip(&all) {
-        let st = crate::params::storage_type(*t);
-        let vals: Vec<Value> = (0..count)
-            .map(|i| {
-                let mut w = [0u8; 8];
-                w[..st.size()].copy_from_slice(&bytes[i * st.size()..(i + 1) * st.size()]);
-                Value::from_bits(*t, u64::from_le_bytes(w))
-            })
-            .collect();
-        per_field.push(vals);
-    }
-    // Transpose: one Vec<Value> per partial.
-    Ok((0..count)
-        .map(|i| per_field.iter().map(|f| f[i]).collect())
-        .collect())
+    let fields = fields
+        .iter()
+        .zip(&all)
+        .map(|((_, t), bytes)| {
+            let st = crate::params::storage_type(*t).size();
+            let words = bytes[..count * st].chunks_exact(st);
+            // Storage types are one or two words; a fixed width keeps the copy inline.
+            if st == 8 {
+                words
+                    .map(|c| Value::from_bits(*t, u64::from_le_bytes(c.try_into().unwrap())))
+                    .collect()
+            } else {
+                words
+                    .map(|c| Value::from_bits(*t, u32::from_le_bytes(c.try_into().unwrap()) as u64))
+                    .collect()
+            }
+        })
+        .collect();
+    Ok(Columns { count, fields })
 }

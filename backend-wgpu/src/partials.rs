@@ -199,9 +199,13 @@ fn shrink(ctx: &Ctx, spec: &JoinSpec<'_>, parts: Partials, target: u64) -> Resul
     Ok(out)
 }
 
-/// The partials' values on the host, one `Vec<Value>` (its fields) per partial, in order, after
-/// joining them on the device down to at most [`HOST_PARTIALS`]. Waits for the device.
-pub(crate) fn to_host(ctx: &Ctx, spec: &JoinSpec<'_>, parts: Partials) -> Result<Vec<Vec<Value>>> {
+/// The partials' values on the host, in order, after joining them on the device down to at most
+/// [`HOST_PARTIALS`]. Waits for the device.
+pub(crate) fn to_host(
+    ctx: &Ctx,
+    spec: &JoinSpec<'_>,
+    parts: Partials,
+) -> Result<crate::launch::Columns> {
     let parts = shrink(ctx, spec, parts, HOST_PARTIALS)?;
     let fields = spec.ir.acc_fields();
     let bufs: Vec<&wgpu::Buffer> = parts.bufs.iter().map(|b| &**b).collect();

@@ -164,9 +164,10 @@ pub(crate) fn finish_host<V: AccValue, Rd: Reducer<V>>(
     let Some(parts) = red.parts.take() else {
         return Ok(acc);
     };
-    for part in crate::partials::to_host(ctx, &red.spec(), parts)? {
-        reducer.join(&mut acc, to_value::<V>(&part)?);
-    }
+    crate::partials::to_host(ctx, &red.spec(), parts)?.for_each(|_, part| {
+        reducer.join(&mut acc, to_value::<V>(part)?);
+        Ok(())
+    })?;
     Ok(acc)
 }
 
@@ -249,13 +250,15 @@ pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduce
     let tot = read_fields(ctx, &fields, &[&*totals], blocks as usize)?;
     let mut acc = reducer.init();
     let mut pre = vec![0u8; slots * sz];
-    for (b, part) in tot.iter().enumerate() {
-        let mut vals = Vec::new();
+    let mut vals = Vec::with_capacity(1);
+    tot.for_each(|b, part| {
+        vals.clear();
         acc.push_values(&mut vals);
         let bits = vals[0].to_bits().to_le_bytes();
         pre[b * sz..(b + 1) * sz].copy_from_slice(&bits[..sz]);
         reducer.join(&mut acc, to_value::<V>(part)?);
-    }
+        Ok(())
+    })?;
     let prefix = scratch_buffer(ctx, slots * sz);
     ctx.submit();
     ctx.queue.write_buffer(&prefix, 0, &pre);
