@@ -163,7 +163,10 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
         | wgpu::Features::PIPELINE_CACHE;
     let features = adapter.features() & wanted;
-    let limits = adapter.limits();
+    let mut limits = adapter.limits();
+    // rokkos binds one group; asking for more than wgpu-core's own maximum (which an
+    // adapter reporting "unlimited", such as wgpu's no-op backend, does) overflows its tables.
+    limits.max_bind_groups = limits.max_bind_groups.min(4);
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("rokkos"),
         required_features: features,

@@ -87,6 +87,13 @@
 //!   panics); the operation itself yields 0.
 //! - A `for` loop whose run-time step is not positive records an error the same way.
 //! - A View larger than `max_storage_buffer_binding_size` is refused at allocation.
+//!
+//! # Cargo features
+//!
+//! - `noop` (measurement only): compiles in wgpu's no-op backend, which
+//!   `WGPU_NOOP_BACKEND=1 WGPU_BACKEND=noop` then selects. It runs no shader and copies nothing,
+//!   so kernel results are meaningless; what it times is the host's share of each launch
+//!   (`scripts/host_overhead.sh` compares it with raw wgpu's).
 
 #![warn(missing_docs)]
 
