@@ -26,14 +26,16 @@ const CAP: u32 = 20;
 
 /// Work item `i` runs the [`LOOPS`] loops over `a[i]..=b[i]` (or `a[i]..b[i]`) with step `k[i]`;
 /// `out(i, loop)` is `h = h * 31 + v as u64` over the values visited, skipping (`continue`) those
-/// with `v % 3 == 1`, stopping (`break`) after [`CAP`] values.
-struct Loops<'k, T: Pod> {
+/// with `v % 3 == 1`, stopping (`break`) after [`CAP`] values. The step is of the counter's type
+/// `T`, or a `u64` (Rust's `usize` argument of `step_by`, as `#[kernel]` records a run-time step)
+/// when `S` is `u64` and `T` is not.
+struct Loops<'k, T: Pod, S: Pod = T> {
     a: &'k DView<T>,
     b: &'k DView<T>,
-    k: &'k DView<T>,
+    k: &'k DView<S>,
     out: &'k DView<u64, 2>,
 }
-impl<T: Pod> Kernel for Loops<'_, T> {
+impl<T: Pod, S: Pod> Kernel for Loops<'_, T, S> {
     const NAME: &'static str = "loops";
     type Space = WgpuSpace;
     fn visit_views<'a>(&'a self, f: &mut dyn FnMut(ViewArg<'a>)) {
@@ -43,7 +45,7 @@ impl<T: Pod> Kernel for Loops<'_, T> {
         f(self.out.__kernel_arg("out", true));
     }
 }
-impl<T: Pod> ForKernel<RangeWork> for Loops<'_, T> {
+impl<T: Pod, S: Pod> ForKernel<RangeWork> for Loops<'_, T, S> {
     type Body<'a>
         = NoBody
     where
@@ -52,13 +54,14 @@ impl<T: Pod> ForKernel<RangeWork> for Loops<'_, T> {
         NoBody
     }
 }
-impl<T: Pod + IrInt> KernelIr for Loops<'_, T> {
+impl<T: Pod + IrInt, S: Pod + IrInt> KernelIr for Loops<'_, T, S> {
     fn build_ir() -> Result<ir::Kernel, BuildError> {
         let mut kb = KernelBuilder::new("loops", ir::WorkKind::Range);
         let i = kb.work_index(0);
         let a = kb.view::<T>("a", 1, Access::ReadOnly);
         let b = kb.view::<T>("b", 1, Access::ReadOnly);
-        let k = kb.view::<T>("k", 1, Access::ReadOnly);
+        let k = kb.view::<S>("k", 1, Access::ReadOnly);
+        let by_usize = S::TYPE != T::TYPE;
         let out = kb.view::<u64>("out", 2, Access::Writable);
         let lit = |x: u32| Expr::<u32>::lit(x).cast::<T>();
         for col in 0..LOOPS {
@@ -68,10 +71,16 @@ impl<T: Pod + IrInt> KernelIr for Loops<'_, T> {
             let st = kb.let_("st", k.load(i.clone()));
             let (h, c) = (kb.let_("h", 0u64), kb.let_("c", 0u32));
             let open = |kb: &mut KernelBuilder, name, s: Expr<T>, e: Expr<T>, rev| {
-                if inclusive {
-                    kb.for_range_step_inclusive(name, s, e, st.get(), rev)
-                } else {
-                    kb.for_range_step(name, s, e, st.get(), rev)
+                let step = st.get().into_ir();
+                match (inclusive, by_usize) {
+                    (true, false) => {
+                        kb.for_range_step_inclusive(name, s, e, Expr::<T>::from_ir(step), rev)
+                    }
+                    (false, false) => kb.for_range_step(name, s, e, Expr::<T>::from_ir(step), rev),
+                    (true, true) => {
+                        kb.for_range_step_by_inclusive(name, s, e, Expr::from_ir(step), rev)
+                    }
+                    (false, true) => kb.for_range_step_by(name, s, e, Expr::from_ir(step), rev),
                 }
             };
             let v = match col % 3 {
@@ -111,10 +120,12 @@ impl<T: Pod + IrInt> KernelIr for Loops<'_, T> {
 
 /// Every `(a, b, k)` from bounds near the type's minimum, zero and maximum and steps up to the
 /// maximum: runs [`Loops`] on wgpu and in the evaluator, and compares all fingerprints.
-fn case<T>(name: &str, points: &[T], steps: &[T])
+fn case<T, S>(name: &str, points: &[T], steps: &[S])
 where
     T: Pod + IrInt + std::fmt::Debug,
+    S: Pod + IrInt + std::fmt::Debug,
     for<'x> &'x mut Vec<T>: Into<Buffer<'x>>,
+    for<'x> &'x mut Vec<S>: Into<Buffer<'x>>,
 {
     let Some(s) = space() else { return };
     let mut cases = Vec::new();
@@ -126,15 +137,20 @@ where
         }
     }
     let n = cases.len();
-    let col = |f: fn(&(T, T, T)) -> T| cases.iter().map(f).collect::<Vec<T>>();
-    let (mut av, mut bv, mut kv) = (col(|c| c.0), col(|c| c.1), col(|c| c.2));
-    let upload = |label: &str, data: &Vec<T>| {
-        let h = View::<T, 1>::from_vec(label, [n], data.clone()).unwrap();
-        let d = DView::<T>::new_in(&s.memory_space(), label, [n]).unwrap();
+    let col = |f: fn(&(T, T, S)) -> T| cases.iter().map(f).collect::<Vec<T>>();
+    let (mut av, mut bv) = (col(|c| c.0), col(|c| c.1));
+    let mut kv: Vec<S> = cases.iter().map(|c| c.2).collect();
+    fn upload<E: Pod>(s: &rokkos_wgpu::Wgpu, label: &str, data: &[E]) -> DView<E> {
+        let h = View::<E, 1>::from_vec(label, [data.len()], data.to_vec()).unwrap();
+        let d = DView::<E>::new_in(&s.memory_space(), label, [data.len()]).unwrap();
         deep_copy(&d, &h).unwrap();
         d
-    };
-    let (a, b, k) = (upload("a", &av), upload("b", &bv), upload("k", &kv));
+    }
+    let (a, b, k) = (
+        upload(&s, "a", &av),
+        upload(&s, "b", &bv),
+        upload(&s, "k", &kv),
+    );
     let out = DView::<u64, 2>::new_in(&s.memory_space(), "out", [n, LOOPS]).unwrap();
     let r = parallel_for(
         "loops",
@@ -159,7 +175,7 @@ where
     deep_copy(&h, &out).unwrap();
     let got = h.to_vec();
 
-    let kernel = Loops::<T>::build_ir().unwrap();
+    let kernel = Loops::<T, S>::build_ir().unwrap();
     let mut want = vec![0u64; n * LOOPS];
     let mut args = vec![
         ArgValue::view(&mut av, &[n]),
@@ -189,7 +205,7 @@ where
 #[test]
 fn u32_loops_match_the_evaluator() {
     let m = u32::MAX;
-    case::<u32>(
+    case::<u32, u32>(
         "u32",
         &[0, 1, 2, 3, m - 4, m - 3, m - 1, m],
         &[1, 2, 3, m / 2 + 1, m],
@@ -199,7 +215,7 @@ fn u32_loops_match_the_evaluator() {
 #[test]
 fn i32_loops_match_the_evaluator() {
     let (lo, hi) = (i32::MIN, i32::MAX);
-    case::<i32>(
+    case::<i32, i32>(
         "i32",
         &[lo, lo + 1, lo + 3, -1, 0, 2, hi - 3, hi - 1, hi],
         &[1, 2, 3, hi / 2 + 1, hi],
@@ -209,15 +225,47 @@ fn i32_loops_match_the_evaluator() {
 #[test]
 fn u64_loops_match_the_evaluator() {
     let m = u64::MAX;
-    case::<u64>("u64", &[0, 1, 3, m - 4, m - 1, m], &[1, 2, 3, m / 2 + 1, m]);
+    case::<u64, u64>("u64", &[0, 1, 3, m - 4, m - 1, m], &[1, 2, 3, m / 2 + 1, m]);
 }
 
 #[test]
 fn i64_loops_match_the_evaluator() {
     let (lo, hi) = (i64::MIN, i64::MAX);
-    case::<i64>(
+    case::<i64, i64>(
         "i64",
         &[lo, lo + 1, lo + 3, -1, 0, 2, hi - 3, hi - 1, hi],
         &[1, 2, 3, hi / 2 + 1, hi],
     );
+}
+
+/// Run-time `usize` steps (a `u64` in the IR) on 32-bit counters: steps beyond the counter's
+/// range visit the first value only, as in Rust, where a cast to the counter's type would wrap.
+#[test]
+fn usize_steps_on_32_bit_counters_match_the_evaluator() {
+    let steps = [
+        1u64,
+        3,
+        (1 << 31) - 1,
+        1 << 31,
+        (1 << 32) - 1,
+        1 << 32,
+        (1 << 32) + 1,
+        1 << 63,
+        u64::MAX,
+    ];
+    let m = u32::MAX;
+    case::<u32, u64>("u32, usize steps", &[0, 1, 3, m - 4, m - 1, m], &steps);
+    let (lo, hi) = (i32::MIN, i32::MAX);
+    case::<i32, u64>(
+        "i32, usize steps",
+        &[lo, lo + 1, -1, 0, 2, hi - 1, hi],
+        &steps,
+    );
+}
+
+#[test]
+fn usize_steps_on_64_bit_counters_match_the_evaluator() {
+    let steps = [1u64, 3, 1 << 32, 1 << 63, u64::MAX];
+    let (lo, hi) = (i64::MIN, i64::MAX);
+    case::<i64, u64>("i64, usize steps", &[lo, lo + 1, -1, 0, hi - 1, hi], &steps);
 }

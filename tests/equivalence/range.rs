@@ -623,3 +623,112 @@ fn inclusive_ranges_reach_max<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(inclusive_ranges_reach_max);
+
+/// Steps for [`huge_steps`]: around and beyond the range of 32-bit counters.
+const HUGE_STEPS: [usize; 8] = [
+    1,
+    3,
+    (1 << 31) - 1,
+    1 << 31,
+    (1 << 32) - 1,
+    1 << 32,
+    (1 << 32) + 1,
+    usize::MAX,
+];
+
+/// The number of loops [`huge_steps`] fingerprints.
+const HUGE_LOOPS: usize = 5;
+
+/// Run-time `usize` steps on `u32` and `i32` counters. Rust's `step_by` takes a `usize`, so a step
+/// beyond the counter's range visits the first value only; cast to the counter's type (as the IR
+/// once did) 2^32 became 0 (an error), 2^32 + 1 became 1 (every value) and 2^31 a negative `i32`
+/// (an error). The loops `break` after 40 values, so that step 1 over a whole type ends.
+#[kernel]
+fn huge_steps(i: usize, out: ViewMut<u64, 2>, steps: View<usize>, hi: u32, lo_i: i32) {
+    let k = steps[i];
+    let mut h = 0u64;
+    let mut c = 0u32;
+    for v in (0..=hi).step_by(k) {
+        h = mix(h, v as u64);
+        c += 1;
+        if c == 40 {
+            break;
+        }
+    }
+    out[(i, 0)] = h;
+    h = 0;
+    c = 0;
+    for v in (1..hi).step_by(k) {
+        h = mix(h, v as u64);
+        c += 1;
+        if c == 40 {
+            break;
+        }
+    }
+    out[(i, 1)] = h;
+    h = 0;
+    c = 0;
+    for v in (lo_i..=i32::MAX).step_by(k) {
+        h = mix(h, v as u64);
+        c += 1;
+        if c == 40 {
+            break;
+        }
+    }
+    out[(i, 2)] = h;
+    h = 0;
+    c = 0;
+    for v in (lo_i..0).rev().step_by(k) {
+        h = mix(h, v as u64);
+        c += 1;
+        if c == 40 {
+            break;
+        }
+    }
+    out[(i, 3)] = h;
+    h = 0;
+    for v in (0u32..10).step_by(k).rev() {
+        h = mix(h, v as u64);
+    }
+    out[(i, 4)] = h;
+}
+
+/// What [`huge_steps`] records for step `k`, from Rust's iterators.
+fn huge_steps_host(k: usize) -> [u64; HUGE_LOOPS] {
+    fn fp(it: impl Iterator<Item = u64>) -> u64 {
+        it.take(40)
+            .fold(0, |h, v| h.wrapping_mul(31).wrapping_add(v))
+    }
+    [
+        fp((0..=u32::MAX).step_by(k).map(u64::from)),
+        fp((1..u32::MAX).step_by(k).map(u64::from)),
+        fp((i32::MIN..=i32::MAX).step_by(k).map(|v| v as u64)),
+        fp((i32::MIN..0).rev().step_by(k).map(|v| v as u64)),
+        fp((0u32..10).step_by(k).rev().map(u64::from)),
+    ]
+}
+
+/// Run-time `usize` steps beyond a 32-bit counter's range behave as in Rust on every backend.
+fn huge_steps_match_rust<E: ExecutionSpace>(space: E) {
+    let n = HUGE_STEPS.len();
+    let steps: DevView<E, usize> = dev_from_vec(&space, "steps", [n], HUGE_STEPS.to_vec()).unwrap();
+    let out: DevView<E, u64, 2> = dev(&space, "out", [n, HUGE_LOOPS]).unwrap();
+    parallel_for(
+        "huge_steps",
+        RangePolicy::new(&space, 0..n),
+        huge_steps(&out, &steps, u32::MAX, i32::MIN),
+    )
+    .unwrap();
+    let got = to_host(&out);
+    for (i, &k) in HUGE_STEPS.iter().enumerate() {
+        for (j, w) in huge_steps_host(k).iter().enumerate() {
+            assert_eq!(
+                got[i * HUGE_LOOPS + j],
+                *w,
+                "step {k}, loop {j} on {}",
+                space.name()
+            );
+        }
+    }
+}
+per_backend!(huge_steps_match_rust);

@@ -239,19 +239,32 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
                 _ => "u64",
             };
             let (s0, e0, st, c) = (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
-            let z = super::lit(Value::zero(t));
+            // The step is of the counter's type, or a `u64` (Rust's `usize` step), which a 32-bit
+            // counter holds clamped: `huge` then says it is beyond any distance in the range, so
+            // the loop visits its first value only.
+            let step_t = step.ty(cx.k, cx.locals).unwrap_or(t);
+            let z = super::lit(Value::zero(step_t));
             // A step that is not a positive literal is checked: `step_by(0)` (or a negative step
             // of a signed counter) is an error of the work item, as in the evaluator.
             let literal = matches!(step, Expr::Lit(v) if v.to_bits() != 0 && !is_negative(*v));
             let raw = cx.tmp();
+            let narrowed = step_t == ScalarType::U64 && ut == "u32";
+            let (stv, huge) = if narrowed {
+                (
+                    format!("u32(min({raw}, 4294967295lu))"),
+                    format!("{raw} > 4294967295lu"),
+                )
+            } else {
+                (format!("{ut}({raw})"), "false".to_string())
+            };
             out.push_str(&format!(
-                "{i}{{ let {s0} = {}; let {e0} = {}; let {raw} = {}; let {st} = {ut}({raw});\n",
+                "{i}{{ let {s0} = {}; let {e0} = {}; let {raw} = {}; let {st} = {stv};\n",
                 expr(cx, h, start)?,
                 expr(cx, h, end)?,
                 expr(cx, h, step)?
             ));
             if !literal {
-                let bits = if t.is_signed() {
+                let bits = if step_t.is_signed() {
                     format!("u64(i64({raw}))")
                 } else {
                     format!("u64({raw})")
@@ -272,8 +285,13 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
                 ));
                 block(cx, h, body, d + 2, out)?;
                 let rem = cx.tmp();
+                let stop = if narrowed {
+                    format!("{huge} || {rem} {more} {st}")
+                } else {
+                    format!("{rem} {more} {st}")
+                };
                 out.push_str(&format!(
-                    "{i}    continuing {{ let {rem} = {}; {c} = {c} + {}({st}); break if {rem} {more} {st}; }}\n{i}  }} }}\n{i}}}\n",
+                    "{i}    continuing {{ let {rem} = {}; {c} = {c} + {}({st}); break if {stop}; }}\n{i}  }} }}\n{i}}}\n",
                     ud(&e0, &c),
                     wty(t)
                 ));
@@ -290,10 +308,15 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
                         if ut == "u32" { "1u" } else { "1lu" }
                     )
                 };
+                let from = format!("{s0} + {}({span} / {st} * {st})", wty(t));
+                let from = if narrowed {
+                    format!("select({from}, {s0}, {huge})")
+                } else {
+                    from
+                };
                 out.push_str(&format!(
-                    "{i}  if ({s0} {run} {e0} && {raw} > {z}) {{ let {last} = {s0} + {t}({span} / {st} * {st}); var {c} = {last};\n{i}  loop {{\n{i}    l{} = {c};\n",
+                    "{i}  if ({s0} {run} {e0} && {raw} > {z}) {{ let {last} = {from}; var {c} = {last};\n{i}  loop {{\n{i}    l{} = {c};\n",
                     var.0,
-                    t = wty(t),
                 ));
                 block(cx, h, body, d + 2, out)?;
                 let rem = cx.tmp();

@@ -104,7 +104,9 @@ pub enum Stmt {
         start: Expr,
         /// Last bound, of the counter's type: exclusive, or inclusive when `inclusive`.
         end: Expr,
-        /// Positive step of the counter's type (`1` without `step_by`; 0 is an error of the work item).
+        /// Positive step (`1` without `step_by`; 0 is an error of the work item): of the counter's
+        /// type, or `u64`, the type of Rust's `step_by` argument (`usize`), which can exceed the
+        /// counter's range; a step beyond the range visits the first value only, as in Rust.
         step: Expr,
         /// Visit the values in descending order.
         reverse: bool,

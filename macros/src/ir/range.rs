@@ -7,7 +7,7 @@ use crate::parse::NestedKind;
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Expr, Pat, RangeLimits};
+use syn::{Expr, ExprLit, Lit, Pat, RangeLimits};
 
 /// An adapter applied to a range.
 enum Adapter<'e> {
@@ -69,11 +69,6 @@ impl Tx {
         let (s, e) = (v[0].clone(), v[1].ts.clone());
         // `a..=b` stays inclusive in the IR: `b + 1` would wrap to an empty loop at the type's max.
         let inclusive = matches!(range.limits, RangeLimits::Closed(_));
-        let open = if inclusive {
-            quote!(for_range_step_inclusive)
-        } else {
-            quote!(for_range_step)
-        };
         let (step, rev, rev_first) = match adapters.as_slice() {
             [] => (None, false, false),
             [Adapter::Rev] => (None, true, false),
@@ -82,18 +77,28 @@ impl Tx {
             [Adapter::Rev, Adapter::StepBy(k)] => (Some(*k), false, true),
             _ => return reject(&f.expr, "use at most one `.step_by(k)` and one `.rev()`"),
         };
-        let step = match step {
-            None => quote!(1),
+        // A literal step that every counter type holds stays a literal of the counter's type;
+        // any other is Rust's `usize` argument, kept as such (a `u64` in the IR): cast to the
+        // counter's type it would wrap (a step of 2^32 on a `u32` counter would become 0).
+        let (step, by_usize) = match step {
+            None => (quote!(1), false),
             Some(k) => {
                 let kv = self.value(k)?;
                 match strip(k) {
-                    Expr::Lit(_) => kv.ts,
-                    _ => {
-                        let irb = super::irb();
-                        quote_spanned!(k.span()=> #irb::Expr::<usize>::cast(#kv))
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Int(n), ..
+                    }) if n.base10_parse::<u64>().is_ok_and(|v| v <= i32::MAX as u64) => {
+                        (kv.ts, false)
                     }
+                    _ => (kv.ts, true),
                 }
             }
+        };
+        let open = match (inclusive, by_usize) {
+            (true, false) => quote!(for_range_step_inclusive),
+            (false, false) => quote!(for_range_step),
+            (true, true) => quote!(for_range_step_by_inclusive),
+            (false, true) => quote!(for_range_step_by),
         };
         let h = self.tmp();
         if rev_first {

@@ -289,12 +289,44 @@ impl BodyBuilder {
     ) -> Var<T> {
         self.open_for(name, start, end, step, reverse, true)
     }
-    fn open_for<T: IrInt>(
+    /// Opens `for name in (start..end).step_by(step)` with Rust's `usize` step (with `.rev()`
+    /// when `reverse`), which may exceed `T`'s range: such a step visits `start` only.
+    ///
+    /// ```
+    /// # use rokkos_core::ir::{build::KernelBuilder, WorkKind};
+    /// let mut kb = KernelBuilder::new("big_steps", WorkKind::Range);
+    /// let k = kb.scalar::<usize>("k");
+    /// let v = kb.for_range_step_by::<u32>("v", 0u32, 10u32, k.get(), false);
+    /// kb.end();
+    /// # let _ = v;
+    /// ```
+    pub fn for_range_step_by<T: IrInt>(
         &mut self,
         name: &str,
         start: impl IntoExpr<T>,
         end: impl IntoExpr<T>,
-        step: impl IntoExpr<T>,
+        step: impl IntoExpr<usize>,
+        reverse: bool,
+    ) -> Var<T> {
+        self.open_for(name, start, end, step, reverse, false)
+    }
+    /// [`for_range_step_by`](Self::for_range_step_by) over `start..=end`.
+    pub fn for_range_step_by_inclusive<T: IrInt>(
+        &mut self,
+        name: &str,
+        start: impl IntoExpr<T>,
+        end: impl IntoExpr<T>,
+        step: impl IntoExpr<usize>,
+        reverse: bool,
+    ) -> Var<T> {
+        self.open_for(name, start, end, step, reverse, true)
+    }
+    fn open_for<T: IrInt, S: IrInt>(
+        &mut self,
+        name: &str,
+        start: impl IntoExpr<T>,
+        end: impl IntoExpr<T>,
+        step: impl IntoExpr<S>,
         reverse: bool,
         inclusive: bool,
     ) -> Var<T> {

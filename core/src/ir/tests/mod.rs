@@ -7,4 +7,5 @@ mod hashing;
 mod kernels;
 mod printer;
 mod ranges;
+mod usize_steps;
 mod validation;

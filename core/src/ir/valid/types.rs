@@ -245,7 +245,10 @@ fn stmt(body: &Body<'_>, s: &Stmt) -> R<()> {
             }
             expect(body, start, t, "`for` start")?;
             expect(body, end, t, "`for` end")?;
-            expect(body, step, t, "`for` step")?;
+            // Rust's `step_by` takes a `usize` (the IR's `u64`), whatever the counter's type.
+            if expr_type(body, step)? != ScalarType::U64 {
+                expect(body, step, t, "`for` step (or a `u64` step)")?;
+            }
             block(body, b)?;
         }
         Stmt::Break | Stmt::Continue | Stmt::Barrier => {}
