@@ -28,6 +28,8 @@ for round in 1 2 3; do
   ./wgpu-triad $N > $OUT/r$round/wgpu_triad.txt 2>&1
   for t in f32 f64; do
     ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json > $OUT/r$round/bs_${t}.json 2> $OUT/r$round/bs_${t}.err
+    # The same with waits that block at once (no polling): what ROKKOS_WGPU_SPIN_US buys.
+    ROKKOS_WGPU_SPIN_US=0 ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json > $OUT/r$round/bs_${t}_block.json 2>> $OUT/r$round/bs_${t}.err
   done
 done
 echo "== stream.cu"; grep -E 'triad|dot|launch' $OUT/r2/stream.txt
@@ -50,6 +52,12 @@ for r in sorted(glob.glob(out+'/r*')):
         for l in open(r+'/bs_%s.json'%t):
             j=json.loads(l); d[j['kernel']]=j['value']
         print('%s %s triad fenced %.0f / ref %.0f = %.3f | batched %.0f / cuda %.0f = %.3f (ref wgpu batched %.0f) | dot %.0f, into a View x20 %.0f (cuda %.0f) | empty sync %.1f us (ref %s) async %.1f us (ref %s)' % (os.path.basename(r), t, d['triad'], w[t], d['triad']/w[t], d['triad_batched'], w[t+'cu'], d['triad_batched']/w[t+'cu'], w[t+'b'], d['dot'], d.get('dot_batched', float('nan')), w[t+'cudot'], d['empty_sync'], rt, d['empty_async'], tp))
+        b={}
+        if os.path.exists(r+'/bs_%s_block.json'%t):
+            for l in open(r+'/bs_%s_block.json'%t):
+                j=json.loads(l); b[j['kernel']]=j['value']
+        if b:
+            print('   blocking waits (ROKKOS_WGPU_SPIN_US=0): triad fenced %.0f = %.3f of ref | dot %.0f | empty sync %.1f us' % (b['triad'], b['triad']/w[t], b['dot'], b['empty_sync']))
 PY
 cat $OUT/r*/bs_*.err | grep -v XDG | head -5
 cd $OUT && tar czf logs.tgz r* *.log && rm -rf r1 r2 r3 *.log

@@ -60,6 +60,8 @@
 //!   When the queue is idle it is submitted at once; while earlier work runs, dispatches accumulate
 //!   (up to 32) into one submission. A fence, a host read or a blocking result submits what is
 //!   pending together with the copy of the out-of-bounds record and waits once: one round trip.
+//!   The wait polls the queue for up to [`SPIN_ENV`] microseconds (1000 on a GPU) before it
+//!   blocks in the driver.
 //! - **Floating point**: IEEE binary32/binary64 as in Rust, except that the GPU compiler may fuse
 //!   `a * b + c` into one fused multiply-add (WGSL offers no way to forbid it), so results can differ
 //!   from the host backends in the last bit.
@@ -106,7 +108,7 @@ mod partials;
 mod patterns;
 mod pool;
 
-pub use device::CACHE_DIR_ENV;
+pub use device::{CACHE_DIR_ENV, SPIN_ENV};
 pub use launch::DUMP_ENV;
 pub use memory::{WgpuBuffer, WgpuSpace};
 
