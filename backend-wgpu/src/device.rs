@@ -1,10 +1,10 @@
 //! The device context: adapter choice, the pending command encoder, the error-flag buffer, the
 //! pipeline cache, and host read-back.
 
-use crate::emit::memory_err_words;
+use crate::emit::{memory_err_words, ERR_SLOTS, SLOT_WORDS};
 use rokkos_core::{Error, Result};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 pub(crate) const BACKEND: &str = "wgpu";
 /// Dispatches encoded before the pending encoder is submitted without waiting for a fence.
@@ -19,13 +19,20 @@ pub(crate) struct LaunchRecord {
     pub views: Vec<(String, Vec<usize>)>,
     /// The thread that launched it: its fence is the one that reports the launch's error.
     pub thread: std::thread::ThreadId,
+    /// The submission that carries it (`u64::MAX` until it is encoded): once the error record has
+    /// been read after that submission completed, the record is no longer needed.
+    pub batch: u64,
 }
 
 pub(crate) struct State {
     encoder: Option<wgpu::CommandEncoder>,
     pending: usize,
     pub launches: HashMap<u32, LaunchRecord>,
-    pub next_launch: u32,
+    /// Launch numbers handed out so far (the high bits of the next one).
+    seq: u32,
+    /// The launch holding each error record on the device (0: free), until the host has read the
+    /// record after the launch completed (see `emit::memory::ERR_SLOTS`).
+    slots: [u32; ERR_SLOTS],
     /// Whether work that may record an error was submitted since the record was last read.
     unchecked: bool,
     /// Whether the pending batch holds such work.
@@ -36,9 +43,13 @@ pub(crate) struct State {
     arena: Option<Arena>,
     /// Parameter blocks kept on the device (see [`Resident`]).
     resident: Option<Resident>,
-    /// Launches whose out-of-bounds record was already reported (and cleared): a copy of the
-    /// record made before the clear took effect must not be reported twice.
+    /// Launches whose out-of-bounds record was already taken off the device (and cleared): a copy
+    /// of the record made before the clear took effect must not be reported twice.
     reported: std::collections::VecDeque<u32>,
+    /// Errors read from the device for the thread that launched the failing kernel, whichever
+    /// thread's synchronisation read them: its next fence, host read or blocking result returns
+    /// it. Moving a record here at once frees the device's single record for later errors.
+    mailbox: HashMap<std::thread::ThreadId, Error>,
 }
 
 /// One device and queue with everything launches share.
@@ -234,11 +245,13 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
             encoder: None,
             pending: 0,
             launches: HashMap::new(),
-            next_launch: 1,
+            seq: 0,
+            slots: [0; ERR_SLOTS],
             unchecked: false,
             pending_may_fail: false,
             submits: 0,
             reported: std::collections::VecDeque::new(),
+            mailbox: HashMap::new(),
             arena: None,
             resident: None,
         }),
@@ -401,16 +414,27 @@ impl Ctx {
     /// `defer`: the caller encodes more work right away that completes this launch (a reduction's
     /// join or read-back), so an idle queue does not trigger a submission of its own; both go in
     /// one.
+    #[allow(clippy::type_complexity)]
     pub(crate) fn encode_with_params(
         &self,
-        block: &[u8],
+        block: &mut [u8],
+        record: Option<(LaunchRecord, &dyn Fn(&mut [u8], u32))>,
         may_fail: bool,
         defer: bool,
         f: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer, u64, bool),
-    ) {
+    ) -> Result<()> {
         let align = (self.limits.min_uniform_buffer_offset_alignment as u64).max(16);
         let len = (block.len() as u64).div_ceil(16) * 16;
         let mut st = self.lock();
+        let launch = match record {
+            Some((rec, set_launch)) => {
+                let id = self.number_launch(&mut st, rec)?;
+                set_launch(block, id);
+                id
+            }
+            None => 0,
+        };
+        let block: &[u8] = block;
         let resident = if may_fail || len > RESIDENT_BYTES / 16 {
             None
         } else {
@@ -456,6 +480,11 @@ impl Ctx {
             a.bytes.resize((offset + len) as usize, 0);
             (a.buf.clone(), offset, true)
         };
+        // The pending encoder is the next submission.
+        let batch = st.submits + 1;
+        if let Some(r) = st.launches.get_mut(&launch) {
+            r.batch = batch;
+        }
         let enc = st.encoder.get_or_insert_with(|| {
             self.device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
@@ -470,6 +499,73 @@ impl Ctx {
         if st.pending >= BATCH || (!defer && self.queue_idle()) {
             self.submit_locked(&mut st);
         }
+        Ok(())
+    }
+
+    /// Numbers a launch that may record an error and remembers it: its number's low bits pick a
+    /// free error record on the device. When all are held by launches not read yet, the pending
+    /// work is submitted and the records read first (one wait, every [`ERR_SLOTS`] such
+    /// launches without a synchronisation at most).
+    fn number_launch(&self, st: &mut MutexGuard<'_, State>, rec: LaunchRecord) -> Result<u32> {
+        let free = |st: &State| st.slots.iter().position(|&l| l == 0);
+        let slot = match free(st) {
+            Some(s) => s,
+            None => {
+                self.drain_locked(st)?;
+                free(st).ok_or_else(|| {
+                    unavailable("every error record is still held after reading them")
+                })?
+            }
+        };
+        let rounds = u32::MAX / ERR_SLOTS as u32;
+        st.seq = st.seq % (rounds - 1) + 1;
+        let id = st.seq * ERR_SLOTS as u32 + slot as u32;
+        st.slots[slot] = id;
+        st.launches.insert(id, rec);
+        Ok(id)
+    }
+
+    /// Submits the pending work, waits for it and reads the error records: their errors go to
+    /// the mailboxes of the threads that launched the failing kernels, and every record is free
+    /// again. Holds the lock throughout.
+    fn drain_locked(&self, st: &mut MutexGuard<'_, State>) -> Result<()> {
+        self.submit_locked(st);
+        let covered = st.submits;
+        if st.unchecked {
+            let words = self.read_record_locked()?;
+            st.unchecked = false;
+            self.settle_locked(st, Some(&words), covered, false)
+        } else {
+            self.wait()?;
+            self.settle_locked(st, None, covered, false)
+        }
+    }
+
+    /// The error records as the last submission that holds a kernel able to record an error left
+    /// them (`err_staging`); waits for it. The caller holds the lock, so that no submission
+    /// writes the staging buffer while it is mapped.
+    fn read_record_locked(&self) -> Result<Vec<u32>> {
+        let slot = Arc::new(Mutex::new(None));
+        let s2 = slot.clone();
+        // Resolves once every submission that copies into it has completed.
+        self.err_staging
+            .map_async(wgpu::MapMode::Read, .., move |r| {
+                if let Ok(mut s) = s2.lock() {
+                    *s = Some(r);
+                }
+            });
+        self.wait_mapped(&slot, "the error record")?;
+        let words: Vec<u32> = {
+            let data = self
+                .err_staging
+                .get_mapped_range(..)
+                .map_err(|e| unavailable(format!("mapped range: {e:?}")))?;
+            data.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        };
+        self.err_staging.unmap();
+        Ok(words)
     }
 
     /// The resident copy of `block` (`len` bytes rounded up, slots aligned to `align`): found, or
@@ -570,6 +666,13 @@ impl Ctx {
         Ok(())
     }
 
+    /// The calling thread's own error `mine`, or else a device error nobody captured: one
+    /// synchronisation reports one error, and the other waits for the next one.
+    fn then_uncaptured(&self, mine: Result<()>) -> Result<()> {
+        mine?;
+        self.take_uncaptured()
+    }
+
     /// A device error nobody captured (a rokkos bug), as an error.
     fn take_uncaptured(&self) -> Result<()> {
         let e = self.uncaptured.lock().ok().and_then(|mut s| s.take());
@@ -582,41 +685,24 @@ impl Ctx {
     /// Submit + wait, then turn an out-of-bounds record into an error: one round trip, and no
     /// submission of its own (every submission ends by copying the record to `err_staging`).
     pub(crate) fn fence(&self) -> Result<()> {
-        let words = {
-            // The lock is held until the staging buffer is unmapped: no submission may write it
-            // while it is mapped.
+        let mine = {
             let mut st = self.lock();
             self.submit_locked(&mut st);
+            let covered = st.submits;
             if !st.unchecked {
+                // Every record was read after the work that could write it: wait unlocked.
                 drop(st);
                 self.wait()?;
-                return self.take_uncaptured();
+                // Another thread's synchronisation may have read this thread's error.
+                let mine = self.settle_locked(&mut self.lock(), None, covered, true);
+                return self.then_uncaptured(mine);
             }
-            let slot = Arc::new(Mutex::new(None));
-            let s2 = slot.clone();
-            // Resolves once every submission that copies into it has completed.
-            self.err_staging
-                .map_async(wgpu::MapMode::Read, .., move |r| {
-                    if let Ok(mut s) = s2.lock() {
-                        *s = Some(r);
-                    }
-                });
-            self.wait_mapped(&slot, "the error record")?;
-            let words: Vec<u32> = {
-                let data = self
-                    .err_staging
-                    .get_mapped_range(..)
-                    .map_err(|e| unavailable(format!("mapped range: {e:?}")))?;
-                data.chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect()
-            };
-            self.err_staging.unmap();
+            // The lock is held until the staging buffer is unmapped.
+            let words = self.read_record_locked()?;
             st.unchecked = false;
-            words
+            self.settle_locked(&mut st, Some(&words), covered, true)
         };
-        self.take_uncaptured()?;
-        self.check_oob(&words)
+        self.then_uncaptured(mine)
     }
 
     /// Copies `size` bytes at `offset` (both multiples of 4) of `buf` to the host (submits pending
@@ -695,84 +781,107 @@ impl Ctx {
             (words, out)
         };
         staging.unmap();
-        {
+        let mine = {
             // This read saw the record after every submission up to its own: unless another
             // thread submitted since, a fence need not read it again.
             let mut st = self.lock();
             if st.submits == submitted {
                 st.unchecked = false;
             }
-        }
-        self.take_uncaptured()?;
-        self.check_oob(&words)?;
+            self.settle_locked(&mut st, Some(&words), submitted, true)
+        };
+        self.then_uncaptured(mine)?;
         Ok(out)
     }
 
-    /// Interprets the error words `w` read back after a wait; when the flag is set, clears it and
-    /// returns `Err(OutOfBounds)` describing the first recorded access.
-    fn check_oob(&self, w: &[u32]) -> Result<()> {
-        let words = w.len();
+    /// Settles a synchronisation with the state locked. `words`: the error records, read back
+    /// after every submission up to `covered` completed; a new error there goes to the mailbox of
+    /// the thread that launched the failing kernel (its first one stays), and its record on the
+    /// device is cleared. Then the launches of the submissions up to `covered` are complete and
+    /// their records read (by this or an earlier read): they are forgotten and their records
+    /// freed. `take_mine`: the calling thread's mailbox is the result.
+    fn settle_locked(
+        &self,
+        st: &mut State,
+        words: Option<&[u32]>,
+        covered: u64,
+        take_mine: bool,
+    ) -> Result<()> {
         let me = std::thread::current().id();
-        let mut st = self.lock();
-        // This thread's launches are complete (they were submitted before this fence's wait);
-        // other threads' may still be in flight and keep their records.
-        let owner = st.launches.get(&w[1]).map(|r| r.thread);
-        let stale = st.reported.contains(&w[1]);
-        let foreign = w[0] != 0 && !stale && owner.is_some_and(|t| t != me);
-        if w[0] == 0 || stale || foreign {
-            // No error, or another thread's launch failed: its own fence reports it (the flag
-            // stays set until then), as each thread sees the errors of the kernels it launched.
-            // That fence must read the record again, so it is not marked as read.
-            if foreign {
-                st.unchecked = true;
+        for r in words.unwrap_or_default().chunks_exact(SLOT_WORDS) {
+            if r[0] == 0 || st.reported.contains(&r[1]) {
+                continue;
             }
-            st.launches.retain(|_, r| r.thread != me);
-            return Ok(());
+            let slot = r[1] as usize % ERR_SLOTS;
+            // Lands before any later submission, hence before the record's next launch.
+            self.queue.write_buffer(
+                &self.err_buf,
+                (slot * SLOT_WORDS * 4) as u64,
+                &[0u8; SLOT_WORDS * 4],
+            );
+            let rec = st.launches.get(&r[1]);
+            let owner = rec.map_or(me, |x| x.thread);
+            let err = describe_oob(rec, r);
+            st.mailbox.entry(owner).or_insert(err);
+            st.reported.push_back(r[1]);
+            if st.reported.len() > 4 * ERR_SLOTS {
+                st.reported.pop_front();
+            }
         }
-        self.queue
-            .write_buffer(&self.err_buf, 0, &vec![0u8; words * 4]);
-        let (launch, code, rank) = (w[1], w[2], (w[3] as usize).min(8));
-        let index: Vec<u64> = (0..rank)
-            .map(|d| w[4 + 2 * d] as u64 | ((w[5 + 2 * d] as u64) << 32))
-            .collect();
-        let rec = st.launches.get(&launch);
-        let team_err = rec.and_then(|r| crate::emit::team::device_error(&r.ir.name, code, &index));
-        let (kernel, view, extents) = match rec {
-            Some(r) if (code as usize) < r.views.len() => (
+        let State {
+            launches, slots, ..
+        } = st;
+        launches.retain(|&id, r| {
+            let keep = r.batch > covered;
+            if !keep && slots[id as usize % ERR_SLOTS] == id {
+                slots[id as usize % ERR_SLOTS] = 0;
+            }
+            keep
+        });
+        match take_mine.then(|| st.mailbox.remove(&me)).flatten() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The error of the out-of-bounds record `w` (flag, launch, code, rank, index words) left by the
+/// launch `rec`.
+fn describe_oob(rec: Option<&LaunchRecord>, w: &[u32]) -> Error {
+    let (code, rank) = (w[2], (w[3] as usize).min(8));
+    let index: Vec<u64> = (0..rank)
+        .map(|d| w[4 + 2 * d] as u64 | ((w[5 + 2 * d] as u64) << 32))
+        .collect();
+    if let Some(e) = rec.and_then(|r| crate::emit::team::device_error(&r.ir.name, code, &index)) {
+        return e;
+    }
+    let (kernel, view, extents) = match rec {
+        Some(r) if (code as usize) < r.views.len() => (
+            r.ir.name.clone(),
+            r.views[code as usize].0.clone(),
+            tuple(&r.views[code as usize].1),
+        ),
+        Some(r) if code >= crate::emit::ARRAY_CODE => {
+            let l = (code - crate::emit::ARRAY_CODE) as usize;
+            (
                 r.ir.name.clone(),
-                r.views[code as usize].0.clone(),
-                tuple(&r.views[code as usize].1),
-            ),
-            Some(r) if code >= crate::emit::ARRAY_CODE => {
-                let l = (code - crate::emit::ARRAY_CODE) as usize;
-                (
-                    r.ir.name.clone(),
-                    format!(
-                        "local array `{}`",
-                        r.ir.locals
-                            .get(l)
-                            .map(|d| d.name.clone())
-                            .unwrap_or_default()
-                    ),
-                    "(its length)".into(),
-                )
-            }
-            _ => ("?".into(), "?".into(), "?".into()),
-        };
-        st.launches.retain(|_, r| r.thread != me);
-        st.reported.push_back(launch);
-        if st.reported.len() > 64 {
-            st.reported.pop_front();
+                format!(
+                    "local array `{}`",
+                    r.ir.locals
+                        .get(l)
+                        .map(|d| d.name.clone())
+                        .unwrap_or_default()
+                ),
+                "(its length)".into(),
+            )
         }
-        if let Some(e) = team_err {
-            return Err(e);
-        }
-        Err(Error::OutOfBounds {
-            kernel,
-            view,
-            index: tuple(&index),
-            extents,
-        })
+        _ => ("?".into(), "?".into(), "?".into()),
+    };
+    Error::OutOfBounds {
+        kernel,
+        view,
+        index: tuple(&index),
+        extents,
     }
 }
 

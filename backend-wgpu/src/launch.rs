@@ -211,9 +211,13 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
         params: emitted.params,
         may_fail: emitted.may_fail,
     });
-    if let Ok(mut m) = ctx.pipelines.lock() {
-        m.insert(key, compiled.clone());
-    }
+    // Two threads may compile the same kernel at once: the first entry stays, so that every
+    // launch uses one `Compiled`, whose address keys its cached bind groups (a dropped duplicate's
+    // address could be reused by another kernel and find bind groups made for this one's layout).
+    let compiled = match ctx.pipelines.lock() {
+        Ok(mut m) => m.entry(key).or_insert(compiled).clone(),
+        Err(_) => compiled,
+    };
     ctx.save_pipeline_cache();
     Ok(compiled)
 }
@@ -325,84 +329,81 @@ pub(crate) fn dispatch(
     let (gx, gy) = fold(ctx, groups)?;
     let layout = &c.params;
     let mut block = layout.block();
-    // Only a launch that can record an error needs a number (to describe the error); the block
-    // of one that cannot is then the same at every launch with the same arguments, and stays
-    // resident on the device (see `Ctx::encode_with_params`).
-    let launch = if !c.may_fail {
-        0
-    } else {
-        let mut st = ctx.lock();
-        let id = st.next_launch;
-        st.next_launch = st.next_launch.wrapping_add(1).max(1);
-        st.launches.insert(
-            id,
-            LaunchRecord {
-                ir: p.ir.clone(),
-                views: p
-                    .views
-                    .iter()
-                    .map(|v| (v.label.to_string(), v.extents.to_vec()))
-                    .collect(),
-                thread: std::thread::current().id(),
-            },
-        );
-        id
-    };
-    layout.set_u32(&mut block, "launch", launch);
+    // Only a launch that can record an error needs a number (to describe the error, and to pick
+    // its error record), given when it is encoded; the block of one that cannot is then the same
+    // at every launch with the same arguments, and stays resident on the device (see
+    // `Ctx::encode_with_params`).
+    let record = c.may_fail.then(|| LaunchRecord {
+        ir: p.ir.clone(),
+        views: p
+            .views
+            .iter()
+            .map(|v| (v.label.to_string(), v.extents.to_vec()))
+            .collect(),
+        thread: std::thread::current().id(),
+        batch: u64::MAX,
+    });
     fill_args(c, &mut block, p, init);
     set(layout, &mut block);
+    let set_launch = |b: &mut [u8], id: u32| layout.set_u32(b, "launch", id);
     let len = (block.len() as u64).div_ceil(16) * 16;
-    ctx.encode_with_params(&block, c.may_fail, defer, |enc, params, offset, pooled| {
-        let make = || {
-            let mut entries = vec![
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: params,
-                        offset: 0,
-                        size: std::num::NonZeroU64::new(len),
-                    }),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: ctx.err_buf.as_entire_binding(),
-                },
-            ];
-            for (k, v) in p.views.iter().enumerate() {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: 2 + k as u32,
-                    resource: v.buffer.buf.as_entire_binding(),
-                });
-            }
-            for (i, b) in extra.iter().enumerate() {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: (2 + p.views.len() + i) as u32,
-                    resource: b.as_entire_binding(),
-                });
-            }
-            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: None,
-                layout: &c.bind_layout,
-                entries: &entries,
-            })
-        };
-        // Launches whose buffers live on (Views, pooled parameter arenas and scratch) reuse
-        // bind groups; a buffer made for the one launch (a large one) makes a new one.
-        let key = (
-            c as *const Compiled as usize,
-            std::iter::once(params.clone())
-                .chain(p.views.iter().map(|v| v.buffer.buf.clone()))
-                .chain(extra.iter().map(|b| (***b).clone()))
-                .collect(),
-        );
-        let lasting = extra.iter().all(|b| b.lasting());
-        let bg = ctx.bind_group(key, pooled && lasting, make);
-        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-        pass.set_pipeline(&c.pipeline);
-        pass.set_bind_group(0, &bg, &[offset as u32]);
-        pass.dispatch_workgroups(gx, gy, 1);
-    });
-    Ok(())
+    let record = record.map(|r| (r, &set_launch as &dyn Fn(&mut [u8], u32)));
+    ctx.encode_with_params(
+        &mut block,
+        record,
+        c.may_fail,
+        defer,
+        |enc, params, offset, pooled| {
+            let make = || {
+                let mut entries = vec![
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: params,
+                            offset: 0,
+                            size: std::num::NonZeroU64::new(len),
+                        }),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: ctx.err_buf.as_entire_binding(),
+                    },
+                ];
+                for (k, v) in p.views.iter().enumerate() {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: 2 + k as u32,
+                        resource: v.buffer.buf.as_entire_binding(),
+                    });
+                }
+                for (i, b) in extra.iter().enumerate() {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: (2 + p.views.len() + i) as u32,
+                        resource: b.as_entire_binding(),
+                    });
+                }
+                ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: None,
+                    layout: &c.bind_layout,
+                    entries: &entries,
+                })
+            };
+            // Launches whose buffers live on (Views, pooled parameter arenas and scratch) reuse
+            // bind groups; a buffer made for the one launch (a large one) makes a new one.
+            let key = (
+                c as *const Compiled as usize,
+                std::iter::once(params.clone())
+                    .chain(p.views.iter().map(|v| v.buffer.buf.clone()))
+                    .chain(extra.iter().map(|b| (***b).clone()))
+                    .collect(),
+            );
+            let lasting = extra.iter().all(|b| b.lasting());
+            let bg = ctx.bind_group(key, pooled && lasting, make);
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&c.pipeline);
+            pass.set_bind_group(0, &bg, &[offset as u32]);
+            pass.dispatch_workgroups(gx, gy, 1);
+        },
+    )
 }
 
 /// `groups` as a `(x, y)` grid within the per-dimension limit.

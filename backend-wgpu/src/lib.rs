@@ -51,11 +51,13 @@
 //!   records an error and the fence answers `Err(InvalidArgument)` with the evaluator's message.
 //!   `team_size × vector_length` above the workgroup limit, or workgroup memory (level-0 scratch +
 //!   12 bytes per invocation + a team reduction's tree) above the device's, is `Err(InvalidPolicy)`.
-//! - **Bounds**: every View access is checked against the extents; a violation records the first
-//!   failing access in a device buffer and skips the access (loads yield 0). The host reports it as
-//!   `Err(OutOfBounds)` at the next fence, host read (`read_bytes`, hence `deep_copy`), or blocking
-//!   reduce/scan result, of the thread that launched the kernel (each thread sees the errors of
-//!   its own kernels).
+//! - **Bounds**: every View access is checked against the extents; a violation records the
+//!   launch's first failing access in that launch's own error record on the device and skips the
+//!   access (loads yield 0). The host reports it as `Err(OutOfBounds)` at the next fence, host read
+//!   (`read_bytes`, hence `deep_copy`), or blocking reduce/scan result of the thread that launched
+//!   the kernel, whichever thread's synchronisation read it (each thread sees the errors of its
+//!   own kernels; a thread with several gets the first one read). There are 64 records: a 65th
+//!   launch able to fail with none read in between first submits and reads the others.
 //! - **Asynchrony**: launches are encoded into a pending command encoder held by the device context.
 //!   When the queue is idle it is submitted at once; while earlier work runs, dispatches accumulate
 //!   (up to 32) into one submission. A fence, a host read or a blocking result submits what is

@@ -101,9 +101,11 @@ fn join_pipeline(ctx: &Ctx, spec: &JoinSpec<'_>) -> Result<Arc<JoinPipeline>> {
         module,
         wg,
     });
-    if let Ok(mut m) = ctx.join_pipelines.lock() {
-        m.insert(jp.module.source.clone(), jp.clone());
-    }
+    // The first of two concurrent compilations stays (see `launch::pipeline`).
+    let jp = match ctx.join_pipelines.lock() {
+        Ok(mut m) => m.entry(jp.module.source.clone()).or_insert(jp).clone(),
+        Err(_) => jp,
+    };
     Ok(jp)
 }
 
@@ -134,41 +136,46 @@ fn join_pass(
         layout.set(&mut block, &format!("init{i}"), *v);
     }
     let len = (block.len() as u64).div_ceil(16) * 16;
-    ctx.encode_with_params(&block, false, defer, |enc, params, offset, pooled| {
-        let make = || {
-            let mut entries = vec![wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: params,
-                    offset: 0,
-                    size: std::num::NonZeroU64::new(len),
-                }),
-            }];
-            for (i, b) in ins.iter().chain(outs).enumerate() {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: 1 + i as u32,
-                    resource: b.as_entire_binding(),
-                });
-            }
-            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("rokkos partials join"),
-                layout: &jp.bind_layout,
-                entries: &entries,
-            })
-        };
-        let key = (
-            jp as *const JoinPipeline as usize,
-            std::iter::once(params.clone())
-                .chain(ins.iter().chain(outs).map(|b| (*b).clone()))
-                .collect(),
-        );
-        let bg = ctx.bind_group(key, pooled && lasting, make);
-        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-        pass.set_pipeline(&jp.pipeline);
-        pass.set_bind_group(0, &bg, &[offset as u32]);
-        pass.dispatch_workgroups(groups, 1, 1);
-    });
-    Ok(())
+    ctx.encode_with_params(
+        &mut block,
+        None,
+        false,
+        defer,
+        |enc, params, offset, pooled| {
+            let make = || {
+                let mut entries = vec![wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: params,
+                        offset: 0,
+                        size: std::num::NonZeroU64::new(len),
+                    }),
+                }];
+                for (i, b) in ins.iter().chain(outs).enumerate() {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: 1 + i as u32,
+                        resource: b.as_entire_binding(),
+                    });
+                }
+                ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("rokkos partials join"),
+                    layout: &jp.bind_layout,
+                    entries: &entries,
+                })
+            };
+            let key = (
+                jp as *const JoinPipeline as usize,
+                std::iter::once(params.clone())
+                    .chain(ins.iter().chain(outs).map(|b| (*b).clone()))
+                    .collect(),
+            );
+            let bg = ctx.bind_group(key, pooled && lasting, make);
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&jp.pipeline);
+            pass.set_bind_group(0, &bg, &[offset as u32]);
+            pass.dispatch_workgroups(groups, 1, 1);
+        },
+    )
 }
 
 /// Joins `parts` on the device down to `target` partials (at most), returning the new ones, or

@@ -312,6 +312,157 @@ fn out_of_bounds_is_an_error() {
 }
 
 // ---- MDRange: b[(i, j)] = a[(i, j)] * 2 + j; reduce sum of a ----
+/// An out-of-bounds `Axpy` launch (10-element `x`, 20 work items) on `s`.
+fn failing_axpy(s: &Wgpu, x: &DView<f64>, y: &DView<f64>) {
+    parallel_for("axpy", RangePolicy::new(s, 0..20), Axpy { y, x, a: 1.0 }).unwrap();
+}
+
+/// Each thread's fence reports its own kernel's error, every time, while another thread fences
+/// (or reads) in a loop; the other thread, which launched nothing that failed, sees none. (A
+/// reader that found another thread's record once cleared `unchecked` before knowing whose it
+/// was, so the owner's fence could skip the record and return `Ok`.)
+#[test]
+fn errors_reach_the_launching_thread_while_another_fences() {
+    let Some(s) = space() else { return };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|sc| {
+        let (s2, stop2) = (s.clone(), &stop);
+        let other = sc.spawn(move || {
+            let z = DView::<f64>::new_in(&s2.memory_space(), "z", [4]).unwrap();
+            let h = View::<f64>::new("h", [4]).unwrap();
+            let mut rounds = 0u32;
+            while !stop2.load(std::sync::atomic::Ordering::Relaxed) {
+                s2.fence().unwrap();
+                deep_copy(&h, &z).unwrap();
+                rounds += 1;
+            }
+            rounds
+        });
+        // Stops the other thread however this one leaves the scope (a failed assertion too).
+        struct Stop<'a>(&'a std::sync::atomic::AtomicBool);
+        impl Drop for Stop<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        let guard = Stop(&stop);
+        let x = upload::<f64, 1, LayoutRight>(&s, "short", [10], |[i]| i as f64);
+        let y = DView::<f64>::new_in(&s.memory_space(), "y", [20]).unwrap();
+        for round in 0..100 {
+            failing_axpy(&s, &x, &y);
+            let r = s.fence();
+            assert!(
+                matches!(&r, Err(Error::OutOfBounds { kernel, view, .. }) if kernel == "axpy" && view == "short"),
+                "round {round}: {r:?}"
+            );
+        }
+        s.fence().unwrap();
+        drop(guard);
+        let rounds = other.join().unwrap();
+        assert!(rounds > 0);
+    });
+}
+
+/// The error of a thread that exits without synchronising stays its own, and does not hold the
+/// device's record: later errors of other threads are still reported, once each.
+#[test]
+fn an_exited_threads_error_does_not_hide_later_ones() {
+    let Some(s) = space() else { return };
+    for _ in 0..3 {
+        std::thread::scope(|sc| {
+            let s2 = s.clone();
+            sc.spawn(move || {
+                let x = upload::<f64, 1, LayoutRight>(&s2, "short", [10], |[i]| i as f64);
+                let y = DView::<f64>::new_in(&s2.memory_space(), "y", [20]).unwrap();
+                failing_axpy(&s2, &x, &y);
+            });
+        });
+        s.fence().unwrap();
+    }
+    let x = upload::<f64, 1, LayoutRight>(&s, "short", [10], |[i]| i as f64);
+    let y = DView::<f64>::new_in(&s.memory_space(), "y", [20]).unwrap();
+    failing_axpy(&s, &x, &y);
+    let r = s.fence();
+    assert!(matches!(&r, Err(Error::OutOfBounds { .. })), "{r:?}");
+    s.fence().unwrap();
+    failing_axpy(&s, &x, &y);
+    let h = View::<f64>::new("h", [20]).unwrap();
+    let r = deep_copy(&h, &y);
+    assert!(matches!(&r, Err(Error::OutOfBounds { .. })), "{r:?}");
+    deep_copy(&h, &y).unwrap();
+    s.fence().unwrap();
+}
+
+/// Kernels of two threads that both fail between two synchronisations: each thread's fence
+/// reports its own (the device keeps one error record per unread launch, not one in all).
+#[test]
+fn concurrent_failures_of_two_threads_are_both_reported() {
+    let Some(s) = space() else { return };
+    let barrier = std::sync::Barrier::new(2);
+    std::thread::scope(|sc| {
+        for label in ["short_a", "short_b"] {
+            let (s, barrier) = (s.clone(), &barrier);
+            sc.spawn(move || {
+                let x = upload::<f64, 1, LayoutRight>(&s, label, [10], |[i]| i as f64);
+                let y = DView::<f64>::new_in(&s.memory_space(), "y", [20]).unwrap();
+                // Checked after the rounds, so that a failure cannot leave the other thread
+                // waiting at the barrier.
+                let mut got = Vec::new();
+                for _ in 0..30 {
+                    failing_axpy(&s, &x, &y);
+                    // Both kernels are launched before either thread synchronises.
+                    barrier.wait();
+                    got.push(s.fence());
+                    barrier.wait();
+                }
+                for (round, r) in got.iter().enumerate() {
+                    assert!(
+                        matches!(r, Err(Error::OutOfBounds { view, .. }) if view == label),
+                        "{label}, round {round}: {r:?}"
+                    );
+                }
+            });
+        }
+    });
+    s.fence().unwrap();
+}
+
+/// More launches that may fail than the device has error records, with no synchronisation in
+/// between: the records are read and recycled on the way (one wait per 64 launches), and the
+/// error of a failing launch among them is reported once, at the fence.
+#[test]
+fn many_unread_launches_recycle_the_error_records() {
+    let Some(s) = space() else { return };
+    let x = upload::<f64, 1, LayoutRight>(&s, "short", [10], |[i]| i as f64);
+    let y = DView::<f64>::new_in(&s.memory_space(), "y", [20]).unwrap();
+    let y10 = DView::<f64>::new_in(&s.memory_space(), "y10", [10]).unwrap();
+    for k in 0..300 {
+        // In bounds: may fail (its bounds are checked) but does not.
+        parallel_for(
+            "axpy",
+            RangePolicy::new(&s, 0..10),
+            Axpy {
+                y: &y10,
+                x: &x,
+                a: 1.0,
+            },
+        )
+        .unwrap();
+        if k == 150 {
+            failing_axpy(&s, &x, &y);
+        }
+    }
+    let r = s.fence();
+    assert!(
+        matches!(&r, Err(Error::OutOfBounds { view, .. }) if view == "short"),
+        "{r:?}"
+    );
+    s.fence().unwrap();
+    let h = download(&y10);
+    // y[i] = a * x[i] + i with x[i] = i.
+    assert!((0..10).all(|i| h.get([i]) == 2.0 * i as f64));
+}
+
 struct Md<'k, L: Layout> {
     a: &'k DView<f32, 2, L>,
     b: &'k DView<f32, 2, L>,

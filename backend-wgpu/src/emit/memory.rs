@@ -3,7 +3,8 @@
 //! Element `idx` of View parameter `k` is element `P.vk_off + sum(idx[d] * P.vk_sd)` of binding `vk`;
 //! indices are converted to `u64` (negative signed indices become huge and fail the check). Every
 //! access checks `idx[d] < P.vk_ed` and the offset against `arrayLength`; a violation records the
-//! first failing access in `ERR` (flag, launch id, View code, rank, index words) and skips the access:
+//! first failing access of the launch in its slot of `ERR` (flag, launch id, View code, rank, index
+//! words; see [`ERR_SLOTS`]) and skips the access:
 //! loads yield 0, stores and atomics do nothing. The host turns the record into
 //! `Err(OutOfBounds)`.
 
@@ -13,8 +14,16 @@ use rokkos_core::ir::{Expr, ScalarType, ViewParam, ViewRef};
 
 /// `ERR` codes of local arrays start here (View parameters use their index).
 pub(crate) const ARRAY_CODE: u32 = 1000;
-/// Number of `u32` words of the error record.
-pub const ERR_WORDS: usize = 4 + 16;
+/// `u32` words of one launch's error record: flag, launch number, code, rank, then up to eight
+/// 64-bit indices.
+pub const SLOT_WORDS: usize = 4 + 16;
+/// Error records on the device. Each launch that may record an error has one to itself until the
+/// host has read it: the low bits of its launch number pick it, and the host never lets two
+/// unread launches share one, so that errors of kernels launched by different threads between
+/// two synchronisations are all kept.
+pub const ERR_SLOTS: usize = 64;
+/// Number of `u32` words of the error records.
+pub const ERR_WORDS: usize = SLOT_WORDS * ERR_SLOTS;
 
 /// The access mode and element type of View parameter `v`'s binding. Float elements used
 /// atomically live in unsigned atomics of their width (read-modify-writes are compare-exchange
@@ -59,18 +68,21 @@ pub(crate) fn to_u64(t: ScalarType, e: &str) -> String {
 /// The module-level error helpers.
 pub(crate) fn error_helpers() -> String {
     "fn rk_f32_bits(b: u32) -> f32 { return bitcast<f32>(b); }
+fn rk_slot() -> u32 { return (P.launch % SLOTSu) * WORDSu; }
 fn rk_oob_begin(code: u32, rank: u32) -> bool {
-    if (atomicMax(&ERR[0], 1u) == 0u) {
-        atomicStore(&ERR[1], P.launch);
-        atomicStore(&ERR[2], code);
-        atomicStore(&ERR[3], rank);
+    let s = rk_slot();
+    if (atomicMax(&ERR[s], 1u) == 0u) {
+        atomicStore(&ERR[s + 1u], P.launch);
+        atomicStore(&ERR[s + 2u], code);
+        atomicStore(&ERR[s + 3u], rank);
         return true;
     }
     return false;
 }
 fn rk_oob_idx(d: u32, i: u64) {
-    atomicStore(&ERR[4u + 2u * d], u32(i & 0xfffffffflu));
-    atomicStore(&ERR[5u + 2u * d], u32(i >> 32u));
+    let s = rk_slot();
+    atomicStore(&ERR[s + 4u + 2u * d], u32(i & 0xfffffffflu));
+    atomicStore(&ERR[s + 5u + 2u * d], u32(i >> 32u));
 }
 fn rk_aix(i: u64, n: u64, code: u32) -> u32 {
     if (i >= n) {
@@ -87,7 +99,8 @@ fn rk_aok(i: u64, n: u64, code: u32) -> bool {
     return true;
 }
 "
-    .to_string()
+    .replace("SLOTSu", &format!("{ERR_SLOTS}u"))
+    .replace("WORDSu", &format!("{SLOT_WORDS}u"))
 }
 
 pub(crate) fn param_id(v: ViewRef) -> Result<usize, EmitError> {
