@@ -560,9 +560,7 @@ impl Ctx {
                 .err_staging
                 .get_mapped_range(..)
                 .map_err(|e| unavailable(format!("mapped range: {e:?}")))?;
-            data.chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect()
+            error_words(&data)
         };
         self.err_staging.unmap();
         Ok(words)
@@ -765,10 +763,7 @@ impl Ctx {
                     return Err(e);
                 }
             };
-            let words: Vec<u32> = data[..err_bytes as usize]
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
+            let words = error_words(&data[..err_bytes as usize]);
             let mut at = err_bytes as usize;
             let out: Vec<Vec<u8>> = regions
                 .iter()
@@ -843,6 +838,17 @@ impl Ctx {
             None => Ok(()),
         }
     }
+}
+
+/// The error records in `bytes` as words, or none when no record is set (the common case:
+/// only the flag of each is read).
+fn error_words(bytes: &[u8]) -> Vec<u32> {
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    if (0..bytes.len() / (SLOT_WORDS * 4)).all(|k| word(k * SLOT_WORDS * 4) == 0) {
+        return Vec::new();
+    }
+    (0..bytes.len() / 4).map(|k| word(k * 4)).collect()
 }
 
 /// The error of the out-of-bounds record `w` (flag, launch, code, rank, index words) left by the
