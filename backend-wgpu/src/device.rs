@@ -803,10 +803,14 @@ impl Ctx {
         take_mine: bool,
     ) -> Result<()> {
         let me = std::thread::current().id();
-        for r in words.unwrap_or_default().chunks_exact(SLOT_WORDS) {
-            if r[0] == 0 || st.reported.contains(&r[1]) {
-                continue;
-            }
+        // In launch order, so that a thread with several failed launches gets its first.
+        let mut new: Vec<&[u32]> = words
+            .unwrap_or_default()
+            .chunks_exact(SLOT_WORDS)
+            .filter(|r| r[0] != 0 && !st.reported.contains(&r[1]))
+            .collect();
+        new.sort_by_key(|r| r[1]);
+        for r in new {
             let slot = r[1] as usize % ERR_SLOTS;
             // Lands before any later submission, hence before the record's next launch.
             self.queue.write_buffer(
