@@ -47,7 +47,8 @@
 //!
 //! Control flow: `kb.if_(c); ..; kb.else_(); ..; kb.end();`, `let k = kb.for_range::<i32>("k", 0, n);
 //! ..; kb.end();` (`for_range_step` and `for_range_step_inclusive` for `(a..b)` and `(a..=b)` with
-//! `.step_by(k)` and `.rev()`), `kb.while_(c)`, `kb.loop_()`, `kb.break_()`, `kb.continue_()`,
+//! `.step_by(k)` and `.rev()`, a step of the counter's type; `for_range_step_by[_inclusive]` with
+//! Rust's `usize` step, which may exceed the counter's range), `kb.while_(c)`, `kb.loop_()`, `kb.break_()`, `kb.continue_()`,
 //! `kb.return_()`.
 //! Team constructs open blocks the same way (`nested_for`, `nested_reduce`, `nested_scan`, `single`).
 
