@@ -84,6 +84,18 @@ pub enum Error {
         /// Generated source.
         source_code: String,
     },
+    /// A kernel failed while it ran, for a reason other than an out-of-bounds index: an integer
+    /// division or remainder by zero, an arithmetic overflow where the build mode makes overflow an
+    /// error, a loop step that is not positive, a scratch request beyond the policy's reservation,
+    /// or (host backends) any other panic of the kernel body. Every backend reports the same
+    /// failure with this variant; the Views the kernel wrote may hold partial results.
+    #[error("kernel `{kernel}` failed: {reason}")]
+    KernelFailed {
+        /// Kernel name.
+        kernel: String,
+        /// What went wrong, in the words Rust's own panic would use where there is one.
+        reason: String,
+    },
     /// A bad argument to a rokkos call, e.g. an unknown backend name or a bad stride set.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
