@@ -142,6 +142,9 @@ where
         if let Some(r) = copy_within_space(dst, src) {
             return r;
         }
+        if let Some(r) = copy_with_host(dst, src) {
+            return r;
+        }
         let data = read_span(src)?;
         return write_span(dst, &data);
     }
@@ -177,6 +180,47 @@ where
         dst.offset * sz,
         dst.span() * sz,
     )
+}
+
+/// Two contiguous Views of which exactly one is in host memory: the other space reads into, or
+/// writes from, the host View's own memory, with no staging copy (a pinned mirror is then copied
+/// at full bus speed). `None` when both or neither are host memory.
+fn copy_with_host<T, const R: usize, L1, S1, L2, S2>(
+    dst: &View<T, R, L1, S1>,
+    src: &View<T, R, L2, S2>,
+) -> Option<Result<()>>
+where
+    T: Pod,
+    L1: Layout,
+    S1: MemorySpace,
+    L2: Layout,
+    S2: MemorySpace,
+{
+    let sz = std::mem::size_of::<T>();
+    let len = dst.span() * sz;
+    match (S1::host_ptr(dst.buffer()), S2::host_ptr(src.buffer())) {
+        (Some(d), None) => {
+            // SAFETY: `d` is the host address of `dst`'s allocation, which holds its span from
+            // element `offset`; the caller checked that no host guard borrows `dst` and Views are
+            // neither `Send` nor `Sync`, so nothing else reads or writes these bytes meanwhile;
+            // `src` lives in another (non-host) memory space, so the two cannot overlap.
+            let bytes =
+                unsafe { std::slice::from_raw_parts_mut(d.as_ptr().add(dst.offset * sz), len) };
+            Some(
+                src.memory_space()
+                    .read_bytes(src.buffer(), src.offset * sz, bytes),
+            )
+        }
+        (None, Some(s)) => {
+            // SAFETY: as above, for reading `src`'s span (no `host_mut()` guard holds it).
+            let bytes = unsafe { std::slice::from_raw_parts(s.as_ptr().add(src.offset * sz), len) };
+            Some(
+                dst.memory_space()
+                    .write_bytes(dst.buffer(), dst.offset * sz, bytes),
+            )
+        }
+        _ => None,
+    }
 }
 
 /// Sets every element of `dst` to `value` (Kokkos' `deep_copy(view, scalar)`).
@@ -249,7 +293,11 @@ pub fn create_mirror_view<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 pub fn create_mirror<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
 ) -> Result<View<T, R, L, HostSpace>> {
-    View::<T, R, L, HostSpace>::new(&format!("{}_mirror", v.label()), v.extents)
+    let label = format!("{}_mirror", v.label());
+    // The source's space chooses the memory: a device space gives pinned memory.
+    View::<T, R, L, HostSpace>::with_host_memory(&label, v.extents, |bytes, align| {
+        v.memory_space().allocate_mirror(&label, bytes, align)
+    })
 }
 
 /// [`create_mirror_view`] followed by a copy when a new allocation was made.

@@ -7,6 +7,7 @@
 pub mod access;
 pub mod atomic;
 mod copy;
+pub mod device;
 pub mod error;
 pub mod host_iter;
 pub mod index;
