@@ -68,8 +68,16 @@ pub fn uses_level(k: &Kernel, level: u32) -> bool {
     k.scratch.iter().any(|d| d.level.min(1) == level)
 }
 
-/// Whether `k` needs communication between the lanes of one thread (then lanes are virtual).
+/// Whether the lanes of a thread of `k` must run one after the other in one invocation (virtual
+/// lanes): when they communicate (a `Vector` reduction or scan, a thread `single` with a result),
+/// or when running them as parallel invocations could differ from running them in order, as the
+/// host backends do (a store or atomic every lane of a thread repeats, such as `out[(l, j)] += x`
+/// in a `thread_range` body, or an element two lanes touch in one phase:
+/// [`rokkos_core::ir::valid::lanes_independent`]).
 pub fn needs_lane_comm(k: &Kernel) -> bool {
+    if !rokkos_core::ir::valid::lanes_independent(k) {
+        return true;
+    }
     let mut need = false;
     for s in &k.body {
         s.walk(&mut |s| match s {

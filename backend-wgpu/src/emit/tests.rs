@@ -592,7 +592,31 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
     };
     assert!(emit(&k, &info, &opts, Caps::ALL).is_err());
     assert!(team::needs_lane_comm(&k));
-    assert!(!team::needs_lane_comm(&team_kernel(false, false)));
+}
+
+/// Physical lanes only where running them in parallel is running them in order: each lane writes
+/// its own elements. Stores every lane of a thread repeats (outside vector ranges), such as the
+/// top-level scratch stores of `team_kernel`, make them virtual.
+#[test]
+fn lanes_are_physical_only_when_independent() {
+    assert!(team::needs_lane_comm(&team_kernel(false, false)));
+    let own = |repeat_outside: bool| {
+        let mut k = KernelBuilder::new("lanes", WorkKind::Team);
+        let out = k.view::<f64>("out", 2, Access::Writable);
+        let j = k.nested_for(NestedKind::Thread, "j", 0usize, 8usize);
+        let l = k.nested_for(NestedKind::Vector, "l", 0usize, 4usize);
+        let v = out.load((j.clone(), l.clone())) + BE::lit(1.0);
+        k.store(out, (j.clone(), l), v);
+        k.end();
+        if repeat_outside {
+            let v = out.load((j.clone(), 0usize)) * BE::lit(2.0);
+            k.store(out, (j, 0usize), v);
+        }
+        k.end();
+        k.finish().unwrap()
+    };
+    assert!(!team::needs_lane_comm(&own(false)));
+    assert!(team::needs_lane_comm(&own(true)));
 }
 
 #[test]

@@ -15,12 +15,13 @@ pub mod access;
 pub mod analyzer;
 pub mod barrier;
 pub mod context;
+pub mod model;
 pub mod scope;
 pub mod types;
 
 pub use analyzer::KernelInfo;
 
-use crate::ir::ops::{AtomicOp, MathFn, NestedKind};
+use crate::ir::ops::{AtomicOp, MathFn};
 use crate::ir::stmt::{Block, LocalDecl};
 use crate::ir::{Kernel, ScalarType};
 
@@ -352,10 +353,21 @@ fn check_signature(k: &Kernel) -> Result<(), ErrorKind> {
 }
 
 /// The names the validator uses for nested kinds in messages.
-pub(crate) fn nested_name(kind: NestedKind) -> &'static str {
+pub(crate) fn nested_name(kind: rokkos_rules::model::NestedKind) -> &'static str {
     match kind {
-        NestedKind::Thread => "TeamThreadRange",
-        NestedKind::Vector => "ThreadVectorRange",
-        NestedKind::TeamVector => "TeamVectorRange",
+        rokkos_rules::model::NestedKind::Thread => "TeamThreadRange",
+        rokkos_rules::model::NestedKind::Vector => "ThreadVectorRange",
+        rokkos_rules::model::NestedKind::TeamVector => "TeamVectorRange",
     }
+}
+
+/// Whether the vector lanes of each thread of team kernel `kernel` (valid) can run in parallel with
+/// the effect of running them one after the other, as the host backends do: no write or atomic
+/// that several lanes of a thread run on one element (code outside vector ranges and `single`s
+/// runs on every lane), and no element that two lanes of one thread touch in one phase, one of
+/// them writing ([`rokkos_rules::hazard::lanes_independent`]). A backend that runs lanes as
+/// parallel invocations uses them only then; `false` for other kernels.
+pub fn lanes_independent(kernel: &Kernel) -> bool {
+    kernel.work == crate::ir::WorkKind::Team
+        && rokkos_rules::hazard::lanes_independent(&model::of_kernel(kernel))
 }
