@@ -29,6 +29,9 @@ pub enum Violation<T> {
         at: T,
         /// The source that varies between threads.
         cause: T,
+        /// Whether the construct's bounds (extents, source thread) vary, rather than the control
+        /// flow around it.
+        bounds: bool,
     },
     /// `what` (tagged `at`) sits in the body of `inside`, where a backend cannot run it.
     Misplaced {
@@ -146,12 +149,16 @@ impl<T: Clone> Walker<T> {
                 })
             }
         }
-        let cause = ctrl.clone().or_else(|| bounds.and_then(|b| self.uni(b)));
+        let (cause, in_bounds) = match ctrl {
+            Some(c) => (Some(c.clone()), false),
+            None => (bounds.and_then(|b| self.uni(b)), true),
+        };
         match cause {
             Some(cause) => Err(Violation::Divergent {
                 what,
                 at: at.clone(),
                 cause,
+                bounds: in_bounds,
             }),
             None => Ok(()),
         }

@@ -57,10 +57,11 @@ pub enum Why<T> {
 }
 
 /// The hazards between threads in a team kernel's body, ordered by their later access: what
-/// `#[kernel]` refuses in safe code.
+/// `#[kernel]` refuses in safe code. A write several threads run is reported once, alone: the
+/// pairs it also forms with other accesses go with it.
 pub fn threads<T: Clone>(body: &Body<T>) -> Vec<Hazard<T>> {
     let facts = Facts::of(body);
-    let mut out = Vec::new();
+    let mut found = Vec::new();
     for (second, b) in facts.accesses.iter().enumerate() {
         for (first, a) in facts.accesses[..=second].iter().enumerate() {
             if a.access.memory != b.access.memory
@@ -75,15 +76,26 @@ pub fn threads<T: Clone>(body: &Body<T>) -> Vec<Hazard<T>> {
                     None if first == second => Why::Replicated,
                     None => Why::Unordered,
                 };
-                out.push(Hazard {
-                    first: a.access.tag.clone(),
-                    second: b.access.tag.clone(),
-                    why,
-                });
+                found.push((first, second, why));
             }
         }
     }
-    out
+    let replicated: Vec<usize> = found
+        .iter()
+        .filter(|(_, _, w)| matches!(w, Why::Replicated))
+        .map(|&(a, _, _)| a)
+        .collect();
+    found
+        .into_iter()
+        .filter(|(a, b, w)| {
+            matches!(w, Why::Replicated) || !(replicated.contains(a) || replicated.contains(b))
+        })
+        .map(|(a, b, why)| Hazard {
+            first: facts.accesses[a].access.tag.clone(),
+            second: facts.accesses[b].access.tag.clone(),
+            why,
+        })
+        .collect()
 }
 
 /// Whether the vector lanes of each thread can run in parallel with the effect of running them one

@@ -81,7 +81,9 @@ use Component::{Const, Local as L, Other, TeamRank};
 
 fn divergent(r: Result<(), Violation<&'static str>>) -> (Construct, &'static str, &'static str) {
     match r {
-        Err(Violation::Divergent { what, at, cause }) => (what, at, cause),
+        Err(Violation::Divergent {
+            what, at, cause, ..
+        }) => (what, at, cause),
         other => panic!("expected a divergence, got {other:?}"),
     }
 }
@@ -338,6 +340,15 @@ fn writes_every_thread_runs_are_replicated() {
         assert_eq!(h[0].why, Why::Replicated);
     };
     replicated(vec![write(&[Const(0)], "top")]);
+    // Reported once, not again with every access it meets.
+    replicated(vec![
+        single(
+            SingleKind::Thread,
+            "st",
+            vec![read(&[L(1)], "s[l]"), write(&[L(1)], "s[l] =")],
+        ),
+        read(&[L(1)], "s[l] again"),
+    ]);
     replicated(vec![single(
         SingleKind::Thread,
         "st",

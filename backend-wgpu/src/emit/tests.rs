@@ -605,11 +605,11 @@ fn lanes_are_physical_only_when_independent() {
         let out = k.view::<f64>("out", 2, Access::Writable);
         let j = k.nested_for(NestedKind::Thread, "j", 0usize, 8usize);
         let l = k.nested_for(NestedKind::Vector, "l", 0usize, 4usize);
-        let v = out.load((j.clone(), l.clone())) + BE::lit(1.0);
-        k.store(out, (j.clone(), l), v);
+        let v = out.load((j, l)) + BE::lit(1.0);
+        k.store(out, (j, l), v);
         k.end();
         if repeat_outside {
-            let v = out.load((j.clone(), 0usize)) * BE::lit(2.0);
+            let v = out.load((j, 0usize)) * BE::lit(2.0);
             k.store(out, (j, 0usize), v);
         }
         k.end();

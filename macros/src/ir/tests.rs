@@ -5,7 +5,10 @@ use crate::parse::signature::{parse_kernel, KernelOptions};
 
 fn kernel(src: &str) -> String {
     let sig = parse_kernel(KernelOptions::default(), syn::parse_str(src).unwrap()).unwrap();
-    kernel_items(&sig).to_string()
+    match kernel_items(&sig) {
+        Ok(ts) => ts.to_string(),
+        Err(e) => e.to_compile_error().to_string(),
+    }
 }
 
 fn squash(s: &str) -> String {
