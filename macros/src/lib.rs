@@ -91,8 +91,7 @@ mod parse;
 /// Anything else (macros such as `println!`, `match`, `if let`, closures elsewhere, references,
 /// other method calls, struct literals, strings, `?`, nested items) is a compile error that says what
 /// to write instead. Calling a function that is not a `#[rokkos::func]` fails with
-/// "cannot find value `mark_NAME_with_rokkos_func`" (and "cannot find function `__rokkos_ir_NAME`"):
-/// mark the function `#[rokkos::func]`.
+/// "cannot find function `mark_NAME_with_rokkos_func`": mark the function `#[rokkos::func]`.
 ///
 /// # The IR (device backends)
 ///
@@ -215,8 +214,8 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Parameters are scalars passed by value (`x: f64`, `n: i32`, `x: T`), the return type is a scalar
 /// (or nothing), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
 /// `return value` allowed. The function stays an ordinary (`#[inline(always)]`) Rust function, usable
-/// from host code too. A hidden `__rokkos_ir_NAME` beside it records the function into the IR of the
-/// kernels that call it (a generic function once per instantiation, named `NAME_f32`, ...).
+/// from host code too. A hidden `mark_NAME_with_rokkos_func` beside it records the function into the
+/// IR of the kernels that call it (a generic function once per instantiation, named `NAME_f32`, ...).
 ///
 /// ```text
 /// #[rokkos::func]

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! and for `#[func] fn sq(x: f64) -> f64 { x * x }` a hidden
-//! `fn __rokkos_ir_sq(scope: &mut impl FuncScope, x: Expr<f64>) -> Expr<f64>` that defines `sq` in the
+//! `fn mark_sq_with_rokkos_func(scope: &mut impl FuncScope, x: Expr<f64>) -> Expr<f64>` that defines `sq` in the
 //! kernel's function table (once) and returns the call.
 
 use super::{ir, irb, types, Fail, Sym, Tx, R};
@@ -279,11 +279,11 @@ fn declare(tx: &mut Tx, sig: &KernelSignature) -> R<()> {
     Ok(())
 }
 
-/// The hidden IR builder of a `#[func]`: `__rokkos_ir_NAME(scope, args..) -> Expr<R>`.
+/// The hidden IR builder of a `#[func]`: `mark_NAME_with_rokkos_func(scope, args..) -> Expr<R>`.
 pub fn func_items(f: &syn::ItemFn) -> TokenStream {
     let irb = irb();
     let name = &f.sig.ident;
-    let ir_name = format_ident!("__rokkos_ir_{}", name, span = name.span());
+    let ir_name = crate::native::generate::marker_ident(name);
     let vis = &f.vis;
     let cfgs = f.attrs.iter().filter(|a| a.path().is_ident("cfg"));
     let generics = &f.sig.generics;

@@ -94,9 +94,11 @@ fn check_and_translate(
     Ok((info, ir_items))
 }
 
-/// The hidden constant `#[func] fn foo` defines beside `foo`, named so that the error rustc gives
-/// when it is missing (a kernel calls a function without `#[func]`) says what to do:
-/// "cannot find value `mark_foo_with_rokkos_func`".
+/// The hidden name `#[func] fn foo` defines beside `foo`: the function that records `foo` into a
+/// kernel's IR, which every kernel calling `foo` calls, and a marker type for the bodies that are not
+/// translated (`#[func]`s without a result). Named so that the one error rustc gives when a kernel
+/// calls a function without `#[func]` says what to do: "cannot find function
+/// `mark_foo_with_rokkos_func`".
 pub fn marker_ident(f: &proc_macro2::Ident) -> proc_macro2::Ident {
     format_ident!("mark_{}_with_rokkos_func", f, span = f.span())
 }
@@ -111,14 +113,15 @@ pub fn marker_path(p: &syn::Path) -> syn::Path {
     m
 }
 
-/// `let _: () = path::mark_foo_with_rokkos_func;` for each distinct called function.
+/// A check that each distinct called function is a `#[func]`, through its marker type, for the
+/// bodies whose calls the IR translation does not reach.
 pub fn marker_checks(calls: &[syn::Path]) -> TokenStream {
     let mut seen = std::collections::HashSet::new();
     let mut out = TokenStream::new();
     for c in calls {
         let m = marker_path(c);
         if seen.insert(m.to_token_stream().to_string()) {
-            out.extend(quote!(let _: () = #m;));
+            out.extend(quote!(let _: ::core::option::Option<#m> = ::core::option::Option::None;));
         }
     }
     out
@@ -302,11 +305,11 @@ fn generate(
             quote!(let (#(#names,)*) = (#(&mut __acc.#idx,)*);)
         }
     };
-    let run_of = |block: &syn::Block, calls: &[syn::Path]| {
-        let checks = marker_checks(calls);
+    // A call of a function that is not a `#[func]` is an error of the IR translation, which calls
+    // its marker function: no check here, so that it is reported once.
+    let run_of = |block: &syn::Block| {
         let stmts = &block.stmts;
         quote! {
-            #checks
             #work_bind
             #acc_bind
             #(#locals)*
@@ -314,7 +317,7 @@ fn generate(
         }
     };
     let run = match body {
-        Some((block, info)) => run_of(block, &info.func_calls),
+        Some((block, _)) => run_of(block),
         None => quote!(),
     };
     // What only the constants' values decide, checked when a launch instantiates the kernel (every
@@ -360,8 +363,8 @@ fn generate(
 
     // The chunk-checked fast path of range kernels (see `ForBody::__range_in_bounds`).
     let chunk_methods = match (unchecked, body) {
-        (Some((ublock, views)), Some((_, info))) => {
-            let urun = run_of(ublock, &info.func_calls);
+        (Some((ublock, views)), Some(_)) => {
+            let urun = run_of(ublock);
             let unchecked_sig = match &sig.pattern {
                 PatternKind::For => quote!(unsafe fn __call_unchecked(&self, __work: #work_item)),
                 PatternKind::Reduce(_) => {
