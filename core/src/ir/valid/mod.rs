@@ -4,12 +4,15 @@
 //! [`scope`] (locals used only where declared, `break`/`continue`/`return` where they mean something),
 //! [`context`] (each construct used only in kernels and bodies where it exists), [`access`] (no write
 //! through a read-only View, atomics only where the element type supports them) and [`barrier`] (team
-//! barriers and team-wide constructs reached by the whole team). [`validate`] runs them in that order
-//! and then the [`analyzer`], whose [`KernelInfo`] the emitters use instead of re-walking the IR.
+//! barriers and team-wide constructs reached by the whole team, with uniform bounds, nested only where
+//! a backend can run them: [`rokkos_rules::converge`] on the body's [`model`]). [`validate`] runs them
+//! in that order and then the [`analyzer`], whose [`KernelInfo`] the emitters use instead of re-walking
+//! the IR. [`lanes_independent`] tells a backend whether it may run vector lanes in parallel.
 //!
 //! Validation is what makes a kernel mean the same on every backend: the macro records IR that `rustc`
-//! already type-checked, so a failure here is either a construct some backend cannot run identically
-//! (a barrier under a thread-dependent branch) or a bug in the recording.
+//! already type-checked, and `#[kernel]` enforces the team rules (the same `rokkos_rules` code) and
+//! the scratch levels and View ranks at compile time, so a failure here is a kernel built without the
+//! macro or a bug in the recording, never a user kernel that compiled.
 
 pub mod access;
 pub mod analyzer;
