@@ -11,6 +11,7 @@
 
 use super::walk::{block, expr, Cx};
 use super::{lit, wty, EmitError, Helpers};
+use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{
     Expr, Kernel, LocalId, NestedKind, ReducerKind, ScalarType, ScratchId, ScratchScope,
     SingleKind, Stmt, Value,
@@ -73,9 +74,9 @@ pub fn uses_level(k: &Kernel, level: u32) -> bool {
 /// or when running them as parallel invocations could differ from running them in order, as the
 /// host backends do (a store or atomic every lane of a thread repeats, such as `out[(l, j)] += x`
 /// in a `thread_range` body, or an element two lanes touch in one phase:
-/// [`rokkos_core::ir::valid::lanes_independent`]).
-pub fn needs_lane_comm(k: &Kernel) -> bool {
-    if !rokkos_core::ir::valid::lanes_independent(k) {
+/// [`rokkos_core::ir::valid::lanes_independent`], which `info` holds).
+pub fn needs_lane_comm(k: &Kernel, info: &KernelInfo) -> bool {
+    if !info.lanes_independent {
         return true;
     }
     let mut need = false;

@@ -591,7 +591,7 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
         bare_in_bounds: false,
     };
     assert!(emit(&k, &info, &opts, Caps::ALL).is_err());
-    assert!(team::needs_lane_comm(&k));
+    assert!(team::needs_lane_comm(&k, &info));
 }
 
 /// Physical lanes only where running them in parallel is running them in order: each lane writes
@@ -599,7 +599,11 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
 /// top-level scratch stores of `team_kernel`, make them virtual.
 #[test]
 fn lanes_are_physical_only_when_independent() {
-    assert!(team::needs_lane_comm(&team_kernel(false, false)));
+    let lanes = |k: &Kernel| {
+        let info = rokkos_core::ir::valid::validate(k).expect("valid kernel");
+        team::needs_lane_comm(k, &info)
+    };
+    assert!(lanes(&team_kernel(false, false)));
     let own = |repeat_outside: bool| {
         let mut k = KernelBuilder::new("lanes", WorkKind::Team);
         let out = k.view::<f64>("out", 2, Access::Writable);
@@ -615,8 +619,8 @@ fn lanes_are_physical_only_when_independent() {
         k.end();
         k.finish().unwrap()
     };
-    assert!(!team::needs_lane_comm(&own(false)));
-    assert!(team::needs_lane_comm(&own(true)));
+    assert!(!lanes(&own(false)));
+    assert!(lanes(&own(true)));
 }
 
 #[test]
