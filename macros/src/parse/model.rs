@@ -99,7 +99,7 @@ enum Name {
     ReadView,
     /// A kernel accumulator.
     Acc,
-    /// A scalar parameter or the team member: the same in every thread.
+    /// A scalar parameter: the same in every thread.
     Uniform,
 }
 
@@ -213,7 +213,8 @@ impl Builder<'_> {
     }
 
     fn is_team(&self, e: &Expr) -> bool {
-        self.env.is_team(e) && self.lookup(e).is_none_or(|n| matches!(n, Name::Uniform))
+        // The team member is never rebound (the owner-computes check refuses it).
+        self.env.is_team(e) && self.lookup(e).is_none()
     }
 
     /// `team.method(..)`, if `e` is a call of a team method.
