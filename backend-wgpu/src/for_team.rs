@@ -100,7 +100,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     let shape = TeamShape {
         team: tl.team as u32,
         vlen: tl.vlen as u32,
-        lanes: !needs_lane_comm(&p.ir),
+        lanes: !needs_lane_comm(&p.ir, &p.info),
         pools,
     };
     let fields = p.ir.acc_fields();

@@ -36,14 +36,17 @@
 //!   looped over the dispatched workgroups (folded into a 2-D grid past 65535; at most 1024 for
 //!   `reduce_team`). `TeamThreadRange`
 //!   / `ThreadVectorRange` / `TeamVectorRange` split their indices across threads / lanes / both
-//!   (code outside vector ranges runs on every lane, as in Kokkos on GPUs); team-wide reductions,
+//!   (code outside vector ranges runs on every lane, as in Kokkos on GPUs, so a kernel in which
+//!   that could differ from the host's lanes-in-order, such as a store or an atomic there, runs
+//!   with virtual lanes, below); team-wide reductions,
 //!   scans (two passes over contiguous chunks, the total to every thread), broadcasts and
 //!   `single(PerTeam)` results go through workgroup memory between `workgroupBarrier`s, reached in
 //!   uniform control (the IR validator guarantees it; nested and `single` bodies are functions of
 //!   their own, the kernel's locals module-scope private variables). A kernel with a
-//!   `ThreadVectorRange` reduction or scan or a `single(PerThread)` result runs with *virtual*
-//!   lanes instead: one invocation per thread, vector ranges sequential in it (`vector_length()`
-//!   still reports the policy's). `team_barrier` is `storageBarrier` + `workgroupBarrier`.
+//!   `ThreadVectorRange` reduction or scan or a `single(PerThread)` result, or whose lanes are not
+//!   independent (`rokkos_core::ir::valid::lanes_independent`: each lane must write its own
+//!   elements), runs with *virtual* lanes instead: one invocation per thread, vector ranges
+//!   sequential in it (`vector_length()` still reports the policy's). `team_barrier` is `storageBarrier` + `workgroupBarrier`.
 //!   Scratch level 0 is a workgroup array and level 1 a storage buffer of (workgroups) × (bytes per
 //!   team), both sized per launch (a pipeline per size); team scratch comes out of the policy's
 //!   per-team bytes and each thread's out of its per-thread bytes (the whole reservation when the

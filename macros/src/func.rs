@@ -1,8 +1,9 @@
 //! `#[rokkos::func]`: functions callable from kernels.
 //!
 //! The function is kept (marked `#[inline(always)]`) after checking that its signature is scalar and its
-//! body stays in the kernel subset; a hidden marker constant `mark_NAME_with_rokkos_func` lets kernels verify
-//! at compile time that what they call is a `#[func]`.
+//! body stays in the kernel subset. Beside it, the hidden name `mark_NAME_with_rokkos_func` is both
+//! the function that records it into a kernel's IR (which kernels call, so calling a function without
+//! `#[func]` is one error naming it) and a marker type.
 
 use crate::native::generate::{marker_checks, marker_ident};
 use crate::parse::env::BodyEnv;
@@ -47,7 +48,14 @@ pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
     } else {
         quote!()
     };
-    let checks = marker_checks(&calls);
+    // A function with a result is translated into the IR, whose calls reach the callees' marker
+    // functions; one without is not, and checks its callees through their marker types.
+    let unit = matches!(f.sig.output, ReturnType::Default);
+    let checks = if unit {
+        marker_checks(&calls)
+    } else {
+        quote!()
+    };
     if !checks.is_empty() {
         let stmts: syn::Block = syn::parse_quote!({ #checks });
         let mut all = stmts.stmts;
@@ -72,8 +80,8 @@ pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
         #f
         #[doc(hidden)]
         #(#cfgs)*
-        #[allow(non_upper_case_globals, dead_code)]
-        #vis const #marker: () = ();
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #marker {}
         #ir_items
     }
 }

@@ -91,8 +91,7 @@ mod parse;
 /// Anything else (macros such as `println!`, `match`, `if let`, closures elsewhere, references,
 /// other method calls, struct literals, strings, `?`, nested items) is a compile error that says what
 /// to write instead. Calling a function that is not a `#[rokkos::func]` fails with
-/// "cannot find value `mark_NAME_with_rokkos_func`" (and "cannot find function `__rokkos_ir_NAME`"):
-/// mark the function `#[rokkos::func]`.
+/// "cannot find function `mark_NAME_with_rokkos_func`": mark the function `#[rokkos::func]`.
 ///
 /// # The IR (device backends)
 ///
@@ -124,19 +123,82 @@ mod parse;
 /// * MDRange kernels: all work indices (`b[(j, i)]` under `(i, j)`);
 /// * team kernels: the league rank bound by `let l = team.league_rank();` plus the index of every
 ///   enclosing nested range (`for j in team.thread_range(..)`, `vector_range`, `team_vector_range`,
-///   or the index parameter of a nested reduce / scan closure), e.g. `out[(l, j)]`; the access must be
-///   inside a nested range or a `team.single_team(|| ..)` / `team.single_thread(|| ..)` closure.
-///   Writes to team scratch need the indices of the enclosing nested ranges; writes to thread scratch
-///   those of the enclosing vector ranges. Reading scratch is free.
+///   or the index parameter of a nested reduce / scan closure), e.g. `out[(l, j)]`. Writes to team
+///   scratch need the indices of the enclosing nested ranges; writes to thread scratch those of the
+///   enclosing vector ranges. Which thread of the team may run the access is the team rules'
+///   business (below).
 ///
 /// An owned name must also sit at the same index position in every access to a View (`m[(i, k)]` and
 /// `m[(k, i)]` in one kernel would let work items `1` and `2` both reach `m[(1, 2)]`).
 ///
 /// Reads of read-only `View`s are free. A writable View used with any `atomic_*` method must be
 /// accessed only atomically in that kernel. Owned names may not be rebound (`let i = ..`), and the
-/// work parameter may not be `mut`. Accesses inside an `unsafe { }` block are not checked: the author
-/// promises that concurrent work items touch disjoint elements. Writing a read-only `View` is an
-/// error (declare it `ViewMut`).
+/// work parameter may not be `mut`. Writing a read-only `View` is an error (declare it `ViewMut`).
+///
+/// # Team kernels: threads, barriers and convergence
+///
+/// On a GPU the threads of a team run at once and meet at barriers; on the host a team has one
+/// thread. So that a team kernel means the same everywhere, `#[kernel]` checks, on the kernel's
+/// syntax, the rules the IR validator checks at launch (they are one piece of code,
+/// `rokkos_rules`, so a kernel that compiles is never refused by a backend), and the race rules
+/// of team-shared memory (the team's elements of writable Views, and team scratch):
+///
+/// * **One thread per write.** A write to a writable View or to team scratch must be run by one
+///   thread of the team: inside `team.single_team(|| ..)` (one thread per team), or at an index
+///   that contains the index of the enclosing `thread_range` / `team_vector_range` (each index goes
+///   to one thread), or the team rank (`team.team_rank()` or an immutable local holding it). A write
+///   every thread runs is refused: outside nested ranges, in a top-level `vector_range` (every
+///   thread runs all of it; the index only tells a thread's lanes apart), or in
+///   `team.single_thread(|| ..)` (once per *thread*) without the enclosing range's index or the
+///   team rank, e.g. `team.single_thread(|| o[(l, r)] = x)` with `let r = team.team_rank();`.
+/// * **A barrier between threads.** Two accesses to one element of that memory, one of them a
+///   write, that different threads may run need a `team.team_barrier()` between them, on every
+///   path. They are in one thread when their indices hold, at the same position, the team rank, or
+///   the index of one run of an enclosing `thread_range` / `team_vector_range` (or reduction, or
+///   scan); or when both are in one run of a `single_team`. So a thread may read back what it wrote
+///   at its own index (`s[j] = x; let y = s[j];`) with no barrier, but reading `s[n - 1 - j]`
+///   after the loop that wrote `s[j]` needs one; a `thread_range` run again in a loop with no
+///   barrier in the loop may give an index to another thread the second time. Team scratch reads
+///   are checked like this too. Indices that differ in a literal component (`s[0]`, `s[1]`) never
+///   meet. Only `team_barrier` orders accesses (not a reduction or a `single`'s result).
+/// * **Convergence.** Every thread of a team must reach each `team_barrier`, `thread_range` /
+///   `team_vector_range` (and their reductions and scans), `single_team`, `team_broadcast` and
+///   `team_scratch` together, with the same bounds: not under a condition, loop, `break` or early
+///   `return` that depends on a value that differs between threads. The same in every thread
+///   (*uniform*) are literals, scalar parameters, the league rank and size, team size, vector
+///   length, View extents, loads of read-only Views at uniform indices (a read-only View cannot
+///   change during a launch, so `let first = iv[(l, 0)];` can bound a `thread_range`), `#[func]`
+///   calls and operators on uniform values, the results of team-wide reductions and scans,
+///   `single_team` and `team_broadcast`, and locals only ever assigned uniform values in uniform
+///   control. Not uniform: the team rank, loads of writable Views and scratch, atomics,
+///   accumulators, nested indices, thread scratch extents, `vector_*` reductions and
+///   `single_thread` results. The error says which value is to blame and what to write instead
+///   (a read-only View, `team.single_team(|| ..)` or `team.team_broadcast(x, 0)`).
+/// * **Nesting.** No team-wide construct inside a nested range, reduction, scan or `single` body
+///   (`thread_range` in `thread_range`: nest a `vector_range`); no `vector_*` construct,
+///   `single_thread` or `thread_scratch` inside a vector-level body or a `single`.
+/// * Scratch levels are `0` or `1` (a literal, or a constant checked when a launch instantiates the
+///   kernel), View ranks `0` to `8`.
+///
+/// # `unsafe` blocks
+///
+/// Accesses inside an `unsafe { }` block in the body are exempt from the owner-computes rule and
+/// from the race rules of team kernels: the author promises that concurrent work items touch
+/// disjoint elements (and order team-shared accesses with barriers). The block stays an `unsafe`
+/// block, with the author's own `unsafe` token, in the native code, so the `unsafe_code` lint
+/// (`#![forbid(unsafe_code)]` refuses such a kernel) and audits that look for `unsafe` see it where
+/// it was written. The unsafe code the macro generates itself (binding the Views' accessors) is the
+/// expansion's, which the lint does not report: a crate that forbids unsafe code compiles kernels
+/// without `unsafe` blocks.
+///
+/// # Errors
+///
+/// A kernel the macro rejects produces exactly its errors: the kernel value, the constructor and
+/// the kernel's traits are still generated, typed as usual with empty bodies, so that calls and
+/// launches of the kernel add no errors of their own. The checks run in order (the accepted subset
+/// and owner-computes together, then the IR translation, then the team rules), and a later one only
+/// once the earlier passed, so that one mistake gives one error. A mistake in the *signature*
+/// generates nothing (the constructor's parameters are unknown).
 ///
 /// # Options
 ///
@@ -152,8 +214,8 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Parameters are scalars passed by value (`x: f64`, `n: i32`, `x: T`), the return type is a scalar
 /// (or nothing), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
 /// `return value` allowed. The function stays an ordinary (`#[inline(always)]`) Rust function, usable
-/// from host code too. A hidden `__rokkos_ir_NAME` beside it records the function into the IR of the
-/// kernels that call it (a generic function once per instantiation, named `NAME_f32`, ...).
+/// from host code too. A hidden `mark_NAME_with_rokkos_func` beside it records the function into the
+/// IR of the kernels that call it (a generic function once per instantiation, named `NAME_f32`, ...).
 ///
 /// ```text
 /// #[rokkos::func]

@@ -185,6 +185,7 @@ mod reducers;
 mod scan;
 mod subview;
 mod team_basic;
+mod team_rules;
 mod team_scratch;
 mod team_vector;
 mod view_api;

@@ -11,6 +11,7 @@
 
 use super::walk::{block, expr, Cx};
 use super::{lit, wty, EmitError, Helpers};
+use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{
     Expr, Kernel, LocalId, NestedKind, ReducerKind, ScalarType, ScratchId, ScratchScope,
     SingleKind, Stmt, Value,
@@ -68,8 +69,16 @@ pub fn uses_level(k: &Kernel, level: u32) -> bool {
     k.scratch.iter().any(|d| d.level.min(1) == level)
 }
 
-/// Whether `k` needs communication between the lanes of one thread (then lanes are virtual).
-pub fn needs_lane_comm(k: &Kernel) -> bool {
+/// Whether the lanes of a thread of `k` must run one after the other in one invocation (virtual
+/// lanes): when they communicate (a `Vector` reduction or scan, a thread `single` with a result),
+/// or when running them as parallel invocations could differ from running them in order, as the
+/// host backends do (a store or atomic every lane of a thread repeats, such as `out[(l, j)] += x`
+/// in a `thread_range` body, or an element two lanes touch in one phase:
+/// [`rokkos_core::ir::valid::lanes_independent`], which `info` holds).
+pub fn needs_lane_comm(k: &Kernel, info: &KernelInfo) -> bool {
+    if !info.lanes_independent {
+        return true;
+    }
     let mut need = false;
     for s in &k.body {
         s.walk(&mut |s| match s {

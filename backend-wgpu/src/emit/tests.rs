@@ -591,8 +591,36 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
         bare_in_bounds: false,
     };
     assert!(emit(&k, &info, &opts, Caps::ALL).is_err());
-    assert!(team::needs_lane_comm(&k));
-    assert!(!team::needs_lane_comm(&team_kernel(false, false)));
+    assert!(team::needs_lane_comm(&k, &info));
+}
+
+/// Physical lanes only where running them in parallel is running them in order: each lane writes
+/// its own elements. Stores every lane of a thread repeats (outside vector ranges), such as the
+/// top-level scratch stores of `team_kernel`, make them virtual.
+#[test]
+fn lanes_are_physical_only_when_independent() {
+    let lanes = |k: &Kernel| {
+        let info = rokkos_core::ir::valid::validate(k).expect("valid kernel");
+        team::needs_lane_comm(k, &info)
+    };
+    assert!(lanes(&team_kernel(false, false)));
+    let own = |repeat_outside: bool| {
+        let mut k = KernelBuilder::new("lanes", WorkKind::Team);
+        let out = k.view::<f64>("out", 2, Access::Writable);
+        let j = k.nested_for(NestedKind::Thread, "j", 0usize, 8usize);
+        let l = k.nested_for(NestedKind::Vector, "l", 0usize, 4usize);
+        let v = out.load((j, l)) + BE::lit(1.0);
+        k.store(out, (j, l), v);
+        k.end();
+        if repeat_outside {
+            let v = out.load((j, 0usize)) * BE::lit(2.0);
+            k.store(out, (j, 0usize), v);
+        }
+        k.end();
+        k.finish().unwrap()
+    };
+    assert!(!lanes(&own(false)));
+    assert!(lanes(&own(true)));
 }
 
 #[test]

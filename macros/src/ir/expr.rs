@@ -316,10 +316,10 @@ impl Tx {
         if let Some(ty) = assoc_ty {
             return self.assoc_call(ty, last, &args);
         }
-        // A `#[rokkos::func]`: `a::f::<T>(x)` → `a::__rokkos_ir_f::<T>(builder, x)`.
+        // A `#[rokkos::func]`: `a::f::<T>(x)` → `a::mark_f_with_rokkos_func::<T>(builder, x)`.
         let mut path = p.path.clone();
         let seg = path.segments.last_mut().expect("path");
-        seg.ident = format_ident!("__rokkos_ir_{}", seg.ident, span = seg.ident.span());
+        seg.ident = crate::native::generate::marker_ident(&seg.ident);
         let v = self.operands(&args)?;
         let (b, t) = (self.b.clone(), self.tmp());
         self.emit(quote_spanned!(c.span()=> let #t = #path(&mut *#b, #(#v),*);));

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! and for `#[func] fn sq(x: f64) -> f64 { x * x }` a hidden
-//! `fn __rokkos_ir_sq(scope: &mut impl FuncScope, x: Expr<f64>) -> Expr<f64>` that defines `sq` in the
+//! `fn mark_sq_with_rokkos_func(scope: &mut impl FuncScope, x: Expr<f64>) -> Expr<f64>` that defines `sq` in the
 //! kernel's function table (once) and returns the call.
 
 use super::{ir, irb, types, Fail, Sym, Tx, R};
@@ -55,8 +55,81 @@ fn is_item_attr(a: &syn::Attribute) -> bool {
     .any(|n| a.path().is_ident(n))
 }
 
-/// `impl KernelIr for NameKernel`.
-pub fn kernel_items(sig: &KernelSignature) -> TokenStream {
+/// `impl KernelIr for NameKernel`, or the error that stops the kernel's translation.
+pub fn kernel_items(sig: &KernelSignature) -> syn::Result<TokenStream> {
+    let (ir, irb) = (ir(), irb());
+    let name_str = sig.name.to_string();
+    let tps: HashSet<String> = sig.type_param_names().into_iter().collect();
+    let b = Ident::new("__rokkos_kb", Span::mixed_site());
+    let owned = Ident::new("__rokkos_kb_owned", Span::mixed_site());
+    let mut tx = Tx::new(b.clone(), false, tps);
+    let work = match &sig.work {
+        Work::Range(_) => quote!(#ir::WorkKind::Range),
+        Work::Md(ids) => {
+            let n = ids.len() as u32;
+            quote!(#ir::WorkKind::MDRange(#n))
+        }
+        Work::Team(_) => quote!(#ir::WorkKind::Team),
+    };
+    let body = match declare(&mut tx, sig).and_then(|()| tx.stmts(&sig.body.stmts, false)) {
+        Ok(_) => {
+            let code = tx.finish();
+            quote! {
+                let mut #owned = #irb::KernelBuilder::new(#name_str, #work);
+                let #b = &mut #owned;
+                #(#code)*
+                #owned.finish()
+            }
+        }
+        Err(Fail::Compile(e)) => return Err(e),
+        // Every backend must run a kernel the same way: what the IR cannot express is rejected here
+        // rather than failing later on a device backend.
+        Err(Fail::Unsupported(msg)) => {
+            return Err(syn::Error::new(
+                sig.name.span(),
+                format!("kernel `{name_str}`: {msg}; device backends cannot run it, so it is rejected on every backend"),
+            ))
+        }
+    };
+    let p = quote!(::rokkos::__private);
+    // Views first, then scalars: the IR's parameter tables, each in signature order.
+    let mut view_args = Vec::new();
+    let mut scalar_args = Vec::new();
+    for arg in &sig.args {
+        let n = arg.name();
+        let pname = n.to_string();
+        match arg {
+            Arg::View(v) => {
+                let writable = v.writable;
+                view_args
+                    .push(quote!(__f(#p::KernelArg::View(self.#n.__binding(#pname, #writable)));));
+            }
+            Arg::Scalar(_) => scalar_args
+                .push(quote!(__f(#p::KernelArg::Scalar(#irb::IrScalar::to_value(self.#n)));)),
+        }
+    }
+    Ok(ir_impl(
+        sig,
+        body,
+        quote! {
+            #(#view_args)*
+            #(#scalar_args)*
+        },
+    ))
+}
+
+/// `impl KernelIr for NameKernel` for a kernel the macro rejected: typed like the real one, so
+/// that launches of the kernel add no errors to the one that says what is wrong.
+pub fn kernel_ir_stub(sig: &KernelSignature) -> TokenStream {
+    ir_impl(
+        sig,
+        quote!(::core::unreachable!("a kernel rejected at compile time")),
+        quote!(),
+    )
+}
+
+/// `impl KernelIr for NameKernel` with the bodies of `build_ir` and `visit_args`.
+fn ir_impl(sig: &KernelSignature, build: TokenStream, visit: TokenStream) -> TokenStream {
     let (p, ir, irb) = (quote!(::rokkos::__private), ir(), irb());
     let name_str = sig.name.to_string();
     let kernel_ty = format_ident!("{}Kernel", camel(&name_str), span = sig.name.span());
@@ -100,39 +173,6 @@ pub fn kernel_items(sig: &KernelSignature) -> TokenStream {
     let kernel_params =
         quote!(<#k, #(#user_params,)* #m: #p::MemorySpace, #(#layouts: #p::Layout),*>);
     let kernel_args = quote!(<#k, #(#user_args,)* #m, #(#layouts),*>);
-
-    let b = Ident::new("__rokkos_kb", Span::mixed_site());
-    let owned = Ident::new("__rokkos_kb_owned", Span::mixed_site());
-    let mut tx = Tx::new(b.clone(), false, tps);
-    let work = match &sig.work {
-        Work::Range(_) => quote!(#ir::WorkKind::Range),
-        Work::Md(ids) => {
-            let n = ids.len() as u32;
-            quote!(#ir::WorkKind::MDRange(#n))
-        }
-        Work::Team(_) => quote!(#ir::WorkKind::Team),
-    };
-    let body = match declare(&mut tx, sig).and_then(|()| tx.stmts(&sig.body.stmts, false)) {
-        Ok(_) => {
-            let code = tx.finish();
-            quote! {
-                let mut #owned = #irb::KernelBuilder::new(#name_str, #work);
-                let #b = &mut #owned;
-                #(#code)*
-                #owned.finish()
-            }
-        }
-        Err(Fail::Compile(e)) => return e.into_compile_error(),
-        // Every backend must run a kernel the same way: what the IR cannot express is rejected here
-        // rather than failing later on a device backend.
-        Err(Fail::Unsupported(msg)) => {
-            return syn::Error::new(
-                sig.name.span(),
-                format!("kernel `{name_str}`: {msg}; device backends cannot run it, so it is rejected on every backend"),
-            )
-            .into_compile_error()
-        }
-    };
     let item_attrs = sig.attrs.iter().filter(|a| is_item_attr(a));
     let allow = allow();
     let where_clause = if preds.is_empty() {
@@ -140,32 +180,15 @@ pub fn kernel_items(sig: &KernelSignature) -> TokenStream {
     } else {
         quote!(where #(#preds),*)
     };
-    // Views first, then scalars: the IR's parameter tables, each in signature order.
-    let mut view_args = Vec::new();
-    let mut scalar_args = Vec::new();
-    for arg in &sig.args {
-        let n = arg.name();
-        let pname = n.to_string();
-        match arg {
-            Arg::View(v) => {
-                let writable = v.writable;
-                view_args
-                    .push(quote!(__f(#p::KernelArg::View(self.#n.__binding(#pname, #writable)));));
-            }
-            Arg::Scalar(_) => scalar_args
-                .push(quote!(__f(#p::KernelArg::Scalar(#irb::IrScalar::to_value(self.#n)));)),
-        }
-    }
     quote! {
         #(#item_attrs)*
         #allow
         impl #kernel_params #p::KernelIr for #kernel_ty #kernel_args #where_clause {
             fn build_ir() -> ::core::result::Result<#ir::Kernel, #irb::BuildError> {
-                #body
+                #build
             }
             fn visit_args<'__a>(&'__a self, __f: &mut dyn FnMut(#p::KernelArg<'__a, #m>)) {
-                #(#view_args)*
-                #(#scalar_args)*
+                #visit
             }
         }
     }
@@ -256,11 +279,11 @@ fn declare(tx: &mut Tx, sig: &KernelSignature) -> R<()> {
     Ok(())
 }
 
-/// The hidden IR builder of a `#[func]`: `__rokkos_ir_NAME(scope, args..) -> Expr<R>`.
+/// The hidden IR builder of a `#[func]`: `mark_NAME_with_rokkos_func(scope, args..) -> Expr<R>`.
 pub fn func_items(f: &syn::ItemFn) -> TokenStream {
     let irb = irb();
     let name = &f.sig.ident;
-    let ir_name = format_ident!("__rokkos_ir_{}", name, span = name.span());
+    let ir_name = crate::native::generate::marker_ident(name);
     let vis = &f.vis;
     let cfgs = f.attrs.iter().filter(|a| a.path().is_ident("cfg"));
     let generics = &f.sig.generics;

@@ -2,7 +2,7 @@
 //!
 //! Beside the native items, `#[kernel]` emits `impl KernelIr for NameKernel` whose `build_ir()`
 //! replays the *same* (un-rewritten) body statement by statement against the typed builder, and
-//! `#[func]` emits a hidden `__rokkos_ir_NAME(scope, args..)` that defines the function in the IR and
+//! `#[func]` emits a hidden `mark_NAME_with_rokkos_func(scope, args..)` that defines the function in the IR and
 //! returns the call expression. Values are `Expr<T>` handles, so `rustc` type-checks the recording
 //! exactly as it type-checks the native body (`x * 2.0` records a literal of `x`'s type).
 //!

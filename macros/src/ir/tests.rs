@@ -5,7 +5,10 @@ use crate::parse::signature::{parse_kernel, KernelOptions};
 
 fn kernel(src: &str) -> String {
     let sig = parse_kernel(KernelOptions::default(), syn::parse_str(src).unwrap()).unwrap();
-    kernel_items(&sig).to_string()
+    match kernel_items(&sig) {
+        Ok(ts) => ts.to_string(),
+        Err(e) => e.to_compile_error().to_string(),
+    }
 }
 
 fn squash(s: &str) -> String {
@@ -100,7 +103,7 @@ fn funcs_record_a_definition_and_a_call() {
     let f: syn::ItemFn = syn::parse_str("pub fn cube<T: Float>(x: T) -> T { x * x * x }").unwrap();
     let s = squash(&func_items(&f).to_string());
     for want in [
-        "pubfn__rokkos_ir_cube<T:Float>(__rokkos_scope:&mutimpl::rokkos::ir::build::FuncScope,__rokkos_a0:::rokkos::ir::build::Expr<T>)->::rokkos::ir::build::Expr<T>",
+        "pubfnmark_cube_with_rokkos_func<T:Float>(__rokkos_scope:&mutimpl::rokkos::ir::build::FuncScope,__rokkos_a0:::rokkos::ir::build::Expr<T>)->::rokkos::ir::build::Expr<T>",
         "<Tas::rokkos::ir::build::IrScalar>::TYPE.name()",
         "return_value(",
         "__rokkos_f.call(",

@@ -15,9 +15,10 @@ use crate::parse::env::BodyEnv;
 use crate::parse::signature::{
     camel, parse_kernel, Arg, KernelOptions, KernelSignature, PatternKind, Work,
 };
-use crate::parse::{ownership, subset, Errors};
+use crate::parse::subset::SubsetInfo;
+use crate::parse::{ownership, subset, team_rules, Errors};
 use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::{format_ident, quote, ToTokens};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use std::collections::HashSet;
 use syn::Ident;
 
@@ -42,34 +43,24 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => return e.into_compile_error(),
     };
     let env = BodyEnv::for_kernel(&sig);
-    let mut errs = Errors::default();
-    let info = match subset::check_block(&env, &sig.body) {
-        Ok(i) => Some(i),
-        Err(e) => {
-            errs.push(e);
-            None
-        }
-    };
-    if let Err(e) = ownership::check_block(&env, &sig.body) {
-        errs.push(e);
-    }
-    let out = match (errs.finish(), info) {
-        (Ok(()), Some(info)) => {
+    let out = match check_and_translate(&sig, &env) {
+        Ok((info, ir_items)) => {
             let mut body = sig.body.clone();
             rewrite_block(&env, &mut body);
             let unchecked = unchecked_variant(&sig, &env);
-            let mut out = generate(&sig, Some((&body, &info.func_calls)), unchecked.as_ref());
-            // The IR path: separate items, recorded from the original body.
-            out.extend(crate::ir::generate::kernel_items(&sig));
+            let mut out = generate(&sig, Some((&body, &info)), unchecked.as_ref());
+            out.extend(ir_items);
             out
         }
-        // A correctly typed stub, so that call sites do not add errors of their own.
-        (Err(e), _) => {
+        // The errors, and correctly typed stubs of every item, so that the kernel's call sites
+        // and launches add no errors of their own: one error per mistake (serde's and
+        // thiserror's fallback).
+        Err(e) => {
             let mut out = e.into_compile_error();
             out.extend(generate(&sig, None, None));
+            out.extend(crate::ir::generate::kernel_ir_stub(&sig));
             out
         }
-        (Ok(()), None) => unreachable!(),
     };
     if sig.options.debug {
         eprintln!("#[rokkos::kernel] `{}` expands to:\n{}\n", sig.name, out);
@@ -77,9 +68,37 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     out
 }
 
-/// The hidden constant `#[func] fn foo` defines beside `foo`, named so that the error rustc gives
-/// when it is missing (a kernel calls a function without `#[func]`) says what to do:
-/// "cannot find value `mark_foo_with_rokkos_func`".
+/// The checks of a kernel body, in order, and its IR items. A later check runs only when the
+/// earlier ones passed, so that one mistake is reported once: the accepted subset and the
+/// owner-computes rule (both reported together), the IR translation (what device backends
+/// cannot express), then the team rules.
+fn check_and_translate(
+    sig: &KernelSignature,
+    env: &BodyEnv,
+) -> syn::Result<(subset::SubsetInfo, TokenStream)> {
+    let mut errs = Errors::default();
+    let info = subset::check_block(env, &sig.body);
+    if let Err(e) = ownership::check_block(env, &sig.body) {
+        errs.push(e);
+    }
+    let info = match info {
+        Ok(i) => i,
+        Err(e) => {
+            errs.push(e);
+            SubsetInfo::default()
+        }
+    };
+    errs.finish()?;
+    let ir_items = crate::ir::generate::kernel_items(sig)?;
+    team_rules::check(sig, env)?;
+    Ok((info, ir_items))
+}
+
+/// The hidden name `#[func] fn foo` defines beside `foo`: the function that records `foo` into a
+/// kernel's IR, which every kernel calling `foo` calls, and a marker type for the bodies that are not
+/// translated (`#[func]`s without a result). Named so that the one error rustc gives when a kernel
+/// calls a function without `#[func]` says what to do: "cannot find function
+/// `mark_foo_with_rokkos_func`".
 pub fn marker_ident(f: &proc_macro2::Ident) -> proc_macro2::Ident {
     format_ident!("mark_{}_with_rokkos_func", f, span = f.span())
 }
@@ -94,14 +113,15 @@ pub fn marker_path(p: &syn::Path) -> syn::Path {
     m
 }
 
-/// `let _: () = path::mark_foo_with_rokkos_func;` for each distinct called function.
+/// A check that each distinct called function is a `#[func]`, through its marker type, for the
+/// bodies whose calls the IR translation does not reach.
 pub fn marker_checks(calls: &[syn::Path]) -> TokenStream {
     let mut seen = std::collections::HashSet::new();
     let mut out = TokenStream::new();
     for c in calls {
         let m = marker_path(c);
         if seen.insert(m.to_token_stream().to_string()) {
-            out.extend(quote!(let _: () = #m;));
+            out.extend(quote!(let _: ::core::option::Option<#m> = ::core::option::Option::None;));
         }
     }
     out
@@ -158,7 +178,7 @@ fn unchecked_variant(sig: &KernelSignature, env: &BodyEnv) -> Option<(syn::Block
 
 fn generate(
     sig: &KernelSignature,
-    body: Option<(&syn::Block, &[syn::Path])>,
+    body: Option<(&syn::Block, &SubsetInfo)>,
     unchecked: Option<&(syn::Block, Vec<Ident>)>,
 ) -> TokenStream {
     let p = quote!(::rokkos::__private);
@@ -285,11 +305,11 @@ fn generate(
             quote!(let (#(#names,)*) = (#(&mut __acc.#idx,)*);)
         }
     };
-    let run_of = |block: &syn::Block, calls: &[syn::Path]| {
-        let checks = marker_checks(calls);
+    // A call of a function that is not a `#[func]` is an error of the IR translation, which calls
+    // its marker function: no check here, so that it is reported once.
+    let run_of = |block: &syn::Block| {
         let stmts = &block.stmts;
         quote! {
-            #checks
             #work_bind
             #acc_bind
             #(#locals)*
@@ -297,9 +317,29 @@ fn generate(
         }
     };
     let run = match body {
-        Some((block, calls)) => run_of(block, calls),
+        Some((block, _)) => run_of(block),
         None => quote!(),
     };
+    // What only the constants' values decide, checked when a launch instantiates the kernel (every
+    // launch lists its Views): ranks given as const generics, scratch levels given as constants.
+    let mut consts = Vec::new();
+    for v in &views {
+        let rank = &v.rank;
+        if syn::parse2::<syn::LitInt>(rank.clone()).is_err() {
+            let at = rank
+                .clone()
+                .into_iter()
+                .next()
+                .map_or_else(Span::call_site, |t| t.span());
+            consts.push(quote_spanned!(at=> const { ::core::assert!((#rank) <= 8, "View ranks are 0 to 8") };));
+        }
+    }
+    if let Some((_, info)) = body {
+        for level in &info.levels {
+            let at = syn::spanned::Spanned::span(level);
+            consts.push(quote_spanned!(at=> const { ::core::assert!((#level) as u64 <= 1, "scratch levels are 0 and 1") };));
+        }
+    }
     let (body_trait, kernel_trait, call_sig, value_item) = match &sig.pattern {
         PatternKind::For => (
             quote!(#p::ForBody<#work_kind>),
@@ -323,8 +363,8 @@ fn generate(
 
     // The chunk-checked fast path of range kernels (see `ForBody::__range_in_bounds`).
     let chunk_methods = match (unchecked, body) {
-        (Some((ublock, views)), Some((_, calls))) => {
-            let urun = run_of(ublock, calls);
+        (Some((ublock, views)), Some(_)) => {
+            let urun = run_of(ublock);
             let unchecked_sig = match &sig.pattern {
                 PatternKind::For => quote!(unsafe fn __call_unchecked(&self, __work: #work_item)),
                 PatternKind::Reduce(_) => {
@@ -339,7 +379,7 @@ fn generate(
                 fn __range_in_bounds(&self, __r: &::core::ops::Range<usize>) -> bool {
                     true #(&& __r.end <= self.#views.extent(0))*
                 }
-                #[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::explicit_counter_loop)]
+                #[allow(unused_unsafe, clippy::needless_range_loop, clippy::manual_memcpy, clippy::explicit_counter_loop)]
                 #[inline(always)]
                 #unchecked_sig {
                     #urun
@@ -385,6 +425,7 @@ fn generate(
             const NAME: &'static str = #name_str;
             type Space = #m;
             fn visit_views<#a>(&#a self, __f: &mut dyn FnMut(#p::ViewArg<#a>)) {
+                #(#consts)*
                 #(#visits)*
             }
         }
@@ -400,8 +441,9 @@ fn generate(
         #(#item_attrs)*
         #allow
         impl #native_params #body_trait for #native_ty #native_args_k #where_clause {
-            // Kernel bodies cannot use iterators: do not suggest them.
-            #[allow(clippy::needless_range_loop, clippy::manual_memcpy, clippy::explicit_counter_loop)]
+            // Kernel bodies cannot use iterators: do not suggest them. The user's `unsafe` blocks
+            // stay for the `unsafe_code` lint; what they wrap needs no `unsafe`.
+            #[allow(unused_unsafe, clippy::needless_range_loop, clippy::manual_memcpy, clippy::explicit_counter_loop)]
             #[inline(always)]
             #call_sig {
                 #run

@@ -1,9 +1,11 @@
 //! Front end: the kernel signature model and the checks on kernel bodies.
 
 pub mod env;
+pub mod model;
 pub mod ownership;
 pub mod signature;
 pub mod subset;
+pub mod team_rules;
 
 /// Scalar type names usable as `as` targets and as the first segment of associated-function paths.
 pub const SCALAR_TYPES: &[&str] = &[

@@ -21,7 +21,6 @@ pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<()> {
         env,
         errs: Errors::default(),
         nested: Vec::new(),
-        single: 0,
         unsafe_depth: 0,
         positions: HashMap::new(),
     };
@@ -39,7 +38,6 @@ struct Owner<'a> {
     env: &'a BodyEnv,
     errs: Errors,
     nested: Vec<NestedRange>,
-    single: usize,
     unsafe_depth: usize,
     /// Per (View, owned name): the index positions that name occupied in every access so far.
     positions: HashMap<(String, String), (Vec<usize>, String)>,
@@ -222,15 +220,6 @@ impl Owner<'_> {
                 } else {
                     format!("{access} (team scratch)")
                 };
-                if self.nested.is_empty() && self.single == 0 {
-                    self.errs.spanned(
-                        &span,
-                        format!(
-                            "{what} outside a nested range: every thread of the team runs this code. Put it in `{team}.single_team(|| {{ .. }})` or in a `for j in {team}.thread_range(..)` loop indexed by `j`, {remedy}, {UNSAFE_HINT}"
-                        ),
-                    );
-                    return;
-                }
                 if kind == ViewKind::Write && !self.contains_league(&comps) {
                     let l = self.league_name();
                     let bind = if self.env.league_vars.is_empty() {
@@ -513,12 +502,6 @@ impl<'ast> Visit<'ast> for Owner<'_> {
                 self.nested_closure(c, kind, &method);
                 return;
             }
-            if let ("single_team" | "single_thread", Some(c)) = (method.as_str(), closure) {
-                self.single += 1;
-                self.visit_expr(&c.body);
-                self.single -= 1;
-                return;
-            }
         }
         syn::visit::visit_expr_method_call(self, m);
     }
@@ -664,10 +647,8 @@ mod tests {
              team.single_thread(|| { o1[l] = 1.0; });",
         )
         .unwrap();
-        err(
-            team("let l = team.league_rank(); o1[l] = 1.0;"),
-            "outside a nested range",
-        );
+        // Which thread runs a write is the team rules' business (`team_rules`).
+        team("let l = team.league_rank(); o1[l] = 1.0;").unwrap();
         err(
             team("for j in team.thread_range(4) { o1[j] = 1.0; }"),
             "Bind it with `let l = team.league_rank();`",
@@ -676,10 +657,7 @@ mod tests {
             team("let l = team.league_rank(); for j in team.thread_range(4) { o1[l] = 1.0; }"),
             "`j`, the index of the enclosing `thread_range`",
         );
-        err(
-            team("let sc = team.team_scratch::<f64, 1>(0, [4]); sc[0] = 1.0;"),
-            "outside a nested range",
-        );
+        team("let sc = team.team_scratch::<f64, 1>(0, [4]); sc[0] = 1.0;").unwrap();
         err(team("let sc = team.team_scratch::<f64, 1>(0, [4]); for j in team.thread_range(4) { sc[0] = 1.0; }"), "index of the enclosing");
         err(team("let th = team.thread_scratch::<f64, 1>(0, [4]); for k in team.vector_range(4) { th[0] = 1.0; }"), "vector lanes");
         err(

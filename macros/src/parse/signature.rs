@@ -354,6 +354,12 @@ fn parse_view(
     let rank =
         match it.next() {
             None => quote!(1),
+            Some(GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(n),
+                ..
+            }))) if !matches!(n.base10_parse::<u64>(), Ok(0..=8)) => {
+                return Err(syn::Error::new_spanned(n, "View ranks are 0 to 8"))
+            }
             Some(GenericArgument::Const(e)) => e.to_token_stream(),
             Some(GenericArgument::Type(Type::Path(p)))
                 if p.qself.is_none()

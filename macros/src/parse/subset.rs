@@ -16,6 +16,8 @@ use syn::{BinOp, Expr, Lit, Pat, Stmt, Type, UnOp};
 pub struct SubsetInfo {
     /// Paths of called `#[func]` functions, in order of appearance.
     pub func_calls: Vec<syn::Path>,
+    /// Scratch levels given as constants, which the generated code asserts to be 0 or 1.
+    pub levels: Vec<Expr>,
 }
 
 /// Checks `body` against the subset.
@@ -318,6 +320,11 @@ impl Subset<'_> {
                 return;
             }
             self.check_closure_arg(&m.args[0], 0, &what);
+        } else if method == "team_scratch" || method == "thread_scratch" {
+            if let Some(level) = m.args.first() {
+                self.check_scratch_level(level);
+            }
+            m.args.iter().skip(1).for_each(|a| self.visit_range_arg(a));
         } else if TEAM_PLAIN_METHODS.contains(&method.as_str()) {
             m.args.iter().for_each(|a| self.visit_range_arg(a));
         } else {
@@ -328,6 +335,29 @@ impl Subset<'_> {
                     TEAM_PLAIN_METHODS.join(", ")
                 ),
             );
+        }
+    }
+
+    /// A scratch level is 0 or 1, fixed for the kernel (each device backend places each level in
+    /// its own memory): a literal, checked here, or a constant, checked when the kernel is
+    /// launched ([`SubsetInfo::levels`]).
+    fn check_scratch_level(&mut self, level: &Expr) {
+        match strip(level) {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Int(n), ..
+            }) => {
+                if !matches!(n.base10_parse::<u64>(), Ok(0 | 1)) {
+                    self.errs.spanned(
+                        level,
+                        "scratch levels are 0 (small and fast: workgroup or shared memory) and 1 (large: a global pool)",
+                    );
+                }
+            }
+            Expr::Path(p) if p.qself.is_none() => self.info.levels.push(level.clone()),
+            _ => self.errs.spanned(
+                level,
+                "the scratch level is fixed for the kernel: write 0 or 1, or a constant",
+            ),
         }
     }
 

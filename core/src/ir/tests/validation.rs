@@ -152,9 +152,9 @@ fn rejects_barrier_in_divergent_branch() {
         ErrorKind::DivergentTeamOp("team_barrier")
     );
 
-    // Through a local assigned from a load.
+    // Through a local assigned from a load of a writable View (threads may see it change).
     let mut k = KernelBuilder::new("bad", WorkKind::Team);
-    let a = k.view::<i32>("a", 1, Access::ReadOnly);
+    let a = k.view::<i32>("a", 1, Access::Writable);
     let team = k.team();
     let n = k.let_("n", 0);
     k.if_(team.league_rank().lt(2));
@@ -192,6 +192,35 @@ fn rejects_barrier_in_divergent_branch() {
     k.barrier();
     k.end();
     validate(&k.finish().unwrap()).unwrap();
+}
+
+/// A read-only View cannot change during a launch, so its element at a uniform index is the same
+/// in every thread: a team range may take its bounds from it (irregular intervals, as in TOAST).
+/// The same load of a writable View, or at a thread-varying index, is not uniform.
+#[test]
+fn loads_of_read_only_views_at_uniform_indices_are_uniform() {
+    let build = |access: Access, at_rank: bool| {
+        let mut k = KernelBuilder::new("intervals", WorkKind::Team);
+        let iv = k.view::<usize>("iv", 2, access);
+        let out = k.view::<f64>("out", 2, Access::Writable);
+        let team = k.team();
+        let l = k.let_("l", team.league_rank());
+        let row = if at_rank { team.team_rank() } else { l.get() };
+        let first = k.let_("first", iv.load((row.clone(), 0usize)));
+        let last = k.let_("last", iv.load((row, 1usize)));
+        let s = k.nested_for(NestedKind::Thread, "s", first.get(), last.get());
+        k.store(out, (l.get(), s), 1.0);
+        k.end();
+        k.barrier();
+        k.finish().unwrap()
+    };
+    validate(&build(Access::ReadOnly, false)).unwrap();
+    for (access, at_rank) in [(Access::Writable, false), (Access::ReadOnly, true)] {
+        assert_eq!(
+            kind(&build(access, at_rank)),
+            ErrorKind::DivergentTeamOp("TeamThreadRange")
+        );
+    }
 }
 
 #[test]

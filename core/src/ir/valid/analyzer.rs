@@ -38,6 +38,9 @@ pub struct KernelInfo {
     pub uses_team_constructs: bool,
     /// The helper functions called (directly or through another function).
     pub calls: BTreeSet<FuncId>,
+    /// For a team kernel, whether its vector lanes may run in parallel with the effect of running
+    /// them in order ([`super::lanes_independent`]; computed once here, not per launch).
+    pub lanes_independent: bool,
 }
 
 impl KernelInfo {
@@ -75,6 +78,7 @@ pub fn analyze(kernel: &Kernel) -> KernelInfo {
         uses_barrier: false,
         uses_team_constructs: false,
         calls: BTreeSet::new(),
+        lanes_independent: super::lanes_independent(kernel),
     };
     info.types.extend(kernel.views.iter().map(|v| v.elem));
     info.types.extend(kernel.scalars.iter().map(|s| s.ty));

@@ -4,23 +4,27 @@
 //! [`scope`] (locals used only where declared, `break`/`continue`/`return` where they mean something),
 //! [`context`] (each construct used only in kernels and bodies where it exists), [`access`] (no write
 //! through a read-only View, atomics only where the element type supports them) and [`barrier`] (team
-//! barriers and team-wide constructs reached by the whole team). [`validate`] runs them in that order
-//! and then the [`analyzer`], whose [`KernelInfo`] the emitters use instead of re-walking the IR.
+//! barriers and team-wide constructs reached by the whole team, with uniform bounds, nested only where
+//! a backend can run them: [`rokkos_rules::converge`] on the body's [`model`]). [`validate`] runs them
+//! in that order and then the [`analyzer`], whose [`KernelInfo`] the emitters use instead of re-walking
+//! the IR. [`lanes_independent`] tells a backend whether it may run vector lanes in parallel.
 //!
 //! Validation is what makes a kernel mean the same on every backend: the macro records IR that `rustc`
-//! already type-checked, so a failure here is either a construct some backend cannot run identically
-//! (a barrier under a thread-dependent branch) or a bug in the recording.
+//! already type-checked, and `#[kernel]` enforces the team rules (the same `rokkos_rules` code) and
+//! the scratch levels and View ranks at compile time, so a failure here is a kernel built without the
+//! macro or a bug in the recording, never a user kernel that compiled.
 
 pub mod access;
 pub mod analyzer;
 pub mod barrier;
 pub mod context;
+pub mod model;
 pub mod scope;
 pub mod types;
 
 pub use analyzer::KernelInfo;
 
-use crate::ir::ops::{AtomicOp, MathFn, NestedKind};
+use crate::ir::ops::{AtomicOp, MathFn};
 use crate::ir::stmt::{Block, LocalDecl};
 use crate::ir::{Kernel, ScalarType};
 
@@ -352,10 +356,21 @@ fn check_signature(k: &Kernel) -> Result<(), ErrorKind> {
 }
 
 /// The names the validator uses for nested kinds in messages.
-pub(crate) fn nested_name(kind: NestedKind) -> &'static str {
+pub(crate) fn nested_name(kind: rokkos_rules::model::NestedKind) -> &'static str {
     match kind {
-        NestedKind::Thread => "TeamThreadRange",
-        NestedKind::Vector => "ThreadVectorRange",
-        NestedKind::TeamVector => "TeamVectorRange",
+        rokkos_rules::model::NestedKind::Thread => "TeamThreadRange",
+        rokkos_rules::model::NestedKind::Vector => "ThreadVectorRange",
+        rokkos_rules::model::NestedKind::TeamVector => "TeamVectorRange",
     }
+}
+
+/// Whether the vector lanes of each thread of team kernel `kernel` (valid) can run in parallel with
+/// the effect of running them one after the other, as the host backends do: no write or atomic
+/// that several lanes of a thread run on one element (code outside vector ranges and `single`s
+/// runs on every lane), and no element that two lanes of one thread touch in one phase, one of
+/// them writing ([`rokkos_rules::hazard::lanes_independent`]). A backend that runs lanes as
+/// parallel invocations uses them only then; `false` for other kernels.
+pub fn lanes_independent(kernel: &Kernel) -> bool {
+    kernel.work == crate::ir::WorkKind::Team
+        && rokkos_rules::hazard::lanes_independent(&model::of_kernel(kernel))
 }
