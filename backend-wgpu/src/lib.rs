@@ -116,11 +116,11 @@ pub use memory::{WgpuBuffer, WgpuSpace};
 
 use device::{default_ctx, unavailable, Ctx};
 use rokkos_core::kernel::{
-    Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
 use rokkos_core::{
-    ExecutionSpace, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot, TeamLimits,
-    TeamPolicy,
+    ExecutionSpace, Launch, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot,
+    TeamLimits, TeamPolicy,
 };
 use std::sync::Arc;
 
@@ -282,74 +282,57 @@ impl ExecutionSpace for Wgpu {
             ],
         }
     }
-    fn for_range<K>(
-        &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_range<K>(&self, l: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<RangeWork, Space = WgpuSpace> + KernelIr,
     {
-        patterns::for_range(&self.ctx, kernel.kernel(), policy.begin(), policy.end())
+        let p = l.policy();
+        patterns::for_range(&self.ctx, l.kernel(), p.begin(), p.end())
     }
-    fn for_mdrange<const N: usize, K>(
-        &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
     {
+        let p = l.policy();
         patterns::mdrange::<N, K, i32, rokkos_core::Sum>(
             &self.ctx,
-            label,
-            kernel.kernel(),
-            policy.begin(),
-            policy.end(),
-            policy.tiles(),
+            l.label(),
+            l.kernel(),
+            p.begin(),
+            p.end(),
+            p.tiles(),
             None,
         )
         .map(|_| ())
     }
-    fn for_team<K>(
-        &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = WgpuSpace> + KernelIr,
     {
         patterns::team::<K, i32, rokkos_core::Sum>(
             &self.ctx,
-            label,
-            kernel.kernel(),
-            &team_launch(policy),
+            l.label(),
+            l.kernel(),
+            &team_launch(l.policy()),
             None,
         )
         .map(|_| ())
     }
     fn reduce_range<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let red = self.range_reduction(policy, kernel.kernel(), reducer)?;
+        let red = self.range_reduction(l.policy(), l.kernel(), reducer)?;
         patterns::finish_host(&self.ctx, red, reducer)
     }
     fn reduce_range_into<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
         slot: ResultSlot<'_, WgpuSpace>,
     ) -> Result<()>
@@ -358,28 +341,24 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        let red = self.range_reduction(policy, kernel.kernel(), reducer)?;
+        let red = self.range_reduction(l.policy(), l.kernel(), reducer)?;
         patterns::finish_into(&self.ctx, red, reducer, slot)
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
         &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, MDRangePolicy<Self, N>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let red = self.mdrange_reduction(label, policy, kernel.kernel(), reducer)?;
+        let red = self.mdrange_reduction(l.label(), l.policy(), l.kernel(), reducer)?;
         patterns::finish_host(&self.ctx, red, reducer)
     }
     fn reduce_mdrange_into<const N: usize, K, Rd>(
         &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, MDRangePolicy<Self, N>, K>,
         reducer: &Rd,
         slot: ResultSlot<'_, WgpuSpace>,
     ) -> Result<()>
@@ -388,28 +367,24 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        let red = self.mdrange_reduction(label, policy, kernel.kernel(), reducer)?;
+        let red = self.mdrange_reduction(l.label(), l.policy(), l.kernel(), reducer)?;
         patterns::finish_into(&self.ctx, red, reducer, slot)
     }
     fn reduce_team<K, Rd>(
         &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, TeamPolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let red = self.team_reduction(label, policy, kernel.kernel(), reducer)?;
+        let red = self.team_reduction(l.label(), l.policy(), l.kernel(), reducer)?;
         patterns::finish_host(&self.ctx, red, reducer)
     }
     fn reduce_team_into<K, Rd>(
         &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, TeamPolicy<Self>, K>,
         reducer: &Rd,
         slot: ResultSlot<'_, WgpuSpace>,
     ) -> Result<()>
@@ -418,26 +393,19 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        let red = self.team_reduction(label, policy, kernel.kernel(), reducer)?;
+        let red = self.team_reduction(l.label(), l.policy(), l.kernel(), reducer)?;
         patterns::finish_into(&self.ctx, red, reducer, slot)
     }
     fn scan_range<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ScanKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        patterns::scan_range(
-            &self.ctx,
-            kernel.kernel(),
-            policy.begin(),
-            policy.end(),
-            reducer,
-        )
+        let p = l.policy();
+        patterns::scan_range(&self.ctx, l.kernel(), p.begin(), p.end(), reducer)
     }
 }

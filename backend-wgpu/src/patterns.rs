@@ -62,7 +62,7 @@ pub(crate) fn for_range<K: KernelIr<Space = WgpuSpace>>(
         bare_in_bounds: bare_ok(&p, end),
     };
     let c = pipeline(ctx, &p, &opts)?;
-    let n = (end - begin) as u64;
+    let n = end.saturating_sub(begin) as u64;
     if n == 0 {
         return Ok(());
     }
@@ -102,7 +102,7 @@ pub(crate) fn reduce_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Redu
     };
     let c = pipeline(ctx, &p, &opts)?;
     let mut red = Reduction::new(&p.ir, joins, &init);
-    let n = (end - begin) as u64;
+    let n = end.saturating_sub(begin) as u64;
     if n == 0 {
         return Ok(red);
     }
@@ -184,17 +184,17 @@ pub(crate) fn finish_into<V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
     let size = std::mem::size_of::<V>();
     let elem = match fields.as_slice() {
         [(_, t)] if *t != rokkos_core::ir::ScalarType::Bool && t.size() == size => {
-            (slot.byte_offset % size == 0)
-                .then(|| u32::try_from(slot.byte_offset / size).ok())
+            (slot.byte_offset() % size == 0)
+                .then(|| u32::try_from(slot.byte_offset() / size).ok())
                 .flatten()
         }
         _ => None,
     };
-    let same_device = std::ptr::eq(&*slot.buffer.ctx, ctx);
+    let same_device = std::ptr::eq(&*slot.buffer().ctx, ctx);
     match (elem, red.parts.take()) {
         (Some(elem), Some(parts)) if same_device => {
-            rokkos_core::space::check_byte_range(slot.buffer.bytes, slot.byte_offset, size)?;
-            crate::partials::into_element(ctx, &red.spec(), parts, &slot.buffer.buf, elem)
+            rokkos_core::space::check_byte_range(slot.buffer().bytes, slot.byte_offset(), size)?;
+            crate::partials::into_element(ctx, &red.spec(), parts, &slot.buffer().buf, elem)
         }
         (_, parts) => {
             red.parts = parts;
@@ -232,7 +232,7 @@ pub(crate) fn scan_range<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduce
     };
     let c1 = pipeline(ctx, &p, &o1)?;
     let c2 = pipeline(ctx, &p, &o2)?;
-    let n = (end - begin) as u64;
+    let n = end.saturating_sub(begin) as u64;
     if n == 0 {
         return Ok(reducer.init());
     }
@@ -417,6 +417,14 @@ pub(crate) fn team<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         label: label.to_string(),
         reason,
     };
+    // Core validates every policy before a launch token exists; this guard only keeps a bad
+    // shape from reaching WGSL (a zero-sized workgroup) or `c / tl.team` below.
+    if tl.team == 0 || tl.vlen == 0 {
+        return Err(policy_err(format!(
+            "team size {} and vector length {} must be positive",
+            tl.team, tl.vlen
+        )));
+    }
     let p = prepare(ctx, kernel)?;
     let max = ctx.limits.max_compute_invocations_per_workgroup as usize;
     if tl.team.checked_mul(tl.vlen).is_none_or(|n| n > max) {

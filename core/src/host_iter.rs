@@ -17,10 +17,15 @@ pub const HOST_TEAM_LIMITS: TeamLimits = TeamLimits {
     scratch_max: [1 << 20, 1 << 30],
 };
 
-/// Splits `begin..end` into `chunks` contiguous pieces of nearly equal length; returns piece `c`.
+/// Splits `begin..end` into `chunks` contiguous pieces of nearly equal length; returns piece `c`
+/// (empty when `begin >= end`, `chunks == 0` or `c >= chunks`).
 #[inline]
 pub fn chunk_bounds(begin: usize, end: usize, chunks: usize, c: usize) -> Range<usize> {
-    let n = end - begin;
+    // A launch only sees validated policies; the guards keep a bad call from panicking anyway.
+    if chunks == 0 || c >= chunks {
+        return begin..begin;
+    }
+    let n = end.saturating_sub(begin);
     let base = n / chunks;
     let extra = n % chunks;
     let lo = begin + c * base + c.min(extra);
@@ -57,7 +62,8 @@ impl<const N: usize> TileGrid<N> {
         let mut tile = policy.tiles();
         let mut count = [0usize; N];
         for k in 0..N {
-            let len = end[k] - begin[k];
+            // Validated policies have `begin <= end`; saturating keeps an invalid box empty.
+            let len = end[k].saturating_sub(begin[k]);
             if tile[k] == 0 {
                 tile[k] = if k == fastest { len } else { 1 };
             }
@@ -111,8 +117,9 @@ impl<const N: usize> TileGrid<N> {
         for &k in dims.iter().rev() {
             let tk = rest % self.count[k];
             rest /= self.count[k];
+            // `lo < end` (tk < count); the tile may reach past `usize::MAX` when `end` is near it.
             lo[k] = self.begin[k] + tk * self.tile[k];
-            hi[k] = (lo[k] + self.tile[k]).min(self.end[k]);
+            hi[k] = lo[k].saturating_add(self.tile[k]).min(self.end[k]);
         }
         let inner = dims[N - 1];
         let mut idx = lo;
