@@ -62,7 +62,8 @@ impl<T, const R: usize, L: Layout> Clone for ReadAccess<'_, T, R, L> {
 impl<T, const R: usize, L: Layout> Copy for ReadAccess<'_, T, R, L> {}
 
 // SAFETY: no one writes the memory during the launch: the launch checks reject any writable
-// argument overlapping this one, and host guards cannot be alive.
+// argument overlapping this one, and the launch holds the allocation (shared) until it returns,
+// so no host guard can write it meanwhile.
 unsafe impl<T: Sync, const R: usize, L: Layout> Sync for ReadAccess<'_, T, R, L> {}
 unsafe impl<T: Sync, const R: usize, L: Layout> Send for ReadAccess<'_, T, R, L> {}
 

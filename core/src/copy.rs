@@ -296,3 +296,50 @@ pub fn create_mirror_view_and_copy<T: Pod, const R: usize, L: Layout, S: MemoryS
     }
     Ok(m)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiling::{self, ProfilingHooks};
+    use std::cell::{Cell, RefCell};
+    use std::sync::Arc;
+
+    thread_local! {
+        static WATCHED: RefCell<Option<[View<f64>; 2]>> = const { RefCell::new(None) };
+        // (readable, writable) of dst and src, as the hook saw them.
+        static SEEN: Cell<Option<[(bool, bool); 2]>> = const { Cell::new(None) };
+    }
+
+    struct Watch;
+    impl ProfilingHooks for Watch {
+        fn deep_copy(&self, _dst: &str, _src: &str, _bytes: usize) {
+            WATCHED.with(|w| {
+                if let Some(views) = &*w.borrow() {
+                    let state = views.each_ref().map(|v| {
+                        let f = &v.alloc.borrow;
+                        (f.readable(), f.writable())
+                    });
+                    SEEN.with(|c| c.set(Some(state)));
+                }
+            });
+        }
+    }
+
+    /// The profiling hook `deep_copy` calls runs user code between the borrow check and the copy;
+    /// the copy must hold both Views through it (it used to check, call the hook, then write, so a
+    /// guard taken in the hook could coexist with the write).
+    #[test]
+    fn deep_copy_holds_both_views_through_its_hook() {
+        profiling::register(Arc::new(Watch));
+        let dst = View::<f64>::new("dst", [4]).unwrap();
+        let src = View::<f64>::from_fn("src", [4], |[i]| i as f64).unwrap();
+        WATCHED.with(|w| *w.borrow_mut() = Some([dst.clone(), src.clone()]));
+        deep_copy(&dst, &src).unwrap();
+        WATCHED.with(|w| *w.borrow_mut() = None);
+        // dst held exclusively (no other access), src shared (reads only).
+        assert_eq!(SEEN.with(Cell::get), Some([(false, false), (true, false)]));
+        assert_eq!(dst.to_vec(), vec![0.0, 1.0, 2.0, 3.0]);
+        // Released afterwards.
+        assert!(dst.alloc.borrow.writable() && src.alloc.borrow.writable());
+    }
+}

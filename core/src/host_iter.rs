@@ -256,6 +256,30 @@ mod tests {
     }
 
     #[test]
+    fn bad_shapes_give_empty_work_instead_of_panicking() {
+        assert_eq!(chunk_bounds(10, 5, 4, 0), 10..10);
+        assert_eq!(chunk_bounds(0, 5, 0, 0), 0..0);
+        assert_eq!(chunk_bounds(0, 5, 2, 7), 0..0);
+        let inverted = MDRangePolicy::new(&(), [3, 0], [1, 4]);
+        assert_eq!(TileGrid::new(&inverted).len(), 0);
+    }
+
+    /// A tile ending past `usize::MAX`: `lo + tile` used to overflow (debug: a panic; release: a
+    /// wrapped, empty tile whose indices were skipped).
+    #[test]
+    fn tiles_near_the_end_of_usize() {
+        let m = usize::MAX;
+        let p = MDRangePolicy::new(&(), [m - 10, 0], [m, 2]).tile([7, 2]);
+        let g = TileGrid::new(&p);
+        let mut seen = Vec::new();
+        for t in 0..g.len() {
+            g.for_each_in_tile(t, |i| seen.push(i));
+        }
+        let want: Vec<[usize; 2]> = (m - 10..m).flat_map(|i| [[i, 0], [i, 1]]).collect();
+        assert_eq!(seen, want);
+    }
+
+    #[test]
     fn tiles_cover_the_box_once() {
         for order in [Iterate::Right, Iterate::Left] {
             let p = MDRangePolicy::new(&(), [1, 2, 0], [4, 7, 5])

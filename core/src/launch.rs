@@ -2,7 +2,7 @@
 //!
 //! A [`Launch`] is created only here, by `crate::pattern`, after the policy passed its
 //! `validate` (against the space's limits) and the kernel's View arguments passed the aliasing
-//! checks. It borrows an [`ArgHold`], which holds every argument allocation's borrow flag
+//! checks. It borrows an `ArgHold`, which holds every argument allocation's borrow flag
 //! (`crate::borrow`) for the whole launch: exclusively when the kernel may write the allocation
 //! (or a `parallel_reduce_into` result lives in it), shared otherwise. While a launch is in
 //! progress no `host()` / `host_mut()` guard, `set`, `deep_copy`, `fill` or other launch can

@@ -5,7 +5,7 @@
 //! (`Err(InvalidPolicy)`, nothing launched), then checks and holds the kernel's View arguments
 //! (`Err(Aliasing)`: a writable View overlapping another argument, or a View borrowed by a live
 //! host guard or another launch; see [`crate::launch`]), then hands the execution space a
-//! [`Launch`] token, under the failure boundary of [`crate::failure`] (a host kernel that panics
+//! [`Launch`] token, under the failure boundary of `crate::failure` (a host kernel that panics
 //! comes back as `Err(OutOfBounds)` / `Err(KernelFailed)`). The hold is released once the space's
 //! method has returned.
 

@@ -4,7 +4,10 @@
 //! nor `Sync`: parallelism happens inside kernels, which receive accessors checked at launch, so
 //! that two threads can never race on a View through safe code. Host code reads and writes
 //! elements with [`View::get`] / [`View::set`] or through the borrow guards [`View::host`] /
-//! [`View::host_mut`], which, like `RefCell`, refuse (panic) when they would alias a live guard.
+//! [`View::host_mut`], which, like `RefCell`, refuse (panic) when they would alias a live guard
+//! or a launch in progress (a launch holds its arguments' allocations until it returns; see
+//! [`crate::launch`]). Every constructor refuses shapes whose element count, span or byte size
+//! overflows (`Err(OutOfMemory)`), so sizes and offsets of a View never overflow.
 //!
 //! ```
 //! use rokkos_core::{View, LayoutLeft};
