@@ -61,9 +61,16 @@ pub(crate) fn raise_failed(kernel: &'static str, reason: String) -> ! {
 /// launch reports `Err` and the Views it wrote may hold partial results, which
 /// [`Error::KernelFailed`] documents. Nothing rokkos owns is left in a broken state: the argument
 /// holds are released by their owner after this returns.
+#[inline]
 pub(crate) fn catch<R>(kernel: &'static str, launch: impl FnOnce() -> Result<R>) -> Result<R> {
-    match catch_unwind(AssertUnwindSafe(launch)) {
-        Ok(r) => r,
+    // The result is written in place rather than returned through `catch_unwind`, which would
+    // copy the (large) `Result` in and out of its own buffer on every launch.
+    let mut out = None;
+    match catch_unwind(AssertUnwindSafe(|| out = Some(launch()))) {
+        // `out` is always set when the closure returned; the fallback only avoids a panic path.
+        Ok(()) => {
+            out.unwrap_or_else(|| Err(to_error(kernel, Box::new("the launch returned nothing"))))
+        }
         Err(payload) => Err(to_error(kernel, payload)),
     }
 }

@@ -16,93 +16,159 @@
 //! [`Launch::scan_body`], which exist for spaces that implement the `unsafe` marker
 //! [`HostBackend`] over host-accessible memory.
 
-use crate::borrow::Hold;
+use crate::borrow::{BorrowFlag, Hold};
 use crate::error::{Error, Result};
-use crate::kernel::{ForKernel, Kernel, ReduceKernel, ScanKernel, ViewArg};
+use crate::kernel::{ForKernel, Kernel, ReduceKernel, ScanKernel};
 use crate::policy::Policy;
 use crate::space::{HostAccessible, HostBackend};
 use crate::view::ResultArg;
 
-/// Every argument allocation of one launch, held for as long as the launch runs.
-pub(crate) struct ArgHold<'v> {
-    // One entry per View argument; the first argument of each allocation carries its hold.
-    _args: Vec<(ViewArg<'v>, Option<Hold<'v>>)>,
-    _result: Option<Hold<'v>>,
+/// How many View arguments a launch checks and holds without a heap allocation (this runs once
+/// per launch; more arguments spill into a `Vec`).
+const FEW: usize = 4;
+
+/// What the checks need of one View argument: its allocation (by its borrow flag), the bytes it
+/// can touch, and whether the kernel writes through it. `flag` is `None` only in unused slots.
+#[derive(Clone, Copy, Default)]
+struct Arg<'v> {
+    flag: Option<&'v BorrowFlag>,
+    bytes: (usize, usize),
+    writable: bool,
 }
 
-fn conflict(kernel: &str, reason: String) -> Error {
+impl Arg<'_> {
+    fn same_allocation(&self, other: &Arg<'_>) -> bool {
+        match (self.flag, other.flag) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            _ => false,
+        }
+    }
+    fn is(&self, flag: &BorrowFlag) -> bool {
+        self.flag.is_some_and(|f| std::ptr::eq(f, flag))
+    }
+}
+
+/// Every argument allocation of one launch, held for as long as the launch runs.
+pub(crate) struct ArgHold<'v> {
+    // One hold per distinct allocation (plus the result's, when it is not an argument's): the
+    // first `FEW` inline, the rest in `_more`.
+    _held: [Option<Hold<'v>>; FEW],
+    _more: Vec<Hold<'v>>,
+}
+
+/// `Err(Aliasing)` for kernel `K`, naming its View arguments `i` and `j` (`j` optional) by parameter
+/// and label: looked up again only on this cold path, so the checks carry no strings.
+#[cold]
+fn conflict<K: Kernel>(kernel: &K, i: usize, j: Option<usize>) -> Error {
+    let mut args = Vec::new();
+    kernel.visit_views(&mut |a| args.push((a.param, a.label.to_string())));
+    // `visit_views` reports the same arguments every time; a kernel value that does not still
+    // gets its error, with less detail.
+    let name = |k: usize| args.get(k).cloned().unwrap_or(("?", "?".to_string()));
+    let (pa, la) = name(i);
+    let reason = match j {
+        Some(j) => {
+            let (pb, lb) = name(j);
+            format!(
+                "parameters `{pa}` (View `{la}`) and `{pb}` (View `{lb}`) overlap in memory and one of them is written; \
+                 pass the View once as a writable parameter instead"
+            )
+        }
+        None => format!(
+            "View `{la}` (parameter `{pa}`) is borrowed on the host by a live host()/host_mut() guard \
+             (or by a launch in progress)"
+        ),
+    };
     Error::Aliasing {
-        kernel: kernel.to_string(),
+        kernel: K::NAME.to_string(),
         reason,
     }
 }
 
 impl<'v> ArgHold<'v> {
+    /// Holds nothing yet.
+    pub(crate) fn new() -> Self {
+        ArgHold {
+            _held: [const { None }; FEW],
+            _more: Vec::new(),
+        }
+    }
+
     /// Checks `kernel`'s View arguments and holds their allocations (and the allocation of
     /// `result`, exclusively): `Err(Aliasing)` when a writable argument overlaps another argument
-    /// byte range, or an allocation is borrowed by a live host guard or another launch. Nothing is
-    /// held after an `Err`.
-    pub(crate) fn acquire<K: Kernel>(kernel: &'v K, result: Option<ResultArg<'v>>) -> Result<Self> {
-        let mut args: Vec<(ViewArg<'v>, Option<Hold<'v>>)> = Vec::new();
-        kernel.visit_views(&mut |a| args.push((a, None)));
-        for (i, (a, _)) in args.iter().enumerate() {
-            for (b, _) in &args[i + 1..] {
+    /// byte range, or an allocation is borrowed by a live host guard or another launch. Filled in
+    /// place (this runs once per launch; moving the holds around costs time); after an `Err`, the
+    /// holds taken so far are released when `self` is dropped, before any kernel runs.
+    pub(crate) fn acquire<K: Kernel>(
+        &mut self,
+        kernel: &'v K,
+        result: Option<ResultArg<'v>>,
+    ) -> Result<()> {
+        let mut inline = [Arg::default(); FEW];
+        let mut spill: Vec<Arg<'v>> = Vec::new();
+        let mut n = 0;
+        kernel.visit_views(&mut |a| {
+            let arg = Arg {
+                flag: Some(a.borrow),
+                bytes: a.bytes,
+                writable: a.writable,
+            };
+            if n < FEW {
+                inline[n] = arg;
+            } else {
+                if spill.is_empty() {
+                    spill.extend_from_slice(&inline);
+                }
+                spill.push(arg);
+            }
+            n += 1;
+        });
+        let args: &[Arg<'v>] = if n <= FEW { &inline[..n] } else { &spill };
+
+        for (i, a) in args.iter().enumerate() {
+            for (j, b) in args.iter().enumerate().skip(i + 1) {
                 let overlap =
-                    a.allocation == b.allocation && a.bytes.0 < b.bytes.1 && b.bytes.0 < a.bytes.1;
+                    a.same_allocation(b) && a.bytes.0 < b.bytes.1 && b.bytes.0 < a.bytes.1;
                 if overlap && (a.writable || b.writable) {
-                    return Err(conflict(
-                        K::NAME,
-                        format!(
-                            "parameters `{}` (View `{}`) and `{}` (View `{}`) overlap in memory and one of them is written; \
-                             pass the View once as a writable parameter instead",
-                            a.param, a.label, b.param, b.label
-                        ),
-                    ));
+                    return Err(conflict(kernel, i, Some(j)));
                 }
             }
         }
-        let same = |x: &ViewArg<'_>, y: &ViewArg<'_>| std::ptr::eq(x.borrow, y.borrow);
-        let is_result = |x: &ViewArg<'_>| result.is_some_and(|r| std::ptr::eq(r.borrow, x.borrow));
-        for i in 0..args.len() {
-            let a = args[i].0;
-            if args[..i].iter().any(|(b, _)| same(b, &a)) {
+
+        let mut taken = 0;
+        let mut keep = |h: Hold<'v>| {
+            match self._held.get_mut(taken) {
+                Some(slot) => *slot = Some(h),
+                None => self._more.push(h),
+            }
+            taken += 1;
+        };
+        for (i, a) in args.iter().enumerate() {
+            let Some(flag) = a.flag else { continue };
+            if args[..i].iter().any(|b| b.same_allocation(a)) {
                 continue;
             }
-            let exclusive =
-                is_result(&a) || args[i..].iter().any(|(b, _)| same(b, &a) && b.writable);
-            match Hold::take(a.borrow, exclusive) {
-                Some(h) => args[i].1 = Some(h),
-                None => {
-                    return Err(conflict(
-                        K::NAME,
-                        format!(
-                            "View `{}` (parameter `{}`) is borrowed on the host by a live host()/host_mut() guard \
-                             (or by a launch in progress)",
-                            a.label, a.param
-                        ),
-                    ))
-                }
+            let exclusive = result.is_some_and(|r| a.is(r.borrow))
+                || args[i..].iter().any(|b| b.same_allocation(a) && b.writable);
+            match Hold::take(flag, exclusive) {
+                Some(h) => keep(h),
+                None => return Err(conflict(kernel, i, None)),
             }
         }
-        let mut result_hold = None;
         if let Some(r) = result {
-            if !args.iter().any(|(a, _)| std::ptr::eq(r.borrow, a.borrow)) {
-                result_hold = Some(Hold::exclusive(r.borrow).ok_or_else(|| {
-                    conflict(
-                        K::NAME,
-                        format!(
-                            "the result View `{}` is borrowed on the host by a host()/host_mut() guard \
-                             (or by a launch in progress)",
-                            r.label
-                        ),
-                    )
-                })?);
+            if !args.iter().any(|a| a.is(r.borrow)) {
+                let h = Hold::exclusive(r.borrow).ok_or_else(|| Error::Aliasing {
+                    kernel: K::NAME.to_string(),
+                    reason: format!(
+                        "the result View `{}` is borrowed on the host by a host()/host_mut() guard \
+                         (or by a launch in progress)",
+                        r.label
+                    ),
+                })?;
+                keep(h);
             }
         }
-        Ok(ArgHold {
-            _args: args,
-            _result: result_hold,
-        })
+        Ok(())
     }
 }
 

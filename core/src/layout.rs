@@ -119,6 +119,7 @@ pub fn element_count(extents: &[usize]) -> Option<usize> {
 
 /// One past the largest offset a View of this shape touches (0 for an empty View), saturating at
 /// `usize::MAX` (no View has such a shape: constructors refuse it through [`checked_span`]).
+#[inline]
 pub fn span_of(extents: &[usize], strides: &[usize]) -> usize {
     checked_span(extents, strides).unwrap_or(usize::MAX)
 }
@@ -131,6 +132,7 @@ pub fn span_of(extents: &[usize], strides: &[usize]) -> usize {
 /// assert_eq!(checked_span(&[0, usize::MAX], &[1, 1]), Some(0));
 /// assert_eq!(checked_span(&[2, 2], &[usize::MAX, 1]), None);
 /// ```
+#[inline]
 pub fn checked_span(extents: &[usize], strides: &[usize]) -> Option<usize> {
     if extents.contains(&0) {
         return Some(0);

@@ -60,7 +60,8 @@ fn dispatch<P: Policy, K: Kernel, R>(
     run: impl FnOnce(Launch<'_, P, K>) -> Result<R>,
 ) -> Result<R> {
     profiled(pattern, space, label, || {
-        let hold = ArgHold::acquire(kernel, result)?;
+        let mut hold = ArgHold::new();
+        hold.acquire(kernel, result)?;
         let r = failure::catch(K::NAME, || run(Launch::new(label, policy, kernel, &hold)));
         drop(hold);
         r

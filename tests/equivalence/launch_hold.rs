@@ -256,3 +256,63 @@ fn a_panicking_join_is_a_failed_launch() {
     }
     drop(r.host_mut());
 }
+
+#[kernel]
+#[allow(clippy::too_many_arguments)]
+fn six(
+    i: usize,
+    a: ViewMut<f64>,
+    b: ViewMut<f64>,
+    c: ViewMut<f64>,
+    d: View<f64>,
+    e: View<f64>,
+    f: View<f64>,
+) {
+    a[i] = d[i] + 1.0;
+    b[i] = e[i] + 2.0;
+    c[i] = f[i] + 3.0;
+}
+
+/// Kernels with more View arguments than a launch keeps inline are checked and held the same way
+/// (the overflow goes to the heap): an overlap between the first and the last argument is found,
+/// a guard on the last one refuses the launch, and a valid launch holds and releases all six.
+fn many_arguments_are_checked_and_held<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    let n = 16;
+    let base = View::<f64>::new("base", [2 * n]).unwrap();
+    let lo: View<f64, 1, LayoutStride> = base.subview((0..n,)).unwrap();
+    let hi: View<f64, 1, LayoutStride> = base.subview((n..2 * n,)).unwrap();
+    let v: Vec<View<f64>> = (0..4)
+        .map(|k| View::<f64>::from_fn("v", [n], |[i]| (10 * k + i) as f64).unwrap())
+        .collect();
+    let p = || RangePolicy::new(&space, 0..n);
+    // `a` (written) and `f` (read) overlap: found although `f` is the sixth argument.
+    let lo_again: View<f64, 1, LayoutStride> = base.subview((n / 2..n + 1,)).unwrap();
+    let r = parallel_for("six", p(), six(&lo, &v[0], &v[1], &v[2], &v[3], &lo_again));
+    match r {
+        Err(Error::Aliasing { reason, .. }) => {
+            assert!(reason.contains("`a`") && reason.contains("`f`"), "{reason}")
+        }
+        other => panic!("expected Aliasing, got {other:?}"),
+    }
+    {
+        let _g = v[3].host_mut();
+        let r = parallel_for("six", p(), six(&lo, &hi, &v[0], &v[1], &v[2], &v[3]));
+        assert!(matches!(r, Err(Error::Aliasing { .. })), "{r:?}");
+    }
+    // Disjoint halves of one allocation as two written arguments, four read ones.
+    parallel_for("six", p(), six(&lo, &hi, &v[0], &v[1], &v[2], &v[3])).unwrap();
+    let got = base.to_vec();
+    for i in 0..n {
+        assert_eq!(got[i], (10 + i) as f64 + 1.0);
+        assert_eq!(got[n + i], (20 + i) as f64 + 2.0);
+    }
+    assert_eq!(
+        v[0].to_vec(),
+        (0..n).map(|i| (30 + i) as f64 + 3.0).collect::<Vec<_>>()
+    );
+    for x in &v {
+        drop(x.host_mut());
+    }
+    drop(base.host_mut());
+}
+per_host_backend!(many_arguments_are_checked_and_held);
