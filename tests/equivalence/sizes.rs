@@ -221,3 +221,24 @@ fn byte_ranges_past_usize_are_refused() {
     let r = unsafe { rokkos::HostSpace.write_bytes(&b, 14, &dst) };
     assert!(matches!(r, Err(Error::InvalidArgument(_))), "{r:?}");
 }
+
+#[kernel]
+fn count_md((i, j): (usize, usize), acc: &mut u64) {
+    *acc += (usize::MAX - i + j) as u64;
+}
+
+/// An MDRange box ending at `usize::MAX` whose last tile reaches past it: the tile's end used to
+/// overflow (a panic in debug builds, skipped indices in release builds).
+fn tiles_ending_at_usize_max<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    let m = usize::MAX;
+    for tile in [[7, 1], [3, 2], [0, 0], [usize::MAX, 1]] {
+        let p = MDRangePolicy::new(&space, [m - 10, 0], [m, 2]).tile(tile);
+        // Each i in m-10..m contributes (m - i) + (m - i + 1): 2 * 55 + 10.
+        assert_eq!(
+            parallel_reduce("count_md", p, count_md(), Sum).unwrap(),
+            120,
+            "tile {tile:?}"
+        );
+    }
+}
+per_host_backend!(tiles_ending_at_usize_max);
