@@ -277,31 +277,28 @@ impl<'t> TeamMember<'t> {
         what: &'static str,
     ) -> WriteAccess<'t, T, R, LayoutRight> {
         let arena = self.scratch[level.min(1)];
-        // A count that overflows can never fit: `take` refuses `usize::MAX` elements of any
-        // non-zero size, and zero-sized elements occupy no bytes.
+        // A count that overflows `usize` fits no reservation (and must not wrap into one that does).
         let count = element_count(&extents);
         let taken = match count {
             Some(n) if level < 2 => arena.take::<T>(n),
             _ => None,
         };
         let Some(ptr) = taken else {
-            let n = count.map_or_else(
-                || {
-                    format!(
-                        "{} (more than usize::MAX)",
-                        crate::index::fmt_index(&extents)
-                    )
-                },
-                |n| n.to_string(),
-            );
+            let size = std::mem::size_of::<T>();
+            let cap = arena.capacity();
             raise_failed(
                 self.kernel,
-                format!(
-                    "{what} of {n} elements of {} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
-                     (request it with TeamPolicy::scratch)",
-                    std::mem::size_of::<T>(),
-                    arena.capacity()
-                ),
+                match count {
+                    Some(n) => format!(
+                        "{what} of {n} elements of {size} bytes at level {level} exceeds the {cap} bytes the TeamPolicy reserved \
+                         (request it with TeamPolicy::scratch)"
+                    ),
+                    None => format!(
+                        "{what} with extents {} has more than usize::MAX elements (of {size} bytes); level {level} has the {cap} bytes \
+                         the TeamPolicy reserved",
+                        crate::index::fmt_index(&extents)
+                    ),
+                },
             )
         };
         let strides = LayoutRight::contiguous_strides(&extents).expect("LayoutRight has strides");
