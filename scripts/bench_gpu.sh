@@ -7,12 +7,38 @@
 # It runs the wgpu tests on the NVIDIA Vulkan driver, then three interleaved rounds of the CUDA
 # reference, the raw wgpu reference and rokkos BabelStream on wgpu (f32, f64, n = 2^25), and prints
 # the ratios per round. Logs go to $OUT/logs.tgz.
+# `bash .gpu/run.sh cuda` runs only the CUDA part: rokkos-cuda's tests with ROKKOS_REQUIRE_CUDA=1
+# (runtime smoke test: allocate, copy, compile, launch, read back, two streams; the View API on
+# device memory; NVRTC + ptxas of the representative kernels), then the smoke test under
+# compute-sanitizer memcheck and racecheck. The full run does it first, too.
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64
 cd .gpu || exit 1
 [ -f bin.tar.xz ] && tar -xJf bin.tar.xz
 nvidia-smi -L
+cuda_tests() {
+  export ROKKOS_REQUIRE_CUDA=1 ROKKOS_REQUIRE_NVRTC=1 ROKKOS_PTXAS=/usr/local/cuda/bin/ptxas
+  export ROKKOS_CUDA_CACHE_DIR=$OUT/cuda-cache
+  for t in cuda_unit cuda_views cuda_nvrtc; do
+    echo "== $t"; ./$t --test-threads=1 --nocapture > $OUT/$t.log 2>&1; grep -E "^test |panicked|test result|registers|device:" $OUT/$t.log | head -30
+  done
+  # A second process finds every kernel in the disk cache.
+  ./cuda_unit runtime_smoke > $OUT/cuda_unit2.log 2>&1; grep "test result" $OUT/cuda_unit2.log
+  SAN=/usr/local/cuda/bin/compute-sanitizer
+  for tool in memcheck racecheck; do
+    echo "== compute-sanitizer $tool (runtime smoke)"
+    $SAN --tool $tool --error-exitcode 9 ./cuda_unit runtime_smoke --test-threads=1 > $OUT/san_$tool.log 2>&1
+    echo "exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test result" $OUT/san_$tool.log | head -5
+  done
+  unset ROKKOS_REQUIRE_CUDA
+}
+if [ "${1:-}" = cuda ]; then
+  cuda_tests
+  cd $OUT && tar czf logs.tgz *.log && rm -f *.log
+  exit 0
+fi
+cuda_tests
 nvcc -O3 -arch=sm_90 stream.cu -o stream > $OUT/nvcc.log 2>&1 || echo "nvcc failed"
 echo "== e2e"; ROKKOS_REQUIRE_WGPU=1 ./e2e --test-threads=1 > $OUT/e2e.log 2>&1; grep -E "^test |panicked|test result" $OUT/e2e.log | head -20
 echo "== team"; ROKKOS_REQUIRE_WGPU=1 ./team --test-threads=1 > $OUT/team.log 2>&1; grep -E "^test |panicked|test result" $OUT/team.log | head -20

@@ -2,7 +2,8 @@
 # Builds, here, everything scripts/bench_gpu.sh runs on the GPU machine (which has no Rust
 # toolchain), into the ignored folders .gpu/ and .gl/ of the repository root:
 #   .gpu/  bin.tar.xz (babelstream, cg, the test executables e2e, team, math_f64, wgpu_f32_math,
-#          wgpu_unit and equivalence, and the raw wgpu reference wgpu-triad, stripped; compressed
+#          wgpu_unit and equivalence, rokkos-cuda's cuda_unit (the runtime smoke test), cuda_views
+#          and cuda_nvrtc, and the raw wgpu reference wgpu-triad, stripped; compressed
 #          because the carry limit is 64 MiB), stream.cu and run.sh (= scripts/bench_gpu.sh);
 #   .gl/   the Vulkan loader packages the device README names.
 # Then, with the device tool: run `bash .gpu/run.sh` with carry [".gpu", ".gl"].
@@ -21,7 +22,7 @@ cargo test --release --features wgpu --workspace --no-run --message-format=json 
     python3 -c '
 import json, shutil, sys
 want = {"e2e": "e2e", "team": "team", "math_f64": "math_f64", "equivalence": "equivalence",
-        "wgpu_f32_math": "wgpu_f32_math"}
+        "wgpu_f32_math": "wgpu_f32_math", "views": "cuda_views", "nvrtc_ptxas": "cuda_nvrtc"}
 for line in sys.stdin:
     try:
         m = json.loads(line)
@@ -33,6 +34,8 @@ for line in sys.stdin:
     name = t["name"]
     if t["kind"] == ["lib"] and name == "rokkos_wgpu":
         shutil.copy(m["executable"], ".gpu/wgpu_unit")
+    elif t["kind"] == ["lib"] and name == "rokkos_cuda":
+        shutil.copy(m["executable"], ".gpu/cuda_unit")
     elif "test" in t["kind"] and name in want:
         shutil.copy(m["executable"], ".gpu/" + want[name])
 '
@@ -41,7 +44,7 @@ CARGO_TARGET_DIR=/tmp/wgpu_triad_target cargo build --release --manifest-path $R
 cp /tmp/wgpu_triad_target/release/wgpu-triad .gpu/
 cp $REF/stream.cu .gpu/
 cp scripts/bench_gpu.sh .gpu/run.sh
-BINS="babelstream cg wgpu-triad e2e team math_f64 wgpu_f32_math wgpu_unit equivalence"
+BINS="babelstream cg wgpu-triad e2e team math_f64 wgpu_f32_math wgpu_unit equivalence cuda_unit cuda_views cuda_nvrtc"
 (cd .gpu && strip $BINS && tar -cJf bin.tar.xz $BINS && rm $BINS)
 
 if ! ls .gl/*.deb >/dev/null 2>&1; then

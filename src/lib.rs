@@ -125,6 +125,10 @@ pub use backend::{
     SpaceVisitor, KNOWN_BACKENDS,
 };
 pub use rokkos_core::*;
+/// The CUDA runtime (feature `cuda`): device memory, streams, NVRTC. Not yet an execution space
+/// of `run_on` (its patterns come with the CUDA C emitter).
+#[cfg(feature = "cuda")]
+pub use rokkos_cuda as cuda;
 pub use rokkos_macros::{func, kernel};
 #[cfg(feature = "rayon")]
 pub use rokkos_rayon::Rayon;

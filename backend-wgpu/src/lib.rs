@@ -101,20 +101,21 @@
 
 #![warn(missing_docs)]
 
-mod device;
 pub mod emit;
-mod launch;
-mod memory;
+mod for_mdrange;
+mod for_range;
+mod for_team;
 pub mod params;
-mod partials;
-mod patterns;
-mod pool;
+mod reduce_mdrange;
+mod reduce_range;
+mod reduce_team;
+mod runtime;
+mod scan_range;
 
-pub use device::{CACHE_DIR_ENV, SPIN_ENV};
-pub use launch::DUMP_ENV;
-pub use memory::{WgpuBuffer, WgpuSpace};
+pub use runtime::ctx::{CACHE_DIR_ENV, SPIN_ENV};
+pub use runtime::launch::DUMP_ENV;
+pub use runtime::memory::{WgpuBuffer, WgpuSpace};
 
-use device::{default_ctx, unavailable, Ctx};
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
@@ -122,6 +123,7 @@ use rokkos_core::{
     ExecutionSpace, Launch, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot,
     TeamLimits, TeamPolicy,
 };
+use runtime::ctx::{default_ctx, unavailable, Ctx};
 use std::sync::Arc;
 
 /// The wgpu execution space: a cheap handle to a device and queue.
@@ -168,82 +170,10 @@ impl Wgpu {
     }
 }
 
-/// The reduction each policy launches, completed by `patterns::finish_host` (a value for the
-/// host) or `patterns::finish_into` (a device View's element).
-impl Wgpu {
-    fn range_reduction<K, Rd>(
-        &self,
-        policy: &RangePolicy<Self>,
-        kernel: &K,
-        reducer: &Rd,
-    ) -> Result<patterns::Reduction>
-    where
-        K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        patterns::reduce_range(&self.ctx, kernel, policy.begin(), policy.end(), reducer)
-    }
-    fn mdrange_reduction<const N: usize, K, Rd>(
-        &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: &K,
-        reducer: &Rd,
-    ) -> Result<patterns::Reduction>
-    where
-        K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        let (b, e, t) = (policy.begin(), policy.end(), policy.tiles());
-        launched(patterns::mdrange(
-            &self.ctx,
-            label,
-            kernel,
-            b,
-            e,
-            t,
-            Some(reducer),
-        )?)
-    }
-    fn team_reduction<K, Rd>(
-        &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: &K,
-        reducer: &Rd,
-    ) -> Result<patterns::Reduction>
-    where
-        K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        let tl = team_launch(policy);
-        launched(patterns::team(
-            &self.ctx,
-            label,
-            kernel,
-            &tl,
-            Some(reducer),
-        )?)
-    }
-}
-
-/// A reduction the pattern launched (it always does when given a reducer).
-fn launched(red: Option<patterns::Reduction>) -> Result<patterns::Reduction> {
-    red.ok_or_else(|| rokkos_core::Error::InvalidArgument("reduction without a result".into()))
-}
-
-fn team_launch(policy: &TeamPolicy<Wgpu>) -> patterns::TeamLaunch {
-    patterns::TeamLaunch {
-        league: policy.league_size(),
-        team: policy.team_size(),
-        vlen: policy.vector_len(),
-        scratch: policy.scratch_requests(),
-    }
-}
-
 /// Largest vector length offered (a power of two).
 const VECTOR_LENGTH_MAX: usize = 32;
 
+// Each pattern method hands its policy and kernel to the file of that (pattern, policy).
 impl ExecutionSpace for Wgpu {
     type Memory = WgpuSpace;
 
@@ -286,37 +216,19 @@ impl ExecutionSpace for Wgpu {
     where
         K: ForKernel<RangeWork, Space = WgpuSpace> + KernelIr,
     {
-        let p = l.policy();
-        patterns::for_range(&self.ctx, l.kernel(), p.begin(), p.end())
+        for_range::run(&self.ctx, l.policy(), l.kernel())
     }
     fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
     {
-        let p = l.policy();
-        patterns::mdrange::<N, K, i32, rokkos_core::Sum>(
-            &self.ctx,
-            l.label(),
-            l.kernel(),
-            p.begin(),
-            p.end(),
-            p.tiles(),
-            None,
-        )
-        .map(|_| ())
+        for_mdrange::run(&self.ctx, l.label(), l.policy(), l.kernel())
     }
     fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = WgpuSpace> + KernelIr,
     {
-        patterns::team::<K, i32, rokkos_core::Sum>(
-            &self.ctx,
-            l.label(),
-            l.kernel(),
-            &team_launch(l.policy()),
-            None,
-        )
-        .map(|_| ())
+        for_team::run(&self.ctx, l.label(), l.policy(), l.kernel())
     }
     fn reduce_range<K, Rd>(
         &self,
@@ -327,8 +239,7 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let red = self.range_reduction(l.policy(), l.kernel(), reducer)?;
-        patterns::finish_host(&self.ctx, red, reducer)
+        reduce_range::run(&self.ctx, l.policy(), l.kernel(), reducer)
     }
     fn reduce_range_into<K, Rd>(
         &self,
@@ -341,8 +252,7 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        let red = self.range_reduction(l.policy(), l.kernel(), reducer)?;
-        patterns::finish_into(&self.ctx, red, reducer, slot)
+        reduce_range::run_into(&self.ctx, l.policy(), l.kernel(), reducer, slot)
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
         &self,
@@ -353,8 +263,7 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let red = self.mdrange_reduction(l.label(), l.policy(), l.kernel(), reducer)?;
-        patterns::finish_host(&self.ctx, red, reducer)
+        reduce_mdrange::run(&self.ctx, l.label(), l.policy(), l.kernel(), reducer)
     }
     fn reduce_mdrange_into<const N: usize, K, Rd>(
         &self,
@@ -367,8 +276,7 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        let red = self.mdrange_reduction(l.label(), l.policy(), l.kernel(), reducer)?;
-        patterns::finish_into(&self.ctx, red, reducer, slot)
+        reduce_mdrange::run_into(&self.ctx, l.label(), l.policy(), l.kernel(), reducer, slot)
     }
     fn reduce_team<K, Rd>(
         &self,
@@ -379,8 +287,7 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let red = self.team_reduction(l.label(), l.policy(), l.kernel(), reducer)?;
-        patterns::finish_host(&self.ctx, red, reducer)
+        reduce_team::run(&self.ctx, l.label(), l.policy(), l.kernel(), reducer)
     }
     fn reduce_team_into<K, Rd>(
         &self,
@@ -393,8 +300,7 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        let red = self.team_reduction(l.label(), l.policy(), l.kernel(), reducer)?;
-        patterns::finish_into(&self.ctx, red, reducer, slot)
+        reduce_team::run_into(&self.ctx, l.label(), l.policy(), l.kernel(), reducer, slot)
     }
     fn scan_range<K, Rd>(
         &self,
@@ -405,7 +311,6 @@ impl ExecutionSpace for Wgpu {
         K: ScanKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let p = l.policy();
-        patterns::scan_range(&self.ctx, l.kernel(), p.begin(), p.end(), reducer)
+        scan_range::run(&self.ctx, l.policy(), l.kernel(), reducer)
     }
 }

@@ -168,6 +168,9 @@ where
         if let Some(r) = copy_within_space(dst, src) {
             return r;
         }
+        if let Some(r) = copy_with_host(dst, src) {
+            return r;
+        }
         let data = read_span(src, src_held)?;
         return write_span(dst, &data, &dst_hold);
     }
@@ -206,6 +209,61 @@ where
             dst.offset * sz,
             dst.span() * sz,
         )
+    }
+}
+
+/// Two contiguous Views of which exactly one is in host memory: the other space reads into, or
+/// writes from, the host View's own memory, with no staging copy (a pinned mirror is then copied
+/// at full bus speed). `None` when both or neither are host memory. Only called by `deep_copy`,
+/// which holds `dst` exclusively and `src` shared.
+fn copy_with_host<T, const R: usize, L1, S1, L2, S2>(
+    dst: &View<T, R, L1, S1>,
+    src: &View<T, R, L2, S2>,
+) -> Option<Result<()>>
+where
+    T: Pod,
+    L1: Layout,
+    S1: MemorySpace,
+    L2: Layout,
+    S2: MemorySpace,
+{
+    // `HostSpace` only: its host pointer is valid for the whole allocation (it is
+    // `HostAccessible`, an `unsafe` promise), where `host_ptr` of an arbitrary space is a safe
+    // method that may answer anything.
+    let host = |id: std::any::TypeId| id == std::any::TypeId::of::<HostSpace>();
+    let (dst_host, src_host) = (
+        host(std::any::TypeId::of::<S1>()),
+        host(std::any::TypeId::of::<S2>()),
+    );
+    let sz = std::mem::size_of::<T>();
+    let len = dst.span() * sz;
+    match (dst_host, src_host) {
+        (true, false) => {
+            let d = S1::host_ptr(dst.buffer())?;
+            // SAFETY: `d` is the host address of `dst`'s allocation (HostSpace), which holds its
+            // span from element `offset`; `deep_copy` holds `dst` exclusively, so no reference into
+            // these bytes exists and nothing else reads or writes them meanwhile; `src` lives in
+            // another memory space, so the two cannot overlap.
+            let bytes =
+                unsafe { std::slice::from_raw_parts_mut(d.as_ptr().add(dst.offset * sz), len) };
+            // SAFETY: `deep_copy` holds `src` (shared): no `&mut` into it and no writer.
+            Some(unsafe {
+                src.memory_space()
+                    .read_bytes(src.buffer(), src.offset * sz, bytes)
+            })
+        }
+        (false, true) => {
+            let s = S2::host_ptr(src.buffer())?;
+            // SAFETY: as above, for reading `src`'s span, which `deep_copy` holds shared (no
+            // `&mut` into it, no writer).
+            let bytes = unsafe { std::slice::from_raw_parts(s.as_ptr().add(src.offset * sz), len) };
+            // SAFETY: `deep_copy` holds `dst` exclusively.
+            Some(unsafe {
+                dst.memory_space()
+                    .write_bytes(dst.buffer(), dst.offset * sz, bytes)
+            })
+        }
+        _ => None,
     }
 }
 
@@ -280,7 +338,11 @@ pub fn create_mirror_view<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 pub fn create_mirror<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
 ) -> Result<View<T, R, L, HostSpace>> {
-    View::<T, R, L, HostSpace>::new(&format!("{}_mirror", v.label()), v.extents)
+    let label = format!("{}_mirror", v.label());
+    // The source's space chooses the memory: a device space gives pinned memory.
+    View::<T, R, L, HostSpace>::with_host_memory(&label, v.extents, |bytes, align| {
+        v.memory_space().allocate_mirror(&label, bytes, align)
+    })
 }
 
 /// [`create_mirror_view`] followed by a copy when a new allocation was made.

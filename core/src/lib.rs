@@ -8,6 +8,7 @@ pub mod access;
 pub mod atomic;
 mod borrow;
 mod copy;
+pub mod device;
 pub mod error;
 mod failure;
 pub mod host_iter;

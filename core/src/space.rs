@@ -62,6 +62,13 @@ pub trait MemorySpace: Clone + Debug + Default + 'static {
         let _ = (src, src_offset, dst, dst_offset, len);
         None
     }
+    /// Allocates `bytes` zero-filled bytes of host memory, aligned to at least `align`, for a host
+    /// mirror of a View of this space (`create_mirror`, `create_mirror_view`): a device space
+    /// answers page-locked (pinned) memory here, which its copies reach at full bus speed. The
+    /// default is ordinary host memory.
+    fn allocate_mirror(&self, label: &str, bytes: usize, align: usize) -> Result<HostBuffer> {
+        HostSpace.allocate(label, bytes, align)
+    }
 }
 
 /// Marker for memory spaces whose data host code may read and write directly.
@@ -88,6 +95,8 @@ pub struct HostBuffer {
 enum HostOwner {
     Aligned(alloc::Layout),
     Adopted(#[allow(dead_code)] Box<dyn Any>),
+    /// From [`HostBuffer::from_owner`]: a `Box::into_raw` pointer, freed by `Drop`.
+    Boxed(NonNull<dyn Any>),
     Static,
 }
 
@@ -112,6 +121,36 @@ impl HostBuffer {
             owner: HostOwner::Static,
         }
     }
+    /// Adopts host memory owned by `owner` (for example a device runtime's pinned allocation):
+    /// the buffer is `owner.as_mut()` as it is right after `owner` was moved to the heap, and
+    /// `owner` is dropped, freeing the memory its own way, when the buffer is. `as_mut` is called
+    /// once; the memory must keep its address while `owner` is neither used nor moved, which any
+    /// safe `AsMut` gives (the slice borrows `owner`).
+    ///
+    /// ```
+    /// let b = rokkos_core::HostBuffer::from_owner(vec![0u8; 16]);
+    /// assert_eq!(b.len_bytes(), 16);
+    /// ```
+    pub fn from_owner<O: AsMut<[u8]> + 'static>(owner: O) -> Self {
+        // On the heap first, and held through a raw pointer from then on: the slice must be taken
+        // where `owner` stays until it is dropped, and moving a `Box` would re-assert its
+        // uniqueness over memory the slice may point into.
+        let raw: *mut O = Box::into_raw(Box::new(owner));
+        // SAFETY: `raw` comes from `Box::into_raw`: valid, aligned, and nothing else refers to it.
+        let bytes = unsafe { (*raw).as_mut() };
+        let len = bytes.len();
+        let ptr = NonNull::new(bytes.as_mut_ptr()).expect("slice pointer is never null");
+        let raw: *mut dyn Any = raw;
+        HostBuffer {
+            ptr,
+            bytes: len,
+            owner: HostOwner::Boxed(NonNull::new(raw).expect("Box::into_raw is never null")),
+        }
+    }
+    /// The address of the first byte.
+    pub(crate) fn addr(&self) -> usize {
+        self.ptr.as_ptr() as usize
+    }
     /// Size in bytes.
     pub fn len_bytes(&self) -> usize {
         self.bytes
@@ -120,11 +159,16 @@ impl HostBuffer {
 
 impl Drop for HostBuffer {
     fn drop(&mut self) {
-        if let HostOwner::Aligned(layout) = self.owner {
-            if layout.size() > 0 {
+        match self.owner {
+            HostOwner::Aligned(layout) if layout.size() > 0 => {
                 // SAFETY: allocated in `HostSpace::allocate` with exactly this layout.
                 unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) }
             }
+            HostOwner::Boxed(owner) => {
+                // SAFETY: made by `Box::into_raw` in `from_owner` and dropped only here, once.
+                drop(unsafe { Box::from_raw(owner.as_ptr()) })
+            }
+            _ => {}
         }
     }
 }

@@ -473,6 +473,31 @@ impl<T: Pod, const R: usize, S: MemorySpace> View<T, R, LayoutStride, S> {
 }
 
 impl<T: Pod, const R: usize, L: Layout> View<T, R, L, HostSpace> {
+    /// A zero-filled host View in memory that `allocate(bytes, align)` provides (a mirror's, from
+    /// [`MemorySpace::allocate_mirror`]); `Err(InvalidArgument)` when that memory is too short or
+    /// misaligned for the View.
+    pub(crate) fn with_host_memory(
+        label: &str,
+        extents: [usize; R],
+        allocate: impl FnOnce(usize, usize) -> Result<HostBuffer>,
+    ) -> Result<Self> {
+        checked_count::<T>(label, &extents)?;
+        let strides = default_strides::<L, R>(&extents);
+        let span = checked_span(&extents, &strides).ok_or_else(|| too_large(label))?;
+        let bytes = bytes_for::<T>(label, span)?;
+        let align = std::mem::align_of::<T>();
+        let buffer = allocate(bytes, align)?;
+        if buffer.len_bytes() < bytes || buffer.addr() % align != 0 {
+            return Err(Error::InvalidArgument(format!(
+                "host memory for View `{label}`: {} bytes at address {:#x}, needed {bytes} aligned to {align}",
+                buffer.len_bytes(),
+                buffer.addr()
+            )));
+        }
+        crate::profiling::each(|h| h.allocate(HostSpace::NAME, label, bytes));
+        Ok(Self::wrap(HostSpace, buffer, label, extents, strides))
+    }
+
     /// Allocates a zero-filled host View.
     pub fn new(label: &str, extents: [usize; R]) -> Result<Self> {
         Self::new_in(&HostSpace, label, extents)

@@ -1,7 +1,11 @@
 //! The device context: adapter choice, the pending command encoder, the error-flag buffer, the
 //! pipeline cache, and host read-back.
 
+use super::pipeline::{Compiled, JoinPipeline};
+use super::pool::{BufferPool, Kind};
 use crate::emit::{memory_err_words, ERR_SLOTS, SLOT_WORDS};
+use rokkos_core::device::errors::{error_words, ErrorBook, ErrorCodes, RECORDS, RECORD_WORDS};
+use rokkos_core::device::prepare::KernelCache;
 use rokkos_core::{Error, Result};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -10,29 +14,22 @@ pub(crate) const BACKEND: &str = "wgpu";
 /// Dispatches encoded before the pending encoder is submitted without waiting for a fence.
 const BATCH: usize = 32;
 
-/// What the host remembers of a launch until its work is known to be complete, to describe an
-/// out-of-bounds record.
-pub(crate) struct LaunchRecord {
-    /// The kernel's IR (its name and locals name the failing access).
-    pub ir: Arc<rokkos_core::ir::Kernel>,
-    /// Label and extents of each View parameter.
-    pub views: Vec<(String, Vec<usize>)>,
-    /// The thread that launched it: its fence is the one that reports the launch's error.
-    pub thread: std::thread::ThreadId,
-    /// The submission that carries it (`u64::MAX` until it is encoded): once the error record has
-    /// been read after that submission completed, the record is no longer needed.
-    pub batch: u64,
-}
+pub(crate) use rokkos_core::device::errors::LaunchRecord;
+
+// The emitter writes the records the core book reads.
+const _: () = assert!(SLOT_WORDS == RECORD_WORDS && ERR_SLOTS == RECORDS);
+
+/// How the WGSL emitter encodes failures other than View indices.
+const CODES: ErrorCodes = ErrorCodes {
+    array_code: crate::emit::ARRAY_CODE,
+    decode: crate::emit::team::device_error,
+};
 
 pub(crate) struct State {
     encoder: Option<wgpu::CommandEncoder>,
     pending: usize,
-    pub launches: HashMap<u32, LaunchRecord>,
-    /// Launch numbers handed out so far (the high bits of the next one).
-    seq: u32,
-    /// The launch holding each error record on the device (0: free), until the host has read the
-    /// record after the launch completed (see `emit::memory::ERR_SLOTS`).
-    slots: [u32; ERR_SLOTS],
+    /// Launches that may record an error, their records and the threads' mailboxes.
+    errors: ErrorBook,
     /// Whether work that may record an error was submitted since the record was last read.
     unchecked: bool,
     /// Whether the pending batch holds such work.
@@ -43,13 +40,6 @@ pub(crate) struct State {
     arena: Option<Arena>,
     /// Parameter blocks kept on the device (see [`Resident`]).
     resident: Option<Resident>,
-    /// Launches whose out-of-bounds record was already taken off the device (and cleared): a copy
-    /// of the record made before the clear took effect must not be reported twice.
-    reported: std::collections::VecDeque<u32>,
-    /// Errors read from the device for the thread that launched the failing kernel, whichever
-    /// thread's synchronisation read them: its next fence, host read or blocking result returns
-    /// it. Moving a record here at once frees the device's single record for later errors.
-    mailbox: HashMap<std::thread::ThreadId, Error>,
 }
 
 /// One device and queue with everything launches share.
@@ -65,7 +55,7 @@ pub(crate) struct Ctx {
     /// kernel able to record an error, so that a fence reads the record without a submission of
     /// its own, and skips it when no such kernel ran.
     err_staging: wgpu::Buffer,
-    pub pipelines: Mutex<HashMap<(u64, crate::emit::EmitOptions), Arc<crate::launch::Compiled>>>,
+    pub pipelines: Mutex<HashMap<(u64, crate::emit::EmitOptions), Arc<Compiled>>>,
     /// Bind groups of recent launches, keyed by the compiled kernel and the buffers bound (the
     /// parameter block is bound with a dynamic offset, so one bind group serves every launch of a
     /// kernel on the same Views). Entries naming a buffer go when the buffer is dropped.
@@ -76,22 +66,12 @@ pub(crate) struct Ctx {
     /// Parameter arenas whose submission has completed, ready for reuse.
     free_arenas: Arc<Mutex<Vec<wgpu::Buffer>>>,
     /// Validated IR and its hash per kernel type (see `launch::prepare`).
-    #[allow(clippy::type_complexity)]
-    pub kernels: Mutex<
-        HashMap<
-            &'static str,
-            Arc<(
-                Arc<rokkos_core::ir::Kernel>,
-                Arc<rokkos_core::ir::valid::KernelInfo>,
-                u64,
-            )>,
-        >,
-    >,
+    pub kernels: KernelCache,
     uncaptured: Arc<Mutex<Option<String>>>,
     /// Reusable partials, totals and read-back buffers.
-    pub pool: crate::pool::BufferPool,
-    /// Compiled partials joins, keyed by their WGSL source (see [`crate::partials`]).
-    pub join_pipelines: Mutex<HashMap<String, Arc<crate::partials::JoinPipeline>>>,
+    pub pool: BufferPool,
+    /// Compiled partials joins, keyed by their WGSL source (see `runtime::partials`).
+    pub join_pipelines: Mutex<HashMap<String, Arc<JoinPipeline>>>,
     /// How long a wait polls the queue before it blocks (see [`SPIN_ENV`]).
     spin: std::time::Duration,
 }
@@ -244,14 +224,10 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         state: Mutex::new(State {
             encoder: None,
             pending: 0,
-            launches: HashMap::new(),
-            seq: 0,
-            slots: [0; ERR_SLOTS],
+            errors: ErrorBook::new(CODES),
             unchecked: false,
             pending_may_fail: false,
             submits: 0,
-            reported: std::collections::VecDeque::new(),
-            mailbox: HashMap::new(),
             arena: None,
             resident: None,
         }),
@@ -263,7 +239,7 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         free_arenas: Arc::new(Mutex::new(Vec::new())),
         bind_groups: Mutex::new(HashMap::new()),
         pipeline_cache,
-        kernels: Mutex::new(HashMap::new()),
+        kernels: KernelCache::default(),
         uncaptured,
         spin: std::time::Duration::from_micros(spin_us),
     }))
@@ -482,9 +458,7 @@ impl Ctx {
         };
         // The pending encoder is the next submission.
         let batch = st.submits + 1;
-        if let Some(r) = st.launches.get_mut(&launch) {
-            r.batch = batch;
-        }
+        st.errors.set_batch(launch, batch);
         let enc = st.encoder.get_or_insert_with(|| {
             self.device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None })
@@ -507,22 +481,15 @@ impl Ctx {
     /// work is submitted and the records read first (one wait, every [`ERR_SLOTS`] such
     /// launches without a synchronisation at most).
     fn number_launch(&self, st: &mut MutexGuard<'_, State>, rec: LaunchRecord) -> Result<u32> {
-        let free = |st: &State| st.slots.iter().position(|&l| l == 0);
-        let slot = match free(st) {
-            Some(s) => s,
-            None => {
+        match st.errors.number(rec) {
+            Ok(id) => Ok(id),
+            Err(rec) => {
                 self.drain_locked(st)?;
-                free(st).ok_or_else(|| {
-                    unavailable("every error record is still held after reading them")
-                })?
+                st.errors
+                    .number(rec)
+                    .map_err(|_| unavailable("every error record is still held after reading them"))
             }
-        };
-        let rounds = u32::MAX / ERR_SLOTS as u32;
-        st.seq = st.seq % (rounds - 1) + 1;
-        let id = st.seq * ERR_SLOTS as u32 + slot as u32;
-        st.slots[slot] = id;
-        st.launches.insert(id, rec);
-        Ok(id)
+        }
     }
 
     /// Submits the pending work, waits for it and reads the error records: their errors go to
@@ -720,9 +687,7 @@ impl Ctx {
     ) -> Result<Vec<Vec<u8>>> {
         let err_bytes = (memory_err_words() * 4) as u64;
         let total = err_bytes + regions.iter().map(|r| r.2).sum::<u64>();
-        let staging = self
-            .pool
-            .take(&self.device, crate::pool::Kind::Staging, total as usize);
+        let staging = super::pool::take(&self.pool, &self.device, Kind::Staging, total as usize);
         let submitted = {
             let mut st = self.lock();
             let enc = st.encoder.get_or_insert_with(|| {
@@ -802,101 +767,18 @@ impl Ctx {
         covered: u64,
         take_mine: bool,
     ) -> Result<()> {
-        let me = std::thread::current().id();
-        // In launch order, so that a thread with several failed launches gets its first.
-        let mut new: Vec<&[u32]> = words
-            .unwrap_or_default()
-            .chunks_exact(SLOT_WORDS)
-            .filter(|r| r[0] != 0 && !st.reported.contains(&r[1]))
-            .collect();
-        new.sort_by_key(|r| r[1]);
-        for r in new {
-            let slot = r[1] as usize % ERR_SLOTS;
+        st.errors.settle(words, covered, |slot| {
             // Lands before any later submission, hence before the record's next launch.
             self.queue.write_buffer(
                 &self.err_buf,
                 (slot * SLOT_WORDS * 4) as u64,
                 &[0u8; SLOT_WORDS * 4],
             );
-            let rec = st.launches.get(&r[1]);
-            let owner = rec.map_or(me, |x| x.thread);
-            let err = describe_oob(rec, r);
-            st.mailbox.entry(owner).or_insert(err);
-            st.reported.push_back(r[1]);
-            if st.reported.len() > 4 * ERR_SLOTS {
-                st.reported.pop_front();
-            }
-        }
-        let State {
-            launches, slots, ..
-        } = st;
-        launches.retain(|&id, r| {
-            let keep = r.batch > covered;
-            if !keep && slots[id as usize % ERR_SLOTS] == id {
-                slots[id as usize % ERR_SLOTS] = 0;
-            }
-            keep
         });
-        match take_mine.then(|| st.mailbox.remove(&me)).flatten() {
-            Some(e) => Err(e),
-            None => Ok(()),
+        if take_mine {
+            st.errors.take_mine()
+        } else {
+            Ok(())
         }
     }
-}
-
-/// The error records in `bytes` as words, or none when no record is set (the common case:
-/// only the flag of each is read).
-fn error_words(bytes: &[u8]) -> Vec<u32> {
-    let word =
-        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    if (0..bytes.len() / (SLOT_WORDS * 4)).all(|k| word(k * SLOT_WORDS * 4) == 0) {
-        return Vec::new();
-    }
-    (0..bytes.len() / 4).map(|k| word(k * 4)).collect()
-}
-
-/// The error of the out-of-bounds record `w` (flag, launch, code, rank, index words) left by the
-/// launch `rec`.
-fn describe_oob(rec: Option<&LaunchRecord>, w: &[u32]) -> Error {
-    let (code, rank) = (w[2], (w[3] as usize).min(8));
-    let index: Vec<u64> = (0..rank)
-        .map(|d| w[4 + 2 * d] as u64 | ((w[5 + 2 * d] as u64) << 32))
-        .collect();
-    if let Some(e) = rec.and_then(|r| crate::emit::team::device_error(&r.ir.name, code, &index)) {
-        return e;
-    }
-    let (kernel, view, extents) = match rec {
-        Some(r) if (code as usize) < r.views.len() => (
-            r.ir.name.clone(),
-            r.views[code as usize].0.clone(),
-            tuple(&r.views[code as usize].1),
-        ),
-        Some(r) if code >= crate::emit::ARRAY_CODE => {
-            let l = (code - crate::emit::ARRAY_CODE) as usize;
-            (
-                r.ir.name.clone(),
-                format!(
-                    "local array `{}`",
-                    r.ir.locals
-                        .get(l)
-                        .map(|d| d.name.clone())
-                        .unwrap_or_default()
-                ),
-                "(its length)".into(),
-            )
-        }
-        _ => ("?".into(), "?".into(), "?".into()),
-    };
-    Error::OutOfBounds {
-        kernel,
-        view,
-        index: tuple(&index),
-        extents,
-    }
-}
-
-/// `(a, b, c)`: indices and extents as the host backends' messages print them.
-fn tuple<T: std::fmt::Display>(xs: &[T]) -> String {
-    let parts: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
-    format!("({})", parts.join(", "))
 }

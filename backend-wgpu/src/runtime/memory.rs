@@ -1,6 +1,6 @@
 //! [`WgpuSpace`]: Views in wgpu storage buffers.
 
-use crate::device::{default_ctx, unavailable, Ctx, BACKEND};
+use super::ctx::{default_ctx, unavailable, Ctx, BACKEND};
 use rokkos_core::{Error, MemorySpace, Result};
 use std::ptr::NonNull;
 use std::sync::Arc;

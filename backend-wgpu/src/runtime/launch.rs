@@ -1,13 +1,14 @@
 //! Compiling (with an in-memory pipeline cache) and dispatching one kernel launch.
 
-use crate::device::{Ctx, LaunchRecord, BACKEND};
+use super::ctx::{Ctx, LaunchRecord, BACKEND};
+use super::memory::WgpuSpace;
+use super::pipeline::{build_pipeline, Compiled};
+use super::pool::{Kind, Pooled};
 use crate::emit::{emit, EmitError, EmitOptions};
-use crate::memory::WgpuSpace;
 use crate::params::{ParamField, ParamsLayout};
-use crate::pool::Pooled;
-use rokkos_core::ir::valid::KernelInfo;
+use rokkos_core::device::reduce::{decode_column, Columns};
 use rokkos_core::ir::{self, Access, Value};
-use rokkos_core::kernel::{KernelArg, KernelIr};
+use rokkos_core::kernel::KernelIr;
 use rokkos_core::{Error, Result};
 use std::sync::Arc;
 
@@ -18,82 +19,31 @@ pub(crate) fn unsupported(feature: impl Into<String>) -> Error {
     }
 }
 
-/// A kernel's IR, validated, with its arguments.
-pub(crate) struct Prepared<'a> {
-    pub ir: Arc<ir::Kernel>,
-    pub info: Arc<KernelInfo>,
-    pub hash: u64,
-    pub views: Vec<rokkos_core::kernel::ViewBinding<'a, WgpuSpace>>,
-    pub scalars: Vec<Value>,
+/// Invocations per workgroup for range patterns.
+pub(crate) fn wg_size(ctx: &Ctx) -> u32 {
+    ctx.limits
+        .max_compute_invocations_per_workgroup
+        .clamp(1, 256)
 }
+/// A kernel's IR, validated, with its arguments (see `rokkos_core::device::prepare`).
+pub(crate) type Prepared<'a> = rokkos_core::device::prepare::Prepared<'a, WgpuSpace>;
 
-/// Builds and validates the IR and collects the arguments in IR parameter order.
+/// Builds (once per kernel type) and validates the IR and collects the arguments in IR parameter
+/// order.
 pub(crate) fn prepare<'a, K: KernelIr<Space = WgpuSpace>>(
     ctx: &Arc<Ctx>,
     kernel: &'a K,
 ) -> Result<Prepared<'a>> {
-    // The IR depends only on the kernel's type, so it is recorded, validated and hashed once per
-    // type. `type_name` spells the type with its full path and generic arguments (lifetimes
-    // erased, which the IR does not depend on).
-    let key = std::any::type_name::<K>();
-    let cached = ctx.kernels.lock().ok().and_then(|m| m.get(key).cloned());
-    let entry = match cached {
-        Some(e) => e,
-        None => {
-            let ir =
-                K::build_ir().map_err(|e| unsupported(format!("kernel `{}`: {e}", K::NAME)))?;
-            let info = ir::valid::validate(&ir)
-                .map_err(|e| Error::InvalidArgument(format!("kernel IR rejected: {e}")))?;
-            let hash = ir.stable_hash();
-            let e = Arc::new((Arc::new(ir), Arc::new(info), hash));
-            if let Ok(mut m) = ctx.kernels.lock() {
-                m.insert(key, e.clone());
-            }
-            e
-        }
-    };
-    let (ir, info, hash) = (entry.0.clone(), entry.1.clone(), entry.2);
-    let mut views = Vec::new();
-    let mut scalars = Vec::new();
-    kernel.visit_args(&mut |a| match a {
-        KernelArg::View(v) => views.push(v),
-        KernelArg::Scalar(s) => scalars.push(s),
-    });
-    if views.len() != ir.views.len() || scalars.len() != ir.scalars.len() {
-        return Err(Error::InvalidArgument(format!(
-            "kernel `{}`: {} View and {} scalar arguments for {} View and {} scalar parameters",
-            ir.name,
-            views.len(),
-            scalars.len(),
-            ir.views.len(),
-            ir.scalars.len()
-        )));
-    }
-    for (v, p) in views.iter().zip(&ir.views) {
-        if v.elem != p.elem || v.extents.len() != p.rank as usize {
-            return Err(Error::InvalidArgument(format!(
-                "kernel `{}`: argument `{}` is not a rank-{} {} View",
-                ir.name, p.name, p.rank, p.elem
-            )));
-        }
-        if !Arc::ptr_eq(&v.buffer.ctx, ctx) {
-            return Err(Error::InvalidArgument(format!(
-                "kernel `{}`: View `{}` lives on another wgpu device",
-                ir.name, v.label
-            )));
-        }
-    }
-    for (s, p) in scalars.iter().zip(&ir.scalars) {
-        if s.ty() != p.ty {
-            return Err(Error::InvalidArgument(format!(
-                "kernel `{}`: scalar `{}` is {}, expected {}",
-                ir.name,
-                p.name,
-                s.ty(),
-                p.ty
-            )));
-        }
-    }
+    let p = ctx
+        .kernels
+        .prepare(kernel, unsupported, |b| Arc::ptr_eq(&b.ctx, ctx))?;
+    let Prepared {
+        ir,
+        info,
+        hash,
+        views,
+        scalars,
+    } = p;
     // Views of one allocation bind one buffer several times; wgpu refuses a buffer bound both
     // read-only and read-write in one dispatch, so such a read-only View is declared read-write
     // for this launch (a variant of the kernel with its own pipeline; it is never written).
@@ -127,23 +77,16 @@ pub(crate) fn prepare<'a, K: KernelIr<Space = WgpuSpace>>(
     })
 }
 
-/// Whether every View argument's addressed elements lie below element `u32::MAX` of its buffer,
-/// so that the 32-bit address variant ([`EmitOptions::addr32`]) computes the same offsets.
+/// Whether every View argument's elements lie below element `u32::MAX` of its buffer, so that
+/// the 32-bit address variant ([`EmitOptions::addr32`]) computes the same offsets.
 pub(crate) fn addr32_ok(p: &Prepared<'_>) -> bool {
-    p.views.iter().all(|v| {
-        let span = rokkos_core::layout::span_of(v.extents, v.strides) as u64;
-        (v.offset as u64)
-            .checked_add(span)
-            .is_some_and(|end| end < u32::MAX as u64)
-    })
+    p.addr32_ok()
 }
 
 /// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument (see
 /// [`EmitOptions::bare_in_bounds`]).
 pub(crate) fn bare_ok(p: &Prepared<'_>, end: usize) -> bool {
-    p.views
-        .iter()
-        .all(|v| v.extents.len() != 1 || end <= v.extents[0])
+    p.bare_ok(end)
 }
 
 /// Environment variable naming a folder into which every newly compiled kernel's WGSL is written
@@ -156,17 +99,6 @@ fn dump(dir: &std::path::Path, ir: &ir::Kernel, source: &str) {
     if let Err(e) = written {
         eprintln!("rokkos-wgpu: cannot write {}: {e}", path.display());
     }
-}
-
-/// A compiled kernel: pipeline, the layout of its bind group, and its parameter block layout.
-pub(crate) struct Compiled {
-    pub pipeline: wgpu::ComputePipeline,
-    pub bind_layout: wgpu::BindGroupLayout,
-    pub params: ParamsLayout,
-    /// [`crate::emit::Emitted::may_fail`].
-    pub may_fail: bool,
-    /// Where [`fill_args`] writes each argument (see [`arg_slots`]).
-    pub args: Vec<Option<ParamField>>,
 }
 
 /// The parameter-block field of each argument, in the order [`fill_args`] writes them: per View
@@ -203,7 +135,13 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
     if let Some(dir) = std::env::var_os(DUMP_ENV) {
         dump(std::path::Path::new(&dir), &p.ir, &emitted.source);
     }
-    let (pl, bind_layout) = build_pipeline(ctx, &p.ir.name, emitted.source, &emitted.read_only)?;
+    let (pl, bind_layout) = build_pipeline(
+        &ctx.device,
+        ctx.pipeline_cache.as_ref().map(|(c, _)| c),
+        &p.ir.name,
+        emitted.source,
+        &emitted.read_only,
+    )?;
     let compiled = Arc::new(Compiled {
         pipeline: pl,
         bind_layout,
@@ -220,76 +158,6 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
     };
     ctx.save_pipeline_cache();
     Ok(compiled)
-}
-
-/// Compiles `source` (entry point `main`) with an explicit bind group layout: binding 0 a uniform
-/// parameter block bound at a dynamic offset, then storage buffers, read-only as `read_only[b]`
-/// says. A WGSL or driver error is `Error::Compile` naming `name`.
-pub(crate) fn build_pipeline(
-    ctx: &Ctx,
-    name: &str,
-    source: String,
-    read_only: &[bool],
-) -> Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout)> {
-    let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = ctx
-        .device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(name),
-            source: wgpu::ShaderSource::Wgsl(source.clone().into()),
-        });
-    // An explicit layout: every declared binding is in it, used by the shader or not.
-    let entries: Vec<wgpu::BindGroupLayoutEntry> = read_only
-        .iter()
-        .enumerate()
-        .map(|(b, &read_only)| wgpu::BindGroupLayoutEntry {
-            binding: b as u32,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: if b == 0 {
-                    wgpu::BufferBindingType::Uniform
-                } else {
-                    wgpu::BufferBindingType::Storage { read_only }
-                },
-                // The parameter block sits at a different offset of an arena for each launch.
-                has_dynamic_offset: b == 0,
-                min_binding_size: None,
-            },
-            count: None,
-        })
-        .collect();
-    let bind_layout = ctx
-        .device
-        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(name),
-            entries: &entries,
-        });
-    let layout = ctx
-        .device
-        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(name),
-            bind_group_layouts: &[Some(&bind_layout)],
-            immediate_size: 0,
-        });
-    let pl = ctx
-        .device
-        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(name),
-            layout: Some(&layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: ctx.pipeline_cache.as_ref().map(|(c, _)| c),
-        });
-    if let Some(e) = pollster::block_on(scope.pop()) {
-        return Err(Error::Compile {
-            backend: BACKEND.into(),
-            kernel: name.to_string(),
-            log: e.to_string(),
-            source_code: source,
-        });
-    }
-    Ok((pl, bind_layout))
 }
 
 /// Fills the View and scalar fields of a parameter block, and the initial accumulator values.
@@ -423,30 +291,8 @@ pub(crate) fn fold(ctx: &Ctx, groups: u64) -> Result<(u32, u32)> {
 
 /// A scratch buffer of at least `bytes` bytes from the device's pool (contents undefined).
 pub(crate) fn scratch_buffer(ctx: &Ctx, bytes: usize) -> Pooled {
-    ctx.pool
-        .take(&ctx.device, crate::pool::Kind::Storage, bytes)
+    super::pool::take(&ctx.pool, &ctx.device, Kind::Storage, bytes)
 }
-/// Partials read back from the device: `count` values of each accumulator field.
-pub(crate) struct Columns {
-    count: usize,
-    fields: Vec<Vec<Value>>,
-}
-
-impl Columns {
-    /// Calls `f` with each partial's index and field values, in order. One row buffer serves
-    /// every partial: a blocking reduction reads up to a thousand of them, and a vector per
-    /// partial once cost more host time than the rest of the launch.
-    pub(crate) fn for_each(&self, mut f: impl FnMut(usize, &[Value]) -> Result<()>) -> Result<()> {
-        let mut row = Vec::with_capacity(self.fields.len());
-        for i in 0..self.count {
-            row.clear();
-            row.extend(self.fields.iter().map(|col| col[i]));
-            f(i, &row)?;
-        }
-        Ok(())
-    }
-}
-
 /// The values of `count` partials held in `bufs` (one buffer per accumulator field). Waits for
 /// the device.
 pub(crate) fn read_fields(
@@ -471,19 +317,8 @@ pub(crate) fn read_fields(
         .iter()
         .zip(&all)
         .map(|((_, t), bytes)| {
-            let st = crate::params::storage_type(*t).size();
-            let words = bytes[..count * st].chunks_exact(st);
-            // Storage types are one or two words; a fixed width keeps the copy inline.
-            if st == 8 {
-                words
-                    .map(|c| Value::from_bits(*t, u64::from_le_bytes(c.try_into().unwrap())))
-                    .collect()
-            } else {
-                words
-                    .map(|c| Value::from_bits(*t, u32::from_le_bytes(c.try_into().unwrap()) as u64))
-                    .collect()
-            }
+            decode_column(*t, crate::params::storage_type(*t).size(), bytes, count)
         })
         .collect();
-    Ok(Columns { count, fields })
+    Ok(Columns::new(count, fields))
 }

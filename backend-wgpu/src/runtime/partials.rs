@@ -2,18 +2,17 @@
 //! the host, or to one written into the result View of `parallel_reduce_into`), read back, and
 //! joined on the host in partial order.
 
-use crate::device::Ctx;
-use crate::emit::join::{join_module, JoinModule};
-use crate::launch::build_pipeline;
+use super::ctx::Ctx;
+use super::launch::{read_fields, unsupported, wg_size};
+use super::pipeline::{build_pipeline, JoinPipeline};
+use super::pool::{Kind, Pooled};
+use crate::emit::join::join_module;
 use crate::params::storage_type;
-use crate::pool::{Kind, Pooled};
+use rokkos_core::device::reduce::{Columns, HOST_PARTIALS};
 use rokkos_core::ir::{AccField, Kernel, ScalarType, Value};
 use rokkos_core::reducer::JoinKind;
 use rokkos_core::{Error, Result};
 use std::sync::Arc;
-
-/// Most partials the host reads back and joins; more are first joined on the device.
-const HOST_PARTIALS: u64 = 1024;
 
 /// The per-workgroup results of one reduction launch: one buffer per accumulator field, `count`
 /// elements each (in the field's storage type).
@@ -29,7 +28,7 @@ impl Partials {
             .iter()
             .map(|(_, t)| {
                 let bytes = count as usize * storage_type(*t).size();
-                ctx.pool.take(&ctx.device, Kind::Storage, bytes)
+                super::pool::take(&ctx.pool, &ctx.device, Kind::Storage, bytes)
             })
             .collect();
         Partials { bufs, count }
@@ -50,14 +49,6 @@ pub(crate) struct JoinSpec<'a> {
     pub init: &'a [Value],
 }
 
-/// A compiled partials join.
-pub(crate) struct JoinPipeline {
-    pipeline: wgpu::ComputePipeline,
-    bind_layout: wgpu::BindGroupLayout,
-    module: JoinModule,
-    wg: u32,
-}
-
 /// The join pipeline for `spec`, compiled once per accumulator shape, reducer and workgroup size.
 fn join_pipeline(ctx: &Ctx, spec: &JoinSpec<'_>) -> Result<Arc<JoinPipeline>> {
     // Two workgroup arrays' halves per field; fit the device's workgroup memory.
@@ -69,12 +60,12 @@ fn join_pipeline(ctx: &Ctx, spec: &JoinSpec<'_>) -> Result<Arc<JoinPipeline>> {
         .sum::<u64>()
         .max(1);
     let mem = ctx.limits.max_compute_workgroup_storage_size as u64;
-    let mut wg = crate::patterns::wg_size(ctx).next_power_of_two();
+    let mut wg = wg_size(ctx).next_power_of_two();
     while wg > 1 && wg as u64 * per_inv > mem {
         wg /= 2;
     }
     let module = join_module(spec.ir, spec.joins, wg).map_err(|e| match e {
-        crate::emit::EmitError::Unsupported(f) => crate::launch::unsupported(f),
+        crate::emit::EmitError::Unsupported(f) => unsupported(f),
         crate::emit::EmitError::Mismatch(m) => Error::InvalidArgument(m),
     })?;
     if let Some(p) = ctx
@@ -90,7 +81,8 @@ fn join_pipeline(ctx: &Ctx, spec: &JoinSpec<'_>) -> Result<Arc<JoinPipeline>> {
         .chain((0..module.fields).map(|_| false))
         .collect();
     let (pipeline, bind_layout) = build_pipeline(
-        ctx,
+        &ctx.device,
+        ctx.pipeline_cache.as_ref().map(|(c, _)| c),
         "rokkos partials join",
         module.source.clone(),
         &read_only,
@@ -125,8 +117,8 @@ fn join_pass(
     lasting: bool,
     defer: bool,
 ) -> Result<()> {
-    let n = u32::try_from(n)
-        .map_err(|_| crate::launch::unsupported(format!("{n} reduction partials (over 2^32)")))?;
+    let n =
+        u32::try_from(n).map_err(|_| unsupported(format!("{n} reduction partials (over 2^32)")))?;
     let layout = &jp.module.params;
     let mut block = layout.block();
     layout.set_u32(&mut block, "n", n);
@@ -208,15 +200,11 @@ fn shrink(ctx: &Ctx, spec: &JoinSpec<'_>, parts: Partials, target: u64) -> Resul
 
 /// The partials' values on the host, in order, after joining them on the device down to at most
 /// [`HOST_PARTIALS`]. Waits for the device.
-pub(crate) fn to_host(
-    ctx: &Ctx,
-    spec: &JoinSpec<'_>,
-    parts: Partials,
-) -> Result<crate::launch::Columns> {
+pub(crate) fn to_host(ctx: &Ctx, spec: &JoinSpec<'_>, parts: Partials) -> Result<Columns> {
     let parts = shrink(ctx, spec, parts, HOST_PARTIALS)?;
     let fields = spec.ir.acc_fields();
     let bufs: Vec<&wgpu::Buffer> = parts.bufs.iter().map(|b| &**b).collect();
-    crate::launch::read_fields(ctx, &fields, &bufs, parts.count as usize)
+    read_fields(ctx, &fields, &bufs, parts.count as usize)
 }
 
 /// Joins every partial into element `elem` of `dst` (an array of the single accumulator field's

@@ -1,0 +1,181 @@
+//! CUDA C compiled by NVRTC for sm_90 and sm_80 and assembled by `ptxas -v`, with no GPU: a
+//! kernel either refuses is a failure, and so is a spilled register in these kernels. Phase B runs
+//! the same check over every generated kernel; today it covers hand-written representatives of the
+//! patterns the emitter will write (grid-stride range, block reduction with warp shuffles, a team
+//! with shared memory). Without NVRTC or ptxas (a dev machine) the tests say so and pass, unless
+//! `ROKKOS_REQUIRE_NVRTC=1` (CI sets it).
+
+use rokkos_cuda::compile::{compile_ptx, cubin, nvrtc_compiles, nvrtc_version, Arch};
+use rokkos_cuda::ptxas;
+
+/// Whether NVRTC and ptxas are there; `None` (skip) or a panic under `ROKKOS_REQUIRE_NVRTC=1`.
+fn tools() -> Option<std::path::PathBuf> {
+    let found = nvrtc_version().and_then(|v| ptxas::find().map(|p| (v, p)));
+    match found {
+        Ok((v, p)) => {
+            eprintln!("NVRTC {}.{}, ptxas {}", v.0, v.1, p.display());
+            Some(p)
+        }
+        Err(e) if std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1") => {
+            panic!("ROKKOS_REQUIRE_NVRTC=1 but: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+/// A grid-stride triad over a parameter block (BabelStream's kernel).
+const TRIAD: &str = r#"
+struct Params { double* a; const double* b; const double* c; double s; unsigned long long n; };
+extern "C" __global__ void triad(const Params p) {
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < p.n; i += stride) {
+        p.a[i] = p.b[i] + p.s * p.c[i];
+    }
+}
+"#;
+
+/// A dot product: grid-stride fold, warp shuffles, a shared-memory tree of warp partials, one
+/// partial per block (the first pass of a deterministic two-pass reduction).
+const DOT: &str = r#"
+struct Params { const double* a; const double* b; double* partials; unsigned long long n; };
+__device__ double warp_sum(double v) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+extern "C" __global__ void __launch_bounds__(1024) dot(const Params p) {
+    __shared__ double warps[32];
+    double acc = 0.0;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < p.n; i += stride) {
+        acc += p.a[i] * p.b[i];
+    }
+    acc = warp_sum(acc);
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0) warps[warp] = acc;
+    __syncthreads();
+    if (warp == 0) {
+        acc = lane < (blockDim.x + 31) / 32 ? warps[lane] : 0.0;
+        acc = warp_sum(acc);
+        if (lane == 0) p.partials[blockIdx.x] = acc;
+    }
+}
+"#;
+
+/// A team kernel: league strided over the grid, threads on y and vector lanes on x, dynamic
+/// shared scratch, a barrier, a broadcast (yAx's row times vector).
+const TEAM: &str = r#"
+struct Params { const double* A; const double* x; double* y; unsigned long long rows; unsigned long long cols; };
+extern "C" __global__ void yax(const Params p) {
+    extern __shared__ double scratch[];
+    for (unsigned long long row = blockIdx.x; row < p.rows; row += gridDim.x) {
+        double acc = 0.0;
+        for (unsigned long long j = threadIdx.y * blockDim.x + threadIdx.x; j < p.cols; j += blockDim.x * blockDim.y) {
+            acc += p.A[row * p.cols + j] * p.x[j];
+        }
+        for (int o = blockDim.x / 2; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o, blockDim.x);
+        if (threadIdx.x == 0) scratch[threadIdx.y] = acc;
+        __syncthreads();
+        if (threadIdx.x == 0 && threadIdx.y == 0) {
+            double s = 0.0;
+            for (unsigned t = 0; t < blockDim.y; ++t) s += scratch[t];
+            p.y[row] = s;
+        }
+        __syncthreads();
+    }
+}
+"#;
+
+#[test]
+fn representative_kernels_compile_and_assemble_without_spills() {
+    let Some(ptxas_path) = tools() else { return };
+    let mut assembled = 0;
+    for arch in [Arch::SM_90, Arch::SM_80] {
+        for (name, src) in [("triad", TRIAD), ("dot", DOT), ("yax", TEAM)] {
+            let ptx =
+                compile_ptx(src, name, arch).unwrap_or_else(|e| panic!("{name} for {arch}: {e}"));
+            assert!(ptx.contains(&format!(".entry {name}")), "{ptx}");
+            let report = ptxas::assemble(&ptxas_path, &ptx, name, arch)
+                .unwrap_or_else(|e| panic!("{name} for {arch}: {e}"));
+            let f = report
+                .iter()
+                .find(|f| f.name == name)
+                .unwrap_or_else(|| panic!("no ptxas report for {name}: {report:?}"));
+            eprintln!(
+                "{arch} {name}: {} registers, {} bytes stack, spills {}/{} bytes, {} bytes shared",
+                f.registers, f.stack_frame, f.spill_stores, f.spill_loads, f.shared
+            );
+            assert!(f.registers > 0 && f.registers <= 255, "{f:?}");
+            assert!(!f.spills(), "{name} spills on {arch}: {f:?}");
+            assembled += 1;
+        }
+    }
+    // The dot kernel's shared array is static: ptxas reports it.
+    println!("NVRTC + ptxas: {assembled} kernels compiled and assembled");
+    assert_eq!(assembled, 6);
+}
+
+#[test]
+fn ptxas_refusing_ptx_is_a_compile_error() {
+    let Some(ptxas_path) = tools() else { return };
+    let e = ptxas::assemble(
+        &ptxas_path,
+        ".version 8.0\n.target sm_90\nnot ptx",
+        "junk",
+        Arch::SM_90,
+    )
+    .unwrap_err();
+    assert!(matches!(e, rokkos_core::Error::Compile { .. }), "{e}");
+}
+
+/// The second of two processes compiling the same kernel finds it on disk and runs no NVRTC.
+#[test]
+fn a_second_process_compiles_nothing() {
+    if std::env::var_os("ROKKOS_CUDA_CACHE_CHILD").is_some() {
+        let image = cubin(TRIAD, "triad", Arch::SM_90).unwrap();
+        println!(
+            "child: {} bytes, {} NVRTC compiles",
+            image.len(),
+            nvrtc_compiles()
+        );
+        return;
+    }
+    if tools().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("rokkos-cuda-disk-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = || {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "a_second_process_compiles_nothing",
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("ROKKOS_CUDA_CACHE_CHILD", "1")
+            .env(rokkos_cuda::compile::CACHE_DIR_ENV, &dir)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{text}");
+        text.lines()
+            .find_map(|l| l.find("child:").map(|at| l[at..].to_string()))
+            .unwrap_or_else(|| panic!("{text}"))
+    };
+    let first = run();
+    let second = run();
+    assert!(first.ends_with(" 1 NVRTC compiles"), "{first}");
+    assert!(second.ends_with(" 0 NVRTC compiles"), "{second}");
+    // The same image both times.
+    assert_eq!(first.split(',').next(), second.split(',').next());
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(files.len(), 1, "one entry, no temporary files: {files:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

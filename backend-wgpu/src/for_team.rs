@@ -1,0 +1,178 @@
+//! `parallel_for` over a `TeamPolicy`: one workgroup per team of `team_size x vector_length`
+//! invocations, the league looped over the dispatched workgroups (see `emit::team`). [`launch`]
+//! also serves `reduce_team` (with a reducer: one partial per workgroup).
+
+use crate::emit::{EmitOptions, Entry};
+use crate::runtime::ctx::Ctx;
+use crate::runtime::launch::{addr32_ok, dispatch, fold, pipeline, prepare, scratch_buffer};
+use crate::runtime::partials::Partials;
+use crate::runtime::reduction::{init_values, Reduction};
+use crate::{Wgpu, WgpuSpace};
+use rokkos_core::kernel::KernelIr;
+use rokkos_core::reducer::AccValue;
+use rokkos_core::{Error, Reducer, Result, Sum, TeamPolicy};
+use std::sync::Arc;
+
+/// `parallel_for` over `policy`.
+pub(crate) fn run<K: KernelIr<Space = WgpuSpace>>(
+    ctx: &Arc<Ctx>,
+    label: &str,
+    policy: &TeamPolicy<Wgpu>,
+    kernel: &K,
+) -> Result<()> {
+    launch::<K, i32, Sum>(ctx, label, policy, kernel, None).map(|_| ())
+}
+
+/// Most workgroups of a team reduction (the host joins this many partials at most).
+const TEAM_REDUCE_GROUPS: u64 = 1024;
+/// Most workgroups of a team launch without level-1 scratch (teams beyond loop over them).
+const TEAM_GROUPS: u64 = 1 << 22;
+/// Bytes of level-1 scratch one launch may hold (teams in flight × bytes per team).
+const LEVEL1_BUDGET: u64 = 256 << 20;
+
+/// A team launch: league size, team size, vector length, scratch requests.
+struct TeamLaunch {
+    league: usize,
+    team: usize,
+    vlen: usize,
+    scratch: [rokkos_core::ScratchRequest; 2],
+}
+
+impl TeamLaunch {
+    fn of(policy: &TeamPolicy<Wgpu>) -> Self {
+        TeamLaunch {
+            league: policy.league_size(),
+            team: policy.team_size(),
+            vlen: policy.vector_len(),
+            scratch: policy.scratch_requests(),
+        }
+    }
+}
+
+/// `parallel_for` (no reducer) or `parallel_reduce` over a league of teams.
+pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
+    ctx: &Arc<Ctx>,
+    label: &str,
+    policy: &TeamPolicy<Wgpu>,
+    kernel: &K,
+    reducer: Option<&Rd>,
+) -> Result<Option<Reduction>> {
+    let tl = &TeamLaunch::of(policy);
+    use crate::emit::team::{needs_lane_comm, uses_scratch, TeamShape};
+    use rokkos_core::ir::ScratchScope;
+    let policy_err = |reason: String| Error::InvalidPolicy {
+        label: label.to_string(),
+        reason,
+    };
+    // Core validates every policy before a launch token exists; this guard only keeps a bad
+    // shape from reaching WGSL (a zero-sized workgroup) or `c / tl.team` below.
+    if tl.team == 0 || tl.vlen == 0 {
+        return Err(policy_err(format!(
+            "team size {} and vector length {} must be positive",
+            tl.team, tl.vlen
+        )));
+    }
+    let p = prepare(ctx, kernel)?;
+    let max = ctx.limits.max_compute_invocations_per_workgroup as usize;
+    if tl.team.checked_mul(tl.vlen).is_none_or(|n| n > max) {
+        return Err(policy_err(format!(
+            "team size {} x vector length {} exceeds max_compute_invocations_per_workgroup = {max}",
+            tl.team, tl.vlen
+        )));
+    }
+    let mut pools = [(0u32, 0u32); 2];
+    for (l, pool) in pools.iter_mut().enumerate() {
+        let r = tl.scratch[l];
+        let cap = r
+            .per_thread
+            .checked_mul(tl.team)
+            .and_then(|b| b.checked_add(r.per_team));
+        let (team_s, thread_s) = (
+            uses_scratch(&p.ir, l as u32, ScratchScope::Team),
+            uses_scratch(&p.ir, l as u32, ScratchScope::Thread),
+        );
+        let split = match (team_s, thread_s, cap) {
+            (_, _, None) => None,
+            (true, true, _) => Some((r.per_team, r.per_thread)),
+            (true, false, Some(c)) => Some((c, 0)),
+            (false, true, Some(c)) => Some((0, c / tl.team)),
+            (false, false, _) => Some((0, 0)),
+        };
+        let fits = split.and_then(|(a, b)| Some((u32::try_from(a).ok()?, u32::try_from(b).ok()?)));
+        *pool = fits.ok_or_else(|| {
+            policy_err(format!(
+                "scratch level {l} request does not fit 32-bit offsets"
+            ))
+        })?;
+    }
+    let shape = TeamShape {
+        team: tl.team as u32,
+        vlen: tl.vlen as u32,
+        lanes: !needs_lane_comm(&p.ir),
+        pools,
+    };
+    let fields = p.ir.acc_fields();
+    let (joins, init) = match reducer {
+        Some(r) => init_values(r, &fields)?,
+        None => (vec![], vec![]),
+    };
+    let wg = shape.wg();
+    // Workgroup memory: level-0 scratch, the exchange buffers, the accumulators' tree.
+    let mut wmem = shape.arena_words(0) as u64 * 4 + 12 * wg as u64;
+    if reducer.is_some() {
+        wmem += fields
+            .iter()
+            .map(|(_, t)| t.size().max(4) as u64)
+            .sum::<u64>()
+            * wg.next_power_of_two() as u64;
+    }
+    let wlim = ctx.limits.max_compute_workgroup_storage_size as u64;
+    if wmem > wlim {
+        return Err(policy_err(format!(
+            "the team needs {wmem} bytes of workgroup memory (level-0 scratch {} + reduction buffers); max_compute_workgroup_storage_size is {wlim}",
+            shape.arena(0)
+        )));
+    }
+    let opts = EmitOptions {
+        entry: Entry::Team {
+            reduce: reducer.is_some(),
+            shape,
+        },
+        wg,
+        joins: joins.clone(),
+        addr32: addr32_ok(&p),
+        bare_in_bounds: false,
+    };
+    let c = pipeline(ctx, &p, &opts)?;
+    let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));
+    if tl.league == 0 {
+        return Ok(red);
+    }
+    let l1 = shape.arena_words(1) as u64 * 4;
+    let mut groups = (tl.league as u64).min(if reducer.is_some() {
+        TEAM_REDUCE_GROUPS
+    } else {
+        TEAM_GROUPS
+    });
+    let budget = LEVEL1_BUDGET.min(ctx.limits.max_storage_buffer_binding_size);
+    if let Some(fit) = budget.checked_div(l1) {
+        groups = groups.min(fit.max(1));
+    }
+    let (gx, gy) = fold(ctx, groups)?;
+    let slots = gx as u64 * gy as u64;
+    let parts = red.is_some().then(|| Partials::new(ctx, &fields, slots));
+    let mut refs = parts.as_ref().map_or_else(Vec::new, Partials::refs);
+    let level1 = (l1 > 0 || crate::emit::team::uses_level(&p.ir, 1))
+        .then(|| scratch_buffer(ctx, (slots * l1) as usize));
+    refs.extend(level1.as_ref());
+    dispatch(ctx, &p, &c, &init, groups, &refs, red.is_some(), |l, b| {
+        l.set_u64(b, "league", tl.league as u64);
+        l.set_u64(b, "tsize", tl.team as u64);
+        l.set_u64(b, "vlen", tl.vlen as u64);
+        l.set_u64(b, "l1_bytes", l1);
+    })?;
+    if let Some(r) = red.as_mut() {
+        r.parts = parts;
+    }
+    Ok(red)
+}

@@ -1,0 +1,19 @@
+//! The wgpu runtime under the patterns, in dependency order (each module uses only those above
+//! it; what every device backend shares lives in `rokkos_core::device`):
+//!
+//! - [`pool`]: wgpu buffers in the shared buffer pool;
+//! - [`pipeline`]: compiled pipelines (kernels, partials joins) and how WGSL becomes one;
+//! - [`ctx`]: the device context: adapter choice, the pending command encoder and submissions,
+//!   the error records (the shared error book), pipeline caches, host read-back and fences;
+//! - [`memory`]: `WgpuSpace`, Views in storage buffers;
+//! - [`launch`]: preparing a kernel's IR and arguments, compiling and dispatching one launch;
+//! - [`partials`]: joining a reduction's per-workgroup partials on the device;
+//! - [`reduction`]: a launched reduction completed as a host value or into a device View.
+
+pub(crate) mod ctx;
+pub(crate) mod launch;
+pub(crate) mod memory;
+pub(crate) mod partials;
+pub(crate) mod pipeline;
+pub(crate) mod pool;
+pub(crate) mod reduction;

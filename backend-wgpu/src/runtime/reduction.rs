@@ -1,0 +1,91 @@
+//! A launched reduction and how it completes: its per-workgroup partials joined for the host
+//! (a value) or into a device View's element (`parallel_reduce_into`, without waiting). The
+//! bookkeeping every device backend shares is `rokkos_core::device::reduce`.
+
+use super::ctx::Ctx;
+use super::launch::unsupported;
+use super::memory::WgpuSpace;
+use super::partials::{into_element, to_host, JoinSpec, Partials};
+use rokkos_core::device::reduce::device_result_element;
+use rokkos_core::ir::{AccField, ScalarType, Value};
+use rokkos_core::reducer::{AccValue, JoinKind};
+use rokkos_core::space::ResultSlot;
+use rokkos_core::{Reducer, Result};
+use std::sync::Arc;
+
+/// The reducer's joins and identity for the kernel's accumulator `fields`.
+pub(crate) fn init_values<V: AccValue, Rd: Reducer<V>>(
+    reducer: &Rd,
+    fields: &[(AccField, ScalarType)],
+) -> Result<(Vec<JoinKind>, Vec<Value>)> {
+    rokkos_core::device::reduce::init_values(reducer, fields, |f| unsupported(f))
+}
+
+/// A launched reduction: its per-workgroup partials (none when there was no work item) and how
+/// they join. [`finish_host`] or [`finish_into`] completes it.
+pub(crate) struct Reduction {
+    ir: Arc<rokkos_core::ir::Kernel>,
+    joins: Vec<JoinKind>,
+    pub init: Vec<Value>,
+    pub parts: Option<Partials>,
+}
+
+impl Reduction {
+    /// A reduction of `ir`'s accumulators by `joins` from `init`, before its launch.
+    pub(crate) fn new(
+        ir: &Arc<rokkos_core::ir::Kernel>,
+        joins: Vec<JoinKind>,
+        init: &[Value],
+    ) -> Self {
+        Reduction {
+            ir: ir.clone(),
+            joins,
+            init: init.to_vec(),
+            parts: None,
+        }
+    }
+    fn spec(&self) -> JoinSpec<'_> {
+        JoinSpec {
+            ir: &self.ir,
+            joins: &self.joins,
+            init: &self.init,
+        }
+    }
+}
+
+/// The reduction's value on the host (waits for the device).
+pub(crate) fn finish_host<V: AccValue, Rd: Reducer<V>>(
+    ctx: &Ctx,
+    mut red: Reduction,
+    reducer: &Rd,
+) -> Result<V> {
+    let Some(parts) = red.parts.take() else {
+        return Ok(reducer.init());
+    };
+    to_host(ctx, &red.spec(), parts)?.join(reducer)
+}
+
+/// Stores the reduction's value into `slot`. A single scalar accumulator whose Rust value is its
+/// device representation is joined into the slot on the device, without waiting; anything else
+/// (several fields, `bool`, an element the device cannot address) goes through the host.
+pub(crate) fn finish_into<V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
+    ctx: &Ctx,
+    mut red: Reduction,
+    reducer: &Rd,
+    slot: ResultSlot<'_, WgpuSpace>,
+) -> Result<()> {
+    let fields = red.ir.acc_fields();
+    let size = std::mem::size_of::<V>();
+    let elem = device_result_element(&fields, size, slot.byte_offset());
+    let same_device = std::ptr::eq(&*slot.buffer().ctx, ctx);
+    match (elem, red.parts.take()) {
+        (Some(elem), Some(parts)) if same_device => {
+            rokkos_core::space::check_byte_range(slot.buffer().bytes, slot.byte_offset(), size)?;
+            into_element(ctx, &red.spec(), parts, &slot.buffer().buf, elem)
+        }
+        (_, parts) => {
+            red.parts = parts;
+            slot.write(finish_host::<V, Rd>(ctx, red, reducer)?)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! `parallel_scan` over a `RangePolicy`: reduce-then-scan in two device passes, the block prefixes
+//! joined on the host in between (no inter-workgroup forward-progress assumption).
+
+use crate::emit::{EmitOptions, Entry};
+use crate::params::{storage_type, ParamsLayout};
+use crate::runtime::ctx::Ctx;
+use crate::runtime::launch::{
+    addr32_ok, bare_ok, dispatch, fold, pipeline, prepare, read_fields, scratch_buffer, wg_size,
+};
+use crate::runtime::reduction::init_values;
+use crate::{Wgpu, WgpuSpace};
+use rokkos_core::device::reduce::to_value;
+use rokkos_core::kernel::KernelIr;
+use rokkos_core::reducer::AccValue;
+use rokkos_core::{RangePolicy, Reducer, Result};
+use std::sync::Arc;
+
+/// `parallel_scan` over `begin..end`: reduce-then-scan in two device passes with the block prefixes
+/// joined on the host in between (no inter-workgroup forward-progress assumption).
+pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
+    ctx: &Arc<Ctx>,
+    policy: &RangePolicy<Wgpu>,
+    kernel: &K,
+    reducer: &Rd,
+) -> Result<V> {
+    let (begin, end) = (policy.begin(), policy.end());
+    let p = prepare(ctx, kernel)?;
+    let fields = p.ir.acc_fields();
+    let (joins, init) = init_values(reducer, &fields)?;
+    let wg = wg_size(ctx);
+    let o1 = EmitOptions {
+        entry: Entry::ScanTotals,
+        wg,
+        joins: joins.clone(),
+        addr32: addr32_ok(&p),
+        bare_in_bounds: bare_ok(&p, end),
+    };
+    let o2 = EmitOptions {
+        entry: Entry::ScanFinal,
+        wg,
+        joins,
+        addr32: addr32_ok(&p),
+        bare_in_bounds: bare_ok(&p, end),
+    };
+    let c1 = pipeline(ctx, &p, &o1)?;
+    let c2 = pipeline(ctx, &p, &o2)?;
+    let n = end.saturating_sub(begin) as u64;
+    if n == 0 {
+        return Ok(reducer.init());
+    }
+    let blocks = n.div_ceil(wg as u64);
+    let (gx, gy) = fold(ctx, blocks)?;
+    let slots = gx as usize * gy as usize;
+    let t = fields[0].1;
+    let sz = storage_type(t).size();
+    let totals = scratch_buffer(ctx, slots * sz);
+    let set = |l: &ParamsLayout, b: &mut [u8]| {
+        l.set_u64(b, "begin", begin as u64);
+        l.set_u64(b, "n", n);
+    };
+    dispatch(ctx, &p, &c1, &init, blocks, &[&totals], true, set)?;
+    let tot = read_fields(ctx, &fields, &[&*totals], blocks as usize)?;
+    let mut acc = reducer.init();
+    let mut pre = vec![0u8; slots * sz];
+    let mut vals = Vec::with_capacity(1);
+    tot.for_each(|b, part| {
+        vals.clear();
+        acc.push_values(&mut vals);
+        let bits = vals[0].to_bits().to_le_bytes();
+        pre[b * sz..(b + 1) * sz].copy_from_slice(&bits[..sz]);
+        reducer.join(&mut acc, to_value::<V>(part)?);
+        Ok(())
+    })?;
+    let prefix = scratch_buffer(ctx, slots * sz);
+    ctx.submit();
+    ctx.queue.write_buffer(&prefix, 0, &pre);
+    dispatch(ctx, &p, &c2, &init, blocks, &[&prefix], false, set)?;
+    Ok(acc)
+}

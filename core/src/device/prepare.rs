@@ -1,0 +1,140 @@
+//! A launch's kernel and arguments as a device backend reads them: the IR (built, validated and
+//! hashed once per kernel type), the View bindings and scalars in IR parameter order, checked
+//! against the parameters, and the facts the emitters' fast variants depend on.
+
+use crate::error::{Error, Result};
+use crate::ir::{self, valid::KernelInfo, Value};
+use crate::kernel::{KernelArg, KernelIr, ViewBinding};
+use crate::space::MemorySpace;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// A kernel's validated IR, its analysis and its stable hash.
+pub type KernelEntry = (Arc<ir::Kernel>, Arc<KernelInfo>, u64);
+
+/// The validated IR of every kernel type launched on a device, keyed by the type's name (the IR
+/// depends only on the type).
+#[derive(Default)]
+pub struct KernelCache {
+    kernels: Mutex<HashMap<&'static str, Arc<KernelEntry>>>,
+}
+
+/// A kernel's IR with its arguments.
+pub struct Prepared<'a, M: MemorySpace> {
+    /// The validated IR.
+    pub ir: Arc<ir::Kernel>,
+    /// Its analysis.
+    pub info: Arc<KernelInfo>,
+    /// Its stable hash (the compiled-kernel caches' key).
+    pub hash: u64,
+    /// View arguments, in IR parameter order.
+    pub views: Vec<ViewBinding<'a, M>>,
+    /// Scalar arguments, in IR parameter order.
+    pub scalars: Vec<Value>,
+}
+
+impl KernelCache {
+    /// The IR of `K`, from the cache or built and validated now. `unsupported` turns a kernel
+    /// the IR builder refuses into the backend's error.
+    pub fn entry<K: KernelIr>(
+        &self,
+        unsupported: impl FnOnce(String) -> Error,
+    ) -> Result<Arc<KernelEntry>> {
+        // `type_name` spells the type with its full path and generic arguments (lifetimes
+        // erased, which the IR does not depend on).
+        let key = std::any::type_name::<K>();
+        if let Some(e) = self.kernels.lock().ok().and_then(|m| m.get(key).cloned()) {
+            return Ok(e);
+        }
+        let ir = K::build_ir().map_err(|e| unsupported(format!("kernel `{}`: {e}", K::NAME)))?;
+        let info = ir::valid::validate(&ir)
+            .map_err(|e| Error::InvalidArgument(format!("kernel IR rejected: {e}")))?;
+        let hash = ir.stable_hash();
+        let e = Arc::new((Arc::new(ir), Arc::new(info), hash));
+        if let Ok(mut m) = self.kernels.lock() {
+            m.insert(key, e.clone());
+        }
+        Ok(e)
+    }
+
+    /// `kernel`'s IR and arguments, each checked against its parameter (count, element type,
+    /// rank, and `on_device`: whether a View's buffer belongs to this device).
+    pub fn prepare<'a, K: KernelIr>(
+        &self,
+        kernel: &'a K,
+        unsupported: impl FnOnce(String) -> Error,
+        on_device: impl Fn(&<K::Space as MemorySpace>::Buffer) -> bool,
+    ) -> Result<Prepared<'a, K::Space>> {
+        let entry = self.entry::<K>(unsupported)?;
+        let (ir, info, hash) = (entry.0.clone(), entry.1.clone(), entry.2);
+        let mut views = Vec::new();
+        let mut scalars = Vec::new();
+        kernel.visit_args(&mut |a| match a {
+            KernelArg::View(v) => views.push(v),
+            KernelArg::Scalar(s) => scalars.push(s),
+        });
+        if views.len() != ir.views.len() || scalars.len() != ir.scalars.len() {
+            return Err(Error::InvalidArgument(format!(
+                "kernel `{}`: {} View and {} scalar arguments for {} View and {} scalar parameters",
+                ir.name,
+                views.len(),
+                scalars.len(),
+                ir.views.len(),
+                ir.scalars.len()
+            )));
+        }
+        for (v, p) in views.iter().zip(&ir.views) {
+            if v.elem != p.elem || v.extents.len() != p.rank as usize {
+                return Err(Error::InvalidArgument(format!(
+                    "kernel `{}`: argument `{}` is not a rank-{} {} View",
+                    ir.name, p.name, p.rank, p.elem
+                )));
+            }
+            if !on_device(v.buffer) {
+                return Err(Error::InvalidArgument(format!(
+                    "kernel `{}`: View `{}` lives on another device",
+                    ir.name, v.label
+                )));
+            }
+        }
+        for (s, p) in scalars.iter().zip(&ir.scalars) {
+            if s.ty() != p.ty {
+                return Err(Error::InvalidArgument(format!(
+                    "kernel `{}`: scalar `{}` is {}, expected {}",
+                    ir.name,
+                    p.name,
+                    s.ty(),
+                    p.ty
+                )));
+            }
+        }
+        Ok(Prepared {
+            ir,
+            info,
+            hash,
+            views,
+            scalars,
+        })
+    }
+}
+
+impl<M: MemorySpace> Prepared<'_, M> {
+    /// Whether every View argument's addressed elements lie below element `u32::MAX` of its
+    /// buffer, so that 32-bit address arithmetic computes the same offsets.
+    pub fn addr32_ok(&self) -> bool {
+        self.views.iter().all(|v| {
+            let span = crate::layout::span_of(v.extents, v.strides) as u64;
+            (v.offset as u64)
+                .checked_add(span)
+                .is_some_and(|end| end < u32::MAX as u64)
+        })
+    }
+
+    /// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument
+    /// (so an access at the bare work index needs no check).
+    pub fn bare_ok(&self, end: usize) -> bool {
+        self.views
+            .iter()
+            .all(|v| v.extents.len() != 1 || end <= v.extents[0])
+    }
+}
