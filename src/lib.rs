@@ -111,7 +111,9 @@
 //! `__call_unchecked` (after the chunk's bounds check). Sealed instead of `unsafe`: [`Layout`]
 //! (its offsets are trusted) and [`Policy`]. Private: the check-and-hold step
 //! itself, the launch token's constructor, [`ResultSlot`]'s constructor, the borrow flag, and
-//! `ScratchArena`'s reset.
+//! `ScratchArena`'s reset. Safe because checked: [`HostBuffer::from_owner`] (its bytes come from an
+//! exclusive `AsMut` borrow of an owner the buffer keeps until it is dropped) and a space's
+//! `allocate_mirror` (a mirror View refuses memory that is too short or misaligned).
 //!
 //! None of this costs the native path its speed: owned accesses compile to plain loads and stores,
 //! the hold is taken once per launch, and catching a failing kernel costs nothing until one fails.
