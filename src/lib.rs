@@ -33,22 +33,101 @@
 //!
 //! ## Soundness
 //!
-//! Safe code cannot cause a data race through rokkos. Three mechanisms combine:
+//! Safe code cannot cause undefined behaviour or a data race through rokkos, on any backend. The
+//! mechanisms, each with its limits:
 //!
-//! 1. **Owner computes** (checked at compile time by [`#[kernel]`](macro@kernel)): a plain read or write of a
-//!    writable View (`ViewMut`) must use an index that contains the work item's own index, e.g.
-//!    `a[i]`, `a[(i, k)]` under a range over `i`, `b[(j, i)]` under an MDRange over `(i, j)`, or the
-//!    league rank plus the nested range indices in a team kernel. Distinct work items therefore touch
-//!    distinct elements (every View's strides are injective; [`View::new_strided`] checks that).
-//!    A writable View used with atomics must be accessed only atomically in that kernel. Anything
+//! 1. **Owner computes** (checked at compile time by [`#[kernel]`](macro@kernel)): a plain read or
+//!    write of a writable View (`ViewMut`) must use an index that contains the work item's own
+//!    index, e.g. `a[i]`, `a[(i, k)]` under a range over `i`, `b[(j, i)]` under an MDRange over
+//!    `(i, j)`, or the league rank plus the nested range indices in a team kernel. Distinct work
+//!    items therefore touch distinct elements, because every View's strides are injective
+//!    ([`View::new_strided`] checks that; the other constructors make contiguous strides). A
+//!    writable View used with atomics must be accessed only atomically in that kernel. Anything
 //!    else is a compile error unless it sits in an `unsafe { }` block, where the kernel's author
-//!    promises that concurrent work items access disjoint elements. Reads of read-only Views are free.
-//! 2. **Launch checks** (run time, `Err(Aliasing)`): a writable View argument may not overlap any
-//!    other argument, and no View argument may be borrowed by a live host guard.
-//! 3. **Host handles**: a `View` handle is neither `Send` nor `Sync`; host element access goes through
-//!    [`View::get`] / [`View::set`] or `RefCell`-like guards ([`View::host`], [`View::host_mut`]).
+//!    promises that concurrent work items access disjoint elements. Reads of read-only Views are
+//!    free. The macro turns each owned access into a call of an `unsafe fn` of the accessor
+//!    (`WriteAccess::__store` and friends) inside an `unsafe` block it generates with its own span,
+//!    so lints such as `unsafe_code` on the user's crate see only the author's own `unsafe`.
 //!
-//! None of this costs the native path its speed: owned accesses compile to plain loads and stores.
+//!    **Team kernels** (checked at compile time by `#[kernel]`, with the same rules the IR
+//!    validator checks at launch: one implementation, the `rokkos-rules` crate): a write to a
+//!    writable View or team scratch belongs to one thread of the team (inside `single_team`, or at
+//!    an index holding the enclosing `thread_range` / `team_vector_range` index or the team rank);
+//!    two accesses to one element of team-shared memory (team scratch, the team's elements of
+//!    writable Views), one a write, that different threads may run need a `team_barrier` between
+//!    them; barriers and team-wide constructs are reached by every thread with the same bounds
+//!    (loads of read-only Views at uniform indices count as uniform). Vector lanes behave as if run
+//!    in order: a backend runs them in parallel only when that gives the same result. An
+//!    `unsafe { }` block in a kernel exempts its accesses from these rules and from owner computes,
+//!    and stays a real `unsafe` block with the author's own token, so `#![forbid(unsafe_code)]`
+//!    refuses it. *Limit*: the ordering rules are conservative (two separate thread ranges, or a
+//!    range re-run in a loop without a barrier, count as possibly different threads), since Kokkos
+//!    promises no fixed mapping of indices to threads.
+//!
+//! 2. **Launch checks, held until the launch is done** (run time, `Err(Aliasing)`): before a
+//!    kernel runs, a writable View argument may not overlap (by byte range) any other argument, and
+//!    no argument's allocation may be borrowed by a live host guard or another launch. The launch
+//!    then *holds* every argument allocation, exclusively when the kernel writes it (or a
+//!    [`parallel_reduce_into`] result lives in it) and shared otherwise, until the backend has
+//!    returned: a [`View::host`] / [`View::host_mut`] guard, [`View::get`] / [`View::set`],
+//!    [`deep_copy`], [`fill`] or another launch that would touch the allocation in a conflicting
+//!    way is refused meanwhile (guards and `get`/`set` panic like `RefCell`; copies and launches
+//!    answer `Err(Aliasing)`). One allocation may be passed as a writable subview and a disjoint
+//!    read-only subview of it: the hold is per allocation, the overlap check per byte range.
+//!    Backends receive the launch as a [`Launch`] token that only rokkos makes (after validating
+//!    the policy against the space's limits and checking the arguments), typed with the space's own
+//!    policy type: the [`ExecutionSpace`] pattern methods cannot be called directly, with an
+//!    unvalidated policy, or with a token made for another space.
+//!    *Limit*: a device launch is asynchronous; its hold covers the submission, and the device queue
+//!    orders later copies after it.
+//!
+//! 3. **Host backends run each work item at most once at a time**: a native body comes only from
+//!    a token ([`Launch::for_body`] and siblings), for a space that implements the `unsafe` trait
+//!    [`HostBackend`], whose implementor promises exactly that ([`Serial`] and `Rayon` do).
+//!    Together with owner computes this is the whole race-freedom argument for plain accesses.
+//!
+//! 4. **Bounds and sizes**: every View access inside a kernel is bounds checked (range kernels check
+//!    the accesses at the bare work index once per chunk instead of once per element). A failed
+//!    check, like any other failure of a running kernel, is an `Err` of the launch:
+//!    `Err(OutOfBounds)` naming the kernel, the View, the index and the extents, or
+//!    `Err(KernelFailed)` (division by zero, overflow in builds that check it, a non-positive loop
+//!    step, scratch beyond the policy's reservation, a panic in a reducer the launch calls). Every
+//!    size product is checked or saturating: View constructors refuse element counts, spans and
+//!    byte sizes that overflow (`Err(OutOfMemory)`), subview ranges (inclusive ends up to
+//!    `usize::MAX` included) are checked (`Err(ShapeMismatch)`), team scratch requests whose element
+//!    count or bytes overflow are scratch beyond the reservation, and [`scratch_size`] saturates.
+//!    *Limit*: host code outside kernels keeps Rust's conventions (indexing panics like slices,
+//!    guard conflicts like `RefCell`), and a build with `panic = "abort"` aborts on a failing host
+//!    kernel instead of returning `Err`.
+//!
+//! 5. **Host handles**: a `View` handle is neither `Send` nor `Sync`, so no other thread can reach a
+//!    View while a kernel runs over it; host element access goes through [`View::get`] /
+//!    [`View::set`] or `RefCell`-like guards ([`View::host`], [`View::host_mut`]). A guard leaked
+//!    with `std::mem::forget` keeps its allocation borrowed for good (launches on it then answer
+//!    `Err(Aliasing)`): never unsound.
+//!
+//! **What is `unsafe` in the public API, and why** (everything else a user can call is safe
+//! because it is checked): the `unsafe` trait [`HostBackend`] (run each work item at most once at a
+//! time), the `unsafe` trait [`HostAccessible`] (a memory space whose host pointer is valid for
+//! its whole allocation: Views dereference it after an index check only), the `unsafe` trait
+//! [`AtomicScalar`] (really atomic operations), [`MemorySpace`]'s
+//! `read_bytes` / `write_bytes` / `copy_bytes` (raw copies into memory a host guard may have lent
+//! out as `&T`: callers hold the allocation, as `deep_copy` does), [`TeamMember::new`] (a backend
+//! keeps the member and its scratch on one thread, one team at a time), and the `#[doc(hidden)]`
+//! items `#[kernel]`'s expansion calls: `View::__read_access` / `__write_access` (accessors
+//! without a launch's checks), `ReadAccess::new` / `WriteAccess::new` (raw pointers),
+//! `WriteAccess::__load` / `__store` (plain accesses: the owner-computes proof),
+//! `__get_unchecked` / `__load_unchecked` / `__store_unchecked` (no bounds check), the kernel
+//! traits' `bind` (a native body without a launch; rokkos calls it from the token only) and
+//! `__call_unchecked` (after the chunk's bounds check). Sealed instead of `unsafe`: [`Layout`]
+//! (its offsets are trusted) and [`Policy`]. Private: the check-and-hold step
+//! itself, the launch token's constructor, [`ResultSlot`]'s constructor, the borrow flag, and
+//! `ScratchArena`'s reset. Safe because checked: [`HostBuffer::from_owner`] (its bytes come from an
+//! exclusive `AsMut` borrow of an owner the buffer keeps until it is dropped) and a space's
+//! `allocate_mirror` (a mirror View refuses memory that is too short or misaligned).
+//!
+//! None of this costs the native path its speed: owned accesses compile to plain loads and stores,
+//! the hold is taken once per launch, and catching a failing kernel costs nothing until one fails.
 
 #![warn(missing_docs)]
 

@@ -20,11 +20,11 @@ mod scan_range;
 
 use rayon::prelude::*;
 use rokkos_core::kernel::{
-    Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
 use rokkos_core::{
-    Error, ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits,
-    TeamPolicy,
+    Error, ExecutionSpace, HostBackend, HostSpace, Launch, MDRangePolicy, RangePolicy, Reducer,
+    Result, TeamLimits, TeamPolicy,
 };
 use std::sync::Arc;
 
@@ -106,95 +106,82 @@ impl ExecutionSpace for Rayon {
     fn team_limits(&self) -> TeamLimits {
         rokkos_core::host_iter::HOST_TEAM_LIMITS
     }
-    fn for_range<K>(
-        &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_range<K>(&self, launch: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<RangeWork, Space = HostSpace> + KernelIr,
     {
-        for_range::run(self, policy, kernel);
+        for_range::run(self, launch);
         Ok(())
     }
     fn for_mdrange<const N: usize, K>(
         &self,
-        _label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, MDRangePolicy<Self, N>, K>,
     ) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = HostSpace> + KernelIr,
     {
-        for_mdrange::run(self, policy, kernel);
+        for_mdrange::run(self, launch);
         Ok(())
     }
-    fn for_team<K>(
-        &self,
-        _label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_team<K>(&self, launch: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = HostSpace> + KernelIr,
     {
-        for_team::run(self, policy, kernel);
+        for_team::run(self, launch);
         Ok(())
     }
     fn reduce_range<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<RangeWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(reduce_range::run(self, policy, kernel, reducer))
+        Ok(reduce_range::run(self, launch, reducer))
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
         &self,
-        _label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, MDRangePolicy<Self, N>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<MDWork<N>, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(reduce_mdrange::run(self, policy, kernel, reducer))
+        Ok(reduce_mdrange::run(self, launch, reducer))
     }
     fn reduce_team<K, Rd>(
         &self,
-        _label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, TeamPolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<TeamWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(reduce_team::run(self, policy, kernel, reducer))
+        Ok(reduce_team::run(self, launch, reducer))
     }
     fn scan_range<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ScanKernel<RangeWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(scan_range::run(self, policy, kernel, reducer))
+        Ok(scan_range::run(self, launch, reducer))
     }
 }
+
+// SAFETY: every pattern hands each chunk of indices, tiles or league ranks to exactly one task
+// (`host_iter::chunk_bounds` cuts disjoint pieces), and all tasks finish before the pattern method
+// returns (`for_chunks` / `map_chunks` join them). A scan runs its non-final pass over every chunk,
+// joins, then its final pass: one index never runs in both passes at once. Each league rank gets
+// its own `TeamMember` over its task's arenas.
+unsafe impl HostBackend for Rayon {}
 
 /// Folds partial results in order.
 pub(crate) fn join_in_order<V, Rd: Reducer<V>>(reducer: &Rd, partials: Vec<V>) -> V {

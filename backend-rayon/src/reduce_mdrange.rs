@@ -2,22 +2,20 @@
 
 use crate::{join_in_order, Rayon};
 use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_reduce_tiles, TileGrid};
-use rokkos_core::kernel::{Checked, MDWork, ReduceKernel};
-use rokkos_core::{ExecutionSpace, HostSpace, MDRangePolicy, Reducer};
+use rokkos_core::kernel::{MDWork, ReduceKernel};
+use rokkos_core::{ExecutionSpace, HostSpace, Launch, MDRangePolicy, Reducer};
 
 pub(crate) fn run<const N: usize, K, Rd>(
     space: &Rayon,
-    policy: &MDRangePolicy<Rayon, N>,
-    kernel: Checked<'_, K>,
+    launch: Launch<'_, MDRangePolicy<Rayon, N>, K>,
     reducer: &Rd,
 ) -> K::Value
 where
     K: ReduceKernel<MDWork<N>, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
-    // SAFETY: host memory; `Checked` proves the argument checks passed.
-    let body = unsafe { kernel.kernel().bind() };
-    let grid = TileGrid::new(policy);
+    let body = launch.reduce_body();
+    let grid = TileGrid::new(launch.policy());
     let chunks = chunk_count(grid.len(), space.concurrency(), 1);
     let partials = space.map_chunks(chunks, |c| {
         let mut acc = reducer.init();

@@ -2,21 +2,22 @@
 
 use crate::{join_in_order, Rayon};
 use rokkos_core::host_iter::{chunk_bounds, chunk_count, team_scratch_bytes};
-use rokkos_core::kernel::{Checked, ReduceBody, ReduceKernel, TeamWork};
-use rokkos_core::{ExecutionSpace, HostSpace, Reducer, ScratchArena, TeamMember, TeamPolicy};
+use rokkos_core::kernel::{ReduceBody, ReduceKernel, TeamWork};
+use rokkos_core::{
+    ExecutionSpace, HostSpace, Launch, Reducer, ScratchArena, TeamMember, TeamPolicy,
+};
 
 pub(crate) fn run<K, Rd>(
     space: &Rayon,
-    policy: &TeamPolicy<Rayon>,
-    kernel: Checked<'_, K>,
+    launch: Launch<'_, TeamPolicy<Rayon>, K>,
     reducer: &Rd,
 ) -> K::Value
 where
     K: ReduceKernel<TeamWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
-    // SAFETY: host memory; `Checked` proves the argument checks passed.
-    let body = unsafe { kernel.kernel().bind() };
+    let body = launch.reduce_body();
+    let policy = launch.policy();
     let [b0, b1] = team_scratch_bytes(policy);
     let league = policy.league_size();
     let chunks = chunk_count(league, space.concurrency(), 1);
@@ -24,7 +25,7 @@ where
         let (s0, s1) = (ScratchArena::new(b0), ScratchArena::new(b1));
         let mut acc = reducer.init();
         for l in chunk_bounds(0, league, chunks, c) {
-            // SAFETY: the member and its arenas live in this task only.
+            // SAFETY: the member and its arenas live in this task only, one team at a time.
             let member =
                 unsafe { TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]) };
             body.call(&member, &mut acc);

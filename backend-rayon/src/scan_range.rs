@@ -3,23 +3,22 @@
 
 use crate::Rayon;
 use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_scan_chunk};
-use rokkos_core::kernel::{Checked, RangeWork, ScanKernel};
-use rokkos_core::{ExecutionSpace, HostSpace, RangePolicy, Reducer};
+use rokkos_core::kernel::{RangeWork, ScanKernel};
+use rokkos_core::{ExecutionSpace, HostSpace, Launch, RangePolicy, Reducer};
 
 pub(crate) fn run<K, Rd>(
     space: &Rayon,
-    policy: &RangePolicy<Rayon>,
-    kernel: Checked<'_, K>,
+    launch: Launch<'_, RangePolicy<Rayon>, K>,
     reducer: &Rd,
 ) -> K::Value
 where
     K: ScanKernel<RangeWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
-    // SAFETY: host memory; `Checked` proves the argument checks passed.
-    let body = unsafe { kernel.kernel().bind() };
+    let body = launch.scan_body();
+    let policy = launch.policy();
     let (b, e) = (policy.begin(), policy.end());
-    let chunks = chunk_count(e - b, space.concurrency(), policy.chunk());
+    let chunks = chunk_count(policy.len(), space.concurrency(), policy.chunk());
     let pass = |c: usize, start: K::Value, is_final: bool| {
         let mut acc = start;
         run_scan_chunk(&body, chunk_bounds(b, e, chunks, c), &mut acc, is_final);

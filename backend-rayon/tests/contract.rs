@@ -29,7 +29,9 @@ impl<L1: Layout, L2: Layout> Kernel for Scale<'_, L1, L2> {
 }
 impl<L1: Layout, L2: Layout> ForBody<RangeWork> for ScaleNative<'_, L1, L2> {
     fn call(&self, i: usize) {
-        self.y.__store(i, self.a * self.x[i]);
+        let v = self.a * self.x[i];
+        // SAFETY: work item `i` owns element `i` (what `#[kernel]` proves for `y[i] = ..`).
+        unsafe { self.y.__store(i, v) };
     }
 }
 impl<L1: Layout, L2: Layout> ForKernel<RangeWork> for Scale<'_, L1, L2> {
@@ -83,7 +85,8 @@ impl Kernel for Prefix<'_> {
 impl ScanBody<RangeWork, i64> for PrefixNative<'_> {
     fn call(&self, i: usize, p: &mut i64, fin: bool) {
         if fin {
-            self.out.__store(i, *p);
+            // SAFETY: work item `i` owns element `i`.
+            unsafe { self.out.__store(i, *p) };
         }
         *p += self.x[i];
     }
@@ -288,25 +291,37 @@ fn live_host_guard_is_refused() {
 }
 
 #[test]
-fn out_of_bounds_panics_with_kernel_label_index_extent() {
+fn out_of_bounds_is_an_error_naming_kernel_label_index_extent() {
     let y = View::<f64>::new("short", [4]).unwrap();
     let x = View::<f64>::new("x", [8]).unwrap();
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let _ = parallel_for(
+    for space in [Rayon::with_threads(2).unwrap(), Rayon::new()] {
+        let err = parallel_for(
             "scale",
-            RangePolicy::new(&Serial, 0..8),
+            RangePolicy::new(&space, 0..8),
             Scale {
                 y: &y,
                 x: &x,
                 a: 1.0,
             },
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            Error::OutOfBounds {
+                kernel: "scale".into(),
+                view: "short".into(),
+                index: "(4)".into(),
+                extents: "(4)".into()
+            }
         );
-    }));
-    let msg = *r.unwrap_err().downcast::<String>().unwrap();
-    assert_eq!(
-        msg,
-        "kernel `scale`: index (4) out of bounds for View `short` with extents (4)"
-    );
+        assert_eq!(
+            err.to_string(),
+            "kernel `scale`: index (4) out of bounds for View `short` with extents (4)"
+        );
+        // The launch released its hold on the arguments: host access works again.
+        y.host_mut()[0] = 0.0;
+        x.set(0, 0.0);
+    }
 }
 
 #[test]

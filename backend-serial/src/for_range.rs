@@ -1,14 +1,13 @@
 //! `parallel_for` over a `RangePolicy`: one loop.
 
 use rokkos_core::host_iter::run_for_chunk;
-use rokkos_core::kernel::{Checked, ForKernel, RangeWork};
-use rokkos_core::{HostSpace, RangePolicy};
+use rokkos_core::kernel::{ForKernel, RangeWork};
+use rokkos_core::{HostSpace, Launch, RangePolicy};
 
-pub(crate) fn run<E, K: ForKernel<RangeWork, Space = HostSpace>>(
-    policy: &RangePolicy<E>,
-    kernel: Checked<'_, K>,
+pub(crate) fn run<K: ForKernel<RangeWork, Space = HostSpace>>(
+    launch: Launch<'_, RangePolicy<crate::Serial>, K>,
 ) {
-    // SAFETY: host memory; `Checked` proves the argument checks passed.
-    let body = unsafe { kernel.kernel().bind() };
-    run_for_chunk(&body, policy.begin()..policy.end());
+    let body = launch.for_body();
+    let p = launch.policy();
+    run_for_chunk(&body, p.begin()..p.end());
 }

@@ -1,20 +1,19 @@
 //! `parallel_for` over a `TeamPolicy`: the league in order, teams of one thread.
 
 use rokkos_core::host_iter::team_scratch_bytes;
-use rokkos_core::kernel::{Checked, ForBody, ForKernel, TeamWork};
-use rokkos_core::{ExecutionSpace, HostSpace, ScratchArena, TeamMember, TeamPolicy};
+use rokkos_core::kernel::{ForBody, ForKernel, TeamWork};
+use rokkos_core::{HostSpace, Launch, ScratchArena, TeamMember, TeamPolicy};
 
-pub(crate) fn run<E: ExecutionSpace, K: ForKernel<TeamWork, Space = HostSpace>>(
-    policy: &TeamPolicy<E>,
-    kernel: Checked<'_, K>,
+pub(crate) fn run<K: ForKernel<TeamWork, Space = HostSpace>>(
+    launch: Launch<'_, TeamPolicy<crate::Serial>, K>,
 ) {
-    // SAFETY: host memory; `Checked` proves the argument checks passed.
-    let body = unsafe { kernel.kernel().bind() };
+    let body = launch.for_body();
+    let policy = launch.policy();
     let [b0, b1] = team_scratch_bytes(policy);
     let (s0, s1) = (ScratchArena::new(b0), ScratchArena::new(b1));
     let league = policy.league_size();
     for l in 0..league {
-        // SAFETY: the member and its arenas live in this task only.
+        // SAFETY: the member and its arenas live in this task only, one team at a time.
         let member =
             unsafe { TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]) };
         body.call(&member);

@@ -14,10 +14,11 @@ mod reduce_team;
 mod scan_range;
 
 use rokkos_core::kernel::{
-    Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
 use rokkos_core::{
-    ExecutionSpace, HostSpace, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits, TeamPolicy,
+    ExecutionSpace, HostBackend, HostSpace, Launch, MDRangePolicy, RangePolicy, Reducer, Result,
+    TeamLimits, TeamPolicy,
 };
 
 /// The serial execution space: runs every kernel on the calling thread.
@@ -46,92 +47,77 @@ impl ExecutionSpace for Serial {
     fn team_limits(&self) -> TeamLimits {
         rokkos_core::host_iter::HOST_TEAM_LIMITS
     }
-    fn for_range<K>(
-        &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_range<K>(&self, launch: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<RangeWork, Space = HostSpace> + KernelIr,
     {
-        for_range::run(policy, kernel);
+        for_range::run(launch);
         Ok(())
     }
     fn for_mdrange<const N: usize, K>(
         &self,
-        _label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, MDRangePolicy<Self, N>, K>,
     ) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = HostSpace> + KernelIr,
     {
-        for_mdrange::run(policy, kernel);
+        for_mdrange::run(launch);
         Ok(())
     }
-    fn for_team<K>(
-        &self,
-        _label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_team<K>(&self, launch: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = HostSpace> + KernelIr,
     {
-        for_team::run(policy, kernel);
+        for_team::run(launch);
         Ok(())
     }
     fn reduce_range<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<RangeWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(reduce_range::run(policy, kernel, reducer))
+        Ok(reduce_range::run(launch, reducer))
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
         &self,
-        _label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, MDRangePolicy<Self, N>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<MDWork<N>, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(reduce_mdrange::run(policy, kernel, reducer))
+        Ok(reduce_mdrange::run(launch, reducer))
     }
     fn reduce_team<K, Rd>(
         &self,
-        _label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, TeamPolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<TeamWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(reduce_team::run(policy, kernel, reducer))
+        Ok(reduce_team::run(launch, reducer))
     }
     fn scan_range<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ScanKernel<RangeWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(scan_range::run(policy, kernel, reducer))
+        Ok(scan_range::run(launch, reducer))
     }
 }
+
+// SAFETY: every pattern runs the body on the calling thread, once per index of the policy (a scan
+// makes a single final pass), and each league rank once with a fresh `TeamMember`, while the
+// pattern method runs.
+unsafe impl HostBackend for Serial {}

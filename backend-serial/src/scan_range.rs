@@ -1,21 +1,20 @@
 //! `parallel_scan` over a `RangePolicy`: a single final pass in index order.
 
 use rokkos_core::host_iter::run_scan_chunk;
-use rokkos_core::kernel::{Checked, RangeWork, ScanKernel};
-use rokkos_core::{HostSpace, RangePolicy, Reducer};
+use rokkos_core::kernel::{RangeWork, ScanKernel};
+use rokkos_core::{HostSpace, Launch, RangePolicy, Reducer};
 
-pub(crate) fn run<E, K, Rd>(
-    policy: &RangePolicy<E>,
-    kernel: Checked<'_, K>,
+pub(crate) fn run<K, Rd>(
+    launch: Launch<'_, RangePolicy<crate::Serial>, K>,
     reducer: &Rd,
 ) -> K::Value
 where
     K: ScanKernel<RangeWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
-    // SAFETY: host memory; `Checked` proves the argument checks passed.
-    let body = unsafe { kernel.kernel().bind() };
+    let body = launch.scan_body();
+    let p = launch.policy();
     let mut acc = reducer.init();
-    run_scan_chunk(&body, policy.begin()..policy.end(), &mut acc, true);
+    run_scan_chunk(&body, p.begin()..p.end(), &mut acc, true);
     acc
 }

@@ -26,7 +26,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>>(
         bare_in_bounds: bare_ok(&p, end),
     };
     let c = pipeline(ctx, &p, &opts)?;
-    let n = (end - begin) as u64;
+    let n = end.saturating_sub(begin) as u64;
     if n == 0 {
         return Ok(());
     }

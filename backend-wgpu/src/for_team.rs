@@ -64,6 +64,14 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         label: label.to_string(),
         reason,
     };
+    // Core validates every policy before a launch token exists; this guard only keeps a bad
+    // shape from reaching WGSL (a zero-sized workgroup) or `c / tl.team` below.
+    if tl.team == 0 || tl.vlen == 0 {
+        return Err(policy_err(format!(
+            "team size {} and vector length {} must be positive",
+            tl.team, tl.vlen
+        )));
+    }
     let p = prepare(ctx, kernel)?;
     let max = ctx.limits.max_compute_invocations_per_workgroup as usize;
     if tl.team.checked_mul(tl.vlen).is_none_or(|n| n > max) {

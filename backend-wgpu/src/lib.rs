@@ -120,11 +120,11 @@ pub use runtime::launch::DUMP_ENV;
 pub use runtime::memory::{WgpuBuffer, WgpuSpace};
 
 use rokkos_core::kernel::{
-    Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
 use rokkos_core::{
-    ExecutionSpace, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot, TeamLimits,
-    TeamPolicy,
+    ExecutionSpace, Launch, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot,
+    TeamLimits, TeamPolicy,
 };
 use runtime::ctx::{default_ctx, unavailable, Ctx};
 use std::sync::Arc;
@@ -215,57 +215,38 @@ impl ExecutionSpace for Wgpu {
             ],
         }
     }
-    fn for_range<K>(
-        &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_range<K>(&self, l: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<RangeWork, Space = WgpuSpace> + KernelIr,
     {
-        for_range::run(&self.ctx, policy, kernel.kernel())
+        for_range::run(&self.ctx, l.policy(), l.kernel())
     }
-    fn for_mdrange<const N: usize, K>(
-        &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
     {
-        for_mdrange::run(&self.ctx, label, policy, kernel.kernel())
+        for_mdrange::run(&self.ctx, l.label(), l.policy(), l.kernel())
     }
-    fn for_team<K>(
-        &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = WgpuSpace> + KernelIr,
     {
-        for_team::run(&self.ctx, label, policy, kernel.kernel())
+        for_team::run(&self.ctx, l.label(), l.policy(), l.kernel())
     }
     fn reduce_range<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        reduce_range::run(&self.ctx, policy, kernel.kernel(), reducer)
+        reduce_range::run(&self.ctx, l.policy(), l.kernel(), reducer)
     }
     fn reduce_range_into<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
         slot: ResultSlot<'_, WgpuSpace>,
     ) -> Result<()>
@@ -274,26 +255,22 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        reduce_range::run_into(&self.ctx, policy, kernel.kernel(), reducer, slot)
+        reduce_range::run_into(&self.ctx, l.policy(), l.kernel(), reducer, slot)
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
         &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, MDRangePolicy<Self, N>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        reduce_mdrange::run(&self.ctx, label, policy, kernel.kernel(), reducer)
+        reduce_mdrange::run(&self.ctx, l.label(), l.policy(), l.kernel(), reducer)
     }
     fn reduce_mdrange_into<const N: usize, K, Rd>(
         &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, MDRangePolicy<Self, N>, K>,
         reducer: &Rd,
         slot: ResultSlot<'_, WgpuSpace>,
     ) -> Result<()>
@@ -302,26 +279,22 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        reduce_mdrange::run_into(&self.ctx, label, policy, kernel.kernel(), reducer, slot)
+        reduce_mdrange::run_into(&self.ctx, l.label(), l.policy(), l.kernel(), reducer, slot)
     }
     fn reduce_team<K, Rd>(
         &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, TeamPolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        reduce_team::run(&self.ctx, label, policy, kernel.kernel(), reducer)
+        reduce_team::run(&self.ctx, l.label(), l.policy(), l.kernel(), reducer)
     }
     fn reduce_team_into<K, Rd>(
         &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, TeamPolicy<Self>, K>,
         reducer: &Rd,
         slot: ResultSlot<'_, WgpuSpace>,
     ) -> Result<()>
@@ -330,19 +303,17 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        reduce_team::run_into(&self.ctx, label, policy, kernel.kernel(), reducer, slot)
+        reduce_team::run_into(&self.ctx, l.label(), l.policy(), l.kernel(), reducer, slot)
     }
     fn scan_range<K, Rd>(
         &self,
-        _label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        l: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ScanKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        scan_range::run(&self.ctx, policy, kernel.kernel(), reducer)
+        scan_range::run(&self.ctx, l.policy(), l.kernel(), reducer)
     }
 }

@@ -59,7 +59,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     };
     let c = pipeline(ctx, &p, &opts)?;
     let mut red = Reduction::new(&p.ir, joins, &init);
-    let n = (end - begin) as u64;
+    let n = end.saturating_sub(begin) as u64;
     if n == 0 {
         return Ok(red);
     }

@@ -44,7 +44,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
     };
     let c1 = pipeline(ctx, &p, &o1)?;
     let c2 = pipeline(ctx, &p, &o2)?;
-    let n = (end - begin) as u64;
+    let n = end.saturating_sub(begin) as u64;
     if n == 0 {
         return Ok(reducer.init());
     }

@@ -2,24 +2,17 @@
 //!
 //! [`ReadAccess`] is handed out for read-only parameters; it can be indexed freely. [`WriteAccess`] is
 //! handed out for writable parameters and for scratch memory; its plain loads and stores are
-//! `#[doc(hidden)]` and only emitted by `#[rokkos::kernel]` where the macro has proven that the index is
-//! owned by the work item (or the author wrote `unsafe`), while its atomic operations are public.
-//! Indexing is bounds checked and panics naming the kernel, the View label, the index and the extents.
+//! `unsafe`, `#[doc(hidden)]` and only emitted by `#[rokkos::kernel]` where the macro has proven
+//! that the index is owned by the work item (or the author wrote `unsafe`), while its atomic
+//! operations are public. Indexing is bounds checked: an index outside the extents unwinds out of
+//! the kernel with a report (`crate::failure`) that the launch returns as `Err(OutOfBounds)`
+//! naming the kernel, the View label, the index and the extents.
 
 use crate::atomic::{AtomicBits, AtomicScalar};
-use crate::index::{fmt_index, in_bounds, ViewIndex};
+use crate::failure::raise_out_of_bounds;
+use crate::index::{in_bounds, ViewIndex};
 use crate::layout::Layout;
 use std::marker::PhantomData;
-
-#[cold]
-#[inline(never)]
-fn out_of_bounds(kernel: &str, label: &str, idx: &[usize], extents: &[usize]) -> ! {
-    panic!(
-        "kernel `{kernel}`: index {} out of bounds for View `{label}` with extents {}",
-        fmt_index(idx),
-        fmt_index(extents)
-    )
-}
 
 macro_rules! common_accessor_methods {
     () => {
@@ -44,7 +37,7 @@ macro_rules! common_accessor_methods {
         #[inline(always)]
         fn offset_checked(&self, idx: &[usize; R]) -> usize {
             if !in_bounds(idx, &self.extents) {
-                out_of_bounds(self.kernel, self.label, idx, &self.extents);
+                raise_out_of_bounds(self.kernel, self.label, idx, &self.extents);
             }
             L::offset(idx, &self.strides)
         }
@@ -69,7 +62,8 @@ impl<T, const R: usize, L: Layout> Clone for ReadAccess<'_, T, R, L> {
 impl<T, const R: usize, L: Layout> Copy for ReadAccess<'_, T, R, L> {}
 
 // SAFETY: no one writes the memory during the launch: the launch checks reject any writable
-// argument overlapping this one, and host guards cannot be alive.
+// argument overlapping this one, and the launch holds the allocation (shared) until it returns,
+// so no host guard can write it meanwhile.
 unsafe impl<T: Sync, const R: usize, L: Layout> Sync for ReadAccess<'_, T, R, L> {}
 unsafe impl<T: Sync, const R: usize, L: Layout> Send for ReadAccess<'_, T, R, L> {}
 
@@ -100,27 +94,38 @@ impl<'a, T: Copy, const R: usize, L: Layout> ReadAccess<'a, T, R, L> {
 impl<T: Copy, L: Layout> ReadAccess<'_, T, 1, L> {
     /// Load without a bounds check. Emitted by `#[rokkos::kernel]` only in a body variant that runs
     /// after the chunk's bounds were checked once (`ForBody::__range_in_bounds`).
+    ///
+    /// # Safety
+    /// `i < self.extent(0)`.
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __get_unchecked(&self, i: usize) -> T {
-        // SAFETY: the caller checked `i < extent` for the whole chunk.
+    pub unsafe fn __get_unchecked(&self, i: usize) -> T {
+        // SAFETY: `i` is in bounds (the caller's contract), so the offset is inside the View.
         unsafe { *self.ptr.add(L::offset(&[i], &self.strides)) }
     }
 }
 
 impl<T: Copy, L: Layout> WriteAccess<'_, T, 1, L> {
     /// Load without a bounds check; see [`ReadAccess::__get_unchecked`].
+    ///
+    /// # Safety
+    /// `i < self.extent(0)`, and no other thread writes element `i` meanwhile (the work item owns
+    /// it).
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __load_unchecked(&self, i: usize) -> T {
-        // SAFETY: the caller checked `i < extent` for the whole chunk; owner-computes holds.
+    pub unsafe fn __load_unchecked(&self, i: usize) -> T {
+        // SAFETY: in bounds and owned (the caller's contract).
         unsafe { *self.ptr.add(L::offset(&[i], &self.strides)) }
     }
     /// Store without a bounds check; see [`ReadAccess::__get_unchecked`].
+    ///
+    /// # Safety
+    /// `i < self.extent(0)`, and no other thread reads or writes element `i` meanwhile (the work
+    /// item owns it).
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __store_unchecked(&self, i: usize, v: T) {
-        // SAFETY: the caller checked `i < extent` for the whole chunk; owner-computes holds.
+    pub unsafe fn __store_unchecked(&self, i: usize, v: T) {
+        // SAFETY: in bounds and owned (the caller's contract).
         unsafe { *self.ptr.add(L::offset(&[i], &self.strides)) = v }
     }
 }
@@ -182,20 +187,28 @@ impl<'a, T: Copy, const R: usize, L: Layout> WriteAccess<'a, T, R, L> {
     }
     common_accessor_methods!();
 
-    /// Plain load. Emitted by `#[rokkos::kernel]` only for indices owned by the work item.
+    /// Plain (non-atomic) load, bounds checked. Emitted by `#[rokkos::kernel]` only for indices
+    /// owned by the work item, or inside the author's `unsafe { }`.
+    ///
+    /// # Safety
+    /// No other thread writes the element meanwhile (owner computes).
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __load<I: ViewIndex<R>>(&self, i: I) -> T {
+    pub unsafe fn __load<I: ViewIndex<R>>(&self, i: I) -> T {
         let off = self.offset_checked(&i.to_array());
-        // SAFETY: in bounds; no other work item touches this element (owner-computes).
+        // SAFETY: in bounds; no concurrent writer (the caller's contract).
         unsafe { *self.ptr.add(off) }
     }
-    /// Plain store. Emitted by `#[rokkos::kernel]` only for indices owned by the work item.
+    /// Plain (non-atomic) store, bounds checked. Emitted by `#[rokkos::kernel]` only for indices
+    /// owned by the work item, or inside the author's `unsafe { }`.
+    ///
+    /// # Safety
+    /// No other thread reads or writes the element meanwhile (owner computes).
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __store<I: ViewIndex<R>>(&self, i: I, v: T) {
+    pub unsafe fn __store<I: ViewIndex<R>>(&self, i: I, v: T) {
         let off = self.offset_checked(&i.to_array());
-        // SAFETY: in bounds; no other work item touches this element (owner-computes).
+        // SAFETY: in bounds; no concurrent access (the caller's contract).
         unsafe { *self.ptr.add(off) = v }
     }
     #[inline(always)]

@@ -5,9 +5,13 @@ use std::fmt;
 /// Result alias used by every fallible rokkos call.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Everything that can go wrong in a rokkos call. User input never panics the library
-/// (the exceptions, documented where they apply, are out-of-bounds indexing on the host
-/// and host borrow conflicts, which panic like slice indexing and `RefCell` do).
+/// Everything that can go wrong in a rokkos call. User input never panics the library, and a
+/// kernel that fails while it runs is an `Err` of its launch (host backends) or of the next fence
+/// or host read (device backends), never a panic: [`Error::OutOfBounds`] for an index outside a
+/// View's extents, [`Error::KernelFailed`] for the rest. The exceptions are host code outside
+/// kernels, which keeps Rust's conventions: `View::get` / `View::set` and host-guard indexing out
+/// of bounds panic like slice indexing, and host borrow conflicts (a guard that would alias
+/// another guard or a launch in progress) panic like `RefCell`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -34,7 +38,8 @@ pub enum Error {
         /// The Views involved and why they conflict.
         reason: String,
     },
-    /// An index was out of bounds (recorded by a bounds-checked device launch).
+    /// An index inside a kernel was outside a View's (or a scratch View's) extents: caught by the
+    /// host backends' bounds checks, recorded by a bounds-checked device launch.
     #[error(
         "kernel `{kernel}`: index {index} out of bounds for View `{view}` with extents {extents}"
     )]

@@ -17,10 +17,15 @@ pub const HOST_TEAM_LIMITS: TeamLimits = TeamLimits {
     scratch_max: [1 << 20, 1 << 30],
 };
 
-/// Splits `begin..end` into `chunks` contiguous pieces of nearly equal length; returns piece `c`.
+/// Splits `begin..end` into `chunks` contiguous pieces of nearly equal length; returns piece `c`
+/// (empty when `begin >= end`, `chunks == 0` or `c >= chunks`).
 #[inline]
 pub fn chunk_bounds(begin: usize, end: usize, chunks: usize, c: usize) -> Range<usize> {
-    let n = end - begin;
+    // A launch only sees validated policies; the guards keep a bad call from panicking anyway.
+    if chunks == 0 || c >= chunks {
+        return begin..begin;
+    }
+    let n = end.saturating_sub(begin);
     let base = n / chunks;
     let extra = n % chunks;
     let lo = begin + c * base + c.min(extra);
@@ -57,7 +62,8 @@ impl<const N: usize> TileGrid<N> {
         let mut tile = policy.tiles();
         let mut count = [0usize; N];
         for k in 0..N {
-            let len = end[k] - begin[k];
+            // Validated policies have `begin <= end`; saturating keeps an invalid box empty.
+            let len = end[k].saturating_sub(begin[k]);
             if tile[k] == 0 {
                 tile[k] = if k == fastest { len } else { 1 };
             }
@@ -111,8 +117,9 @@ impl<const N: usize> TileGrid<N> {
         for &k in dims.iter().rev() {
             let tk = rest % self.count[k];
             rest /= self.count[k];
+            // `lo < end` (tk < count); the tile may reach past `usize::MAX` when `end` is near it.
             lo[k] = self.begin[k] + tk * self.tile[k];
-            hi[k] = (lo[k] + self.tile[k]).min(self.end[k]);
+            hi[k] = lo[k].saturating_add(self.tile[k]).min(self.end[k]);
         }
         let inner = dims[N - 1];
         let mut idx = lo;
@@ -246,6 +253,30 @@ mod tests {
                 assert_eq!(next, 5 + n);
             }
         }
+    }
+
+    #[test]
+    fn bad_shapes_give_empty_work_instead_of_panicking() {
+        assert_eq!(chunk_bounds(10, 5, 4, 0), 10..10);
+        assert_eq!(chunk_bounds(0, 5, 0, 0), 0..0);
+        assert_eq!(chunk_bounds(0, 5, 2, 7), 0..0);
+        let inverted = MDRangePolicy::new(&(), [3, 0], [1, 4]);
+        assert_eq!(TileGrid::new(&inverted).len(), 0);
+    }
+
+    /// A tile ending past `usize::MAX`: `lo + tile` used to overflow (debug: a panic; release: a
+    /// wrapped, empty tile whose indices were skipped).
+    #[test]
+    fn tiles_near_the_end_of_usize() {
+        let m = usize::MAX;
+        let p = MDRangePolicy::new(&(), [m - 10, 0], [m, 2]).tile([7, 2]);
+        let g = TileGrid::new(&p);
+        let mut seen = Vec::new();
+        for t in 0..g.len() {
+            g.for_each_in_tile(t, |i| seen.push(i));
+        }
+        let want: Vec<[usize; 2]> = (m - 10..m).flat_map(|i| [[i, 0], [i, 1]]).collect();
+        assert_eq!(seen, want);
     }
 
     #[test]

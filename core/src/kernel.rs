@@ -7,12 +7,14 @@
 //! raw accessors ([`crate::access`]), `Sync`, with no per-element dispatch or allocation.
 //!
 //! The native body is sound to run from many threads at once because the macro admits only writes
-//! that no two work items can share (see the crate documentation, "Soundness"), and `crate::pattern`
-//! rejects launches whose writable arguments overlap another argument.
+//! that no two work items can share (see the crate documentation, "Soundness"), `crate::launch`
+//! rejects launches whose writable arguments overlap another argument and holds every argument
+//! allocation while the launch runs, and a [`crate::space::HostBackend`] never runs one work item
+//! twice at once. Only core calls `bind`, through the launch token ([`crate::launch::Launch`]).
 
+use crate::borrow::BorrowFlag;
 use crate::space::MemorySpace;
 use crate::team::TeamMember;
-use std::cell::Cell;
 
 /// What one work item is handed: a kind of iteration space.
 pub trait WorkKind: 'static {
@@ -53,8 +55,8 @@ pub struct ViewArg<'a> {
     pub bytes: (usize, usize),
     /// Whether the kernel may write through it.
     pub writable: bool,
-    /// The allocation's host-borrow counter (`> 0` shared guards alive, `-1` an exclusive guard).
-    pub borrow: &'a Cell<isize>,
+    /// The allocation's borrow flag, held by the launch (never reachable outside core).
+    pub(crate) borrow: &'a BorrowFlag,
 }
 
 /// Common facts of every generated kernel value.
@@ -144,9 +146,11 @@ pub trait ForKernel<W: WorkKind>: Kernel {
     /// Builds the native body.
     ///
     /// # Safety
-    /// `Self::Space` must be host accessible and the arguments must have passed
-    /// [`crate::pattern::check_kernel_args`] (no writable argument overlaps another, no host guard
-    /// alive): backends receive kernels wrapped in [`Checked`], which only that check creates.
+    /// `Self::Space` must be host accessible; the arguments [`Kernel::visit_views`] reports must
+    /// have passed the launch checks (no writable argument overlaps another) and be held (see
+    /// [`crate::launch`]) for as long as the body lives; the body must be run as
+    /// [`crate::space::HostBackend`] says. Core calls it from [`crate::launch::Launch::for_body`]
+    /// and its siblings, which establish all of this; nothing else should.
     #[doc(hidden)]
     unsafe fn bind(&self) -> Self::Body<'_>;
 }
@@ -248,25 +252,3 @@ pub trait ScanBody<W: WorkKind, A>: Sync {
         self.call(work, partial, is_final)
     }
 }
-
-/// A kernel whose arguments passed [`crate::pattern::check_kernel_args`]; only that function makes one.
-pub struct Checked<'k, K> {
-    kernel: &'k K,
-}
-
-impl<'k, K: Kernel> Checked<'k, K> {
-    pub(crate) fn new(kernel: &'k K) -> Self {
-        Checked { kernel }
-    }
-    /// The kernel.
-    pub fn kernel(&self) -> &'k K {
-        self.kernel
-    }
-}
-
-impl<K> Clone for Checked<'_, K> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<K> Copy for Checked<'_, K> {}

@@ -16,8 +16,19 @@ pub enum LayoutKind {
     Stride,
 }
 
-/// A memory layout of a multidimensional View.
-pub trait Layout: Copy + Default + Send + Sync + 'static + std::fmt::Debug {
+mod sealed {
+    pub trait SealedLayout {}
+    impl SealedLayout for super::LayoutRight {}
+    impl SealedLayout for super::LayoutLeft {}
+    impl SealedLayout for super::LayoutStride {}
+}
+
+/// A memory layout of a multidimensional View: [`LayoutRight`], [`LayoutLeft`] or
+/// [`LayoutStride`] (sealed: Views index memory through [`Layout::offset`] after checking only the
+/// index against the extents, so an offset outside the View's span would be undefined behaviour).
+pub trait Layout:
+    sealed::SealedLayout + Copy + Default + Send + Sync + 'static + std::fmt::Debug
+{
     /// Which layout this is.
     const KIND: LayoutKind;
     /// The strides of a freshly allocated contiguous View of these extents, or `None` for
@@ -106,16 +117,32 @@ pub fn element_count(extents: &[usize]) -> Option<usize> {
     extents.iter().try_fold(1usize, |a, &e| a.checked_mul(e))
 }
 
-/// One past the largest offset a View of this shape touches (0 for an empty View).
+/// One past the largest offset a View of this shape touches (0 for an empty View), saturating at
+/// `usize::MAX` (no View has such a shape: constructors refuse it through [`checked_span`]).
+#[inline]
 pub fn span_of(extents: &[usize], strides: &[usize]) -> usize {
+    checked_span(extents, strides).unwrap_or(usize::MAX)
+}
+
+/// [`span_of`], or `None` when it overflows `usize`.
+///
+/// ```
+/// use rokkos_core::layout::checked_span;
+/// assert_eq!(checked_span(&[3, 4], &[8, 1]), Some(20));
+/// assert_eq!(checked_span(&[0, usize::MAX], &[1, 1]), Some(0));
+/// assert_eq!(checked_span(&[2, 2], &[usize::MAX, 1]), None);
+/// ```
+#[inline]
+pub fn checked_span(extents: &[usize], strides: &[usize]) -> Option<usize> {
     if extents.contains(&0) {
-        return 0;
+        return Some(0);
     }
-    1 + extents
+    extents
         .iter()
         .zip(strides)
-        .map(|(&e, &s)| (e - 1) * s)
-        .sum::<usize>()
+        .try_fold(1usize, |acc, (&e, &s)| {
+            acc.checked_add((e - 1).checked_mul(s)?)
+        })
 }
 
 /// True when no two distinct indices of the shape map to the same offset: sorted by stride, each

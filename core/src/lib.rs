@@ -6,13 +6,16 @@
 
 pub mod access;
 pub mod atomic;
+mod borrow;
 mod copy;
 pub mod device;
 pub mod error;
+mod failure;
 pub mod host_iter;
 pub mod index;
 pub mod ir;
 pub mod kernel;
+pub mod launch;
 pub mod layout;
 pub mod pattern;
 pub mod policy;
@@ -30,22 +33,25 @@ pub use copy::{create_mirror, create_mirror_view, create_mirror_view_and_copy, d
 pub use error::{Error, Result};
 pub use index::ViewIndex;
 pub use kernel::{
-    Checked, ForBody, ForKernel, Kernel, KernelArg, KernelIr, MDWork, RangeWork, ReduceBody,
-    ReduceKernel, ScanBody, ScanKernel, TeamWork, ViewArg, ViewBinding, WorkKind,
+    ForBody, ForKernel, Kernel, KernelArg, KernelIr, MDWork, RangeWork, ReduceBody, ReduceKernel,
+    ScanBody, ScanKernel, TeamWork, ViewArg, ViewBinding, WorkKind,
 };
+pub use launch::Launch;
 pub use layout::{Layout, LayoutKind, LayoutLeft, LayoutRight, LayoutStride};
 pub use pattern::{
-    check_kernel_args, parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan,
-    parallel_scan_with,
+    parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan, parallel_scan_with,
 };
-pub use policy::{Iterate, MDRangePolicy, RangePolicy, ScratchRequest, TeamPolicy, TeamSize};
+pub use policy::{
+    Iterate, MDRangePolicy, Policy, RangePolicy, ScratchRequest, TeamPolicy, TeamSize,
+};
 pub use reducer::{
     AccValue, BAnd, BOr, Custom, JoinKind, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal,
     Prod, Reducer, Sum, ValLoc,
 };
 pub use scalar::{Bits, Float, Scalar};
 pub use space::{
-    ExecutionSpace, HostAccessible, HostBuffer, HostSpace, MemorySpace, ResultSlot, TeamLimits,
+    ExecutionSpace, HostAccessible, HostBackend, HostBuffer, HostSpace, MemorySpace, ResultSlot,
+    TeamLimits,
 };
 pub use team::{scratch_size, IntoNestedRange, ScratchArena, TeamMember};
 pub use view::{HostMut, HostRef, IntoSliceArg, SliceArg, SubviewSpec, View};

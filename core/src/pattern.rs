@@ -1,59 +1,29 @@
-//! `parallel_for`, `parallel_reduce` and `parallel_scan`: validate, check arguments, dispatch.
+//! `parallel_for`, `parallel_reduce` and `parallel_scan`: validate, check and hold arguments,
+//! dispatch.
 //!
 //! Every call first validates the policy against the execution space's limits
-//! (`Err(InvalidPolicy)`, nothing launched), then checks the kernel's View arguments
+//! (`Err(InvalidPolicy)`, nothing launched), then checks and holds the kernel's View arguments
 //! (`Err(Aliasing)`: a writable View overlapping another argument, or a View borrowed by a live
-//! host guard), then hands the kernel, wrapped in [`Checked`], to the execution space.
+//! host guard or another launch; see [`crate::launch`]), then hands the execution space a
+//! [`Launch`] token, under the failure boundary of `crate::failure` (a host kernel that panics
+//! comes back as `Err(OutOfBounds)` / `Err(KernelFailed)`). The hold is released once the space's
+//! method has returned.
 
 use crate::copy::fill;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::failure;
 use crate::kernel::{
-    Checked, ForKernel, Kernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
-    ViewArg,
+    ForKernel, Kernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
+use crate::launch::{ArgHold, Launch};
 use crate::layout::Layout;
-use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
+use crate::policy::{MDRangePolicy, Policy, RangePolicy, TeamPolicy};
 use crate::profiling::{self, Pattern};
 use crate::reducer::{Reducer, Sum};
 use crate::scalar::Scalar;
 use crate::space::{ExecutionSpace, MemorySpace, ResultSlot};
-use crate::view::View;
+use crate::view::{ResultArg, View};
 use bytemuck::Pod;
-
-/// Checks a kernel's View arguments before a launch.
-pub fn check_kernel_args<K: Kernel>(kernel: &K) -> Result<Checked<'_, K>> {
-    let mut args: Vec<ViewArg<'_>> = Vec::new();
-    kernel.visit_views(&mut |a| args.push(a));
-    let conflict = |reason: String| {
-        Err(Error::Aliasing {
-            kernel: K::NAME.to_string(),
-            reason,
-        })
-    };
-    for a in &args {
-        let b = a.borrow.get();
-        if b < 0 || (a.writable && b != 0) {
-            return conflict(format!(
-                "View `{}` (parameter `{}`) is borrowed on the host by a live host()/host_mut() guard",
-                a.label, a.param
-            ));
-        }
-    }
-    for (i, a) in args.iter().enumerate() {
-        for b in &args[i + 1..] {
-            let overlap =
-                a.allocation == b.allocation && a.bytes.0 < b.bytes.1 && b.bytes.0 < a.bytes.1;
-            if overlap && (a.writable || b.writable) {
-                return conflict(format!(
-                    "parameters `{}` (View `{}`) and `{}` (View `{}`) overlap in memory and one of them is written; \
-                     pass the View once as a writable parameter instead",
-                    a.param, a.label, b.param, b.label
-                ));
-            }
-        }
-    }
-    Ok(Checked::new(kernel))
-}
 
 /// Runs a launch, reporting it to the profiling hooks (and fencing, so that the time covers the
 /// whole kernel) when any are registered.
@@ -74,6 +44,28 @@ fn profiled<E: ExecutionSpace, R>(
     let dt = t0.elapsed();
     profiling::each(|h| h.end_parallel(pattern, space.name(), label, dt));
     Ok(r)
+}
+
+/// The one place a launch token is made: holds `kernel`'s arguments (and the allocation of
+/// `result`, for `parallel_reduce_into`), then runs `run` with the token under the failure
+/// boundary. `policy` must have passed its `validate` already.
+#[inline]
+fn dispatch<P: Policy, K: Kernel, R>(
+    pattern: Pattern,
+    label: &str,
+    policy: &P,
+    space: &P::Space,
+    kernel: &K,
+    result: Option<ResultArg<'_>>,
+    run: impl FnOnce(Launch<'_, P, K>) -> Result<R>,
+) -> Result<R> {
+    profiled(pattern, space, label, || {
+        let mut hold = ArgHold::new();
+        hold.acquire(kernel, result)?;
+        let r = failure::catch(K::NAME, || run(Launch::new(label, policy, kernel, &hold)));
+        drop(hold);
+        r
+    })
 }
 
 /// A policy `parallel_for` accepts with kernel `K`.
@@ -102,23 +94,33 @@ pub trait ReducePolicy<K: Kernel, Rd> {
     }
 }
 
-/// `launch_reduce_into` of every policy: `device` (the space's `reduce_*_into`, after `validate`)
-/// when `result` lives in the space's memory, else the `blocking` reduction and a fill.
-fn reduce_into<E: ExecutionSpace, T: Pod, L: Layout, S: MemorySpace>(
-    space: &E,
+/// `launch_reduce_into` of every policy, once `policy` is validated: `device` (the space's
+/// `reduce_*_into`) when `result` lives in the space's memory, with the result's allocation held
+/// by the launch; else the `blocking` reduction and a fill.
+fn reduce_into<P: Policy, K: Kernel, T: Pod, L: Layout, S: MemorySpace>(
     label: &str,
+    policy: &P,
+    space: &P::Space,
+    kernel: &K,
     result: &View<T, 0, L, S>,
-    validate: impl FnOnce() -> Result<()>,
     blocking: impl FnOnce() -> Result<T>,
-    device: impl FnOnce(ResultSlot<'_, E::Memory>) -> Result<()>,
+    device: impl FnOnce(
+        Launch<'_, P, K>,
+        ResultSlot<'_, <P::Space as ExecutionSpace>::Memory>,
+    ) -> Result<()>,
 ) -> Result<()> {
-    let Some(slot) = result_slot::<E::Memory, _, _, _>(result) else {
+    let Some(slot) = result_slot::<<P::Space as ExecutionSpace>::Memory, _, _, _>(result) else {
         return fill(result, blocking()?);
     };
-    // The slot is written without `fill`'s check: a host guard on the result must still refuse.
-    crate::copy::check_host_borrow(result, true, label)?;
-    validate()?;
-    profiled(Pattern::Reduce, space, label, || device(slot))
+    dispatch(
+        Pattern::Reduce,
+        label,
+        policy,
+        space,
+        kernel,
+        Some(result.result_arg()),
+        |launch| device(launch, slot),
+    )
 }
 
 /// `result`'s element as a [`ResultSlot`] of memory space `M`, when `result` lives in `M` (the
@@ -127,10 +129,9 @@ fn result_slot<M: MemorySpace, T: Pod, L: Layout, S: MemorySpace>(
     result: &View<T, 0, L, S>,
 ) -> Option<ResultSlot<'_, M>> {
     let buffer = (result.buffer() as &dyn std::any::Any).downcast_ref::<M::Buffer>()?;
-    Some(ResultSlot {
-        buffer,
-        byte_offset: result.offset * std::mem::size_of::<T>(),
-    })
+    let size = std::mem::size_of::<T>();
+    // A rank-0 View's offset is inside its allocation, so the byte offset fits.
+    Some(ResultSlot::new(buffer, result.offset * size, size))
 }
 /// A policy `parallel_scan` accepts with kernel `K` and reducer `Rd`.
 pub trait ScanPolicy<K: Kernel, Rd> {
@@ -145,9 +146,8 @@ impl<E: ExecutionSpace, K: ForKernel<RangeWork, Space = E::Memory> + KernelIr> F
 {
     fn launch_for(&self, label: &str, kernel: &K) -> Result<()> {
         self.validate(label)?;
-        profiled(Pattern::For, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space().for_range(label, self, checked)
+        dispatch(Pattern::For, label, self, self.space(), kernel, None, |l| {
+            self.space().for_range(l)
         })
     }
 }
@@ -156,9 +156,8 @@ impl<E: ExecutionSpace, const N: usize, K: ForKernel<MDWork<N>, Space = E::Memor
 {
     fn launch_for(&self, label: &str, kernel: &K) -> Result<()> {
         self.validate(label)?;
-        profiled(Pattern::For, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space().for_mdrange(label, self, checked)
+        dispatch(Pattern::For, label, self, self.space(), kernel, None, |l| {
+            self.space().for_mdrange(l)
         })
     }
 }
@@ -167,127 +166,56 @@ impl<E: ExecutionSpace, K: ForKernel<TeamWork, Space = E::Memory> + KernelIr> Fo
 {
     fn launch_for(&self, label: &str, kernel: &K) -> Result<()> {
         self.validate(label)?;
-        profiled(Pattern::For, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space().for_team(label, self, checked)
+        dispatch(Pattern::For, label, self, self.space(), kernel, None, |l| {
+            self.space().for_team(l)
         })
     }
 }
 
-impl<E, K, Rd> ReducePolicy<K, Rd> for RangePolicy<E>
-where
-    E: ExecutionSpace,
-    K: ReduceKernel<RangeWork, Space = E::Memory> + KernelIr,
-    Rd: Reducer<K::Value>,
-{
-    type Value = K::Value;
-    fn launch_reduce(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
-        self.validate(label)?;
-        profiled(Pattern::Reduce, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space().reduce_range(label, self, checked, reducer)
-        })
-    }
-    fn launch_reduce_into<L: Layout, S: MemorySpace>(
-        &self,
-        label: &str,
-        kernel: &K,
-        reducer: &Rd,
-        result: &View<K::Value, 0, L, S>,
-    ) -> Result<()>
-    where
-        K::Value: Pod,
-    {
-        reduce_into(
-            self.space(),
-            label,
-            result,
-            || self.validate(label),
-            || self.launch_reduce(label, kernel, reducer),
-            |slot| {
-                let checked = check_kernel_args(kernel)?;
-                self.space()
-                    .reduce_range_into(label, self, checked, reducer, slot)
-            },
-        )
-    }
+/// `ReducePolicy` of one policy type: `$reduce` / `$into` are the space's methods.
+macro_rules! reduce_policy {
+    ($policy:ty, $work:ty, $reduce:ident, $into:ident $(, const $n:ident)?) => {
+        impl<E, $(const $n: usize,)? K, Rd> ReducePolicy<K, Rd> for $policy
+        where
+            E: ExecutionSpace,
+            K: ReduceKernel<$work, Space = E::Memory> + KernelIr,
+            Rd: Reducer<K::Value>,
+        {
+            type Value = K::Value;
+            fn launch_reduce(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
+                self.validate(label)?;
+                dispatch(Pattern::Reduce, label, self, self.space(), kernel, None, |l| {
+                    self.space().$reduce(l, reducer)
+                })
+            }
+            fn launch_reduce_into<L: Layout, S: MemorySpace>(
+                &self,
+                label: &str,
+                kernel: &K,
+                reducer: &Rd,
+                result: &View<K::Value, 0, L, S>,
+            ) -> Result<()>
+            where
+                K::Value: Pod,
+            {
+                self.validate(label)?;
+                reduce_into(
+                    label,
+                    self,
+                    self.space(),
+                    kernel,
+                    result,
+                    || self.launch_reduce(label, kernel, reducer),
+                    |l, slot| self.space().$into(l, reducer, slot),
+                )
+            }
+        }
+    };
 }
-impl<E, const N: usize, K, Rd> ReducePolicy<K, Rd> for MDRangePolicy<E, N>
-where
-    E: ExecutionSpace,
-    K: ReduceKernel<MDWork<N>, Space = E::Memory> + KernelIr,
-    Rd: Reducer<K::Value>,
-{
-    type Value = K::Value;
-    fn launch_reduce(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
-        self.validate(label)?;
-        profiled(Pattern::Reduce, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space().reduce_mdrange(label, self, checked, reducer)
-        })
-    }
-    fn launch_reduce_into<L: Layout, S: MemorySpace>(
-        &self,
-        label: &str,
-        kernel: &K,
-        reducer: &Rd,
-        result: &View<K::Value, 0, L, S>,
-    ) -> Result<()>
-    where
-        K::Value: Pod,
-    {
-        reduce_into(
-            self.space(),
-            label,
-            result,
-            || self.validate(label),
-            || self.launch_reduce(label, kernel, reducer),
-            |slot| {
-                let checked = check_kernel_args(kernel)?;
-                self.space()
-                    .reduce_mdrange_into(label, self, checked, reducer, slot)
-            },
-        )
-    }
-}
-impl<E, K, Rd> ReducePolicy<K, Rd> for TeamPolicy<E>
-where
-    E: ExecutionSpace,
-    K: ReduceKernel<TeamWork, Space = E::Memory> + KernelIr,
-    Rd: Reducer<K::Value>,
-{
-    type Value = K::Value;
-    fn launch_reduce(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
-        self.validate(label)?;
-        profiled(Pattern::Reduce, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space().reduce_team(label, self, checked, reducer)
-        })
-    }
-    fn launch_reduce_into<L: Layout, S: MemorySpace>(
-        &self,
-        label: &str,
-        kernel: &K,
-        reducer: &Rd,
-        result: &View<K::Value, 0, L, S>,
-    ) -> Result<()>
-    where
-        K::Value: Pod,
-    {
-        reduce_into(
-            self.space(),
-            label,
-            result,
-            || self.validate(label),
-            || self.launch_reduce(label, kernel, reducer),
-            |slot| {
-                let checked = check_kernel_args(kernel)?;
-                self.space()
-                    .reduce_team_into(label, self, checked, reducer, slot)
-            },
-        )
-    }
-}
+reduce_policy!(RangePolicy<E>, RangeWork, reduce_range, reduce_range_into);
+reduce_policy!(MDRangePolicy<E, N>, MDWork<N>, reduce_mdrange, reduce_mdrange_into, const N);
+reduce_policy!(TeamPolicy<E>, TeamWork, reduce_team, reduce_team_into);
+
 impl<E, K, Rd> ScanPolicy<K, Rd> for RangePolicy<E>
 where
     E: ExecutionSpace,
@@ -297,10 +225,15 @@ where
     type Value = K::Value;
     fn launch_scan(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
         self.validate(label)?;
-        profiled(Pattern::Scan, self.space(), label, || {
-            let checked = check_kernel_args(kernel)?;
-            self.space().scan_range(label, self, checked, reducer)
-        })
+        dispatch(
+            Pattern::Scan,
+            label,
+            self,
+            self.space(),
+            kernel,
+            None,
+            |l| self.space().scan_range(l, reducer),
+        )
     }
 }
 

@@ -1,8 +1,38 @@
 //! Execution policies: which work items a parallel pattern runs, and on which execution space.
 
 use crate::error::{Error, Result};
+use crate::kernel::{MDWork, RangeWork, TeamWork, WorkKind};
 use crate::space::{ExecutionSpace, TeamLimits};
 use std::ops::Range;
+
+mod sealed {
+    pub trait SealedPolicy {}
+}
+
+/// What a launch token ([`crate::launch::Launch`]) knows about its policy: the execution space it
+/// runs on and the kind of work item it hands out. Implemented by [`RangePolicy`],
+/// [`MDRangePolicy`] and [`TeamPolicy`] only.
+pub trait Policy: sealed::SealedPolicy {
+    /// The execution space.
+    type Space: ExecutionSpace;
+    /// The work items.
+    type Work: WorkKind;
+}
+impl<E: ExecutionSpace> sealed::SealedPolicy for RangePolicy<E> {}
+impl<E: ExecutionSpace> Policy for RangePolicy<E> {
+    type Space = E;
+    type Work = RangeWork;
+}
+impl<E: ExecutionSpace, const N: usize> sealed::SealedPolicy for MDRangePolicy<E, N> {}
+impl<E: ExecutionSpace, const N: usize> Policy for MDRangePolicy<E, N> {
+    type Space = E;
+    type Work = MDWork<N>;
+}
+impl<E: ExecutionSpace> sealed::SealedPolicy for TeamPolicy<E> {}
+impl<E: ExecutionSpace> Policy for TeamPolicy<E> {
+    type Space = E;
+    type Work = TeamWork;
+}
 
 /// A 1-D range of indices `begin..end`, optionally with a chunk size (the smallest number of
 /// consecutive indices a worker takes).

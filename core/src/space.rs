@@ -3,13 +3,12 @@
 //! A [`MemorySpace`] owns allocations; a View's memory space is part of its type, and only Views in a
 //! [`HostAccessible`] space can be indexed from host code (a compile-time property). An
 //! [`ExecutionSpace`] runs the parallel patterns; each backend crate implements it, and core's
-//! `parallel_*` functions dispatch to it. The contract of each pattern method is traced in
-//! `core/src/README.md`.
+//! `parallel_*` functions dispatch to it with a launch token ([`Launch`]). The contract of each
+//! pattern method is traced in `core/src/README.md`.
 
 use crate::error::{Error, Result};
-use crate::kernel::{
-    Checked, ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
-};
+use crate::kernel::{ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork};
+use crate::launch::Launch;
 use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
 use crate::reducer::Reducer;
 use std::alloc;
@@ -27,15 +26,32 @@ pub trait MemorySpace: Clone + Debug + Default + 'static {
     fn allocate(&self, label: &str, bytes: usize, align: usize) -> Result<Self::Buffer>;
     /// The host address of the buffer when host code may dereference it, else `None`.
     fn host_ptr(buffer: &Self::Buffer) -> Option<NonNull<u8>>;
-    /// Copies `dst.len()` bytes starting at byte `offset` of `buffer` into `dst`.
-    fn read_bytes(&self, buffer: &Self::Buffer, offset: usize, dst: &mut [u8]) -> Result<()>;
-    /// Copies `src` into `buffer` starting at byte `offset`.
-    fn write_bytes(&self, buffer: &Self::Buffer, offset: usize, src: &[u8]) -> Result<()>;
+    /// Copies `dst.len()` bytes starting at byte `offset` of `buffer` into `dst`;
+    /// `Err(InvalidArgument)` when the range is not inside the buffer.
+    ///
+    /// # Safety
+    /// The bytes read must not be written concurrently nor be borrowed mutably (a `host_mut()`
+    /// guard's `&mut T`): the caller holds the allocation's borrow flag, shared at least, as
+    /// `deep_copy`, `fill` and a launch token do, or the space is not host accessible.
+    unsafe fn read_bytes(&self, buffer: &Self::Buffer, offset: usize, dst: &mut [u8])
+        -> Result<()>;
+    /// Copies `src` into `buffer` starting at byte `offset`; `Err(InvalidArgument)` when the range
+    /// is not inside the buffer.
+    ///
+    /// # Safety
+    /// Nothing else may read or write the bytes written while this runs, and no Rust reference to
+    /// them may be alive (a host guard's `&T` / `&mut T`): the caller holds the allocation's borrow
+    /// flag exclusively, as `deep_copy`, `fill` and a launch token do, or the space is not host
+    /// accessible.
+    unsafe fn write_bytes(&self, buffer: &Self::Buffer, offset: usize, src: &[u8]) -> Result<()>;
     /// Copies `len` bytes from byte `src_offset` of `src` to byte `dst_offset` of `dst` (two
     /// distinct allocations of this space) without a round trip through the host, ordered after
     /// the work already submitted to the space. `None` when this space has no such copy for these
     /// arguments; `deep_copy` then goes through the host.
-    fn copy_bytes(
+    ///
+    /// # Safety
+    /// As [`MemorySpace::read_bytes`] for `src` and [`MemorySpace::write_bytes`] for `dst`.
+    unsafe fn copy_bytes(
         &self,
         src: &Self::Buffer,
         src_offset: usize,
@@ -56,7 +72,14 @@ pub trait MemorySpace: Clone + Debug + Default + 'static {
 }
 
 /// Marker for memory spaces whose data host code may read and write directly.
-pub trait HostAccessible: MemorySpace {}
+///
+/// # Safety
+/// For every buffer `b` that [`MemorySpace::allocate`] returned for `bytes` bytes aligned to
+/// `align`, [`MemorySpace::host_ptr`] returns `Some(p)` where `p` is aligned to `align` and valid
+/// for reads and writes of `bytes` bytes for as long as `b` lives, and nothing but accesses
+/// through `p` (and the space's own byte copies) touches that memory. Views index host memory
+/// through `p` without further checks.
+pub unsafe trait HostAccessible: MemorySpace {}
 
 /// Ordinary host memory (used by the serial and rayon backends).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -182,20 +205,25 @@ impl MemorySpace for HostSpace {
     fn host_ptr(buffer: &HostBuffer) -> Option<NonNull<u8>> {
         Some(buffer.ptr)
     }
-    fn read_bytes(&self, buffer: &HostBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
+    unsafe fn read_bytes(&self, buffer: &HostBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
         check_byte_range(buffer.bytes, offset, dst.len())?;
-        // SAFETY: range checked; `ptr::copy` tolerates overlap.
+        // SAFETY: range checked; no concurrent writer or `&mut` (the caller's contract);
+        // `ptr::copy` tolerates overlap.
         unsafe { std::ptr::copy(buffer.ptr.as_ptr().add(offset), dst.as_mut_ptr(), dst.len()) };
         Ok(())
     }
-    fn write_bytes(&self, buffer: &HostBuffer, offset: usize, src: &[u8]) -> Result<()> {
+    unsafe fn write_bytes(&self, buffer: &HostBuffer, offset: usize, src: &[u8]) -> Result<()> {
         check_byte_range(buffer.bytes, offset, src.len())?;
-        // SAFETY: range checked; `ptr::copy` tolerates overlap.
+        // SAFETY: range checked; nothing else touches the bytes (the caller's contract);
+        // `ptr::copy` tolerates overlap.
         unsafe { std::ptr::copy(src.as_ptr(), buffer.ptr.as_ptr().add(offset), src.len()) };
         Ok(())
     }
 }
-impl HostAccessible for HostSpace {}
+// SAFETY: `allocate` returns `bytes` bytes aligned to `max(align, 64)` (or a dangling aligned
+// pointer for 0 bytes) that only the buffer owns; adopted Vecs and static slices are owned by the
+// buffer alone, and their element alignment is the View element's.
+unsafe impl HostAccessible for HostSpace {}
 
 /// Checks that bytes `offset .. offset + len` lie inside a `total`-byte buffer (for
 /// [`MemorySpace::read_bytes`] / [`MemorySpace::write_bytes`] implementations).
@@ -233,27 +261,58 @@ pub struct TeamLimits {
 /// Where `parallel_reduce_into` stores a reduction's result: the element at byte `byte_offset` of
 /// `buffer`, an allocation of the execution space's own memory. A device backend writes it from
 /// the device, so the launch stays asynchronous like any other.
+///
+/// Only core makes one, for a launch that holds the result's allocation exclusively (see
+/// [`crate::launch`]); it lives no longer than the space's `reduce_*_into` call that receives it.
 #[derive(Debug)]
 pub struct ResultSlot<'a, M: MemorySpace> {
-    /// The allocation holding the result View's element.
-    pub buffer: &'a M::Buffer,
-    /// Byte offset of the element in `buffer`.
-    pub byte_offset: usize,
+    buffer: &'a M::Buffer,
+    byte_offset: usize,
+    elem_bytes: usize,
 }
 
-impl<M: MemorySpace> ResultSlot<'_, M> {
+impl<'a, M: MemorySpace> ResultSlot<'a, M> {
+    pub(crate) fn new(buffer: &'a M::Buffer, byte_offset: usize, elem_bytes: usize) -> Self {
+        ResultSlot {
+            buffer,
+            byte_offset,
+            elem_bytes,
+        }
+    }
+    /// The allocation holding the result View's element.
+    pub fn buffer(&self) -> &'a M::Buffer {
+        self.buffer
+    }
+    /// Byte offset of the element in [`ResultSlot::buffer`].
+    pub fn byte_offset(&self) -> usize {
+        self.byte_offset
+    }
     /// Writes `value` into the slot from the host (what a backend without a device-side join
-    /// does once it has the value).
+    /// does once it has the value). `Err(InvalidArgument)` when `T` is not the result's size.
     pub fn write<T: bytemuck::Pod>(&self, value: T) -> Result<()> {
-        M::default().write_bytes(self.buffer, self.byte_offset, bytemuck::bytes_of(&value))
+        if std::mem::size_of::<T>() != self.elem_bytes {
+            return Err(Error::InvalidArgument(format!(
+                "a result of {} bytes written into a {}-byte result View",
+                std::mem::size_of::<T>(),
+                self.elem_bytes
+            )));
+        }
+        // SAFETY: core made this slot for a launch that holds the result's allocation exclusively
+        // until the `reduce_*_into` call receiving the slot returns, and the slot cannot outlive it.
+        unsafe {
+            M::default().write_bytes(self.buffer, self.byte_offset, bytemuck::bytes_of(&value))
+        }
     }
 }
 
 /// Something that runs parallel patterns: a backend's handle (cheap to clone).
 ///
-/// Each pattern method receives a policy already validated against the space's limits and a kernel
-/// whose arguments have passed the aliasing checks of `crate::pattern`. Host backends run the kernel's
-/// native body (`ForKernel::bind`); device backends will run its IR.
+/// Each pattern method receives a [`Launch`] token: the label, the policy already validated
+/// against the space's limits, and the kernel whose arguments passed the aliasing checks of
+/// `crate::pattern` and stay held until the method returns. Only core makes tokens, and a token is
+/// typed with this space's own policy type, so the methods cannot be called directly nor handed a
+/// token made for another space. Host backends run the kernel's native body (see
+/// [`HostBackend`]); device backends run its IR.
 pub trait ExecutionSpace: Clone + Debug + 'static {
     /// The memory space kernels launched here read and write.
     type Memory: MemorySpace;
@@ -271,38 +330,24 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
     fn team_limits(&self) -> TeamLimits;
 
     /// `parallel_for` over a range.
-    fn for_range<K>(
-        &self,
-        label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_range<K>(&self, launch: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<RangeWork, Space = Self::Memory> + KernelIr;
     /// `parallel_for` over a multidimensional range.
     fn for_mdrange<const N: usize, K>(
         &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, MDRangePolicy<Self, N>, K>,
     ) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = Self::Memory> + KernelIr;
     /// `parallel_for` over a league of teams.
-    fn for_team<K>(
-        &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_team<K>(&self, launch: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = Self::Memory> + KernelIr;
     /// `parallel_reduce` over a range.
     fn reduce_range<K, Rd>(
         &self,
-        label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
@@ -311,9 +356,7 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
     /// `parallel_reduce` over a multidimensional range.
     fn reduce_mdrange<const N: usize, K, Rd>(
         &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, MDRangePolicy<Self, N>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
@@ -322,23 +365,19 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
     /// `parallel_reduce` over a league of teams.
     fn reduce_team<K, Rd>(
         &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, TeamPolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<TeamWork, Space = Self::Memory> + KernelIr,
         Rd: Reducer<K::Value>;
     /// `parallel_reduce_into` over a range: the result goes to `slot` (a rank-0 View of this
-    /// space's memory). By default the value is computed as by [`ExecutionSpace::reduce_range`]
-    /// and written from the host; a device backend overrides this to keep the launch
-    /// asynchronous.
+    /// space's memory, held by the launch). By default the value is computed as by
+    /// [`ExecutionSpace::reduce_range`] and written from the host; a device backend overrides this
+    /// to keep the launch asynchronous.
     fn reduce_range_into<K, Rd>(
         &self,
-        label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
         slot: ResultSlot<'_, Self::Memory>,
     ) -> Result<()>
@@ -347,14 +386,12 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         K::Value: bytemuck::Pod,
         Rd: Reducer<K::Value>,
     {
-        slot.write(self.reduce_range(label, policy, kernel, reducer)?)
+        slot.write(self.reduce_range(launch, reducer)?)
     }
     /// As [`ExecutionSpace::reduce_range_into`] over a multidimensional range.
     fn reduce_mdrange_into<const N: usize, K, Rd>(
         &self,
-        label: &str,
-        policy: &MDRangePolicy<Self, N>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, MDRangePolicy<Self, N>, K>,
         reducer: &Rd,
         slot: ResultSlot<'_, Self::Memory>,
     ) -> Result<()>
@@ -363,14 +400,12 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         K::Value: bytemuck::Pod,
         Rd: Reducer<K::Value>,
     {
-        slot.write(self.reduce_mdrange(label, policy, kernel, reducer)?)
+        slot.write(self.reduce_mdrange(launch, reducer)?)
     }
     /// As [`ExecutionSpace::reduce_range_into`] over a league of teams.
     fn reduce_team_into<K, Rd>(
         &self,
-        label: &str,
-        policy: &TeamPolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, TeamPolicy<Self>, K>,
         reducer: &Rd,
         slot: ResultSlot<'_, Self::Memory>,
     ) -> Result<()>
@@ -379,18 +414,31 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
         K::Value: bytemuck::Pod,
         Rd: Reducer<K::Value>,
     {
-        slot.write(self.reduce_team(label, policy, kernel, reducer)?)
+        slot.write(self.reduce_team(launch, reducer)?)
     }
     /// `parallel_scan` over a range: calls the kernel with `final == true` exactly once per index,
     /// in any order, with the exclusive prefix (under `reducer`) of all earlier indices; returns the total.
     fn scan_range<K, Rd>(
         &self,
-        label: &str,
-        policy: &RangePolicy<Self>,
-        kernel: Checked<'_, K>,
+        launch: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ScanKernel<RangeWork, Space = Self::Memory> + KernelIr,
         Rd: Reducer<K::Value>;
 }
+
+/// An execution space that runs kernels' native bodies on host threads: what makes
+/// [`Launch::for_body`], [`Launch::reduce_body`] and [`Launch::scan_body`] available.
+///
+/// The macro proves that two *different* work items never touch the same element through plain
+/// accesses (owner computes); this trait is the other half of that argument.
+///
+/// # Safety
+/// An implementor runs each body it gets from a token only while the pattern method that received
+/// the token runs, and never runs the same work item on two threads at once: for a range or
+/// MDRange, each index of the policy at most once per launch (`parallel_scan`: at most once with
+/// `is_final == false` and once with `is_final == true`, the two never at the same time); for a
+/// team policy, each league rank on one thread, with its own [`crate::TeamMember`] (whose own
+/// contract applies). Work items outside the policy are not run.
+pub unsafe trait HostBackend: ExecutionSpace {}

@@ -5,6 +5,8 @@
 //! Scratch memory comes from a per-worker arena sized from the policy's scratch request.
 
 use crate::access::WriteAccess;
+use crate::failure::raise_failed;
+use crate::layout::element_count;
 use crate::layout::{Layout, LayoutRight};
 use crate::reducer::Reducer;
 use crate::scalar::Scalar;
@@ -31,12 +33,15 @@ impl IntoNestedRange for Range<usize> {
 }
 
 /// Bytes of scratch to request (per team or per thread) for `count` elements of `T`, including
-/// the arena's alignment padding: requests built by summing these always fit.
+/// the arena's alignment padding: requests built by summing these always fit. Saturates at
+/// `usize::MAX` when the size does not fit, a request every policy refuses
+/// (`Err(InvalidPolicy)`).
 ///
 /// ```
 /// use rokkos_core::team::scratch_size;
 /// assert_eq!(scratch_size::<i32>(3), 16);
 /// assert_eq!(scratch_size::<f64>(3), 24);
+/// assert_eq!(scratch_size::<f64>(usize::MAX / 4), usize::MAX);
 /// ```
 pub const fn scratch_size<T>(count: usize) -> usize {
     let align = if std::mem::align_of::<T>() > 8 {
@@ -44,7 +49,13 @@ pub const fn scratch_size<T>(count: usize) -> usize {
     } else {
         8
     };
-    (count * std::mem::size_of::<T>()).div_ceil(align) * align
+    match count.checked_mul(std::mem::size_of::<T>()) {
+        Some(bytes) => match bytes.checked_next_multiple_of(align) {
+            Some(b) => b,
+            None => usize::MAX,
+        },
+        None => usize::MAX,
+    }
 }
 
 /// Scratch memory of one team at one level: a bump allocator over a byte buffer.
@@ -68,8 +79,9 @@ impl ScratchArena {
             used: Cell::new(0),
         }
     }
-    /// Frees everything allocated so far (start of a new team).
-    pub fn reset(&self) {
+    /// Frees everything allocated so far (start of a new team). Only [`TeamMember::new`] calls it:
+    /// accessors handed out earlier must be dead by then, which its contract guarantees.
+    fn reset(&self) {
         self.used.set(0);
     }
     fn capacity(&self) -> usize {
@@ -77,7 +89,7 @@ impl ScratchArena {
     }
     fn take<T>(&self, count: usize) -> Option<*mut T> {
         let align = std::mem::align_of::<T>().max(8);
-        let start = self.used.get().div_ceil(align) * align;
+        let start = self.used.get().checked_next_multiple_of(align)?;
         let end = start.checked_add(count.checked_mul(std::mem::size_of::<T>())?)?;
         if end > self.capacity() {
             return None;
@@ -241,7 +253,8 @@ impl<'t> TeamMember<'t> {
     }
     /// Team-shared scratch View of `extents` at `level`, in `LayoutRight`.
     ///
-    /// Panics (naming the sizes) when the request exceeds what the policy reserved for the level.
+    /// A request beyond what the policy reserved for the level (including one whose element count
+    /// or byte size overflows) fails the launch with `Err(KernelFailed)` naming the sizes.
     pub fn team_scratch<T: Copy, const R: usize>(
         &self,
         level: usize,
@@ -264,15 +277,29 @@ impl<'t> TeamMember<'t> {
         what: &'static str,
     ) -> WriteAccess<'t, T, R, LayoutRight> {
         let arena = self.scratch[level.min(1)];
-        let count: usize = extents.iter().product();
-        let ptr = match (level < 2).then(|| arena.take::<T>(count)).flatten() {
-            Some(p) => p,
-            None => panic!(
-                "{what} of {count} elements of {} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
-                 (request it with TeamPolicy::scratch)",
-                std::mem::size_of::<T>(),
-                arena.capacity()
-            ),
+        // A count that overflows `usize` fits no reservation (and must not wrap into one that does).
+        let count = element_count(&extents);
+        let taken = match count {
+            Some(n) if level < 2 => arena.take::<T>(n),
+            _ => None,
+        };
+        let Some(ptr) = taken else {
+            let size = std::mem::size_of::<T>();
+            let cap = arena.capacity();
+            raise_failed(
+                self.kernel,
+                match count {
+                    Some(n) => format!(
+                        "{what} of {n} elements of {size} bytes at level {level} exceeds the {cap} bytes the TeamPolicy reserved \
+                         (request it with TeamPolicy::scratch)"
+                    ),
+                    None => format!(
+                        "{what} with extents {} has more than usize::MAX elements (of {size} bytes); level {level} has the {cap} bytes \
+                         the TeamPolicy reserved",
+                        crate::index::fmt_index(&extents)
+                    ),
+                },
+            )
         };
         let strides = LayoutRight::contiguous_strides(&extents).expect("LayoutRight has strides");
         // SAFETY: a fresh disjoint region of the team's arena, used by this team only (team size 1).

@@ -4,7 +4,10 @@
 //! nor `Sync`: parallelism happens inside kernels, which receive accessors checked at launch, so
 //! that two threads can never race on a View through safe code. Host code reads and writes
 //! elements with [`View::get`] / [`View::set`] or through the borrow guards [`View::host`] /
-//! [`View::host_mut`], which, like `RefCell`, refuse (panic) when they would alias a live guard.
+//! [`View::host_mut`], which, like `RefCell`, refuse (panic) when they would alias a live guard
+//! or a launch in progress (a launch holds its arguments' allocations until it returns; see
+//! [`crate::launch`]). Every constructor refuses shapes whose element count, span or byte size
+//! overflows (`Err(OutOfMemory)`), so sizes and offsets of a View never overflow.
 //!
 //! ```
 //! use rokkos_core::{View, LayoutLeft};
@@ -18,15 +21,16 @@
 //! ```
 
 use crate::access::{ReadAccess, WriteAccess};
+use crate::borrow::{BorrowFlag, Hold};
 use crate::error::{Error, Result};
 use crate::index::{fmt_index, in_bounds, ViewIndex};
 use crate::kernel::ViewArg;
 use crate::layout::{
-    element_count, span_of, strides_are_injective, Layout, LayoutKind, LayoutRight, LayoutStride,
+    checked_span, element_count, span_of, strides_are_injective, Layout, LayoutKind, LayoutRight,
+    LayoutStride,
 };
 use crate::space::{HostAccessible, HostBuffer, HostSpace, MemorySpace};
 use bytemuck::Pod;
-use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
 use std::rc::Rc;
@@ -35,7 +39,14 @@ pub(crate) struct Allocation<S: MemorySpace> {
     pub(crate) buffer: S::Buffer,
     pub(crate) space: S,
     pub(crate) label: String,
-    pub(crate) borrow: Cell<isize>,
+    pub(crate) borrow: BorrowFlag,
+}
+
+/// The allocation a `parallel_reduce_into` result lives in, for the launch to hold.
+#[derive(Clone, Copy)]
+pub(crate) struct ResultArg<'a> {
+    pub(crate) borrow: &'a BorrowFlag,
+    pub(crate) label: &'a str,
 }
 
 /// A multidimensional array of `T` with rank `R`, layout `L`, in memory space `S`.
@@ -79,25 +90,42 @@ fn default_strides<L: Layout, const R: usize>(extents: &[usize; R]) -> [usize; R
         .unwrap_or_else(|| LayoutRight::contiguous_strides(extents).expect("right strides"))
 }
 
-impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
-    fn bytes_for(label: &str, count: usize) -> Result<usize> {
-        count
-            .checked_mul(std::mem::size_of::<T>())
-            .filter(|&b| b <= isize::MAX as usize)
-            .ok_or_else(|| Error::OutOfMemory {
-                label: label.to_string(),
-                bytes: usize::MAX,
-            })
+/// `Err(OutOfMemory)` for a shape whose element count, span or byte size does not fit (`usize`,
+/// and `isize::MAX` bytes, the most one allocation can hold).
+fn too_large(label: &str) -> Error {
+    Error::OutOfMemory {
+        label: label.to_string(),
+        bytes: usize::MAX,
     }
+}
 
+/// The byte size of `count` elements of `T`, when it fits in one allocation.
+fn bytes_for<T>(label: &str, count: usize) -> Result<usize> {
+    count
+        .checked_mul(std::mem::size_of::<T>())
+        .filter(|&b| b <= isize::MAX as usize)
+        .ok_or_else(|| too_large(label))
+}
+
+/// Checks that a shape's element count fits in `usize` and its bytes in one allocation; returns
+/// the element count. Every constructor goes through it, so `size()`, `span()` and byte offsets of
+/// a View never overflow.
+fn checked_count<T>(label: &str, extents: &[usize]) -> Result<usize> {
+    let n = element_count(extents).ok_or_else(|| too_large(label))?;
+    bytes_for::<T>(label, n)?;
+    Ok(n)
+}
+
+impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
     fn from_parts(
         space: &S,
         label: &str,
         extents: [usize; R],
         strides: [usize; R],
     ) -> Result<Self> {
-        let span = span_of(&extents, &strides);
-        let bytes = Self::bytes_for(label, span)?;
+        checked_count::<T>(label, &extents)?;
+        let span = checked_span(&extents, &strides).ok_or_else(|| too_large(label))?;
+        let bytes = bytes_for::<T>(label, span)?;
         let buffer = space.allocate(label, bytes, std::mem::align_of::<T>())?;
         crate::profiling::each(|h| h.allocate(S::NAME, label, bytes));
         Ok(Self::wrap(space.clone(), buffer, label, extents, strides))
@@ -114,7 +142,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
             buffer,
             space,
             label: label.to_string(),
-            borrow: Cell::new(0),
+            borrow: BorrowFlag::default(),
         };
         View {
             alloc: Rc::new(alloc),
@@ -127,10 +155,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
 
     /// Allocates a zero-filled View in `space`. `LayoutStride` Views get row-major strides.
     pub fn new_in(space: &S, label: &str, extents: [usize; R]) -> Result<Self> {
-        element_count(&extents).ok_or_else(|| Error::OutOfMemory {
-            label: label.to_string(),
-            bytes: usize::MAX,
-        })?;
+        checked_count::<T>(label, &extents)?;
         Self::from_parts(space, label, extents, default_strides::<L, R>(&extents))
     }
 
@@ -253,45 +278,71 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
         let args = spec.into_args();
         let mut extents = [0usize; R2];
         let mut strides = [0usize; R2];
-        let mut offset = self.offset;
+        // (first index, stride) of every dimension, for the offset of a non-empty result.
+        let mut starts = [(0usize, 0usize); R];
         let mut kept = 0usize;
+        let bad = |what: String| {
+            Err(Error::shape(format!(
+                "subview of `{}`: {what}",
+                self.label()
+            )))
+        };
         for (k, arg) in args.iter().enumerate() {
             let e = self.extents[k];
-            match *arg {
+            let (a, len) = match *arg {
                 SliceArg::Index(i) => {
                     if i >= e {
-                        return Err(Error::shape(format!(
-                            "subview of `{}`: index {i} out of extent {e} in dimension {k}",
-                            self.label()
-                        )));
+                        return bad(format!("index {i} out of extent {e} in dimension {k}"));
                     }
-                    offset += i * self.strides[k];
+                    starts[k] = (i, self.strides[k]);
+                    continue;
                 }
                 SliceArg::Range(a, b) => {
                     let b = b.unwrap_or(e);
                     if a > b || b > e {
-                        return Err(Error::shape(format!(
-                            "subview of `{}`: range {a}..{b} outside extent {e} in dimension {k}",
-                            self.label()
-                        )));
+                        return bad(format!(
+                            "range {a}..{b} outside extent {e} in dimension {k}"
+                        ));
                     }
-                    if kept < R2 {
-                        extents[kept] = b - a;
-                        strides[kept] = self.strides[k];
-                    }
-                    kept += 1;
-                    if b > a {
-                        offset += a * self.strides[k];
-                    }
+                    (a, b - a)
                 }
+                SliceArg::RangeInclusive(a, b) => {
+                    // `b < e` first: then `b + 1` cannot overflow.
+                    if b >= e || a > b + 1 {
+                        return bad(format!(
+                            "range {a}..={b} outside extent {e} in dimension {k}"
+                        ));
+                    }
+                    (a, b + 1 - a)
+                }
+            };
+            if kept < R2 {
+                extents[kept] = len;
+                strides[kept] = self.strides[k];
             }
+            kept += 1;
+            starts[k] = (a, self.strides[k]);
         }
         if kept != R2 {
-            return Err(Error::shape(format!(
-                "subview of `{}` keeps {kept} dimensions but the result was asked to have rank {R2}",
-                self.label()
-            )));
+            return bad(format!(
+                "keeps {kept} dimensions but the result was asked to have rank {R2}"
+            ));
         }
+        // An empty result keeps this View's offset: its own first index may lie past the
+        // allocation (e.g. `1..1` of an extent-1 dimension next to a non-empty one), and a View's
+        // offset must stay inside its allocation.
+        let offset = if extents.contains(&0) {
+            self.offset
+        } else {
+            // Every start is below its extent here, so the sum stays inside this View's span;
+            // checked all the same.
+            starts
+                .iter()
+                .try_fold(self.offset, |o, &(a, st)| o.checked_add(a.checked_mul(st)?))
+                .ok_or_else(|| {
+                    Error::shape(format!("subview of `{}`: offset overflows", self.label()))
+                })?
+        };
         Ok(View {
             alloc: self.alloc.clone(),
             offset,
@@ -316,6 +367,14 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
             bytes: self.byte_range(),
             writable,
             borrow: &self.alloc.borrow,
+        }
+    }
+
+    /// The allocation of this View, as a `parallel_reduce_into` result the launch holds.
+    pub(crate) fn result_arg(&self) -> ResultArg<'_> {
+        ResultArg {
+            borrow: &self.alloc.borrow,
+            label: &self.alloc.label,
         }
     }
 
@@ -422,12 +481,10 @@ impl<T: Pod, const R: usize, L: Layout> View<T, R, L, HostSpace> {
         extents: [usize; R],
         allocate: impl FnOnce(usize, usize) -> Result<HostBuffer>,
     ) -> Result<Self> {
-        element_count(&extents).ok_or_else(|| Error::OutOfMemory {
-            label: label.to_string(),
-            bytes: usize::MAX,
-        })?;
+        checked_count::<T>(label, &extents)?;
         let strides = default_strides::<L, R>(&extents);
-        let bytes = Self::bytes_for(label, span_of(&extents, &strides))?;
+        let span = checked_span(&extents, &strides).ok_or_else(|| too_large(label))?;
+        let bytes = bytes_for::<T>(label, span)?;
         let align = std::mem::align_of::<T>();
         let buffer = allocate(bytes, align)?;
         if buffer.len_bytes() < bytes || buffer.addr() % align != 0 {
@@ -463,9 +520,10 @@ impl<T: Pod, const R: usize, L: Layout> View<T, R, L, HostSpace> {
         Ok(v)
     }
     /// Adopts `data` without copying; it is read in the View's layout order (`LayoutStride` Views
-    /// get row-major strides). `Err(ShapeMismatch)` when its length is not the element count.
+    /// get row-major strides). `Err(ShapeMismatch)` when its length is not the element count,
+    /// `Err(OutOfMemory)` when the element count overflows `usize`.
     pub fn from_vec(label: &str, extents: [usize; R], data: Vec<T>) -> Result<Self> {
-        let n = element_count(&extents).unwrap_or(usize::MAX);
+        let n = checked_count::<T>(label, &extents)?;
         if data.len() != n {
             return Err(Error::shape(format!(
                 "View `{label}` with extents {} needs {n} elements, got {}",
@@ -483,9 +541,10 @@ impl<T: Pod, const R: usize, L: Layout> View<T, R, L, HostSpace> {
     }
     /// An unmanaged View over caller memory that lives for the rest of the program (for example a
     /// leaked `Box` or a `static mut` region handed out once). For temporary caller data, adopt it with
-    /// [`View::from_vec`] instead: that costs no copy either.
+    /// [`View::from_vec`] instead: that costs no copy either. `Err(ShapeMismatch)` when the
+    /// slice's length is not the element count, `Err(OutOfMemory)` when that count overflows.
     pub fn unmanaged(label: &str, data: &'static mut [T], extents: [usize; R]) -> Result<Self> {
-        let n = element_count(&extents).unwrap_or(usize::MAX);
+        let n = checked_count::<T>(label, &extents)?;
         if data.len() != n {
             return Err(Error::shape(format!(
                 "unmanaged View `{label}` with extents {} needs {n} elements, got {}",
@@ -528,26 +587,29 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
         L::offset(idx, &self.strides)
     }
 
-    /// Reads one element. Panics when the index is out of bounds or a [`View::host_mut`] guard on
-    /// the allocation is alive.
+    /// Reads one element. Panics, like slice indexing, when the index is out of bounds, and, like
+    /// `RefCell`, when a [`View::host_mut`] guard on the allocation is alive.
     #[inline]
     pub fn get<I: ViewIndex<R>>(&self, i: I) -> T {
-        if self.alloc.borrow.get() < 0 {
-            borrow_conflict(self.label(), "read while a host_mut() guard is alive");
+        if !self.alloc.borrow.readable() {
+            borrow_conflict(
+                self.label(),
+                "read while a host_mut() guard (or a launch writing it) is alive",
+            );
         }
         let off = self.host_offset(&i.to_array());
         // SAFETY: in bounds; no `&mut` to the data exists (checked above); the handle is not Sync.
         unsafe { *self.raw_ptr().add(off) }
     }
 
-    /// Writes one element. Panics when the index is out of bounds or a host guard on the allocation
-    /// is alive.
+    /// Writes one element. Panics, like slice indexing, when the index is out of bounds, and, like
+    /// `RefCell`, when a host guard on the allocation (or a launch using it) is alive.
     #[inline]
     pub fn set<I: ViewIndex<R>>(&self, i: I, v: T) {
-        if self.alloc.borrow.get() != 0 {
+        if !self.alloc.borrow.writable() {
             borrow_conflict(
                 self.label(),
-                "written while a host()/host_mut() guard is alive",
+                "written while a host()/host_mut() guard (or a launch using it) is alive",
             );
         }
         let off = self.host_offset(&i.to_array());
@@ -555,25 +617,35 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
         unsafe { *self.raw_ptr().add(off) = v }
     }
 
-    /// Shared host access: indexing returns references. Panics while a [`View::host_mut`] guard on
-    /// the allocation is alive.
+    /// Shared host access: indexing returns references. Panics, like `RefCell::borrow`, while a
+    /// [`View::host_mut`] guard on the allocation (or a launch writing it) is alive.
     pub fn host(&self) -> HostRef<'_, T, R, L, S> {
-        let b = self.alloc.borrow.get();
-        if b < 0 {
-            borrow_conflict(self.label(), "host() while a host_mut() guard is alive");
+        match Hold::shared(&self.alloc.borrow) {
+            Some(hold) => HostRef {
+                view: self,
+                _hold: hold,
+            },
+            None => borrow_conflict(
+                self.label(),
+                "host() while a host_mut() guard (or a launch writing it) is alive",
+            ),
         }
-        self.alloc.borrow.set(b + 1);
-        HostRef { view: self }
     }
 
-    /// Exclusive host access: indexing returns mutable references. Panics while any other guard on
-    /// the allocation is alive.
+    /// Exclusive host access: indexing returns mutable references. Panics, like
+    /// `RefCell::borrow_mut`, while any other guard on the allocation (or a launch using it) is
+    /// alive.
     pub fn host_mut(&self) -> HostMut<'_, T, R, L, S> {
-        if self.alloc.borrow.get() != 0 {
-            borrow_conflict(self.label(), "host_mut() while another host guard is alive");
+        match Hold::exclusive(&self.alloc.borrow) {
+            Some(hold) => HostMut {
+                view: self,
+                _hold: hold,
+            },
+            None => borrow_conflict(
+                self.label(),
+                "host_mut() while another host guard (or a launch using it) is alive",
+            ),
         }
-        self.alloc.borrow.set(-1);
-        HostMut { view: self }
     }
 
     /// The elements in row-major index order (whatever the layout).
@@ -588,23 +660,13 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
 /// Shared host borrow of a View's elements; see [`View::host`].
 pub struct HostRef<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> {
     view: &'a View<T, R, L, S>,
+    _hold: Hold<'a>,
 }
 
 /// Exclusive host borrow of a View's elements; see [`View::host_mut`].
 pub struct HostMut<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> {
     view: &'a View<T, R, L, S>,
-}
-
-impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> Drop for HostRef<'_, T, R, L, S> {
-    fn drop(&mut self) {
-        let b = &self.view.alloc.borrow;
-        b.set(b.get() - 1);
-    }
-}
-impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> Drop for HostMut<'_, T, R, L, S> {
-    fn drop(&mut self) {
-        self.view.alloc.borrow.set(0);
-    }
+    _hold: Hold<'a>,
 }
 
 impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> HostRef<'_, T, R, L, S> {
@@ -666,13 +728,16 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible, I: ViewIndex<R>> std:
     }
 }
 
-/// One subview argument: an index (drops the dimension) or a half-open range (keeps it).
+/// One subview argument: an index (drops the dimension) or a range (keeps it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SliceArg {
     /// A single index.
     Index(usize),
     /// `start..end` (`None`: to the extent).
     Range(usize, Option<usize>),
+    /// `start..=end`, kept apart from [`SliceArg::Range`] so that an end of `usize::MAX` needs no
+    /// `+ 1` (it is out of every extent, and `subview` says so).
+    RangeInclusive(usize, usize),
 }
 
 /// Converts subview arguments.
@@ -690,21 +755,28 @@ impl IntoSliceArg for SliceArg {
         self
     }
 }
+
+/// The [`SliceArg`] of a range given by its bounds; never overflows.
+fn slice_of_bounds(start: Bound<&usize>, end: Bound<&usize>) -> SliceArg {
+    let a = match start {
+        Bound::Included(&a) => a,
+        // No range type handed to `subview` has an excluded start; saturating keeps a start of
+        // `usize::MAX` out of every non-empty extent all the same.
+        Bound::Excluded(&a) => a.saturating_add(1),
+        Bound::Unbounded => 0,
+    };
+    match end {
+        Bound::Included(&b) => SliceArg::RangeInclusive(a, b),
+        Bound::Excluded(&b) => SliceArg::Range(a, Some(b)),
+        Bound::Unbounded => SliceArg::Range(a, None),
+    }
+}
+
 macro_rules! range_arg {
     ($($t:ty),*) => {$(
         impl IntoSliceArg for $t {
             fn into_slice_arg(self) -> SliceArg {
-                let a = match self.start_bound() {
-                    Bound::Included(&a) => a,
-                    Bound::Excluded(&a) => a + 1,
-                    Bound::Unbounded => 0,
-                };
-                let b = match self.end_bound() {
-                    Bound::Included(&b) => Some(b + 1),
-                    Bound::Excluded(&b) => Some(b),
-                    Bound::Unbounded => None,
-                };
-                SliceArg::Range(a, b)
+                slice_of_bounds(self.start_bound(), self.end_bound())
             }
         }
     )*};

@@ -47,13 +47,15 @@ impl MemorySpace for Device {
     fn host_ptr(_: &HostBuffer) -> Option<NonNull<u8>> {
         None
     }
-    fn read_bytes(&self, b: &HostBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
+    unsafe fn read_bytes(&self, b: &HostBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
         HOST_SIDE.with(|h| h.borrow_mut().push(dst.as_ptr() as usize));
-        HostSpace.read_bytes(b, offset, dst)
+        // SAFETY: the caller's contract, passed on.
+        unsafe { HostSpace.read_bytes(b, offset, dst) }
     }
-    fn write_bytes(&self, b: &HostBuffer, offset: usize, src: &[u8]) -> Result<()> {
+    unsafe fn write_bytes(&self, b: &HostBuffer, offset: usize, src: &[u8]) -> Result<()> {
         HOST_SIDE.with(|h| h.borrow_mut().push(src.as_ptr() as usize));
-        HostSpace.write_bytes(b, offset, src)
+        // SAFETY: the caller's contract, passed on.
+        unsafe { HostSpace.write_bytes(b, offset, src) }
     }
     fn allocate_mirror(&self, _label: &str, bytes: usize, align: usize) -> Result<HostBuffer> {
         MIRRORS.with(|m| m.set((m.get().0 + 1, m.get().1 + 1)));
@@ -137,13 +139,14 @@ fn from_owner_keeps_the_owner_alive_and_its_bytes_in_place() {
     let mut b = HostBuffer::from_owner([7u8; 24]);
     assert_eq!(b.len_bytes(), 24);
     let d = Device.allocate("x", 24, 8).unwrap();
-    Device.write_bytes(&d, 0, &[9u8; 24]).unwrap();
+    // SAFETY (this block and the ones below): fresh buffers no View or host guard lends out.
+    unsafe { Device.write_bytes(&d, 0, &[9u8; 24]) }.unwrap();
     // Reading through the space into the adopted buffer's memory, then back.
     let mut out = [0u8; 24];
-    HostSpace.read_bytes(&b, 0, &mut out).unwrap();
+    unsafe { HostSpace.read_bytes(&b, 0, &mut out) }.unwrap();
     assert_eq!(out, [7u8; 24]);
-    HostSpace.write_bytes(&b, 4, &[1, 2, 3]).unwrap();
-    HostSpace.read_bytes(&b, 0, &mut out).unwrap();
+    unsafe { HostSpace.write_bytes(&b, 4, &[1, 2, 3]) }.unwrap();
+    unsafe { HostSpace.read_bytes(&b, 0, &mut out) }.unwrap();
     assert_eq!(&out[..8], &[7, 7, 7, 7, 1, 2, 3, 7]);
     b = HostBuffer::from_owner(vec![0u8; 0]);
     assert_eq!(b.len_bytes(), 0);

@@ -1,7 +1,8 @@
 //! Errors instead of undefined behaviour: invalid policies (`Err(InvalidPolicy)`, nothing launched),
 //! launch-time argument conflicts (`Err(Aliasing)`, nothing written), shape mismatches, and
-//! out-of-bounds accesses in kernels (a panic naming the kernel, the View label, the index and the
-//! extents), on every backend; live host guards blocking launches, on the host backends.
+//! failures inside kernels (`Err(OutOfBounds)` naming the kernel, the View label, the index and the
+//! extents; `Err(KernelFailed)` for the rest), never a panic, on every backend; live host guards
+//! blocking launches, and launches releasing their hold on the arguments, on the host backends.
 
 use crate::{dev, to_host, DevView};
 use rokkos::prelude::*;
@@ -258,79 +259,91 @@ fn host_guards_block_launches<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
 }
 per_host_backend!(host_guards_block_launches);
 
-/// Out-of-bounds reads and writes in a kernel fail with the kernel name, the View label, the index
-/// and the extents, on every backend: host backends panic (rayon re-raises the worker's panic in the
-/// caller), the IR evaluator returns `Err(OutOfBounds)` with the same message, and a device backend
-/// returns it from the fence that follows the (asynchronous) launch.
-fn out_of_bounds_panics<E: ExecutionSpace>(space: E) {
+/// Out-of-bounds reads and writes in a kernel fail with `Err(OutOfBounds)` naming the kernel, the
+/// View label, the index and the extents, on every backend, never with a panic: host backends catch
+/// the body's report at the launch boundary (rayon re-raises a worker's in the caller first), the
+/// IR evaluator returns it, and a device backend returns it from the fence that follows the
+/// (asynchronous) launch.
+fn out_of_bounds_is_an_error<E: ExecutionSpace>(space: E) {
     for n in [1usize, 5, 1000] {
         let out: DevView<E, f64> = dev(&space, "out", [n]).unwrap();
         let small: DevView<E, f64> = dev(&space, "small", [n]).unwrap();
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            parallel_for(
-                "read_ahead",
-                RangePolicy::new(&space, 0..n),
-                read_ahead(&out, &small),
-            )
-            .and_then(|()| space.fence())
-        }));
-        let msg = crate::kernel_failure(r, "out-of-bounds read");
-        assert!(msg.contains("read_ahead"), "{msg}");
-        assert!(msg.contains("`small`"), "{msg}");
-        assert!(msg.contains(&format!("({n})")), "index in: {msg}");
-        assert!(msg.contains(&format!("extents ({n})")), "extents in: {msg}");
+        let r = parallel_for(
+            "read_ahead",
+            RangePolicy::new(&space, 0..n),
+            read_ahead(&out, &small),
+        )
+        .and_then(|()| space.fence());
+        assert_eq!(
+            r,
+            Err(Error::OutOfBounds {
+                kernel: "read_ahead".into(),
+                view: "small".into(),
+                index: format!("({n})"),
+                extents: format!("({n})"),
+            }),
+            "out-of-bounds read"
+        );
 
         let grid: DevView<E, f64, 2, LayoutLeft> = dev(&space, "grid", [n, 3]).unwrap();
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            parallel_for(
-                "write_past",
-                RangePolicy::new(&space, 0..n),
-                write_past(&grid),
-            )
-            .and_then(|()| space.fence())
-        }));
-        let msg = crate::kernel_failure(r, "out-of-bounds write");
-        assert!(
-            msg.contains("write_past") && msg.contains("`grid`"),
-            "{msg}"
-        );
-        assert!(
-            msg.contains(", 3)") && msg.contains(&format!("({n}, 3)")),
-            "{msg}"
-        );
+        let r = parallel_for(
+            "write_past",
+            RangePolicy::new(&space, 0..n),
+            write_past(&grid),
+        )
+        .and_then(|()| space.fence());
+        // Every work item writes out of bounds; which one is reported first is the backend's.
+        match r {
+            Err(Error::OutOfBounds {
+                kernel,
+                view,
+                index,
+                extents,
+            }) => {
+                assert_eq!((kernel.as_str(), view.as_str()), ("write_past", "grid"));
+                assert_eq!(extents, format!("({n}, 3)"));
+                assert!(index.ends_with(", 3)"), "{index}");
+            }
+            other => panic!("out-of-bounds write: expected OutOfBounds, got {other:?}"),
+        }
         assert!(to_host(&grid).iter().all(|&v| v == 0.0));
     }
 }
-per_backend!(out_of_bounds_panics);
+per_backend!(out_of_bounds_is_an_error);
 
-/// The same, as Kokkos-style `#[should_panic]` tests on the serial backend.
+/// The message of the error, on the serial backend (Kokkos' tests check the message this way).
 #[test]
-#[should_panic(
-    expected = "kernel `read_ahead`: index (4) out of bounds for View `small` with extents (4)"
-)]
 fn out_of_bounds_message_serial() {
     let out = View::<f64>::new("out", [4]).unwrap();
     let small = View::<f64>::new("small", [4]).unwrap();
-    let _ = parallel_for(
+    let e = parallel_for(
         "read_ahead",
         RangePolicy::new(&Serial, 0..4),
         read_ahead(&out, &small),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "kernel `read_ahead`: index (4) out of bounds for View `small` with extents (4)"
     );
 }
 
+/// The same on rayon, where the failing work item runs on a worker thread.
 #[cfg(feature = "rayon")]
 #[test]
-#[should_panic(
-    expected = "kernel `read_ahead`: index (4096) out of bounds for View `small` with extents (4096)"
-)]
 fn out_of_bounds_message_rayon() {
     let out = View::<f64>::new("out", [4096]).unwrap();
     let small = View::<f64>::new("small", [4096]).unwrap();
     let space = rokkos::Rayon::with_threads(2).unwrap();
-    let _ = parallel_for(
+    let e = parallel_for(
         "read_ahead",
         RangePolicy::new(&space, 0..4096),
         read_ahead(&out, &small),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "kernel `read_ahead`: index (4096) out of bounds for View `small` with extents (4096)"
     );
 }
 
@@ -401,8 +414,8 @@ fn stepped_sum(i: usize, out: ViewMut<u64>, k: usize) {
 }
 
 /// A `for` loop whose step is a run-time 0 fails on every backend, as `step_by(0)` does in Rust:
-/// host backends panic with Rust's message, the IR evaluator and device backends return an error
-/// naming the step. A positive step gives Rust's sums.
+/// host backends return `Err(KernelFailed)` with Rust's message, the IR evaluator and device
+/// backends an error naming the step. A positive step gives Rust's sums.
 fn zero_loop_step_fails<E: ExecutionSpace>(space: E) {
     let n = 37;
     let out: DevView<E, u64> = dev(&space, "out", [n]).unwrap();
@@ -418,15 +431,13 @@ fn zero_loop_step_fails<E: ExecutionSpace>(space: E) {
             .collect();
         assert_eq!(to_host(&out), want, "step {k}");
     }
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        parallel_for(
-            "stepped",
-            RangePolicy::new(&space, 0..n),
-            stepped_sum(&out, 0),
-        )
-        .and_then(|()| space.fence())
-    }));
-    let msg = crate::kernel_failure(r, "step_by(0)");
+    let r = parallel_for(
+        "stepped",
+        RangePolicy::new(&space, 0..n),
+        stepped_sum(&out, 0),
+    )
+    .and_then(|()| space.fence());
+    let msg = crate::kernel_failure(&space, r, "stepped_sum", "step_by(0)");
     assert!(msg.contains("step"), "{msg}");
 }
 per_backend!(zero_loop_step_fails);
@@ -437,8 +448,8 @@ fn divide(i: usize, q: ViewMut<i64>, r: ViewMut<u32>, x: View<i64>, d: i64, e: u
     r[i] = (i as u32) % e;
 }
 
-/// Integer division and remainder by a run-time zero fail on every backend (Rust panics; the
-/// evaluator and device backends return an error), and by non-zero values give Rust's results.
+/// Integer division and remainder by a run-time zero fail on every backend with an `Err` (host
+/// backends: `Err(KernelFailed)` with Rust's message), and by non-zero values give Rust's results.
 fn division_by_zero_fails<E: ExecutionSpace>(space: E) {
     let n = 50;
     let xs: Vec<i64> = (0..n).map(|i| (i as i64 - 25) * 1_000_003).collect();
@@ -458,15 +469,13 @@ fn division_by_zero_fails<E: ExecutionSpace>(space: E) {
         assert_eq!(to_host(&r), want_r, "i % {e}");
     }
     for (d, e) in [(0i64, 3u32), (5, 0)] {
-        let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            parallel_for(
-                "divide",
-                RangePolicy::new(&space, 0..n),
-                divide(&q, &r, &x, d, e),
-            )
-            .and_then(|()| space.fence())
-        }));
-        let msg = crate::kernel_failure(res, "division by zero");
+        let res = parallel_for(
+            "divide",
+            RangePolicy::new(&space, 0..n),
+            divide(&q, &r, &x, d, e),
+        )
+        .and_then(|()| space.fence());
+        let msg = crate::kernel_failure(&space, res, "divide", "division by zero");
         assert!(msg.contains("zero"), "{msg}");
     }
 }

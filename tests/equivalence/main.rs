@@ -176,6 +176,7 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 mod atomics;
 mod create_mirror;
 mod errors;
+mod launch_hold;
 mod launches;
 mod math;
 mod mdrange;
@@ -183,6 +184,7 @@ mod range;
 mod reduce;
 mod reducers;
 mod scan;
+mod sizes;
 mod subview;
 mod team_basic;
 mod team_rules;
@@ -295,14 +297,28 @@ pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// The message of a launch that must fail inside a work item: host backends panic (the native
-/// body's checks), device backends and the IR evaluator return the error from the launch.
-pub fn kernel_failure(r: std::thread::Result<Result<(), rokkos::Error>>, what: &str) -> String {
-    match r {
-        Err(p) => panic_message(&*p),
-        Ok(Err(e)) => e.to_string(),
-        Ok(Ok(())) => panic!("{what}: the launch succeeded"),
+/// The error of a launch (followed by a fence) that must fail inside a work item, on any backend:
+/// never a panic (the caller does not catch one), always `Err`. On the host backends, whose
+/// failure boundary this branch owns, a failure other than an out-of-bounds index must be
+/// `Err(KernelFailed)` naming the kernel; the IR evaluator and wgpu are held to the same rule by
+/// their own tests.
+pub fn kernel_failure<E: rokkos::ExecutionSpace>(
+    space: &E,
+    r: Result<(), rokkos::Error>,
+    kernel: &str,
+    what: &str,
+) -> String {
+    let e = match r {
+        Err(e) => e,
+        Ok(()) => panic!("{what}: the launch succeeded"),
+    };
+    if matches!(space.name(), "serial" | "rayon") {
+        match &e {
+            rokkos::Error::KernelFailed { kernel: k, .. } => assert_eq!(k, kernel, "{what}"),
+            other => panic!("{what}: expected KernelFailed from a host backend, got {other:?}"),
+        }
     }
+    e.to_string()
 }
 
 /// Every kernel the suite runs has the same IR hash in two processes: the suite's `ir_eval` tests

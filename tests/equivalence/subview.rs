@@ -19,6 +19,9 @@ fn slice_arg(e: usize) -> BoxedStrategy<SliceArg> {
         (0..e).prop_map(SliceArg::Index),
         (0..=e, 0..=e).prop_map(|(a, b)| SliceArg::Range(a.min(b), Some(a.max(b)))),
         (0..=e).prop_map(|a| SliceArg::Range(a, None)),
+        (0..e, 0..e).prop_map(|(a, b)| SliceArg::RangeInclusive(a.min(b), a.max(b))),
+        // `a..=a - 1` is empty, as in Rust.
+        (1..=e).prop_map(|a| SliceArg::RangeInclusive(a, a - 1)),
         full,
     ]
     .boxed()
@@ -31,7 +34,7 @@ fn parent_index<const R: usize>(args: &[SliceArg; R], sub: &[usize]) -> [usize; 
     for (d, a) in args.iter().enumerate() {
         out[d] = match *a {
             SliceArg::Index(i) => i,
-            SliceArg::Range(lo, _) => {
+            SliceArg::Range(lo, _) | SliceArg::RangeInclusive(lo, _) => {
                 k += 1;
                 lo + sub[k - 1]
             }
@@ -46,6 +49,7 @@ fn kept_extents<const R: usize>(args: &[SliceArg; R], extents: [usize; R]) -> Ve
         .filter_map(|(d, a)| match *a {
             SliceArg::Index(_) => None,
             SliceArg::Range(lo, hi) => Some(hi.unwrap_or(extents[d]) - lo),
+            SliceArg::RangeInclusive(lo, hi) => Some(hi + 1 - lo),
         })
         .collect()
 }

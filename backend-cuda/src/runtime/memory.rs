@@ -205,7 +205,7 @@ impl MemorySpace for CudaSpace {
         None
     }
 
-    fn read_bytes(&self, buffer: &CudaBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
+    unsafe fn read_bytes(&self, buffer: &CudaBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
         check_byte_range(buffer.bytes, offset, dst.len())?;
         let inst = self.instance()?;
         check_same_device(inst, &buffer.home, "read_bytes")?;
@@ -222,7 +222,7 @@ impl MemorySpace for CudaSpace {
         inst.fence()
     }
 
-    fn write_bytes(&self, buffer: &CudaBuffer, offset: usize, src: &[u8]) -> Result<()> {
+    unsafe fn write_bytes(&self, buffer: &CudaBuffer, offset: usize, src: &[u8]) -> Result<()> {
         check_byte_range(buffer.bytes, offset, src.len())?;
         if src.is_empty() {
             return Ok(());
@@ -239,7 +239,7 @@ impl MemorySpace for CudaSpace {
         inst.fence()
     }
 
-    fn copy_bytes(
+    unsafe fn copy_bytes(
         &self,
         src: &CudaBuffer,
         src_offset: usize,

@@ -40,7 +40,8 @@ fn f64s(v: &[f64]) -> Vec<u8> {
 
 fn read(space: &CudaSpace, b: &crate::CudaBuffer, n: usize) -> Vec<f64> {
     let mut out = vec![0u8; n * 8];
-    space.read_bytes(b, 0, &mut out).unwrap();
+    // SAFETY: device memory no View or host guard lends out.
+    unsafe { space.read_bytes(b, 0, &mut out) }.unwrap();
     bytemuck::cast_slice(&out).to_vec()
 }
 
@@ -57,9 +58,13 @@ fn runtime_smoke() {
     let y = space.allocate("y", n * 8, 8).unwrap();
     assert!(read(&space, &x, n).iter().all(|&v| v == 0.0));
     let ys: Vec<f64> = (0..n).map(|i| i as f64).collect();
-    space.write_bytes(&y, 0, &f64s(&ys)).unwrap();
+    // SAFETY: fresh device buffers no View or host guard lends out.
+    unsafe { space.write_bytes(&y, 0, &f64s(&ys)) }.unwrap();
     // Device-to-device copy, asynchronous on the stream, then read back in order.
-    space.copy_bytes(&y, 0, &x, 0, n * 8).unwrap().unwrap();
+    // SAFETY: as above.
+    unsafe { space.copy_bytes(&y, 0, &x, 0, n * 8) }
+        .unwrap()
+        .unwrap();
     assert_eq!(read(&space, &x, n), ys);
 
     let k = dev

@@ -444,15 +444,19 @@ fn scratch_alloc(
         .collect::<R<_>>()?;
     let n = cx.tmp();
     out.push_str(&format!("{i}{{\n"));
-    let mut prod = "1lu".to_string();
+    // The element count saturates at 2^32 (more than any pool holds) instead of wrapping in 64
+    // bits: `p` stays <= 2^32 and each factor is clamped to 2^32, so `p * e` < 2^64 unless `p` has
+    // already saturated, and then the count is either 0 (a zero extent) or saturated again.
+    out.push_str(&format!("{i}  var {n}p = 1lu;\n"));
     for (k, e) in es.iter().enumerate() {
-        out.push_str(&format!("{i}  let {n}e{k} = {e};\n"));
-        prod = format!("{prod} * {n}e{k}");
+        out.push_str(&format!(
+            "{i}  let {n}e{k} = {e};\n{i}  {n}p = select(min({n}p * min({n}e{k}, 0x100000000lu), 0x100000000lu), 0x100000000lu, {n}p == 0x100000000lu && {n}e{k} != 0lu);\n"
+        ));
     }
-    // Overflow-safe: the count and the end are compared in 64 bits against pools below 2^32.
+    // The count and the end are compared in 64 bits against pools below 2^32.
     let id = id.0;
     out.push_str(&format!(
-        "{i}  let {n} = {prod};\n{i}  let {n}s = ({ptr} + 7lu) / 8lu * 8lu;\n{i}  let {n}ok = {n} <= 0xfffffffflu && {n}s + {n} * {size}lu <= {end};\n"
+        "{i}  let {n} = {n}p;\n{i}  let {n}s = ({ptr} + 7lu) / 8lu * 8lu;\n{i}  let {n}ok = {n} <= 0xfffffffflu && {n}s + {n} * {size}lu <= {end};\n"
     ));
     let rank = es.len();
     let mut set_e = String::new();

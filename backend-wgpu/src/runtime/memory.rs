@@ -98,7 +98,7 @@ impl MemorySpace for WgpuSpace {
     fn host_ptr(_buffer: &WgpuBuffer) -> Option<NonNull<u8>> {
         None
     }
-    fn read_bytes(&self, buffer: &WgpuBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
+    unsafe fn read_bytes(&self, buffer: &WgpuBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
         rokkos_core::space::check_byte_range(buffer.bytes, offset, dst.len())?;
         let ctx = &buffer.ctx;
         if dst.is_empty() {
@@ -110,7 +110,7 @@ impl MemorySpace for WgpuSpace {
         dst.copy_from_slice(&data[offset - a0..offset - a0 + dst.len()]);
         Ok(())
     }
-    fn copy_bytes(
+    unsafe fn copy_bytes(
         &self,
         src: &WgpuBuffer,
         src_offset: usize,
@@ -136,7 +136,7 @@ impl MemorySpace for WgpuSpace {
             )
         }))
     }
-    fn write_bytes(&self, buffer: &WgpuBuffer, offset: usize, src: &[u8]) -> Result<()> {
+    unsafe fn write_bytes(&self, buffer: &WgpuBuffer, offset: usize, src: &[u8]) -> Result<()> {
         rokkos_core::space::check_byte_range(buffer.bytes, offset, src.len())?;
         if src.is_empty() {
             return Ok(());

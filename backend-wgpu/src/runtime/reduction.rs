@@ -76,12 +76,12 @@ pub(crate) fn finish_into<V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
 ) -> Result<()> {
     let fields = red.ir.acc_fields();
     let size = std::mem::size_of::<V>();
-    let elem = device_result_element(&fields, size, slot.byte_offset);
-    let same_device = std::ptr::eq(&*slot.buffer.ctx, ctx);
+    let elem = device_result_element(&fields, size, slot.byte_offset());
+    let same_device = std::ptr::eq(&*slot.buffer().ctx, ctx);
     match (elem, red.parts.take()) {
         (Some(elem), Some(parts)) if same_device => {
-            rokkos_core::space::check_byte_range(slot.buffer.bytes, slot.byte_offset, size)?;
-            into_element(ctx, &red.spec(), parts, &slot.buffer.buf, elem)
+            rokkos_core::space::check_byte_range(slot.buffer().bytes, slot.byte_offset(), size)?;
+            into_element(ctx, &red.spec(), parts, &slot.buffer().buf, elem)
         }
         (_, parts) => {
             red.parts = parts;

@@ -24,13 +24,13 @@
 //!   conversions: [`Expr::Cast`] is Rust's `as`.
 //! - **Integers wrap** on overflow (two's complement, Rust's `wrapping_*` as in release builds),
 //!   shift amounts are masked to the width, and an integer division or remainder by zero is an error
-//!   of the work item (the native path panics; the reference evaluator returns
+//!   of the work item (the native path's launch returns `Err(KernelFailed)`; the evaluator returns
 //!   [`eval::EvalError::DivisionByZero`]; GPU code must not be relied on).
 //! - **Floats are IEEE 754** binary32 / binary64 with round-to-nearest; math intrinsics mean the Rust
 //!   method of the same name ([`ops::math`]).
 //! - **Views** are addressed by logical multi-index; offsets come from the runtime strides of each
 //!   argument ([`ops::memory`]), so one compiled kernel serves every shape and layout. An index outside
-//!   the extents is an error of the work item (a panic natively, `Err(OutOfBounds)` from a checked GPU
+//!   the extents is an error of the work item (`Err(OutOfBounds)` natively and from a checked GPU
 //!   launch, [`eval::EvalError::OutOfBounds`] in the evaluator).
 //! - **Reductions and scans** see their accumulators as typed fields ([`Kernel::accumulators`]): the
 //!   body reads and writes them like locals; the pattern's reducer combines the partial results of

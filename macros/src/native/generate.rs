@@ -416,6 +416,9 @@ fn generate(
         #allow
         #[inline]
         #vis fn #name #kernel_params (#(#ctor_inputs),*) -> #kernel_ty #kernel_args #where_clause {
+            // In the constructor, so that a failing assertion is reported where the user builds the
+            // kernel value rather than inside rokkos' launch code.
+            #(#consts)*
             #kernel_ty { #(#ctor_names,)* __marker: #phantom }
         }
 
@@ -425,7 +428,6 @@ fn generate(
             const NAME: &'static str = #name_str;
             type Space = #m;
             fn visit_views<#a>(&#a self, __f: &mut dyn FnMut(#p::ViewArg<#a>)) {
-                #(#consts)*
                 #(#visits)*
             }
         }

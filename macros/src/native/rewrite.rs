@@ -1,15 +1,21 @@
 //! Rewrites a checked kernel body into native Rust over the accessors.
 //!
-//! * `a[idx] = e` → `a.__store(idx, e)`; `a[idx] op= e` → `{ let k = idx; a.__store(k, a.__load(k) op (e)) }`;
-//!   a read `a[idx]` → `a.__load(idx)`, for writable Views and scratch (read-only Views keep `Index`);
+//! * `a[idx] = e` → `{ let k = idx; let v = e; unsafe { a.__store(k, v) } }`;
+//!   `a[idx] op= e` → `{ let k = idx; let v = unsafe { a.__load(k) } op (e); unsafe { a.__store(k, v) } }`;
+//!   a read `a[idx]` → `{ let k = idx; unsafe { a.__load(k) } }`, for writable Views and scratch
+//!   (read-only Views keep `Index`). The accessors' plain loads and stores are `unsafe fn`s: the
+//!   ownership check (`parse::ownership`) is what discharges their contract, and each generated
+//!   `unsafe { }` says so. It wraps the accessor call alone, so the user's expressions are never
+//!   evaluated in an unsafe context, and it has the macro's span, so lints on the user's crate
+//!   (`unsafe_code`) see only the user's own `unsafe`;
 //! * `unsafe { .. }` stays an `unsafe` block with the user's own `unsafe` token, so that the
 //!   `unsafe_code` lint (`#![forbid(unsafe_code)]`) and audits that look for the token see it where
-//!   the user wrote it; the generated function allows `unused_unsafe`, since the accessors'
-//!   methods it wraps need no `unsafe` (there it only lifts the macro's checks).
+//!   the user wrote it; the generated function allows `unused_unsafe`, since the accessor calls it
+//!   wraps already sit in their own generated blocks (there it only lifts the macro's checks).
 
 use crate::parse::env::BodyEnv;
 use crate::parse::subset::is_compound;
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
 use quote::quote_spanned;
 use std::collections::HashSet;
 use syn::spanned::Spanned;
@@ -110,6 +116,22 @@ impl Rewriter<'_> {
     }
 }
 
+/// `unsafe { call }` for an accessor call the ownership check (or the author's `unsafe { }`)
+/// proved owned: the `unsafe` block has the macro's span, the call keeps the user's.
+fn owned(call: TokenStream) -> TokenStream {
+    // SAFETY (of the generated block): the index is owned by the work item, so no other work item
+    // touches the element; see `parse::ownership`.
+    quote_spanned!(Span::mixed_site()=> unsafe { #call })
+}
+
+/// The generated locals: the index and the value, evaluated outside any `unsafe` block.
+fn locals() -> (syn::Ident, syn::Ident) {
+    (
+        syn::Ident::new("__rokkos_k", Span::mixed_site()),
+        syn::Ident::new("__rokkos_v", Span::mixed_site()),
+    )
+}
+
 impl VisitMut for Rewriter<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         let span = e.span();
@@ -117,18 +139,21 @@ impl VisitMut for Rewriter<'_> {
             .unchecked
             .as_ref()
             .map(|(w, _)| syn::Ident::new(w, span));
+        let (k, v) = locals();
         match e {
             Expr::Assign(a) => {
                 if let (Some((view, true)), Some(i)) = (self.direct(&mut a.left), &work) {
                     self.visit_expr_mut(&mut a.right);
                     let rhs = &a.right;
-                    *e = syn::parse_quote_spanned!(span=> #view.__store_unchecked(#i, #rhs));
+                    let store = owned(quote_spanned!(span=> #view.__store_unchecked(#i, #v)));
+                    *e = syn::parse_quote_spanned!(span=> { let #v = #rhs; #store });
                     return;
                 }
                 if let Some((view, idx)) = self.writable_index(&mut a.left) {
                     self.visit_expr_mut(&mut a.right);
                     let rhs = &a.right;
-                    *e = syn::parse_quote_spanned!(span=> #view.__store(#idx, #rhs));
+                    let store = owned(quote_spanned!(span=> #view.__store(#k, #v)));
+                    *e = syn::parse_quote_spanned!(span=> { let #k = #idx; let #v = #rhs; #store });
                     return;
                 }
             }
@@ -137,33 +162,38 @@ impl VisitMut for Rewriter<'_> {
                     self.visit_expr_mut(&mut b.right);
                     let rhs = &b.right;
                     let op = binop_of(&b.op);
-                    *e = syn::parse_quote_spanned!(span=>
-                        #view.__store_unchecked(#i, #view.__load_unchecked(#i) #op (#rhs)));
+                    let load = owned(quote_spanned!(span=> #view.__load_unchecked(#i)));
+                    let store = owned(quote_spanned!(span=> #view.__store_unchecked(#i, #v)));
+                    *e = syn::parse_quote_spanned!(span=> { let #v = #load #op (#rhs); #store });
                     return;
                 }
                 if let Some((view, idx)) = self.writable_index(&mut b.left) {
                     self.visit_expr_mut(&mut b.right);
                     let rhs = &b.right;
                     let op = binop_of(&b.op);
-                    let k = syn::Ident::new("__rokkos_k", Span::mixed_site());
+                    let load = owned(quote_spanned!(span=> #view.__load(#k)));
+                    let store = owned(quote_spanned!(span=> #view.__store(#k, #v)));
                     *e = syn::parse_quote_spanned!(span=> {
                         let #k = #idx;
-                        #view.__store(#k, #view.__load(#k) #op (#rhs))
+                        let #v = #load #op (#rhs);
+                        #store
                     });
                     return;
                 }
             }
             Expr::Index(_) => {
                 if let (Some((view, writable)), Some(i)) = (self.direct(e), &work) {
-                    *e = if writable {
-                        syn::parse_quote_spanned!(span=> #view.__load_unchecked(#i))
+                    let load = if writable {
+                        owned(quote_spanned!(span=> #view.__load_unchecked(#i)))
                     } else {
-                        syn::parse_quote_spanned!(span=> #view.__get_unchecked(#i))
+                        owned(quote_spanned!(span=> #view.__get_unchecked(#i)))
                     };
+                    *e = syn::parse_quote_spanned!(span=> #load);
                     return;
                 }
                 if let Some((view, idx)) = self.writable_index(e) {
-                    *e = syn::parse_quote_spanned!(span=> #view.__load(#idx));
+                    let load = owned(quote_spanned!(span=> #view.__load(#k)));
+                    *e = syn::parse_quote_spanned!(span=> { let #k = #idx; #load });
                     return;
                 }
             }
@@ -202,9 +232,12 @@ mod tests {
         let env = BodyEnv::for_kernel(&sig);
         rewrite_block(&env, &mut sig.body);
         let s = sig.body.to_token_stream().to_string();
-        assert!(s.contains("a . __store (i , b [i])"), "{s}");
-        assert!(s.contains("let __rokkos_k = i ; a . __store (__rokkos_k , a . __load (__rokkos_k) + (a . __load (i) * 2.0))"), "{s}");
-        assert!(s.contains("unsafe { a . __store (0 , 1.0) ; }"), "{s}");
+        // Index and value are evaluated outside the generated `unsafe`, which wraps the accessor
+        // call alone; the author's `unsafe { }` stays, around the rewritten statement.
+        assert!(s.contains("{ let __rokkos_k = i ; let __rokkos_v = b [i] ; unsafe { a . __store (__rokkos_k , __rokkos_v) } }"), "{s}");
+        assert!(s.contains("let __rokkos_k = i ; let __rokkos_v = unsafe { a . __load (__rokkos_k) } + ({ let __rokkos_k = i ; unsafe { a . __load (__rokkos_k) } } * 2.0) ; unsafe { a . __store (__rokkos_k , __rokkos_v) }"), "{s}");
+        assert!(s.contains("unsafe { { let __rokkos_k = 0 ; let __rokkos_v = 1.0 ; unsafe { a . __store (__rokkos_k , __rokkos_v) } } ; }"), "{s}");
+        assert_eq!(s.matches("unsafe").count(), 6, "{s}");
         assert!(s.contains("w [0]"), "{s}");
     }
 }

@@ -644,9 +644,11 @@ impl Machine<'_, '_, '_> {
                     strides[k] = acc;
                     acc = acc.saturating_mul(extents[k].max(1));
                 }
-                let len: usize = extents.iter().product();
                 let decl = &self.kernel.scratch[id.0 as usize];
                 let elem: ScalarType = decl.elem;
+                // An element count past `usize::MAX` fits no reservation: `take_scratch` refuses
+                // `usize::MAX` elements (every scalar type has a non-zero size).
+                let len = crate::layout::element_count(&extents).unwrap_or(usize::MAX);
                 self.take_scratch(decl.level, decl.scope, elem, len)?;
                 self.scratch[id.0 as usize] = Some(Scratch {
                     data: vec![Value::zero(elem); len],

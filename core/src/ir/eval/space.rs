@@ -22,9 +22,10 @@ use crate::error::{Error, Result};
 use crate::host_iter::{team_scratch_bytes, HOST_TEAM_LIMITS};
 use crate::ir::{ScalarType, Value};
 use crate::kernel::{
-    Checked, ForKernel, KernelArg, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    ForKernel, KernelArg, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
     ViewBinding,
 };
+use crate::launch::Launch;
 use crate::layout::span_of;
 use crate::policy::{MDRangePolicy, RangePolicy, TeamPolicy};
 use crate::reducer::{AccValue, Reducer};
@@ -98,11 +99,13 @@ impl MemorySpace for EvalMemory {
     fn host_ptr(_buffer: &HostBuffer) -> Option<NonNull<u8>> {
         None
     }
-    fn read_bytes(&self, buffer: &HostBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
-        HostSpace.read_bytes(buffer, offset, dst)
+    unsafe fn read_bytes(&self, buffer: &HostBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { HostSpace.read_bytes(buffer, offset, dst) }
     }
-    fn write_bytes(&self, buffer: &HostBuffer, offset: usize, src: &[u8]) -> Result<()> {
-        HostSpace.write_bytes(buffer, offset, src)
+    unsafe fn write_bytes(&self, buffer: &HostBuffer, offset: usize, src: &[u8]) -> Result<()> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { HostSpace.write_bytes(buffer, offset, src) }
     }
 }
 
@@ -130,14 +133,16 @@ fn elem_size(t: ScalarType) -> usize {
 }
 
 impl<'a> ViewCopy<'a> {
-    /// Copies the View's span (`offset .. offset + span` elements of its allocation).
+    /// Copies the View's span (`offset .. offset + span` elements of its allocation). Called only
+    /// for the arguments of a launch, which holds their allocations.
     fn load(binding: ViewBinding<'a, EvalMemory>) -> Result<Self> {
         let span = span_of(binding.extents, binding.strides);
         let size = elem_size(binding.elem);
         let mut bytes = vec![0u8; span * size];
         // An empty View's offset may point one past its allocation: nothing to read.
         if span > 0 {
-            HostSpace.read_bytes(binding.buffer, binding.offset * size, &mut bytes)?;
+            // SAFETY: the launch holds the allocation (and `EvalMemory` lends no host references).
+            unsafe { HostSpace.read_bytes(binding.buffer, binding.offset * size, &mut bytes) }?;
         }
         fn typed<T: bytemuck::Pod>(bytes: &[u8]) -> Vec<T> {
             let mut v = vec![T::zeroed(); bytes.len() / std::mem::size_of::<T>()];
@@ -160,7 +165,7 @@ impl<'a> ViewCopy<'a> {
         };
         Ok(ViewCopy { binding, data })
     }
-    /// Writes the span back.
+    /// Writes the span back (a writable argument, held exclusively by the launch).
     fn store(&self) -> Result<()> {
         let bytes: &[u8] = match &self.data {
             Owned::I32(v) => bytemuck::cast_slice(v),
@@ -174,7 +179,9 @@ impl<'a> ViewCopy<'a> {
             return Ok(());
         }
         let offset = self.binding.offset * elem_size(self.binding.elem);
-        HostSpace.write_bytes(self.binding.buffer, offset, bytes)
+        // SAFETY: a writable argument's allocation is held exclusively by the launch, and no
+        // other argument overlaps it (the launch checks).
+        unsafe { HostSpace.write_bytes(self.binding.buffer, offset, bytes) }
     }
     fn arg(&mut self) -> ArgValue<'_> {
         let data = match &mut self.data {
@@ -226,14 +233,15 @@ fn fmt_index<T: std::fmt::Display>(xs: &[T]) -> String {
     format!("({})", parts.join(", "))
 }
 
-/// Evaluates one launch of `kernel` over `work`; returns the accumulator fields. Messages name
-/// the kernel, as the native path's panics do.
-fn launch<K: KernelIr<Space = EvalMemory>>(
-    name: &str,
-    kernel: &K,
+/// Evaluates one launch of its kernel over `work`; returns the accumulator fields. Messages name
+/// the kernel, as the native path's errors do. Taking the token is what makes reading and writing
+/// the arguments' buffers sound: it holds them.
+fn launch<P, K: KernelIr<Space = EvalMemory>>(
+    l: &Launch<'_, P, K>,
     work: WorkSet,
     run: Run<'_>,
 ) -> Result<Vec<Value>> {
+    let (name, kernel) = (K::NAME, l.kernel());
     let ir = K::build_ir().map_err(|e| Error::Unsupported {
         backend: "ir-eval".into(),
         feature: format!("kernel `{name}`: {e}"),
@@ -338,36 +346,29 @@ impl ExecutionSpace for IrEval {
     fn team_limits(&self) -> TeamLimits {
         HOST_TEAM_LIMITS
     }
-    fn for_range<K>(&self, _label: &str, p: &RangePolicy<Self>, k: Checked<'_, K>) -> Result<()>
+    fn for_range<K>(&self, l: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<RangeWork, Space = EvalMemory> + KernelIr,
     {
-        let work = range_work(p.begin(), p.end());
-        launch(K::NAME, k.kernel(), work, Run::For).map(drop)
+        let p = l.policy();
+        launch(&l, range_work(p.begin(), p.end()), Run::For).map(drop)
     }
-    fn for_mdrange<const N: usize, K>(
-        &self,
-        _label: &str,
-        p: &MDRangePolicy<Self, N>,
-        k: Checked<'_, K>,
-    ) -> Result<()>
+    fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
     {
-        let work = md_work(p.begin(), p.end());
-        launch(K::NAME, k.kernel(), work, Run::For).map(drop)
+        let p = l.policy();
+        launch(&l, md_work(p.begin(), p.end()), Run::For).map(drop)
     }
-    fn for_team<K>(&self, _label: &str, p: &TeamPolicy<Self>, k: Checked<'_, K>) -> Result<()>
+    fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = EvalMemory> + KernelIr,
     {
-        launch(K::NAME, k.kernel(), league_work(p), Run::For).map(drop)
+        launch(&l, league_work(l.policy()), Run::For).map(drop)
     }
     fn reduce_range<K, Rd>(
         &self,
-        _label: &str,
-        p: &RangePolicy<Self>,
-        k: Checked<'_, K>,
+        l: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
@@ -375,15 +376,13 @@ impl ExecutionSpace for IrEval {
         Rd: Reducer<K::Value>,
     {
         let init = init_values(reducer);
+        let p = l.policy();
         let work = range_work(p.begin(), p.end());
-        let name = K::NAME;
-        result_value(name, &launch(name, k.kernel(), work, Run::Reduce(&init))?)
+        result_value(K::NAME, &launch(&l, work, Run::Reduce(&init))?)
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
         &self,
-        _label: &str,
-        p: &MDRangePolicy<Self, N>,
-        k: Checked<'_, K>,
+        l: Launch<'_, MDRangePolicy<Self, N>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
@@ -391,15 +390,13 @@ impl ExecutionSpace for IrEval {
         Rd: Reducer<K::Value>,
     {
         let init = init_values(reducer);
+        let p = l.policy();
         let work = md_work(p.begin(), p.end());
-        let name = K::NAME;
-        result_value(name, &launch(name, k.kernel(), work, Run::Reduce(&init))?)
+        result_value(K::NAME, &launch(&l, work, Run::Reduce(&init))?)
     }
     fn reduce_team<K, Rd>(
         &self,
-        _label: &str,
-        p: &TeamPolicy<Self>,
-        k: Checked<'_, K>,
+        l: Launch<'_, TeamPolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
@@ -407,17 +404,12 @@ impl ExecutionSpace for IrEval {
         Rd: Reducer<K::Value>,
     {
         let init = init_values(reducer);
-        let name = K::NAME;
-        result_value(
-            name,
-            &launch(name, k.kernel(), league_work(p), Run::Reduce(&init))?,
-        )
+        let work = league_work(l.policy());
+        result_value(K::NAME, &launch(&l, work, Run::Reduce(&init))?)
     }
     fn scan_range<K, Rd>(
         &self,
-        _label: &str,
-        p: &RangePolicy<Self>,
-        k: Checked<'_, K>,
+        l: Launch<'_, RangePolicy<Self>, K>,
         reducer: &Rd,
     ) -> Result<K::Value>
     where
@@ -432,8 +424,8 @@ impl ExecutionSpace for IrEval {
                 init.len()
             )));
         };
+        let p = l.policy();
         let work = range_work(p.begin(), p.end());
-        let name = K::NAME;
-        result_value(name, &launch(name, k.kernel(), work, Run::Scan(init))?)
+        result_value(K::NAME, &launch(&l, work, Run::Scan(init))?)
     }
 }
