@@ -174,6 +174,7 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 }
 
 mod atomics;
+mod casts;
 mod create_mirror;
 mod errors;
 mod launches;
