@@ -5,9 +5,10 @@
 //!
 //! - **Code**: [`emit`] walks the validated IR once and writes one WGSL module per (kernel, entry
 //!   point, workgroup size, reducer joins); no kernel has hand-written WGSL. Semantics follow the
-//!   reference evaluator (`rokkos_core::ir::eval`): wrapping integers, masked shift amounts, Rust `as`
-//!   casts (saturating float to integer, NaN to 0), Rust's `min`/`max`/`clamp`/`signum`/`round`/
-//!   `fract`/`powi`. Compiled pipelines are cached in memory by the IR's `stable_hash` and options,
+//!   reference evaluator (`rokkos_core::ir::eval`) exactly: integer overflow fails or wraps as the
+//!   kernel's crate's build mode says (see *Failures* below), Rust `as` casts between every pair of
+//!   scalar types (widening by the source's signedness, saturating float to integer, NaN to 0),
+//!   Rust's `min`/`max`/`clamp`/`signum`/`round`/`fract`/`powi`. Compiled pipelines are cached in memory by the IR's `stable_hash` and options,
 //!   and, where the adapter has PIPELINE_CACHE (Vulkan), the driver's compiled code persists on
 //!   disk per adapter ([`CACHE_DIR_ENV`]), so a later process does not compile a kernel again.
 //! - **Bindings** (group 0): binding 0 the parameter block, 1 the out-of-bounds record, then one
@@ -48,7 +49,7 @@
 //!   team), both sized per launch (a pipeline per size); team scratch comes out of the policy's
 //!   per-team bytes and each thread's out of its per-thread bytes (the whole reservation when the
 //!   kernel only uses one scope at that level, as the evaluator does). An allocation past its pool
-//!   records an error and the fence answers `Err(InvalidArgument)` with the evaluator's message.
+//!   records an error and the fence answers `Err(KernelFailed)` with the evaluator's message.
 //!   `team_size × vector_length` above the workgroup limit, or workgroup memory (level-0 scratch +
 //!   12 bytes per invocation + a team reduction's tree) above the device's, is `Err(InvalidPolicy)`.
 //! - **Bounds**: every View access is checked against the extents; a violation records the
@@ -86,11 +87,23 @@
 //!   [-π, π], `atan` within 4096 ulp), not Rust's: the facade's `tests/wgpu_f32_math.rs` checks
 //!   those bounds and prints what the adapter achieves (lavapipe: `ln` 43 ulp, `atan` 244 ulp).
 //! - **User-defined (`Custom`) reducers**: `Err(Unsupported)` (their join is host code).
-//! - Integer division or remainder by zero (where the divisor is not a literal) records an error:
-//!   the next fence answers `Err(InvalidArgument)` naming the kernel, as the evaluator does (Rust
-//!   panics); the operation itself yields 0.
-//! - A `for` loop whose run-time step is not positive records an error the same way.
 //! - A View larger than `max_storage_buffer_binding_size` is refused at allocation.
+//!
+//! # Failures
+//!
+//! A work item fails where Rust's native code panics, and the launch reports it as
+//! `Err(KernelFailed { kernel, reason })` with Rust's own panic message as the reason (the
+//! evaluator gives the same; an index out of bounds stays `Err(OutOfBounds)`), from the next fence,
+//! host read or blocking result, like a bounds violation: integer division or remainder by zero and
+//! `MIN / -1`, `MIN % -1` (every build: "attempt to divide by zero", "attempt to divide with
+//! overflow", ...); overflow of `+ - *`, unary `-`, integer `abs` and shifts by the width or more
+//! when the kernel's crate was built with debug assertions (the IR's `overflow_checks`, recorded by
+//! `#[kernel]`: "attempt to add with overflow", ...), while without them they wrap and shift
+//! amounts are masked, as in release builds; `clamp` with `min > max` or a NaN bound; `step_by(0)`;
+//! a scratch request past the reservation. The failing operation yields the wrapped value (0 for a
+//! division by zero) and the work item goes on, so the Views a failed launch wrote may hold partial
+//! results, as after a panic on the host. The checks cost nothing in a release build beyond the
+//! divisor tests of `/` and `%` by a non-literal.
 //!
 //! # Cargo features
 //!

@@ -180,6 +180,7 @@ mod errors;
 mod launches;
 mod math;
 mod mdrange;
+mod overflow;
 mod range;
 mod reduce;
 mod reducers;

@@ -170,3 +170,237 @@ fn f64_transcendentals_match<E: ExecutionSpace>(space: E) {
     });
 }
 per_backend!(f64_transcendentals_match);
+
+#[kernel]
+fn rem_f64(i: usize, out: ViewMut<f64, 2>, x: View<f64>, y: View<f64>) {
+    out[(i, 0)] = x[i] % y[i];
+    out[(i, 1)] = x[i].rem_euclid(y[i]);
+}
+
+#[kernel]
+fn rem_f32(i: usize, out: ViewMut<f32, 2>, x: View<f32>, y: View<f32>) {
+    out[(i, 0)] = x[i] % y[i];
+    out[(i, 1)] = x[i].rem_euclid(y[i]);
+}
+
+/// Edge operand pairs of float `%` (as f64; the f32 test rounds them): huge quotients, exact
+/// multiples (a zero result keeps the dividend's sign), infinite and zero divisors, NaN, subnormals.
+fn rem_edges() -> Vec<(f64, f64)> {
+    let inf = f64::INFINITY;
+    let mut v = vec![
+        (1e300, 709.7),
+        (1e22, 3.0),
+        (5.0, inf),
+        (5.0, -inf),
+        (-5.0, inf),
+        (-0.0, 3.0),
+        (0.0, -3.0),
+        (-6.0, 3.0),
+        (6.0, -3.0),
+        (-7.5, 2.0),
+        (7.5, -2.0),
+        (5.0, 0.0),
+        (5.0, -0.0),
+        (inf, 2.0),
+        (-inf, inf),
+        (f64::NAN, 2.0),
+        (2.0, f64::NAN),
+        (0.0, 0.0),
+        (5e-324, 3e-323),
+        (3e-323, 5e-324),
+        (7e-323, 3e-323),
+        (-1e-310, 3e-320),
+        (f64::MAX, f64::MIN_POSITIVE),
+        (f64::MAX, 5e-324),
+        (f64::MAX, -1.5),
+        (f64::MIN_POSITIVE, 5e-324),
+        (1.0, 0.1),
+        (-1e-300, 3.0),
+        (-1e-30, 3.0),
+        (1e38, 3e-38),
+        (3.4e38, 1.17e-38),
+        (3.4e38, 1e-45),
+        (2.0, 3.0),
+        (3.0, 3.0),
+        (-3.0, 3.0),
+        (1e-45, 1e-45),
+    ];
+    for k in [-1074, -1022, -149, -126, -1, 0, 52, 53, 127, 1023] {
+        let p = 2f64.powi(k);
+        v.extend([(p, 3.0), (3.0 * p, p), (p * 1.5, p * 0.75), (-p, 0.7)]);
+    }
+    v
+}
+
+/// Float `%` and `rem_euclid` on every backend, bit for bit against Rust (both exact: `%` is C's
+/// `fmod`), f32 and f64; a NaN matches any NaN. (Audit item 7: `1e300 % 709.7` was 1.49e284 on
+/// wgpu, `1e22 % 3.0` 0, `5.0 % inf` NaN, and `-0.0 % y` lost the sign.)
+fn float_rem_is_exact<E: ExecutionSpace>(space: E) {
+    check(3, any::<u64>(), |seed| {
+        let r = crate::splitmix(seed, 256);
+        let mut pairs = rem_edges();
+        // Random bit patterns (every exponent, NaN and infinity included) and random ratios.
+        for k in 0..64 {
+            pairs.push((f64::from_bits(r[2 * k]), f64::from_bits(r[2 * k + 1])));
+            let e = (r[128 + k] % 200) as i32 - 100;
+            pairs.push((
+                (r[192 + k] >> 11) as f64 * 2f64.powi(e),
+                (r[128 + k] >> 40) as f64 + 0.5,
+            ));
+        }
+        let n = pairs.len();
+        let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
+        let x: DevView<E, f64> = dev_from_vec(&space, "x", [n], xs.clone())?;
+        let y: DevView<E, f64> = dev_from_vec(&space, "y", [n], ys.clone())?;
+        let out: DevView<E, f64, 2> = dev(&space, "out", [n, 2])?;
+        parallel_for(
+            "rem_f64",
+            RangePolicy::new(&space, 0..n),
+            rem_f64(&out, &x, &y),
+        )?;
+        let got = to_host(&out);
+        let same64 = |g: f64, w: f64| (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits();
+        for k in 0..n {
+            let (a, b) = (xs[k], ys[k]);
+            let (g0, g1) = (got[2 * k], got[2 * k + 1]);
+            prop_assert!(
+                same64(g0, a % b),
+                "{:e} % {:e}: got {:e}, Rust {:e}",
+                a,
+                b,
+                g0,
+                a % b
+            );
+            let w1 = a.rem_euclid(b);
+            prop_assert!(
+                same64(g1, w1),
+                "{:e}.rem_euclid({:e}): got {:e}, Rust {:e}",
+                a,
+                b,
+                g1,
+                w1
+            );
+        }
+        // f32: the same pairs rounded, plus random f32 bit patterns.
+        let mut xs32: Vec<f32> = xs.iter().map(|&v| v as f32).collect();
+        let mut ys32: Vec<f32> = ys.iter().map(|&v| v as f32).collect();
+        for &bits in &r[..64] {
+            xs32.push(f32::from_bits(bits as u32));
+            ys32.push(f32::from_bits((bits >> 32) as u32));
+        }
+        let n = xs32.len();
+        let x: DevView<E, f32> = dev_from_vec(&space, "x32", [n], xs32.clone())?;
+        let y: DevView<E, f32> = dev_from_vec(&space, "y32", [n], ys32.clone())?;
+        let out: DevView<E, f32, 2> = dev(&space, "out32", [n, 2])?;
+        parallel_for(
+            "rem_f32",
+            RangePolicy::new(&space, 0..n),
+            rem_f32(&out, &x, &y),
+        )?;
+        let got = to_host(&out);
+        let same32 = |g: f32, w: f32| (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits();
+        for k in 0..n {
+            let (a, b) = (xs32[k], ys32[k]);
+            let (g0, g1) = (got[2 * k], got[2 * k + 1]);
+            prop_assert!(
+                same32(g0, a % b),
+                "{:e} % {:e}: got {:e}, Rust {:e}",
+                a,
+                b,
+                g0,
+                a % b
+            );
+            let w1 = a.rem_euclid(b);
+            prop_assert!(
+                same32(g1, w1),
+                "{:e}.rem_euclid({:e}): got {:e}, Rust {:e}",
+                a,
+                b,
+                g1,
+                w1
+            );
+        }
+        Ok(())
+    });
+}
+per_backend!(float_rem_is_exact);
+
+#[kernel]
+fn min_max_zeros(
+    i: usize,
+    out: ViewMut<f64, 2>,
+    out32: ViewMut<f32, 2>,
+    x: View<f64>,
+    y: View<f64>,
+) {
+    let (a, b) = (x[i], y[i]);
+    out[(i, 0)] = a.max(b);
+    out[(i, 1)] = a.min(b);
+    out[(i, 2)] = f64::max(b, a);
+    out32[(i, 0)] = (a as f32).max(b as f32);
+    out32[(i, 1)] = (a as f32).min(b as f32);
+    out32[(i, 2)] = (b as f32).min(a as f32);
+}
+
+/// `max`/`min` of floats: a NaN operand gives the other one, and of two zeros (which compare
+/// equal) the receiver, as Rust's `max`/`min` return on x86-64 (Rust leaves the choice open; the IR
+/// pins this one, `rokkos::ir::ops::math`). The expectation is spelled out, not computed by `std`,
+/// whose choice may change. (Audit item 11: `0.0.max(-0.0)` was -0.0 on wgpu.)
+fn float_min_max_pin_signed_zeros<E: ExecutionSpace>(space: E) {
+    let nan = f64::NAN;
+    let pairs = [
+        (0.0, -0.0),
+        (-0.0, 0.0),
+        (0.0, 0.0),
+        (-0.0, -0.0),
+        (nan, -0.0),
+        (-0.0, nan),
+        (nan, nan),
+        (1.0, -0.0),
+        (-1.0, 0.0),
+        (f64::INFINITY, nan),
+    ];
+    let n = pairs.len();
+    let (xs, ys): (Vec<f64>, Vec<f64>) = pairs.iter().copied().unzip();
+    let x: DevView<E, f64> = dev_from_vec(&space, "x", [n], xs).unwrap();
+    let y: DevView<E, f64> = dev_from_vec(&space, "y", [n], ys).unwrap();
+    let out: DevView<E, f64, 2> = dev(&space, "out", [n, 3]).unwrap();
+    let out32: DevView<E, f32, 2> = dev(&space, "out32", [n, 3]).unwrap();
+    parallel_for(
+        "min_max_zeros",
+        RangePolicy::new(&space, 0..n),
+        min_max_zeros(&out, &out32, &x, &y),
+    )
+    .unwrap();
+    let (got, got32) = (to_host(&out), to_host(&out32));
+    // The pinned rule: NaN loses; equal operands give the receiver.
+    let pick = |recv: f64, other: f64, greater: bool| {
+        if recv.is_nan() || (greater && other > recv) || (!greater && other < recv) {
+            other
+        } else {
+            recv
+        }
+    };
+    let same = |g: f64, w: f64| (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits();
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        let want = [pick(a, b, true), pick(a, b, false), pick(b, a, true)];
+        let want32 = [pick(a, b, true), pick(a, b, false), pick(b, a, false)];
+        for c in 0..3 {
+            assert!(
+                same(got[3 * k + c], want[c]),
+                "{} f64 column {c} of ({a:?}, {b:?}): got {:?}, want {:?}",
+                space.name(),
+                got[3 * k + c],
+                want[c]
+            );
+            assert!(
+                same(got32[3 * k + c] as f64, want32[c]),
+                "{} f32 column {c} of ({a:?}, {b:?}): got {:?}, want {:?}",
+                space.name(),
+                got32[3 * k + c],
+                want32[c]
+            );
+        }
+    }
+}
+per_backend!(float_min_max_pin_signed_zeros);

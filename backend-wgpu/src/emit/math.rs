@@ -33,12 +33,14 @@ fn nan(t: ScalarType) -> String {
     })
 }
 
-/// A call of `func` on `xs` (types `tys`, receiver first).
+/// A call of `func` on `xs` (types `tys`, receiver first); `checks`: the kernel's overflow
+/// checks (integer `abs` of `MIN` fails with them).
 pub(crate) fn call(
     h: &mut Helpers,
     func: MathFn,
     tys: &[ScalarType],
     xs: &[String],
+    checks: bool,
 ) -> Result<String, EmitError> {
     use MathFn as M;
     let t = tys[0];
@@ -131,17 +133,22 @@ pub(crate) fn call(
             );
             format!("{n}({x}, {})", a(1))
         }
+        M::Abs if checks && t.is_signed_int() => {
+            format!("{}({x})", super::arith::checked_neg(h, t, true))
+        }
         M::Abs => format!("abs({x})"),
         M::Min | M::Max if t.is_float() => {
+            // A NaN operand gives the other one; of equal operands (0.0 and -0.0) the receiver,
+            // as Rust on x86-64 (`ir::ops::math`). WGSL's own min/max leave both open.
             let (nm, op) = if func == M::Min {
-                ("min", "min")
+                ("min", "<")
             } else {
-                ("max", "max")
+                ("max", ">")
             };
             let n = helper(
                 format!("rk_f{nm}_{tn}"),
                 format!(
-                    "fn rk_f{nm}_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    if (!(x == x)) {{ return y; }}\n    if (!(y == y)) {{ return x; }}\n    return {op}(x, y);\n}}\n"
+                    "fn rk_f{nm}_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    if (!(x == x) || y {op} x) {{ return y; }}\n    return x;\n}}\n"
                 ),
             );
             format!("{n}({x}, {})", a(1))
@@ -149,10 +156,20 @@ pub(crate) fn call(
         M::Min => format!("min({x}, {})", a(1)),
         M::Max => format!("max({x}, {})", a(1)),
         M::Clamp => {
+            // `lo > hi` (or a NaN bound) fails as Rust's assertion does; the bounds' bits go into
+            // the error record so that the message can print them.
+            let code = CLAMP_CODE + t as u32;
+            let bits = |v: &str| match t {
+                ScalarType::I32 | ScalarType::F32 => format!("u64(bitcast<u32>({v}))"),
+                ScalarType::U32 => format!("u64({v})"),
+                _ => format!("bitcast<u64>({v})"),
+            };
             let n = helper(
                 format!("rk_clamp_{tn}"),
                 format!(
-                    "fn rk_clamp_{tn}(x: {tn}, lo: {tn}, hi: {tn}) -> {tn} {{\n    if (x < lo) {{ return lo; }}\n    if (x > hi) {{ return hi; }}\n    return x;\n}}\n"
+                    "fn rk_clamp_{tn}(x: {tn}, lo: {tn}, hi: {tn}) -> {tn} {{\n    if (!(lo <= hi)) {{ if (rk_oob_begin({code}u, 2u)) {{ rk_oob_idx(0u, {}); rk_oob_idx(1u, {}); }} }}\n    if (x < lo) {{ return lo; }}\n    if (x > hi) {{ return hi; }}\n    return x;\n}}\n",
+                    bits("lo"),
+                    bits("hi")
                 ),
             );
             format!("{n}({x}, {}, {})", a(1), a(2))
@@ -212,4 +229,40 @@ fn trunc_fn(h: &mut Helpers, t: ScalarType) -> &'static str {
             .to_string()
     });
     "rk_trunc_f64"
+}
+
+/// `ERR` code of a `clamp` with `min > max` (or a NaN bound): `CLAMP_CODE + ScalarType as u32`,
+/// with the bounds' bits as the two index words.
+const CLAMP_CODE: u32 = 4200;
+
+/// The error a work item recorded with a code of this module, for `kernel`: Rust's assertion
+/// message, the bounds printed as Rust prints them.
+pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
+    let t = *ScalarType::ALL.get(code.checked_sub(CLAMP_CODE)? as usize)?;
+    let bound = |k: usize| Value::from_bits(t, index.get(k).copied().unwrap_or(0));
+    let (lo, hi) = (bound(0), bound(1));
+    let reason = match (lo, hi) {
+        (Value::F32(lo), Value::F32(hi)) => {
+            format!("min > max, or either was NaN. min = {lo:?}, max = {hi:?}")
+        }
+        (Value::F64(lo), Value::F64(hi)) => {
+            format!("min > max, or either was NaN. min = {lo:?}, max = {hi:?}")
+        }
+        _ => format!("min > max. min = {}, max = {}", int_text(lo), int_text(hi)),
+    };
+    Some(rokkos_core::Error::KernelFailed {
+        kernel: kernel.to_string(),
+        reason,
+    })
+}
+
+/// An integer value as Rust's `Display` prints it (no type suffix).
+fn int_text(v: Value) -> String {
+    match v {
+        Value::I32(x) => x.to_string(),
+        Value::U32(x) => x.to_string(),
+        Value::I64(x) => x.to_string(),
+        Value::U64(x) => x.to_string(),
+        other => other.to_string(),
+    }
 }

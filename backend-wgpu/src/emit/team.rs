@@ -657,13 +657,16 @@ pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rok
         } else {
             "thread"
         };
-        return Some(rokkos_core::Error::InvalidArgument(format!(
-            "kernel `{kernel}`: {scope} scratch of {} elements of {} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
-             (request it with TeamPolicy::scratch)",
-            at(0),
-            at(1),
-            at(2)
-        )));
+        return Some(rokkos_core::Error::KernelFailed {
+            kernel: kernel.to_string(),
+            reason: format!(
+                "{scope} scratch of {} elements of {} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
+                 (request it with TeamPolicy::scratch)",
+                at(0),
+                at(1),
+                at(2)
+            ),
+        });
     }
     if (SCRATCH_VIEW_CODE..SCRATCH_VIEW_CODE + 1000).contains(&code) {
         let parts: Vec<String> = index.iter().map(|x| x.to_string()).collect();

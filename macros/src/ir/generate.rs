@@ -117,6 +117,7 @@ pub fn kernel_items(sig: &KernelSignature) -> TokenStream {
             let code = tx.finish();
             quote! {
                 let mut #owned = #irb::KernelBuilder::new(#name_str, #work);
+                #owned.overflow_checks(cfg!(debug_assertions));
                 let #b = &mut #owned;
                 #(#code)*
                 #owned.finish()

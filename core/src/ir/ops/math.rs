@@ -1,10 +1,28 @@
 //! Math intrinsics: the float methods of `std` plus `abs`, `min`, `max`, `clamp`, `signum` on integers.
 //!
-//! Each function means exactly what the Rust method of the same name means on the operand type
-//! (`round` rounds half away from zero, `fract` is `x - x.trunc()`, `min`/`max` of floats return the
-//! other operand when one is NaN, `mul_add` is fused, `abs` of an integer wraps at `MIN`). Emitters map
-//! them to target functions with the same results up to the target's documented accuracy, and spell out
-//! the ones whose target namesake differs (WGSL's `round` is half-to-even and its `fract` uses `floor`).
+//! Each function means what the Rust method of the same name means on the operand type (`round`
+//! rounds half away from zero, `fract` is `x - x.trunc()`, `mul_add` is fused: one rounding), with
+//! the choices Rust leaves open pinned down so that every backend agrees:
+//!
+//! - `x.min(y)` / `x.max(y)` of floats: a NaN operand gives the other one (both NaN: NaN), and of
+//!   two operands that compare equal (`0.0` and `-0.0`) the receiver `x`, which is what Rust returns
+//!   on x86-64 (Rust documents the choice as unspecified).
+//! - `x.clamp(lo, hi)`: `lo > hi` or a NaN bound fails the work item with Rust's assertion message;
+//!   a NaN `x` stays NaN and `-0.0.clamp(0.0, 1.0)` is `-0.0`, as in Rust.
+//! - `x.abs()` of a signed integer's `MIN` fails in a kernel with overflow checks
+//!   ([`crate::ir::Kernel::overflow_checks`]: "attempt to negate with overflow") and wraps to `MIN`
+//!   otherwise.
+//! - NaN payloads and the sign of a NaN result are unspecified (as in Rust); a NaN result is a NaN
+//!   on every backend wherever Rust's is, and nowhere else.
+//!
+//! Exact functions (`sqrt`, `abs`, `min`, `max`, `clamp`, `floor`, `ceil`, `round`, `trunc`,
+//! `fract`, `mul_add`, `signum`, `recip`, and float `%`) give Rust's result bit for bit on every
+//! backend. The transcendental functions cannot: Rust's own results come from the platform's libm
+//! and are not correctly rounded either. Their contract on every backend is the precision table of
+//! [`MathFn`]'s documentation: the largest distance, in units in the last
+//! place of the result type, from the exact mathematical value, over the whole finite range,
+//! subnormal arguments and results included; and the special values exactly as Rust gives them
+//! (NaN in and out, ±∞, ±0 with its sign, overflow to ±∞ and underflow to ±0).
 
 use crate::ir::types::ScalarType;
 
