@@ -404,3 +404,133 @@ fn float_min_max_pin_signed_zeros<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(float_min_max_pin_signed_zeros);
+
+#[kernel]
+fn fused(
+    i: usize,
+    out: ViewMut<f64>,
+    out32: ViewMut<f32>,
+    a: View<f64>,
+    b: View<f64>,
+    c: View<f64>,
+) {
+    out[i] = a[i].mul_add(b[i], c[i]);
+    out32[i] = (a[i] as f32).mul_add(b[i] as f32, c[i] as f32);
+}
+
+/// Triples where a fused multiply-add differs from `a * b + c`, or whose exact value is hard to
+/// round: the product's rounding error alone (`c = -fl(a·b)`), products on a rounding tie nudged
+/// by a tiny `c` of either sign, cancellation to a subnormal, overflow of the product that `c`
+/// brings back, infinities, NaN, zeros of both signs.
+fn fma_cases(seed: u64) -> Vec<[f64; 3]> {
+    let (inf, nan) = (f64::INFINITY, f64::NAN);
+    let e52 = f64::EPSILON;
+    let mut v = vec![
+        [1.0 + e52, 1.0 - e52, -1.0],
+        [
+            1.0 + 2f64.powi(-27),
+            1.0 + 2f64.powi(-27),
+            -(1.0 + 2f64.powi(-26)),
+        ],
+        [1.5, 1.0 + e52, 1e-300],
+        [1.5, 1.0 + e52, -1e-300],
+        [1.5, 1.0 + e52, 5e-324],
+        [f64::MAX, 1.5, -f64::MAX],
+        [f64::MAX, 2.0, -inf],
+        [1e-200, 1e-200, 0.0],
+        [1e-200, -1e-200, 0.0],
+        [1e-200, -1e-200, -0.0],
+        [0.0, -5.0, 0.0],
+        [-0.0, 5.0, -0.0],
+        [0.0, inf, 1.0],
+        [inf, 2.0, -inf],
+        [nan, 0.0, 1.0],
+        [2.0, 3.0, nan],
+        [3.0, 5e-324, -1e-323],
+        [2f64.powi(-540), 2f64.powi(-540), 2f64.powi(-1074)],
+        [2f64.powi(-540), 2f64.powi(-534), -2f64.powi(-1073)],
+        [
+            1.0 + 2f64.powi(-12),
+            1.0 + 2f64.powi(-12),
+            -(1.0 + 2f64.powi(-11)),
+        ],
+        [1.0 + 2f64.powi(-23), 1.0 - 2f64.powi(-23), -1.0],
+        [1e30, 1e30, -1e60],
+        [3.4e38, 2.0, -3.4e38],
+        [1e-30, 1e-15, 1e-44],
+        [1e-22, 1e-22, -1e-44],
+        [f64::MIN_POSITIVE, 0.5, 0.0],
+        [-f64::MIN_POSITIVE, 0.5, 5e-324],
+        [1e308, 10.0, -1e308],
+        [1e-310, 1e10, 1e-310],
+    ];
+    let r = crate::splitmix(seed, 600);
+    let unit = |u: u64| 1.0 + (u >> 12) as f64 * e52;
+    for k in 0..100 {
+        let (a, b) = (unit(r[3 * k]), unit(r[3 * k + 1]));
+        let e = (r[3 * k + 2] % 400) as i32 - 200;
+        let (a, b) = (a * 2f64.powi(e), -b);
+        v.push([a, b, -(a * b)]);
+        v.push([a, b, -(a * b) * (1.0 + e52)]);
+        v.push([a, b, f64::from_bits(r[3 * k + 2])]);
+        // The f32 column: an f32 product's rounding error.
+        let (a32, b32) = (a as f32, b as f32);
+        v.push([a32 as f64, b32 as f64, -((a32 * b32) as f64)]);
+    }
+    for k in 0..50 {
+        v.push([
+            f64::from_bits(r[300 + 3 * k]),
+            f64::from_bits(r[301 + 3 * k]),
+            f64::from_bits(r[302 + 3 * k]),
+        ]);
+    }
+    v
+}
+
+/// `mul_add` is one rounding on every backend, f64 and f32, bit for bit against Rust's (audit item
+/// 11: wgpu's f64 `fma` on lavapipe is a multiply and an add, 1 ulp off).
+fn mul_add_is_fused<E: ExecutionSpace>(space: E) {
+    check(3, any::<u64>(), |seed| {
+        let cases = fma_cases(seed);
+        let n = cases.len();
+        let col = |k: usize| cases.iter().map(|t| t[k]).collect::<Vec<f64>>();
+        let a: DevView<E, f64> = dev_from_vec(&space, "a", [n], col(0))?;
+        let b: DevView<E, f64> = dev_from_vec(&space, "b", [n], col(1))?;
+        let c: DevView<E, f64> = dev_from_vec(&space, "c", [n], col(2))?;
+        let out: DevView<E, f64> = dev(&space, "out", [n])?;
+        let out32: DevView<E, f32> = dev(&space, "out32", [n])?;
+        parallel_for(
+            "fused",
+            RangePolicy::new(&space, 0..n),
+            fused(&out, &out32, &a, &b, &c),
+        )?;
+        let (got, got32) = (to_host(&out), to_host(&out32));
+        for (k, t) in cases.iter().enumerate() {
+            let want = t[0].mul_add(t[1], t[2]);
+            let ok = (want.is_nan() && got[k].is_nan()) || want.to_bits() == got[k].to_bits();
+            prop_assert!(
+                ok,
+                "{:e}.mul_add({:e}, {:e}): got {:e}, Rust {:e}",
+                t[0],
+                t[1],
+                t[2],
+                got[k],
+                want
+            );
+            let (a, b, c) = (t[0] as f32, t[1] as f32, t[2] as f32);
+            let want = a.mul_add(b, c);
+            let ok = (want.is_nan() && got32[k].is_nan()) || want.to_bits() == got32[k].to_bits();
+            prop_assert!(
+                ok,
+                "{:e}f32.mul_add({:e}, {:e}): got {:e}, Rust {:e}",
+                a,
+                b,
+                c,
+                got32[k],
+                want
+            );
+        }
+        Ok(())
+    });
+}
+per_backend!(mul_add_is_fused);

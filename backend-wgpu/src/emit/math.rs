@@ -194,7 +194,8 @@ pub(crate) fn call(
             );
             format!("{n}({x})")
         }
-        M::MulAdd => format!("fma({x}, {}, {})", a(1), a(2)),
+        // Fused in every case: WGSL's `fma` need not be (lavapipe's f64 one is not).
+        M::MulAdd => format!("{}({x}, {}, {})", super::exact::fma(h, t), a(1), a(2)),
         M::Signum if t.is_float() => {
             let n = helper(
                 format!("rk_signum_{tn}"),

@@ -13,6 +13,7 @@ mod bitwise;
 mod cast;
 mod cmp;
 pub mod entry;
+mod exact;
 pub(crate) mod join;
 mod logic;
 mod math;
