@@ -1,12 +1,13 @@
 //! Math intrinsics (`ir::ops::math`).
 //!
 //! Exact functions are spelled out where WGSL's namesake differs from Rust: `min`/`max` of floats
-//! ignore a NaN operand, `clamp` keeps a NaN receiver, `round` is half away from zero, `fract` is
-//! `x - trunc(x)`, `signum` keeps the sign of zero, `powi` multiplies by repeated squaring like
-//! compiler-rt's `__powi*f2`, and `powf` is defined for a negative base with an integral exponent.
-//! Transcendental functions use WGSL's built-ins for `f32` (accuracy as the target documents).
-//! SPIR-V's GLSL.std.450 has no 64-bit transcendental functions, so those on `f64` are software
-//! implementations in WGSL ([`super::math_f64`]), within a few ulps of Rust's.
+//! ignore a NaN operand and return the receiver of equal operands, `clamp` keeps a NaN receiver and
+//! fails on bad bounds, `round` is half away from zero, `fract` is `x - trunc(x)`, `signum` keeps
+//! the sign of zero, `powi` multiplies by repeated squaring like compiler-rt's `__powi*f2`, and
+//! `mul_add` is a correctly rounded fused multiply-add ([`super::exact`]). Transcendental functions
+//! are software libraries for both float types ([`super::math_f32`], [`super::math_f64`]): WGSL's
+//! f32 built-ins lose NaN, flush subnormals and may be thousands of ulps off, and SPIR-V's
+//! GLSL.std.450 has no 64-bit ones.
 
 use super::{EmitError, Helpers};
 use rokkos_core::ir::{MathFn, ScalarType, Value};
@@ -20,19 +21,6 @@ fn one(t: ScalarType) -> String {
 fn zero(t: ScalarType) -> String {
     super::lit(Value::zero(t))
 }
-fn inf(t: ScalarType) -> String {
-    super::lit(match t {
-        ScalarType::F32 => Value::F32(f32::INFINITY),
-        _ => Value::F64(f64::INFINITY),
-    })
-}
-fn nan(t: ScalarType) -> String {
-    super::lit(match t {
-        ScalarType::F32 => Value::F32(f32::NAN),
-        _ => Value::F64(f64::NAN),
-    })
-}
-
 /// A call of `func` on `xs` (types `tys`, receiver first); `checks`: the kernel's overflow
 /// checks (integer `abs` of `MIN` fails with them).
 pub(crate) fn call(
@@ -47,32 +35,7 @@ pub(crate) fn call(
     let tn = t.name();
     let x = xs[0].as_str();
     let a = |i: usize| xs[i].as_str();
-    let transcendental = matches!(
-        func,
-        M::Cbrt
-            | M::Sin
-            | M::Cos
-            | M::Tan
-            | M::Asin
-            | M::Acos
-            | M::Atan
-            | M::Atan2
-            | M::Sinh
-            | M::Cosh
-            | M::Tanh
-            | M::Exp
-            | M::Exp2
-            | M::Ln
-            | M::Log2
-            | M::Log10
-            | M::Powf
-            | M::Hypot
-    );
-    if transcendental && t == ScalarType::F64 {
-        return super::math_f64::call(h, func, xs).ok_or_else(|| {
-            EmitError::Unsupported(format!("f64 `{}` has no WGSL implementation", func.name()))
-        });
-    }
+
     let tr = if matches!(func, M::Trunc | M::Round | M::Fract) {
         trunc_fn(h, t)
     } else {
@@ -83,46 +46,36 @@ pub(crate) fn call(
         name
     };
     Ok(match func {
+        // WGSL's built-ins are not Rust's (f32: NaN lost, subnormals flushed, thousands of ulp
+        // allowed; f64: absent), so both types have a software library.
+        M::Cbrt
+        | M::Sin
+        | M::Cos
+        | M::Tan
+        | M::Asin
+        | M::Acos
+        | M::Atan
+        | M::Atan2
+        | M::Sinh
+        | M::Cosh
+        | M::Tanh
+        | M::Exp
+        | M::Exp2
+        | M::Ln
+        | M::Log2
+        | M::Log10
+        | M::Powf
+        | M::Hypot => {
+            let lib = if t == ScalarType::F64 {
+                super::math_f64::call(h, func, xs)
+            } else {
+                super::math_f32::call(h, func, xs)
+            };
+            lib.ok_or_else(|| {
+                EmitError::Unsupported(format!("{t} `{}` has no WGSL implementation", func.name()))
+            })?
+        }
         M::Sqrt => format!("sqrt({x})"),
-        M::Sin | M::Cos | M::Tan | M::Asin | M::Acos | M::Atan | M::Sinh | M::Cosh | M::Tanh => {
-            format!("{}({x})", func.name())
-        }
-        M::Exp => format!("exp({x})"),
-        M::Exp2 => format!("exp2({x})"),
-        M::Ln => format!("log({x})"),
-        M::Log2 => format!("log2({x})"),
-        M::Log10 => format!("(log2({x}) * 0.30102999566398120f)"),
-        M::Atan2 => format!("atan2({x}, {})", a(1)),
-        M::Cbrt => {
-            let n = helper(
-                format!("rk_cbrt_{tn}"),
-                format!(
-                    "fn rk_cbrt_{tn}(x: {tn}) -> {tn} {{\n    if (x == 0.0 || !(x == x)) {{ return x; }}\n    let r = pow(abs(x), 1.0 / 3.0);\n    return select(r, -r, x < 0.0);\n}}\n"
-                ),
-            );
-            format!("{n}({x})")
-        }
-        M::Powf => {
-            let n = helper(
-                format!("rk_powf_{tn}"),
-                format!(
-                    "fn rk_powf_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    if (y == 0.0 || x == 1.0) {{ return 1.0; }}\n    if (!(x == x) || !(y == y)) {{ return {nan}; }}\n    if (x < 0.0) {{\n        if (!(y == trunc(y))) {{ return {nan}; }}\n        let r = pow(-x, y);\n        return select(r, -r, fract(y * 0.5) != 0.0);\n    }}\n    if (x == 0.0) {{ return select(0.0, {inf}, y < 0.0); }}\n    return pow(x, y);\n}}\n",
-                    nan = nan(t),
-                    inf = inf(t)
-                ),
-            );
-            format!("{n}({x}, {})", a(1))
-        }
-        M::Hypot => {
-            let n = helper(
-                format!("rk_hypot_{tn}"),
-                format!(
-                    "fn rk_hypot_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    let a = abs(x); let b = abs(y);\n    if (a == {inf} || b == {inf}) {{ return {inf}; }}\n    let m = max(a, b); let s = min(a, b);\n    if (m == 0.0 || !(s == s) || !(m == m)) {{ return a + b; }}\n    let r = s / m;\n    return m * sqrt(1.0 + r * r);\n}}\n",
-                    inf = inf(t)
-                ),
-            );
-            format!("{n}({x}, {})", a(1))
-        }
         M::Powi => {
             let n = helper(
                 format!("rk_powi_{tn}"),
