@@ -739,3 +739,137 @@ fn transcendentals_keep_rusts_special_values<E: ExecutionSpace>(space: E) {
     });
 }
 per_backend!(transcendentals_keep_rusts_special_values);
+
+macro_rules! exact_functions {
+    ($name:ident, $t:ident) => {
+        #[kernel]
+        fn $name(i: usize, out: ViewMut<$t, 2>, x: View<$t>, y: View<$t>, n: View<i32>) {
+            let (v, w) = (x[i], y[i]);
+            out[(i, 0)] = v.sqrt();
+            out[(i, 1)] = v.abs();
+            out[(i, 2)] = v.floor();
+            out[(i, 3)] = v.ceil();
+            out[(i, 4)] = v.round();
+            out[(i, 5)] = v.trunc();
+            out[(i, 6)] = v.fract();
+            out[(i, 7)] = v.signum();
+            out[(i, 8)] = v.recip();
+            out[(i, 9)] = v.powi(n[i]);
+            out[(i, 10)] = -v;
+            out[(i, 11)] = v * w;
+            out[(i, 12)] = v + w;
+            out[(i, 13)] = v - w;
+            out[(i, 14)] = v / w;
+            out[(i, 15)] = v.clamp(-1.0, 1.0);
+        }
+    };
+}
+exact_functions!(exact_f32, f32);
+exact_functions!(exact_f64, f64);
+
+macro_rules! exact_reference {
+    ($v:expr, $w:expr, $n:expr) => {{
+        let (v, w, n) = ($v, $w, $n);
+        [
+            v.sqrt(),
+            v.abs(),
+            v.floor(),
+            v.ceil(),
+            v.round(),
+            v.trunc(),
+            v.fract(),
+            v.signum(),
+            v.recip(),
+            v.powi(n),
+            -v,
+            v * w,
+            v + w,
+            v - w,
+            v / w,
+            v.clamp(-1.0, 1.0),
+        ]
+    }};
+}
+
+macro_rules! check_exact {
+    ($space:expr, $e:ty, $k:ident, $t:ident, $cases:expr) => {{
+        let space = $space;
+        let cases: Vec<($t, $t, i32)> = $cases
+            .iter()
+            .map(|&(a, b, n)| (a as $t, b as $t, n))
+            .collect();
+        let m = cases.len();
+        let x: DevView<$e, $t> =
+            dev_from_vec(space, "x", [m], cases.iter().map(|c| c.0).collect())?;
+        let y: DevView<$e, $t> =
+            dev_from_vec(space, "y", [m], cases.iter().map(|c| c.1).collect())?;
+        let n: DevView<$e, i32> =
+            dev_from_vec(space, "n", [m], cases.iter().map(|c| c.2).collect())?;
+        let out: DevView<$e, $t, 2> = dev(space, "out", [m, 16])?;
+        parallel_for(
+            stringify!($k),
+            RangePolicy::new(space, 0..m),
+            $k(&out, &x, &y, &n),
+        )?;
+        let got = to_host(&out);
+        const NAMES: [&str; 16] = [
+            "sqrt", "abs", "floor", "ceil", "round", "trunc", "fract", "signum", "recip", "powi",
+            "neg", "mul", "add", "sub", "div", "clamp",
+        ];
+        for (k, &(a, b, p)) in cases.iter().enumerate() {
+            let want = exact_reference!(a, b, p);
+            for c in 0..16 {
+                let g = got[16 * k + c];
+                prop_assert!(
+                    (g.is_nan() && want[c].is_nan()) || g.to_bits() == want[c].to_bits(),
+                    "{} {} {}({:?}, {:?}, {}): got {:?}, Rust {:?}",
+                    space.name(),
+                    stringify!($t),
+                    NAMES[c],
+                    a,
+                    b,
+                    p,
+                    g,
+                    want[c]
+                );
+            }
+        }
+    }};
+}
+
+/// The exact float functions and operators on signed zeros, infinities, NaN, halves and
+/// subnormals, bit for bit against Rust on every backend (the sign of every zero included:
+/// `floor(-0.5)`, `round(-0.4)`, `fract(-3.0)`, `powi(-0.0, 3)`, `signum(-0.0)`, `recip(-0.0)`,
+/// `sqrt(-0.0)`, `-0.0 + 0.0`, ...).
+fn exact_functions_keep_signed_zeros<E: ExecutionSpace>(space: E) {
+    let vals = [
+        0.0f64,
+        -0.0,
+        0.5,
+        -0.5,
+        -0.4,
+        1.5,
+        -2.5,
+        -3.0,
+        1e-310,
+        -1e-40,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        4503599627370497.5,
+        -8388609.5,
+        1e300,
+    ];
+    let mut cases = Vec::new();
+    for (k, &a) in vals.iter().enumerate() {
+        for &b in &[0.0, -0.0, 2.0, -1e-300, f64::INFINITY, f64::NAN] {
+            cases.push((a, b, [0, 1, -1, 2, 3, -3, 31][k % 7]));
+        }
+    }
+    check(1, Just(()), |()| {
+        check_exact!(&space, E, exact_f32, f32, cases);
+        check_exact!(&space, E, exact_f64, f64, cases);
+        Ok(())
+    });
+}
+per_backend!(exact_functions_keep_signed_zeros);
