@@ -370,3 +370,60 @@ fn clamp_with_bad_bounds_fails<E: ExecutionSpace>(space: E) {
     );
 }
 per_backend!(clamp_with_bad_bounds_fails);
+
+#[kernel]
+fn stepped(i: usize, out: ViewMut<u64>, k: usize) {
+    let mut s = 0u64;
+    for j in (i..i + 10).step_by(k) {
+        s += j as u64;
+    }
+    out[i] = s;
+}
+
+#[kernel]
+fn through_scratch(team: &TeamMember, out: ViewMut<f64, 2>) {
+    let l = team.league_rank();
+    let n = out.extent(1);
+    let s = team.team_scratch::<f64, 1>(0, [n]);
+    for j in team.thread_range(n) {
+        s[j] = j as f64;
+    }
+    team.team_barrier();
+    for j in team.thread_range(n) {
+        out[(l, j)] = s[j];
+    }
+}
+
+/// The other failures of a work item are `KernelFailed` too, with the native path's words:
+/// `step_by(0)` ("assertion failed: step != 0", Rust's) and a scratch request past the policy's
+/// reservation (rokkos' message, the same on every backend).
+fn other_failures_are_kernel_failed<E: ExecutionSpace>(space: E) {
+    let out: DevView<E, u64> = dev(&space, "out", [4]).unwrap();
+    let got = outcome(
+        &space,
+        || parallel_for("stepped", RangePolicy::new(&space, 0..4), stepped(&out, 0)),
+        || (),
+    );
+    assert_eq!(
+        got,
+        Outcome::Failed("assertion failed: step != 0".into()),
+        "{}",
+        space.name()
+    );
+    let out: DevView<E, f64, 2> = dev(&space, "out", [2, 16]).unwrap();
+    let p = TeamPolicy::new(&space, 2, TeamSize::Auto).scratch(0, 8 * 15, 0);
+    let got = outcome(
+        &space,
+        || parallel_for("through_scratch", p, through_scratch(&out)),
+        || (),
+    );
+    match got {
+        Outcome::Failed(m) => assert!(
+            m.contains("scratch of 16 elements of 8 bytes at level 0 exceeds the 120 bytes"),
+            "{}: {m}",
+            space.name()
+        ),
+        other => panic!("{}: {other:?}", space.name()),
+    }
+}
+per_backend!(other_failures_are_kernel_failed);
