@@ -6,7 +6,10 @@
 //!
 //! - `x.min(y)` / `x.max(y)` of floats: a NaN operand gives the other one (both NaN: NaN), and of
 //!   two operands that compare equal (`0.0` and `-0.0`) the receiver `x`, which is what Rust returns
-//!   on x86-64 (Rust documents the choice as unspecified).
+//!   on x86-64 in unoptimised code and out of line. Rust documents the choice as unspecified, and
+//!   optimised native code does not keep to it (LLVM treats `max` as commutative, so an inlined
+//!   `f64::max(-0.0, 0.0)` can give `0.0`): the evaluator and the device backends always follow
+//!   this rule, the host backends in an optimised build may return the other zero.
 //! - `x.clamp(lo, hi)`: `lo > hi` or a NaN bound fails the work item with Rust's assertion message;
 //!   a NaN `x` stays NaN and `-0.0.clamp(0.0, 1.0)` is `-0.0`, as in Rust.
 //! - `x.abs()` of a signed integer's `MIN` fails in a kernel with overflow checks
