@@ -174,12 +174,14 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 }
 
 mod atomics;
+mod casts;
 mod create_mirror;
 mod errors;
 mod launch_hold;
 mod launches;
 mod math;
 mod mdrange;
+mod overflow;
 mod range;
 mod reduce;
 mod reducers;
@@ -298,10 +300,8 @@ pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// The error of a launch (followed by a fence) that must fail inside a work item, on any backend:
-/// never a panic (the caller does not catch one), always `Err`. On the host backends, whose
-/// failure boundary this branch owns, a failure other than an out-of-bounds index must be
-/// `Err(KernelFailed)` naming the kernel; the IR evaluator and wgpu are held to the same rule by
-/// their own tests.
+/// never a panic (the caller does not catch one), always `Err(KernelFailed)` naming the kernel, on
+/// every backend.
 pub fn kernel_failure<E: rokkos::ExecutionSpace>(
     space: &E,
     r: Result<(), rokkos::Error>,
@@ -312,11 +312,9 @@ pub fn kernel_failure<E: rokkos::ExecutionSpace>(
         Err(e) => e,
         Ok(()) => panic!("{what}: the launch succeeded"),
     };
-    if matches!(space.name(), "serial" | "rayon") {
-        match &e {
-            rokkos::Error::KernelFailed { kernel: k, .. } => assert_eq!(k, kernel, "{what}"),
-            other => panic!("{what}: expected KernelFailed from a host backend, got {other:?}"),
-        }
+    match &e {
+        rokkos::Error::KernelFailed { kernel: k, .. } => assert_eq!(k, kernel, "{what}"),
+        other => panic!("{what} on `{}`: expected KernelFailed, got {other:?}", space.name()),
     }
     e.to_string()
 }
