@@ -101,9 +101,10 @@ impl<const N: usize> TileGrid<N> {
         d
     }
 
-    /// Calls `f` on every index of tile `t`, in the policy's iteration order.
+    /// The box of tile `t`: its lowest index and one past its highest, per dimension. Tiles are
+    /// never empty, so `lo[k] < hi[k]` in every dimension.
     #[inline]
-    pub fn for_each_in_tile(&self, t: usize, mut f: impl FnMut([usize; N])) {
+    pub fn tile_box(&self, t: usize) -> ([usize; N], [usize; N]) {
         let dims = self.dims();
         let mut lo = [0usize; N];
         let mut hi = [0usize; N];
@@ -114,8 +115,24 @@ impl<const N: usize> TileGrid<N> {
             lo[k] = self.begin[k] + tk * self.tile[k];
             hi[k] = (lo[k] + self.tile[k]).min(self.end[k]);
         }
+        (lo, hi)
+    }
+
+    /// Calls `f` on every index of tile `t`, in the policy's iteration order.
+    #[inline]
+    pub fn for_each_in_tile(&self, t: usize, f: impl FnMut([usize; N])) {
+        let (lo, hi) = self.tile_box(t);
+        self.for_each_in_box(&lo, &hi, f);
+    }
+
+    /// Calls `f` on every index of the non-empty box `lo..hi`, in the policy's iteration order:
+    /// a plain counted loop over the fastest dimension inside an odometer over the others, so that
+    /// the body's address arithmetic is loop-invariant but for the innermost index.
+    #[inline(always)]
+    fn for_each_in_box(&self, lo: &[usize; N], hi: &[usize; N], mut f: impl FnMut([usize; N])) {
+        let dims = self.dims();
         let inner = dims[N - 1];
-        let mut idx = lo;
+        let mut idx = *lo;
         loop {
             for x in lo[inner]..hi[inner] {
                 idx[inner] = x;
@@ -156,7 +173,10 @@ pub fn team_scratch_bytes<E: crate::space::ExecutionSpace>(policy: &TeamPolicy<E
 /// then a loop without per-element checks.
 #[inline(never)]
 pub fn run_for_chunk<B: ForBody<RangeWork>>(body: &B, r: Range<usize>) {
-    if body.__range_in_bounds(&r) {
+    if r.is_empty() {
+        return;
+    }
+    if body.__in_bounds(r.start, r.end - 1) {
         for i in r {
             // SAFETY: checked for the whole chunk just above.
             unsafe { body.__call_unchecked(i) };
@@ -171,7 +191,10 @@ pub fn run_for_chunk<B: ForBody<RangeWork>>(body: &B, r: Range<usize>) {
 /// Folds `body` over every index of `r` into `acc` (chunk-checked like [`run_for_chunk`]).
 #[inline(never)]
 pub fn run_reduce_chunk<A, B: ReduceBody<RangeWork, A>>(body: &B, r: Range<usize>, acc: &mut A) {
-    if body.__range_in_bounds(&r) {
+    if r.is_empty() {
+        return;
+    }
+    if body.__in_bounds(r.start, r.end - 1) {
         for i in r {
             // SAFETY: checked for the whole chunk just above.
             unsafe { body.__call_unchecked(i, acc) };
@@ -192,7 +215,10 @@ pub fn run_scan_chunk<A, B: ScanBody<RangeWork, A>>(
     acc: &mut A,
     is_final: bool,
 ) {
-    if body.__range_in_bounds(&r) {
+    if r.is_empty() {
+        return;
+    }
+    if body.__in_bounds(r.start, r.end - 1) {
         for i in r {
             // SAFETY: checked for the whole chunk just above.
             unsafe { body.__call_unchecked(i, acc, is_final) };
@@ -204,7 +230,14 @@ pub fn run_scan_chunk<A, B: ScanBody<RangeWork, A>>(
     }
 }
 
-/// Runs `body` over tiles `tiles` of `grid`.
+/// The last index of a non-empty box `lo..hi`.
+#[inline(always)]
+fn last_of<const N: usize>(hi: &[usize; N]) -> [usize; N] {
+    hi.map(|h| h - 1)
+}
+
+/// Runs `body` over tiles `tiles` of `grid`: one bounds check per tile (its box, extended by the
+/// body's neighbour offsets) when the body supports it, then loops without per-element checks.
 #[inline(never)]
 pub fn run_for_tiles<const N: usize, B: ForBody<MDWork<N>>>(
     body: &B,
@@ -212,11 +245,17 @@ pub fn run_for_tiles<const N: usize, B: ForBody<MDWork<N>>>(
     tiles: Range<usize>,
 ) {
     for t in tiles {
-        grid.for_each_in_tile(t, |idx| body.call(idx));
+        let (lo, hi) = grid.tile_box(t);
+        if body.__in_bounds(lo, last_of(&hi)) {
+            // SAFETY: checked for the whole tile just above.
+            grid.for_each_in_box(&lo, &hi, |idx| unsafe { body.__call_unchecked(idx) });
+        } else {
+            grid.for_each_in_box(&lo, &hi, |idx| body.call(idx));
+        }
     }
 }
 
-/// Folds `body` over tiles `tiles` of `grid` into `acc`.
+/// Folds `body` over tiles `tiles` of `grid` into `acc` (tile-checked like [`run_for_tiles`]).
 #[inline(never)]
 pub fn run_reduce_tiles<const N: usize, A, B: ReduceBody<MDWork<N>, A>>(
     body: &B,
@@ -225,7 +264,13 @@ pub fn run_reduce_tiles<const N: usize, A, B: ReduceBody<MDWork<N>, A>>(
     acc: &mut A,
 ) {
     for t in tiles {
-        grid.for_each_in_tile(t, |idx| body.call(idx, acc));
+        let (lo, hi) = grid.tile_box(t);
+        if body.__in_bounds(lo, last_of(&hi)) {
+            // SAFETY: checked for the whole tile just above.
+            grid.for_each_in_box(&lo, &hi, |idx| unsafe { body.__call_unchecked(idx, acc) });
+        } else {
+            grid.for_each_in_box(&lo, &hi, |idx| body.call(idx, acc));
+        }
     }
 }
 

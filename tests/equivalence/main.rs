@@ -179,6 +179,7 @@ mod errors;
 mod launches;
 mod math;
 mod mdrange;
+mod neighbours;
 mod range;
 mod reduce;
 mod reducers;

@@ -4,11 +4,11 @@
 //!   a read `a[idx]` → `a.__load(idx)`, for writable Views and scratch (read-only Views keep `Index`);
 //! * `unsafe { .. }` → `{ .. }` (the accessors' methods are safe; `unsafe` only lifts the checks).
 
-use crate::parse::env::BodyEnv;
+use super::hoist::{index_comps, Access};
+use crate::parse::env::{BodyEnv, ViewKind};
 use crate::parse::subset::is_compound;
 use proc_macro2::Span;
-use quote::quote_spanned;
-use std::collections::HashSet;
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr};
@@ -18,26 +18,26 @@ pub fn rewrite_block(env: &BodyEnv, body: &mut syn::Block) {
     Rewriter {
         env,
         unchecked: None,
-        used: HashSet::new(),
+        used: Vec::new(),
     }
     .visit_block_mut(body);
 }
 
-/// Rewrites `body` for the chunk-checked variant of a range kernel: accesses to the rank-1 View
-/// parameters in `rank1` whose index is exactly the work index `work` become unchecked
-/// (`__get_unchecked` / `__load_unchecked` / `__store_unchecked`); everything else is rewritten as
-/// by [`rewrite_block`]. Returns the Views that got unchecked accesses: the runner must check
-/// `range.end <= extent(0)` for each of them before using this variant.
+/// Rewrites `body` for the box-checked variant of a range or MDRange kernel: accesses to View
+/// parameters whose index components are all work indices (`work`) plus or minus a literal, or
+/// literals (see [`super::hoist`]), become unchecked (`__get_unchecked` / `__load_unchecked` /
+/// `__store_unchecked`); everything else is rewritten as by [`rewrite_block`]. Returns those
+/// accesses: the runner must check them over the whole chunk or tile (`__in_bounds`) before using
+/// this variant.
 pub fn rewrite_block_unchecked(
     env: &BodyEnv,
     body: &mut syn::Block,
-    work: &syn::Ident,
-    rank1: &HashSet<String>,
-) -> HashSet<String> {
+    work: &[syn::Ident],
+) -> Vec<Access> {
     let mut r = Rewriter {
         env,
-        unchecked: Some((work.to_string(), rank1)),
-        used: HashSet::new(),
+        unchecked: Some(work.to_vec()),
+        used: Vec::new(),
     };
     r.visit_block_mut(body);
     r.used
@@ -45,10 +45,10 @@ pub fn rewrite_block_unchecked(
 
 struct Rewriter<'a> {
     env: &'a BodyEnv,
-    /// The work index and the rank-1 View parameters eligible for unchecked access.
-    unchecked: Option<(String, &'a HashSet<String>)>,
-    /// Views that got unchecked accesses.
-    used: HashSet<String>,
+    /// The work indices, when accesses derived from them alone become unchecked.
+    unchecked: Option<Vec<syn::Ident>>,
+    /// The accesses made unchecked.
+    used: Vec<Access>,
 }
 
 fn strip_mut(e: &mut Expr) -> &mut Expr {
@@ -77,20 +77,23 @@ fn binop_of(op: &BinOp) -> proc_macro2::TokenStream {
 }
 
 impl Rewriter<'_> {
-    /// `a[i]` with `i` the bare work index and `a` eligible for unchecked access: `(a, writable)`.
-    fn direct(&mut self, e: &mut Expr) -> Option<(Expr, bool)> {
-        let (work, rank1) = self.unchecked.as_ref()?;
+    /// `a[idx]` on a View parameter with a hoistable index: `(a, idx, writable)`, recorded in
+    /// `used`.
+    fn direct(&mut self, e: &mut Expr) -> Option<(Expr, Expr, bool)> {
+        let work = self.unchecked.as_ref()?;
         let Expr::Index(ix) = strip_mut(e) else {
             return None;
         };
         let (name, kind) = self.env.view_of(&ix.expr)?;
-        let is_work =
-            matches!(strip_mut(&mut ix.index), Expr::Path(p) if p.path.is_ident(work.as_str()));
-        if !is_work || !rank1.contains(&name) {
+        if !matches!(kind, ViewKind::Read | ViewKind::Write) {
             return None;
         }
-        self.used.insert(name);
-        Some(((*ix.expr).clone(), kind.writable()))
+        let comps = index_comps(&ix.index, work)?;
+        let access = Access { view: name, comps };
+        if !self.used.contains(&access) {
+            self.used.push(access);
+        }
+        Some(((*ix.expr).clone(), (*ix.index).clone(), kind.writable()))
     }
 
     /// `a[idx]` on a writable View: `(a, idx)` with `idx` already rewritten.
@@ -110,16 +113,17 @@ impl Rewriter<'_> {
 impl VisitMut for Rewriter<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         let span = e.span();
-        let work = self
-            .unchecked
-            .as_ref()
-            .map(|(w, _)| syn::Ident::new(w, span));
+        // The macro's own `unsafe` blocks carry no user span, so that lints about unsafe code
+        // (`unsafe_code`) judge the user's source, not this expansion.
+        let v = syn::Ident::new("__rokkos_v", Span::mixed_site());
+        let old = syn::Ident::new("__rokkos_old", Span::mixed_site());
         match e {
             Expr::Assign(a) => {
-                if let (Some((view, true)), Some(i)) = (self.direct(&mut a.left), &work) {
+                if let Some((view, idx, true)) = self.direct(&mut a.left) {
                     self.visit_expr_mut(&mut a.right);
                     let rhs = &a.right;
-                    *e = syn::parse_quote_spanned!(span=> #view.__store_unchecked(#i, #rhs));
+                    let store = quote!(unsafe { #view.__store_unchecked(#idx, #v) });
+                    *e = syn::parse_quote_spanned!(span=> { let #v = #rhs; #store });
                     return;
                 }
                 if let Some((view, idx)) = self.writable_index(&mut a.left) {
@@ -130,12 +134,18 @@ impl VisitMut for Rewriter<'_> {
                 }
             }
             Expr::Binary(b) if is_compound(&b.op) => {
-                if let (Some((view, true)), Some(i)) = (self.direct(&mut b.left), &work) {
+                if let Some((view, idx, true)) = self.direct(&mut b.left) {
                     self.visit_expr_mut(&mut b.right);
                     let rhs = &b.right;
                     let op = binop_of(&b.op);
-                    *e = syn::parse_quote_spanned!(span=>
-                        #view.__store_unchecked(#i, #view.__load_unchecked(#i) #op (#rhs)));
+                    // Load, then the right-hand side, then store: the checked form's order.
+                    let load = quote!(unsafe { #view.__load_unchecked(#idx) });
+                    let store = quote!(unsafe { #view.__store_unchecked(#idx, #old #op #v) });
+                    *e = syn::parse_quote_spanned!(span=> {
+                        let #old = #load;
+                        let #v = #rhs;
+                        #store
+                    });
                     return;
                 }
                 if let Some((view, idx)) = self.writable_index(&mut b.left) {
@@ -151,12 +161,13 @@ impl VisitMut for Rewriter<'_> {
                 }
             }
             Expr::Index(_) => {
-                if let (Some((view, writable)), Some(i)) = (self.direct(e), &work) {
-                    *e = if writable {
-                        syn::parse_quote_spanned!(span=> #view.__load_unchecked(#i))
+                if let Some((view, idx, writable)) = self.direct(e) {
+                    let load = if writable {
+                        quote!(unsafe { #view.__load_unchecked(#idx) })
                     } else {
-                        syn::parse_quote_spanned!(span=> #view.__get_unchecked(#i))
+                        quote!(unsafe { #view.__get_unchecked(#idx) })
                     };
+                    *e = syn::parse_quote_spanned!(span=> #load);
                     return;
                 }
                 if let Some((view, idx)) = self.writable_index(e) {
