@@ -176,6 +176,7 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 mod atomics;
 mod create_mirror;
 mod errors;
+mod host_team;
 mod launches;
 mod math;
 mod mdrange;
