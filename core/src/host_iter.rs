@@ -125,33 +125,48 @@ impl<const N: usize> TileGrid<N> {
         self.for_each_in_box(&lo, &hi, f);
     }
 
-    /// Calls `f` on every index of the non-empty box `lo..hi`, in the policy's iteration order:
-    /// a plain counted loop over the fastest dimension inside an odometer over the others, so that
-    /// the body's address arithmetic is loop-invariant but for the innermost index.
+    /// Calls `f` on every index of the non-empty box `lo..hi`, in the policy's iteration order.
     #[inline(always)]
-    fn for_each_in_box(&self, lo: &[usize; N], hi: &[usize; N], mut f: impl FnMut([usize; N])) {
-        let dims = self.dims();
-        let inner = dims[N - 1];
-        let mut idx = *lo;
+    fn for_each_in_box(&self, lo: &[usize; N], hi: &[usize; N], f: impl FnMut([usize; N])) {
+        match self.order {
+            Iterate::Right => box_loop::<N, true>(lo, hi, f),
+            Iterate::Left => box_loop::<N, false>(lo, hi, f),
+        }
+    }
+}
+
+/// Calls `f` on every index of the non-empty box `lo..hi`: a plain counted loop over the fastest
+/// dimension (the last when `RIGHT`, else the first) inside an odometer over the others. The
+/// fastest dimension is a constant here, so that the body's address arithmetic is visibly affine
+/// in the loop counter and loop-invariant otherwise, which is what lets the loop vectorise.
+#[inline(always)]
+fn box_loop<const N: usize, const RIGHT: bool>(
+    lo: &[usize; N],
+    hi: &[usize; N],
+    mut f: impl FnMut([usize; N]),
+) {
+    // Dimension `level` of the order slowest to fastest.
+    let dim = |level: usize| if RIGHT { level } else { N - 1 - level };
+    let inner = dim(N - 1);
+    let mut idx = *lo;
+    loop {
+        for x in lo[inner]..hi[inner] {
+            idx[inner] = x;
+            f(idx);
+        }
+        // Advance the outer dimensions like an odometer.
+        let mut level = N - 1;
         loop {
-            for x in lo[inner]..hi[inner] {
-                idx[inner] = x;
-                f(idx);
+            if level == 0 {
+                return;
             }
-            // Advance the outer dimensions like an odometer.
-            let mut level = N - 1;
-            loop {
-                if level == 0 {
-                    return;
-                }
-                level -= 1;
-                let k = dims[level];
-                idx[k] += 1;
-                if idx[k] < hi[k] {
-                    break;
-                }
-                idx[k] = lo[k];
+            level -= 1;
+            let k = dim(level);
+            idx[k] += 1;
+            if idx[k] < hi[k] {
+                break;
             }
+            idx[k] = lo[k];
         }
     }
 }
