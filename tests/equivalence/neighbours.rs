@@ -273,3 +273,110 @@ fn neighbours_range<E: ExecutionSpace>(space: E) {
     });
 }
 per_backend!(neighbours_range);
+
+/// Innermost loops over a range are checked once before they run: a team range reading the
+/// league's row at `j + 1` and a literal column, and a plain `lo..hi` loop in a range kernel
+/// reading a fixed row `i` at `k - 1`.
+#[kernel]
+fn team_shift(team: &TeamMember, out: ViewMut<f64, 2>, a: View<f64, 2>) {
+    let l = team.league_rank();
+    for j in team.thread_range(out.extent(1)) {
+        out[(l, j)] = a[(l, j + 1)] - 2.0 * a[(l + 1, 0)];
+    }
+}
+
+#[kernel]
+fn row_window(i: usize, out: ViewMut<f64>, a: View<f64, 2>, lo: usize, hi: usize) {
+    let mut s = 0.0;
+    for k in lo..hi {
+        s += a[(i, k - 1)] * (k as f64);
+    }
+    out[i] = s;
+}
+
+/// Team kernels: the versioned `thread_range` loop at the View's edges.
+fn neighbours_team_loop<E: ExecutionSpace>(space: E) {
+    let strategy = (0usize..6, 0usize..7, 0usize..4, 0usize..4, any::<u64>());
+    check(64, strategy, |(league, cols, srows, scols, seed)| {
+        let ae = [
+            (league + srows).saturating_sub(1),
+            (cols + scols).saturating_sub(1),
+        ];
+        let a: DevView<E, f64, 2> = dev_from_fn(&space, "a", ae, |[r, c]| value(seed, r * 16 + c))?;
+        let out: DevView<E, f64, 2> = dev(&space, "out", [league, cols])?;
+        let ha = to_host(&a);
+        let policy = TeamPolicy::new(&space, league, TeamSize::Auto);
+        let r = launch(&space, || {
+            parallel_for("team_shift", policy, team_shift(&out, &a))
+        });
+        let mut want = vec![0.0; league * cols];
+        let mut in_bounds = true;
+        for l in 0..league {
+            for j in 0..cols {
+                let (l, j) = (l as i64, j as i64);
+                match (at(&ha, ae, [l, j + 1]), at(&ha, ae, [l + 1, 0])) {
+                    (Some(x), Some(y)) => want[l as usize * cols + j as usize] = x - 2.0 * y,
+                    _ => in_bounds = false,
+                }
+            }
+        }
+        if in_bounds {
+            prop_assert!(
+                matches!(r, Ok(Ok(()))),
+                "league {league} x {cols} in bounds failed"
+            );
+            prop_assert_eq!(to_host(&out), want);
+        } else {
+            expect_failure(r, "team_shift", &["a"])?;
+        }
+        Ok(())
+    });
+}
+per_backend!(neighbours_team_loop);
+
+/// A plain `lo..hi` loop inside a range kernel, with bounds drawn around the View's columns.
+fn neighbours_plain_loop<E: ExecutionSpace>(space: E) {
+    let strategy = (
+        0usize..6,
+        0usize..4,
+        0usize..8,
+        0usize..6,
+        0usize..4,
+        any::<u64>(),
+    );
+    check(64, strategy, |(n, srows, lo, len, scols, seed)| {
+        let hi = lo + len;
+        let ae = [
+            (n + srows).saturating_sub(1),
+            (hi + scols).saturating_sub(2),
+        ];
+        let a: DevView<E, f64, 2> = dev_from_fn(&space, "a", ae, |[r, c]| value(seed, r * 16 + c))?;
+        let out: DevView<E, f64> = dev(&space, "out", [n])?;
+        let ha = to_host(&a);
+        let policy = RangePolicy::new(&space, 0..n);
+        let r = launch(&space, || {
+            parallel_for("row_window", policy, row_window(&out, &a, lo, hi))
+        });
+        let mut want = vec![0.0; n];
+        let mut in_bounds = true;
+        for (i, w) in want.iter_mut().enumerate() {
+            for k in lo..hi {
+                match at(&ha, ae, [i as i64, k as i64 - 1]) {
+                    Some(x) => *w += x * (k as f64),
+                    None => in_bounds = false,
+                }
+            }
+        }
+        if in_bounds {
+            prop_assert!(
+                matches!(r, Ok(Ok(()))),
+                "n {n}, {lo}..{hi} in bounds failed"
+            );
+            prop_assert_eq!(to_host(&out), want);
+        } else {
+            expect_failure(r, "row_window", &["a"])?;
+        }
+        Ok(())
+    });
+}
+per_backend!(neighbours_plain_loop);

@@ -133,7 +133,7 @@ fn unchecked_variant(sig: &KernelSignature, env: &BodyEnv) -> Option<(syn::Block
         Work::Md(ids) => ids.clone(),
         Work::Team(_) => return None,
     };
-    if hoist::work_rebound(&sig.body, &work) {
+    if hoist::rebound(&sig.body, &work) {
         return None;
     }
     let mut body = sig.body.clone();
@@ -141,7 +141,8 @@ fn unchecked_variant(sig: &KernelSignature, env: &BodyEnv) -> Option<(syn::Block
     if used.is_empty() {
         return None;
     }
-    Some((body, hoist::check_tokens(&used)))
+    let check = hoist::check_tokens(&used, &|v, d| quote!(self.#v.extent(#d)));
+    Some((body, check))
 }
 
 fn generate(

@@ -2,16 +2,22 @@
 //!
 //! * `a[idx] = e` → `a.__store(idx, e)`; `a[idx] op= e` → `{ let k = idx; a.__store(k, a.__load(k) op (e)) }`;
 //!   a read `a[idx]` → `a.__load(idx)`, for writable Views and scratch (read-only Views keep `Index`);
-//! * `unsafe { .. }` → `{ .. }` (the accessors' methods are safe; `unsafe` only lifts the checks).
+//! * `unsafe { .. }` → `{ .. }` (the accessors' methods are safe; `unsafe` only lifts the checks);
+//! * an innermost `for` loop over a range whose body indexes Views with the loop variable is
+//!   versioned: checked once before it runs, then run with those accesses unchecked (see
+//!   [`super::hoist`]), or run as written when the check fails.
 
-use super::hoist::{index_comps, Access};
+use super::hoist::{check_tokens, has_inner_loop, index_comps, rebound, unstable_names};
+use super::hoist::{Access, Base, Comp};
 use crate::parse::env::{BodyEnv, ViewKind};
 use crate::parse::subset::is_compound;
+use crate::parse::NestedKind;
 use proc_macro2::Span;
 use quote::{quote, quote_spanned};
+use std::collections::HashSet;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
-use syn::{BinOp, Expr};
+use syn::{BinOp, Expr, Ident};
 
 /// Rewrites `body` in place.
 pub fn rewrite_block(env: &BodyEnv, body: &mut syn::Block) {
@@ -36,7 +42,10 @@ pub fn rewrite_block_unchecked(
 ) -> Vec<Access> {
     let mut r = Rewriter {
         env,
-        unchecked: Some(work.to_vec()),
+        unchecked: Some(Scope {
+            moving: work.to_vec(),
+            fixed: None,
+        }),
         used: Vec::new(),
     };
     r.visit_block_mut(body);
@@ -45,10 +54,37 @@ pub fn rewrite_block_unchecked(
 
 struct Rewriter<'a> {
     env: &'a BodyEnv,
-    /// The work indices, when accesses derived from them alone become unchecked.
-    unchecked: Option<Vec<syn::Ident>>,
+    /// What makes an access unchecked, when some do.
+    unchecked: Option<Scope>,
     /// The accesses made unchecked.
     used: Vec<Access>,
+}
+
+/// The names a hoisted access may use.
+struct Scope {
+    /// The moving indices: the work indices of a range or MDRange kernel, or a loop variable.
+    moving: Vec<Ident>,
+    /// Inside a versioned loop: the names the loop body may change; every other name is fixed.
+    /// `None` for a kernel's box, where only literals are fixed.
+    fixed: Option<HashSet<String>>,
+}
+
+impl Scope {
+    fn classify(&self, id: &Ident) -> Option<Base> {
+        if let Some(p) = self.moving.iter().position(|m| m == id) {
+            return Some(Base::Moving(p));
+        }
+        let unstable = self.fixed.as_ref()?;
+        (!unstable.contains(&id.to_string())).then_some(Base::Fixed)
+    }
+}
+
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        _ => e,
+    }
 }
 
 fn strip_mut(e: &mut Expr) -> &mut Expr {
@@ -77,23 +113,83 @@ fn binop_of(op: &BinOp) -> proc_macro2::TokenStream {
 }
 
 impl Rewriter<'_> {
-    /// `a[idx]` on a View parameter with a hoistable index: `(a, idx, writable)`, recorded in
-    /// `used`.
+    /// `a[idx]` on a View with a hoistable index: `(a, idx, writable)`, recorded in `used`.
+    /// A kernel's box covers View parameters; a versioned loop also scratch Views it does not bind.
     fn direct(&mut self, e: &mut Expr) -> Option<(Expr, Expr, bool)> {
-        let work = self.unchecked.as_ref()?;
+        let scope = self.unchecked.as_ref()?;
         let Expr::Index(ix) = strip_mut(e) else {
             return None;
         };
         let (name, kind) = self.env.view_of(&ix.expr)?;
-        if !matches!(kind, ViewKind::Read | ViewKind::Write) {
+        let eligible = match &scope.fixed {
+            None => matches!(kind, ViewKind::Read | ViewKind::Write),
+            Some(unstable) => !unstable.contains(&name),
+        };
+        if !eligible {
             return None;
         }
-        let comps = index_comps(&ix.index, work)?;
+        let comps = index_comps(&ix.index, &|id| scope.classify(id))?;
         let access = Access { view: name, comps };
         if !self.used.contains(&access) {
             self.used.push(access);
         }
         Some(((*ix.expr).clone(), (*ix.index).clone(), kind.writable()))
+    }
+
+    /// `for j in R { body }` as a versioned loop, when `R` is a team range or `a..b`, the body is
+    /// innermost, does not rebind `j`, and indexes a View with `j`: the accesses hoistable over
+    /// `j` and the names the body does not change are checked once for the whole range.
+    fn version_loop(&mut self, f: &syn::ExprForLoop) -> Option<Expr> {
+        let syn::Pat::Ident(pi) = &*f.pat else {
+            return None;
+        };
+        if pi.by_ref.is_some() || pi.mutability.is_some() || pi.subpat.is_some() {
+            return None;
+        }
+        let var = pi.ident.clone();
+        let team_range = self
+            .env
+            .team_method(&f.expr)
+            .is_some_and(|m| NestedKind::of_range(&m.method.to_string()).is_some());
+        let plain_range = matches!(strip(&f.expr), Expr::Range(r)
+            if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) && r.start.is_some() && r.end.is_some());
+        if !(team_range || plain_range)
+            || has_inner_loop(&f.body)
+            || rebound(&f.body, std::slice::from_ref(&var))
+        {
+            return None;
+        }
+        let mut fast = f.body.clone();
+        let mut sub = Rewriter {
+            env: self.env,
+            unchecked: Some(Scope {
+                moving: vec![var.clone()],
+                fixed: Some(unstable_names(&f.body)),
+            }),
+            used: Vec::new(),
+        };
+        sub.visit_block_mut(&mut fast);
+        let moves = |a: &Access| a.comps.iter().any(|c| matches!(c, Comp::Work { .. }));
+        // Without an access at the loop variable nothing says it is a `usize`: leave it alone.
+        if !sub.used.iter().any(moves) {
+            return None;
+        }
+        let check = check_tokens(&sub.used, &|v, d| quote!(#v.extent(#d)));
+        let mut slow = f.body.clone();
+        self.visit_block_mut(&mut slow);
+        let (attrs, label, range) = (&f.attrs, &f.label, &f.expr);
+        let r = Ident::new("__rokkos_r", Span::mixed_site());
+        Some(syn::parse_quote_spanned!(f.span()=> {
+            let #r: ::core::ops::Range<usize> = #range;
+            if #r.start < #r.end && {
+                let (__first, __last) = ([#r.start], [#r.end - 1]);
+                #check
+            } {
+                #(#attrs)* #label for #var in #r #fast
+            } else {
+                #(#attrs)* #label for #var in #r #slow
+            }
+        }))
     }
 
     /// `a[idx]` on a writable View: `(a, idx)` with `idx` already rewritten.
@@ -172,6 +268,12 @@ impl VisitMut for Rewriter<'_> {
                 }
                 if let Some((view, idx)) = self.writable_index(e) {
                     *e = syn::parse_quote_spanned!(span=> #view.__load(#idx));
+                    return;
+                }
+            }
+            Expr::ForLoop(f) => {
+                if let Some(v) = self.version_loop(f) {
+                    *e = v;
                     return;
                 }
             }
