@@ -1,8 +1,8 @@
 //! The native path compiles a stencil to a vectorised loop: a release build of a small crate with
-//! the 2-D and 3-D Jacobi kernels on the serial backend, whose assembly must hold packed
-//! double-precision arithmetic (`addpd`/`mulpd`, or their VEX/EVEX forms) in the MDRange tile
-//! runner. A per-element bounds check, index division or closure call in the inner loop stops
-//! LLVM from vectorising it, and this test fails.
+//! the 2-D and 3-D Jacobi kernels and a team kernel (a `thread_range` loop) on the serial backend,
+//! whose assembly must hold packed double-precision arithmetic (`addpd`/`mulpd`, or their VEX/EVEX
+//! forms) in the MDRange tile runners and the team launch. A per-element bounds check, index
+//! division or closure call in the inner loop stops LLVM from vectorising it, and this test fails.
 //!
 //! Cost: one release build of rokkos-core, rokkos-macros and rokkos-serial (no rayon, no wgpu)
 //! into `target/tmp/codegen-stencil`, reused across runs (about a minute on two cores the first
@@ -27,6 +27,19 @@ fn jacobi3d((i, j, k): (usize, usize, usize), v: ViewMut<f64, 3>, u: View<f64, 3
         + u[(i, j + 1, k)] + u[(i, j, k - 1)] + u[(i, j, k + 1)]) * (1.0 / 6.0);
 }
 
+#[kernel]
+fn team_axpy(team: &TeamMember, y: ViewMut<f64, 2>, x: View<f64, 2>, a: f64) {
+    let l = team.league_rank();
+    for j in team.thread_range(y.extent(1)) {
+        y[(l, j)] = a * x[(l, j)] + y[(l, j)];
+    }
+}
+
+pub fn team_sweep(y: &View<f64, 2>, x: &View<f64, 2>, a: f64) -> rokkos::Result<()> {
+    let policy = TeamPolicy::new(&Serial, y.extent(0), TeamSize::Auto);
+    parallel_for("team_axpy", policy, team_axpy(y, x, a))
+}
+
 pub fn sweep2d(v: &View<f64, 2>, u: &View<f64, 2>) -> rokkos::Result<()> {
     let n = u.extent(0);
     parallel_for("jacobi2d", MDRangePolicy::new(&Serial, [1, 1], [n - 1, n - 1]), jacobi2d(v, u))
@@ -38,9 +51,9 @@ pub fn sweep3d(v: &View<f64, 3>, u: &View<f64, 3>) -> rokkos::Result<()> {
 }
 "#;
 
-/// The instructions of every function whose symbol contains `name` (closures inside it excluded),
-/// from an assembly listing.
-fn functions<'a>(asm: &'a str, name: &str) -> Vec<Vec<&'a str>> {
+/// The instructions of every function whose symbol contains `name` (closures inside it excluded
+/// unless `closures`), from an assembly listing.
+fn functions<'a>(asm: &'a str, name: &str, closures: bool) -> Vec<Vec<&'a str>> {
     let mut out = Vec::new();
     let mut cur: Option<Vec<&str>> = None;
     for line in asm.lines() {
@@ -49,7 +62,7 @@ fn functions<'a>(asm: &'a str, name: &str) -> Vec<Vec<&'a str>> {
             if let Some(f) = cur.take() {
                 out.push(f);
             }
-            if line.contains(name) && !line.contains("closure") {
+            if line.contains(name) && (closures || !line.contains("closure")) {
                 cur = Some(Vec::new());
             }
         } else if let Some(f) = cur.as_mut() {
@@ -113,7 +126,7 @@ fn stencil_inner_loops_vectorise() {
         .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
         .expect("rustc wrote the assembly");
     let asm = std::fs::read_to_string(asm_file).unwrap();
-    let runners = functions(&asm, "run_for_tiles");
+    let runners = functions(&asm, "run_for_tiles", false);
     // One tile runner per rank (2-D and 3-D).
     assert_eq!(
         runners.len(),
@@ -129,4 +142,15 @@ fn stencil_inner_loops_vectorise() {
             f.len()
         );
     }
+    // The team kernel's thread range loop is versioned and vectorises where the team launch
+    // inlined it (serial: the league loop in `TeamPolicy`'s launch, or `for_team::run`).
+    let team: usize = ["TeamPolicy", "for_team"]
+        .iter()
+        .flat_map(|n| functions(&asm, n, true))
+        .map(|f| f.iter().filter(|i| is_packed_f64_arith(i)).count())
+        .sum();
+    assert!(
+        team >= 2,
+        "the team kernel's loop has {team} packed f64 add/mul instructions: it no longer vectorises"
+    );
 }
