@@ -118,6 +118,42 @@ impl<const N: usize> TileGrid<N> {
         (lo, hi)
     }
 
+    /// Calls `f(lo, hi)` with the box of every tile in `tiles`, in order: the first tile's
+    /// coordinates are decomposed from its number, the others follow by an odometer over the tile
+    /// coordinates, so that a row of a default tiling costs no division.
+    #[inline(always)]
+    pub fn for_each_tile_box(
+        &self,
+        tiles: Range<usize>,
+        mut f: impl FnMut(&[usize; N], &[usize; N]),
+    ) {
+        if tiles.is_empty() {
+            return;
+        }
+        let dims = self.dims();
+        let mut coord = [0usize; N];
+        let mut rest = tiles.start;
+        for &k in dims.iter().rev() {
+            coord[k] = rest % self.count[k];
+            rest /= self.count[k];
+        }
+        let (mut lo, mut hi) = ([0usize; N], [0usize; N]);
+        for _ in tiles {
+            for k in 0..N {
+                lo[k] = self.begin[k] + coord[k] * self.tile[k];
+                hi[k] = (lo[k] + self.tile[k]).min(self.end[k]);
+            }
+            f(&lo, &hi);
+            for &k in dims.iter().rev() {
+                coord[k] += 1;
+                if coord[k] < self.count[k] {
+                    break;
+                }
+                coord[k] = 0;
+            }
+        }
+    }
+
     /// Calls `f` on every index of tile `t`, in the policy's iteration order.
     #[inline]
     pub fn for_each_in_tile(&self, t: usize, f: impl FnMut([usize; N])) {
@@ -259,15 +295,14 @@ pub fn run_for_tiles<const N: usize, B: ForBody<MDWork<N>>>(
     grid: &TileGrid<N>,
     tiles: Range<usize>,
 ) {
-    for t in tiles {
-        let (lo, hi) = grid.tile_box(t);
-        if body.__in_bounds(lo, last_of(&hi)) {
+    grid.for_each_tile_box(tiles, |lo, hi| {
+        if body.__in_bounds(*lo, last_of(hi)) {
             // SAFETY: checked for the whole tile just above.
-            grid.for_each_in_box(&lo, &hi, |idx| unsafe { body.__call_unchecked(idx) });
+            grid.for_each_in_box(lo, hi, |idx| unsafe { body.__call_unchecked(idx) });
         } else {
-            grid.for_each_in_box(&lo, &hi, |idx| body.call(idx));
+            grid.for_each_in_box(lo, hi, |idx| body.call(idx));
         }
-    }
+    });
 }
 
 /// Folds `body` over tiles `tiles` of `grid` into `acc` (tile-checked like [`run_for_tiles`]).
@@ -278,15 +313,16 @@ pub fn run_reduce_tiles<const N: usize, A, B: ReduceBody<MDWork<N>, A>>(
     tiles: Range<usize>,
     acc: &mut A,
 ) {
-    for t in tiles {
-        let (lo, hi) = grid.tile_box(t);
-        if body.__in_bounds(lo, last_of(&hi)) {
+    grid.for_each_tile_box(tiles, |lo, hi| {
+        if body.__in_bounds(*lo, last_of(hi)) {
             // SAFETY: checked for the whole tile just above.
-            grid.for_each_in_box(&lo, &hi, |idx| unsafe { body.__call_unchecked(idx, acc) });
+            grid.for_each_in_box(lo, hi, |idx| unsafe {
+                body.__call_unchecked(idx, &mut *acc)
+            });
         } else {
-            grid.for_each_in_box(&lo, &hi, |idx| body.call(idx, acc));
+            grid.for_each_in_box(lo, hi, |idx| body.call(idx, &mut *acc));
         }
-    }
+    });
 }
 
 #[cfg(test)]
@@ -320,6 +356,15 @@ mod tests {
                 g.for_each_in_tile(t, |i| assert!(seen.insert(i)));
             }
             assert_eq!(seen.len(), 3 * 5 * 5);
+            // The odometer over tiles visits the boxes their numbers decompose to, from any start.
+            for start in 0..g.len() {
+                let mut t = start;
+                g.for_each_tile_box(start..g.len(), |lo, hi| {
+                    assert_eq!((*lo, *hi), g.tile_box(t), "tile {t} from {start}");
+                    t += 1;
+                });
+                assert_eq!(t, g.len());
+            }
             assert!(seen
                 .iter()
                 .all(|i| (1..4).contains(&i[0]) && (2..7).contains(&i[1]) && i[2] < 5));
