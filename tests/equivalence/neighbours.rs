@@ -380,3 +380,55 @@ fn neighbours_plain_loop<E: ExecutionSpace>(space: E) {
     });
 }
 per_backend!(neighbours_plain_loop);
+
+/// A nested reduction's closure is versioned like a loop: read one past its index in the
+/// league's row.
+#[kernel]
+fn team_window_sum(team: &TeamMember, out: ViewMut<f64>, a: View<f64, 2>, width: usize) {
+    let l = team.league_rank();
+    let s = team.team_vector_reduce(width, Sum, |k, acc: &mut f64| {
+        *acc += a[(l, k + 1)] * 2.0;
+    });
+    team.single_team(|| {
+        out[l] = s;
+    });
+}
+
+/// Team kernels: the versioned nested reduction at the View's edges.
+fn neighbours_nested_reduce<E: ExecutionSpace>(space: E) {
+    let strategy = (0usize..6, 0usize..8, 0usize..4, 0usize..4, any::<u64>());
+    check(64, strategy, |(league, width, srows, scols, seed)| {
+        let ae = [
+            (league + srows).saturating_sub(1),
+            (width + scols).saturating_sub(1),
+        ];
+        let a: DevView<E, f64, 2> = dev_from_fn(&space, "a", ae, |[r, c]| value(seed, r * 16 + c))?;
+        let out: DevView<E, f64> = dev(&space, "out", [league])?;
+        let ha = to_host(&a);
+        let policy = TeamPolicy::new(&space, league, TeamSize::Auto);
+        let r = launch(&space, || {
+            parallel_for("team_window_sum", policy, team_window_sum(&out, &a, width))
+        });
+        let mut want = vec![0.0; league];
+        let mut in_bounds = true;
+        for (l, w) in want.iter_mut().enumerate() {
+            for k in 0..width {
+                match at(&ha, ae, [l as i64, k as i64 + 1]) {
+                    Some(x) => *w += x * 2.0,
+                    None => in_bounds = false,
+                }
+            }
+        }
+        if in_bounds {
+            prop_assert!(
+                matches!(r, Ok(Ok(()))),
+                "league {league} width {width} in bounds failed"
+            );
+            prop_assert_eq!(to_host(&out), want);
+        } else {
+            expect_failure(r, "team_window_sum", &["a"])?;
+        }
+        Ok(())
+    });
+}
+per_backend!(neighbours_nested_reduce);

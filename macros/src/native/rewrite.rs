@@ -79,6 +79,19 @@ impl Scope {
     }
 }
 
+/// The name a pattern binds when it is a plain, immutable, by-value name (`k`, `k: usize`).
+fn plain_binding(p: &syn::Pat) -> Option<Ident> {
+    match p {
+        syn::Pat::Ident(pi)
+            if pi.by_ref.is_none() && pi.mutability.is_none() && pi.subpat.is_none() =>
+        {
+            Some(pi.ident.clone())
+        }
+        syn::Pat::Type(t) => plain_binding(&t.pat),
+        _ => None,
+    }
+}
+
 fn strip(e: &Expr) -> &Expr {
     match e {
         Expr::Paren(p) => strip(&p.expr),
@@ -136,48 +149,56 @@ impl Rewriter<'_> {
         Some(((*ix.expr).clone(), (*ix.index).clone(), kind.writable()))
     }
 
-    /// `for j in R { body }` as a versioned loop, when `R` is a team range or `a..b`, the body is
-    /// innermost, does not rebind `j`, and indexes a View with `j`: the accesses hoistable over
-    /// `j` and the names the body does not change are checked once for the whole range.
-    fn version_loop(&mut self, f: &syn::ExprForLoop) -> Option<Expr> {
-        let syn::Pat::Ident(pi) = &*f.pat else {
-            return None;
-        };
-        if pi.by_ref.is_some() || pi.mutability.is_some() || pi.subpat.is_some() {
+    /// The two versions of the innermost body of a range over `var`: the condition under which
+    /// its accesses hoistable over `var` are in bounds for the whole range (`__first`/`__last`
+    /// hold the range's first and last index), the body with those accesses unchecked, and the
+    /// body rewritten as usual. `None` when the body holds a loop or closure, rebinds `var`, or
+    /// indexes no View with `var` (then nothing even says `var` is a `usize`).
+    fn versions(
+        &mut self,
+        var: &Ident,
+        body: &syn::Block,
+    ) -> Option<(proc_macro2::TokenStream, syn::Block, syn::Block)> {
+        if has_inner_loop(body) || rebound(body, std::slice::from_ref(var)) {
             return None;
         }
-        let var = pi.ident.clone();
+        let mut fast = body.clone();
+        let mut sub = Rewriter {
+            env: self.env,
+            unchecked: Some(Scope {
+                moving: vec![var.clone()],
+                fixed: Some(unstable_names(body)),
+            }),
+            used: Vec::new(),
+        };
+        sub.visit_block_mut(&mut fast);
+        let moves = |a: &Access| a.comps.iter().any(|c| matches!(c, Comp::Work { .. }));
+        if !sub.used.iter().any(moves) {
+            return None;
+        }
+        let check = check_tokens(&sub.used, &|v, d| quote!(#v.extent(#d)));
+        let mut slow = body.clone();
+        self.visit_block_mut(&mut slow);
+        Some((check, fast, slow))
+    }
+
+    /// `for j in R { body }` as a versioned loop, when `R` is a team range or `a..b`: the
+    /// accesses hoistable over `j` (see [`Rewriter::versions`]) are checked once for the range.
+    fn version_loop(&mut self, f: &syn::ExprForLoop) -> Option<Expr> {
+        let var = plain_binding(&f.pat)?;
         let team_range = self
             .env
             .team_method(&f.expr)
             .is_some_and(|m| NestedKind::of_range(&m.method.to_string()).is_some());
         let plain_range = matches!(strip(&f.expr), Expr::Range(r)
             if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) && r.start.is_some() && r.end.is_some());
-        if !(team_range || plain_range)
-            || has_inner_loop(&f.body)
-            || rebound(&f.body, std::slice::from_ref(&var))
-        {
+        if !(team_range || plain_range) {
             return None;
         }
-        let mut fast = f.body.clone();
-        let mut sub = Rewriter {
-            env: self.env,
-            unchecked: Some(Scope {
-                moving: vec![var.clone()],
-                fixed: Some(unstable_names(&f.body)),
-            }),
-            used: Vec::new(),
-        };
-        sub.visit_block_mut(&mut fast);
-        let moves = |a: &Access| a.comps.iter().any(|c| matches!(c, Comp::Work { .. }));
-        // Without an access at the loop variable nothing says it is a `usize`: leave it alone.
-        if !sub.used.iter().any(moves) {
-            return None;
-        }
-        let check = check_tokens(&sub.used, &|v, d| quote!(#v.extent(#d)));
-        let mut slow = f.body.clone();
-        self.visit_block_mut(&mut slow);
-        let (attrs, label, range) = (&f.attrs, &f.label, &f.expr);
+        let (check, fast, slow) = self.versions(&var, &f.body)?;
+        let (attrs, label) = (&f.attrs, &f.label);
+        let mut range = (*f.expr).clone();
+        self.visit_expr_mut(&mut range);
         let r = Ident::new("__rokkos_r", Span::mixed_site());
         Some(syn::parse_quote_spanned!(f.span()=> {
             let #r: ::core::ops::Range<usize> = #range;
@@ -188,6 +209,58 @@ impl Rewriter<'_> {
                 #(#attrs)* #label for #var in #r #fast
             } else {
                 #(#attrs)* #label for #var in #r #slow
+            }
+        }))
+    }
+
+    /// `team.vector_reduce(R, reducer, |k, acc| body)` (any nested reduce or scan) as a
+    /// versioned call: the accesses of the closure's body hoistable over `k` are checked once for
+    /// the range, and the call gets the body with them unchecked, or as written.
+    fn version_nested(&mut self, m: &syn::ExprMethodCall) -> Option<Expr> {
+        if !self.env.is_team(&m.receiver)
+            || NestedKind::of_nested_reduce(&m.method.to_string()).is_none()
+        {
+            return None;
+        }
+        let n = m.args.len();
+        let Some(Expr::Closure(c)) = m.args.last() else {
+            return None;
+        };
+        if n < 2 {
+            return None;
+        }
+        let var = plain_binding(c.inputs.first()?)?;
+        let body: syn::Block = match &*c.body {
+            Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block.clone(),
+            e => syn::parse_quote!({ #e }),
+        };
+        let (check, fast, slow) = self.versions(&var, &body)?;
+        let mut args: Vec<Expr> = m.args.iter().take(n - 1).cloned().collect();
+        for a in &mut args {
+            self.visit_expr_mut(a);
+        }
+        let range = args.remove(0);
+        let closure = |b: syn::Block| {
+            let mut c = c.clone();
+            c.body = Box::new(Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block: b,
+            }));
+            c
+        };
+        let (cf, cs) = (closure(fast), closure(slow));
+        let (recv, method, attrs) = (&m.receiver, &m.method, &m.attrs);
+        let r = Ident::new("__rokkos_r", Span::mixed_site());
+        Some(syn::parse_quote_spanned!(m.span()=> {
+            let #r: ::core::ops::Range<usize> = ::rokkos::IntoNestedRange::into_range(#range);
+            if #r.start < #r.end && {
+                let (__first, __last) = ([#r.start], [#r.end - 1]);
+                #check
+            } {
+                #(#attrs)* #recv.#method(#r, #(#args,)* #cf)
+            } else {
+                #(#attrs)* #recv.#method(#r, #(#args,)* #cs)
             }
         }))
     }
@@ -273,6 +346,12 @@ impl VisitMut for Rewriter<'_> {
             }
             Expr::ForLoop(f) => {
                 if let Some(v) = self.version_loop(f) {
+                    *e = v;
+                    return;
+                }
+            }
+            Expr::MethodCall(m) => {
+                if let Some(v) = self.version_nested(m) {
                     *e = v;
                     return;
                 }
