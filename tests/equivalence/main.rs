@@ -177,10 +177,12 @@ mod atomics;
 mod casts;
 mod create_mirror;
 mod errors;
+mod host_team;
 mod launch_hold;
 mod launches;
 mod math;
 mod mdrange;
+mod neighbours;
 mod overflow;
 mod range;
 mod reduce;
@@ -314,7 +316,10 @@ pub fn kernel_failure<E: rokkos::ExecutionSpace>(
     };
     match &e {
         rokkos::Error::KernelFailed { kernel: k, .. } => assert_eq!(k, kernel, "{what}"),
-        other => panic!("{what} on `{}`: expected KernelFailed, got {other:?}", space.name()),
+        other => panic!(
+            "{what} on `{}`: expected KernelFailed, got {other:?}",
+            space.name()
+        ),
     }
     e.to_string()
 }
