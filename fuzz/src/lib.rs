@@ -319,7 +319,9 @@ fn compare_outputs(
                 if want.ty().is_float() {
                     let row = e / cols;
                     let terms = (0..row)
-                        .map(|r| float_of(sv[r * cols + term as usize]))
+                        .map(|r| sv[r * cols + term as usize])
+                        .filter(|&x| !rt::is_unwritten(x))
+                        .map(float_of)
                         .collect();
                     meta.reassoc = Some(Reassoc {
                         product: false,
@@ -376,6 +378,7 @@ fn compare_outputs(
                         .iter()
                         .skip(col as usize)
                         .step_by(cols)
+                        .filter(|&&x| !rt::is_unwritten(x))
                         .map(|&x| float_of(x))
                         .collect()
                 }
@@ -421,6 +424,7 @@ fn scan_terms(k: &Kernel, an: &Analysis, s: &Outputs) -> Vec<f64> {
                     .iter()
                     .skip(term as usize)
                     .step_by(n)
+                    .filter(|&&x| !rt::is_unwritten(x))
                     .map(|&x| float_of(x))
                     .collect();
             }

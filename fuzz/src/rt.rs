@@ -276,6 +276,57 @@ result_tuple!(0 A, 1 B);
 result_tuple!(0 A, 1 B, 2 C);
 result_tuple!(0 A, 1 B, 2 C, 3 D);
 
+/// The value an output's term column starts with: a NaN with a payload no float operation
+/// produces, so that the comparison can tell a work item that contributed no term (it returned
+/// before its contribution, or lies outside the work range) from a term of zero.
+pub fn is_unwritten(v: Value) -> bool {
+    match v {
+        Value::F32(x) => x.to_bits() == SENTINEL_F32,
+        Value::F64(x) => x.to_bits() == SENTINEL_F64,
+        _ => false,
+    }
+}
+const SENTINEL_F32: u32 = 0x7fc0_dead;
+const SENTINEL_F64: u64 = 0x7ff8_dead_beef_0001;
+
+/// Initial data of an output View of `len` elements in rows of `cols`: zero, except the
+/// columns `terms`, which hold the unwritten-term sentinel ([`is_unwritten`]).
+pub fn term_init<T: TermSentinel>(len: usize, cols: usize, terms: &[usize]) -> Vec<Value> {
+    (0..len)
+        .map(|e| {
+            if terms.contains(&(e % cols.max(1))) {
+                T::sentinel()
+            } else {
+                T::zero()
+            }
+        })
+        .collect()
+}
+
+/// Float element types of term columns.
+pub trait TermSentinel {
+    /// The sentinel.
+    fn sentinel() -> Value;
+    /// Zero.
+    fn zero() -> Value;
+}
+impl TermSentinel for f32 {
+    fn sentinel() -> Value {
+        Value::F32(f32::from_bits(SENTINEL_F32))
+    }
+    fn zero() -> Value {
+        Value::F32(0.0)
+    }
+}
+impl TermSentinel for f64 {
+    fn sentinel() -> Value {
+        Value::F64(f64::from_bits(SENTINEL_F64))
+    }
+    fn zero() -> Value {
+        Value::F64(0.0)
+    }
+}
+
 /// A View of `space`'s memory with `extents`, in layout `L`, holding `data` (row-major) when
 /// given, zero otherwise.
 pub fn view<E, T, const R: usize, L>(

@@ -344,7 +344,34 @@ impl An<'_> {
         c.direct = if c.stores == 1 { direct } else { None };
     }
 
+    /// Value-returning atomics inside the statement's expressions write their View too.
+    fn atomic_exprs(&mut self, s: &Stmt, ctl: u32) {
+        let mut writes = Vec::new();
+        for e in s.exprs() {
+            e.walk(&mut |x| {
+                if let ExprKind::Atomic {
+                    view, idx, args, ..
+                } = &x.kind
+                {
+                    let mut t = self.expr(idx) | ctl;
+                    for a in args {
+                        t |= self.expr(a);
+                    }
+                    writes.push((*view, t));
+                }
+            });
+        }
+        for (view, t) in writes {
+            let slot = &mut self.atomics[view as usize];
+            if *slot | t != *slot {
+                *slot |= t;
+                self.changed = true;
+            }
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt, ctl: u32) {
+        self.atomic_exprs(s, ctl);
         match s {
             Stmt::Let { var, init, .. } => {
                 let t = self.expr(init) | ctl;

@@ -1113,27 +1113,30 @@ impl Gen {
         vec![Stmt::Broadcast { var, value, src }]
     }
 
-    /// Scratch written in one thread range, a barrier, then read at any index in another.
+    /// Scratch written at owned indices (team scratch from a thread range, thread scratch from
+    /// a vector range), a barrier, then read at any index by the constructs after it.
     fn scratch_round_trip(&mut self) -> Vec<Stmt> {
         let ty = *self.rng.pick(&Ty::ELEMS);
-        let id = self
-            .k
-            .body
-            .len()
-            .max(self.ctx.scratch.len() + self.k.vars.len()) as u32;
+        let id = self.ctx.scratch.len() as u32;
         let level = self.rng.below(2) as u32;
         let len = self.rng.range(1, 8) as u32;
+        let team = self.rng.chance(70);
         if let Some(t) = self.k.team.as_mut() {
-            t.scratch_team[level as usize] += len * 8 + 8;
+            // Each scratch View starts at a multiple of 8 bytes of its arena.
+            let bytes = len * ty.bits() / 8 + 8;
+            if team {
+                t.scratch_team[level as usize] += bytes;
+            } else {
+                t.scratch_thread[level as usize] += bytes;
+            }
         }
         let mut out = vec![Stmt::Scratch {
             id,
-            team: true,
+            team,
             level,
             ty,
             len: Expr::lit(Lit::int(Ty::Usize, len as i128)),
         }];
-        // Fill every element from a thread range over the scratch length.
         let var = self.new_var(Ty::Usize);
         let saved = self.enter_construct();
         let value = self.scoped(|g| {
@@ -1142,7 +1145,7 @@ impl Gen {
         });
         self.ctx = saved;
         out.push(Stmt::NestedFor {
-            kind: Nested::Thread,
+            kind: if team { Nested::Thread } else { Nested::Vector },
             var,
             n: Expr::lit(Lit::int(Ty::Usize, len as i128)),
             body: vec![Stmt::ScratchStore {
@@ -1152,7 +1155,7 @@ impl Gen {
             }],
         });
         out.push(Stmt::Barrier);
-        self.ctx.scratch.push((id, ty, true));
+        self.ctx.scratch.push((id, ty, team));
         out.extend(self.nested_for());
         out
     }

@@ -29,7 +29,7 @@ use std::fmt::Write;
 pub const DEFAULT_SEED: u64 = 0x5EED_0011;
 /// Default number of random kernels in `cargo test`: sized so that compiling and running them
 /// stays within about a minute on two cores.
-pub const DEFAULT_KERNELS: u64 = 24;
+pub const DEFAULT_KERNELS: u64 = 20;
 
 /// Which kernel: a random one, a corpus entry, or either with shrink edits applied.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -31,12 +31,29 @@ pub fn launch_source(k: &Kernel) -> String {
     let _ = writeln!(s, "    let _b = &inp.begins;");
     let mut args = Vec::new();
     let mut reads = Vec::new();
+    let terms = term_columns(k);
     for (n, o) in k.outputs.iter().enumerate() {
         let mut ext: Vec<String> = o.dims.iter().map(extent_src).collect();
         ext.push(o.cols.to_string());
+        let mine: Vec<String> = terms
+            .iter()
+            .filter(|(out, _)| *out as usize == n)
+            .map(|(_, c)| c.to_string())
+            .collect();
+        let init = if mine.is_empty() {
+            "None".to_string()
+        } else {
+            format!(
+                "Some(&rt::term_init::<{}>({}, {}, &[{}]))",
+                o.ty,
+                ext.join(" * "),
+                o.cols,
+                mine.join(", ")
+            )
+        };
         let _ = writeln!(
             s,
-            "    let o{n} = {}(space, \"o{n}\", [{}], None)?;",
+            "    let o{n} = {}(space, \"o{n}\", [{}], {init})?;",
             view_ctor(o.ty, ext.len(), o.layout),
             ext.join(", ")
         );
@@ -133,6 +150,19 @@ pub fn launch_source(k: &Kernel) -> String {
     );
     let _ = writeln!(s, "}}");
     s
+}
+
+/// The output columns that hold reduction terms (they start as the unwritten-term sentinel).
+pub fn term_columns(k: &Kernel) -> Vec<(u32, u32)> {
+    let mut v = Vec::new();
+    k.walk_stmts(&mut |s| match s {
+        Stmt::Contribute { term: Some(t), .. } => v.push(*t),
+        Stmt::ScanStep { out, term_col, .. } if k.accs[0].ty.is_float() => {
+            v.push((*out, *term_col))
+        }
+        _ => {}
+    });
+    v
 }
 
 fn extent_src(e: &Extent) -> String {

@@ -12,7 +12,8 @@ use std::collections::HashSet;
 pub enum Edit {
     /// Delete statement `n`.
     Delete(u32),
-    /// Replace `if` statement `n` by its branch `b` (0: then, 1: else).
+    /// Replace `if` statement `n` by its branch `b` (0: then, 1: else), or a `for`, `while` or
+    /// `loop` statement by its body (`b` 0).
     Unwrap(u32, u8),
     /// Replace expression `n` by its child `c`.
     Child(u32, u8),
@@ -76,6 +77,11 @@ pub fn apply(k: &Kernel, e: &Edit) -> Option<Kernel> {
         Edit::Delete(n) => edit_stmt(&mut out.body, &mut 0, n, &mut |_| Some(Vec::new())),
         Edit::Unwrap(n, b) => edit_stmt(&mut out.body, &mut 0, n, &mut |s| match s {
             Stmt::If { then, els, .. } => Some(if b == 0 { then.clone() } else { els.clone() }),
+            Stmt::For { body, .. } | Stmt::While { body, .. } | Stmt::Loop { body, .. }
+                if b == 0 =>
+            {
+                Some(body.clone())
+            }
             _ => None,
         }),
         Edit::Child(n, c) => edit_expr(&mut out.body, n, &mut |x| {
@@ -322,13 +328,17 @@ pub fn candidates(k: &Kernel) -> Vec<Edit> {
     k.walk_stmts(&mut |s| {
         let mut n = 0;
         s.walk(&mut |_| n += 1);
-        sizes.push((n, matches!(s, Stmt::If { .. })));
+        let branches = match s {
+            Stmt::If { .. } => 2,
+            Stmt::For { .. } | Stmt::While { .. } | Stmt::Loop { .. } => 1,
+            _ => 0,
+        };
+        sizes.push((n, branches));
     });
-    for (n, &(size, is_if)) in sizes.iter().enumerate() {
+    for (n, &(size, branches)) in sizes.iter().enumerate() {
         sized.push((size * 100, Edit::Delete(n as u32)));
-        if is_if {
-            sized.push((size * 50, Edit::Unwrap(n as u32, 0)));
-            sized.push((size * 50, Edit::Unwrap(n as u32, 1)));
+        for b in 0..branches {
+            sized.push((size * 50, Edit::Unwrap(n as u32, b)));
         }
     }
     let mut esizes = Vec::new();
