@@ -168,6 +168,9 @@ pub struct Stats {
     pub serial_failed: u64,
     /// Serial's failures by kind.
     pub serial_kinds: BTreeMap<String, u64>,
+    /// Both failed, with different kinds (not a divergence: a parallel backend may report
+    /// another work item's failure first), by `serial kind -> backend kind`.
+    pub kind_mismatches: BTreeMap<String, u64>,
     /// Known divergences seen, by item.
     pub known: BTreeMap<String, u64>,
     /// New divergences.
@@ -227,7 +230,14 @@ fn compare(
                 );
             }
         }
-        (Err(Failure::Kernel { .. }), Err(Failure::Kernel { .. })) => {}
+        (Err(Failure::Kernel { kind: ka, .. }), Err(Failure::Kernel { kind: kb, .. })) => {
+            if ka != kb {
+                *stats
+                    .kind_mismatches
+                    .entry(format!("serial {ka:?}, {} {kb:?}", b.name()))
+                    .or_default() += 1;
+            }
+        }
         (Err(Failure::Kernel { .. }), Err(f)) => push(
             format!("serial fails in the kernel, {} {}", b.name(), f.describe()),
             format!("{}:fails:{}", b.name(), fail_class(f)),
@@ -788,6 +798,12 @@ pub fn main<R: Runner>(runner: &R, cases: &[(&str, &str)]) -> i32 {
         "fuzz: launches {:?} taking {:?}; {} values compared; serial failed on {} input sets {:?} (failure agreement compared)",
         st.launches, secs_per, st.compared, st.serial_failed, st.serial_kinds
     );
+    if !st.kind_mismatches.is_empty() {
+        println!(
+            "fuzz: both failed, with other kinds (another work item's failure may come first): {:?}",
+            st.kind_mismatches
+        );
+    }
     if !st.unchecked.is_empty() {
         println!("fuzz: not checkable under the contract: {:?}", st.unchecked);
     }
