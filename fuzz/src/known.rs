@@ -105,6 +105,35 @@ pub const KNOWN_DIVERGENCES: &[Known] = &[
               `sinh(-0.0)` loses its sign",
     },
     Known {
+        item: "fuzz/is-finite",
+        backends: &["wgpu"],
+        taint: IS_FINITE,
+        when: When::Value,
+        why: "found by this fuzzer: `x.is_finite()` is true for an infinite `x` on wgpu \
+              (`s.is_finite()` with `s = inf` entered a loop serial skips; `(-inf).round()` \
+              too): the IR builder spells it `x - x == x - x`, which the GPU compiler folds to \
+              `true` (`is_nan`'s `x != x` is not on this list: no divergence seen yet)",
+    },
+    Known {
+        item: "fuzz/reassociation",
+        backends: &["wgpu"],
+        taint: FLOAT_ADD_CHAIN,
+        when: When::Value,
+        why: "found by this fuzzer: `((i as f64) + -52108834423.0) - -3.05209152451236e17` is \
+              1 ulp off on wgpu (i = 24): the GPU compiler folds the constants together \
+              (`x + (c1 - c2)`), a reassociation IEEE arithmetic (and rokkos' contract, which \
+              allows only fused multiply-adds) does not allow",
+    },
+    Known {
+        item: "fuzz/underflow-sign",
+        backends: &["wgpu"],
+        taint: FLOAT_MUL,
+        when: When::ZeroSign,
+        why: "found by this fuzzer: `-(-3.26e-233 * (s * -2.2250738585072014e-308))` with \
+              `s = -25.5` is +0.0 in Rust and -0.0 on wgpu: a product that underflows below the \
+              subnormals loses the sign of its zero",
+    },
+    Known {
         item: "fuzz/clamp",
         backends: &["wgpu"],
         taint: CLAMP,
@@ -194,4 +223,42 @@ pub fn find(backend: &str, seen: &Observed<'_>) -> Option<&'static Known> {
             _ => false,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divergences_are_attributed_by_taint_backend_and_shape() {
+        let v = |want, got, taint| Observed::Value { want, got, taint };
+        let cast = v(
+            Value::I64(3_000_000_000),
+            Value::I64(-1_294_967_296),
+            CAST_U32_WIDE,
+        );
+        assert_eq!(find("wgpu", &cast).map(|k| k.item), Some("11/6"));
+        assert!(find("rayon", &cast).is_none());
+        assert!(find("wgpu", &v(Value::I64(1), Value::I64(2), 0)).is_none());
+        // Item 11's min/max entry covers zero signs only.
+        let zero = v(Value::F64(0.0), Value::F64(-0.0), FLOAT_MINMAX);
+        assert_eq!(find("wgpu", &zero).map(|k| k.item), Some("11/11"));
+        assert!(find("wgpu", &v(Value::F64(1.0), Value::F64(2.0), FLOAT_MINMAX)).is_none());
+        let serial = Failure::Kernel {
+            kind: FailKind::Overflow,
+            message: "attempt to add with overflow".into(),
+        };
+        let seen = Observed::SerialFailed {
+            serial: &serial,
+            taint: INT_OVERFLOW,
+        };
+        assert_eq!(find("ir-eval", &seen).map(|k| k.item), Some("11/10"));
+        let compile = Failure::Compile("Float literal is infinite".into());
+        assert_eq!(
+            find("wgpu", &Observed::Failed(&compile)).map(|k| k.item),
+            Some("fuzz/naga-const")
+        );
+        let other = Failure::Compile("something else".into());
+        assert!(find("wgpu", &Observed::Failed(&other)).is_none());
+    }
 }

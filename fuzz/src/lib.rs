@@ -732,7 +732,7 @@ fn reproducer(
         spec.to_text()
     );
     let _ = writeln!(s, "--- kernel ---\n{}", render::kernel_source(k));
-    if small != original {
+    if !small.same(original) {
         let _ = writeln!(
             s,
             "--- reduced input (original: input set {input_index}) ---"

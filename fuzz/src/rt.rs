@@ -31,6 +31,26 @@ pub struct Input {
     pub scalars: Vec<Value>,
 }
 
+impl Input {
+    /// Equal bit for bit (a NaN equals itself, unlike with `==`).
+    pub fn same(&self, other: &Input) -> bool {
+        let bits = |v: &[Vec<Value>]| -> Vec<Vec<u64>> {
+            v.iter()
+                .map(|d| d.iter().map(|x| x.to_bits()).collect())
+                .collect()
+        };
+        self.ends == other.ends
+            && self.begins == other.begins
+            && self.tiles == other.tiles
+            && self.chunk == other.chunk
+            && self.iterate_left == other.iterate_left
+            && bits(&self.inputs) == bits(&other.inputs)
+            && bits(&self.atomics) == bits(&other.atomics)
+            && bits(std::slice::from_ref(&self.scalars))
+                == bits(std::slice::from_ref(&other.scalars))
+    }
+}
+
 /// Results of a launch that succeeded: every output and atomic View (row-major), then the
 /// reduction's value or the scan's total, field by field.
 #[derive(Clone, Debug, PartialEq)]
@@ -407,4 +427,54 @@ where
 {
     let m = create_mirror_view_and_copy(v)?;
     Ok(m.to_vec().iter().map(ToValue::to_value).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_are_classified_from_rusts_and_rokkos_messages() {
+        assert_eq!(classify("attempt to divide by zero"), FailKind::DivByZero);
+        assert_eq!(
+            classify("attempt to calculate the remainder with a divisor of zero"),
+            FailKind::DivByZero
+        );
+        assert_eq!(
+            classify("attempt to shift left with overflow"),
+            FailKind::Overflow
+        );
+        assert_eq!(
+            classify("attempt to divide with overflow"),
+            FailKind::Overflow
+        );
+        assert_eq!(
+            classify("kernel `k`: index [3] out of bounds for View `x` with extents [2]"),
+            FailKind::OutOfBounds
+        );
+        assert_eq!(classify("assertion failed: step != 0"), FailKind::BadStep);
+        assert_eq!(classify("assertion failed: min <= max"), FailKind::Clamp);
+        let e: Failure = Error::KernelFailed {
+            kernel: "k".into(),
+            reason: "attempt to multiply with overflow".into(),
+        }
+        .into();
+        assert!(matches!(
+            e,
+            Failure::Kernel {
+                kind: FailKind::Overflow,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn term_columns_start_unwritten() {
+        let d = term_init::<f64>(6, 3, &[1]);
+        let unwritten: Vec<bool> = d.iter().map(|&v| is_unwritten(v)).collect();
+        assert_eq!(unwritten, [false, true, false, false, true, false]);
+        assert!(!is_unwritten(Value::F64(f64::NAN)));
+        assert!(!is_unwritten(Value::F32(f32::NAN)));
+        assert!(is_unwritten(term_init::<f32>(1, 1, &[0])[0]));
+    }
 }

@@ -44,10 +44,19 @@ pub mod taint {
     /// A `clamp` whose bounds are not both constants (`min > max` or a NaN bound panics in
     /// Rust). Kernel-wide: it decides failure.
     pub const CLAMP: u32 = 1 << 10;
+    /// `is_finite` (the IR spells it `x - x == x - x`, which a GPU compiler folded to `true`:
+    /// found by this fuzzer).
+    pub const IS_FINITE: u32 = 1 << 11;
+    /// A float add or subtract of a float add or subtract, with a constant operand: what a GPU
+    /// compiler reassociated (`(x + c1) - c2` as `x + (c1 - c2)`: found by this fuzzer).
+    pub const FLOAT_ADD_CHAIN: u32 = 1 << 12;
+    /// A float multiply or divide (one whose result underflowed lost the sign of its zero on
+    /// wgpu: found by this fuzzer).
+    pub const FLOAT_MUL: u32 = 1 << 13;
 
     /// Names of the bits, for reports.
     pub fn names(t: u32) -> Vec<&'static str> {
-        const N: [&str; 11] = [
+        const N: [&str; 14] = [
             "gpu-approx",
             "team-shape",
             "cast-u32-wide",
@@ -59,6 +68,9 @@ pub mod taint {
             "sinh",
             "int-overflow",
             "clamp",
+            "is-finite",
+            "float-add-chain",
+            "float-mul",
         ];
         (0..N.len())
             .filter(|b| t & (1 << b) != 0)
@@ -79,8 +91,8 @@ pub struct ColInfo {
     pub direct: Option<(&'static str, Ty)>,
     /// Number of stores to it.
     pub stores: u32,
-    /// It holds a scan's exclusive prefix; its terms are in column `.0` of the same View
-    /// (`.1`: the terms are per team thread-level, for nested scans).
+    /// It holds a range scan's exclusive prefix, whose terms are in this column of the same
+    /// View (one row per work item).
     pub prefix_of: Option<u32>,
 }
 
@@ -293,6 +305,8 @@ impl An<'_> {
             ExprKind::Binary(op, a, b) if e.ty.is_float() || a.ty.is_float() => match op {
                 Bin::Rem => FLOAT_REM,
                 Bin::Add | Bin::Sub if self.is_mul(a) || self.is_mul(b) => GPU_APPROX,
+                Bin::Add | Bin::Sub if add_chain(a, b) => FLOAT_ADD_CHAIN,
+                Bin::Mul | Bin::Div => FLOAT_MUL,
                 _ => 0,
             },
             ExprKind::Cast(a) if a.ty == Ty::U32 && matches!(e.ty, Ty::I64 | Ty::Isize) => {
@@ -309,6 +323,7 @@ impl An<'_> {
                     Method::Min | Method::Max | Method::Clamp if ty.is_float() => FLOAT_MINMAX,
                     Method::MulAdd => MUL_ADD,
                     Method::RemEuclid if ty.is_float() => FLOAT_REM,
+                    Method::IsFinite => IS_FINITE,
                     Method::Exact1("fract") => 0,
                     _ => 0,
                 }
@@ -472,6 +487,8 @@ impl An<'_> {
             } => {
                 let t = self.expr(value) | ctl;
                 self.store(*out, *term_col, value, ctl);
+                // The scan's total is the accumulator's result.
+                self.accs[0] |= t;
                 let c = self.col(*out, *col);
                 c.taint |= t;
                 c.stores += 1;
@@ -559,6 +576,20 @@ impl An<'_> {
     }
 }
 
+/// Whether `a op b` (a float add or subtract) and one of its operands are adds or subtracts
+/// with a constant among their operands: what a compiler may reassociate.
+fn add_chain(a: &Expr, b: &Expr) -> bool {
+    fn is_lit(e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Lit(_))
+    }
+    [a, b].iter().any(|op| match &op.kind {
+        ExprKind::Binary(Bin::Add | Bin::Sub, x, y) => {
+            is_lit(x) || is_lit(y) || is_lit(a) || is_lit(b)
+        }
+        _ => false,
+    })
+}
+
 /// Whether an amount is masked below the shifted type's width (`b & (bits - 1)`).
 fn masked_shift(value_bits: u32, amount: &Expr) -> bool {
     match &amount.kind {
@@ -624,5 +655,191 @@ fn stmt_overflow(k: &Kernel, s: &Stmt) -> u32 {
         INT_OVERFLOW
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{bin, call, cast};
+    use crate::ty::Lit;
+
+    fn x(n: u32, ty: Ty) -> Expr {
+        Expr::new(
+            ty,
+            ExprKind::Load {
+                view: ViewRef::In(n),
+                idx: vec![Expr::new(Ty::Usize, ExprKind::Work(0))],
+            },
+        )
+    }
+
+    fn kernel(inputs: &[Ty], outputs: &[(Ty, u32)], vars: &[Ty], body: Vec<Stmt>) -> Kernel {
+        let mut k = crate::corpus::kernel("item6_u32_to_i64").unwrap();
+        k.inputs = inputs
+            .iter()
+            .map(|&ty| InView {
+                ty,
+                dims: vec![Extent::Work(0)],
+                layout: Layout::Right,
+            })
+            .collect();
+        k.outputs = outputs
+            .iter()
+            .map(|&(ty, cols)| OutView {
+                ty,
+                dims: vec![Extent::Work(0)],
+                cols,
+                layout: Layout::Right,
+            })
+            .collect();
+        k.vars = vars.to_vec();
+        k.body = body;
+        k
+    }
+
+    fn store(col: u32, value: Expr) -> Stmt {
+        Stmt::Store {
+            out: 0,
+            col,
+            at: None,
+            value,
+        }
+    }
+
+    #[test]
+    fn approximate_results_are_direct_only_before_further_arithmetic() {
+        let sin = call(Method::Approx1("sin"), vec![x(0, Ty::F64)]);
+        let k = kernel(
+            &[Ty::F64],
+            &[(Ty::F64, 3)],
+            &[],
+            vec![
+                store(0, sin.clone()),
+                store(1, bin(Bin::Add, sin, x(0, Ty::F64))),
+                store(2, bin(Bin::Add, x(0, Ty::F64), x(0, Ty::F64))),
+            ],
+        );
+        let a = analyze(&k);
+        assert_eq!(a.cols[0][0].direct, Some(("sin", Ty::F64)));
+        assert_ne!(a.cols[0][0].taint & GPU_APPROX, 0);
+        assert_eq!(a.cols[0][1].direct, None);
+        assert_ne!(a.cols[0][1].taint & GPU_APPROX, 0);
+        assert_eq!(a.cols[0][2].taint, 0);
+    }
+
+    #[test]
+    fn a_product_feeding_an_add_is_fusable_through_locals() {
+        let prod = bin(Bin::Mul, x(0, Ty::F32), x(0, Ty::F32));
+        let v = VarId(0);
+        let k = kernel(
+            &[Ty::F32],
+            &[(Ty::F32, 2)],
+            &[Ty::F32],
+            vec![
+                Stmt::Let {
+                    var: v,
+                    mutable: false,
+                    init: prod,
+                },
+                store(
+                    0,
+                    bin(
+                        Bin::Sub,
+                        x(0, Ty::F32),
+                        Expr::new(Ty::F32, ExprKind::Var(v)),
+                    ),
+                ),
+                store(
+                    1,
+                    bin(
+                        Bin::Div,
+                        x(0, Ty::F32),
+                        Expr::new(Ty::F32, ExprKind::Var(v)),
+                    ),
+                ),
+            ],
+        );
+        let a = analyze(&k);
+        assert_ne!(a.cols[0][0].taint & GPU_APPROX, 0);
+        assert_eq!(a.cols[0][1].taint & GPU_APPROX, 0);
+    }
+
+    #[test]
+    fn conditions_taint_what_is_stored_under_them() {
+        let cond = bin(
+            Bin::Lt,
+            cast(x(0, Ty::U32), Ty::I64),
+            Expr::lit(Lit::int(Ty::I64, 0)),
+        );
+        let k = kernel(
+            &[Ty::U32],
+            &[(Ty::I32, 2)],
+            &[],
+            vec![
+                Stmt::If {
+                    cond,
+                    then: vec![store(0, Expr::lit(Lit::int(Ty::I32, 1)))],
+                    els: Vec::new(),
+                },
+                store(1, Expr::lit(Lit::int(Ty::I32, 2))),
+            ],
+        );
+        let a = analyze(&k);
+        assert_ne!(a.cols[0][0].taint & CAST_U32_WIDE, 0);
+        assert_eq!(a.cols[0][1].taint, 0);
+    }
+
+    #[test]
+    fn a_scans_total_carries_its_terms_taint() {
+        let mut k = kernel(&[Ty::F64], &[(Ty::F64, 2)], &[], Vec::new());
+        k.family = Family::RangeScan;
+        k.accs = vec![Acc {
+            reducer: Reducer::Sum,
+            ty: Ty::F64,
+        }];
+        k.body = vec![Stmt::ScanStep {
+            out: 0,
+            col: 0,
+            term_col: 1,
+            value: call(Method::Approx1("exp"), vec![x(0, Ty::F64)]),
+        }];
+        let a = analyze(&k);
+        assert_ne!(a.accs[0].taint & GPU_APPROX, 0);
+        assert_eq!(a.cols[0][0].prefix_of, Some(1));
+        assert_eq!(a.cols[0][1].direct, Some(("exp", Ty::F64)));
+    }
+
+    #[test]
+    fn value_atomics_taint_their_view_and_overflow_is_kernel_wide() {
+        let mut k = kernel(&[Ty::F64], &[(Ty::F64, 1)], &[Ty::F64], Vec::new());
+        k.atomics = vec![AtomicView {
+            ty: Ty::F64,
+            len: Extent::Work(0),
+        }];
+        let exp = call(Method::Approx1("exp2"), vec![x(0, Ty::F64)]);
+        k.body = vec![Stmt::Let {
+            var: VarId(0),
+            mutable: false,
+            init: Expr::new(
+                Ty::F64,
+                ExprKind::Atomic {
+                    view: 0,
+                    idx: Box::new(Expr::new(Ty::Usize, ExprKind::Work(0))),
+                    op: AtomicOp::Add,
+                    args: vec![exp],
+                },
+            ),
+        }];
+        let a = analyze(&k);
+        assert_ne!(a.atomics[0].taint & GPU_APPROX, 0);
+        assert_eq!(a.kernel & INT_OVERFLOW, 0);
+        let sum = bin(
+            Bin::Add,
+            cast(x(0, Ty::F64), Ty::I32),
+            Expr::lit(Lit::int(Ty::I32, 1)),
+        );
+        let k = kernel(&[Ty::F64], &[(Ty::I32, 1)], &[], vec![store(0, sum)]);
+        assert_ne!(analyze(&k).kernel & INT_OVERFLOW, 0);
     }
 }

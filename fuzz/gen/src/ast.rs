@@ -1063,8 +1063,6 @@ pub struct Kernel {
     pub body: Vec<Stmt>,
     /// Local types, by [`VarId`] (arrays: the element type).
     pub vars: Vec<Ty>,
-    /// Extent of the inner team dimension (`Extent::Work(1)` of team kernels).
-    pub inner: u32,
 }
 
 impl Kernel {

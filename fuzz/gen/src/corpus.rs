@@ -112,7 +112,6 @@ fn range_for(name: &str, inputs: &[Ty], outputs: &[(Ty, u32)], body: Vec<Stmt>) 
         team: None,
         body,
         vars: Vec::new(),
-        inner: 0,
     }
 }
 

@@ -60,8 +60,6 @@ struct Ctx {
     team_single: bool,
     /// Inside any team construct body (no barriers, no nested team-wide constructs).
     in_team_construct: bool,
-    /// Inside a vector range (no further nesting).
-    in_vector: bool,
     /// Scratch Views readable here: (id, element type, team scope).
     scratch: Vec<(u32, Ty, bool)>,
 }
@@ -96,7 +94,6 @@ impl Gen {
                 team: None,
                 body: Vec::new(),
                 vars: Vec::new(),
-                inner: 0,
             },
             scopes: vec![Vec::new()],
             ctx: Ctx {
@@ -108,7 +105,6 @@ impl Gen {
                 team_at: None,
                 team_single: false,
                 in_team_construct: false,
-                in_vector: false,
                 scratch: Vec::new(),
             },
             budget: 0,
@@ -941,7 +937,6 @@ impl Gen {
         // Thread-level outputs are owned through a thread or team-vector index; a vector range
         // at team level splits one thread's work across its lanes, whose owner is the league.
         self.ctx.team_at = (kind != Nested::Vector).then_some(var);
-        self.ctx.in_vector = kind != Nested::Thread;
         let body = self.scoped(|g| {
             g.declare(var, Ty::Usize, false, None);
             let mut b = g.block_items();
@@ -957,7 +952,6 @@ impl Gen {
     /// A vector reduction nested in a thread range (index `j`), its result stored at `(l, j)`.
     fn vector_inside(&mut self, j: VarId) -> Vec<Stmt> {
         let saved = self.ctx.clone();
-        self.ctx.in_vector = true;
         self.ctx.frozen_below = self.scopes.len();
         let r = self.nested_reduce_of(Nested::Vector);
         self.ctx = saved;
