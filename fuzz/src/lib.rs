@@ -74,11 +74,33 @@ impl Config {
             inputs: num("ROKKOS_FUZZ_INPUTS").unwrap_or(6).max(1),
             only_input: num("ROKKOS_FUZZ_INPUT"),
             backends,
-            filter: args.iter().skip(1).find(|a| !a.starts_with('-')).cloned(),
+            filter: case_filter(args),
             signatures: std::env::var("ROKKOS_FUZZ_SIGNATURES").is_ok(),
             verbose: std::env::var("ROKKOS_FUZZ_VERBOSE").is_ok(),
         }
     }
+}
+
+/// The positional argument of a libtest-style command line (`cargo test -- NAME`), skipping
+/// the options libtest knows, and the values of those that take one.
+fn case_filter(args: &[String]) -> Option<String> {
+    const WITH_VALUE: [&str; 6] = [
+        "--test-threads",
+        "--skip",
+        "--format",
+        "--color",
+        "--logfile",
+        "-Z",
+    ];
+    let mut it = args.iter().skip(1);
+    while let Some(a) = it.next() {
+        if WITH_VALUE.contains(&a.as_str()) {
+            it.next();
+        } else if !a.starts_with('-') {
+            return Some(a.clone());
+        }
+    }
+    None
 }
 
 /// Runs `case` on `backend`.
@@ -837,5 +859,25 @@ pub fn main<R: Runner>(runner: &R, cases: &[(&str, &str)]) -> i32 {
             report.failures.len()
         );
         1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::case_filter;
+
+    #[test]
+    fn the_case_filter_skips_libtest_options() {
+        let a = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(case_filter(&a(&["fuzz"])), None);
+        assert_eq!(case_filter(&a(&["fuzz", "--test-threads", "2"])), None);
+        assert_eq!(
+            case_filter(&a(&["fuzz", "--nocapture", "fz3"])),
+            Some("fz3".into())
+        );
+        assert_eq!(
+            case_filter(&a(&["fuzz", "--skip", "x", "r:1:2"])),
+            Some("r:1:2".into())
+        );
     }
 }
