@@ -7,6 +7,9 @@ use rokkos_toast::reference::qarray::{self, mult, rotate, rx, ry, rz, Quat};
 use rokkos_toast::reference::*;
 use rokkos_toast::Interval;
 
+mod common;
+use common::*;
+
 const S: f64 = std::f64::consts::FRAC_1_SQRT_2;
 
 #[track_caller]
@@ -93,60 +96,6 @@ fn pointing_detector_fixed_case() {
     assert_close(&quats, &want, 1e-12);
 }
 
-/// The five directions of §2.2, as `(θ, φ, quaternion)`.
-const PIXEL_CASE: [(f64, f64, Quat); 5] = [
-    (
-        0.3,
-        1.0,
-        [
-            -0.07164445714916154,
-            0.1311442991402941,
-            0.4740421065957454,
-            0.8677282556982174,
-        ],
-    ),
-    (
-        1.2,
-        2.5,
-        [
-            -0.5358370226867843,
-            0.1780443986196302,
-            0.7832308043556697,
-            0.2602467758622715,
-        ],
-    ),
-    (
-        2.9,
-        -2.0,
-        [
-            0.8353391781999921,
-            0.536365118122867,
-            -0.10139958401163682,
-            0.06510792415268482,
-        ],
-    ),
-    (
-        1.0,
-        -0.5,
-        [
-            0.11861177641841196,
-            0.46452135963892854,
-            -0.21711740038440563,
-            0.8503006452922328,
-        ],
-    ),
-    (
-        2.0,
-        4.0,
-        [
-            -0.7651474012342926,
-            -0.35017548837401463,
-            0.49129549643388193,
-            -0.2248450953661529,
-        ],
-    ),
-];
-
 fn run_pixels(quats: &[Quat], nside: i64, nest: bool, flags: &[u8]) -> (Vec<i64>, Vec<u8>) {
     let n = quats.len();
     let flat: Vec<f64> = quats.iter().flatten().copied().collect();
@@ -191,29 +140,24 @@ fn pixels_healpix_fixed_case() {
     }
     let flags = [0, 0, 0, 1, 0];
     let (nest, hits) = run_pixels(&quats, 4, true, &flags);
-    assert_eq!(nest, [15, 17, 160, -1, 172]);
-    assert_eq!(hit_set(&hits), [0, 1, 10]);
+    assert_eq!(nest, PIXEL_NEST_4);
+    assert_eq!(hit_set(&hits), HITS_NEST_4);
     let (ring, hits) = run_pixels(&quats, 4, false, &flags);
-    assert_eq!(ring, [0, 62, 190, -1, 146]);
-    assert_eq!(hit_set(&hits), [0, 3, 9, 11]);
+    assert_eq!(ring, PIXEL_RING_4);
+    assert_eq!(hit_set(&hits), HITS_RING_4);
     // Unflagged (a one-element flag array disables flags).
     assert_eq!(run_pixels(&quats, 4, true, &[1]).0[3], 52);
     assert_eq!(run_pixels(&quats, 4, false, &[1]).0[3], 55);
     let (nest, _) = run_pixels(&quats, 1024, true, &[]);
-    assert_eq!(nest, [988951, 1154960, 10515277, 3455329, 11327061]);
+    assert_eq!(nest, PIXEL_NEST_1024);
     let (ring, _) = run_pixels(&quats, 1024, false, &[]);
-    assert_eq!(ring, [280738, 4009566, 12400723, 2893498, 8913455]);
+    assert_eq!(ring, PIXEL_RING_1024);
 }
 
 /// §2.2 regression case of the φ snap (toast HEAD): nside 4096, φ = −2.75e−16.
 #[test]
 fn pixels_healpix_phi_snap() {
-    let q = [
-        -0.5130854625967909,
-        0.817484199844597,
-        -0.1390968346448043,
-        0.2216189560215288,
-    ];
+    let q = SNAP_QUAT;
     let d = rotate(&q, &[0.0, 0.0, 1.0]);
     let phi = d[1].atan2(d[0]);
     assert!(phi < 0.0 && phi > -1e-15, "φ = {phi:e}");
@@ -230,18 +174,7 @@ fn deg(x: f64) -> f64 {
 /// §2.3, without and with a half-wave plate, and the quaternions' construction.
 #[test]
 fn stokes_weights_iqu_fixed_case() {
-    let q0 = [
-        0.03683360850073486,
-        0.4210100716628344,
-        0.38302222155948895,
-        0.8213938048432696,
-    ];
-    let q1 = [
-        0.09998886423164999,
-        0.7594908267142729,
-        -0.5099576972426347,
-        0.39130430382187753,
-    ];
+    let (q0, q1) = (STOKES_Q0, STOKES_Q1);
     let build = |a: f64, b: f64, c: f64| mult(&mult(&rz(deg(a)), &ry(deg(b))), &rz(deg(c)));
     assert_close(&build(20.0, 50.0, 30.0), &q0, 1e-15);
     assert_close(&build(-60.0, 100.0, -45.0), &q1, 1e-15);
