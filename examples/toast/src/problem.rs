@@ -242,7 +242,11 @@ impl Problem {
         let rows: Vec<i32> = (0..n_det as i32).collect();
         let net = 50e-6;
         let weight = 1.0 / (net * net * rate);
-        let n_amp = (n_det * intervals.len()) as i64;
+        // One amplitude per interval and detector (the default step time outlasts the
+        // observation), detector-major.
+        let step_length = intervals.iter().map(Interval::len).max().unwrap_or(1);
+        let n_view = intervals.len();
+        let n_amp = n_det * n_view;
         let mut p = Problem {
             n_det,
             n_samp,
@@ -274,18 +278,13 @@ impl Problem {
             global2local: vec![-1; n_submap],
             map: Vec::new(),
             data_scale: 1.0,
-            step_length: 1 << 40,
-            amp_offsets: (0..n_det as i64)
-                .map(|d| d * n_view.min(n_samp) as i64)
-                .collect(),
-            amplitudes: vec![0.0; n_amp as usize],
-            offset_var: vec![1.0 / (weight * (n_samp / n_view.max(1)) as f64); n_amp as usize],
+            step_length,
+            amp_offsets: (0..n_det).map(|d| (d * n_view) as i64).collect(),
+            amplitudes: (0..n_amp).map(|_| rng.range_f64(-1.0, 1.0) * net).collect(),
+            offset_var: Vec::new(),
         };
-        p.step_length = p.intervals.iter().map(Interval::len).max().unwrap_or(1);
-        p.amp_offsets = (0..n_det as i64)
-            .map(|d| d * p.intervals.len() as i64)
-            .collect();
-        // The distribution: every submap the scan hits is local, in order of first hit.
+        p.offset_var = p.offset_variances(weight, 0.5);
+        // The distribution: every submap the scan hits is local, in submap order.
         let (_, hits) = p.reference_pixels(&p.reference_quats());
         let mut next = 0;
         for (g, &h) in p.global2local.iter_mut().zip(&hits) {
@@ -302,6 +301,38 @@ impl Problem {
             })
             .collect();
         p
+    }
+
+    /// The preconditioner of spec §2.10 for one detector weight: `1 / (weight · n_good)` per
+    /// amplitude, `n_good` its samples without a detector flag (of `det_flag_mask`), or 0 where
+    /// `n_good / run length <= good_fraction`.
+    pub fn offset_variances(&self, weight: f64, good_fraction: f64) -> Vec<f64> {
+        let mut var = vec![0.0; self.n_amp()];
+        let use_flags = self.det_flags_n_samp() == self.n_samp;
+        for d in 0..self.n_det {
+            let mut a = self.amp_offsets[d] as usize;
+            for iv in &self.intervals {
+                let mut s0 = iv.first;
+                while s0 <= iv.last {
+                    let end = (s0 + self.step_length - 1).min(iv.last);
+                    let good = (s0..=end)
+                        .filter(|&s| {
+                            !use_flags
+                                || self.det_flags
+                                    [self.flag_index[d] as usize * self.n_samp + s as usize]
+                                    & self.det_flag_mask
+                                    == 0
+                        })
+                        .count() as f64;
+                    if good / (end - s0 + 1) as f64 > good_fraction {
+                        var[a] = 1.0 / (weight * good);
+                    }
+                    a += 1;
+                    s0 = end + 1;
+                }
+            }
+        }
+        var
     }
 
     /// `[n_submap]`.
