@@ -9,10 +9,12 @@
 //! benchmark configuration; on a 2-core machine use `--n-det 16`), runs every kernel once per
 //! loop design and checks the result against the serial reference (same tolerances as the
 //! tests), then times `--reps` runs of each (inputs reset before each run, outside the timing;
-//! a fence ends each run) and prints the best and median. With `--json` every (kernel, design)
-//! is one JSON object per line, and a last line says whether every result matched. The exit
-//! status is non-zero when any did not. `ROKKOS_PROFILE=timer` adds rokkos' kernel timer table
-//! at exit.
+//! a fence ends each run) and prints the best and median. Then the mini-pipeline per design:
+//! the destriper's pipelines A and B and one PCG iteration with every array in the space's
+//! memory, the iteration checked against the same run on the host with the serial reference.
+//! With `--json` every (kernel, design) is one JSON object per line, and a last line says
+//! whether every result matched. The exit status is non-zero when any did not.
+//! `ROKKOS_PROFILE=timer` adds rokkos' kernel timer table at exit.
 
 mod bench;
 

@@ -6,6 +6,7 @@ pub mod args;
 use args::Args;
 use rokkos::prelude::*;
 use rokkos::{Result, SpaceVisitor};
+use rokkos_toast::destriper::{CgState, Destriper, ReferenceDestriper};
 use rokkos_toast::kernels::{Design, ScanMode};
 use rokkos_toast::observation::{download, Observation};
 use rokkos_toast::problem::Problem;
@@ -156,6 +157,56 @@ impl Report<'_> {
             );
         }
     }
+}
+
+/// `Err` unless the device's CG state is within 1e-9 (relative to each vector's largest
+/// element) of the reference's: the zmap's atomic sums differ by rounding, which the binned
+/// map's covariance inverse amplifies (condition below 1e8 by construction).
+fn same_state(got: &CgState, want: &CgState) -> std::result::Result<(), String> {
+    for (name, g, w) in [
+        ("x", &got.x, &want.x),
+        ("r", &got.r, &want.r),
+        ("d", &got.d, &want.d),
+    ] {
+        let scale = w.iter().fold(0f64, |m, x| m.max(x.abs()));
+        close(g, w, |_| 1e-9 * scale).map_err(|e| format!("{name}: {e}"))?;
+    }
+    for (name, g, w) in [
+        ("alpha", got.alpha, want.alpha),
+        ("beta", got.beta, want.beta),
+    ] {
+        if (g - w).abs() > 1e-9 * w.abs() {
+            return Err(format!("{name}: {g} vs reference {w}"));
+        }
+    }
+    Ok(())
+}
+
+/// Pipelines A and B and one PCG iteration of the destriper per design: the iteration checked
+/// against the reference's, then each timed.
+fn pipeline<E: ExecutionSpace>(space: &E, a: &Args, p: &Problem, r: &mut Report) -> Result<()> {
+    let mut reference = ReferenceDestriper::new(p);
+    reference.iterate();
+    for &design in &a.designs {
+        let mut dev = Destriper::new(space, p, design)?;
+        let amps =
+            rokkos_toast::kernels::upload(space, "amplitudes", [p.n_amp()], p.amplitudes.clone())?;
+        let out = rokkos_toast::observation::filled(space, "out", [p.n_amp()], 0.0)?;
+        let none = || Ok(());
+        let t0 = Instant::now();
+        dev.iterate(space)?;
+        space.fence()?;
+        let first = t0.elapsed().as_secs_f64();
+        let check = same_state(&dev.state()?, &reference.state);
+        let secs = time(space, a.reps, none, || dev.pipeline_a(space, &amps))?;
+        r.line("pipeline_A", Some(design), secs, Ok(()));
+        let secs = time(space, a.reps, none, || dev.pipeline_b(space, &amps, &out))?;
+        r.line("pipeline_B", Some(design), secs, Ok(()));
+        let mut secs = time(space, a.reps.saturating_sub(1), none, || dev.iterate(space))?;
+        secs.push(first);
+        r.line("pcg_iteration", Some(design), secs, check);
+    }
+    Ok(())
 }
 
 fn run<E: ExecutionSpace>(space: &E, a: &Args) -> Result<bool> {
@@ -319,6 +370,8 @@ fn run<E: ExecutionSpace>(space: &E, a: &Args) -> Result<bool> {
         secs,
         exact(&download(&obs.amp_out)?, &refs.preconditioned),
     );
+    drop(obs);
+    pipeline(space, a, &p, &mut r)?;
     if a.json {
         println!(
             "{}",

@@ -30,6 +30,7 @@
 
 #[macro_use]
 mod domain;
+pub(crate) mod destriper;
 mod mapmaker;
 pub mod math;
 mod offset;
