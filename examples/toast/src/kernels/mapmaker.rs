@@ -45,6 +45,8 @@ per_sample_kernels! {
             v = data_scale * sum;
         }
         let row = data_index[d] as usize;
+        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
+        // and each design visits every (detector, sample) once.
         // TOAST-PHASE-B(injective index View): plain reads and writes through the index View.
         unsafe {
             let mut x = det_data[(row, s)];
@@ -72,6 +74,8 @@ per_sample_kernels! {
     params (det_data: ViewMut<f64, 2>, data_index: View<i32>, detector_weights: View<f64>);
     |d, _v, _first, s| {
         let row = data_index[d] as usize;
+        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
+        // and each design visits every (detector, sample) once.
         // TOAST-PHASE-B(injective index View): a plain update through the index View.
         unsafe {
             det_data[(row, s)] *= detector_weights[d];

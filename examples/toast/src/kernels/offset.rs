@@ -78,6 +78,8 @@ per_sample_kernels! {
     |d, v, first, s| {
         let a = amp_offsets[d] + view_amps[v] + (s as i64 - first) / step_length;
         let row = data_index[d] as usize;
+        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
+        // and each design visits every (detector, sample) once.
         // TOAST-PHASE-B(injective index View): a plain update through the index View.
         unsafe {
             det_data[(row, s)] += amplitudes[a as usize];

@@ -26,6 +26,8 @@ per_sample_kernels! {
     |d, _v, _first, s| {
         let row = pixel_index[d] as usize;
         if shared_flags.extent(0) == quats.extent(1) && (shared_flags[s] & shared_flag_mask) != 0 {
+            // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
+            // and each design visits every (detector, sample) once.
             // TOAST-PHASE-B(injective index View): a plain write.
             unsafe {
                 pixels[(row, s)] = -1;
@@ -44,6 +46,8 @@ per_sample_kernels! {
             } else {
                 math::vec2pix_ring(nside, dx, dy, dz)
             };
+            // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
+            // and each design visits every (detector, sample) once.
             // TOAST-PHASE-B(injective index View): a plain write.
             unsafe {
                 pixels[(row, s)] = p;

@@ -34,6 +34,8 @@ per_sample_kernels! {
         let fz = focalplane[(d, 2)];
         let fw = focalplane[(d, 3)];
         let row = quat_index[d] as usize;
+        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
+        // and each design visits every (detector, sample) once.
         // TOAST-PHASE-B(injective index View): plain writes through the index View.
         unsafe {
             quats[(row, s, 0)] = math::qmul_x(bx, by, bz, bw, fx, fy, fz, fw);

@@ -28,6 +28,8 @@ per_sample_kernels! {
         psi *= 2.0;
         let eta = (1.0 - epsilon[d]) / (1.0 + epsilon[d]);
         let row = weight_index[d] as usize;
+        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
+        // and each design visits every (detector, sample) once.
         // TOAST-PHASE-B(injective index View): plain writes.
         unsafe {
             weights[(row, s, 0)] = cal;
@@ -44,6 +46,8 @@ per_sample_kernels! {
     params (weight_index: View<i32>, weights: ViewMut<f64, 2>, cal: f64);
     |d, _v, _first, s| {
         let row = weight_index[d] as usize;
+        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
+        // and each design visits every (detector, sample) once.
         // TOAST-PHASE-B(injective index View): a plain write.
         unsafe {
             weights[(row, s)] = cal;
