@@ -48,11 +48,13 @@ macro_rules! per_backend {
                 super::$name(rokkos::ir::eval::IrEval);
             }
 
+            /// Skips, saying why, where no adapter exists (unless `ROKKOS_REQUIRE_WGPU=1`) or
+            /// where the adapter lacks a capability (f64, 64-bit atomics: `Err(Unsupported)`).
             #[cfg(feature = "wgpu")]
             #[test]
             fn wgpu() {
                 if let Some(space) = crate::wgpu_space() {
-                    super::$name(space);
+                    crate::capability_gated(|| super::$name(space));
                 }
             }
         }
@@ -72,6 +74,25 @@ pub fn wgpu_space() -> Option<rokkos::Wgpu> {
         Err(e) => {
             eprintln!("skipped: {e}");
             None
+        }
+    }
+}
+
+/// Runs a test body on wgpu; a failure caused by the backend answering `Err(Unsupported)` (a
+/// capability this adapter lacks, named in the message) is reported as a skip, every other
+/// failure fails the test.
+#[cfg(feature = "wgpu")]
+pub fn capability_gated(body: impl FnOnce()) {
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body));
+    if let Err(p) = r {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        match msg.find("`wgpu` cannot do this:") {
+            Some(at) => eprintln!("skipped on wgpu (capability): {}", &msg[at..]),
+            None => std::panic::resume_unwind(p),
         }
     }
 }
