@@ -363,14 +363,15 @@ fn generate(
                     unsafe fn __call_unchecked(&self, __work: #work_item, __acc: &mut #value_ty, __final: bool)
                 ),
             };
+            let (first, last) = super::hoist::box_names();
             // Range kernels get their bounds as one index; the check reads them as rank-1 boxes.
             let as_box = match &sig.work {
-                Work::Range(_) => quote!(let (__first, __last) = ([__first], [__last]);),
+                Work::Range(_) => quote!(let (#first, #last) = ([#first], [#last]);),
                 _ => quote!(),
             };
             quote! {
                 #[inline(always)]
-                fn __in_bounds(&self, __first: #work_item, __last: #work_item) -> bool {
+                fn __in_bounds(&self, #first: #work_item, #last: #work_item) -> bool {
                     #as_box
                     #check
                 }

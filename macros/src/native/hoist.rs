@@ -18,7 +18,7 @@
 
 use crate::parse::env::pat_bindings;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use std::collections::HashSet;
 use syn::visit::Visit;
 use syn::{BinOp, Expr, Ident};
@@ -39,7 +39,8 @@ pub enum Comp {
     /// A name whose value is fixed while the box runs, plus `plus` minus `minus`.
     Fixed {
         /// The name.
-        name: String,
+        /// The name as the user wrote it (its span keeps `macro_rules!` hygiene).
+        name: Ident,
         /// Literal added.
         plus: usize,
         /// Literal subtracted.
@@ -61,8 +62,9 @@ pub enum Base {
 /// A hoistable access: the View and its index components, one per dimension.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Access {
-    /// The View's name.
-    pub view: String,
+    /// The View's name as the user wrote it (its span keeps `macro_rules!` hygiene, so that the
+    /// check refers to the same binding as the access).
+    pub view: Ident,
     /// One component per dimension.
     pub comps: Vec<Comp>,
 }
@@ -98,7 +100,7 @@ fn offset(name: &Ident, base: Base, plus: usize, minus: usize) -> Comp {
     match base {
         Base::Moving(pos) => Comp::Work { pos, plus, minus },
         Base::Fixed => Comp::Fixed {
-            name: name.to_string(),
+            name: name.clone(),
             plus,
             minus,
         },
@@ -218,6 +220,15 @@ pub fn has_inner_loop(body: &syn::Block) -> bool {
     f.0
 }
 
+/// The names of the box's corners in the generated check (`__first`, `__last`): one span for the
+/// bindings and the check, whatever hygiene the user's tokens around them have.
+pub fn box_names() -> (Ident, Ident) {
+    (
+        Ident::new("__first", proc_macro2::Span::mixed_site()),
+        Ident::new("__last", proc_macro2::Span::mixed_site()),
+    )
+}
+
 /// A condition that holds when every access in `accesses` is in bounds for every point of the
 /// box `__first..=__last` (two `[usize; N]` in scope, `__first <= __last`); `extent(view, d)` is
 /// the expression of View `view`'s extent in dimension `d`. A component `w + c` is in bounds over
@@ -230,15 +241,13 @@ pub fn check_tokens(
     let mut seen = HashSet::new();
     let mut conds = Vec::new();
     for a in accesses {
-        let view = format_ident!("{}", a.view);
+        let view = &a.view;
+        let (first, last) = box_names();
         for (d, c) in a.comps.iter().enumerate() {
-            let ext = extent(&view, d);
+            let ext = extent(view, d);
             let (low, high) = match c {
-                Comp::Work { pos, .. } => (quote!(__first[#pos]), quote!(__last[#pos])),
-                Comp::Fixed { name, .. } => {
-                    let n = format_ident!("{}", name);
-                    (quote!(#n), quote!(#n))
-                }
+                Comp::Work { pos, .. } => (quote!(#first[#pos]), quote!(#last[#pos])),
+                Comp::Fixed { name, .. } => (quote!(#name), quote!(#name)),
                 Comp::Lit(v) => (quote!(#v), quote!(#v)),
             };
             let (plus, minus) = match *c {
@@ -261,6 +270,7 @@ pub fn check_tokens(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quote::format_ident;
 
     fn comps(s: &str, work: &[&str]) -> Option<Vec<Comp>> {
         let classify = |id: &Ident| match work.iter().position(|w| id == w) {
@@ -290,7 +300,7 @@ mod tests {
         assert_eq!(comps("(i - 1u32 as usize, j)", &["i", "j"]), None);
         assert_eq!(comps("i + n", &["i"]), None);
         let fixed = |plus, minus| Comp::Fixed {
-            name: "l".into(),
+            name: Ident::new("l", proc_macro2::Span::call_site()),
             plus,
             minus,
         };
@@ -327,7 +337,7 @@ mod tests {
     #[test]
     fn checks_cover_each_component_once() {
         let a = Access {
-            view: "u".into(),
+            view: Ident::new("u", proc_macro2::Span::call_site()),
             comps: vec![
                 Comp::Work {
                     pos: 0,

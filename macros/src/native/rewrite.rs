@@ -18,7 +18,7 @@
 //!   treatment as owned ones: index and value in generated locals, the `unsafe fn` call alone in a
 //!   block with the macro's span.
 
-use super::hoist::{check_tokens, has_inner_loop, index_comps, rebound, unstable_names};
+use super::hoist::{box_names, check_tokens, has_inner_loop, index_comps, rebound, unstable_names};
 use super::hoist::{Access, Base, Comp};
 use crate::parse::env::{BodyEnv, ViewKind};
 use crate::parse::subset::is_compound;
@@ -153,7 +153,12 @@ impl Rewriter<'_> {
             return None;
         }
         let comps = index_comps(&ix.index, &|id| scope.classify(id))?;
-        let access = Access { view: name, comps };
+        // The View as written (a bare name: `view_of` found it), span and hygiene included.
+        let view = match strip(&ix.expr) {
+            Expr::Path(p) => p.path.get_ident()?.clone(),
+            _ => return None,
+        };
+        let access = Access { view, comps };
         if !self.used.contains(&access) {
             self.used.push(access);
         }
@@ -211,10 +216,11 @@ impl Rewriter<'_> {
         let mut range = (*f.expr).clone();
         self.visit_expr_mut(&mut range);
         let r = Ident::new("__rokkos_r", Span::mixed_site());
+        let (first, last) = box_names();
         Some(syn::parse_quote_spanned!(f.span()=> {
             let #r: ::core::ops::Range<usize> = #range;
             if #r.start < #r.end && {
-                let (__first, __last) = ([#r.start], [#r.end - 1]);
+                let (#first, #last) = ([#r.start], [#r.end - 1]);
                 #check
             } {
                 #(#attrs)* #label for #var in #r #fast
@@ -263,10 +269,11 @@ impl Rewriter<'_> {
         let (cf, cs) = (closure(fast), closure(slow));
         let (recv, method, attrs) = (&m.receiver, &m.method, &m.attrs);
         let r = Ident::new("__rokkos_r", Span::mixed_site());
+        let (first, last) = box_names();
         Some(syn::parse_quote_spanned!(m.span()=> {
             let #r: ::core::ops::Range<usize> = ::rokkos::IntoNestedRange::into_range(#range);
             if #r.start < #r.end && {
-                let (__first, __last) = ([#r.start], [#r.end - 1]);
+                let (#first, #last) = ([#r.start], [#r.end - 1]);
                 #check
             } {
                 #(#attrs)* #recv.#method(#r, #(#args,)* #cf)

@@ -1,0 +1,304 @@
+//! The iteration domain of every per-sample kernel (spec §1.2): detectors × the samples of each
+//! interval, with no padding. [`Intervals`] holds a validated interval list in the space's
+//! memory and sizes the policy of each loop design; [`RowIndex`] is a detector → buffer-row map
+//! checked injective, which is what makes the kernels' writes at `out[(row[d], s)]` disjoint.
+//! The macros at the bottom write one per-sample body into the three loop designs and launch
+//! the one asked for, so each kernel's math exists once.
+
+use super::{invalid, Design, DevView};
+use crate::Interval;
+use rokkos::prelude::*;
+use rokkos::Pod;
+use rokkos::Result;
+
+/// A sorted, disjoint list of non-empty intervals, in the memory of `E`, with what the three
+/// loop designs need: the bounds, the exclusive prefix sum of the lengths (flattened design) and
+/// the longest length (MDRange design).
+pub struct Intervals<E: ExecutionSpace> {
+    /// `[n_view][2]`: `first`, `last` (inclusive).
+    pub(crate) bounds: DevView<E, i64, 2>,
+    /// `[n_view + 1]`: `offsets[v] = Σ_{u<v} len_u`, the flat index of view `v`'s first sample.
+    pub(crate) offsets: DevView<E, i64>,
+    /// The lengths, on the host (the offset template sizes its amplitudes from them).
+    lens: Vec<i64>,
+    n_view: usize,
+    total: usize,
+    max_len: usize,
+    end: usize,
+}
+
+impl<E: ExecutionSpace> Intervals<E> {
+    /// Checks `list` and copies it into `space`'s memory: every interval non-empty
+    /// (`0 <= first <= last`), sorted, and disjoint from the next (`last < next.first`).
+    /// Disjointness is what lets two views of one detector write their samples concurrently.
+    pub fn new(space: &E, list: &[Interval]) -> Result<Self> {
+        let mut prev_last = -1i64;
+        let mut offsets = Vec::with_capacity(list.len() + 1);
+        let mut total = 0i64;
+        let mut max_len = 0i64;
+        for (v, iv) in list.iter().enumerate() {
+            if iv.first < 0 || iv.last < iv.first || iv.first <= prev_last {
+                return Err(invalid(format!(
+                    "interval {v} ({}..={}) must satisfy 0 <= first <= last and start after the \
+                     previous interval's last sample ({prev_last})",
+                    iv.first, iv.last
+                )));
+            }
+            prev_last = iv.last;
+            offsets.push(total);
+            total += iv.len();
+            max_len = max_len.max(iv.len());
+        }
+        offsets.push(total);
+        let flat: Vec<i64> = list.iter().flat_map(|iv| [iv.first, iv.last]).collect();
+        Ok(Intervals {
+            bounds: upload(space, "intervals", [list.len(), 2], flat)?,
+            offsets: upload(space, "interval offsets", [list.len() + 1], offsets)?,
+            lens: list.iter().map(Interval::len).collect(),
+            n_view: list.len(),
+            total: total as usize,
+            max_len: max_len as usize,
+            end: (prev_last + 1) as usize,
+        })
+    }
+
+    /// The number of intervals.
+    pub fn n_view(&self) -> usize {
+        self.n_view
+    }
+
+    /// The length of each interval.
+    pub fn lens(&self) -> &[i64] {
+        &self.lens
+    }
+
+    /// The number of samples in all intervals together.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// The longest interval's length.
+    pub fn max_len(&self) -> usize {
+        self.max_len
+    }
+
+    /// One past the last sample any interval covers (0 without intervals): buffers need at
+    /// least this many samples.
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// Checks that a buffer with `n_samp` samples per row holds every interval.
+    pub(crate) fn fit(&self, what: &str, n_samp: usize) -> Result<()> {
+        if self.end > n_samp {
+            return Err(invalid(format!(
+                "{what} has {n_samp} samples per row but the intervals reach sample {}",
+                self.end - 1
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A detector → buffer-row map in the memory of `E` whose entries are non-negative and pairwise
+/// distinct, checked when it is made and never writable afterwards (the View is private).
+///
+/// TOAST-PHASE-B(injective index View): rokkos' own injective index View type replaces this,
+/// and `#[kernel]` then accepts `out[(row[d], s)]` writes through it without `unsafe`.
+pub struct RowIndex<E: ExecutionSpace> {
+    pub(crate) rows: DevView<E, i32>,
+    n_rows: usize,
+}
+
+impl<E: ExecutionSpace> RowIndex<E> {
+    /// Checks that `rows` is injective and non-negative, and copies it into `space`'s memory.
+    pub fn new(space: &E, rows: &[i32]) -> Result<Self> {
+        let mut sorted = rows.to_vec();
+        sorted.sort_unstable();
+        if let Some(&r) = sorted.first().filter(|&&r| r < 0) {
+            return Err(invalid(format!("row index {r} is negative")));
+        }
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(invalid(format!(
+                "row {} appears twice: a row index must be injective (no two detectors share an \
+                 output row)",
+                w[0]
+            )));
+        }
+        Ok(RowIndex {
+            rows: upload(space, "row index", [rows.len()], rows.to_vec())?,
+            n_rows: sorted.last().map_or(0, |&r| r as usize + 1),
+        })
+    }
+
+    /// The number of detectors.
+    pub fn len(&self) -> usize {
+        self.rows.extent(0)
+    }
+
+    /// True when there is no detector.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Checks that a buffer with `n_rows` rows holds every row this index names.
+    pub(crate) fn fit(&self, what: &str, n_rows: usize) -> Result<()> {
+        if self.n_rows > n_rows {
+            return Err(invalid(format!(
+                "{what} has {n_rows} rows but the row index names row {}",
+                self.n_rows - 1
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A View in `space`'s memory holding `data` (C order), copied from the host.
+pub fn upload<E: ExecutionSpace, T: Pod, const R: usize>(
+    space: &E,
+    label: &str,
+    extents: [usize; R],
+    data: Vec<T>,
+) -> Result<DevView<E, T, R>> {
+    let host = View::<T, R>::from_vec(label, extents, data)?;
+    let dev = View::new_in(&space.memory_space(), label, extents)?;
+    deep_copy(&dev, &host)?;
+    Ok(dev)
+}
+
+impl Design {
+    /// The team policy: one team per (detector, interval).
+    pub(crate) fn team<E: ExecutionSpace>(
+        space: &E,
+        n_det: usize,
+        iv: &Intervals<E>,
+    ) -> TeamPolicy<E> {
+        TeamPolicy::new(space, n_det * iv.n_view, TeamSize::Auto)
+    }
+
+    /// The MDRange policy over (detector, interval, sample within the longest interval).
+    pub(crate) fn mdrange<E: ExecutionSpace>(
+        space: &E,
+        n_det: usize,
+        iv: &Intervals<E>,
+    ) -> MDRangePolicy<E, 3> {
+        MDRangePolicy::new(space, [0, 0, 0], [n_det, iv.n_view, iv.max_len])
+    }
+
+    /// The flat range over every (detector, sample in an interval).
+    pub(crate) fn flat<E: ExecutionSpace>(
+        space: &E,
+        n_det: usize,
+        iv: &Intervals<E>,
+    ) -> RangePolicy<E> {
+        RangePolicy::new(space, 0..n_det * iv.total)
+    }
+}
+
+/// Writes one per-sample body as the three loop-design kernels of spec §1.2:
+///
+/// - `team`: a team per (detector, interval), `TeamThreadRange` over the interval's samples;
+/// - `mdrange`: an MDRange over (detector, interval, k < max_len) that returns early where
+///   `first + k > last`;
+/// - `flat`: a range over every (detector, sample-in-interval) pair, the interval found by a
+///   binary search of the prefix sum of the lengths.
+///
+/// The body sees the detector `d`, the interval `v`, its first sample `first` (i64) and the
+/// sample `s` (names chosen by the caller) and the kernel's own parameters.
+macro_rules! per_sample_kernels {
+    (
+        $(#[$meta:meta])*
+        kernels $team:ident, $mdrange:ident, $flat:ident;
+        generics [$($gen:tt)*];
+        params ($($params:tt)*);
+        |$d:ident, $v:ident, $first:ident, $s:ident| $body:block
+    ) => {
+        $(#[$meta])*
+        #[kernel]
+        fn $team<$($gen)*>(iv_team: &TeamMember, iv_bounds: View<i64, 2>, $($params)*) {
+            let iv_rank = iv_team.league_rank();
+            let iv_n_view = iv_bounds.extent(0);
+            let $d = iv_rank / iv_n_view;
+            let $v = iv_rank % iv_n_view;
+            // TOAST-PHASE-B(uniform loads): read the bounds directly once the validator knows
+            // that a load from a read-only View at a team-uniform index is team-uniform; the
+            // broadcast only makes that visible to today's validator.
+            let $first = iv_team.team_broadcast(iv_bounds[($v, 0)], 0);
+            let iv_last = iv_team.team_broadcast(iv_bounds[($v, 1)], 0);
+            // TOAST-PHASE-B(inclusive ranges): `first..=last`.
+            for $s in iv_team.thread_range($first as usize..iv_last as usize + 1) $body
+        }
+
+        $(#[$meta])*
+        #[kernel]
+        fn $mdrange<$($gen)*>(
+            ($d, $v, iv_k): (usize, usize, usize),
+            iv_bounds: View<i64, 2>,
+            $($params)*
+        ) {
+            let $first = iv_bounds[($v, 0)];
+            let $s = $first as usize + iv_k;
+            if ($s as i64) > iv_bounds[($v, 1)] {
+                return;
+            }
+            $body
+        }
+
+        $(#[$meta])*
+        #[kernel]
+        fn $flat<$($gen)*>(
+            iv_i: usize,
+            iv_bounds: View<i64, 2>,
+            iv_offsets: View<i64>,
+            iv_total: usize,
+            $($params)*
+        ) {
+            let $d = iv_i / iv_total;
+            let iv_r = (iv_i % iv_total) as i64;
+            // The last interval whose first flat index is <= r (lengths are positive, so the
+            // offsets increase strictly).
+            let mut iv_lo = 0usize;
+            let mut iv_hi = iv_bounds.extent(0);
+            while iv_hi - iv_lo > 1 {
+                let iv_mid = (iv_lo + iv_hi) / 2;
+                if iv_offsets[iv_mid] <= iv_r {
+                    iv_lo = iv_mid;
+                } else {
+                    iv_hi = iv_mid;
+                }
+            }
+            let $v = iv_lo;
+            let $first = iv_bounds[($v, 0)];
+            let $s = ($first + iv_r - iv_offsets[$v]) as usize;
+            $body
+        }
+    };
+}
+
+/// Launches one of the three kernels [`per_sample_kernels!`] wrote, with the policy of the
+/// chosen design over `n_det` detectors and the intervals `iv`, and the kernel's own arguments.
+macro_rules! launch_per_sample {
+    (
+        $space:expr, $label:expr, $design:expr, $n_det:expr, $iv:expr,
+        [$team:ident, $mdrange:ident, $flat:ident]($($arg:expr),* $(,)?)
+    ) => {{
+        let (space, iv, n_det) = ($space, $iv, $n_det);
+        match $design {
+            Design::Team => parallel_for(
+                $label,
+                Design::team(space, n_det, iv),
+                $team(&iv.bounds, $($arg),*),
+            ),
+            Design::MDRange => parallel_for(
+                $label,
+                Design::mdrange(space, n_det, iv),
+                $mdrange(&iv.bounds, $($arg),*),
+            ),
+            Design::Flat => parallel_for(
+                $label,
+                Design::flat(space, n_det, iv),
+                $flat(&iv.bounds, &iv.offsets, iv.total(), $($arg),*),
+            ),
+        }
+    }};
+}

@@ -1,0 +1,115 @@
+//! The TOAST kernels as rokkos `#[kernel]`s, generic over the execution space: one source for
+//! serial, rayon, the IR evaluator and wgpu (and CUDA when it lands).
+//!
+//! Each kernel is a struct of its arguments (Views in the space's memory, the spec's argument
+//! table) with a `run(space, design)` that checks shapes, then launches the chosen loop
+//! [`Design`]. The `#[kernel]`s themselves are private: their writes at `out[(row[d], s)]` are
+//! only disjoint because [`RowIndex`] is injective and [`Intervals`] disjoint, which the public
+//! types guarantee.
+//!
+//! # What today's rokkos cannot express, and the temporary forms (`TOAST-PHASE-B:`)
+//!
+//! Each site is marked `// TOAST-PHASE-B(<feature>)` so phase B is a mechanical pass:
+//!
+//! - **injective index View**: every output is written at `out[(row_index[d], s)]`, which the
+//!   owner-computes rule refuses; the writes sit in `unsafe { }` and [`RowIndex`] checks
+//!   injectivity on the host. Replace by rokkos' injective index View and plain writes.
+//! - **u8 element types**: flags, masks and `hit_submaps` are `i32` Views (the IR has no 8-bit
+//!   type; WGSL no 8-bit storage). Replace by `u8` Views, and `hit_submaps`' `atomic_store` of 1
+//!   by an atomic byte OR.
+//! - **inclusive ranges** in `thread_range`: the team design writes `first..last + 1`.
+//! - **uniform loads**: a team range whose bounds are loaded from a read-only View at the league
+//!   rank is refused by the IR validator (serial and rayon run it; the IR evaluator and wgpu do
+//!   not); the team design broadcasts the bounds (`team_broadcast`), whose results the validator
+//!   knows are uniform.
+//!
+//! Missing beyond the four (reported, no workaround needed): `#[func]` returns one scalar, so a
+//! quaternion product is four functions; an integer map type in `scan_map` needs a conversion to
+//! `f64` on a type parameter (`T::to_f64` exists for `Float` only), so `ScanMap` takes `f32` and
+//! `f64` maps.
+
+#[macro_use]
+mod domain;
+pub(crate) mod destriper;
+mod mapmaker;
+pub mod math;
+mod offset;
+mod pixels;
+mod pointing;
+mod stokes;
+
+pub use domain::{upload, Intervals, RowIndex};
+pub use mapmaker::{BuildNoiseWeighted, NoiseWeight, ScanMap, ScanMode};
+pub use offset::{OffsetAddToSignal, OffsetApplyDiagPrecond, OffsetProjectSignal, OffsetTemplate};
+pub use pixels::PixelsHealpix;
+pub use pointing::PointingDetector;
+pub use stokes::{StokesWeightsI, StokesWeightsIqu};
+
+use rokkos::prelude::*;
+use rokkos::Result;
+
+/// A View in the memory of execution space `E`, C order (the spec's layout).
+pub type DevView<E, T, const R: usize = 1> = View<T, R, LayoutRight, <E as ExecutionSpace>::Memory>;
+
+/// How a per-sample kernel walks detectors × interval samples (spec §1.2, issue 13 item 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Design {
+    /// A team per (detector, interval), a thread range over its samples (OpenMP, May 2023).
+    Team,
+    /// An MDRange over (detector, interval, k < longest length), returning early past the
+    /// interval's end (OpenMP, July 2023).
+    MDRange,
+    /// A range over every (detector, sample-in-interval) pair, the interval found by binary
+    /// search in the prefix sum of the lengths: no padding at all.
+    Flat,
+}
+
+impl Design {
+    /// Every design.
+    pub const ALL: [Design; 3] = [Design::Team, Design::MDRange, Design::Flat];
+
+    /// The design's name in labels and benchmark output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Design::Team => "team",
+            Design::MDRange => "mdrange",
+            Design::Flat => "flat",
+        }
+    }
+}
+
+fn invalid(msg: String) -> Error {
+    Error::InvalidArgument(msg)
+}
+
+/// `Err` unless `got == want`, naming the View and the dimension.
+fn expect_extent(what: &str, dim: usize, got: usize, want: usize) -> Result<()> {
+    if got != want {
+        return Err(invalid(format!(
+            "{what} has extent {got} in dimension {dim}, expected {want}"
+        )));
+    }
+    Ok(())
+}
+
+/// `Err` unless `got >= want`: a per-detector parameter View needs a value per detector.
+fn expect_at_least(what: &str, got: usize, want: usize) -> Result<()> {
+    if got < want {
+        return Err(invalid(format!(
+            "{what} has {got} entries, fewer than the {want} detectors"
+        )));
+    }
+    Ok(())
+}
+
+/// The common detector count of several per-detector index Views, or `Err` naming them.
+fn same_detectors(lens: &[(&str, usize)]) -> Result<usize> {
+    let n = lens.first().map_or(0, |l| l.1);
+    if let Some((name, len)) = lens.iter().find(|l| l.1 != n) {
+        return Err(invalid(format!(
+            "{name} has {len} detectors, {} has {n}",
+            lens[0].0
+        )));
+    }
+    Ok(n)
+}
