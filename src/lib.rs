@@ -132,11 +132,13 @@
 #![warn(missing_docs)]
 
 mod backend;
+mod device_space;
 
 pub use backend::{
     available_backends, run_on, run_on_selected, selected_backend, DefaultExecutionSpace,
     SpaceVisitor, KNOWN_BACKENDS,
 };
+pub use device_space::{Device, DeviceBuffer, DeviceMemory, DeviceView, HostView};
 pub use rokkos_core::*;
 /// The CUDA runtime (feature `cuda`): device memory, streams, NVRTC. Not yet an execution space
 /// of `run_on` (its patterns come with the CUDA C emitter).
@@ -154,12 +156,14 @@ pub mod prelude {
     #[cfg(feature = "rayon")]
     pub use crate::Rayon;
     pub use crate::{
-        create_mirror, create_mirror_view, create_mirror_view_and_copy, deep_copy, fill, func,
-        kernel, parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan,
-        parallel_scan_with, scratch_size, BAnd, BOr, Custom, DefaultExecutionSpace, Error,
-        ExecutionSpace, Float, HostSpace, Iterate, LAnd, LOr, Layout, LayoutKind, LayoutLeft,
-        LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal,
-        Prod, RangePolicy, Serial, SliceArg, Sum, TeamMember, TeamPolicy, TeamSize, ValLoc, View,
+        create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
+        create_mirror_view_and_copy_in, create_mirror_view_in, deep_copy, fill, func, kernel,
+        parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan, parallel_scan_with,
+        scratch_size, BAnd, BOr, Custom, DefaultExecutionSpace, Device, DeviceMemory, DeviceView,
+        Error, ExecutionSpace, Float, HostSpace, HostView, Iterate, LAnd, LOr, Layout, LayoutKind,
+        LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, Min, MinLoc, MinMax,
+        MinMaxVal, Pod, Prod, RangePolicy, Serial, SliceArg, Sum, TeamMember, TeamPolicy, TeamSize,
+        ValLoc, View,
     };
 }
 

@@ -197,6 +197,20 @@ impl<'a, P, K> Launch<'a, P, K> {
             _hold: hold,
         }
     }
+    /// A token for the same launch (label and hold) with another policy and kernel value: for
+    /// `Launch::delegate` only, which checks that they describe the same work on the arguments
+    /// this launch holds.
+    pub(crate) fn reissue<'b, P2, K2>(&self, policy: &'b P2, kernel: &'b K2) -> Launch<'b, P2, K2>
+    where
+        'a: 'b,
+    {
+        Launch {
+            label: self.label,
+            policy,
+            kernel,
+            _hold: self._hold,
+        }
+    }
     /// The label of the parallel call.
     pub fn label(&self) -> &'a str {
         self.label
