@@ -131,8 +131,12 @@
 
 #![warn(missing_docs)]
 
+// `#[func]`s defined in this crate (`random`) name it `::rokkos`, as user code does.
+extern crate self as rokkos;
+
 mod backend;
 mod device_space;
+pub mod random;
 
 pub use backend::{
     available_backends, run_on, run_on_selected, selected_backend, DefaultExecutionSpace,

@@ -135,7 +135,9 @@ macro_rules! per_host_backend {
 /// rayon feature.
 pub fn host_device() -> rokkos::Device {
     #[cfg(feature = "rayon")]
-    return rokkos::Device::from(rokkos::Rayon::with_threads(2).expect("a rayon pool of 2 threads"));
+    return rokkos::Device::from(
+        rokkos::Rayon::with_threads(2).expect("a rayon pool of 2 threads"),
+    );
     #[cfg(not(feature = "rayon"))]
     return rokkos::Device::from(rokkos::Serial);
 }
