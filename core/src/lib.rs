@@ -18,6 +18,8 @@ pub mod ir;
 pub mod kernel;
 pub mod launch;
 pub mod layout;
+#[cfg(feature = "ndarray")]
+pub mod ndarray_interop;
 pub mod pattern;
 pub mod policy;
 pub mod profiling;

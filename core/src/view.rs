@@ -424,6 +424,12 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
         }
     }
 
+    /// The host address of element `[0; R]` (for views handed to other array libraries).
+    #[cfg(feature = "ndarray")]
+    pub(crate) fn host_ptr_at_origin(&self) -> *mut T {
+        self.raw_ptr()
+    }
+
     fn raw_ptr(&self) -> *mut T {
         match S::host_ptr(&self.alloc.buffer) {
             // SAFETY: offset is within the allocation (every constructor keeps offset + span inside it).
@@ -522,6 +528,22 @@ impl<T: Pod, const R: usize, L: Layout> View<T, R, L, HostSpace> {
         }
         crate::profiling::each(|h| h.allocate(HostSpace::NAME, label, bytes));
         Ok(Self::wrap(HostSpace, buffer, label, extents, strides))
+    }
+
+    /// A View over `buffer` (adopted host memory) with the given addressing. The caller checked
+    /// that `offset` plus the span of `extents` / `strides` lies inside `buffer`, and that the
+    /// strides are injective.
+    #[cfg(feature = "ndarray")]
+    pub(crate) fn adopt(
+        buffer: HostBuffer,
+        label: &str,
+        extents: [usize; R],
+        strides: [usize; R],
+        offset: usize,
+    ) -> Self {
+        let mut v = Self::wrap(HostSpace, buffer, label, extents, strides);
+        v.offset = offset;
+        v
     }
 
     /// Allocates a zero-filled host View.
@@ -731,6 +753,21 @@ pub struct HostRef<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> {
 pub struct HostMut<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> {
     view: &'a View<T, R, L, S>,
     _hold: Hold<'a>,
+}
+
+impl<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> HostRef<'a, T, R, L, S> {
+    /// The View this guard borrows.
+    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
+    pub(crate) fn view(&self) -> &'a View<T, R, L, S> {
+        self.view
+    }
+}
+impl<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> HostMut<'a, T, R, L, S> {
+    /// The View this guard borrows.
+    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
+    pub(crate) fn view(&self) -> &'a View<T, R, L, S> {
+        self.view
+    }
 }
 
 impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> HostRef<'_, T, R, L, S> {
