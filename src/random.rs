@@ -25,11 +25,12 @@
 //!
 //! ```
 //! use rokkos::prelude::*;
-//! use rokkos::random::uniform_f64;
+//! use rokkos::random;
 //!
 //! #[kernel]
 //! fn fill_uniform(i: usize, out: ViewMut<f64>, seed: u64) {
-//!     out[i] = uniform_f64(seed, i as u64, 0);
+//!     // A `#[func]` is called by its path, or imported with its module's glob (`random::*`).
+//!     out[i] = random::uniform_f64(seed, i as u64, 0);
 //! }
 //!
 //! # fn main() -> rokkos::Result<()> {
@@ -38,7 +39,7 @@
 //! parallel_for("fill_uniform", RangePolicy::new(&dev, 0..1000), fill_uniform(&out, 42))?;
 //! let h = create_mirror_view_and_copy(&out)?;
 //! assert!(h.to_vec().iter().all(|&u| (0.0..1.0).contains(&u)));
-//! assert_eq!(h.get(3), uniform_f64(42, 3, 0)); // the same function on the host
+//! assert_eq!(h.get(3), random::uniform_f64(42, 3, 0)); // the same function on the host
 //! # Ok(())
 //! # }
 //! ```
@@ -204,7 +205,7 @@ fn splitmix64(x: u64) -> u64 {
 ///
 /// ```
 /// use rokkos::prelude::*;
-/// use rokkos::random::{xorshift64_next, xorshift64_uniform_f64, RandomPool};
+/// use rokkos::random::*;
 ///
 /// #[kernel]
 /// fn mean_of_draws(i: usize, acc: &mut f64, states: ViewMut<u64>, draws: u32) {
