@@ -11,7 +11,10 @@
 //! unwound.
 //!
 //! The token is typed by the policy of the space it was made for (`Launch<'_, RangePolicy<E>, K>`
-//! reaches `E` only), so an execution space cannot forward it to another one. Host backends turn it
+//! reaches `E` only), so an execution space cannot hand it to another one, except through
+//! [`Launch::delegate`] (`crate::delegate`), which validates the policy built for the other space
+//! against that space's limits and projects the kernel's buffers onto its memory, keeping this
+//! token's hold. Host backends turn it
 //! into the kernel's native body with [`Launch::for_body`], [`Launch::reduce_body`] or
 //! [`Launch::scan_body`], which exist for spaces that implement the `unsafe` marker
 //! [`HostBackend`] over host-accessible memory.
