@@ -1,37 +1,109 @@
 #!/usr/bin/env bash
-# Host bandwidth bars: the OpenMP reference (../shared/reference/stream_omp.c) and rokkos BabelStream
-# on rayon and serial at the same n, interleaved over several rounds (memory bandwidth on a shared VM
-# drifts by tens of percent between runs, so each side keeps its best figure over all rounds).
-# usage: scripts/bench_host.sh [n] [reps per run] [rounds]
+# Host bars against the OpenMP references in ../shared/reference, interleaved over several rounds
+# (bandwidth and scheduling on a shared VM drift by tens of percent between runs, so each side keeps
+# its best figure over all rounds):
+#   - BabelStream copy / triad / dot: rokkos rayon and serial vs stream_omp;
+#   - 2-D Jacobi 4096^2: rokkos rayon vs stencil_omp on as many threads, rokkos serial vs
+#     stencil_omp on one; 3-D Jacobi 256^3: rokkos rayon vs a plain Rust loop split by hand with
+#     rayon (examples/stencil prints both);
+#   - launch latency (parallel_for, parallel_reduce at n = 1000 and 100000, back to back): rokkos
+#     rayon vs launch_omp.
+# usage: scripts/bench_host.sh [n] [reps per run] [rounds]     (n and reps: BabelStream's)
+# THREADS (default: the core count) sets OMP_NUM_THREADS and RAYON_NUM_THREADS alike; N2, N3 and
+# SWEEPS (4096, 256, 50) the stencil sizes, LAUNCH_REPS (20000, as launch_omp) the launches per
+# round of examples/launch. The references are built with -march=native, so rokkos is built with
+# the same instruction set (RUST_CPU, default native: `-C target-cpu=$RUST_CPU`, into
+# target/bench-$RUST_CPU): on one thread the 2-D stencil is 25 % faster with AVX than with the
+# x86-64 baseline, in rokkos and in a plain Rust loop alike.
 set -euo pipefail
 n=${1:-33554432}
 reps=${2:-20}
 rounds=${3:-5}
+threads=${THREADS:-$(nproc)}
+n2=${N2:-4096}
+n3=${N3:-256}
+sweeps=${SWEEPS:-50}
+launch_reps=${LAUNCH_REPS:-20000}
+rust_cpu=${RUST_CPU:-native}
 root=$(cd "$(dirname "$0")/.." && pwd)
 ref=${ROKKOS_REFERENCE:-$root/../shared/reference}
 out=$(mktemp -d)
-gcc -O3 -march=native -fopenmp "$ref/stream_omp.c" -o "$out/stream_omp"
-cargo build --release --example babelstream --manifest-path "$root/Cargo.toml" >/dev/null 2>&1
-bin="$root/target/release/examples/babelstream"
+for c in stream_omp stencil_omp launch_omp; do
+  gcc -O3 -march=native -fopenmp "$ref/$c.c" -o "$out/$c"
+done
+RUSTFLAGS="-C target-cpu=$rust_cpu" cargo build --release --example babelstream --example stencil \
+  --example launch --manifest-path "$root/Cargo.toml" --target-dir "$root/target/bench-$rust_cpu" \
+  >/dev/null 2>&1
+bin="$root/target/bench-$rust_cpu/release/examples"
+export OMP_NUM_THREADS=$threads RAYON_NUM_THREADS=$threads
 for r in $(seq "$rounds"); do
   "$out/stream_omp" "$n" >> "$out/omp.txt"
-  "$bin" --backend rayon --n "$n" --reps "$reps" --json >> "$out/rayon.jsonl"
-  "$bin" --backend serial --n "$n" --reps "$reps" --json >> "$out/serial.jsonl"
+  "$bin/babelstream" --backend rayon --n "$n" --reps "$reps" --json >> "$out/rayon.jsonl"
+  "$bin/babelstream" --backend serial --n "$n" --reps "$reps" --json >> "$out/serial.jsonl"
+  "$out/stencil_omp" "$n2" "$sweeps" >> "$out/stencil_omp.txt"
+  OMP_NUM_THREADS=1 "$out/stencil_omp" "$n2" "$sweeps" >> "$out/stencil_omp1.txt"
+  "$bin/stencil" --backend rayon --n "$n2" --n3 "$n3" --sweeps "$sweeps" --json >> "$out/stencil.jsonl"
+  "$bin/stencil" --backend serial --kernel 2d --n "$n2" --sweeps "$sweeps" --json >> "$out/stencil.jsonl"
+  "$out/launch_omp" >> "$out/launch_omp.txt"
+  "$bin/launch" --backend rayon --reps "$launch_reps" --json >> "$out/launch.jsonl"
 done
-python3 - "$out" "$n" "$rounds" <<'PY'
+uptime > "$out/load.txt"
+python3 - "$out" "$n" "$rounds" "$threads" "$rust_cpu" <<'PY'
 import json, re, sys
-out, n, rounds = sys.argv[1], sys.argv[2], sys.argv[3]
+out, n, rounds, threads = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 best = {}
+def keep_max(key, v):
+    best[key] = max(best.get(key, 0.0), v)
+def keep_min(key, v):
+    best[key] = min(best.get(key, float("inf")), v)
 for line in open(f"{out}/omp.txt"):
     for k, v in re.findall(r"(copy|triad|dot) ([0-9.]+) GB/s", line):
-        best[("openmp", k)] = max(best.get(("openmp", k), 0.0), float(v))
+        keep_max(("openmp", k), float(v))
 for b in ("rayon", "serial"):
     for line in open(f"{out}/{b}.jsonl"):
         j = json.loads(line)
-        best[(b, j["kernel"])] = max(best.get((b, j["kernel"]), 0.0), j["value"])
-print(f"n={n}, best of {rounds} interleaved rounds")
+        keep_max((b, j["kernel"]), j["value"])
+print(f"threads {threads}, best of {rounds} interleaved rounds, rokkos built for the {sys.argv[5]} CPU; load at the end: {open(f'{out}/load.txt').read().strip()}")
+print(f"\nBabelStream, n={n}")
 print(f"{'kernel':<8}{'openmp GB/s':>13}{'rayon GB/s':>12}{'rayon/omp':>11}{'serial GB/s':>13}")
 for k in ("copy", "triad", "dot"):
     o, r = best[("openmp", k)], best[("rayon", k)]
     print(f"{k:<8}{o:>13.1f}{r:>12.1f}{r / o:>11.3f}{best[('serial', k)]:>13.1f}")
+
+for name, f in (("omp", "stencil_omp.txt"), ("omp1", "stencil_omp1.txt")):
+    for line in open(f"{out}/{f}"):
+        m = re.search(r"best ([0-9.]+) s", line)
+        keep_min(("stencil", name), float(m.group(1)))
+for line in open(f"{out}/stencil.jsonl"):
+    j = json.loads(line)
+    keep_min(("stencil", j["kernel"], j["backend"]), j["best_s"])
+print("\nJacobi sweeps, best seconds per sweep (ratio: reference time / rokkos time, bar 0.90)")
+print(f"{'case':<44}{'reference s':>12}{'rokkos s':>10}{'ratio':>8}")
+rows = [
+    (f"2-D rayon vs stencil_omp ({threads} thr)", ("stencil", "omp"), ("stencil", "jacobi2d", "rayon")),
+    ("2-D serial vs stencil_omp (1 thr)", ("stencil", "omp1"), ("stencil", "jacobi2d", "serial")),
+    ("3-D rayon vs plain Rust + rayon", ("stencil", "jacobi3d", "plain-rayon"), ("stencil", "jacobi3d", "rayon")),
+]
+for label, ref_key, ours in rows:
+    r, o = best[ref_key], best[ours]
+    print(f"{label:<44}{r:>12.5f}{o:>10.5f}{r / o:>8.3f}")
+
+for line in open(f"{out}/launch_omp.txt"):
+    m = re.search(r"n=(\d+) for ([0-9.]+) us reduce ([0-9.]+) us", line)
+    keep_min(("launch", "openmp", "for", int(m.group(1))), float(m.group(2)))
+    keep_min(("launch", "openmp", "reduce", int(m.group(1))), float(m.group(3)))
+for line in open(f"{out}/launch.jsonl"):
+    j = json.loads(line)
+    keep_min(("launch", j["backend"], j["kernel"], j["n"]), j["value"])
+print("\nLaunch latency, back to back, us per launch (ratio: rokkos / openmp; bar 2 at n=1000, 1.25 at 100000)")
+print(f"{'kernel':<8}{'n':>8}{'openmp':>9}{'rokkos':>9}{'ratio':>8}{'rayon iter':>12}")
+for n_ in (1000, 100000):
+    for k in ("empty", "for", "reduce", "scan"):
+        o = best.get(("launch", "openmp", k, n_))
+        r = best[("launch", "rayon", k, n_)]
+        p = best.get(("launch", "plain-rayon", k, n_))
+        os_ = f"{o:>9.2f}" if o else f"{'-':>9}"
+        ratio = f"{r / o:>8.2f}" if o else f"{'-':>8}"
+        ps = f"{p:>12.2f}" if p else f"{'-':>12}"
+        print(f"{k:<8}{n_:>8}{os_}{r:>9.2f}{ratio}{ps}")
 PY

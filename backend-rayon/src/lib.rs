@@ -1,10 +1,22 @@
-//! rokkos-rayon: the CPU-threads execution space on a rayon pool.
+//! rokkos-rayon: the CPU-threads execution space.
 //!
 //! Work is cut into a fixed number of contiguous chunks (about four per worker, never smaller than
 //! the policy's chunk size); each chunk runs the kernel's native body in a plain loop, so there is no
 //! per-element dynamic call. Reductions fold per chunk and join the partial results in chunk order,
 //! so a result is the same from run to run for a given thread count. Scans use two passes.
 //! A launch with a single chunk runs on the calling thread.
+//!
+//! Who runs the chunks: a launch from a thread outside any rayon pool (a program's main thread,
+//! typically) goes to the space's *hot team* (`hot_team`): threads of its own, as many as the
+//! space's concurrency counting the caller, that spin briefly between launches and then park, as
+//! OpenMP's do, so that a small kernel costs about a microsecond instead of rayon's two thread
+//! wake-ups. Team members claim contiguous runs of chunks, so a member that is late (descheduled on
+//! a busy machine) finds the work done instead of holding the launch up. A launch from inside a rayon
+//! pool (rokkos called from the user's own rayon code), or while another thread's launch holds the
+//! team, runs on rayon's work-stealing pool instead, so nested parallelism composes as rayon's
+//! does. Both paths cut the work into the same chunks and join the same partial results in the same
+//! order, so which one ran never changes a result. A panic in a kernel body is re-raised on the
+//! launching thread once every chunk has stopped.
 //!
 //! One file per (pattern, policy), named as in `rokkos-serial`.
 
@@ -13,11 +25,13 @@
 mod for_mdrange;
 mod for_range;
 mod for_team;
+mod hot_team;
 mod reduce_mdrange;
 mod reduce_range;
 mod reduce_team;
 mod scan_range;
 
+use hot_team::{HotTeam, Slots};
 use rayon::prelude::*;
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
@@ -26,9 +40,12 @@ use rokkos_core::{
     Error, ExecutionSpace, HostBackend, HostSpace, Launch, MDRangePolicy, RangePolicy, Reducer,
     Result, TeamLimits, TeamPolicy,
 };
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-/// The rayon execution space: the global rayon pool, or a pool of its own.
+pub use hot_team::DEFAULT_SPIN_US;
+
+/// The rayon execution space: the global rayon pool, or a pool of its own; each with a hot team
+/// for launches from outside rayon (see the crate documentation).
 ///
 /// ```
 /// use rokkos_core::ExecutionSpace;
@@ -37,8 +54,18 @@ use std::sync::Arc;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Rayon {
-    pool: Option<Arc<rayon::ThreadPool>>,
+    pool: Option<Arc<Pool>>,
 }
+
+/// A private pool and its hot team (started at the first launch that uses it).
+#[derive(Debug)]
+struct Pool {
+    rayon: rayon::ThreadPool,
+    team: OnceLock<Option<HotTeam>>,
+}
+
+/// The hot team of the global pool's spaces.
+static GLOBAL_TEAM: OnceLock<Option<HotTeam>> = OnceLock::new();
 
 impl Rayon {
     /// The space on rayon's global pool (sized by `RAYON_NUM_THREADS` or the core count).
@@ -56,22 +83,45 @@ impl Rayon {
                 reason: e.to_string(),
             })?;
         Ok(Rayon {
-            pool: Some(Arc::new(pool)),
+            pool: Some(Arc::new(Pool {
+                rayon: pool,
+                team: OnceLock::new(),
+            })),
         })
     }
     /// Runs `f` inside this space's pool.
     pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.pool {
-            Some(p) => p.install(f),
+            Some(p) => p.rayon.install(f),
             None => f(),
         }
+    }
+    /// The hot team, when this launch may use it: the caller is outside every rayon pool (inside
+    /// one, rayon's own scheduling composes with the caller's) and the team could be started.
+    fn team(&self) -> Option<&HotTeam> {
+        if rayon::current_thread_index().is_some() {
+            return None;
+        }
+        let cell = match &self.pool {
+            Some(p) => &p.team,
+            None => &GLOBAL_TEAM,
+        };
+        cell.get_or_init(|| HotTeam::new(self.concurrency()))
+            .as_ref()
     }
     /// Runs `f(c)` for every chunk `c` in `0..chunks`, in parallel (inline when there is one chunk).
     pub(crate) fn for_chunks(&self, chunks: usize, f: impl Fn(usize) + Sync + Send) {
         match chunks {
             0 => {}
             1 => f(0),
-            _ => self.install(|| (0..chunks).into_par_iter().for_each(f)),
+            _ => {
+                if let Some(team) = self.team() {
+                    if team.try_run(chunks, &f).is_some() {
+                        return;
+                    }
+                }
+                self.install(|| (0..chunks).into_par_iter().for_each(f))
+            }
         }
     }
     /// `f(c)` for every chunk, results in chunk order.
@@ -83,7 +133,18 @@ impl Rayon {
         match chunks {
             0 => Vec::new(),
             1 => vec![f(0)],
-            _ => self.install(|| (0..chunks).into_par_iter().map(f).collect()),
+            _ => {
+                if let Some(team) = self.team() {
+                    let slots = Slots::new(chunks);
+                    // SAFETY: the team runs each chunk once, and the slots are read after the
+                    // launch.
+                    let run = |c: usize| unsafe { slots.put(c, f(c)) };
+                    if team.try_run(chunks, &run).is_some() {
+                        return slots.into_vec();
+                    }
+                }
+                self.install(|| (0..chunks).into_par_iter().map(f).collect())
+            }
         }
     }
 }
@@ -96,7 +157,7 @@ impl ExecutionSpace for Rayon {
     }
     fn concurrency(&self) -> usize {
         match &self.pool {
-            Some(p) => p.current_num_threads(),
+            Some(p) => p.rayon.current_num_threads(),
             None => rayon::current_num_threads(),
         }
     }

@@ -91,42 +91,41 @@ impl<'a, T: Copy, const R: usize, L: Layout> ReadAccess<'a, T, R, L> {
     common_accessor_methods!();
 }
 
-impl<T: Copy, L: Layout> ReadAccess<'_, T, 1, L> {
-    /// Load without a bounds check. Emitted by `#[rokkos::kernel]` only in a body variant that runs
-    /// after the chunk's bounds were checked once (`ForBody::__range_in_bounds`).
+impl<T: Copy, const R: usize, L: Layout> ReadAccess<'_, T, R, L> {
+    /// Load without a bounds check. Emitted by `#[rokkos::kernel]` only in the body variant that
+    /// host runners call after checking a whole chunk or tile once (`ForBody::__in_bounds`).
     ///
     /// # Safety
-    /// `i < self.extent(0)`.
+    /// `i` must be in bounds (`i[k] < extent(k)` for every `k`).
     #[doc(hidden)]
     #[inline(always)]
-    pub unsafe fn __get_unchecked(&self, i: usize) -> T {
-        // SAFETY: `i` is in bounds (the caller's contract), so the offset is inside the View.
-        unsafe { *self.ptr.add(L::offset(&[i], &self.strides)) }
+    pub unsafe fn __get_unchecked<I: ViewIndex<R>>(&self, i: I) -> T {
+        // SAFETY: in bounds (the caller's promise), so inside the View's memory; see `new`.
+        unsafe { *self.ptr.add(L::offset(&i.to_array(), &self.strides)) }
     }
 }
 
-impl<T: Copy, L: Layout> WriteAccess<'_, T, 1, L> {
+impl<T: Copy, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
     /// Load without a bounds check; see [`ReadAccess::__get_unchecked`].
     ///
     /// # Safety
-    /// `i < self.extent(0)`, and no other thread writes element `i` meanwhile (the work item owns
-    /// it).
+    /// `i` must be in bounds, and owned by the calling work item (owner-computes) or read while
+    /// no other work item writes it.
     #[doc(hidden)]
     #[inline(always)]
-    pub unsafe fn __load_unchecked(&self, i: usize) -> T {
-        // SAFETY: in bounds and owned (the caller's contract).
-        unsafe { *self.ptr.add(L::offset(&[i], &self.strides)) }
+    pub unsafe fn __load_unchecked<I: ViewIndex<R>>(&self, i: I) -> T {
+        // SAFETY: in bounds and race-free (the caller's promise).
+        unsafe { *self.ptr.add(L::offset(&i.to_array(), &self.strides)) }
     }
     /// Store without a bounds check; see [`ReadAccess::__get_unchecked`].
     ///
     /// # Safety
-    /// `i < self.extent(0)`, and no other thread reads or writes element `i` meanwhile (the work
-    /// item owns it).
+    /// `i` must be in bounds and no other work item may access that element concurrently.
     #[doc(hidden)]
     #[inline(always)]
-    pub unsafe fn __store_unchecked(&self, i: usize, v: T) {
-        // SAFETY: in bounds and owned (the caller's contract).
-        unsafe { *self.ptr.add(L::offset(&[i], &self.strides)) = v }
+    pub unsafe fn __store_unchecked<I: ViewIndex<R>>(&self, i: I, v: T) {
+        // SAFETY: in bounds and race-free (the caller's promise).
+        unsafe { *self.ptr.add(L::offset(&i.to_array(), &self.strides)) = v }
     }
 }
 

@@ -107,9 +107,10 @@ impl<const N: usize> TileGrid<N> {
         d
     }
 
-    /// Calls `f` on every index of tile `t`, in the policy's iteration order.
+    /// The box of tile `t`: its lowest index and one past its highest, per dimension. Tiles are
+    /// never empty, so `lo[k] < hi[k]` in every dimension.
     #[inline]
-    pub fn for_each_in_tile(&self, t: usize, mut f: impl FnMut([usize; N])) {
+    pub fn tile_box(&self, t: usize) -> ([usize; N], [usize; N]) {
         let dims = self.dims();
         let mut lo = [0usize; N];
         let mut hi = [0usize; N];
@@ -121,27 +122,95 @@ impl<const N: usize> TileGrid<N> {
             lo[k] = self.begin[k] + tk * self.tile[k];
             hi[k] = lo[k].saturating_add(self.tile[k]).min(self.end[k]);
         }
-        let inner = dims[N - 1];
-        let mut idx = lo;
-        loop {
-            for x in lo[inner]..hi[inner] {
-                idx[inner] = x;
-                f(idx);
+        (lo, hi)
+    }
+
+    /// Calls `f(lo, hi)` with the box of every tile in `tiles`, in order: the first tile's
+    /// coordinates are decomposed from its number, the others follow by an odometer over the tile
+    /// coordinates, so that a row of a default tiling costs no division.
+    #[inline(always)]
+    pub fn for_each_tile_box(
+        &self,
+        tiles: Range<usize>,
+        mut f: impl FnMut(&[usize; N], &[usize; N]),
+    ) {
+        if tiles.is_empty() {
+            return;
+        }
+        let dims = self.dims();
+        let mut coord = [0usize; N];
+        let mut rest = tiles.start;
+        for &k in dims.iter().rev() {
+            coord[k] = rest % self.count[k];
+            rest /= self.count[k];
+        }
+        let (mut lo, mut hi) = ([0usize; N], [0usize; N]);
+        for _ in tiles {
+            for k in 0..N {
+                lo[k] = self.begin[k] + coord[k] * self.tile[k];
+                // Saturating: a tile may end past `usize::MAX` when the box ends near it.
+                hi[k] = lo[k].saturating_add(self.tile[k]).min(self.end[k]);
             }
-            // Advance the outer dimensions like an odometer.
-            let mut level = N - 1;
-            loop {
-                if level == 0 {
-                    return;
-                }
-                level -= 1;
-                let k = dims[level];
-                idx[k] += 1;
-                if idx[k] < hi[k] {
+            f(&lo, &hi);
+            for &k in dims.iter().rev() {
+                coord[k] += 1;
+                if coord[k] < self.count[k] {
                     break;
                 }
-                idx[k] = lo[k];
+                coord[k] = 0;
             }
+        }
+    }
+
+    /// Calls `f` on every index of tile `t`, in the policy's iteration order.
+    #[inline]
+    pub fn for_each_in_tile(&self, t: usize, f: impl FnMut([usize; N])) {
+        let (lo, hi) = self.tile_box(t);
+        self.for_each_in_box(&lo, &hi, f);
+    }
+
+    /// Calls `f` on every index of the non-empty box `lo..hi`, in the policy's iteration order.
+    #[inline(always)]
+    fn for_each_in_box(&self, lo: &[usize; N], hi: &[usize; N], f: impl FnMut([usize; N])) {
+        match self.order {
+            Iterate::Right => box_loop::<N, true>(lo, hi, f),
+            Iterate::Left => box_loop::<N, false>(lo, hi, f),
+        }
+    }
+}
+
+/// Calls `f` on every index of the non-empty box `lo..hi`: a plain counted loop over the fastest
+/// dimension (the last when `RIGHT`, else the first) inside an odometer over the others. The
+/// fastest dimension is a constant here, so that the body's address arithmetic is visibly affine
+/// in the loop counter and loop-invariant otherwise, which is what lets the loop vectorise.
+#[inline(always)]
+fn box_loop<const N: usize, const RIGHT: bool>(
+    lo: &[usize; N],
+    hi: &[usize; N],
+    mut f: impl FnMut([usize; N]),
+) {
+    // Dimension `level` of the order slowest to fastest.
+    let dim = |level: usize| if RIGHT { level } else { N - 1 - level };
+    let inner = dim(N - 1);
+    let mut idx = *lo;
+    loop {
+        for x in lo[inner]..hi[inner] {
+            idx[inner] = x;
+            f(idx);
+        }
+        // Advance the outer dimensions like an odometer.
+        let mut level = N - 1;
+        loop {
+            if level == 0 {
+                return;
+            }
+            level -= 1;
+            let k = dim(level);
+            idx[k] += 1;
+            if idx[k] < hi[k] {
+                break;
+            }
+            idx[k] = lo[k];
         }
     }
 }
@@ -163,7 +232,10 @@ pub fn team_scratch_bytes<E: crate::space::ExecutionSpace>(policy: &TeamPolicy<E
 /// then a loop without per-element checks.
 #[inline(never)]
 pub fn run_for_chunk<B: ForBody<RangeWork>>(body: &B, r: Range<usize>) {
-    if body.__range_in_bounds(&r) {
+    if r.is_empty() {
+        return;
+    }
+    if body.__in_bounds(r.start, r.end - 1) {
         for i in r {
             // SAFETY: checked for the whole chunk just above.
             unsafe { body.__call_unchecked(i) };
@@ -178,7 +250,10 @@ pub fn run_for_chunk<B: ForBody<RangeWork>>(body: &B, r: Range<usize>) {
 /// Folds `body` over every index of `r` into `acc` (chunk-checked like [`run_for_chunk`]).
 #[inline(never)]
 pub fn run_reduce_chunk<A, B: ReduceBody<RangeWork, A>>(body: &B, r: Range<usize>, acc: &mut A) {
-    if body.__range_in_bounds(&r) {
+    if r.is_empty() {
+        return;
+    }
+    if body.__in_bounds(r.start, r.end - 1) {
         for i in r {
             // SAFETY: checked for the whole chunk just above.
             unsafe { body.__call_unchecked(i, acc) };
@@ -199,7 +274,10 @@ pub fn run_scan_chunk<A, B: ScanBody<RangeWork, A>>(
     acc: &mut A,
     is_final: bool,
 ) {
-    if body.__range_in_bounds(&r) {
+    if r.is_empty() {
+        return;
+    }
+    if body.__in_bounds(r.start, r.end - 1) {
         for i in r {
             // SAFETY: checked for the whole chunk just above.
             unsafe { body.__call_unchecked(i, acc, is_final) };
@@ -211,19 +289,31 @@ pub fn run_scan_chunk<A, B: ScanBody<RangeWork, A>>(
     }
 }
 
-/// Runs `body` over tiles `tiles` of `grid`.
+/// The last index of a non-empty box `lo..hi`.
+#[inline(always)]
+fn last_of<const N: usize>(hi: &[usize; N]) -> [usize; N] {
+    hi.map(|h| h - 1)
+}
+
+/// Runs `body` over tiles `tiles` of `grid`: one bounds check per tile (its box, extended by the
+/// body's neighbour offsets) when the body supports it, then loops without per-element checks.
 #[inline(never)]
 pub fn run_for_tiles<const N: usize, B: ForBody<MDWork<N>>>(
     body: &B,
     grid: &TileGrid<N>,
     tiles: Range<usize>,
 ) {
-    for t in tiles {
-        grid.for_each_in_tile(t, |idx| body.call(idx));
-    }
+    grid.for_each_tile_box(tiles, |lo, hi| {
+        if body.__in_bounds(*lo, last_of(hi)) {
+            // SAFETY: checked for the whole tile just above.
+            grid.for_each_in_box(lo, hi, |idx| unsafe { body.__call_unchecked(idx) });
+        } else {
+            grid.for_each_in_box(lo, hi, |idx| body.call(idx));
+        }
+    });
 }
 
-/// Folds `body` over tiles `tiles` of `grid` into `acc`.
+/// Folds `body` over tiles `tiles` of `grid` into `acc` (tile-checked like [`run_for_tiles`]).
 #[inline(never)]
 pub fn run_reduce_tiles<const N: usize, A, B: ReduceBody<MDWork<N>, A>>(
     body: &B,
@@ -231,9 +321,16 @@ pub fn run_reduce_tiles<const N: usize, A, B: ReduceBody<MDWork<N>, A>>(
     tiles: Range<usize>,
     acc: &mut A,
 ) {
-    for t in tiles {
-        grid.for_each_in_tile(t, |idx| body.call(idx, acc));
-    }
+    grid.for_each_tile_box(tiles, |lo, hi| {
+        if body.__in_bounds(*lo, last_of(hi)) {
+            // SAFETY: checked for the whole tile just above.
+            grid.for_each_in_box(lo, hi, |idx| unsafe {
+                body.__call_unchecked(idx, &mut *acc)
+            });
+        } else {
+            grid.for_each_in_box(lo, hi, |idx| body.call(idx, &mut *acc));
+        }
+    });
 }
 
 #[cfg(test)]
@@ -291,6 +388,15 @@ mod tests {
                 g.for_each_in_tile(t, |i| assert!(seen.insert(i)));
             }
             assert_eq!(seen.len(), 3 * 5 * 5);
+            // The odometer over tiles visits the boxes their numbers decompose to, from any start.
+            for start in 0..g.len() {
+                let mut t = start;
+                g.for_each_tile_box(start..g.len(), |lo, hi| {
+                    assert_eq!((*lo, *hi), g.tile_box(t), "tile {t} from {start}");
+                    t += 1;
+                });
+                assert_eq!(t, g.len());
+            }
             assert!(seen
                 .iter()
                 .all(|i| (1..4).contains(&i[0]) && (2..7).contains(&i[1]) && i[2] < 5));

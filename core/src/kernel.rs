@@ -160,18 +160,22 @@ pub trait ForKernel<W: WorkKind>: Kernel {
 pub trait ForBody<W: WorkKind>: Sync {
     /// Runs the kernel for one work item.
     fn call(&self, work: W::Item<'_>);
-    /// True when every access the body makes at the bare work index is in bounds for every index
-    /// of `r` (range kernels only). Host runners check this once per chunk and then call
-    /// [`ForBody::__call_unchecked`], whose loop has no per-element bounds checks and vectorises.
+    /// True when every access the body makes at an index derived from the work item alone (each
+    /// component a work index plus or minus a literal, or a literal: `a[i]`, `u[(i - 1, j)]`,
+    /// `q[(i, 2)]`) is in bounds for every work item of the box `first..=last` (componentwise;
+    /// the caller passes `first <= last`). Range and MDRange kernels only. Host runners check this
+    /// once per chunk or tile and then call [`ForBody::__call_unchecked`], whose loop has none of
+    /// those per-element bounds checks and vectorises; when it is false they call
+    /// [`ForBody::call`], which checks every access and reports the first one out of bounds.
     #[doc(hidden)]
     #[inline(always)]
-    fn __range_in_bounds(&self, _r: &std::ops::Range<usize>) -> bool {
+    fn __in_bounds(&self, _first: W::Item<'_>, _last: W::Item<'_>) -> bool {
         false
     }
     /// [`ForBody::call`] with the accesses at the bare work index unchecked.
     ///
     /// # Safety
-    /// `__range_in_bounds` returned true for a range containing this work item.
+    /// `__in_bounds` returned true for a box containing this work item.
     #[doc(hidden)]
     #[inline(always)]
     unsafe fn __call_unchecked(&self, work: W::Item<'_>) {
@@ -199,16 +203,16 @@ pub trait ReduceKernel<W: WorkKind>: Kernel {
 pub trait ReduceBody<W: WorkKind, A>: Sync {
     /// Runs the kernel for one work item, folding into `acc`.
     fn call(&self, work: W::Item<'_>, acc: &mut A);
-    /// As [`ForBody::__range_in_bounds`].
+    /// As [`ForBody::__in_bounds`].
     #[doc(hidden)]
     #[inline(always)]
-    fn __range_in_bounds(&self, _r: &std::ops::Range<usize>) -> bool {
+    fn __in_bounds(&self, _first: W::Item<'_>, _last: W::Item<'_>) -> bool {
         false
     }
     /// [`ReduceBody::call`] with the accesses at the bare work index unchecked.
     ///
     /// # Safety
-    /// `__range_in_bounds` returned true for a range containing this work item.
+    /// `__in_bounds` returned true for a box containing this work item.
     #[doc(hidden)]
     #[inline(always)]
     unsafe fn __call_unchecked(&self, work: W::Item<'_>, acc: &mut A) {
@@ -237,16 +241,16 @@ pub trait ScanBody<W: WorkKind, A>: Sync {
     /// Runs the kernel for one work item: `partial` holds the exclusive prefix on entry when
     /// `is_final`, and the kernel adds its own contribution.
     fn call(&self, work: W::Item<'_>, partial: &mut A, is_final: bool);
-    /// As [`ForBody::__range_in_bounds`].
+    /// As [`ForBody::__in_bounds`].
     #[doc(hidden)]
     #[inline(always)]
-    fn __range_in_bounds(&self, _r: &std::ops::Range<usize>) -> bool {
+    fn __in_bounds(&self, _first: W::Item<'_>, _last: W::Item<'_>) -> bool {
         false
     }
     /// [`ScanBody::call`] with the accesses at the bare work index unchecked.
     ///
     /// # Safety
-    /// `__range_in_bounds` returned true for a range containing this work item.
+    /// `__in_bounds` returned true for a box containing this work item.
     #[doc(hidden)]
     #[inline(always)]
     unsafe fn __call_unchecked(&self, work: W::Item<'_>, partial: &mut A, is_final: bool) {

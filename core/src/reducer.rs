@@ -1,7 +1,36 @@
 //! Reducers: how partial results of a `parallel_reduce` (or a nested team reduction) combine.
 //!
-//! A reducer gives the identity (`init`) and an associative `join`. Several reducers at once are a
-//! tuple of reducers over a tuple value, matching a kernel with several accumulators.
+//! A reducer gives the identity (`init`) and a `join`. Several reducers at once are a tuple of
+//! reducers over a tuple value, matching a kernel with several accumulators.
+//!
+//! # The same result on every backend, thread count and chunking
+//!
+//! A backend folds the work items into partial accumulators, each starting from `init()`, with the
+//! kernel's own code, and joins the partials: serial and the IR evaluator fold everything into one
+//! accumulator, rayon folds contiguous chunks and joins them in order, wgpu folds grid-strided
+//! items per invocation and joins them in a tree. The partition is the backend's, so a result can
+//! only be partition-independent if the join does not care about the order or grouping of its
+//! operands: every built-in join is **commutative and associative on every value, NaN and signed
+//! zeros included** (up to which NaN comes out of two NaNs, whose payload Rust does not specify
+//! either). Each reducer below says how it treats NaN, signed zeros and ties. The result is then
+//! the same everywhere when the kernel folds an element the way the join would combine it (the
+//! usual `if x < *acc { *acc = x }` does, up to what it ignores: it never lets a NaN in, so no
+//! partial holds one); floating-point `Sum` and `Prod` are the exception, since rounding makes
+//! `+` and `*` non-associative (results differ in the last bits between partitions).
+//!
+//! The joins follow IEEE 754-2019 `minimum` / `maximum` for `Min`, `Max` and `MinMax` (a NaN
+//! partial wins, `-0.0 < 0.0`) rather than Rust's `f64::min` (which drops a NaN and leaves the
+//! sign of a zero result open): dropping a NaN would make the result depend on whether the NaN
+//! ended up alone in a partial (dropped by the join) or in a partial with other values (kept by a
+//! kernel fold that propagates it), i.e. on the thread count; propagating it agrees with both
+//! kinds of kernel folds. The `Loc` reducers order `(value, location)` pairs totally: a NaN value
+//! beats every number, equal values (`-0.0 == 0.0`, and any two NaNs) go to the smaller location,
+//! so the result is "the first index holding the extremum" whatever the partition, exactly what
+//! a sequential fold with a strict comparison computes.
+//!
+//! Integer `Sum` and `Prod` joins wrap. With overflow checks (debug builds) the kernel's own `+=`
+//! fails on overflow, but whether a partial overflows depends on the partition, so only a
+//! reduction whose every partial stays in range is guaranteed to succeed on every backend.
 //!
 //! ```
 //! use rokkos_core::{Reducer, Sum, MinLoc, ValLoc};
@@ -36,27 +65,39 @@ pub struct Sum;
 /// Product reducer (`*`, identity 1).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Prod;
-/// Minimum reducer (identity: highest value).
+/// Minimum reducer (identity: highest value, `+inf` for floats).
+///
+/// Floats join by IEEE 754-2019 `minimum` ([`Scalar::minimum`]): a NaN partial makes the result
+/// NaN, and `-0.0` is below `0.0`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Min;
-/// Maximum reducer (identity: lowest value).
+/// Maximum reducer (identity: lowest value, `-inf` for floats).
+///
+/// Floats join by IEEE 754-2019 `maximum` ([`Scalar::maximum`]): a NaN partial makes the result
+/// NaN, and `0.0` is above `-0.0`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Max;
-/// Minimum with its location ([`ValLoc`]); ties keep the smaller location.
+/// Minimum with its location ([`ValLoc`]).
+///
+/// Joins keep the smaller value; a NaN value is smaller than every number (so a NaN that reaches a
+/// partial wins); equal values (`-0.0 == 0.0`, two NaNs) keep the smaller location, so the result
+/// is the first location of the minimum whatever the partition. Of two partials with equal values
+/// and locations (only a kernel that stores its own locations can make them) the first joined stays.
 ///
 /// The identity is `ValLoc { val: highest value, loc: usize::MAX }`, as in Kokkos: a kernel that
 /// compares strictly (`if x < acc.val`) leaves `loc == usize::MAX` when every value equals the
 /// identity (e.g. all `+inf`), and an empty range returns the identity.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MinLoc;
-/// Maximum with its location ([`ValLoc`]); ties keep the smaller location.
+/// Maximum with its location ([`ValLoc`]): as [`MinLoc`] with the order reversed (a NaN value is
+/// larger than every number; equal values keep the smaller location).
 ///
 /// The identity is `ValLoc { val: lowest value, loc: usize::MAX }`: over unsigned data that is all
 /// zero, a strictly comparing kernel returns `loc == usize::MAX`; compare with `>=` on the first
 /// hit or check `loc` if that matters.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MaxLoc;
-/// Minimum and maximum at once ([`MinMaxVal`]).
+/// Minimum and maximum at once ([`MinMaxVal`]): `min` joined as [`Min`], `max` as [`Max`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MinMax;
 /// Logical AND over `bool` (identity `true`).
@@ -122,9 +163,7 @@ impl<T: Scalar> Reducer<T> for Min {
     }
     #[inline(always)]
     fn join(&self, dst: &mut T, src: T) {
-        if src < *dst {
-            *dst = src;
-        }
+        *dst = dst.minimum(src);
     }
     fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Min));
@@ -137,9 +176,7 @@ impl<T: Scalar> Reducer<T> for Max {
     }
     #[inline(always)]
     fn join(&self, dst: &mut T, src: T) {
-        if src > *dst {
-            *dst = src;
-        }
+        *dst = dst.maximum(src);
     }
     fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Max));
@@ -155,7 +192,7 @@ impl<T: Scalar> Reducer<ValLoc<T>> for MinLoc {
     }
     #[inline(always)]
     fn join(&self, dst: &mut ValLoc<T>, src: ValLoc<T>) {
-        if src.val < dst.val || (src.val == dst.val && src.loc < dst.loc) {
+        if loc_wins(src, *dst, |a, b| a < b) {
             *dst = src;
         }
     }
@@ -173,7 +210,7 @@ impl<T: Scalar> Reducer<ValLoc<T>> for MaxLoc {
     }
     #[inline(always)]
     fn join(&self, dst: &mut ValLoc<T>, src: ValLoc<T>) {
-        if src.val > dst.val || (src.val == dst.val && src.loc < dst.loc) {
+        if loc_wins(src, *dst, |a, b| a > b) {
             *dst = src;
         }
     }
@@ -182,6 +219,19 @@ impl<T: Scalar> Reducer<ValLoc<T>> for MaxLoc {
         true
     }
 }
+/// Whether `src` replaces `dst` in a `Loc` join: a NaN value wins over a number, `better` decides
+/// between numbers, and equal values (or two NaNs) go to the smaller location.
+#[inline(always)]
+fn loc_wins<T: Scalar>(src: ValLoc<T>, dst: ValLoc<T>, better: impl Fn(T, T) -> bool) -> bool {
+    #[allow(clippy::eq_op)] // `x != x` is the NaN test `Scalar` (no `is_nan`) allows.
+    let (s_nan, d_nan) = (src.val != src.val, dst.val != dst.val);
+    if s_nan || d_nan {
+        s_nan && (!d_nan || src.loc < dst.loc)
+    } else {
+        better(src.val, dst.val) || (src.val == dst.val && src.loc < dst.loc)
+    }
+}
+
 impl<T: Scalar> Reducer<MinMaxVal<T>> for MinMax {
     fn init(&self) -> MinMaxVal<T> {
         MinMaxVal {
@@ -191,12 +241,8 @@ impl<T: Scalar> Reducer<MinMaxVal<T>> for MinMax {
     }
     #[inline(always)]
     fn join(&self, dst: &mut MinMaxVal<T>, src: MinMaxVal<T>) {
-        if src.min < dst.min {
-            dst.min = src.min;
-        }
-        if src.max > dst.max {
-            dst.max = src.max;
-        }
+        dst.min = dst.min.minimum(src.min);
+        dst.max = dst.max.maximum(src.max);
     }
     fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
         out.push(JoinKind::MinMax);
@@ -315,11 +361,13 @@ tuple_reducer!(R0 T0 0, R1 T1 1, R2 T2 2, R3 T3 3, R4 T4 4);
 pub enum JoinKind {
     /// A plain scalar reducer (`Sum`, `Prod`, `Min`, `Max`, `LAnd`, `LOr`, `BAnd`, `BOr`).
     Op(crate::ir::ReducerKind),
-    /// [`MinLoc`]: smaller value wins, ties keep the smaller location.
+    /// [`MinLoc`]: smaller value wins (a NaN value wins over any number), equal values (`±0`, two
+    /// NaNs) keep the smaller location.
     MinLoc,
-    /// [`MaxLoc`]: larger value wins, ties keep the smaller location.
+    /// [`MaxLoc`]: larger value wins (a NaN value wins over any number), equal values keep the
+    /// smaller location.
     MaxLoc,
-    /// [`MinMax`]: minimum and maximum at once.
+    /// [`MinMax`]: IEEE `minimum` and `maximum` at once.
     MinMax,
 }
 

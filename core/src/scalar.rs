@@ -14,6 +14,13 @@ pub trait Scalar: Copy + PartialOrd + Send + Sync + std::fmt::Debug + 'static {
     fn add(self, b: Self) -> Self;
     /// `a * b` (wrapping for integers).
     fn mul(self, b: Self) -> Self;
+    /// The smaller of `self` and `b`, as the [`crate::Min`] reducer joins: for floats IEEE 754-2019
+    /// `minimum` (a NaN operand gives NaN, `-0.0 < 0.0`; of two NaNs, `self`), so the join is
+    /// commutative and associative over every value; for integers `min`.
+    fn minimum(self, b: Self) -> Self;
+    /// The larger of `self` and `b`, as the [`crate::Max`] reducer joins: IEEE 754-2019 `maximum`
+    /// for floats (NaN wins, `0.0 > -0.0`; of two NaNs, `self`), `max` for integers.
+    fn maximum(self, b: Self) -> Self;
 }
 
 /// Integer types usable with the bitwise reducers.
@@ -35,6 +42,8 @@ macro_rules! int_scalar {
             const HIGHEST: Self = <$t>::MAX;
             #[inline(always)] fn add(self, b: Self) -> Self { self.wrapping_add(b) }
             #[inline(always)] fn mul(self, b: Self) -> Self { self.wrapping_mul(b) }
+            #[inline(always)] fn minimum(self, b: Self) -> Self { Ord::min(self, b) }
+            #[inline(always)] fn maximum(self, b: Self) -> Self { Ord::max(self, b) }
         }
         impl Bits for $t {
             const ALL: Self = !0;
@@ -54,6 +63,23 @@ macro_rules! float_scalar {
             const HIGHEST: Self = <$t>::INFINITY;
             #[inline(always)] fn add(self, b: Self) -> Self { self + b }
             #[inline(always)] fn mul(self, b: Self) -> Self { self * b }
+            #[inline(always)]
+            fn minimum(self, b: Self) -> Self {
+                // Of equal operands (only +-0 differ) the one with the sign bit.
+                if self.is_nan() || self < b || (self == b && self.is_sign_negative()) {
+                    self
+                } else {
+                    b
+                }
+            }
+            #[inline(always)]
+            fn maximum(self, b: Self) -> Self {
+                if self.is_nan() || self > b || (self == b && self.is_sign_positive()) {
+                    self
+                } else {
+                    b
+                }
+            }
         }
     )*};
 }

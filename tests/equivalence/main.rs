@@ -202,12 +202,16 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 }
 
 mod atomics;
+mod casts;
 mod create_mirror;
 mod errors;
+mod host_team;
 mod launch_hold;
 mod launches;
 mod math;
 mod mdrange;
+mod neighbours;
+mod overflow;
 mod range;
 mod reduce;
 mod reducers;
@@ -326,10 +330,8 @@ pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// The error of a launch (followed by a fence) that must fail inside a work item, on any backend:
-/// never a panic (the caller does not catch one), always `Err`. On the host backends, whose
-/// failure boundary this branch owns, a failure other than an out-of-bounds index must be
-/// `Err(KernelFailed)` naming the kernel; the IR evaluator and wgpu are held to the same rule by
-/// their own tests.
+/// never a panic (the caller does not catch one), always `Err(KernelFailed)` naming the kernel, on
+/// every backend.
 pub fn kernel_failure<E: rokkos::ExecutionSpace>(
     space: &E,
     r: Result<(), rokkos::Error>,
@@ -340,11 +342,12 @@ pub fn kernel_failure<E: rokkos::ExecutionSpace>(
         Err(e) => e,
         Ok(()) => panic!("{what}: the launch succeeded"),
     };
-    if matches!(space.name(), "serial" | "rayon") {
-        match &e {
-            rokkos::Error::KernelFailed { kernel: k, .. } => assert_eq!(k, kernel, "{what}"),
-            other => panic!("{what}: expected KernelFailed from a host backend, got {other:?}"),
-        }
+    match &e {
+        rokkos::Error::KernelFailed { kernel: k, .. } => assert_eq!(k, kernel, "{what}"),
+        other => panic!(
+            "{what} on `{}`: expected KernelFailed, got {other:?}",
+            space.name()
+        ),
     }
     e.to_string()
 }

@@ -4,7 +4,7 @@
 //! plain fold over the same data, including the identities over empty ranges and ties (the smallest
 //! location wins).
 
-use crate::{assert_close, check, dev_from_fn, dev_from_vec, sizes, DevView};
+use crate::{assert_close, check, dev, dev_from_fn, dev_from_vec, sizes, to_host, DevView};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rokkos::prelude::*;
@@ -504,3 +504,431 @@ fn tuple_reducers<E: ExecutionSpace>(space: E) {
     );
 }
 per_backend!(tuple_reducers);
+
+// ---- NaN, signed zeros and ties: the same result on every backend and partition (audit item 9).
+
+/// `Max` folded the way its join combines: a NaN element wins (and stays), `0.0 > -0.0`.
+#[kernel]
+#[allow(clippy::eq_op)] // `x != x`: NaN, for any `T: Float`.
+fn ieee_max<T: Float>(i: usize, acc: &mut T, a: View<T>) {
+    let x = a[i];
+    let m = *acc;
+    if x != x || (m == m && (x > m || (x == m && T::ONE / x > T::ONE / m))) {
+        *acc = x;
+    }
+}
+/// `Min` folded the way its join combines: a NaN element wins, `-0.0 < 0.0`.
+#[kernel]
+#[allow(clippy::eq_op)] // `x != x`: NaN, for any `T: Float`.
+fn ieee_min<T: Float>(i: usize, acc: &mut T, a: View<T>) {
+    let x = a[i];
+    let m = *acc;
+    if x != x || (m == m && (x < m || (x == m && T::ONE / x < T::ONE / m))) {
+        *acc = x;
+    }
+}
+/// `MinMax` folded as its join combines.
+#[kernel]
+#[allow(clippy::eq_op)] // `x != x`: NaN, for any `T: Float`.
+fn ieee_minmax<T: Float>(i: usize, acc: &mut MinMaxVal<T>, a: View<T>) {
+    let x = a[i];
+    let (lo, hi) = (acc.min, acc.max);
+    if x != x || (lo == lo && (x < lo || (x == lo && T::ONE / x < T::ONE / lo))) {
+        acc.min = x;
+    }
+    if x != x || (hi == hi && (x > hi || (x == hi && T::ONE / x > T::ONE / hi))) {
+        acc.max = x;
+    }
+}
+/// `MinLoc` folded as its join combines: the first NaN wins, else the first minimum.
+#[kernel]
+#[allow(clippy::eq_op)] // `x != x`: NaN, for any `T: Float`.
+fn nan_minloc<T: Float>(i: usize, acc: &mut ValLoc<T>, a: View<T>) {
+    let x = a[i];
+    let m = acc.val;
+    if (x != x && m == m) || x < m {
+        acc.val = x;
+        acc.loc = i;
+    }
+}
+/// `MaxLoc` folded as its join combines: the first NaN wins, else the first maximum.
+#[kernel]
+#[allow(clippy::eq_op)] // `x != x`: NaN, for any `T: Float`.
+fn nan_maxloc<T: Float>(i: usize, acc: &mut ValLoc<T>, a: View<T>) {
+    let x = a[i];
+    let m = acc.val;
+    if (x != x && m == m) || x > m {
+        acc.val = x;
+        acc.loc = i;
+    }
+}
+
+/// IEEE 754-2019 `maximum` (`greater`) or `minimum` of `xs` from the identity: NaN if any element
+/// is NaN, else the extremum with `-0.0 < 0.0`. Written independently of the reducers.
+fn ieee_extremum(xs: &[f64], greater: bool) -> f64 {
+    if xs.iter().any(|v| v.is_nan()) {
+        return f64::NAN;
+    }
+    let key = |v: f64| {
+        (
+            v,
+            if greater {
+                v.is_sign_positive()
+            } else {
+                v.is_sign_negative()
+            },
+        )
+    };
+    let mut best = if greater {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    for &v in xs {
+        let better = if greater { v > best } else { v < best };
+        if better || (v == best && key(v).1 && !key(best).1) {
+            best = v;
+        }
+    }
+    best
+}
+/// The first location of a NaN, else of the extremum (compared with `<` / `>`, so `-0.0 == 0.0`),
+/// with the value found there; the identity when `xs` is empty.
+fn first_loc(xs: &[f64], begin: usize, greater: bool) -> (f64, usize) {
+    if let Some(k) = xs.iter().position(|v| v.is_nan()) {
+        return (xs[k], begin + k);
+    }
+    let found = if greater {
+        first_max(xs, begin)
+    } else {
+        first_min(xs, begin)
+    };
+    found.unwrap_or((
+        if greater {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        },
+        usize::MAX,
+    ))
+}
+
+/// Bitwise equality with any NaN equal to any NaN.
+fn same_bits(a: f64, b: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
+}
+
+/// Data with ties, both zeros, and `nans` NaNs at positions chosen by `seed`.
+fn tricky_data(seed: u64, n: usize, nans: usize) -> Vec<f64> {
+    let r = crate::splitmix(seed, n + nans);
+    let mut xs: Vec<f64> = r[..n]
+        .iter()
+        .map(|&u| match u % 8 {
+            0 => 0.0,
+            1 => -0.0,
+            2 => 0.5,
+            3 => -0.5,
+            _ => ((u >> 8) % 7) as f64 - 3.0,
+        })
+        .collect();
+    if n > 0 {
+        for &u in &r[n..] {
+            xs[(u >> 3) as usize % n] = f64::NAN;
+        }
+    }
+    xs
+}
+
+/// Every float reducer over `data` (after `begin` filler elements) with chunk size `chunk`; the
+/// results as f64 bit patterns in a fixed order, checked against the independent expectations.
+fn nan_results<T: Float, E: ExecutionSpace>(
+    space: &E,
+    data: &[f64],
+    begin: usize,
+    chunk: usize,
+) -> Result<Vec<u64>, TestCaseError> {
+    let n = data.len();
+    let xs: Vec<T> = data.iter().map(|&v| T::from_f64(v)).collect();
+    let a: DevView<E, T> = dev_from_fn(space, "a", [begin + n], |[i]| {
+        if i < begin {
+            T::from_f64(f64::NAN)
+        } else {
+            xs[i - begin]
+        }
+    })?;
+    let p = || RangePolicy::new(space, begin..begin + n).chunk_size(chunk);
+    let mx: T = parallel_reduce("ieee_max", p(), ieee_max(&a), Max)?;
+    let mn: T = parallel_reduce("ieee_min", p(), ieee_min(&a), Min)?;
+    let mm = parallel_reduce("ieee_minmax", p(), ieee_minmax(&a), MinMax)?;
+    let ml = parallel_reduce("nan_minloc", p(), nan_minloc(&a), MinLoc)?;
+    let xl = parallel_reduce("nan_maxloc", p(), nan_maxloc(&a), MaxLoc)?;
+    // The usual strict folds never let a NaN into a partial: NaN elements are ignored.
+    let sml = parallel_reduce("fminloc", p(), fminloc(&a), MinLoc)?;
+    let sxl = parallel_reduce("fmaxloc", p(), fmaxloc(&a), MaxLoc)?;
+    let smx: T = parallel_reduce("fmax", p(), fmax(&a), Max)?;
+
+    let what = format!("{} with chunk {chunk} over {data:?}", space.name());
+    let (wmax, wmin) = (ieee_extremum(data, true), ieee_extremum(data, false));
+    prop_assert!(
+        same_bits(mx.to_f64(), wmax),
+        "Max {:?} != {:?}: {}",
+        mx,
+        wmax,
+        what
+    );
+    prop_assert!(
+        same_bits(mn.to_f64(), wmin),
+        "Min {:?} != {:?}: {}",
+        mn,
+        wmin,
+        what
+    );
+    prop_assert!(
+        same_bits(mm.min.to_f64(), wmin),
+        "MinMax.min {:?}: {}",
+        mm.min,
+        what
+    );
+    prop_assert!(
+        same_bits(mm.max.to_f64(), wmax),
+        "MinMax.max {:?}: {}",
+        mm.max,
+        what
+    );
+    for (got, greater, name) in [(ml, false, "MinLoc"), (xl, true, "MaxLoc")] {
+        let (v, l) = first_loc(data, begin, greater);
+        prop_assert!(
+            same_bits(got.val.to_f64(), v) && got.loc == l,
+            "{} ({:?}, {}) != ({:?}, {}): {}",
+            name,
+            got.val,
+            got.loc,
+            v,
+            l,
+            what
+        );
+    }
+    let finite: Vec<f64> = data.iter().copied().filter(|v| !v.is_nan()).collect();
+    let (v, l) = first_loc(&finite, 0, false);
+    let l = if l == usize::MAX {
+        l
+    } else {
+        begin
+            + data
+                .iter()
+                .position(|x| x.to_bits() == v.to_bits() || *x == v)
+                .unwrap_or(0)
+    };
+    prop_assert!(
+        same_bits(sml.val.to_f64(), v) && sml.loc == l,
+        "strict MinLoc ({:?}, {}) != ({:?}, {}): {}",
+        sml.val,
+        sml.loc,
+        v,
+        l,
+        what
+    );
+    let (v, _) = first_loc(&finite, 0, true);
+    prop_assert!(
+        sxl.val.to_f64() == v || (n == 0),
+        "strict MaxLoc {:?}: {}",
+        sxl.val,
+        what
+    );
+    prop_assert!(
+        smx.to_f64() == finite.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        "strict Max {:?}: {}",
+        smx,
+        what
+    );
+    Ok([
+        mx.to_f64(),
+        mn.to_f64(),
+        mm.min.to_f64(),
+        mm.max.to_f64(),
+        ml.val.to_f64(),
+        ml.loc as f64,
+        xl.val.to_f64(),
+        xl.loc as f64,
+        sml.val.to_f64(),
+        sml.loc as f64,
+    ]
+    .iter()
+    .map(|v| if v.is_nan() { u64::MAX } else { v.to_bits() })
+    .collect())
+}
+
+/// NaN and signed zeros through every float reducer, each folded by a kernel that combines an
+/// element as the reducer's join does: the results are the IEEE 754-2019 `minimum`/`maximum` and
+/// the first location of a NaN or of the extremum, bit for bit (zero signs included), on every
+/// backend and for every chunk size; the usual strict folds ignore NaN elements everywhere.
+fn reducers_treat_nan_and_zeros_alike<E: ExecutionSpace>(space: E) {
+    // Past a few workgroups' worth on the parallel backends; the evaluator is slow.
+    let large = if space.name() == "ir-eval" {
+        1025
+    } else {
+        crate::LARGE
+    };
+    check(
+        8,
+        (
+            prop_oneof![3 => sizes(), 1 => Just(large)],
+            0usize..20,
+            any::<u64>(),
+            0usize..4,
+        ),
+        |(n, begin, seed, nans)| {
+            let data = tricky_data(seed, n, nans);
+            let mut first = None;
+            for chunk in [0, 1, 1000] {
+                let r64 = nan_results::<f64, E>(&space, &data, begin, chunk)?;
+                let r32 = nan_results::<f32, E>(&space, &data, begin, chunk)?;
+                // Chunking changes the partition on rayon; nothing else may change.
+                match &first {
+                    None => first = Some((r64, r32)),
+                    Some(f) => prop_assert_eq!(f, &(r64, r32), "chunk {} differs", chunk),
+                }
+            }
+            Ok(())
+        },
+    );
+}
+per_backend!(reducers_treat_nan_and_zeros_alike);
+
+/// The rayon backend with 1 to 4 threads gives the same bits as serial for the NaN-and-zeros data
+/// (a partial per chunk: the thread count changes the partition).
+#[cfg(feature = "rayon")]
+#[test]
+fn reducer_results_do_not_depend_on_the_thread_count() {
+    for seed in 0..6u64 {
+        let data = tricky_data(seed, 3001, (seed % 3) as usize + 1);
+        let want = nan_results::<f64, _>(&rokkos::Serial, &data, 5, 0).unwrap();
+        for threads in 1..=4 {
+            let space = rokkos::Rayon::with_threads(threads).unwrap();
+            for chunk in [0, 1, 64] {
+                let got = nan_results::<f64, _>(&space, &data, 5, chunk).unwrap();
+                assert_eq!(got, want, "seed {seed}, {threads} threads, chunk {chunk}");
+            }
+        }
+    }
+}
+
+/// The reducers' joins directly: commutative on NaN and signed zeros, ties to the smaller location.
+#[test]
+fn joins_are_commutative_on_nan_and_zeros() {
+    use rokkos::Reducer;
+    let vals = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    for &a in &vals {
+        for &b in &vals {
+            let (mut x, mut y) = (a, b);
+            Max.join(&mut x, b);
+            Max.join(&mut y, a);
+            assert!(same_bits(x, y), "Max({a}, {b}): {x} vs {y}");
+            let (mut x, mut y) = (a, b);
+            Min.join(&mut x, b);
+            Min.join(&mut y, a);
+            assert!(same_bits(x, y), "Min({a}, {b}): {x} vs {y}");
+            let (pa, pb) = (ValLoc { val: a, loc: 3 }, ValLoc { val: b, loc: 8 });
+            let (mut x, mut y) = (pa, pb);
+            MinLoc.join(&mut x, pb);
+            MinLoc.join(&mut y, pa);
+            assert!(
+                same_bits(x.val, y.val) && x.loc == y.loc,
+                "MinLoc({a}, {b})"
+            );
+            let (mut x, mut y) = (pa, pb);
+            MaxLoc.join(&mut x, pb);
+            MaxLoc.join(&mut y, pa);
+            assert!(
+                same_bits(x.val, y.val) && x.loc == y.loc,
+                "MaxLoc({a}, {b})"
+            );
+        }
+    }
+    let mut m = 0.0f64;
+    Max.join(&mut m, -0.0);
+    assert!(m.is_sign_positive());
+    let mut m = 0.0f64;
+    Min.join(&mut m, -0.0);
+    assert!(m.is_sign_negative());
+    let mut l = ValLoc {
+        val: 0.0f64,
+        loc: 9,
+    };
+    MinLoc.join(&mut l, ValLoc { val: -0.0, loc: 4 });
+    assert_eq!((l.val.to_bits(), l.loc), ((-0.0f64).to_bits(), 4));
+}
+
+/// Nested team reductions fold and join the same way (on wgpu a team's threads and lanes are real,
+/// so their partials meet in the team's join).
+#[kernel]
+fn row_ieee(team: &TeamMember, a: View<f64, 2>, out: ViewMut<f64, 2>) {
+    let l = team.league_rank();
+    let mx = team.thread_reduce(a.extent(1), Max, |j, acc: &mut f64| {
+        let x = a[(l, j)];
+        let m = *acc;
+        if x.is_nan() || (!m.is_nan() && (x > m || (x == m && 1.0 / x > 1.0 / m))) {
+            *acc = x;
+        }
+    });
+    let mn = team.team_vector_reduce(a.extent(1), Min, |j, acc: &mut f64| {
+        let x = a[(l, j)];
+        let m = *acc;
+        if x.is_nan() || (!m.is_nan() && (x < m || (x == m && 1.0 / x < 1.0 / m))) {
+            *acc = x;
+        }
+    });
+    team.single_team(|| {
+        out[(l, 0)] = mx;
+        out[(l, 1)] = mn;
+    });
+}
+
+/// Team-level `Max` / `Min` over rows with NaN and signed zeros: IEEE `maximum` / `minimum` of
+/// each row on every backend.
+fn team_reducers_treat_nan_and_zeros_alike<E: ExecutionSpace>(space: E) {
+    check(
+        6,
+        (1usize..40, 1usize..300, any::<u64>()),
+        |(rows, cols, seed)| {
+            let data: Vec<f64> = (0..rows)
+                .flat_map(|r| tricky_data(seed ^ r as u64, cols, (r % 3) / 2))
+                .collect();
+            let a: DevView<E, f64, 2> = dev_from_vec(&space, "a", [rows, cols], data.clone())?;
+            let out: DevView<E, f64, 2> = dev(&space, "out", [rows, 2])?;
+            let p = TeamPolicy::new(&space, rows, TeamSize::Auto).vector_length(4);
+            parallel_for("row_ieee", p, row_ieee(&a, &out))?;
+            let got = to_host(&out);
+            for r in 0..rows {
+                let row = &data[r * cols..(r + 1) * cols];
+                let (wmax, wmin) = (ieee_extremum(row, true), ieee_extremum(row, false));
+                prop_assert!(
+                    same_bits(got[2 * r], wmax),
+                    "row {} max {:?} != {:?}: {:?}",
+                    r,
+                    got[2 * r],
+                    wmax,
+                    row
+                );
+                prop_assert!(
+                    same_bits(got[2 * r + 1], wmin),
+                    "row {} min {:?} != {:?}: {:?}",
+                    r,
+                    got[2 * r + 1],
+                    wmin,
+                    row
+                );
+            }
+            Ok(())
+        },
+    );
+}
+per_backend!(team_reducers_treat_nan_and_zeros_alike);

@@ -1,49 +1,303 @@
-//! Arithmetic (`ir::ops::arith`): `+ - * / %` and negation.
+//! Arithmetic (`ir::ops::arith`): `+ - * / %`, the wrapping methods, and negation.
 //!
-//! WGSL integer arithmetic wraps (two's complement) like the IR. WGSL defines `x / 0 == x`,
-//! `x % 0 == 0`, `MIN / -1 == MIN` and `MIN % -1 == 0`; the IR agrees on the last two and calls
-//! division by zero an error of the work item, so an integer `/` or `%` whose divisor is not a
-//! non-zero literal checks it and records the error ([`DIV_CODE`]), as the evaluator fails and
-//! Rust panics. Float `%` is the truncated remainder (`fmod`), as in Rust.
+//! WGSL integer arithmetic wraps (two's complement). The IR's failures ([`Failure`]) are spelled
+//! out as helper functions that test the operands, record the failure ([`fail`]) and return the
+//! wrapped value, so that the work item goes on harmlessly while the launch reports
+//! `Error::KernelFailed` with Rust's message:
+//!
+//! - `/` and `%` always check a divisor that is not a literal for zero, and a signed one for `-1`
+//!   with the dividend at `MIN` (WGSL itself defines `x / 0 == x` and `MIN / -1 == MIN`);
+//! - with the kernel's overflow checks, `+ - *` and `-x` check for overflow: signed sums by the
+//!   signs (`(a ^ r) & (b ^ r) < 0`), unsigned ones by carry (`r < a`), 32-bit products in 64
+//!   bits, 64-bit ones by dividing back (`r / a != b`).
+//!
+//! A C emitter follows the same rules with the same tests. Float `+ - * /` are WGSL's; float `%` is
+//! exact ([`rem_float`]).
 
 use super::Helpers;
-use rokkos_core::ir::{ArithOp, ScalarType};
+use rokkos_core::ir::{ArithOp, Failure, ScalarType, Value};
 
-/// `ERR` code of an integer division or remainder by zero.
-pub(crate) const DIV_CODE: u32 = 4001;
+/// `ERR` code of the first [`Failure`]; each one is `FAIL_CODE + its position in Failure::ALL`.
+pub(crate) const FAIL_CODE: u32 = 4100;
 
-/// `l op r` for operands of type `t`; `r_nonzero`: the divisor is a non-zero literal.
+/// The `ERR` code of `f`.
+fn code(f: Failure) -> u32 {
+    FAIL_CODE + Failure::ALL.iter().position(|&g| g == f).unwrap_or(0) as u32
+}
+
+/// A WGSL statement recording failure `f` of the work item (the launch's first failure wins).
+pub(crate) fn fail(h: &mut Helpers, f: Failure) -> String {
+    h.add("rk_fail", || {
+        "fn rk_fail(code: u32) { _ = rk_oob_begin(code, 0u); }\n".to_string()
+    });
+    format!("rk_fail({}u)", code(f))
+}
+
+/// The WGSL literal of `x` in type `t` (an integer type).
+fn int_lit(t: ScalarType, x: i64) -> String {
+    super::lit(match t {
+        ScalarType::I32 => Value::I32(x as i32),
+        ScalarType::U32 => Value::U32(x as u32),
+        ScalarType::I64 => Value::I64(x),
+        _ => Value::U64(x as u64),
+    })
+}
+
+/// `MIN` of the signed integer type `t`.
+fn min_lit(t: ScalarType) -> String {
+    super::lit(if t == ScalarType::I32 {
+        Value::I32(i32::MIN)
+    } else {
+        Value::I64(i64::MIN)
+    })
+}
+
+/// `l op r` for operands of type `t`. `checks`: the kernel's overflow checks; `r_lit`: the
+/// divisor when it is a literal (a check it makes unnecessary is left out).
 pub(crate) fn binary(
     h: &mut Helpers,
     op: ArithOp,
     t: ScalarType,
     l: &str,
     r: &str,
-    r_nonzero: bool,
+    checks: bool,
+    r_lit: Option<Value>,
 ) -> String {
-    let checked = matches!(op, ArithOp::Div | ArithOp::Rem) && !t.is_float() && !r_nonzero;
-    if !checked {
-        return format!("({l} {} {r})", op.symbol());
+    let base = op.base();
+    if t.is_float() {
+        return if base == ArithOp::Rem {
+            format!("{}({l}, {r})", rem_float(h, t))
+        } else {
+            format!("({l} {} {r})", base.symbol())
+        };
     }
-    let (tn, sym) = (t.name(), op.symbol());
-    let name = format!("rk_{}_{tn}", if op == ArithOp::Div { "div" } else { "rem" });
-    let zero = super::lit(rokkos_core::ir::Value::zero(t));
-    h.add(&name, || {
-        format!(
-            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    if (b == {zero}) {{ rk_oob_begin({DIV_CODE}u, 0u); return {zero}; }}\n    return a {sym} b;\n}}\n"
-        )
-    });
+    let name = match base {
+        ArithOp::Div | ArithOp::Rem => {
+            let zero_ok = r_lit.is_some_and(|v| v.to_bits() != 0);
+            let minus_one = t.is_signed_int()
+                && r_lit.is_none_or(|v| v.to_bits() == u64::MAX >> (64 - t.bits()));
+            if zero_ok && !minus_one {
+                return format!("({l} {} {r})", base.symbol());
+            }
+            div_rem(h, base, t)
+        }
+        _ if !checks || op.is_wrapping() => return format!("({l} {} {r})", base.symbol()),
+        ArithOp::Add | ArithOp::Sub => add_sub(h, base, t),
+        _ => mul(h, t),
+    };
     format!("{name}({l}, {r})")
 }
 
-/// The error a work item recorded with [`DIV_CODE`], for `kernel`.
-pub(crate) fn device_error(kernel: &str, code: u32) -> Option<rokkos_core::Error> {
-    (code == DIV_CODE).then(|| {
-        rokkos_core::Error::InvalidArgument(format!("kernel `{kernel}`: integer division by zero"))
+/// The checked `/` or `%` helper of integer type `t`.
+fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
+    let (tn, div) = (t.name(), op == ArithOp::Div);
+    let name = format!("rk_{}_{tn}", if div { "div" } else { "rem" });
+    let (zero_f, ovf_f) = if div {
+        (Failure::DivByZero, Failure::DivOverflow)
+    } else {
+        (Failure::RemByZero, Failure::RemOverflow)
+    };
+    let (on_zero, on_ovf) = (fail(h, zero_f), fail(h, ovf_f));
+    let zero = int_lit(t, 0);
+    let overflow = if t.is_signed_int() {
+        format!(
+            "    if (b == {} && a == {}) {{ {on_ovf}; return {}; }}\n",
+            int_lit(t, -1),
+            min_lit(t),
+            if div { "a" } else { zero.as_str() }
+        )
+    } else {
+        String::new()
+    };
+    h.add(&name, || {
+        format!(
+            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    if (b == {zero}) {{ {on_zero}; return {zero}; }}\n{overflow}    return a {} b;\n}}\n",
+            op.symbol()
+        )
     })
 }
 
-/// `-a` (wrapping for signed integers).
-pub(crate) fn neg(a: &str) -> String {
-    format!("(-({a}))")
+/// The overflow-checked `+` or `-` helper of integer type `t`.
+fn add_sub(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
+    let (tn, add) = (t.name(), op == ArithOp::Add);
+    let name = format!("rk_c{}_{tn}", if add { "add" } else { "sub" });
+    let on_ovf = fail(
+        h,
+        if add {
+            Failure::AddOverflow
+        } else {
+            Failure::SubOverflow
+        },
+    );
+    let test = match (t.is_signed_int(), add) {
+        // The sign of the result differs from both operands' (add) or from the minuend's while
+        // the operands' signs differ (sub).
+        (true, true) => format!("((a ^ r) & (b ^ r)) < {}", int_lit(t, 0)),
+        (true, false) => format!("((a ^ b) & (a ^ r)) < {}", int_lit(t, 0)),
+        (false, true) => "r < a".to_string(),
+        (false, false) => "b > a".to_string(),
+    };
+    h.add(&name, || {
+        format!(
+            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    let r = a {} b;\n    if ({test}) {{ {on_ovf}; }}\n    return r;\n}}\n",
+            op.symbol()
+        )
+    })
+}
+
+/// The overflow-checked `*` helper of integer type `t`.
+fn mul(h: &mut Helpers, t: ScalarType) -> String {
+    let tn = t.name();
+    let name = format!("rk_cmul_{tn}");
+    let on_ovf = fail(h, Failure::MulOverflow);
+    let test = match t {
+        ScalarType::I32 => "i64(a) * i64(b) != i64(r)".to_string(),
+        ScalarType::U32 => "u64(a) * u64(b) > 4294967295lu".to_string(),
+        // Dividing back is exact unless `a` is -1, where only `MIN` overflows (and `MIN / -1`
+        // would wrap).
+        ScalarType::I64 => {
+            "(a == -1li && b == (-9223372036854775807li - 1li)) || (a != 0li && a != -1li && r / a != b)"
+                .to_string()
+        }
+        _ => "a != 0lu && r / a != b".to_string(),
+    };
+    h.add(&name, || {
+        format!(
+            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    let r = a * b;\n    if ({test}) {{ {on_ovf}; }}\n    return r;\n}}\n"
+        )
+    })
+}
+
+/// `-a` of type `t`: wrapping, or failing at `MIN` with overflow checks.
+pub(crate) fn neg(h: &mut Helpers, t: ScalarType, a: &str, checks: bool) -> String {
+    if !(checks && t.is_signed_int()) {
+        return format!("(-({a}))");
+    }
+    format!("{}({a})", checked_neg(h, t, false))
+}
+
+/// The helper of `-a` (or `abs(a)` when `abs`) for `a` of signed integer type `t` that fails with
+/// [`Failure::NegOverflow`] at `MIN` (overflow checks on), returning its name.
+pub(crate) fn checked_neg(h: &mut Helpers, t: ScalarType, abs: bool) -> String {
+    let tn = t.name();
+    let (name, value) = if abs {
+        (format!("rk_cabs_{tn}"), "abs(a)")
+    } else {
+        (format!("rk_cneg_{tn}"), "-a")
+    };
+    let on_ovf = fail(h, Failure::NegOverflow);
+    let min = min_lit(t);
+    h.add(&name, || {
+        format!(
+            "fn {name}(a: {tn}) -> {tn} {{\n    if (a == {min}) {{ {on_ovf}; }}\n    return {value};\n}}\n"
+        )
+    })
+}
+
+/// The exact float remainder helper of type `t` (`fmod`, see `ir::ops::arith`), returning its name.
+///
+/// `x % y` for finite `x`, `y ≠ 0` with `|x| > |y|` is `x - n·y` for an integer `n`: with the
+/// significands as integers `mx`, `my` and exponents `ex ≥ ey`, it is `(mx·2^(ex-ey) mod my)·2^ey`,
+/// computed exactly in 64-bit integers by taking the exponent difference in steps small enough that
+/// `mx·2^step` cannot overflow, reducing modulo `my` after each. The result is then made a float
+/// again; it is exact, so it is never rounded (a subnormal result is built from its bits). Only
+/// integer operations touch the value, so no compiler's float optimisation can disturb it, and the
+/// `f32` helper uses no `f64`.
+pub(crate) fn rem_float(h: &mut Helpers, t: ScalarType) -> &'static str {
+    if t == ScalarType::F32 {
+        h.add("rk_frem_f32", || FREM_F32.to_string());
+        "rk_frem_f32"
+    } else {
+        h.add("rk_frem_f64", || FREM_F64.to_string());
+        "rk_frem_f64"
+    }
+}
+
+/// `fmod` on `f32`: significands of 24 bits, so a 64-bit remainder takes 40 exponent steps at a
+/// time (at most 7 trips from 2^127 down to 2^-149).
+const FREM_F32: &str = "fn rk_frem_f32(x: f32, y: f32) -> f32 {
+    let bx = bitcast<u32>(x);
+    let by = bitcast<u32>(y);
+    let sx = bx & 0x80000000u;
+    let ax = bx & 0x7fffffffu;
+    let ay = by & 0x7fffffffu;
+    // NaN operands, x infinite, y zero: NaN.
+    if (ax >= 0x7f800000u || ay > 0x7f800000u || ay == 0u) { return bitcast<f32>(0x7fc00000u); }
+    // |x| < |y| (y infinite included): x itself, its sign kept.
+    if (ax < ay) { return x; }
+    var ex = i32(ax >> 23u);
+    var ey = i32(ay >> 23u);
+    var mx = u64(ax & 0x7fffffu);
+    var my = u64(ay & 0x7fffffu);
+    if (ex == 0i) { ex = 1i; } else { mx = mx | 0x800000lu; }
+    if (ey == 0i) { ey = 1i; } else { my = my | 0x800000lu; }
+    var d = ex - ey;
+    loop {
+        mx = mx % my;
+        if (d == 0i || mx == 0lu) { break; }
+        let s = min(d, 40i);
+        mx = mx << u32(s);
+        d = d - s;
+    }
+    if (mx == 0lu) { return bitcast<f32>(sx); }
+    // Normalise: the result's exponent is ey minus the shift that brings the leading bit to 23,
+    // or the subnormal encoding (exponent field 0) when that would go below 1.
+    var e = ey;
+    var m = u32(mx);
+    loop {
+        if (m >= 0x800000u || e == 1i) { break; }
+        m = m << 1u;
+        e = e - 1i;
+    }
+    if (m < 0x800000u) { return bitcast<f32>(sx | m); }
+    return bitcast<f32>(sx | (u32(e) << 23u) | (m & 0x7fffffu));
+}
+";
+
+/// `fmod` on `f64`: significands of 53 bits, so a 64-bit remainder takes 11 exponent steps at a
+/// time (at most 191 trips from 2^1023 down to 2^-1074).
+const FREM_F64: &str = "fn rk_frem_f64(x: f64, y: f64) -> f64 {
+    let bx = bitcast<u64>(x);
+    let by = bitcast<u64>(y);
+    let sx = bx & 0x8000000000000000lu;
+    let ax = bx & 0x7ffffffffffffffflu;
+    let ay = by & 0x7ffffffffffffffflu;
+    if (ax >= 0x7ff0000000000000lu || ay > 0x7ff0000000000000lu || ay == 0lu) {
+        return bitcast<f64>(0x7ff8000000000000lu);
+    }
+    if (ax < ay) { return x; }
+    var ex = i32(ax >> 52u);
+    var ey = i32(ay >> 52u);
+    var mx = ax & 0xffffffffffffflu;
+    var my = ay & 0xffffffffffffflu;
+    if (ex == 0i) { ex = 1i; } else { mx = mx | 0x10000000000000lu; }
+    if (ey == 0i) { ey = 1i; } else { my = my | 0x10000000000000lu; }
+    var d = ex - ey;
+    loop {
+        mx = mx % my;
+        if (d == 0i || mx == 0lu) { break; }
+        let s = min(d, 11i);
+        mx = mx << u32(s);
+        d = d - s;
+    }
+    if (mx == 0lu) { return bitcast<f64>(sx); }
+    var e = ey;
+    var m = mx;
+    loop {
+        if (m >= 0x10000000000000lu || e == 1i) { break; }
+        m = m << 1u;
+        e = e - 1i;
+    }
+    if (m < 0x10000000000000lu) { return bitcast<f64>(sx | m); }
+    return bitcast<f64>(sx | (u64(e) << 52u) | (m & 0xffffffffffffflu));
+}
+";
+
+/// The error a work item recorded with a code of this module, for `kernel`.
+pub(crate) fn device_error(kernel: &str, code: u32) -> Option<rokkos_core::Error> {
+    let f = Failure::ALL.get(code.checked_sub(FAIL_CODE)? as usize)?;
+    Some(rokkos_core::Error::KernelFailed {
+        kernel: kernel.to_string(),
+        reason: f.message().to_string(),
+    })
 }

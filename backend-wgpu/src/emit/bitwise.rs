@@ -1,22 +1,76 @@
-//! Bitwise operators (`ir::ops::bitwise`): `& | ^` on integers and `bool`, masked shifts, `!` on
+//! Bitwise operators (`ir::ops::bitwise`): `& | ^` on integers and `bool`, shifts, `!` on
 //! integers.
+//!
+//! A shift amount at or beyond the width of the shifted value (a negative one included, compared
+//! as unsigned like Rust does) fails the work item in a kernel with overflow checks; otherwise the
+//! amount is masked to the width (Rust's `wrapping_shl`/`wrapping_shr`, what `<<` does in release
+//! builds).
 
-use rokkos_core::ir::{BitwiseOp, ScalarType};
+use super::{arith, Helpers};
+use rokkos_core::ir::{BitwiseOp, Failure, ScalarType, Value};
 
-/// `l op r` with `l: lt`, `r: rt`.
-pub(crate) fn binary(op: BitwiseOp, lt: ScalarType, rt: ScalarType, l: &str, r: &str) -> String {
+/// `l op r` with `l: lt`, `r: rt`; `checks`: the kernel's overflow checks.
+pub(crate) fn binary(
+    h: &mut Helpers,
+    op: BitwiseOp,
+    lt: ScalarType,
+    rt: ScalarType,
+    l: &str,
+    r: &str,
+    checks: bool,
+) -> String {
     match op {
         // WGSL has no `^` on bool: inequality is exclusive or.
         BitwiseOp::Xor if lt == ScalarType::Bool => format!("({l} != {r})"),
         BitwiseOp::And | BitwiseOp::Or | BitwiseOp::Xor => format!("({l} {} {r})", op.symbol()),
+        BitwiseOp::Shl | BitwiseOp::Shr if checks => {
+            format!("{}({l}, {r})", checked_shift(h, op, lt, rt))
+        }
         BitwiseOp::Shl | BitwiseOp::Shr => {
             // The amount is masked to the width of the shifted value (Rust's wrapping_shl/shr),
             // in the amount's own type, then converted to the u32 WGSL takes.
             let mask = lt.bits() - 1;
-            let m = super::lit(rokkos_core::ir::Value::from_bits(rt, mask as u64));
+            let m = super::lit(Value::from_bits(rt, mask as u64));
             format!("({l} {} u32({r} & {m}))", op.symbol())
         }
     }
+}
+
+/// The helper of a shift of a `lt` by a `rt` amount that fails when the amount, as an unsigned
+/// number of its own width, is not below the width of `lt`.
+fn checked_shift(h: &mut Helpers, op: BitwiseOp, lt: ScalarType, rt: ScalarType) -> String {
+    let shl = op == BitwiseOp::Shl;
+    let name = format!(
+        "rk_c{}_{}_{}",
+        if shl { "shl" } else { "shr" },
+        lt.name(),
+        rt.name()
+    );
+    let on_ovf = arith::fail(
+        h,
+        if shl {
+            Failure::ShlOverflow
+        } else {
+            Failure::ShrOverflow
+        },
+    );
+    // The amount's bits, zero-extended: a negative i32 is 2^32 - |n| as Rust compares it.
+    let amount = match rt {
+        ScalarType::I32 => "u64(bitcast<u32>(n))",
+        ScalarType::I64 => "bitcast<u64>(n)",
+        _ => "u64(n)",
+    };
+    let mask = super::lit(Value::from_bits(rt, lt.bits() as u64 - 1));
+    h.add(&name, || {
+        format!(
+            "fn {name}(a: {}, n: {}) -> {} {{\n    if ({amount} >= {}lu) {{ {on_ovf}; }}\n    return a {} u32(n & {mask});\n}}\n",
+            lt.name(),
+            rt.name(),
+            lt.name(),
+            lt.bits(),
+            op.symbol()
+        )
+    })
 }
 
 /// `!a` on an integer: the complement.

@@ -41,15 +41,27 @@ pub(crate) fn cast(
     })
 }
 
+/// Integer to integer, every pair spelled out: a widening conversion in WGSL (SPIR-V
+/// `OpSConvert` / `OpUConvert`) extends by the sign of the *target* type, so a widening from a
+/// signed source first widens within the signed types and one from an unsigned source within the
+/// unsigned types; narrowing keeps the low bits; same-width conversions reinterpret the bits.
 fn int_to_int(f: ScalarType, t: ScalarType, a: &str) -> String {
     use ScalarType as T;
     match (f, t) {
-        // Sign-extend first, then reinterpret.
+        // Sign-extend (from a signed source), then reinterpret.
+        (T::I32, T::I64) => format!("i64({a})"),
         (T::I32, T::U64) => format!("u64(i64({a}))"),
-        // Truncate in the unsigned type, then reinterpret.
-        (T::U64 | T::I64, T::I32) => format!("bitcast<i32>(u32({a}))"),
+        // Zero-extend (from an unsigned source), then reinterpret.
+        (T::U32, T::U64) => format!("u64({a})"),
+        (T::U32, T::I64) => format!("i64(u64({a}))"),
+        // Same width: the bits.
         (T::I32, T::U32) => format!("bitcast<u32>({a})"),
         (T::U32, T::I32) => format!("bitcast<i32>({a})"),
+        (T::I64, T::U64) => format!("bitcast<u64>({a})"),
+        (T::U64, T::I64) => format!("bitcast<i64>({a})"),
+        // Truncate in the unsigned type, then reinterpret.
+        (T::I64 | T::U64, T::U32) => format!("u32({a})"),
+        (T::I64 | T::U64, T::I32) => format!("bitcast<i32>(u32({a}))"),
         _ => format!("{}({a})", t.name()),
     }
 }

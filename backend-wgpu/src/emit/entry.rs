@@ -86,11 +86,26 @@ fn to_storage(t: ScalarType, e: &str) -> String {
     }
 }
 
-/// `a op b` for a scalar reducer.
-pub(crate) fn join_op(r: ReducerKind, a: &str, b: &str) -> String {
+/// `a op b` for a scalar reducer on values of type `t`, as `ReducerKind::join` defines it (`a` and
+/// `b` are evaluated more than once: pass names or array elements). Float `Min`/`Max` are IEEE
+/// 754-2019 `minimum`/`maximum`: a NaN operand wins (`!(x == x)`: some drivers fold `x != x` to
+/// false), and of equal operands the one with the sign bit (`minimum`) or without (`maximum`),
+/// found by comparing the bits, which differ only for `±0`.
+pub(crate) fn join_op(r: ReducerKind, t: ScalarType, a: &str, b: &str) -> String {
     match r {
         ReducerKind::Sum => format!("({a} + {b})"),
         ReducerKind::Prod => format!("({a} * {b})"),
+        ReducerKind::Min | ReducerKind::Max if t.is_float() => {
+            let bits = if t == ScalarType::F32 { "u32" } else { "u64" };
+            let (better, sign) = if r == ReducerKind::Min {
+                ("<", ">")
+            } else {
+                (">", "<")
+            };
+            format!(
+                "select(select(select({a}, {b}, {b} {better} {a} || ({b} == {a} && bitcast<{bits}>({b}) {sign} bitcast<{bits}>({a}))), {b}, !({b} == {b})), {a}, !({a} == {a}))"
+            )
+        }
         ReducerKind::Min => format!("select({a}, {b}, {b} < {a})"),
         ReducerKind::Max => format!("select({a}, {b}, {b} > {a})"),
         ReducerKind::LAnd => format!("({a} && {b})"),
@@ -141,21 +156,27 @@ pub(crate) fn tree_join(k: &Kernel, joins: &[JoinKind], i: &str, j: &str) -> Str
                         format!("(sh{f0}[{i}] & sh{f0}[{j}])")
                     }
                     (ScalarType::Bool, _) => format!("(sh{f0}[{i}] | sh{f0}[{j}])"),
-                    _ => join_op(*r, &format!("sh{f0}[{i}]"), &format!("sh{f0}[{j}]")),
+                    (t, _) => join_op(*r, t, &format!("sh{f0}[{i}]"), &format!("sh{f0}[{j}]")),
                 };
                 s.push_str(&format!("            sh{f0}[{i}] = {joined};\n"));
             }
             JoinKind::MinLoc | JoinKind::MaxLoc => {
+                // A NaN value wins over a number; equal values (and two NaNs) go to the smaller
+                // location (`rokkos_core::reducer::MinLoc`). For integers the NaN tests are false.
                 let c = if *jk == JoinKind::MinLoc { "<" } else { ">" };
                 let f1 = f0 + 1;
                 s.push_str(&format!(
-                    "            {{ let sv = sh{f0}[{j}]; let dv = sh{f0}[{i}]; let sl = sh{f1}[{j}]; let dl = sh{f1}[{i}];\n              if (sv {c} dv || (sv == dv && sl < dl)) {{ sh{f0}[{i}] = sv; sh{f1}[{i}] = sl; }} }}\n"
+                    "            {{ let sv = sh{f0}[{j}]; let dv = sh{f0}[{i}]; let sl = sh{f1}[{j}]; let dl = sh{f1}[{i}];\n              let sn = !(sv == sv); let dn = !(dv == dv);\n              if ((sn && (!dn || sl < dl)) || (!sn && !dn && (sv {c} dv || (sv == dv && sl < dl)))) {{ sh{f0}[{i}] = sv; sh{f1}[{i}] = sl; }} }}\n"
                 ));
             }
             JoinKind::MinMax => {
-                let f1 = f0 + 1;
+                let (f1, t) = (f0 + 1, a.shape.fields()[0].1);
+                let (d0, s0) = (format!("sh{f0}[{i}]"), format!("sh{f0}[{j}]"));
+                let (d1, s1) = (format!("sh{f1}[{i}]"), format!("sh{f1}[{j}]"));
                 s.push_str(&format!(
-                    "            if (sh{f0}[{j}] < sh{f0}[{i}]) {{ sh{f0}[{i}] = sh{f0}[{j}]; }}\n            if (sh{f1}[{j}] > sh{f1}[{i}]) {{ sh{f1}[{i}] = sh{f1}[{j}]; }}\n"
+                    "            {{ let mn = {}; let mx = {};\n              {d0} = mn; {d1} = mx; }}\n",
+                    join_op(ReducerKind::Min, t, &d0, &s0),
+                    join_op(ReducerKind::Max, t, &d1, &s1)
                 ));
             }
         }
@@ -273,9 +294,9 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
             };
             s.push_str(&format!(
                 "    sh0[li] = a0;\n    workgroupBarrier();\n    for (var off = 1u; off < {wg}u; off = off << 1u) {{\n        var t = sh0[li];\n        if (li >= off) {{ t = {}; }}\n        workgroupBarrier();\n        sh0[li] = t;\n        workgroupBarrier();\n    }}\n    var ex = {};\n    if (li > 0u) {{ ex = sh0[li - 1u]; }}\n    a0 = {};\n    rk_fin = true;\n    if (act) {{ rk_work(); }}\n",
-                join_op(r, "sh0[li - off]", "t"),
+                join_op(r, t, "sh0[li - off]", "t"),
                 from_storage(t, "P.init0"),
-                join_op(r, &from_storage(t, "pre0[g]"), "ex"),
+                join_op(r, t, &from_storage(t, "pre0[g]"), "ex"),
             ));
         }
     }

@@ -46,10 +46,12 @@
 //! - the exact sums and the exact differences of the corrections route their operands and partial
 //!   results through `rk_f64_opq`, an identity the optimiser cannot see through (an integer
 //!   operation on the bits), so each is evaluated as written;
-//! - products are Dekker's, on halves made by masking the low 27 mantissa bits (not Veltkamp's
-//!   splitting, whose `c - (c - a)` a compiler can fold or fuse); the product itself goes through
-//!   the opaque identity, so that a compiler which fuses multiply-adds cannot fold it into the
-//!   error term. Where `fma` is fused the code is equally right; it never relies on it;
+//! - products are Dekker's, on halves made by rounding the significand to 26 bits with integer
+//!   operations on the bits (not Veltkamp's splitting, whose `c - (c - a)` a compiler can fold or
+//!   fuse), so every partial product is exact; the product itself goes through the opaque
+//!   identity, so that a compiler which fuses multiply-adds cannot fold it into the error term.
+//!   Where `fma` is fused the code is equally right; it never relies on it. These error-free
+//!   transformations are the shared ones of [`super::exact`];
 //! - NaN is tested with `!(x == x)` (lavapipe answers `NaN != NaN` with false), never produced by
 //!   `x - x` or `0 * x`, and infinities and NaN come from constants;
 //! - integers are found with `floor` (`floor(v + 0.5)` to round): lavapipe's f64 `trunc` and
@@ -69,8 +71,8 @@
 //! when scaled), so they can be 1 ulp off; lavapipe keeps subnormals (no flushing). Special values
 //! (NaN, ±∞, ±0 with its sign, overflow to ∞, underflow to 0, domain errors to NaN) follow Rust.
 
-use super::{lit, Helpers};
-use rokkos_core::ir::{MathFn, Value};
+use super::Helpers;
+use rokkos_core::ir::{MathFn, ScalarType, Value};
 use std::f64::consts;
 
 /// Bit patterns of constants that `std` has no name for (tails of double-double constants, from
@@ -128,15 +130,8 @@ mod bits {
         0x3fad7490973936c1,
         0xbfa50271856f7796,
     ];
-    /// The binary digits of 2/π, 32 per word, after the binary point.
-    pub const TWO_OVER_PI: [u32; 37] = [
-        0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab,
-        0xdebbc561, 0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e,
-        0xe88235f5, 0x2ebb4484, 0xe99c7026, 0xb45f7e41, 0x3991d639, 0x835339f4, 0x9c845f8b,
-        0xbdf9283b, 0x1ff897ff, 0xde05980f, 0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7,
-        0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b, 0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1,
-        0x1f8d5d08, 0x56033046,
-    ];
+    /// The binary digits of 2/π (shared with the f32 library).
+    pub(crate) use super::super::mathlib::TWO_OVER_PI;
 }
 
 /// `ln 2` with its low 21 mantissa bits cleared (32 significant bits): `n·LN2_HI` is exact for
@@ -191,43 +186,18 @@ fn constant(name: &str) -> Option<f64> {
     })
 }
 
-/// `1/k!` as `f64` (k! is exact in `f64` up to 22!, so this is rounded once).
-fn inv_factorial(k: u32) -> f64 {
-    1.0 / (1..=k).map(f64::from).product::<f64>()
-}
+use super::mathlib::inv_factorial;
 
 /// A Horner evaluation of `Σ c[i]·xⁱ` with `fma`.
 fn horner(x: &str, c: &[f64]) -> String {
-    let mut it = c.iter().rev();
-    let mut s = lit(Value::F64(*it.next().expect("a coefficient")));
-    for &ci in it {
-        s = format!("fma({s}, {x}, {})", lit(Value::F64(ci)));
-    }
-    s
+    let c: Vec<Value> = c.iter().map(|&v| Value::F64(v)).collect();
+    super::mathlib::horner(x, &c)
 }
 
 /// `src` with every `$NAME` replaced: by the snippet `NAME` of `snippets`, else by the WGSL literal
 /// of [`constant`] `NAME`.
 fn wgsl(src: &str, snippets: &[(&str, String)]) -> String {
-    let mut out = String::with_capacity(src.len() + 256);
-    let mut rest = src;
-    while let Some(p) = rest.find('$') {
-        out.push_str(&rest[..p]);
-        let tail = &rest[p + 1..];
-        let end = tail
-            .find(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
-            .unwrap_or(tail.len());
-        let name = &tail[..end];
-        match snippets.iter().find(|(n, _)| *n == name) {
-            Some((_, s)) => out.push_str(s),
-            None => out.push_str(&lit(Value::F64(
-                constant(name).unwrap_or_else(|| panic!("unknown constant ${name}")),
-            ))),
-        }
-        rest = &tail[end..];
-    }
-    out.push_str(rest);
-    out
+    super::mathlib::template(src, snippets, |n| constant(n).map(Value::F64))
 }
 
 /// Registers helper `name` (whose text is `src` after [`wgsl`]) and returns its name.
@@ -238,70 +208,13 @@ fn def(h: &mut Helpers, name: &str, src: &str, snippets: &[(&str, String)]) -> S
 // ---------------------------------------------------------------------------------------------
 // Exact arithmetic.
 
-/// The opaque identity (see the module documentation). The bit pattern it compares with is a NaN
-/// that the library never produces; if it came in, a NaN would still come out.
-fn opq(h: &mut Helpers) -> String {
-    def(
-        h,
-        "rk_f64_opq",
-        "fn rk_f64_opq(x: f64) -> f64 {
-    let b = bitcast<u64>(x);
-    return bitcast<f64>(b ^ u64(b == 0x7ff8dead0000beeflu));
-}
-",
-        &[],
-    )
-}
-
-/// `two_sum(a, b) = (s, e)`: `s = fl(a + b)` and `s + e = a + b` exactly (Knuth), and
-/// `fast_two_sum` for `|a| ≥ |b|` (Dekker). Every operand and every partial result that is combined
-/// again goes through the opaque identity: the compiler would otherwise cancel `(s - a) - b` or
-/// reorder a sum around a constant inside an operand (`(x + c) + y` → `(x + y) + c`). (The
-/// identity of a constant is folded to the constant, which is harmless: a constant is a leaf.)
+/// `two_sum` and `fast_two_sum`, and the exact `two_prod` (with the opaque identity): the shared ones of
+/// [`super::exact`] (see the module documentation there for why they survive relaxed compilers).
 fn two_sum(h: &mut Helpers) -> String {
-    opq(h);
-    def(
-        h,
-        "rk_f64_two_sum",
-        "fn rk_f64_two_sum(a0: f64, b0: f64) -> vec2<f64> {
-    let a = rk_f64_opq(a0);
-    let b = rk_f64_opq(b0);
-    let s = a + b;
-    let bv = rk_f64_opq(rk_f64_opq(s) - a);
-    let av = rk_f64_opq(s - bv);
-    return vec2<f64>(s, rk_f64_opq(a - av) + rk_f64_opq(b - bv));
+    super::exact::two_sum(h, ScalarType::F64)
 }
-fn rk_f64_fast_two_sum(a0: f64, b0: f64) -> vec2<f64> {
-    let a = rk_f64_opq(a0);
-    let b = rk_f64_opq(b0);
-    let s = a + b;
-    return vec2<f64>(s, b - rk_f64_opq(rk_f64_opq(s) - a));
-}
-",
-        &[],
-    )
-}
-
-/// `two_prod(a, b) = (p, e)`: `p = fl(a·b)` and `p + e = a·b` to within 2⁻¹⁰⁵·|a·b| (Dekker's
-/// product on 26 + 27-bit halves; only the last partial product can round). Needs `|a·b|` well
-/// inside the normal range.
 fn two_prod(h: &mut Helpers) -> String {
-    opq(h);
-    def(
-        h,
-        "rk_f64_two_prod",
-        "fn rk_f64_hi26(a: f64) -> f64 { return bitcast<f64>(bitcast<u64>(a) & 0xfffffffff8000000lu); }
-fn rk_f64_two_prod(a: f64, b: f64) -> vec2<f64> {
-    let p = a * b;
-    let ah = rk_f64_hi26(a);
-    let al = a - ah;
-    let bh = rk_f64_hi26(b);
-    let bl = b - bh;
-    return vec2<f64>(p, ((ah * bh - rk_f64_opq(p)) + ah * bl + al * bh) + al * bl);
-}
-",
-        &[],
-    )
+    super::exact::two_prod(h, ScalarType::F64)
 }
 
 /// `(n.x + n.y) / (d.x + d.y)` as a double-double (quotient, correction from the exact residual).

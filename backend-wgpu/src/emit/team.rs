@@ -182,7 +182,7 @@ fn team_reduce_fn(h: &mut Helpers, wg: u32, t: ScalarType, r: ReducerKind) -> St
     let tn = wty(t);
     let name = format!("rk_tred_{tn}_{}", r.name());
     let p2 = wg.next_power_of_two();
-    let join = super::entry::join_op(r, &format!("{ld}(rk_li)"), &format!("{ld}(rk_li + s)"));
+    let join = super::entry::join_op(r, t, &format!("{ld}(rk_li)"), &format!("{ld}(rk_li + s)"));
     h.add(&name, || {
         format!(
             "fn {name}(x: {tn}) -> {tn} {{\n    workgroupBarrier();\n    {st}(rk_li, x);\n    workgroupBarrier();\n    for (var s = {h2}u; s > 0u; s = s >> 1u) {{\n        if (rk_li < s && rk_li + s < {wg}u) {{ {st}(rk_li, {join}); }}\n        workgroupBarrier();\n    }}\n    return {ld}(0u);\n}}\n",
@@ -670,13 +670,16 @@ pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rok
         } else {
             "thread"
         };
-        return Some(rokkos_core::Error::InvalidArgument(format!(
-            "kernel `{kernel}`: {scope} scratch of {} elements of {} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
-             (request it with TeamPolicy::scratch)",
-            at(0),
-            at(1),
-            at(2)
-        )));
+        return Some(rokkos_core::Error::KernelFailed {
+            kernel: kernel.to_string(),
+            reason: format!(
+                "{scope} scratch of {} elements of {} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
+                 (request it with TeamPolicy::scratch)",
+                at(0),
+                at(1),
+                at(2)
+            ),
+        });
     }
     if (SCRATCH_VIEW_CODE..SCRATCH_VIEW_CODE + 1000).contains(&code) {
         let parts: Vec<String> = index.iter().map(|x| x.to_string()).collect();

@@ -80,6 +80,7 @@ fn skeleton(name: &str) -> Kernel {
         locals: vec![],
         body: vec![],
         functions: vec![],
+        overflow_checks: false,
     }
 }
 fn idx(t: ScalarType) -> usize {
@@ -130,13 +131,24 @@ fn triad_for() {
 
 #[test]
 fn arith_bitwise_cmp_logic_unary_all_types() {
+    for checks in [false, true] {
+        arith_bitwise_cmp_logic_unary(checks);
+    }
+}
+
+/// Every operator on every type it takes, in a kernel with or without overflow checks.
+fn arith_bitwise_cmp_logic_unary(checks: bool) {
     let mut k = skeleton("ops");
+    k.overflow_checks = checks;
     let ar = [
         ArithOp::Add,
         ArithOp::Sub,
         ArithOp::Mul,
         ArithOp::Div,
         ArithOp::Rem,
+        ArithOp::WrappingAdd,
+        ArithOp::WrappingSub,
+        ArithOp::WrappingMul,
     ];
     let bw = [
         BitwiseOp::And,
@@ -274,7 +286,14 @@ fn every_cast_and_literal() {
 
 #[test]
 fn every_math_function() {
+    for checks in [false, true] {
+        every_math_function_in(checks);
+    }
+}
+
+fn every_math_function_in(checks: bool) {
     let mut k = skeleton("math");
+    k.overflow_checks = checks;
     for f in MathFn::ALL {
         for t in NUM {
             let args: Vec<Expr> = (0..f.arity())

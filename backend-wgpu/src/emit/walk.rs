@@ -376,10 +376,15 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
             let (l, r) = (expr(cx, h, lhs)?, expr(cx, h, rhs)?);
             match op {
                 BinaryOp::Arith(o) => {
-                    let nonzero = matches!(**rhs, Expr::Lit(v) if v.to_bits() != 0);
-                    arith::binary(h, *o, lt, &l, &r, nonzero)
+                    let r_lit = match **rhs {
+                        Expr::Lit(v) => Some(v),
+                        _ => None,
+                    };
+                    arith::binary(h, *o, lt, &l, &r, cx.k.overflow_checks, r_lit)
                 }
-                BinaryOp::Bitwise(o) => bitwise::binary(*o, lt, rt, &l, &r),
+                BinaryOp::Bitwise(o) => {
+                    bitwise::binary(h, *o, lt, rt, &l, &r, cx.k.overflow_checks)
+                }
                 BinaryOp::Cmp(o) => cmp::binary(*o, lt, &l, &r),
                 BinaryOp::Logic(o) => logic::binary(*o, &l, &r),
             }
@@ -388,7 +393,7 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
             let t = cx.ty(arg)?;
             let a = expr(cx, h, arg)?;
             match op {
-                UnaryOp::Neg => arith::neg(&a),
+                UnaryOp::Neg => arith::neg(h, t, &a, cx.k.overflow_checks),
                 UnaryOp::Not if t == ScalarType::Bool => logic::not(&a),
                 UnaryOp::Not => bitwise::not(&a),
             }
@@ -411,7 +416,7 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
         Expr::Math { func, args } => {
             let tys = args.iter().map(|a| cx.ty(a)).collect::<R<Vec<_>>>()?;
             let xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
-            math::call(h, *func, &tys, &xs)?
+            math::call(h, *func, &tys, &xs, cx.k.overflow_checks)?
         }
         Expr::Load { view, index } => memory::load(cx, h, *view, index)?,
         Expr::Extent { view, dim } => memory::extent(cx, *view, *dim)?,
@@ -452,15 +457,24 @@ fn is_negative(v: Value) -> bool {
     }
 }
 
-/// The error a work item recorded with a code of this module, for `kernel`.
+/// The error a work item recorded with a code of this module or of the operator families, for
+/// `kernel`: a failure (`KernelFailed`) with the message the evaluator and Rust give.
 pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
     if let Some(e) = arith::device_error(kernel, code) {
         return Some(e);
     }
+    if let Some(e) = math::device_error(kernel, code, index) {
+        return Some(e);
+    }
     (code == STEP_CODE).then(|| {
         let step = index.first().copied().unwrap_or(0) as i64;
-        rokkos_core::Error::InvalidArgument(format!(
-            "kernel `{kernel}`: for loop with step {step} (`step_by` needs a positive step)"
-        ))
+        rokkos_core::Error::KernelFailed {
+            kernel: kernel.to_string(),
+            reason: if step == 0 {
+                "assertion failed: step != 0".to_string()
+            } else {
+                format!("for loop with step {step}")
+            },
+        }
     })
 }

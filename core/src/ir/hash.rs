@@ -18,7 +18,7 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// Version of the encoding, hashed first.
-const ENCODING_VERSION: u8 = 1;
+const ENCODING_VERSION: u8 = 2;
 
 struct Fnv(u64);
 
@@ -438,6 +438,7 @@ impl Fnv {
         }
         self.locals(&k.locals);
         self.block(&k.body);
+        self.bool(k.overflow_checks);
     }
 }
 

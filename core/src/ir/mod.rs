@@ -22,10 +22,15 @@
 //! - **Types** are the seven [`ScalarType`]s; Rust's `usize` is `u64` and `isize` is `i64`. Every
 //!   operator takes operands of one type (shift amounts excepted) and there are no implicit
 //!   conversions: [`Expr::Cast`] is Rust's `as`.
-//! - **Integers wrap** on overflow (two's complement, Rust's `wrapping_*` as in release builds),
-//!   shift amounts are masked to the width, and an integer division or remainder by zero is an error
-//!   of the work item (the native path's launch returns `Err(KernelFailed)`; the evaluator returns
-//!   [`eval::EvalError::DivisionByZero`]; GPU code must not be relied on).
+//! - **Integers** are two's complement. Overflow of `+ - *`, negation, `abs` and shifts by the
+//!   width or more makes the work item fail in a kernel recorded with [`Kernel::overflow_checks`]
+//!   (Rust's debug builds panic) and wraps otherwise (release builds; shift amounts are then masked
+//!   to the width); an integer division or remainder by zero, `MIN / -1` and `MIN % -1` fail in
+//!   every build ([`ops::arith`], [`ops::Failure`]).
+//! - **A failing work item** is what a Rust panic is on the native path: the reference evaluator
+//!   returns [`eval::EvalError::Failed`] (or [`eval::EvalError::OutOfBounds`]) with Rust's message,
+//!   and a device launch reports `Error::KernelFailed` (or `Error::OutOfBounds`) with the same
+//!   text. Other work items may or may not have run; the Views they wrote may hold partial results.
 //! - **Floats are IEEE 754** binary32 / binary64 with round-to-nearest; math intrinsics mean the Rust
 //!   method of the same name ([`ops::math`]).
 //! - **Views** are addressed by logical multi-index; offsets come from the runtime strides of each
@@ -54,7 +59,7 @@ mod tests;
 
 pub use expr::{AccField, AtomicAccess, Expr, FuncId, LocalId, ScalarParamId};
 pub use ops::{
-    Access, ArithOp, AtomicOp, BinaryOp, BitwiseOp, CmpOp, LogicOp, MathFn, NestedKind,
+    Access, ArithOp, AtomicOp, BinaryOp, BitwiseOp, CmpOp, Failure, LogicOp, MathFn, NestedKind,
     ReducerKind, ScratchDecl, ScratchId, ScratchScope, SingleKind, TeamQuery, UnaryOp, ViewId,
     ViewParam, ViewRef,
 };
@@ -163,6 +168,13 @@ pub struct Kernel {
     pub body: Block,
     /// Helper functions ([`FuncId`] indexes them).
     pub functions: Vec<Function>,
+    /// Whether integer overflow of `+ - *`, unary `-`, `abs`, `<<` and `>>` makes the work item fail
+    /// (as Rust's overflow checks do) instead of wrapping: `#[rokkos::kernel]` sets it to
+    /// `cfg!(debug_assertions)` evaluated in the kernel's own crate, so every backend treats overflow
+    /// as that crate's native code does (Cargo's `overflow-checks` follows `debug-assertions` unless a
+    /// profile sets it apart). Part of the hash and the printed form: the two modes compile to
+    /// different device code. See [`ops::arith`] and [`ops::Failure`].
+    pub overflow_checks: bool,
 }
 
 /// Which parallel pattern a kernel is for.

@@ -6,7 +6,7 @@
 //! `name.field`. Used in error messages, debugging output and IR snapshots.
 
 use crate::ir::expr::{AccField, AtomicAccess, Expr, LocalId};
-use crate::ir::ops::{Access, ScratchScope, ViewRef};
+use crate::ir::ops::{Access, BinaryOp, ScratchScope, ViewRef};
 use crate::ir::stmt::{ArrayInit, Block, LocalDecl, Stmt};
 use crate::ir::{AccShape, Function, Kernel, Pattern, Value, WorkKind};
 use std::fmt::{self, Display, Formatter, Write};
@@ -31,6 +31,10 @@ impl Display for Kernel {
             Pattern::Scan => "scan",
         };
         writeln!(f, "kernel {}({work}) {pattern} {{", self.name)?;
+        // Wrapping is the IR's default, so only the checked mode takes a line.
+        if self.overflow_checks {
+            writeln!(f, "{INDENT}overflow: checked")?;
+        }
         for v in &self.views {
             let access = match v.access {
                 Access::ReadOnly => "read_only",
@@ -170,6 +174,13 @@ impl Printer<'_> {
             },
             Expr::WorkIndex(k) => format!("i{k}"),
             Expr::AccRead(a) => self.acc(*a),
+            Expr::Binary {
+                op: BinaryOp::Arith(o),
+                lhs,
+                rhs,
+            } if o.is_wrapping() => {
+                format!("{}.{}({})", self.expr(lhs), o.symbol(), self.expr(rhs))
+            }
             Expr::Binary { op, lhs, rhs } => {
                 format!("({} {} {})", self.expr(lhs), op.symbol(), self.expr(rhs))
             }

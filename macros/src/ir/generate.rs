@@ -76,6 +76,8 @@ pub fn kernel_items(sig: &KernelSignature) -> syn::Result<TokenStream> {
             let code = tx.finish();
             quote! {
                 let mut #owned = #irb::KernelBuilder::new(#name_str, #work);
+                // Overflow is checked on every backend exactly when the user's crate checks it.
+                #owned.overflow_checks(cfg!(debug_assertions));
                 let #b = &mut #owned;
                 #(#code)*
                 #owned.finish()

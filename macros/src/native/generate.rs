@@ -10,6 +10,7 @@
 //!   scalars, with `impl ForBody<RangeWork>` running the rewritten body (the *native body*);
 //! * `impl ForKernel<RangeWork> for TriadKernel` binding the accessors.
 
+use super::hoist;
 use super::rewrite::{rewrite_block, rewrite_block_unchecked};
 use crate::parse::env::BodyEnv;
 use crate::parse::signature::{
@@ -19,7 +20,6 @@ use crate::parse::subset::SubsetInfo;
 use crate::parse::{ownership, subset, team_rules, Errors};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
-use std::collections::HashSet;
 use syn::Ident;
 
 /// Entry point of `#[kernel]`.
@@ -144,42 +144,31 @@ fn is_item_attr(a: &syn::Attribute) -> bool {
     .any(|n| a.path().is_ident(n))
 }
 
-/// The chunk-checked variant of a range kernel's body: the body with unchecked accesses at the bare
-/// work index, and the Views whose extent the runner checks once per chunk. `None` when the kernel
-/// is not a range kernel or has no such access.
-fn unchecked_variant(sig: &KernelSignature, env: &BodyEnv) -> Option<(syn::Block, Vec<Ident>)> {
-    let Work::Range(work) = &sig.work else {
-        return None;
+/// The box-checked variant of a range or MDRange kernel's body: the body with unchecked accesses
+/// wherever the index derives from the work item alone, and the check that covers them over a box
+/// of work items (see [`super::hoist`]). `None` for team kernels and when there is no such access.
+fn unchecked_variant(sig: &KernelSignature, env: &BodyEnv) -> Option<(syn::Block, TokenStream)> {
+    let work: Vec<Ident> = match &sig.work {
+        Work::Range(i) => vec![i.clone()],
+        Work::Md(ids) => ids.clone(),
+        Work::Team(_) => return None,
     };
-    let rank1: HashSet<String> = sig
-        .args
-        .iter()
-        .filter_map(|a| match a {
-            Arg::View(v) if v.rank.to_string() == "1" => Some(v.name.to_string()),
-            _ => None,
-        })
-        .collect();
+    if hoist::rebound(&sig.body, &work) {
+        return None;
+    }
     let mut body = sig.body.clone();
-    let used = rewrite_block_unchecked(env, &mut body, work, &rank1);
+    let used = rewrite_block_unchecked(env, &mut body, &work);
     if used.is_empty() {
         return None;
     }
-    // Parameter order keeps the expansion deterministic.
-    let views = sig
-        .args
-        .iter()
-        .filter_map(|a| match a {
-            Arg::View(v) if used.contains(&v.name.to_string()) => Some(v.name.clone()),
-            _ => None,
-        })
-        .collect();
-    Some((body, views))
+    let check = hoist::check_tokens(&used, &|v, d| quote!(self.#v.extent(#d)));
+    Some((body, check))
 }
 
 fn generate(
     sig: &KernelSignature,
     body: Option<(&syn::Block, &SubsetInfo)>,
-    unchecked: Option<&(syn::Block, Vec<Ident>)>,
+    unchecked: Option<&(syn::Block, TokenStream)>,
 ) -> TokenStream {
     let p = quote!(::rokkos::__private);
     let name = &sig.name;
@@ -361,9 +350,9 @@ fn generate(
         ),
     };
 
-    // The chunk-checked fast path of range kernels (see `ForBody::__range_in_bounds`).
+    // The box-checked fast path of range and MDRange kernels (see `ForBody::__in_bounds`).
     let chunk_methods = match (unchecked, body) {
-        (Some((ublock, views)), Some(_)) => {
+        (Some((ublock, check)), Some(_)) => {
             let urun = run_of(ublock);
             let unchecked_sig = match &sig.pattern {
                 PatternKind::For => quote!(unsafe fn __call_unchecked(&self, __work: #work_item)),
@@ -374,10 +363,16 @@ fn generate(
                     unsafe fn __call_unchecked(&self, __work: #work_item, __acc: &mut #value_ty, __final: bool)
                 ),
             };
+            // Range kernels get their bounds as one index; the check reads them as rank-1 boxes.
+            let as_box = match &sig.work {
+                Work::Range(_) => quote!(let (__first, __last) = ([__first], [__last]);),
+                _ => quote!(),
+            };
             quote! {
                 #[inline(always)]
-                fn __range_in_bounds(&self, __r: &::core::ops::Range<usize>) -> bool {
-                    true #(&& __r.end <= self.#views.extent(0))*
+                fn __in_bounds(&self, __first: #work_item, __last: #work_item) -> bool {
+                    #as_box
+                    #check
                 }
                 #[allow(unused_unsafe, clippy::needless_range_loop, clippy::manual_memcpy, clippy::explicit_counter_loop)]
                 #[inline(always)]

@@ -1,4 +1,5 @@
 //! The native (host) generator: kernel bodies become ordinary Rust over raw accessors.
 
 pub mod generate;
+pub mod hoist;
 pub mod rewrite;

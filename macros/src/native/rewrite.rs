@@ -12,41 +12,52 @@
 //!   `unsafe_code` lint (`#![forbid(unsafe_code)]`) and audits that look for the token see it where
 //!   the user wrote it; the generated function allows `unused_unsafe`, since the accessor calls it
 //!   wraps already sit in their own generated blocks (there it only lifts the macro's checks).
+//! * an innermost `for` loop over a range whose body indexes Views with the loop variable is
+//!   versioned: checked once before it runs, then run with those accesses unchecked (see
+//!   [`super::hoist`]), or run as written when the check fails. Unchecked accesses get the same
+//!   treatment as owned ones: index and value in generated locals, the `unsafe fn` call alone in a
+//!   block with the macro's span.
 
-use crate::parse::env::BodyEnv;
+use super::hoist::{check_tokens, has_inner_loop, index_comps, rebound, unstable_names};
+use super::hoist::{Access, Base, Comp};
+use crate::parse::env::{BodyEnv, ViewKind};
 use crate::parse::subset::is_compound;
+use crate::parse::NestedKind;
 use proc_macro2::{Span, TokenStream};
-use quote::quote_spanned;
+use quote::{quote, quote_spanned};
 use std::collections::HashSet;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
-use syn::{BinOp, Expr};
+use syn::{BinOp, Expr, Ident};
 
 /// Rewrites `body` in place.
 pub fn rewrite_block(env: &BodyEnv, body: &mut syn::Block) {
     Rewriter {
         env,
         unchecked: None,
-        used: HashSet::new(),
+        used: Vec::new(),
     }
     .visit_block_mut(body);
 }
 
-/// Rewrites `body` for the chunk-checked variant of a range kernel: accesses to the rank-1 View
-/// parameters in `rank1` whose index is exactly the work index `work` become unchecked
-/// (`__get_unchecked` / `__load_unchecked` / `__store_unchecked`); everything else is rewritten as
-/// by [`rewrite_block`]. Returns the Views that got unchecked accesses: the runner must check
-/// `range.end <= extent(0)` for each of them before using this variant.
+/// Rewrites `body` for the box-checked variant of a range or MDRange kernel: accesses to View
+/// parameters whose index components are all work indices (`work`) plus or minus a literal, or
+/// literals (see [`super::hoist`]), become unchecked (`__get_unchecked` / `__load_unchecked` /
+/// `__store_unchecked`); everything else is rewritten as by [`rewrite_block`]. Returns those
+/// accesses: the runner must check them over the whole chunk or tile (`__in_bounds`) before using
+/// this variant.
 pub fn rewrite_block_unchecked(
     env: &BodyEnv,
     body: &mut syn::Block,
-    work: &syn::Ident,
-    rank1: &HashSet<String>,
-) -> HashSet<String> {
+    work: &[syn::Ident],
+) -> Vec<Access> {
     let mut r = Rewriter {
         env,
-        unchecked: Some((work.to_string(), rank1)),
-        used: HashSet::new(),
+        unchecked: Some(Scope {
+            moving: work.to_vec(),
+            fixed: None,
+        }),
+        used: Vec::new(),
     };
     r.visit_block_mut(body);
     r.used
@@ -54,10 +65,50 @@ pub fn rewrite_block_unchecked(
 
 struct Rewriter<'a> {
     env: &'a BodyEnv,
-    /// The work index and the rank-1 View parameters eligible for unchecked access.
-    unchecked: Option<(String, &'a HashSet<String>)>,
-    /// Views that got unchecked accesses.
-    used: HashSet<String>,
+    /// What makes an access unchecked, when some do.
+    unchecked: Option<Scope>,
+    /// The accesses made unchecked.
+    used: Vec<Access>,
+}
+
+/// The names a hoisted access may use.
+struct Scope {
+    /// The moving indices: the work indices of a range or MDRange kernel, or a loop variable.
+    moving: Vec<Ident>,
+    /// Inside a versioned loop: the names the loop body may change; every other name is fixed.
+    /// `None` for a kernel's box, where only literals are fixed.
+    fixed: Option<HashSet<String>>,
+}
+
+impl Scope {
+    fn classify(&self, id: &Ident) -> Option<Base> {
+        if let Some(p) = self.moving.iter().position(|m| m == id) {
+            return Some(Base::Moving(p));
+        }
+        let unstable = self.fixed.as_ref()?;
+        (!unstable.contains(&id.to_string())).then_some(Base::Fixed)
+    }
+}
+
+/// The name a pattern binds when it is a plain, immutable, by-value name (`k`, `k: usize`).
+fn plain_binding(p: &syn::Pat) -> Option<Ident> {
+    match p {
+        syn::Pat::Ident(pi)
+            if pi.by_ref.is_none() && pi.mutability.is_none() && pi.subpat.is_none() =>
+        {
+            Some(pi.ident.clone())
+        }
+        syn::Pat::Type(t) => plain_binding(&t.pat),
+        _ => None,
+    }
+}
+
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        _ => e,
+    }
 }
 
 fn strip_mut(e: &mut Expr) -> &mut Expr {
@@ -86,20 +137,143 @@ fn binop_of(op: &BinOp) -> proc_macro2::TokenStream {
 }
 
 impl Rewriter<'_> {
-    /// `a[i]` with `i` the bare work index and `a` eligible for unchecked access: `(a, writable)`.
-    fn direct(&mut self, e: &mut Expr) -> Option<(Expr, bool)> {
-        let (work, rank1) = self.unchecked.as_ref()?;
+    /// `a[idx]` on a View with a hoistable index: `(a, idx, writable)`, recorded in `used`.
+    /// A kernel's box covers View parameters; a versioned loop also scratch Views it does not bind.
+    fn direct(&mut self, e: &mut Expr) -> Option<(Expr, Expr, bool)> {
+        let scope = self.unchecked.as_ref()?;
         let Expr::Index(ix) = strip_mut(e) else {
             return None;
         };
         let (name, kind) = self.env.view_of(&ix.expr)?;
-        let is_work =
-            matches!(strip_mut(&mut ix.index), Expr::Path(p) if p.path.is_ident(work.as_str()));
-        if !is_work || !rank1.contains(&name) {
+        let eligible = match &scope.fixed {
+            None => matches!(kind, ViewKind::Read | ViewKind::Write),
+            Some(unstable) => !unstable.contains(&name),
+        };
+        if !eligible {
             return None;
         }
-        self.used.insert(name);
-        Some(((*ix.expr).clone(), kind.writable()))
+        let comps = index_comps(&ix.index, &|id| scope.classify(id))?;
+        let access = Access { view: name, comps };
+        if !self.used.contains(&access) {
+            self.used.push(access);
+        }
+        Some(((*ix.expr).clone(), (*ix.index).clone(), kind.writable()))
+    }
+
+    /// The two versions of the innermost body of a range over `var`: the condition under which
+    /// its accesses hoistable over `var` are in bounds for the whole range (`__first`/`__last`
+    /// hold the range's first and last index), the body with those accesses unchecked, and the
+    /// body rewritten as usual. `None` when the body holds a loop or closure, rebinds `var`, or
+    /// indexes no View with `var` (then nothing even says `var` is a `usize`).
+    fn versions(
+        &mut self,
+        var: &Ident,
+        body: &syn::Block,
+    ) -> Option<(proc_macro2::TokenStream, syn::Block, syn::Block)> {
+        if has_inner_loop(body) || rebound(body, std::slice::from_ref(var)) {
+            return None;
+        }
+        let mut fast = body.clone();
+        let mut sub = Rewriter {
+            env: self.env,
+            unchecked: Some(Scope {
+                moving: vec![var.clone()],
+                fixed: Some(unstable_names(body)),
+            }),
+            used: Vec::new(),
+        };
+        sub.visit_block_mut(&mut fast);
+        let moves = |a: &Access| a.comps.iter().any(|c| matches!(c, Comp::Work { .. }));
+        if !sub.used.iter().any(moves) {
+            return None;
+        }
+        let check = check_tokens(&sub.used, &|v, d| quote!(#v.extent(#d)));
+        let mut slow = body.clone();
+        self.visit_block_mut(&mut slow);
+        Some((check, fast, slow))
+    }
+
+    /// `for j in R { body }` as a versioned loop, when `R` is a team range or `a..b`: the
+    /// accesses hoistable over `j` (see [`Rewriter::versions`]) are checked once for the range.
+    fn version_loop(&mut self, f: &syn::ExprForLoop) -> Option<Expr> {
+        let var = plain_binding(&f.pat)?;
+        let team_range = self
+            .env
+            .team_method(&f.expr)
+            .is_some_and(|m| NestedKind::of_range(&m.method.to_string()).is_some());
+        let plain_range = matches!(strip(&f.expr), Expr::Range(r)
+            if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) && r.start.is_some() && r.end.is_some());
+        if !(team_range || plain_range) {
+            return None;
+        }
+        let (check, fast, slow) = self.versions(&var, &f.body)?;
+        let (attrs, label) = (&f.attrs, &f.label);
+        let mut range = (*f.expr).clone();
+        self.visit_expr_mut(&mut range);
+        let r = Ident::new("__rokkos_r", Span::mixed_site());
+        Some(syn::parse_quote_spanned!(f.span()=> {
+            let #r: ::core::ops::Range<usize> = #range;
+            if #r.start < #r.end && {
+                let (__first, __last) = ([#r.start], [#r.end - 1]);
+                #check
+            } {
+                #(#attrs)* #label for #var in #r #fast
+            } else {
+                #(#attrs)* #label for #var in #r #slow
+            }
+        }))
+    }
+
+    /// `team.vector_reduce(R, reducer, |k, acc| body)` (any nested reduce or scan) as a
+    /// versioned call: the accesses of the closure's body hoistable over `k` are checked once for
+    /// the range, and the call gets the body with them unchecked, or as written.
+    fn version_nested(&mut self, m: &syn::ExprMethodCall) -> Option<Expr> {
+        if !self.env.is_team(&m.receiver)
+            || NestedKind::of_nested_reduce(&m.method.to_string()).is_none()
+        {
+            return None;
+        }
+        let n = m.args.len();
+        let Some(Expr::Closure(c)) = m.args.last() else {
+            return None;
+        };
+        if n < 2 {
+            return None;
+        }
+        let var = plain_binding(c.inputs.first()?)?;
+        let body: syn::Block = match &*c.body {
+            Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block.clone(),
+            e => syn::parse_quote!({ #e }),
+        };
+        let (check, fast, slow) = self.versions(&var, &body)?;
+        let mut args: Vec<Expr> = m.args.iter().take(n - 1).cloned().collect();
+        for a in &mut args {
+            self.visit_expr_mut(a);
+        }
+        let range = args.remove(0);
+        let closure = |b: syn::Block| {
+            let mut c = c.clone();
+            c.body = Box::new(Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block: b,
+            }));
+            c
+        };
+        let (cf, cs) = (closure(fast), closure(slow));
+        let (recv, method, attrs) = (&m.receiver, &m.method, &m.attrs);
+        let r = Ident::new("__rokkos_r", Span::mixed_site());
+        Some(syn::parse_quote_spanned!(m.span()=> {
+            let #r: ::core::ops::Range<usize> = ::rokkos::IntoNestedRange::into_range(#range);
+            if #r.start < #r.end && {
+                let (__first, __last) = ([#r.start], [#r.end - 1]);
+                #check
+            } {
+                #(#attrs)* #recv.#method(#r, #(#args,)* #cf)
+            } else {
+                #(#attrs)* #recv.#method(#r, #(#args,)* #cs)
+            }
+        }))
     }
 
     /// `a[idx]` on a writable View: `(a, idx)` with `idx` already rewritten.
@@ -135,18 +309,15 @@ fn locals() -> (syn::Ident, syn::Ident) {
 impl VisitMut for Rewriter<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         let span = e.span();
-        let work = self
-            .unchecked
-            .as_ref()
-            .map(|(w, _)| syn::Ident::new(w, span));
         let (k, v) = locals();
+        let old = syn::Ident::new("__rokkos_old", Span::mixed_site());
         match e {
             Expr::Assign(a) => {
-                if let (Some((view, true)), Some(i)) = (self.direct(&mut a.left), &work) {
+                if let Some((view, idx, true)) = self.direct(&mut a.left) {
                     self.visit_expr_mut(&mut a.right);
                     let rhs = &a.right;
-                    let store = owned(quote_spanned!(span=> #view.__store_unchecked(#i, #v)));
-                    *e = syn::parse_quote_spanned!(span=> { let #v = #rhs; #store });
+                    let store = owned(quote_spanned!(span=> #view.__store_unchecked(#k, #v)));
+                    *e = syn::parse_quote_spanned!(span=> { let #v = #rhs; let #k = #idx; #store });
                     return;
                 }
                 if let Some((view, idx)) = self.writable_index(&mut a.left) {
@@ -158,13 +329,19 @@ impl VisitMut for Rewriter<'_> {
                 }
             }
             Expr::Binary(b) if is_compound(&b.op) => {
-                if let (Some((view, true)), Some(i)) = (self.direct(&mut b.left), &work) {
+                if let Some((view, idx, true)) = self.direct(&mut b.left) {
                     self.visit_expr_mut(&mut b.right);
                     let rhs = &b.right;
                     let op = binop_of(&b.op);
-                    let load = owned(quote_spanned!(span=> #view.__load_unchecked(#i)));
-                    let store = owned(quote_spanned!(span=> #view.__store_unchecked(#i, #v)));
-                    *e = syn::parse_quote_spanned!(span=> { let #v = #load #op (#rhs); #store });
+                    // Load, then the right-hand side, then store: the checked form's order.
+                    let load = owned(quote_spanned!(span=> #view.__load_unchecked(#k)));
+                    let store = owned(quote_spanned!(span=> #view.__store_unchecked(#k, #v)));
+                    *e = syn::parse_quote_spanned!(span=> {
+                        let #k = #idx;
+                        let #old = #load;
+                        let #v = #old #op (#rhs);
+                        #store
+                    });
                     return;
                 }
                 if let Some((view, idx)) = self.writable_index(&mut b.left) {
@@ -182,18 +359,30 @@ impl VisitMut for Rewriter<'_> {
                 }
             }
             Expr::Index(_) => {
-                if let (Some((view, writable)), Some(i)) = (self.direct(e), &work) {
+                if let Some((view, idx, writable)) = self.direct(e) {
                     let load = if writable {
-                        owned(quote_spanned!(span=> #view.__load_unchecked(#i)))
+                        owned(quote_spanned!(span=> #view.__load_unchecked(#k)))
                     } else {
-                        owned(quote_spanned!(span=> #view.__get_unchecked(#i)))
+                        owned(quote_spanned!(span=> #view.__get_unchecked(#k)))
                     };
-                    *e = syn::parse_quote_spanned!(span=> #load);
+                    *e = syn::parse_quote_spanned!(span=> { let #k = #idx; #load });
                     return;
                 }
                 if let Some((view, idx)) = self.writable_index(e) {
                     let load = owned(quote_spanned!(span=> #view.__load(#k)));
                     *e = syn::parse_quote_spanned!(span=> { let #k = #idx; #load });
+                    return;
+                }
+            }
+            Expr::ForLoop(f) => {
+                if let Some(v) = self.version_loop(f) {
+                    *e = v;
+                    return;
+                }
+            }
+            Expr::MethodCall(m) => {
+                if let Some(v) = self.version_nested(m) {
+                    *e = v;
                     return;
                 }
             }

@@ -262,20 +262,21 @@ impl<T: IrFloat> Expr<T> {
 }
 
 impl<T: IrNum> Expr<T> {
-    /// `x.wrapping_add(y)`: IR integers wrap, so this is `x + y`.
+    /// `x.wrapping_add(y)`: `x + y` that wraps even in a kernel with overflow checks.
     pub fn wrapping_add(self, rhs: impl IntoExpr<T>) -> Self {
-        self + rhs.into_expr()
+        self.binary(BinaryOp::Arith(ArithOp::WrappingAdd), rhs.into_expr().expr)
     }
-    /// `x.wrapping_sub(y)`: `x - y`.
+    /// `x.wrapping_sub(y)`.
     pub fn wrapping_sub(self, rhs: impl IntoExpr<T>) -> Self {
-        self - rhs.into_expr()
+        self.binary(BinaryOp::Arith(ArithOp::WrappingSub), rhs.into_expr().expr)
     }
-    /// `x.wrapping_mul(y)`: `x * y`.
+    /// `x.wrapping_mul(y)`.
     pub fn wrapping_mul(self, rhs: impl IntoExpr<T>) -> Self {
-        self * rhs.into_expr()
+        self.binary(BinaryOp::Arith(ArithOp::WrappingMul), rhs.into_expr().expr)
     }
-    /// `x.rem_euclid(y)` as `std` computes it: `r = x % y`, plus `|y|` when `r < 0` (signed types;
-    /// `x % y` for unsigned ones). The operands are evaluated more than once: bind values with side
+    /// `x.rem_euclid(y)` as `std` computes it: `r = x % y`, then, when `r < 0`, `r + |y|` (signed
+    /// integers: `r.wrapping_add(y.wrapping_abs())`, which never overflows in `std` either; `x % y`
+    /// for unsigned ones). The operands are evaluated more than once: bind values with side
     /// effects first.
     pub fn rem_euclid(self, rhs: impl IntoExpr<T>) -> Self {
         let rhs = rhs.into_expr();
@@ -283,9 +284,18 @@ impl<T: IrNum> Expr<T> {
         if !T::TYPE.is_signed() {
             return r;
         }
-        let zero = Expr::<T>::from_ir(IrExpr::Lit(Value::zero(T::TYPE)));
-        let abs = rhs.math(MathFn::Abs, Vec::new());
-        select(r.clone().lt(zero), r.clone() + abs, r)
+        let zero = || Expr::<T>::from_ir(IrExpr::Lit(Value::zero(T::TYPE)));
+        let abs = if T::TYPE.is_float() {
+            rhs.math(MathFn::Abs, Vec::new())
+        } else {
+            // `wrapping_abs`: `0 - y` wraps at `MIN`, where `abs` would fail a checked kernel.
+            select(
+                rhs.clone().lt(zero()),
+                zero().wrapping_sub(rhs.clone()),
+                rhs,
+            )
+        };
+        select(r.clone().lt(zero()), r.clone().wrapping_add(abs), r)
     }
     math_binary!(
         /// `x.min(y)`.

@@ -172,9 +172,16 @@ impl KernelBuilder {
                 locals: Vec::new(),
                 body: Vec::new(),
                 functions: Vec::new(),
+                overflow_checks: false,
             },
             body: BodyBuilder::default(),
         }
+    }
+
+    /// Records whether integer overflow makes the work item fail ([`Kernel::overflow_checks`];
+    /// off unless set): `#[rokkos::kernel]` passes `cfg!(debug_assertions)` of the kernel's crate.
+    pub fn overflow_checks(&mut self, on: bool) {
+        self.kernel.overflow_checks = on;
     }
 
     /// The recorded kernel (no validation: see [`crate::ir::valid::validate`]).

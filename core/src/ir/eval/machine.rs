@@ -211,7 +211,7 @@ impl Machine<'_, '_, '_> {
                 self.scratch_used[l] = end;
                 Ok(())
             }
-            _ => Err(EvalError::InvalidArgument(format!(
+            _ => Err(EvalError::Failed(format!(
                 "{} scratch of {len} elements of {size} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
                  (request it with TeamPolicy::scratch)",
                 match scope {
@@ -261,6 +261,11 @@ impl Machine<'_, '_, '_> {
                 "the kernel body ended with break, continue or a value".into(),
             )),
         }
+    }
+
+    /// The kernel's overflow checks ([`Kernel::overflow_checks`]).
+    fn checks(&self) -> bool {
+        self.kernel.overflow_checks
     }
 
     fn acc_slot(&self, f: AccField) -> usize {
@@ -370,12 +375,12 @@ impl Machine<'_, '_, '_> {
                     BinaryOp::Logic(LogicOp::And) if !as_bool(l)? => l,
                     BinaryOp::Logic(LogicOp::Or) if as_bool(l)? => l,
                     BinaryOp::Logic(_) => Value::Bool(as_bool(self.expr(f, rhs)?)?),
-                    BinaryOp::Arith(o) => ops::arith(*o, l, self.expr(f, rhs)?)?,
-                    BinaryOp::Bitwise(o) => ops::bitwise(*o, l, self.expr(f, rhs)?)?,
+                    BinaryOp::Arith(o) => ops::arith(*o, l, self.expr(f, rhs)?, self.checks())?,
+                    BinaryOp::Bitwise(o) => ops::bitwise(*o, l, self.expr(f, rhs)?, self.checks())?,
                     BinaryOp::Cmp(o) => ops::cmp(*o, l, self.expr(f, rhs)?)?,
                 }
             }
-            Expr::Unary { op, arg } => ops::unary(*op, self.expr(f, arg)?)?,
+            Expr::Unary { op, arg } => ops::unary(*op, self.expr(f, arg)?, self.checks())?,
             Expr::Cast { ty, arg } => ops::cast(self.expr(f, arg)?, *ty)?,
             Expr::Select {
                 cond,
@@ -392,7 +397,7 @@ impl Machine<'_, '_, '_> {
             }
             Expr::Math { func, args } => {
                 let args = self.exprs(f, args)?;
-                ops::math(*func, &args)?
+                ops::math(*func, &args, self.checks())?
             }
             Expr::Load { view, index } => {
                 let index = self.exprs(f, index)?;
@@ -530,10 +535,13 @@ impl Machine<'_, '_, '_> {
                 let s = num(self.expr(f, start)?)?;
                 let e = num(self.expr(f, end)?)?;
                 let st = num(self.expr(f, step)?)?;
-                if st <= 0 {
-                    return Err(EvalError::InvalidArgument(format!(
-                        "for loop with step {st}"
-                    )));
+                // `step_by(0)` panics in Rust; the IR's signed counters could also carry a
+                // negative step, which no Rust iterator takes.
+                if st == 0 {
+                    return Err(EvalError::Failed("assertion failed: step != 0".into()));
+                }
+                if st < 0 {
+                    return Err(EvalError::Failed(format!("for loop with step {st}")));
                 }
                 // Bounds are 64-bit values widened to i128, so neither count overflows, and
                 // an inclusive `end` at its type's maximum is reached without computing `end + 1`.
@@ -635,7 +643,7 @@ impl Machine<'_, '_, '_> {
                     .into_iter()
                     .map(|v| match as_i128(v) {
                         Some(x) if x >= 0 => Ok(x as usize),
-                        _ => Err(EvalError::InvalidArgument(format!("scratch extent {v:?}"))),
+                        _ => Err(EvalError::Failed(format!("scratch extent {v:?}"))),
                     })
                     .collect::<R<_>>()?;
                 let mut strides = vec![0; extents.len()];

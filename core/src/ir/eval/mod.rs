@@ -2,9 +2,12 @@
 //!
 //! Tests use it to prove without a GPU that the IR means what the native body does: for each kernel
 //! they compare `eval_*` with the native path (the serial backend) bit for bit. It follows the IR's
-//! semantics (see [`crate::ir`]) literally: integers wrap, an integer division by zero is
-//! [`EvalError::DivisionByZero`], an index outside a View's extents is [`EvalError::OutOfBounds`], casts
-//! are Rust's `as`, math functions are the Rust methods. Work items run in order (an MDRange in
+//! semantics (see [`crate::ir`]) literally: integer overflow fails or wraps as the kernel's
+//! [`Kernel::overflow_checks`] says, a failing work item (a division by zero, an overflow, `clamp`
+//! with `min > max`, `step_by(0)`, a scratch request past the reservation) is [`EvalError::Failed`]
+//! with the message Rust's panic prints, an index outside a View's extents is
+//! [`EvalError::OutOfBounds`], casts are Rust's `as`, math functions are the Rust methods (with
+//! the choices Rust leaves open pinned down in [`crate::ir::ops::math`]). Work items run in order (an MDRange in
 //! row-major order, the last index fastest); a league runs team by team with team size 1, so nested
 //! ranges run sequentially, `single` runs once, broadcasts return their value and barriers do nothing,
 //! like the host backends. A scan runs one pass with the final flag set. Scratch Views are
@@ -31,9 +34,12 @@ pub enum EvalError {
     /// The arguments, work set or initial values do not fit the kernel.
     #[error("bad arguments: {0}")]
     BadArguments(String),
-    /// An integer division or remainder by zero.
-    #[error("integer division by zero")]
-    DivisionByZero,
+    /// A work item failed where the native path panics (other than an index out of bounds): the
+    /// message is Rust's (`attempt to divide by zero`, `attempt to add with overflow`, `min > max,
+    /// or either was NaN. min = 2.0, max = 1.0`, `assertion failed: step != 0`, ...). Launches
+    /// report it as `Error::KernelFailed`.
+    #[error("{0}")]
+    Failed(String),
     /// A View or local array index outside the extents.
     #[error("index {index:?} out of bounds for `{view}` with extents {extents:?}")]
     OutOfBounds {
@@ -47,9 +53,6 @@ pub enum EvalError {
     /// A local read before any assignment.
     #[error("local `{0}` read before it was assigned")]
     Uninitialized(String),
-    /// An argument Rust would panic on (`clamp` with `min > max`, `step_by(0)`).
-    #[error("invalid argument: {0}")]
-    InvalidArgument(String),
     /// An evaluator inconsistency (a bug: the validator should have rejected the kernel).
     #[error("internal evaluator error: {0}")]
     Internal(String),

@@ -1,8 +1,9 @@
 //! The value semantics of every operator, cast, math function, atomic and nested reducer, exactly as
-//! Rust computes them (release-mode wrapping for integers).
+//! Rust computes them, with integer overflow failing or wrapping as `checks` (the kernel's
+//! [`crate::ir::Kernel::overflow_checks`]) says.
 
 use super::EvalError;
-use crate::ir::ops::{ArithOp, AtomicOp, BitwiseOp, CmpOp, MathFn, UnaryOp};
+use crate::ir::ops::{ArithOp, AtomicOp, BitwiseOp, CmpOp, Failure, MathFn, UnaryOp};
 use crate::ir::{ScalarType, Value};
 use std::cmp::Ordering;
 
@@ -13,28 +14,54 @@ fn mismatch(what: &str, vals: &[Value]) -> EvalError {
     EvalError::Internal(format!("{what} on ill-typed operands ({})", tys.join(", ")))
 }
 
-/// `a op b` for an arithmetic operator.
-pub fn arith(op: ArithOp, a: Value, b: Value) -> R<Value> {
+fn fail<T>(f: Failure) -> R<T> {
+    Err(EvalError::Failed(f.message().to_string()))
+}
+
+/// `a op b` for an arithmetic operator; `checks`: the kernel's overflow checks.
+pub fn arith(op: ArithOp, a: Value, b: Value, checks: bool) -> R<Value> {
+    // The wrapping methods never fail; `+ - *` fail on overflow only with checks; `/ %` always.
+    let checked = checks && !op.is_wrapping();
     macro_rules! int {
-        ($x:expr, $y:expr, $v:ident) => {
-            Value::$v(match op {
-                ArithOp::Add => $x.wrapping_add($y),
-                ArithOp::Sub => $x.wrapping_sub($y),
-                ArithOp::Mul => $x.wrapping_mul($y),
-                ArithOp::Div | ArithOp::Rem if $y == 0 => return Err(EvalError::DivisionByZero),
-                ArithOp::Div => $x.wrapping_div($y),
-                ArithOp::Rem => $x.wrapping_rem($y),
+        ($x:expr, $y:expr, $v:ident) => {{
+            let (x, y) = ($x, $y);
+            Value::$v(match op.base() {
+                ArithOp::Add => match x.checked_add(y) {
+                    None if checked => return fail(Failure::AddOverflow),
+                    _ => x.wrapping_add(y),
+                },
+                ArithOp::Sub => match x.checked_sub(y) {
+                    None if checked => return fail(Failure::SubOverflow),
+                    _ => x.wrapping_sub(y),
+                },
+                ArithOp::Mul => match x.checked_mul(y) {
+                    None if checked => return fail(Failure::MulOverflow),
+                    _ => x.wrapping_mul(y),
+                },
+                ArithOp::Div if y == 0 => return fail(Failure::DivByZero),
+                ArithOp::Div => match x.checked_div(y) {
+                    Some(q) => q,
+                    None => return fail(Failure::DivOverflow),
+                },
+                ArithOp::Rem if y == 0 => return fail(Failure::RemByZero),
+                ArithOp::Rem => match x.checked_rem(y) {
+                    Some(r) => r,
+                    None => return fail(Failure::RemOverflow),
+                },
+                _ => return Err(EvalError::Internal(format!("operator {op:?}"))),
             })
-        };
+        }};
     }
     macro_rules! float {
         ($x:expr, $y:expr, $v:ident) => {
-            Value::$v(match op {
+            Value::$v(match op.base() {
                 ArithOp::Add => $x + $y,
                 ArithOp::Sub => $x - $y,
                 ArithOp::Mul => $x * $y,
                 ArithOp::Div => $x / $y,
+                // Rust's `%` is C's `fmod`, exact.
                 ArithOp::Rem => $x % $y,
+                _ => return Err(EvalError::Internal(format!("operator {op:?}"))),
             })
         };
     }
@@ -49,9 +76,18 @@ pub fn arith(op: ArithOp, a: Value, b: Value) -> R<Value> {
     })
 }
 
-/// `a op b` for a bitwise operator (shift amounts masked to the width, as `wrapping_shl`).
-pub fn bitwise(op: BitwiseOp, a: Value, b: Value) -> R<Value> {
+/// `a op b` for a bitwise operator. A shift by the width of `a` or more (a negative amount
+/// included: Rust compares the amount as unsigned) fails with `checks`; otherwise the amount is
+/// masked to the width, as `wrapping_shl`.
+pub fn bitwise(op: BitwiseOp, a: Value, b: Value, checks: bool) -> R<Value> {
     if matches!(op, BitwiseOp::Shl | BitwiseOp::Shr) {
+        if checks && b.ty().is_int() && a.ty().is_int() && b.to_bits() >= u64::from(a.ty().bits()) {
+            return fail(if op == BitwiseOp::Shl {
+                Failure::ShlOverflow
+            } else {
+                Failure::ShrOverflow
+            });
+        }
         let n = b.to_bits() as u32;
         macro_rules! shift {
             ($x:expr, $v:ident) => {
@@ -109,9 +145,12 @@ pub fn cmp(op: CmpOp, a: Value, b: Value) -> R<Value> {
     }))
 }
 
-/// `op a`.
-pub fn unary(op: UnaryOp, a: Value) -> R<Value> {
+/// `op a`; `-MIN` fails with `checks` and wraps otherwise.
+pub fn unary(op: UnaryOp, a: Value, checks: bool) -> R<Value> {
     Ok(match (op, a) {
+        (UnaryOp::Neg, Value::I32(i32::MIN)) | (UnaryOp::Neg, Value::I64(i64::MIN)) if checks => {
+            return fail(Failure::NegOverflow)
+        }
         (UnaryOp::Neg, Value::I32(x)) => Value::I32(x.wrapping_neg()),
         (UnaryOp::Neg, Value::I64(x)) => Value::I64(x.wrapping_neg()),
         (UnaryOp::Neg, Value::F32(x)) => Value::F32(-x),
@@ -151,8 +190,34 @@ pub fn cast(a: Value, ty: ScalarType) -> R<Value> {
     })
 }
 
-/// A math intrinsic on `args` (the receiver first).
-pub fn math(func: MathFn, args: &[Value]) -> R<Value> {
+/// `x.max(y)` of floats as the IR pins it: a NaN operand gives the other one, and of two equal
+/// operands (`0.0` and `-0.0`) the receiver wins, which is what Rust's `max` returns on x86-64
+/// (Rust leaves the choice open).
+macro_rules! fmax {
+    ($x:expr, $y:expr) => {{
+        let (x, y) = ($x, $y);
+        if x.is_nan() || y > x {
+            y
+        } else {
+            x
+        }
+    }};
+}
+/// `x.min(y)` of floats: as [`fmax!`] with the comparison reversed.
+macro_rules! fmin {
+    ($x:expr, $y:expr) => {{
+        let (x, y) = ($x, $y);
+        if x.is_nan() || y < x {
+            y
+        } else {
+            x
+        }
+    }};
+}
+
+/// A math intrinsic on `args` (the receiver first); `checks`: the kernel's overflow checks (integer
+/// `abs` of `MIN` fails with them).
+pub fn math(func: MathFn, args: &[Value], checks: bool) -> R<Value> {
     macro_rules! float {
         ($x:expr, $v:ident, $t:ty) => {{
             let x = $x;
@@ -186,13 +251,13 @@ pub fn math(func: MathFn, args: &[Value]) -> R<Value> {
                     _ => return Err(mismatch(func.name(), args)),
                 },
                 MathFn::Abs => x.abs(),
-                MathFn::Min => x.min(arg(1)?),
-                MathFn::Max => x.max(arg(1)?),
+                MathFn::Min => fmin!(x, arg(1)?),
+                MathFn::Max => fmax!(x, arg(1)?),
                 MathFn::Clamp => {
                     let (lo, hi) = (arg(1)?, arg(2)?);
                     if lo > hi || lo.is_nan() || hi.is_nan() {
-                        return Err(EvalError::InvalidArgument(format!(
-                            "clamp({lo:?}, {hi:?}) with min > max or NaN"
+                        return Err(EvalError::Failed(format!(
+                            "min > max, or either was NaN. min = {lo:?}, max = {hi:?}"
                         )));
                     }
                     x.clamp(lo, hi)
@@ -224,12 +289,15 @@ pub fn math(func: MathFn, args: &[Value]) -> R<Value> {
                 MathFn::Clamp => {
                     let (lo, hi) = (arg(1)?, arg(2)?);
                     if lo > hi {
-                        return Err(EvalError::InvalidArgument(format!("clamp({lo}, {hi}) with min > max")));
+                        return Err(EvalError::Failed(format!("min > max. min = {lo}, max = {hi}")));
                     }
                     x.clamp(lo, hi)
                 }
-                // Signed types only: `abs` wraps at MIN (as release builds), and `signum`.
-                $(MathFn::Abs => x.$abs(),
+                // Signed types only: `abs` of MIN fails with checks and wraps otherwise, and `signum`.
+                $(MathFn::Abs => match x.checked_abs() {
+                    None if checks => return fail(Failure::NegOverflow),
+                    _ => x.$abs(),
+                },
                 MathFn::Signum => x.$signum(),)?
                 _ => return Err(mismatch(func.name(), args)),
             })
@@ -252,8 +320,9 @@ pub fn atomic(op: AtomicOp, old: Value, args: &[Value]) -> R<Option<Value>> {
     let v = args.first().copied();
     let arg = || v.ok_or_else(|| mismatch(op.name(), args));
     Ok(match op {
-        AtomicOp::Add => Some(arith(ArithOp::Add, old, arg()?)?),
-        AtomicOp::Sub => Some(arith(ArithOp::Sub, old, arg()?)?),
+        // Atomics wrap, as `core::sync::atomic` does in every build.
+        AtomicOp::Add => Some(arith(ArithOp::Add, old, arg()?, false)?),
+        AtomicOp::Sub => Some(arith(ArithOp::Sub, old, arg()?, false)?),
         AtomicOp::Min => {
             let v = arg()?;
             Some(if partial_cmp(v, old)? == Some(Ordering::Less) {
@@ -270,9 +339,9 @@ pub fn atomic(op: AtomicOp, old: Value, args: &[Value]) -> R<Option<Value>> {
                 old
             })
         }
-        AtomicOp::And => Some(bitwise(BitwiseOp::And, old, arg()?)?),
-        AtomicOp::Or => Some(bitwise(BitwiseOp::Or, old, arg()?)?),
-        AtomicOp::Xor => Some(bitwise(BitwiseOp::Xor, old, arg()?)?),
+        AtomicOp::And => Some(bitwise(BitwiseOp::And, old, arg()?, false)?),
+        AtomicOp::Or => Some(bitwise(BitwiseOp::Or, old, arg()?, false)?),
+        AtomicOp::Xor => Some(bitwise(BitwiseOp::Xor, old, arg()?, false)?),
         AtomicOp::Exchange | AtomicOp::Store => Some(arg()?),
         AtomicOp::CompareExchange => {
             let new = args

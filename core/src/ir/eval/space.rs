@@ -14,8 +14,10 @@
 //! failure remain, as on the host backends). The launch-time argument checks guarantee that no
 //! writable View overlaps another argument, so the copies cannot clobber each other. Errors of a
 //! work item become the errors a checked device launch reports: an index outside a View's extents
-//! is [`Error::OutOfBounds`] (the message the native path panics with); the rest are
-//! [`Error::InvalidArgument`].
+//! is [`Error::OutOfBounds`] (the message the native path panics with), any other failure of a
+//! work item ([`EvalError::Failed`]: a division by zero, an overflow, ...) is
+//! [`Error::KernelFailed`] with Rust's panic message, and the rest (a kernel the IR cannot
+//! describe, an evaluator bug) are [`Error::InvalidArgument`].
 
 use super::{eval_for, eval_reduce, eval_scan, ArgValue, Buffer, EvalError, ViewArg, WorkSet};
 use crate::error::{Error, Result};
@@ -291,6 +293,10 @@ fn launch<P, K: KernelIr<Space = EvalMemory>>(
                 extents: fmt_index(&extents),
             }
         }
+        EvalError::Failed(reason) => Error::KernelFailed {
+            kernel: name.to_string(),
+            reason,
+        },
         other => Error::InvalidArgument(format!("kernel `{name}` (IR evaluator): {other}")),
     })
 }

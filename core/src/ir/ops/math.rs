@@ -1,10 +1,45 @@
 //! Math intrinsics: the float methods of `std` plus `abs`, `min`, `max`, `clamp`, `signum` on integers.
 //!
-//! Each function means exactly what the Rust method of the same name means on the operand type
-//! (`round` rounds half away from zero, `fract` is `x - x.trunc()`, `min`/`max` of floats return the
-//! other operand when one is NaN, `mul_add` is fused, `abs` of an integer wraps at `MIN`). Emitters map
-//! them to target functions with the same results up to the target's documented accuracy, and spell out
-//! the ones whose target namesake differs (WGSL's `round` is half-to-even and its `fract` uses `floor`).
+//! Each function means what the Rust method of the same name means on the operand type (`round`
+//! rounds half away from zero, `fract` is `x - x.trunc()`, `mul_add` is fused: one rounding), with
+//! the choices Rust leaves open pinned down so that every backend agrees:
+//!
+//! - `x.min(y)` / `x.max(y)` of floats: a NaN operand gives the other one (both NaN: NaN), and of
+//!   two operands that compare equal (`0.0` and `-0.0`) the receiver `x`, which is what Rust returns
+//!   on x86-64 in unoptimised code and out of line. Rust documents the choice as unspecified, and
+//!   optimised native code does not keep to it (LLVM treats `max` as commutative, so an inlined
+//!   `f64::max(-0.0, 0.0)` can give `0.0`): the evaluator and the device backends always follow
+//!   this rule, the host backends in an optimised build may return the other zero.
+//! - `x.clamp(lo, hi)`: `lo > hi` or a NaN bound fails the work item with Rust's assertion message;
+//!   a NaN `x` stays NaN and `-0.0.clamp(0.0, 1.0)` is `-0.0`, as in Rust.
+//! - `x.abs()` of a signed integer's `MIN` fails in a kernel with overflow checks
+//!   ([`crate::ir::Kernel::overflow_checks`]: "attempt to negate with overflow") and wraps to `MIN`
+//!   otherwise.
+//! - NaN payloads and the sign of a NaN result are unspecified (as in Rust); a NaN result is a NaN
+//!   on every backend wherever Rust's is, and nowhere else.
+//!
+//! # Precision contract
+//!
+//! The exact functions (`sqrt`, `abs`, `min`, `max`, `clamp`, `floor`, `ceil`, `round`, `trunc`,
+//! `fract`, `mul_add`, `signum`, `recip`, `powi`, and float `%`) give Rust's result bit for bit on
+//! every backend ([`MathFn::max_ulp`] is 0; `sqrt` and `recip` round as the adapter's `sqrt` and
+//! division do, exactly on lavapipe and on IEEE hardware, see `rokkos-wgpu`'s documentation). The
+//! transcendental functions cannot be bit for bit: Rust's own results come from the platform's libm,
+//! which is not correctly rounded either. Their contract, on `f32` and `f64` alike:
+//!
+//! | function | max error from the exact value | from Rust's `std` (glibc) |
+//! | --- | --- | --- |
+//! | `sin cos tan asin acos atan atan2 exp exp2 ln log2 powf cbrt hypot` | 1 ulp | 1 ulp |
+//! | `sinh cosh tanh log10` | 1 ulp | 2 ulp (glibc's own error is up to 2) |
+//!
+//! over the whole finite range, subnormal arguments and results included (a result in the
+//! subnormal range is an ulp of 2⁻¹⁴⁹ or 2⁻¹⁰⁷⁴), with the special values exactly as Rust gives
+//! them: NaN in and out, ±∞, ±0 with its sign, overflow to ±∞ and underflow to ±0, domain errors
+//! (`asin(2)`, `ln(-1)`, `powf(-2, 0.5)`) to NaN, and C99's tables for `powf`, `atan2` and `hypot`
+//! (`powf(-∞, 0.5) = +∞`, `powf(NaN, 0) = 1`, `hypot(∞, NaN) = ∞`, ...). The host backends and the
+//! reference evaluator are Rust itself; the wgpu backend's libraries measure within 0.75 ulp of the
+//! exact value on lavapipe. [`MathFn::max_ulp`] and [`MathFn::max_ulp_from_std`] return the table's
+//! numbers, so that tests and tools compare against the contract and not a tolerance of their own.
 
 use crate::ir::types::ScalarType;
 
@@ -150,6 +185,56 @@ impl MathFn {
             MathFn::Signum => "signum",
             MathFn::Hypot => "hypot",
             MathFn::Recip => "recip",
+        }
+    }
+
+    /// Whether the function is transcendental: computed by a library, within [`MathFn::max_ulp`]
+    /// of the exact value, rather than exactly.
+    pub fn is_transcendental(self) -> bool {
+        matches!(
+            self,
+            MathFn::Cbrt
+                | MathFn::Sin
+                | MathFn::Cos
+                | MathFn::Tan
+                | MathFn::Asin
+                | MathFn::Acos
+                | MathFn::Atan
+                | MathFn::Atan2
+                | MathFn::Sinh
+                | MathFn::Cosh
+                | MathFn::Tanh
+                | MathFn::Exp
+                | MathFn::Exp2
+                | MathFn::Ln
+                | MathFn::Log2
+                | MathFn::Log10
+                | MathFn::Powf
+                | MathFn::Hypot
+        )
+    }
+
+    /// The precision contract (see the [module documentation](self)): the largest distance of a
+    /// finite result from the exact value, in ulps of the result type, on every backend; 0 for the
+    /// exact functions. Special values (NaN, ±∞, ±0) are always exact.
+    ///
+    /// ```
+    /// use rokkos_core::ir::MathFn;
+    /// assert_eq!(MathFn::Sin.max_ulp(), 1);
+    /// assert_eq!(MathFn::MulAdd.max_ulp(), 0);
+    /// ```
+    pub fn max_ulp(self) -> u32 {
+        u32::from(self.is_transcendental())
+    }
+
+    /// The largest distance, in ulps, between a backend's finite result and Rust's own (`std` on
+    /// Linux, i.e. glibc's libm), which is itself not exact: [`MathFn::max_ulp`] plus glibc's error,
+    /// as measured on both float types (2 for `sinh`, `cosh`, `tanh` and `log10`, whose glibc
+    /// versions are documented at 2 ulp, 1 for the other transcendental functions).
+    pub fn max_ulp_from_std(self) -> u32 {
+        match self {
+            MathFn::Sinh | MathFn::Cosh | MathFn::Tanh | MathFn::Log10 => 2,
+            f => f.max_ulp(),
         }
     }
 

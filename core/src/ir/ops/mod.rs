@@ -8,6 +8,7 @@ pub mod arith;
 pub mod atomic;
 pub mod bitwise;
 pub mod cmp;
+pub mod failure;
 pub mod logic;
 pub mod math;
 pub mod memory;
@@ -19,6 +20,7 @@ pub use arith::ArithOp;
 pub use atomic::AtomicOp;
 pub use bitwise::BitwiseOp;
 pub use cmp::CmpOp;
+pub use failure::Failure;
 pub use logic::LogicOp;
 pub use math::MathFn;
 pub use memory::{Access, ScratchDecl, ScratchId, ScratchScope, ViewId, ViewParam, ViewRef};
@@ -61,7 +63,8 @@ impl BinaryOp {
 /// A unary operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum UnaryOp {
-    /// `-x` (arithmetic family): signed integers (wrapping at `MIN`) and floats.
+    /// `-x` (arithmetic family): signed integers and floats. `-MIN` of an integer fails with
+    /// [`Failure::NegOverflow`] in a kernel with overflow checks and wraps to `MIN` otherwise.
     Neg,
     /// `!x`: bitwise complement of an integer (bitwise family), logical negation of a `bool` (logic family).
     Not,

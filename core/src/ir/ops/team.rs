@@ -85,16 +85,20 @@ impl SingleKind {
     }
 }
 
-/// A built-in reducer of a nested reduction (`rokkos_core::reducer`).
+/// A built-in reducer of a nested reduction (`rokkos_core::reducer`), and the join a device applies
+/// to partial results of a kernel-level reduction. Every join is commutative and associative on
+/// every value (see `rokkos_core::reducer` for why), and [`ReducerKind::join`] is its definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ReducerKind {
-    /// `+`, identity 0.
+    /// `+`, identity 0 (integers wrap).
     Sum,
-    /// `*`, identity 1.
+    /// `*`, identity 1 (integers wrap).
     Prod,
-    /// Minimum, identity the highest value (`+inf` for floats).
+    /// Minimum, identity the highest value (`+inf` for floats); floats by IEEE 754-2019 `minimum`:
+    /// a NaN operand gives NaN, `-0.0 < 0.0`.
     Min,
-    /// Maximum, identity the lowest value (`-inf` for floats).
+    /// Maximum, identity the lowest value (`-inf` for floats); floats by IEEE 754-2019 `maximum`:
+    /// a NaN operand gives NaN, `0.0 > -0.0`.
     Max,
     /// `&&` on `bool`, identity `true`.
     LAnd,
@@ -129,6 +133,51 @@ impl ReducerKind {
             ReducerKind::LAnd | ReducerKind::LOr => ty == ScalarType::Bool,
             ReducerKind::BAnd | ReducerKind::BOr => ty.is_int(),
         }
+    }
+    /// `a` joined with `b` (both of one type the reducer supports; `None` otherwise). Of two NaNs
+    /// the result is `a`'s, a choice backends need not copy (NaN payloads are unspecified).
+    ///
+    /// ```
+    /// use rokkos_core::ir::{ReducerKind, Value};
+    /// let j = |r: ReducerKind, a, b| r.join(Value::F64(a), Value::F64(b)).unwrap().to_bits();
+    /// assert_eq!(j(ReducerKind::Max, 0.0, -0.0), 0.0f64.to_bits());
+    /// assert_eq!(j(ReducerKind::Max, -0.0, 0.0), 0.0f64.to_bits());
+    /// assert_eq!(j(ReducerKind::Min, 0.0, -0.0), (-0.0f64).to_bits());
+    /// assert!(f64::from_bits(j(ReducerKind::Max, 1.0, f64::NAN)).is_nan());
+    /// ```
+    pub fn join(self, a: Value, b: Value) -> Option<Value> {
+        use crate::scalar::Scalar;
+        macro_rules! num {
+            ($x:expr, $y:expr, $v:ident) => {
+                Value::$v(match self {
+                    ReducerKind::Sum => Scalar::add($x, $y),
+                    ReducerKind::Prod => Scalar::mul($x, $y),
+                    ReducerKind::Min => Scalar::minimum($x, $y),
+                    ReducerKind::Max => Scalar::maximum($x, $y),
+                    ReducerKind::BAnd if ScalarType::$v.is_int() => {
+                        return Value::from_bits(ScalarType::$v, a.to_bits() & b.to_bits()).into()
+                    }
+                    ReducerKind::BOr if ScalarType::$v.is_int() => {
+                        return Value::from_bits(ScalarType::$v, a.to_bits() | b.to_bits()).into()
+                    }
+                    _ => return None,
+                })
+            };
+        }
+        Some(match (a, b) {
+            (Value::Bool(x), Value::Bool(y)) => match self {
+                ReducerKind::LAnd => Value::Bool(x && y),
+                ReducerKind::LOr => Value::Bool(x || y),
+                _ => return None,
+            },
+            (Value::I32(x), Value::I32(y)) => num!(x, y, I32),
+            (Value::U32(x), Value::U32(y)) => num!(x, y, U32),
+            (Value::I64(x), Value::I64(y)) => num!(x, y, I64),
+            (Value::U64(x), Value::U64(y)) => num!(x, y, U64),
+            (Value::F32(x), Value::F32(y)) => num!(x, y, F32),
+            (Value::F64(x), Value::F64(y)) => num!(x, y, F64),
+            _ => return None,
+        })
     }
     /// The identity for values of type `ty`; `None` when the reducer does not support `ty`.
     pub fn identity(self, ty: ScalarType) -> Option<Value> {

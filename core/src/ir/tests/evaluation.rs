@@ -281,17 +281,152 @@ fn out_of_bounds_and_division_by_zero_are_errors() {
     ];
     assert_eq!(
         eval_for(&k, &range(3), &mut args).unwrap_err(),
-        EvalError::DivisionByZero
+        EvalError::Failed("attempt to divide by zero".into())
     );
+    // Without overflow checks `i + MAX` wraps to MIN at i = 1, and MIN / -1 fails in every build
+    // (Rust panics on it in release builds too); item 0 ran before.
     let mut args = [
         ArgValue::view(&mut o, &[3]),
         ArgValue::Scalar(Value::I32(-1)),
     ];
+    assert_eq!(
+        eval_for(&k, &range(3), &mut args).unwrap_err(),
+        EvalError::Failed("attempt to divide with overflow".into())
+    );
+    assert_eq!(o[0], (i32::MAX / -1) % 7);
+    let mut args = [
+        ArgValue::view(&mut o, &[3]),
+        ArgValue::Scalar(Value::I32(3)),
+    ];
     eval_for(&k, &range(3), &mut args).unwrap();
     let native: Vec<i32> = (0..3)
-        .map(|i: i32| i.wrapping_add(i32::MAX).wrapping_div(-1) % 7)
+        .map(|i: i32| i.wrapping_add(i32::MAX) / 3 % 7)
         .collect();
     assert_eq!(o, native);
+}
+
+/// `+ - *`, negation, `abs` and shifts fail on overflow in a kernel recorded with overflow checks,
+/// with Rust's panic messages, and wrap without them; the wrapping methods wrap in both modes.
+#[test]
+fn overflow_fails_with_checks_and_wraps_without() {
+    use crate::ir::build::Expr;
+    type Build = fn(Expr<i32>, Expr<i32>) -> Expr<i32>;
+    /// Name, operation, operands, the wrapped result (`None`: fails in every build), the failure.
+    type Case = (
+        &'static str,
+        Build,
+        i32,
+        i32,
+        Option<i32>,
+        Option<&'static str>,
+    );
+    let cases: [Case; 9] = [
+        (
+            "add",
+            |a, b| a + b,
+            i32::MAX,
+            1,
+            Some(i32::MIN),
+            Some("attempt to add with overflow"),
+        ),
+        (
+            "sub",
+            |a, b| a - b,
+            i32::MIN,
+            1,
+            Some(i32::MAX),
+            Some("attempt to subtract with overflow"),
+        ),
+        (
+            "mul",
+            |a, b| a * b,
+            1 << 16,
+            1 << 16,
+            Some(0),
+            Some("attempt to multiply with overflow"),
+        ),
+        (
+            "neg",
+            |a, _| -a,
+            i32::MIN,
+            0,
+            Some(i32::MIN),
+            Some("attempt to negate with overflow"),
+        ),
+        (
+            "abs",
+            |a, _| a.abs(),
+            i32::MIN,
+            0,
+            Some(i32::MIN),
+            Some("attempt to negate with overflow"),
+        ),
+        (
+            "shl",
+            |a, b| a << b,
+            1,
+            33,
+            Some(2),
+            Some("attempt to shift left with overflow"),
+        ),
+        (
+            "shr",
+            |a, b| a >> b,
+            -16,
+            -1,
+            Some(-1),
+            Some("attempt to shift right with overflow"),
+        ),
+        (
+            "wrapping_add",
+            |a, b| a.wrapping_add(b),
+            i32::MAX,
+            1,
+            Some(i32::MIN),
+            None,
+        ),
+        (
+            "rem_min",
+            |a, b| a % b,
+            i32::MIN,
+            -1,
+            None,
+            Some("attempt to calculate the remainder with overflow"),
+        ),
+    ];
+    for (name, build, a, b, wrapped, message) in cases {
+        for checks in [false, true] {
+            let mut k = KernelBuilder::new(name, WorkKind::Range);
+            k.overflow_checks(checks);
+            let i = k.work_index(0);
+            let out = k.view::<i32>("out", 1, Access::Writable);
+            let (x, y) = (k.scalar::<i32>("a"), k.scalar::<i32>("b"));
+            k.store(out, i, build(x.get(), y.get()));
+            let k = k.finish().unwrap();
+            let mut o = vec![7];
+            let mut args = [
+                ArgValue::view(&mut o, &[1]),
+                ArgValue::Scalar(Value::I32(a)),
+                ArgValue::Scalar(Value::I32(b)),
+            ];
+            let r = eval_for(&k, &range(1), &mut args);
+            match (checks, wrapped, message) {
+                (false, Some(w), _) | (true, Some(w), None) => {
+                    assert_eq!(r, Ok(()), "{name} checks={checks}");
+                    assert_eq!(o, [w], "{name} checks={checks}");
+                }
+                (_, _, Some(m)) => {
+                    assert_eq!(
+                        r,
+                        Err(EvalError::Failed(m.into())),
+                        "{name} checks={checks}"
+                    );
+                    assert_eq!(o, [7], "{name}: nothing stored");
+                }
+                _ => unreachable!(),
+            }
+        }
+    }
 }
 
 #[test]
@@ -323,43 +458,44 @@ fn casts_shifts_and_float_min_match_rust() {
         Ok(Value::F32(u64::MAX as f32))
     );
     assert_eq!(
-        ops::bitwise(BitwiseOp::Shl, Value::U32(1), Value::I32(33)),
+        ops::bitwise(BitwiseOp::Shl, Value::U32(1), Value::I32(33), false),
         Ok(Value::U32(1u32.wrapping_shl(33)))
     );
     assert_eq!(
-        ops::bitwise(BitwiseOp::Shr, Value::I64(-16), Value::U64(2)),
+        ops::bitwise(BitwiseOp::Shr, Value::I64(-16), Value::U64(2), false),
         Ok(Value::I64(-4))
     );
     assert_eq!(
-        ops::math(MathFn::Min, &[Value::F64(f64::NAN), Value::F64(2.0)]),
+        ops::math(MathFn::Min, &[Value::F64(f64::NAN), Value::F64(2.0)], false),
         Ok(Value::F64(2.0))
     );
     assert_eq!(
-        ops::math(MathFn::Powi, &[Value::F32(1.5), Value::I32(3)]),
+        ops::math(MathFn::Powi, &[Value::F32(1.5), Value::I32(3)], false),
         Ok(Value::F32(1.5f32.powi(3)))
     );
     assert_eq!(
-        ops::math(MathFn::Abs, &[Value::I32(i32::MIN)]),
+        ops::math(MathFn::Abs, &[Value::I32(i32::MIN)], false),
         Ok(Value::I32(i32::MIN))
     );
     assert_eq!(
-        ops::math(MathFn::Round, &[Value::F64(-2.5)]),
+        ops::math(MathFn::Round, &[Value::F64(-2.5)], false),
         Ok(Value::F64(-3.0))
     );
     assert_eq!(
-        ops::math(MathFn::Fract, &[Value::F64(-2.25)]),
+        ops::math(MathFn::Fract, &[Value::F64(-2.25)], false),
         Ok(Value::F64(-0.25))
     );
     assert_eq!(
-        ops::math(MathFn::Signum, &[Value::I64(-9)]),
+        ops::math(MathFn::Signum, &[Value::I64(-9)], false),
         Ok(Value::I64(-1))
     );
     assert!(matches!(
         ops::math(
             MathFn::Clamp,
-            &[Value::I32(1), Value::I32(5), Value::I32(2)]
+            &[Value::I32(1), Value::I32(5), Value::I32(2)],
+            false
         ),
-        Err(EvalError::InvalidArgument(_))
+        Err(EvalError::Failed(m)) if m == "min > max. min = 5, max = 2"
     ));
 }
 

@@ -108,3 +108,33 @@ fn printing_is_deterministic() {
         kernels::control().to_string()
     );
 }
+
+/// A kernel with overflow checks says so in a line of its own; wrapping methods print as methods.
+#[test]
+fn overflow_mode_and_wrapping_methods() {
+    use crate::ir::build::KernelBuilder;
+    use crate::ir::{Access, WorkKind};
+    let build = |checks: bool| {
+        let mut k = KernelBuilder::new("wrap", WorkKind::Range);
+        k.overflow_checks(checks);
+        let i = k.work_index(0);
+        let out = k.view::<u64>("out", 1, Access::Writable);
+        k.store(
+            out,
+            i.clone(),
+            (i.clone().wrapping_mul(3usize) + i).cast::<u64>(),
+        );
+        k.finish().unwrap()
+    };
+    let wrapping = build(false).to_string();
+    assert!(!wrapping.contains("overflow"), "{wrapping}");
+    assert!(
+        wrapping.contains("    out[i0] = ((i0.wrapping_mul(3u64) + i0) as u64);\n"),
+        "{wrapping}"
+    );
+    let checked = build(true).to_string();
+    assert_eq!(
+        checked,
+        wrapping.replacen("for {\n", "for {\n  overflow: checked\n", 1)
+    );
+}

@@ -1,0 +1,1035 @@
+//! Transcendental functions on `f32`, written in WGSL with `f32` and integer arithmetic only (an
+//! adapter without SHADER_F64 runs them): WGSL's built-ins lose NaN (`atan(NaN) = 0`), flush
+//! subnormals (`ln`, `cbrt`), get special values wrong (`powf(-inf, 0.5)`, `sinh(-0.0)`) and are
+//! allowed thousands of ulps of error (`asin`, `atan`). Each function is one helper
+//! (`rk_f32_sin`, ...) on shared cores, the structure of the f64 library ([`super::math_f64`]) in
+//! "double-float" arithmetic (a value as an unevaluated sum of two `f32`s, about 48 bits), with the
+//! error-free transformations of [`super::exact`].
+//!
+//! # Method
+//!
+//! - `exp`, `exp2`, `powf`, `sinh`, `cosh`, `tanh`: `x = n·ln 2 + r` with `|r| ≤ ln 2 / 2` (a
+//!   16-bit head of ln 2 times `|n| < 2⁸` is exact), `exp(r) - 1` as a double-float (`r + r²/2`
+//!   exactly, the rest a Taylor series to `r⁹/9!`), then `·2ⁿ` by an exact `ldexp`. The hyperbolic
+//!   functions take `expm1` as a double-float, `2ⁿ·(exp(r) - 1) + (2ⁿ - 1)`.
+//! - `ln`, `log2`, `log10`, `powf`: `x = 2ᵉ·m` with `m ∈ [√½, √2)`, `ln m = 2s + s³·T(s²)` with
+//!   `s = (m - 1)/(m + 1)` and the leading terms in double-float; `log2` and `log10` multiply by
+//!   double-float constants, so powers of 2 and 10 give exact results; `powf = exp(y·ln x)` with
+//!   `y·ln x` in double-float.
+//! - `sin`, `cos`, `tan`: `x = n·π/2 + r` by Payne–Hanek in 32-bit integer limbs for every
+//!   `|x| > π/4` (the 24-bit significand times six words of 2/π: a 96-bit fraction, normalised so
+//!   that `r` keeps 48 significant bits however close `x` is to a multiple of π/2); the kernels are
+//!   Taylor series on `|r| ≤ π/4` with the leading term of the sine's correction (`r³/6`) and the
+//!   cosine's `1 - r²/2` in double-float; `tan` divides the two in double-float.
+//! - `atan`: `atan(a) = atan(c) + atan((a - c)/(1 + a·c))`, `c ∈ {0, ½, 1, 2, ∞}`, the quotient in
+//!   double-float; `atan2` scales both arguments and divides in double-float, with every signed-zero
+//!   and infinity case of C99 (which Rust follows).
+//! - `asin`, `acos`: a Taylor series on `|x| ≤ ½`, `asin x = π/2 - 2·asin(√((1 - x)/2))` beyond, the
+//!   square root corrected by its exact residual.
+//! - `cbrt`: an exponent-thirds first guess, two Halley steps, a Newton step on the exact residual.
+//!   `hypot`: `√(a² + b²)` with the squares and the sum in double-float, scaled into
+//!   `[2^-49, 2^50]` first.
+//!
+//! Divisions and square roots are always corrected by an exact residual, so the results do not
+//! depend on the adapter's precision for them (Vulkan allows 2.5 ulp for f32 division).
+//!
+//! # Accuracy
+//!
+//! Every result is within 1 ulp of the exact value over the whole finite range, subnormal
+//! arguments and results included (`tests/wgpu_f32_math.rs` measures it against the exact value
+//! and against Rust's own `f32` functions and prints the largest errors). Special values (NaN,
+//! ±∞, ±0 with its sign, overflow to ∞, underflow to 0, domain errors to NaN) follow Rust.
+
+use super::exact;
+use super::mathlib::{inv_factorial, template, TWO_OVER_PI};
+use super::Helpers;
+use rokkos_core::ir::{MathFn, ScalarType, Value};
+use std::f64::consts;
+
+const F32: ScalarType = ScalarType::F32;
+
+/// `c` as a double-float: the nearest `f32` and the `f32` nearest to what is left (from `f64`, so
+/// the pair carries about 48 bits of `c`).
+fn split(c: f64) -> (f32, f32) {
+    let hi = c as f32;
+    (hi, (c - hi as f64) as f32)
+}
+
+/// ln 2 rounded to `f32`, with its low 8 bits cleared (16 significant bits): `n·LN2_HI` is exact for
+/// `|n| < 2⁸`, every `n` the exponential functions meet.
+fn ln2_hi() -> f32 {
+    f32::from_bits((consts::LN_2 as f32).to_bits() & !0xff)
+}
+
+/// The named constants of the templates (`$NAME`).
+fn constant(name: &str) -> Option<f32> {
+    Some(match name {
+        "INF" => f32::INFINITY,
+        "NAN" => f32::NAN,
+        "MAX" => f32::MAX,
+        "MIN_POSITIVE" => f32::MIN_POSITIVE,
+        "SQRT_2" => consts::SQRT_2 as f32,
+        "LN2" => consts::LN_2 as f32,
+        "LN2_HI" => ln2_hi(),
+        // Exact: the low 8 bits of LN2.
+        "LN2_MID" => consts::LN_2 as f32 - ln2_hi(),
+        "LN2_LO" => split(consts::LN_2).1,
+        "LOG2_E" => split(consts::LOG2_E).0,
+        "LOG2_E_LO" => split(consts::LOG2_E).1,
+        "LOG10_E" => split(consts::LOG10_E).0,
+        "LOG10_E_LO" => split(consts::LOG10_E).1,
+        "PIO2" => split(consts::FRAC_PI_2).0,
+        "PIO2_LO" => split(consts::FRAC_PI_2).1,
+        "PI" => split(consts::PI).0,
+        "PI_LO" => split(consts::PI).1,
+        "PIO4" => split(consts::FRAC_PI_4).0,
+        "PIO4_LO" => split(consts::FRAC_PI_4).1,
+        "PI3O4" => (3.0 * consts::FRAC_PI_4) as f32,
+        "ATAN_HALF" => split(0.5f64.atan()).0,
+        "ATAN_HALF_LO" => split(0.5f64.atan()).1,
+        "ATAN_TWO" => split(2f64.atan()).0,
+        "ATAN_TWO_LO" => split(2f64.atan()).1,
+        "SIXTH" => split(-1.0 / 6.0).0,
+        "SIXTH_LO" => split(-1.0 / 6.0).1,
+        "TWO_THIRDS" => split(2.0 / 3.0).0,
+        "TWO_THIRDS_LO" => split(2.0 / 3.0).1,
+        _ if name.starts_with("TWO_P") || name.starts_with("TWO_M") => {
+            // Powers of two, exact: TWO_P24 = 2^24, TWO_M12 = 2^-12.
+            let k: i32 = name[5..].parse().ok()?;
+            2f32.powi(if name.as_bytes()[4] == b'P' { k } else { -k })
+        }
+        _ => return None,
+    })
+}
+
+/// A Horner polynomial in `x` with the `f32` roundings of `c`.
+fn horner(x: &str, c: &[f64]) -> String {
+    let c: Vec<Value> = c.iter().map(|&v| Value::F32(v as f32)).collect();
+    super::mathlib::horner(x, &c)
+}
+
+/// Registers helper `name` (whose text is `src` with the constants and `snippets` filled in).
+fn def(h: &mut Helpers, name: &str, src: &str, snippets: &[(&str, String)]) -> String {
+    h.add(name, || {
+        template(src, snippets, |n| constant(n).map(Value::F32))
+    })
+}
+
+/// The exact building blocks and `rk_f32_pow2(k)` (`2ᵏ` for `-126 ≤ k ≤ 127`).
+fn basics(h: &mut Helpers) {
+    exact::two_sum(h, F32);
+    exact::two_prod(h, F32);
+    exact::ldexp(h, F32);
+    def(
+        h,
+        "rk_f32_pow2",
+        "fn rk_f32_pow2(k: i32) -> f32 { return bitcast<f32>(u32(k + 127i) << 23u); }\n",
+        &[],
+    );
+}
+
+/// `(n.x + n.y) / (d.x + d.y)` as a double-float: the quotient, corrected by the exact residual.
+fn div_dd(h: &mut Helpers) -> String {
+    basics(h);
+    def(
+        h,
+        "rk_f32_div_dd",
+        "fn rk_f32_div_dd(n: vec2<f32>, d: vec2<f32>) -> vec2<f32> {
+    let nx = rk_f32_opq(n.x);
+    let q = rk_f32_opq(nx / d.x);
+    let p = rk_f32_two_prod(q, d.x);
+    return vec2<f32>(q, (rk_f32_opq(nx - p.x) - p.y + (n.y - q * d.y)) / d.x);
+}
+",
+        &[],
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// exp and friends.
+
+/// `exp(hi + lo) - 1` as a double-float for `|hi + lo| ≤ 0.35` (`lo` need not be below an ulp of
+/// `hi`): `hi + hi²/2` exactly, the rest (`lo`, `lo·(hi + lo/2)`, and the Taylor series from
+/// `r³/3!` to `r⁹/9!` in `r = hi + lo`, truncated under 2⁻³⁵) in `f32`.
+fn em1(h: &mut Helpers) -> String {
+    basics(h);
+    let c: Vec<f64> = (3..=9).map(inv_factorial).collect();
+    def(
+        h,
+        "rk_f32_em1",
+        "fn rk_f32_em1(hi: f32, lo: f32) -> vec2<f32> {
+    let r = hi + lo;
+    let z = rk_f32_two_prod(hi, hi);
+    let t = 0.5f * z.y + lo * (hi + 0.5f * lo) + r * r * r * $POLY;
+    let s = rk_f32_fast_two_sum(hi, 0.5f * z.x);
+    return rk_f32_fast_two_sum(s.x, s.y + (lo + t));
+}
+",
+        &[("POLY", horner("r", &c))],
+    )
+}
+
+/// `exp(x)·2ˢ` for `-104 ≤ x ≤ 90`.
+fn exp_scaled(h: &mut Helpers) -> String {
+    em1(h);
+    def(
+        h,
+        "rk_f32_exp_scaled",
+        "fn rk_f32_exp_scaled(x: f32, s: i32) -> f32 {
+    let n = floor(x * $LOG2_E + 0.5f);
+    let hi = x - n * $LN2_HI;
+    let lo = -(n * $LN2_MID + n * $LN2_LO);
+    let e = rk_f32_em1(hi, lo);
+    let y = rk_f32_fast_two_sum(1.0f, e.x);
+    return rk_f32_ldexp(y.x + (y.y + e.y), i32(n) + s);
+}
+",
+        &[],
+    )
+}
+
+fn exp(h: &mut Helpers) -> String {
+    exp_scaled(h);
+    def(
+        h,
+        "rk_f32_exp",
+        "fn rk_f32_exp(x: f32) -> f32 {
+    if (!(x == x)) { return x; }
+    if (x > 90.0f) { return $INF; }
+    if (x < -104.0f) { return 0.0f; }
+    return rk_f32_exp_scaled(x, 0i);
+}
+",
+        &[],
+    )
+}
+
+fn exp2(h: &mut Helpers) -> String {
+    em1(h);
+    def(
+        h,
+        "rk_f32_exp2",
+        "fn rk_f32_exp2(x: f32) -> f32 {
+    if (!(x == x)) { return x; }
+    if (x > 129.0f) { return $INF; }
+    if (x < -151.0f) { return 0.0f; }
+    let n = floor(x + 0.5f);
+    let r = x - n;
+    let p = rk_f32_two_prod(r, $LN2);
+    let e = rk_f32_em1(p.x, p.y + r * $LN2_LO);
+    let y = rk_f32_fast_two_sum(1.0f, e.x);
+    return rk_f32_ldexp(y.x + (y.y + e.y), i32(n));
+}
+",
+        &[],
+    )
+}
+
+/// `exp(x) - 1` as a double-float for `|x| ≤ 21`: `2ⁿ·e + (2ⁿ - 1)` with `e = exp(r) - 1`.
+fn expm1_dd(h: &mut Helpers) -> String {
+    em1(h);
+    def(
+        h,
+        "rk_f32_expm1_dd",
+        "fn rk_f32_expm1_dd(x: f32) -> vec2<f32> {
+    let n = floor(x * $LOG2_E + 0.5f);
+    let hi = x - n * $LN2_HI;
+    let lo = -(n * $LN2_MID + n * $LN2_LO);
+    let e = rk_f32_em1(hi, lo);
+    let p = rk_f32_pow2(i32(n));
+    let a = rk_f32_two_sum(p - 1.0f, p * e.x);
+    return rk_f32_fast_two_sum(a.x, a.y + p * e.y);
+}
+",
+        &[],
+    )
+}
+
+fn sinh(h: &mut Helpers) -> String {
+    expm1_dd(h);
+    exp_scaled(h);
+    div_dd(h);
+    def(
+        h,
+        "rk_f32_sinh",
+        "fn rk_f32_sinh(x: f32) -> f32 {
+    let a = abs(x);
+    // sinh x = x to within half an ulp below 2^-12 (and keeps -0 and subnormals); NaN passes too.
+    if (!(a >= $TWO_M12)) { return x; }
+    var r = $INF;
+    if (a < 12.0f) {
+        // sinh a = (t + t / (1 + t)) / 2 with t = expm1(a), in double-float.
+        let t = rk_f32_expm1_dd(a);
+        let e = rk_f32_two_sum(1.0f, t.x);
+        let q = rk_f32_div_dd(t, vec2<f32>(e.x, e.y + t.y));
+        let s = rk_f32_two_sum(t.x, q.x);
+        r = 0.5f * (s.x + (s.y + (t.y + q.y)));
+    } else if (a <= 90.0f) {
+        r = rk_f32_exp_scaled(a, -1i);
+    }
+    return select(r, -r, x < 0.0f);
+}
+",
+        &[],
+    )
+}
+
+fn cosh(h: &mut Helpers) -> String {
+    expm1_dd(h);
+    exp_scaled(h);
+    div_dd(h);
+    def(
+        h,
+        "rk_f32_cosh",
+        "fn rk_f32_cosh(x: f32) -> f32 {
+    let a = abs(x);
+    if (!(a == a)) { return x; }
+    if (a < 12.0f) {
+        // cosh a = (E + 1/E) / 2 with E = 1 + expm1(a), in double-float.
+        let t = rk_f32_expm1_dd(a);
+        let e = rk_f32_two_sum(1.0f, t.x);
+        let d = vec2<f32>(e.x, e.y + t.y);
+        let r = rk_f32_div_dd(vec2<f32>(1.0f, 0.0f), d);
+        let s = rk_f32_two_sum(d.x, r.x);
+        return 0.5f * (s.x + (s.y + (d.y + r.y)));
+    }
+    if (a <= 90.0f) { return rk_f32_exp_scaled(a, -1i); }
+    return $INF;
+}
+",
+        &[],
+    )
+}
+
+fn tanh(h: &mut Helpers) -> String {
+    expm1_dd(h);
+    div_dd(h);
+    def(
+        h,
+        "rk_f32_tanh",
+        "fn rk_f32_tanh(x: f32) -> f32 {
+    let a = abs(x);
+    // tanh x = x to within half an ulp below 2^-12 (and keeps -0 and subnormals); NaN passes too.
+    if (!(a >= $TWO_M12)) { return x; }
+    var r = 1.0f;
+    if (a < 10.0f) {
+        // tanh a = t / (t + 2) with t = expm1(2a), in double-float.
+        let t = rk_f32_expm1_dd(2.0f * a);
+        let d = rk_f32_two_sum(t.x, 2.0f);
+        let q = rk_f32_div_dd(t, vec2<f32>(d.x, d.y + t.y));
+        r = q.x + q.y;
+    }
+    return select(r, -r, x < 0.0f);
+}
+",
+        &[],
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logarithms and powf.
+
+/// `x = 2ᵉ·m`, `m ∈ [√½, √2)`: returns `(e, ln m as a double-float)` for finite `x > 0`
+/// (subnormals scaled by 2²⁴ first). `ln m = 2s + s³·T(s²)`, `s = (m - 1)/(m + 1)`,
+/// `T(z) = Σ 2zᵏ/(2k + 3)` to `k = 6` (truncation under 2⁻³⁸ of the result); `s`, `s²`, `s³`
+/// and `T`'s leading 2/3 are carried in double-float.
+fn log_parts(h: &mut Helpers) -> String {
+    basics(h);
+    let q: Vec<f64> = (1..=6).map(|k| 2.0 / f64::from(2 * k + 3)).collect();
+    def(
+        h,
+        "rk_f32_log_parts",
+        "fn rk_f32_log_parts(x: f32) -> vec3<f32> {
+    var v = x;
+    var e = -127i;
+    if (v < $MIN_POSITIVE) { v = v * $TWO_P24; e = e - 24i; }
+    let b = bitcast<u32>(v);
+    e = e + i32(b >> 23u);
+    var m = bitcast<f32>((b & 0x7fffffu) | 0x3f800000u);
+    if (m > $SQRT_2) { m = 0.5f * m; e = e + 1i; }
+    let f = rk_f32_opq(m - 1.0f);
+    let d = rk_f32_fast_two_sum(2.0f, f);
+    let sh = rk_f32_opq(f / d.x);
+    let sd = rk_f32_two_prod(sh, d.x);
+    let sl = ((rk_f32_opq(f - sd.x) - sd.y) - sh * d.y) / d.x;
+    let z = rk_f32_two_prod(sh, sh);
+    let zl = z.y + 2.0f * sh * sl;
+    let q = $POLY;
+    let t = rk_f32_fast_two_sum($TWO_THIRDS, z.x * q);
+    let tl = t.y + ($TWO_THIRDS_LO + zl * q);
+    let sz = rk_f32_two_prod(sh, z.x);
+    let szl = sz.y + (sh * zl + sl * z.x);
+    let p = rk_f32_two_prod(sz.x, t.x);
+    let pl = p.y + (sz.x * tl + szl * t.x);
+    let a = rk_f32_fast_two_sum(2.0f * sh, p.x);
+    let r = rk_f32_fast_two_sum(a.x, a.y + (2.0f * sl + pl));
+    return vec3<f32>(f32(e), r.x, r.y);
+}
+",
+        &[("POLY", horner("z.x", &q))],
+    )
+}
+
+/// `ln x` as a double-float for finite `x > 0`.
+fn log_dd(h: &mut Helpers) -> String {
+    log_parts(h);
+    def(
+        h,
+        "rk_f32_log_dd",
+        "fn rk_f32_log_dd(x: f32) -> vec2<f32> {
+    let p = rk_f32_log_parts(x);
+    let e = p.x;
+    let a = rk_f32_two_sum(e * $LN2_HI, p.y);
+    return rk_f32_fast_two_sum(a.x, a.y + (e * $LN2_MID + (p.z + e * $LN2_LO)));
+}
+",
+        &[],
+    )
+}
+
+/// The shared special cases of the logarithms: NaN and negative → NaN, ±0 → -∞, +∞ → +∞.
+const LOG_SPECIAL: &str = "    if (!(x >= 0.0f)) { return $NAN; }
+    if (x == 0.0f) { return -$INF; }
+    if (x == $INF) { return x; }
+";
+
+fn ln(h: &mut Helpers) -> String {
+    log_dd(h);
+    let src = format!(
+        "fn rk_f32_ln(x: f32) -> f32 {{\n{LOG_SPECIAL}    let l = rk_f32_log_dd(x);\n    return l.x + l.y;\n}}\n"
+    );
+    def(h, "rk_f32_ln", &src, &[])
+}
+
+fn log2(h: &mut Helpers) -> String {
+    log_parts(h);
+    let src = format!(
+        "fn rk_f32_log2(x: f32) -> f32 {{
+{LOG_SPECIAL}    let p = rk_f32_log_parts(x);
+    let q = rk_f32_two_prod(p.y, $LOG2_E);
+    let s = rk_f32_two_sum(p.x, q.x);
+    return s.x + (s.y + (q.y + (p.y * $LOG2_E_LO + p.z * $LOG2_E)));
+}}
+"
+    );
+    def(h, "rk_f32_log2", &src, &[])
+}
+
+fn log10(h: &mut Helpers) -> String {
+    log_dd(h);
+    let src = format!(
+        "fn rk_f32_log10(x: f32) -> f32 {{
+{LOG_SPECIAL}    let l = rk_f32_log_dd(x);
+    let q = rk_f32_two_prod(l.x, $LOG10_E);
+    return q.x + (q.y + (l.x * $LOG10_E_LO + l.y * $LOG10_E));
+}}
+"
+    );
+    def(h, "rk_f32_log10", &src, &[])
+}
+
+/// `powf` as Rust (C99 `pow`): `y = ±0` or `x = 1` give 1 (even with NaN), NaN otherwise
+/// propagates, `(-1)^±∞ = 1`, the zero and infinity cases keep the sign of `x` for odd integer
+/// `y` (so `powf(-∞, 0.5) = +∞`), a negative finite `x` needs an integer `y` (else NaN). The
+/// general case is `exp(y·ln|x|)` with `y·ln|x|` in double-float.
+fn powf(h: &mut Helpers) -> String {
+    log_dd(h);
+    em1(h);
+    def(
+        h,
+        "rk_f32_powf",
+        "fn rk_f32_pow_core(x: f32, y: f32) -> f32 {
+    let l = rk_f32_log_dd(x);
+    let p = rk_f32_two_prod(y, l.x);
+    if (p.x > 90.0f) { return $INF; }
+    if (p.x < -104.0f) { return 0.0f; }
+    let n = floor(p.x * $LOG2_E + 0.5f);
+    let hi = p.x - n * $LN2_HI;
+    let lo = (p.y + y * l.y) - (n * $LN2_MID + n * $LN2_LO);
+    let e = rk_f32_em1(hi, lo);
+    let w = rk_f32_fast_two_sum(1.0f, e.x);
+    return rk_f32_ldexp(w.x + (w.y + e.y), i32(n));
+}
+fn rk_f32_powf(x: f32, y: f32) -> f32 {
+    if (y == 0.0f || x == 1.0f) { return 1.0f; }
+    if (!(x == x) || !(y == y)) { return $NAN; }
+    let ax = abs(x);
+    let ay = abs(y);
+    if (ay == $INF) {
+        if (ax == 1.0f) { return 1.0f; }
+        return select(0.0f, $INF, (ax > 1.0f) == (y > 0.0f));
+    }
+    let xneg = (bitcast<u32>(x) >> 31u) == 1u;
+    let yint = floor(y) == y;
+    let odd = xneg && yint && ay < $TWO_P24 && !(floor(0.5f * y) == 0.5f * y);
+    var r: f32;
+    if (ax == 0.0f) {
+        r = select(0.0f, $INF, y < 0.0f);
+    } else if (ax == $INF) {
+        r = select($INF, 0.0f, y < 0.0f);
+    } else {
+        if (xneg && !yint) { return $NAN; }
+        r = rk_f32_pow_core(ax, y);
+    }
+    return select(r, -r, odd);
+}
+",
+        &[],
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Trigonometric functions.
+
+/// `x = n·π/2 + r`: returns `(r as a double-float, n)`, `|r| ≤ π/4`. Payne–Hanek for every
+/// `|x| > π/4`: `|x| = M·2^ex` (M a 24-bit integer); the product of `M·2^ρ` with six 32-bit words
+/// of 2/π, starting where the integer part reaches 2² (earlier words only add multiples of 4),
+/// gives `x·2/π mod 4` with 96 fraction bits (the words left out weigh under 2⁻¹⁵⁰). The fraction
+/// is rounded to the nearest quadrant, negated when it was above ½, and normalised before it
+/// becomes a double-float, so `r` keeps 48 significant bits however small it is.
+fn rem_pio2(h: &mut Helpers) -> String {
+    basics(h);
+    let words = std::iter::repeat_n(0u32, 2)
+        .chain(TWO_OVER_PI.iter().copied().take(8))
+        .map(|w| format!("{w:#010x}u"))
+        .collect::<Vec<_>>();
+    let table = format!(
+        "const RK_F32_TWO_OVER_PI = array<u32, {}>({});\n",
+        words.len(),
+        words.join(", ")
+    );
+    let src = table
+        + "fn rk_f32_rem_pio2(x: f32) -> vec3<f32> {
+    if (abs(x) <= $PIO4) { return vec3<f32>(x, 0.0f, 0.0f); }
+    let b = bitcast<u32>(x);
+    let mant = u64((b & 0x7fffffu) | 0x800000u);
+    // |x| = mant·2^ex with ex >= -24 here; the table starts with two zero words.
+    let sh = i32((b >> 23u) & 0xffu) - 150i + 32i;
+    let q = sh / 32i;
+    let ms = mant << u32(sh % 32i);
+    var m: array<u32, 2>;
+    m[0] = u32(ms & 0xfffffffflu);
+    m[1] = u32(ms >> 32u);
+    // acc = Σ_j (M·2^rho)·T[q + j]·2^(32·(7 - j)); the integer part of x·2/π is at limb 7.
+    var acc: array<u32, 10>;
+    for (var j = 0i; j < 6i; j = j + 1i) {
+        let w = u64(RK_F32_TWO_OVER_PI[q + j]);
+        var carry = 0lu;
+        var pos = 7i - j;
+        for (var k = 0i; k < 2i; k = k + 1i) {
+            let t = u64(acc[pos]) + u64(m[k]) * w + carry;
+            acc[pos] = u32(t & 0xfffffffflu);
+            carry = t >> 32u;
+            pos = pos + 1i;
+        }
+        loop {
+            if (carry == 0lu || pos >= 10i) { break; }
+            let t = u64(acc[pos]) + carry;
+            acc[pos] = u32(t & 0xfffffffflu);
+            carry = t >> 32u;
+            pos = pos + 1i;
+        }
+    }
+    // The 96-bit fraction, rounded to the nearest quadrant: above 1/2 it becomes 1 - f (negated).
+    var f2 = acc[6];
+    var f1 = acc[5];
+    var f0 = acc[4];
+    let up = f2 >= 0x80000000u;
+    var n = i32(acc[7] & 3u) + select(0i, 1i, up);
+    if (up) {
+        f2 = ~f2;
+        f1 = ~f1;
+        f0 = ~f0 + 1u;
+        if (f0 == 0u) { f1 = f1 + 1u; if (f1 == 0u) { f2 = f2 + 1u; } }
+    }
+    // Normalise: the leading one to bit 31 of f2, counting the shift in e.
+    var e = 0i;
+    if (f2 == 0u) { f2 = f1; f1 = f0; f0 = 0u; e = 32i; }
+    if (f2 == 0u) { f2 = f1; f1 = 0u; e = 64i; }
+    let z = countLeadingZeros(f2);
+    if (z > 0u && z < 32u) {
+        f2 = (f2 << z) | (f1 >> (32u - z));
+        f1 = (f1 << z) | (f0 >> (32u - z));
+    }
+    e = e + i32(z);
+    // |f| = (f2·2^-32 + f1·2^-64)·2^-e: 48 bits as two exact f32s, then r = f·π/2.
+    let fh = f32(f2 >> 8u) * $TWO_M24;
+    let fl = f32(((f2 & 0xffu) << 16u) | (f1 >> 16u)) * $TWO_M48;
+    let s = rk_f32_fast_two_sum(fh, fl);
+    let p = rk_f32_two_prod(s.x, $PIO2);
+    var r = rk_f32_fast_two_sum(p.x, p.y + (s.x * $PIO2_LO + s.y * $PIO2));
+    let k = rk_f32_pow2(-e);
+    r = vec2<f32>(r.x * k, r.y * k);
+    if (up) { r = -r; }
+    if (x < 0.0f) { r = -r; n = -n; }
+    return vec3<f32>(r.x, r.y, f32(n));
+}
+";
+    def(h, "rk_f32_rem_pio2", &src, &[])
+}
+
+/// `sin(h + l)` for `|h| ≤ π/4`, `|l| ≤ ulp(h)`, as `(head, tail)`: `h - h³/6` with `h³/6` in
+/// double-float, the Taylor series from `h⁵/5!` to `h¹³/13!` (truncation under 2⁻³⁶ relative), and
+/// the `l` term by `cos h ≈ 1 - h²/2`.
+fn sin_kernel(h: &mut Helpers) -> String {
+    basics(h);
+    let c: Vec<f64> = (2..=6)
+        .map(|k| {
+            let s = if k % 2 == 1 { -1.0 } else { 1.0 };
+            s * inv_factorial(2 * k + 1)
+        })
+        .collect();
+    def(
+        h,
+        "rk_f32_sin_k",
+        "fn rk_f32_sin_k(h: f32, l: f32) -> vec2<f32> {
+    let z = rk_f32_two_prod(h, h);
+    let u = rk_f32_two_prod(h, z.x);
+    let c = rk_f32_two_prod(u.x, $SIXTH);
+    let t = c.y + (u.x * $SIXTH_LO + (u.y + h * z.y) * $SIXTH) + u.x * z.x * $POLY;
+    let s = rk_f32_fast_two_sum(h, c.x);
+    return vec2<f32>(s.x, s.y + (t + l * (1.0f - 0.5f * z.x)));
+}
+",
+        &[("POLY", horner("z.x", &c))],
+    )
+}
+
+/// `cos(h + l)` for `|h| ≤ π/4` as `(head, tail)`: `1 - h²/2` exactly (`h²` by `two_prod`), then
+/// Taylor from `h⁴/4!` to `h¹²/12!`, and `-h·l`.
+fn cos_kernel(h: &mut Helpers) -> String {
+    basics(h);
+    let c: Vec<f64> = (2..=6)
+        .map(|k| {
+            let s = if k % 2 == 0 { 1.0 } else { -1.0 };
+            s * inv_factorial(2 * k)
+        })
+        .collect();
+    def(
+        h,
+        "rk_f32_cos_k",
+        "fn rk_f32_cos_k(h: f32, l: f32) -> vec2<f32> {
+    let z = rk_f32_two_prod(h, h);
+    let w = rk_f32_fast_two_sum(1.0f, -0.5f * z.x);
+    return vec2<f32>(w.x, w.y + (z.x * z.x * $POLY - (0.5f * z.y + h * l)));
+}
+",
+        &[("POLY", horner("z.x", &c))],
+    )
+}
+
+/// The shared start of sin, cos and tan: `NaN` and `±∞` give NaN.
+fn trig(h: &mut Helpers, name: &str, tiny: &str, body: &str) -> String {
+    rem_pio2(h);
+    sin_kernel(h);
+    cos_kernel(h);
+    let src = format!(
+        "fn {name}(x: f32) -> f32 {{
+    {tiny}
+    if (!(abs(x) <= $MAX)) {{ return $NAN; }}
+    let r = rk_f32_rem_pio2(x);
+    let q = i32(r.z) & 3i;
+{body}}}
+"
+    );
+    def(h, name, &src, &[])
+}
+
+fn sin(h: &mut Helpers) -> String {
+    trig(
+        h,
+        "rk_f32_sin",
+        // sin x = x to within half an ulp below 2^-12, and keeps -0 and subnormals.
+        "if (abs(x) < $TWO_M12) { return x; }",
+        "    var v: vec2<f32>;
+    if ((q & 1i) == 0i) { v = rk_f32_sin_k(r.x, r.y); } else { v = rk_f32_cos_k(r.x, r.y); }
+    let s = v.x + v.y;
+    return select(s, -s, q >= 2i);
+",
+    )
+}
+
+fn cos(h: &mut Helpers) -> String {
+    trig(
+        h,
+        "rk_f32_cos",
+        "if (abs(x) < $TWO_M12) { return 1.0f; }",
+        "    var v: vec2<f32>;
+    if ((q & 1i) == 0i) { v = rk_f32_cos_k(r.x, r.y); } else { v = rk_f32_sin_k(r.x, r.y); }
+    let s = v.x + v.y;
+    return select(s, -s, q == 1i || q == 2i);
+",
+    )
+}
+
+fn tan(h: &mut Helpers) -> String {
+    div_dd(h);
+    trig(
+        h,
+        "rk_f32_tan",
+        // tan x = x to within half an ulp below 2^-12, and keeps -0 and subnormals.
+        "if (abs(x) < $TWO_M12) { return x; }",
+        "    let odd = (q & 1i) == 1i;
+    let s = rk_f32_sin_k(r.x, r.y);
+    let c = rk_f32_cos_k(r.x, r.y);
+    let sn = rk_f32_fast_two_sum(s.x, s.y);
+    let cn = rk_f32_fast_two_sum(c.x, c.y);
+    // tan = sin/cos in even quadrants, -cos/sin in odd ones.
+    let t = rk_f32_div_dd(select(sn, cn, odd), select(cn, sn, odd));
+    let v = t.x + t.y;
+    return select(v, -v, odd);
+",
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inverse trigonometric functions.
+
+/// `atan(a + al)` for `a ≥ 0` as `(head, tail)`: `atan(c) + atan(u)` with `u = (a - c)/(1 + a·c)`,
+/// `c ∈ {0, ½, 1, 2, ∞}`, `|u| ≤ ¼`; `u` is a double-float (the numerators are exact, the
+/// denominators carry their rounding error); `atan u = u + u·z·R(z)`, Taylor to `u¹⁵/15`.
+fn atan_dd(h: &mut Helpers) -> String {
+    div_dd(h);
+    let r: Vec<f64> = (0..7)
+        .map(|k| {
+            let s = if k % 2 == 0 { -1.0 } else { 1.0 };
+            s / f64::from(2 * k + 3)
+        })
+        .collect();
+    def(
+        h,
+        "rk_f32_atan_dd",
+        "fn rk_f32_atan_dd(a: f32, al: f32) -> vec2<f32> {
+    var base = vec2<f32>(0.0f, 0.0f);
+    var num = a;
+    var den = vec2<f32>(1.0f, 0.0f);
+    if (a > 4.0f) {
+        base = vec2<f32>($PIO2, $PIO2_LO);
+        num = -1.0f;
+        den = vec2<f32>(a, 0.0f);
+    } else if (a > 1.3333334f) {
+        base = vec2<f32>($ATAN_TWO, $ATAN_TWO_LO);
+        num = a - 2.0f;
+        den = rk_f32_fast_two_sum(2.0f * a, 1.0f);
+    } else if (a > 0.75f) {
+        base = vec2<f32>($PIO4, $PIO4_LO);
+        num = a - 1.0f;
+        den = rk_f32_two_sum(a, 1.0f);
+    } else if (a > 0.25f) {
+        base = vec2<f32>($ATAN_HALF, $ATAN_HALF_LO);
+        num = 2.0f * a - 1.0f;
+        den = rk_f32_fast_two_sum(2.0f, a);
+    }
+    let u = rk_f32_div_dd(vec2<f32>(num, 0.0f), den);
+    let z = u.x * u.x;
+    let tail = u.x * z * $POLY + u.y * (1.0f - z) + al / (1.0f + a * a);
+    let s = rk_f32_two_sum(base.x, u.x);
+    return vec2<f32>(s.x, s.y + (base.y + tail));
+}
+",
+        &[("POLY", horner("z", &r))],
+    )
+}
+
+fn atan(h: &mut Helpers) -> String {
+    atan_dd(h);
+    def(
+        h,
+        "rk_f32_atan",
+        "fn rk_f32_atan(x: f32) -> f32 {
+    let a = abs(x);
+    // atan x = x to within half an ulp below 2^-12 (and keeps -0 and subnormals); NaN passes too.
+    if (!(a >= $TWO_M12)) { return x; }
+    var v = $PIO2;
+    if (a <= $TWO_P26) {
+        let t = rk_f32_atan_dd(a, 0.0f);
+        v = t.x + t.y;
+    }
+    return select(v, -v, x < 0.0f);
+}
+",
+        &[],
+    )
+}
+
+/// `y.atan2(x)`: NaN → NaN; `y = ±0`: ±0 for `x` = +0 or positive, ±π for `x` = -0 or negative;
+/// `x = ±0`: ±π/2; `y = ±∞`: ±π/4, ±3π/4 or ±π/2; `x = ±∞`: ±0 or ±π. Otherwise `atan(|y/x|)`
+/// with the quotient in double-float (both arguments scaled near 1 first), placed in its quadrant.
+fn atan2(h: &mut Helpers) -> String {
+    atan_dd(h);
+    def(
+        h,
+        "rk_f32_atan2",
+        "fn rk_f32_atan2(y: f32, x: f32) -> f32 {
+    if (!(x == x) || !(y == y)) { return $NAN; }
+    let ax = abs(x);
+    let ay = abs(y);
+    let xneg = (bitcast<u32>(x) >> 31u) == 1u;
+    var v: f32;
+    if (ay == 0.0f) {
+        v = select(0.0f, $PI, xneg);
+    } else if (ax == 0.0f) {
+        v = $PIO2;
+    } else if (ay == $INF) {
+        v = select($PIO2, select($PIO4, $PI3O4, xneg), ax == $INF);
+    } else if (ax == $INF) {
+        v = select(0.0f, $PI, xneg);
+    } else {
+        // Exponents from the bits (both normal where it matters: a subnormal pair is scaled
+        // up first, and a subnormal beside a normal number lands in the d < -28 case).
+        var sx = ax;
+        var sy = ay;
+        if (max(ax, ay) < $TWO_M100) { sx = sx * $TWO_P100; sy = sy * $TWO_P100; }
+        let ex = i32(bitcast<u32>(sx) >> 23u);
+        let d = i32(bitcast<u32>(sy) >> 23u) - ex;
+        var z: vec2<f32>;
+        if (d > 28i) {
+            z = vec2<f32>($PIO2, $PIO2_LO);
+        } else if (d < -28i) {
+            z = vec2<f32>(ay / ax, 0.0f);
+        } else {
+            // Both scaled by the same power of two, |x| into [1, 2): exact.
+            let k = 127i - ex;
+            let q = rk_f32_div_dd(vec2<f32>(rk_f32_ldexp(sy, k), 0.0f), vec2<f32>(rk_f32_ldexp(sx, k), 0.0f));
+            z = rk_f32_atan_dd(q.x, q.y);
+        }
+        if (xneg) {
+            let p = rk_f32_two_sum($PI, -z.x);
+            v = p.x + (p.y + ($PI_LO - z.y));
+        } else {
+            v = z.x + z.y;
+        }
+    }
+    return select(v, -v, (bitcast<u32>(y) >> 31u) == 1u);
+}
+",
+        &[],
+    )
+}
+
+/// `R` of `asin x = x + x·z·R(z)` (Taylor, `z = x² ≤ ¼`, to `x²⁵`) and the half-angle argument:
+/// for `a ∈ (½, 1]`, `t = (1 - a)/2` (exact), `s = √t` and its correction `(t - s²)/(2s)` from
+/// the exact residual.
+fn asin_parts(h: &mut Helpers) -> String {
+    basics(h);
+    // c_k = (2k)! / (4^k (k!)^2 (2k + 1)), k = 1..12.
+    let mut r = Vec::new();
+    let mut binom = 1.0f64;
+    for k in 1..=12u32 {
+        binom *= f64::from(2 * k - 1) / f64::from(2 * k);
+        r.push(binom / f64::from(2 * k + 1));
+    }
+    def(
+        h,
+        "rk_f32_asin_r",
+        "fn rk_f32_asin_r(z: f32) -> f32 { return $POLY; }
+fn rk_f32_sqrt_half(a: f32) -> vec3<f32> {
+    let t = rk_f32_opq(0.5f * (1.0f - a));
+    if (t == 0.0f) { return vec3<f32>(0.0f, 0.0f, 0.0f); }
+    let s = rk_f32_opq(sqrt(t));
+    let p = rk_f32_two_prod(s, s);
+    return vec3<f32>(s, (rk_f32_opq(t - p.x) - p.y) / (2.0f * s), t);
+}
+",
+        &[("POLY", horner("z", &r))],
+    )
+}
+
+fn asin(h: &mut Helpers) -> String {
+    asin_parts(h);
+    def(
+        h,
+        "rk_f32_asin",
+        "fn rk_f32_asin(x: f32) -> f32 {
+    let a = abs(x);
+    if (!(a <= 1.0f)) { return $NAN; }
+    // asin x = x to within half an ulp below 2^-12, and keeps -0 and subnormals.
+    if (a < $TWO_M12) { return x; }
+    if (a <= 0.5f) {
+        let z = x * x;
+        return x + x * z * rk_f32_asin_r(z);
+    }
+    // asin a = pi/2 - 2 asin(s), s = sqrt((1 - a)/2)
+    let s = rk_f32_sqrt_half(a);
+    let w = s.x * s.z * rk_f32_asin_r(s.z);
+    let d = rk_f32_two_sum($PIO2, -2.0f * s.x);
+    let v = d.x + (d.y + ($PIO2_LO - 2.0f * (s.y + w)));
+    return select(v, -v, x < 0.0f);
+}
+",
+        &[],
+    )
+}
+
+fn acos(h: &mut Helpers) -> String {
+    asin_parts(h);
+    def(
+        h,
+        "rk_f32_acos",
+        "fn rk_f32_acos(x: f32) -> f32 {
+    let a = abs(x);
+    if (!(a <= 1.0f)) { return $NAN; }
+    if (a <= 0.5f) {
+        // pi/2 - asin x
+        let z = x * x;
+        let d = rk_f32_two_sum($PIO2, -x);
+        return d.x + (d.y + ($PIO2_LO - x * z * rk_f32_asin_r(z)));
+    }
+    // acos x = 2 asin(s) for x > 0 and pi - 2 asin(s) for x < 0, s = sqrt((1 - |x|)/2)
+    let s = rk_f32_sqrt_half(a);
+    let w = s.x * s.z * rk_f32_asin_r(s.z);
+    if (x > 0.0f) { return 2.0f * s.x + 2.0f * (s.y + w); }
+    let d = rk_f32_two_sum($PI, -2.0f * s.x);
+    return d.x + (d.y + ($PI_LO - 2.0f * (s.y + w)));
+}
+",
+        &[],
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// cbrt and hypot.
+
+/// `cbrt`: `|x| = m·2^(3k)` with `m ∈ [1, 8)` (subnormals scaled by 2²⁴ first), a first guess for
+/// `∛m` from a third of its bits, two Halley steps, and a Newton step on the exact residual
+/// `m - y³`.
+fn cbrt(h: &mut Helpers) -> String {
+    basics(h);
+    def(
+        h,
+        "rk_f32_cbrt",
+        "fn rk_f32_cbrt(x: f32) -> f32 {
+    let a = abs(x);
+    // ±0, ±inf and NaN are their own cube roots.
+    if (a == 0.0f || !(a <= $MAX)) { return x; }
+    var v = a;
+    var e = -127i;
+    if (v < $MIN_POSITIVE) { v = v * $TWO_P24; e = e - 24i; }
+    let b = bitcast<u32>(v);
+    e = e + i32(b >> 23u);
+    let k = (e + 300i) / 3i - 100i;
+    let m = bitcast<f32>((b & 0x7fffffu) | (u32(e - 3i * k + 127i) << 23u));
+    // The bits of 1.0 map to themselves.
+    var y = bitcast<f32>(bitcast<u32>(m) / 3u + 0x2a555556u);
+    for (var i = 0i; i < 2i; i = i + 1i) {
+        let c = y * y * y;
+        y = y * ((c + 2.0f * m) / (2.0f * c + m));
+    }
+    let y2 = rk_f32_two_prod(y, y);
+    let y3 = rk_f32_two_prod(y2.x, y);
+    y = y + (rk_f32_opq(m - y3.x) - (y3.y + y2.y * y)) / (3.0f * y2.x);
+    let r = y * rk_f32_pow2(k);
+    return select(r, -r, x < 0.0f);
+}
+",
+        &[],
+    )
+}
+
+fn hypot(h: &mut Helpers) -> String {
+    basics(h);
+    def(
+        h,
+        "rk_f32_hypot",
+        "fn rk_f32_hypot(x: f32, y: f32) -> f32 {
+    let a = abs(x);
+    let b = abs(y);
+    if (a == $INF || b == $INF) { return $INF; }
+    if (!(a == a) || !(b == b)) { return $NAN; }
+    var m = max(a, b);
+    var s = min(a, b);
+    if (m == 0.0f) { return 0.0f; }
+    var k = 0i;
+    // Into [2^-49, 2^50]: the squares and their errors stay normal.
+    if (m > $TWO_P50) { m = m * $TWO_M80; s = s * $TWO_M80; k = 80i; }
+    else if (m < $TWO_M50) { m = m * $TWO_P100; s = s * $TWO_P100; k = -100i; }
+    let m2 = rk_f32_two_prod(m, m);
+    let s2 = rk_f32_two_prod(s, s);
+    let t = rk_f32_fast_two_sum(m2.x, s2.x);
+    let u = rk_f32_fast_two_sum(t.x, t.y + (m2.y + s2.y));
+    let r = rk_f32_opq(sqrt(u.x));
+    let rr = rk_f32_two_prod(r, r);
+    return rk_f32_ldexp(r + ((rk_f32_opq(u.x - rr.x) - rr.y) + u.y) / (2.0f * r), k);
+}
+",
+        &[],
+    )
+}
+
+/// A call of the f32 transcendental function `func` on `xs` (receiver first), or `None` for a
+/// function this module does not implement (every other function has an exact WGSL spelling).
+pub(crate) fn call(h: &mut Helpers, func: MathFn, xs: &[String]) -> Option<String> {
+    use MathFn as M;
+    let name = match func {
+        M::Cbrt => cbrt(h),
+        M::Sin => sin(h),
+        M::Cos => cos(h),
+        M::Tan => tan(h),
+        M::Asin => asin(h),
+        M::Acos => acos(h),
+        M::Atan => atan(h),
+        M::Atan2 => atan2(h),
+        M::Sinh => sinh(h),
+        M::Cosh => cosh(h),
+        M::Tanh => tanh(h),
+        M::Exp => exp(h),
+        M::Exp2 => exp2(h),
+        M::Ln => ln(h),
+        M::Log2 => log2(h),
+        M::Log10 => log10(h),
+        M::Powf => powf(h),
+        M::Hypot => hypot(h),
+        _ => return None,
+    };
+    Some(format!("{name}({})", xs.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every function's helpers, alone, form a module that naga accepts without f64.
+    #[test]
+    fn every_function_validates_without_f64() {
+        for f in MathFn::ALL {
+            let mut h = Helpers::default();
+            let args: Vec<String> = (0..f.arity()).map(|i| format!("b[{i}]")).collect();
+            let Some(e) = call(&mut h, f, &args) else {
+                continue;
+            };
+            let src = format!(
+                "fn rk_f32_bits(b: u32) -> f32 {{ return bitcast<f32>(b); }}\n{}\n@group(0) @binding(0) var<storage, read_write> b: array<f32>;\n@compute @workgroup_size(1) fn main() {{ b[3] = {e}; }}\n",
+                h.render()
+            );
+            assert!(!src.contains("f64"), "{f:?} uses f64:\n{src}");
+            crate::emit::tests::naga_check(&src);
+        }
+    }
+
+    /// The constants are what their names say.
+    #[test]
+    fn constants() {
+        let c = |n: &str| constant(n).unwrap();
+        assert_eq!(c("LN2_HI") + c("LN2_MID"), consts::LN_2 as f32);
+        assert_eq!(c("LN2_HI").to_bits() & 0xff, 0);
+        for (hi, lo) in [
+            ("LN2", "LN2_LO"),
+            ("LOG2_E", "LOG2_E_LO"),
+            ("LOG10_E", "LOG10_E_LO"),
+            ("PIO2", "PIO2_LO"),
+            ("PI", "PI_LO"),
+            ("ATAN_HALF", "ATAN_HALF_LO"),
+            ("ATAN_TWO", "ATAN_TWO_LO"),
+            ("TWO_THIRDS", "TWO_THIRDS_LO"),
+            ("SIXTH", "SIXTH_LO"),
+        ] {
+            let (h, l) = (c(hi) as f64, c(lo) as f64);
+            assert!(
+                l != 0.0 && l.abs() <= f32::EPSILON as f64 * h.abs() / 2.0,
+                "{hi}"
+            );
+        }
+        assert_eq!(c("TWO_M12"), 2f32.powi(-12));
+        assert_eq!(c("TWO_P100"), 2f32.powi(100));
+    }
+}

@@ -1,0 +1,392 @@
+//! The precision contract the comparison holds each backend to: what a backend may return for a
+//! value whose reference (serial, the native path) is known. All tolerance rules live in
+//! [`check`]; the per-function accuracies of GPUs in [`gpu_accuracy`].
+//!
+//! The rules, as the rokkos documentation states them today (the `rokkos-wgpu` crate docs,
+//! "Floating point" and "Transcendental functions"; `core/src/ir/ops/math.rs` will state the
+//! per-function contract, and [`gpu_accuracy`] is where it goes):
+//!
+//! - Integers and `bool`: bit-exact on every backend.
+//! - Floats on the host backends and the IR evaluator: bit-exact (any NaN matches any NaN: Rust
+//!   does not specify NaN payloads), except where the backend combines partial results in another
+//!   order (reductions and scans of float sums and products on rayon and GPUs, and MDRange
+//!   reductions, which serial folds tile by tile): within the reassociation bound of the terms.
+//! - Floats on GPUs: bit-exact for values computed by exact operations (`+ - * /`, conversions,
+//!   rounding functions, `min`/`max`, ...); a value that went through a function GPUs
+//!   approximate is checked when it is that function's result on exact operands (NaN, infinities
+//!   and zero signs exactly as Rust gives them, finite values within [`gpu_accuracy`]) and not
+//!   checked after further arithmetic; a float multiply feeding an add may be fused, so such
+//!   values are not checked either. Values that depend on `team_rank()` / `team_size()` differ by
+//!   design between one-thread teams (host) and GPU teams and are not checked on GPUs.
+
+use rokkos::ir::Value;
+use rokkos_fuzz_gen::analyze::taint::{GPU_APPROX, TEAM_SHAPE};
+use rokkos_fuzz_gen::ty::Ty;
+
+/// A backend the fuzzer runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Backend {
+    /// The serial backend: the reference.
+    Serial,
+    /// The rayon backend (the global pool).
+    Rayon,
+    /// The IR evaluator (`rokkos::ir::eval::IrEval`).
+    IrEval,
+    /// The wgpu backend.
+    Wgpu,
+}
+
+impl Backend {
+    /// Every backend, the reference first.
+    pub const ALL: [Backend; 4] = [
+        Backend::Serial,
+        Backend::Rayon,
+        Backend::IrEval,
+        Backend::Wgpu,
+    ];
+    /// The name, as `ExecutionSpace::name` says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Serial => "serial",
+            Backend::Rayon => "rayon",
+            Backend::IrEval => "ir-eval",
+            Backend::Wgpu => "wgpu",
+        }
+    }
+    /// A GPU: approximate functions and fused multiply-adds allowed, real team threads.
+    pub fn is_gpu(self) -> bool {
+        self == Backend::Wgpu
+    }
+}
+
+/// What the comparison knows about one result besides its reference value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Meta {
+    /// The analysis' taint bits ([`rokkos_fuzz_gen::analyze::taint`]).
+    pub taint: u32,
+    /// The value is this approximate function's result on exact operands.
+    pub direct: Option<(&'static str, Ty)>,
+    /// The value is a float sum or product whose terms this backend may combine in another order.
+    pub reassoc: Option<Reassoc>,
+}
+
+/// A float sum or product of terms (the reference's terms), combined in an unknown order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reassoc {
+    /// A product (else a sum).
+    pub product: bool,
+    /// The terms.
+    pub terms: Vec<f64>,
+    /// `f32` (else `f64`).
+    pub single: bool,
+}
+
+/// The outcome of one comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Within the contract.
+    Agree,
+    /// Outside it.
+    Differ,
+    /// The contract says nothing this comparison can check (the reason).
+    Unchecked(&'static str),
+}
+
+/// Whether backend `b` may return `got` where the reference returned `want`, for a value with
+/// `meta`: the one place every tolerance rule of the fuzzer lives.
+pub fn check(b: Backend, meta: &Meta, want: Value, got: Value) -> Verdict {
+    if want.ty() != got.ty() {
+        return Verdict::Differ;
+    }
+    if b.is_gpu() && meta.taint & TEAM_SHAPE != 0 {
+        return Verdict::Unchecked("depends on the team shape");
+    }
+    if b.is_gpu() && meta.taint & GPU_APPROX != 0 {
+        return match meta.direct {
+            Some((f, ty)) => approx(f, ty, as_f64(want), as_f64(got)),
+            None => {
+                Verdict::Unchecked("went through an approximate function or a fusable multiply-add")
+            }
+        };
+    }
+    if let Some(r) = &meta.reassoc {
+        return reassociated(r, as_f64(want), as_f64(got));
+    }
+    exact(want, got)
+}
+
+fn as_f64(v: Value) -> f64 {
+    match v {
+        Value::F32(x) => x as f64,
+        Value::F64(x) => x,
+        other => other.to_bits() as f64,
+    }
+}
+
+fn verdict(ok: bool) -> Verdict {
+    if ok {
+        Verdict::Agree
+    } else {
+        Verdict::Differ
+    }
+}
+
+/// Bit-exact, any NaN matching any NaN.
+fn exact(want: Value, got: Value) -> Verdict {
+    let nan = |v: Value| match v {
+        Value::F32(x) => x.is_nan(),
+        Value::F64(x) => x.is_nan(),
+        _ => false,
+    };
+    verdict((nan(want) && nan(got)) || want.to_bits() == got.to_bits())
+}
+
+/// The accuracy a GPU promises for approximate function `f` on type `ty`, as a function of the
+/// exact result `want`: `(ulps, absolute)`, a result being within bounds when it meets either.
+///
+/// `f64`: rokkos-wgpu's software library, documented as faithfully rounded (1 ulp), 1 ulp more
+/// in the subnormal range. `f32`: WGSL's built-ins, with the accuracy WGSL guarantees where it
+/// states one in terms of the result (`exp`/`exp2` 3 + 2|x| ulp, `ln`/`log2` 3 ulp outside
+/// [0.5, 2] and 2^-21 absolute inside, `atan`/`atan2` 4096 ulp, `sin`/`cos` 2^-11 absolute),
+/// and 2^-11 relative (as a provisional contract) for the functions WGSL defines by formulas.
+pub fn gpu_accuracy(f: &str, ty: Ty, want: f64) -> (f64, f64) {
+    if ty == Ty::F64 {
+        return (2.0, 0.0);
+    }
+    match f {
+        "sin" | "cos" => (0.0, 2f64.powi(-11)),
+        "exp" => (3.0 + 2.0 * want.abs().ln().abs(), 0.0),
+        "exp2" => (3.0 + 2.0 * want.abs().log2().abs(), 0.0),
+        "ln" | "log2" if (0.5f64.ln()..=2f64.ln()).contains(&want) => (3.0, 2f64.powi(-21)),
+        "ln" | "log2" => (3.0, 0.0),
+        "atan" | "atan2" => (4096.0, 0.0),
+        _ => (4096.0, 2f64.powi(-11) * want.abs()),
+    }
+}
+
+/// The distance in units in the last place of `ty` between two finite values.
+pub fn ulps(a: f64, b: f64, ty: Ty) -> f64 {
+    let ord32 = |x: f64| {
+        let b = (x as f32).to_bits() as i32 as i64;
+        if b < 0 {
+            i32::MIN as i64 - b
+        } else {
+            b
+        }
+    };
+    let ord64 = |x: f64| {
+        let b = x.to_bits() as i64 as i128;
+        if b < 0 {
+            i64::MIN as i128 - b
+        } else {
+            b
+        }
+    };
+    if ty == Ty::F32 {
+        ord32(a).abs_diff(ord32(b)) as f64
+    } else {
+        ord64(a).abs_diff(ord64(b)) as f64
+    }
+}
+
+/// An approximate function's result: special values exactly, finite ones within the accuracy.
+fn approx(f: &str, ty: Ty, want: f64, got: f64) -> Verdict {
+    if want.is_nan() || got.is_nan() || want.is_infinite() || got.is_infinite() || want == 0.0 {
+        return verdict((want.is_nan() && got.is_nan()) || want.to_bits() == got.to_bits());
+    }
+    let (u, abs) = gpu_accuracy(f, ty, want);
+    verdict(ulps(want, got, ty) <= u || (got - want).abs() <= abs)
+}
+
+/// A float sum or product combined in another order than the reference's.
+fn reassociated(r: &Reassoc, want: f64, got: f64) -> Verdict {
+    let (eps, max, min_normal) = if r.single {
+        (
+            f32::EPSILON as f64,
+            f32::MAX as f64,
+            f32::MIN_POSITIVE as f64,
+        )
+    } else {
+        (f64::EPSILON, f64::MAX, f64::MIN_POSITIVE)
+    };
+    let n = r.terms.len().max(1) as f64;
+    let nan = r.terms.iter().any(|t| t.is_nan());
+    let pinf = r.terms.contains(&f64::INFINITY);
+    let ninf = r.terms.contains(&f64::NEG_INFINITY);
+    if nan || (!r.product && pinf && ninf) {
+        return verdict(got.is_nan());
+    }
+    if !r.product {
+        let s: f64 = r
+            .terms
+            .iter()
+            .filter(|t| t.is_finite())
+            .map(|t| t.abs())
+            .sum();
+        if s >= max / 2.0 {
+            return Verdict::Unchecked("a partial sum may overflow in another order");
+        }
+        if pinf || ninf {
+            return verdict(
+                got == if pinf {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                },
+            );
+        }
+        let tol = 2.0 * n * eps * s;
+        return verdict((got - want).abs() <= tol);
+    }
+    let zero = r.terms.contains(&0.0);
+    let inf = pinf || ninf;
+    let negative = r.terms.iter().filter(|t| t.is_sign_negative()).count() % 2 == 1;
+    if zero && inf {
+        return verdict(got.is_nan());
+    }
+    let (mut up, mut down) = (0.0f64, 0.0f64);
+    for t in r.terms.iter().filter(|t| t.is_finite() && **t != 0.0) {
+        let l = t.abs().log2();
+        if l > 0.0 {
+            up += l;
+        } else {
+            down += l;
+        }
+    }
+    if up >= max.log2() - 1.0 || down <= min_normal.log2() + 1.0 {
+        return Verdict::Unchecked("a partial product may overflow or underflow in another order");
+    }
+    if zero || inf {
+        let mag = if zero { 0.0 } else { f64::INFINITY };
+        let v = if negative { -mag } else { mag };
+        return verdict(got.to_bits() == v.to_bits());
+    }
+    verdict((got - want).abs() <= 2.0 * n * eps * want.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_values_match_bit_for_bit() {
+        let m = Meta::default();
+        assert_eq!(
+            check(Backend::Wgpu, &m, Value::I32(3), Value::I32(3)),
+            Verdict::Agree
+        );
+        assert_eq!(
+            check(Backend::Wgpu, &m, Value::I32(3), Value::I32(4)),
+            Verdict::Differ
+        );
+        assert_eq!(
+            check(Backend::IrEval, &m, Value::F64(0.0), Value::F64(-0.0)),
+            Verdict::Differ
+        );
+        assert_eq!(
+            check(
+                Backend::Rayon,
+                &m,
+                Value::F64(f64::NAN),
+                Value::F64(-f64::NAN)
+            ),
+            Verdict::Agree
+        );
+        assert_eq!(
+            check(Backend::Rayon, &m, Value::F64(1.0), Value::F32(1.0)),
+            Verdict::Differ
+        );
+    }
+
+    #[test]
+    fn approximate_values_follow_the_function_contract() {
+        let m = Meta {
+            taint: GPU_APPROX,
+            direct: Some(("atan", Ty::F32)),
+            reassoc: None,
+        };
+        let w = 0.5f32;
+        let near = f32::from_bits(w.to_bits() + 100);
+        let far = f32::from_bits(w.to_bits() + 5000);
+        assert_eq!(
+            check(Backend::Wgpu, &m, Value::F32(w), Value::F32(near)),
+            Verdict::Agree
+        );
+        assert_eq!(
+            check(Backend::Wgpu, &m, Value::F32(w), Value::F32(far)),
+            Verdict::Differ
+        );
+        assert_eq!(
+            check(Backend::Wgpu, &m, Value::F32(f32::NAN), Value::F32(0.0)),
+            Verdict::Differ
+        );
+        // Host backends are exact even for approximate functions.
+        assert_eq!(
+            check(Backend::IrEval, &m, Value::F32(w), Value::F32(near)),
+            Verdict::Differ
+        );
+        let m = Meta {
+            taint: GPU_APPROX,
+            direct: None,
+            reassoc: None,
+        };
+        assert!(matches!(
+            check(Backend::Wgpu, &m, Value::F32(w), Value::F32(far)),
+            Verdict::Unchecked(_)
+        ));
+    }
+
+    #[test]
+    fn reassociated_sums_and_products_are_bounded() {
+        let sum = |terms: Vec<f64>| Meta {
+            reassoc: Some(Reassoc {
+                product: false,
+                terms,
+                single: false,
+            }),
+            ..Meta::default()
+        };
+        let m = sum(vec![0.1, 0.2, 0.3]);
+        let (a, b) = ((0.1 + 0.2) + 0.3, 0.1 + (0.2 + 0.3));
+        assert_ne!(a, b);
+        assert_eq!(
+            check(Backend::Rayon, &m, Value::F64(a), Value::F64(b)),
+            Verdict::Agree
+        );
+        assert_eq!(
+            check(Backend::Rayon, &m, Value::F64(a), Value::F64(0.7)),
+            Verdict::Differ
+        );
+        let m = sum(vec![1.0, f64::NAN]);
+        assert_eq!(
+            check(Backend::Rayon, &m, Value::F64(f64::NAN), Value::F64(1.0)),
+            Verdict::Differ
+        );
+        let m = sum(vec![f64::MAX, f64::MAX, f64::INFINITY]);
+        assert!(matches!(
+            check(
+                Backend::Rayon,
+                &m,
+                Value::F64(f64::INFINITY),
+                Value::F64(f64::NAN)
+            ),
+            Verdict::Unchecked(_)
+        ));
+        let prod = Meta {
+            reassoc: Some(Reassoc {
+                product: true,
+                terms: vec![-2.0, 0.0, 3.0],
+                single: true,
+            }),
+            ..Meta::default()
+        };
+        assert_eq!(
+            check(Backend::Wgpu, &prod, Value::F32(-0.0), Value::F32(-0.0)),
+            Verdict::Agree
+        );
+        assert_eq!(
+            check(Backend::Wgpu, &prod, Value::F32(-0.0), Value::F32(0.0)),
+            Verdict::Differ
+        );
+    }
+}
