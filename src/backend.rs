@@ -1,22 +1,25 @@
 //! Choosing the execution space: at compile time through cargo features, at run time through
-//! `ROKKOS_BACKEND` or a name.
+//! `ROKKOS_BACKEND` or a name ([`crate::Device`], or [`run_on`] for code generic over the space).
 
 use rokkos_core::{Error, ExecutionSpace, Result};
 
-/// The default host execution space: rayon when that feature is on, else serial.
+/// The default host execution space: rayon when that feature is on, else serial (Kokkos'
+/// `DefaultHostExecutionSpace`).
 ///
 /// It stays a host space when a device backend (`wgpu`) is compiled in: code written against it
 /// allocates host Views (`View::new`) and indexes them on the host, which a device memory space
-/// does not allow, so switching its type would break that code at compile time. Device backends
-/// are chosen at run time ([`run_on`], `ROKKOS_BACKEND`) by code generic over the execution space.
+/// does not allow, so switching its type would break that code at compile time. For Kokkos'
+/// `DefaultExecutionSpace`, the space that runs on the GPU when there is one, use
+/// [`crate::Device`].
 #[cfg(feature = "rayon")]
 pub type DefaultExecutionSpace = rokkos_rayon::Rayon;
 /// The default host execution space: rayon when that feature is on, else serial.
 #[cfg(not(feature = "rayon"))]
 pub type DefaultExecutionSpace = rokkos_serial::Serial;
 
-/// Names of the backends compiled into this build, in the order [`selected_backend`] prefers
-/// them: device backends (wgpu) first, then rayon, then serial.
+/// Names of the backends compiled into this build that can run kernels, in the order
+/// [`crate::Device::new`] prefers them: device backends (wgpu) first, then rayon, then serial.
+/// (CUDA, feature `cuda`, is a runtime without patterns yet: not listed.)
 pub fn available_backends() -> &'static [&'static str] {
     match (cfg!(feature = "wgpu"), cfg!(feature = "rayon")) {
         (true, true) => &["wgpu", "rayon", "serial"],
@@ -29,7 +32,8 @@ pub fn available_backends() -> &'static [&'static str] {
 /// Every backend name rokkos knows, compiled in or not.
 pub const KNOWN_BACKENDS: [&str; 4] = ["serial", "rayon", "cuda", "wgpu"];
 
-/// Code that is generic over the execution space, run on a space picked at run time.
+/// Code that is generic over the execution space, run on a space picked at run time. Most
+/// programs need none of this: write them against [`crate::Device`] instead.
 ///
 /// ```
 /// use rokkos::{ExecutionSpace, SpaceVisitor};
@@ -48,16 +52,57 @@ pub trait SpaceVisitor {
     fn visit<E: ExecutionSpace>(self, space: E) -> Self::Output;
 }
 
-/// The backend named by `ROKKOS_BACKEND`, or the default one.
-pub fn selected_backend() -> Result<String> {
+/// `ROKKOS_BACKEND`, trimmed and lower-cased, checked: `None` when unset or blank,
+/// `Err(InvalidArgument)` for a name rokkos does not know, `Err(BackendUnavailable)` for one not
+/// compiled into this build.
+pub(crate) fn env_backend() -> Result<Option<String>> {
     match std::env::var("ROKKOS_BACKEND") {
-        Ok(name) if !name.trim().is_empty() => Ok(name.trim().to_lowercase()),
-        _ => Ok(available_backends()[0].to_string()),
+        Ok(name) if !name.trim().is_empty() => {
+            let name = name.trim().to_lowercase();
+            if available_backends().contains(&name.as_str()) {
+                Ok(Some(name))
+            } else {
+                Err(not_available(&name))
+            }
+        }
+        _ => Ok(None),
     }
 }
 
-/// Runs `visitor` on the backend called `name` (`serial`, `rayon`, `cuda`, `wgpu`).
-/// `Err(BackendUnavailable)` when it is not compiled in, `Err(InvalidArgument)` for unknown names.
+/// The error for a backend name that cannot run here: `Err(BackendUnavailable)` for a known
+/// backend not compiled in (or without patterns yet), `Err(InvalidArgument)` for unknown names.
+pub(crate) fn not_available(name: &str) -> Error {
+    match name {
+        "cuda" => Error::BackendUnavailable {
+            backend: name.to_string(),
+            reason: "the CUDA backend has no parallel patterns yet (feature `cuda` is its runtime \
+                     only); use wgpu, rayon or serial"
+                .to_string(),
+        },
+        n if KNOWN_BACKENDS.contains(&n) => Error::BackendUnavailable {
+            backend: n.to_string(),
+            reason: format!("not compiled in; enable the `{n}` cargo feature of rokkos"),
+        },
+        n => Error::InvalidArgument(format!(
+            "unknown backend `{n}`; this build has: {}",
+            available_backends().join(", ")
+        )),
+    }
+}
+
+/// The name of the backend [`crate::Device::new`] runs on: the one `ROKKOS_BACKEND` names (checked:
+/// `Err` for unknown names or backends not compiled in), else the first of
+/// [`available_backends`] that is usable here (wgpu only with an adapter).
+pub fn selected_backend() -> Result<String> {
+    match env_backend()? {
+        Some(name) => Ok(name),
+        None => crate::Device::new().map(|d| d.name().to_string()),
+    }
+}
+
+/// Runs `visitor` on the backend called `name` (`serial`, `rayon`, `wgpu`).
+/// `Err(BackendUnavailable)` when it is not compiled in or has no device, `Err(InvalidArgument)`
+/// for unknown names.
 pub fn run_on<V: SpaceVisitor>(name: &str, visitor: V) -> Result<V::Output> {
     match name {
         "serial" => Ok(visitor.visit(rokkos_serial::Serial)),
@@ -65,14 +110,7 @@ pub fn run_on<V: SpaceVisitor>(name: &str, visitor: V) -> Result<V::Output> {
         "rayon" => Ok(visitor.visit(rokkos_rayon::Rayon::new())),
         #[cfg(feature = "wgpu")]
         "wgpu" => Ok(visitor.visit(rokkos_wgpu::Wgpu::new()?)),
-        n if KNOWN_BACKENDS.contains(&n) => Err(Error::BackendUnavailable {
-            backend: n.to_string(),
-            reason: format!("not compiled in; enable the `{n}` cargo feature of rokkos"),
-        }),
-        n => Err(Error::InvalidArgument(format!(
-            "unknown backend `{n}`; this build has: {}",
-            available_backends().join(", ")
-        ))),
+        n => Err(not_available(n)),
     }
 }
 

@@ -1,9 +1,12 @@
 //! # rokkos: the Kokkos programming model for Rust
 //!
 //! Write a kernel once, in Rust, over layout-generic multidimensional [`View`]s, and run it on the
-//! serial and rayon backends today (CUDA and wgpu are being added behind cargo features without
-//! changing kernels). A cargo feature picks the default backend ([`DefaultExecutionSpace`]);
-//! `ROKKOS_BACKEND` picks among the compiled-in ones at run time ([`run_on_selected`]).
+//! serial, rayon (CPU threads) and wgpu (GPUs through Vulkan, Metal and DX12) backends; a CUDA
+//! runtime is there (feature `cuda`), its parallel patterns are not yet. A program is written once
+//! against [`Device`], the execution space chosen when it starts: `ROKKOS_BACKEND`, or the best
+//! backend compiled in and usable (wgpu when it finds an adapter, then rayon, then serial). Its
+//! Views ([`DeviceView`]) live in the device's memory and are reached from the host through
+//! mirrors, as in Kokkos, so the program below runs unchanged on a GPU or on the CPU:
 //!
 //! ```
 //! use rokkos::prelude::*;
@@ -18,18 +21,27 @@
 //! }
 //!
 //! fn main() -> rokkos::Result<()> {
-//!     let space = DefaultExecutionSpace::default();
+//!     let dev = Device::new()?;
 //!     let n = 1000;
-//!     let x = View::<f64>::from_fn("x", [n], |[i]| i as f64)?;
-//!     let y = View::<f64>::new("y", [n])?;
+//!     let x = create_mirror_view_and_copy_in(&dev, &View::<f64>::from_fn("x", [n], |[i]| i as f64)?)?;
+//!     let y = DeviceView::<f64>::new_on(&dev, "y", [n])?;
 //!     y.fill(1.0)?;
-//!     parallel_for("axpy", RangePolicy::new(&space, 0..n), axpy(&y, &x, 2.0))?;
-//!     let s: f64 = parallel_reduce("dot", RangePolicy::new(&space, 0..n), dot(&y, &x), Sum)?;
+//!     parallel_for("axpy", RangePolicy::new(&dev, 0..n), axpy(&y, &x, 2.0))?;
+//!     let s: f64 = parallel_reduce("dot", RangePolicy::new(&dev, 0..n), dot(&y, &x), Sum)?;
 //!     let expect: f64 = (0..n).map(|i| (2.0 * i as f64 + 1.0) * i as f64).sum();
 //!     assert!((s - expect).abs() < 1e-9 * expect);
+//!     let hy = create_mirror_view_and_copy(&y)?; // a host mirror, copied from the device
+//!     assert_eq!(hy.get(3), 7.0);
 //!     Ok(())
 //! }
 //! ```
+//!
+//! The statically typed spaces ([`Serial`], `Rayon`, `Wgpu`) stay for code that wants no run-time
+//! dispatch: Views typed by their memory space, and [`DefaultExecutionSpace`], the default host
+//! space, whose Views host code indexes directly (`View::new`, `get`, `host()`). A cargo feature
+//! compiles each backend in (`rayon` by default, `wgpu`, `cuda`), and `ndarray` adds zero-copy
+//! conversions between host Views and `ndarray` arrays. The README maps every Kokkos construct to
+//! its rokkos spelling; [`random`] has Kokkos-style random numbers for kernels.
 //!
 //! ## Soundness
 //!
@@ -83,8 +95,17 @@
 //!
 //! 3. **Host backends run each work item at most once at a time**: a native body comes only from
 //!    a token ([`Launch::for_body`] and siblings), for a space that implements the `unsafe` trait
-//!    [`HostBackend`], whose implementor promises exactly that ([`Serial`] and `Rayon` do).
-//!    Together with owner computes this is the whole race-freedom argument for plain accesses.
+//!    [`HostBackend`], whose implementor promises exactly that ([`Serial`] and `Rayon` do), over
+//!    memory that is [`HostAccessible`]. Together with owner computes this is the whole
+//!    race-freedom argument for plain accesses.
+//!
+//!    **The run-time space** [`Device`] is neither: its pattern methods hand each launch to the
+//!    backend it stands for through [`Launch::delegate`], which validates the policy again
+//!    against that backend's own limits, checks that every View argument's buffer projects onto
+//!    the backend's memory (the `unsafe` trait [`ProjectMemory`]: a projection is the buffer's own
+//!    storage, so the aliasing checks and the hold cover exactly what the backend receives; a View
+//!    of another backend is `Err(InvalidArgument)`), and hands the backend a token for the same
+//!    hold. A native body therefore still runs only over host memory, by a [`HostBackend`].
 //!
 //! 4. **Bounds and sizes**: every View access inside a kernel is bounds checked (range kernels check
 //!    the accesses at the bare work index once per chunk instead of once per element). A failed
@@ -100,9 +121,14 @@
 //!    guard conflicts like `RefCell`), and a build with `panic = "abort"` aborts on a failing host
 //!    kernel instead of returning `Err`.
 //!
-//! 5. **Host handles**: a `View` handle is neither `Send` nor `Sync`, so no other thread can reach a
-//!    View while a kernel runs over it; host element access goes through [`View::get`] /
-//!    [`View::set`] or `RefCell`-like guards ([`View::host`], [`View::host_mut`]). A guard leaked
+//! 5. **Handles across threads**: a `View` handle is `Send` and `Sync` (for `Send`/`Sync` element
+//!    types and memory spaces). Every host access claims the allocation's borrow flag, an atomic,
+//!    with one read-modify-write before touching memory: guards ([`View::host`],
+//!    [`View::host_mut`], [`View::try_host`], [`View::try_host_mut`]) for their lifetime,
+//!    [`View::get`] / [`View::set`] for the one access, `deep_copy` / `fill` for the copy, and a
+//!    launch for its whole duration. A guard on one thread and a launch on another therefore
+//!    exclude each other: whichever claims the flag first wins; the other panics like `RefCell`
+//!    (`host()`, `get`), answers `Err(Aliasing)` (`try_host`, launches, copies). A guard leaked
 //!    with `std::mem::forget` keeps its allocation borrowed for good (launches on it then answer
 //!    `Err(Aliasing)`): never unsound.
 //!
@@ -110,7 +136,8 @@
 //! because it is checked): the `unsafe` trait [`HostBackend`] (run each work item at most once at a
 //! time), the `unsafe` trait [`HostAccessible`] (a memory space whose host pointer is valid for
 //! its whole allocation: Views dereference it after an index check only), the `unsafe` trait
-//! [`AtomicScalar`] (really atomic operations), [`MemorySpace`]'s
+//! [`ProjectMemory`] (a run-time space's buffer projects onto its own storage in a backend's
+//! memory), the `unsafe` trait [`AtomicScalar`] (really atomic operations), [`MemorySpace`]'s
 //! `read_bytes` / `write_bytes` / `copy_bytes` (raw copies into memory a host guard may have lent
 //! out as `&T`: callers hold the allocation, as `deep_copy` does), [`TeamMember::new`] (a backend
 //! keeps the member and its scratch on one thread, one team at a time), and the `#[doc(hidden)]`
@@ -131,12 +158,18 @@
 
 #![warn(missing_docs)]
 
+// `#[func]`s defined in this crate (`random`) name it `::rokkos`, as user code does.
+extern crate self as rokkos;
+
 mod backend;
+mod device_space;
+pub mod random;
 
 pub use backend::{
     available_backends, run_on, run_on_selected, selected_backend, DefaultExecutionSpace,
     SpaceVisitor, KNOWN_BACKENDS,
 };
+pub use device_space::{Device, DeviceBuffer, DeviceMemory, DeviceView, HostView};
 pub use rokkos_core::*;
 /// The CUDA runtime (feature `cuda`): device memory, streams, NVRTC. Not yet an execution space
 /// of `run_on` (its patterns come with the CUDA C emitter).
@@ -154,14 +187,21 @@ pub mod prelude {
     #[cfg(feature = "rayon")]
     pub use crate::Rayon;
     pub use crate::{
-        create_mirror, create_mirror_view, create_mirror_view_and_copy, deep_copy, fill, func,
-        kernel, parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan,
-        parallel_scan_with, scratch_size, BAnd, BOr, Custom, DefaultExecutionSpace, Error,
-        ExecutionSpace, Float, HostSpace, Iterate, LAnd, LOr, Layout, LayoutKind, LayoutLeft,
-        LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal,
-        Prod, RangePolicy, Serial, SliceArg, Sum, TeamMember, TeamPolicy, TeamSize, ValLoc, View,
+        create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
+        create_mirror_view_and_copy_in, create_mirror_view_in, deep_copy, fill, func, kernel,
+        parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan, parallel_scan_with,
+        scratch_size, BAnd, BOr, Custom, DefaultExecutionSpace, Device, DeviceMemory, DeviceView,
+        Error, ExecutionSpace, Float, HostSpace, HostView, Iterate, LAnd, LOr, Layout, LayoutKind,
+        LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, Min, MinLoc, MinMax,
+        MinMaxVal, Pod, Prod, RangePolicy, Serial, SliceArg, Sum, TeamMember, TeamPolicy, TeamSize,
+        ValLoc, View,
     };
 }
+
+/// The README's examples, run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 /// Items the code generated by `#[kernel]` refers to. Not a public API.
 #[doc(hidden)]

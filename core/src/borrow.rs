@@ -1,26 +1,38 @@
 //! The borrow flag of one allocation, and the RAII holds taken on it.
 //!
 //! Every allocation has one flag, shared by every View of it. Host guards (`View::host` /
-//! `View::host_mut`), `deep_copy` / `fill`, and kernel launches (for as long as the launch token
-//! lives, see `crate::launch`) all hold it the same way, like a `RefCell`: any number of shared
-//! holds, or one exclusive hold. Whoever holds it may touch the allocation's memory accordingly;
-//! whoever cannot get a hold must not touch it at all. That single rule is what lets host code
-//! hand out `&T` / `&mut T` into memory that kernels also read and write.
+//! `View::host_mut`, and `View::get` / `View::set` for the duration of one access), `deep_copy` /
+//! `fill`, and kernel launches (for as long as the launch token lives, see `crate::launch`) all
+//! hold it the same way, like a `RwLock` that never waits: any number of shared holds, or one
+//! exclusive hold. Whoever holds it may touch the allocation's memory accordingly; whoever cannot
+//! get a hold must not touch it at all. That single rule is what lets host code hand out `&T` /
+//! `&mut T` into memory that kernels also read and write.
+//!
+//! The flag is atomic because View handles cross threads: a hold is taken by one atomic
+//! read-modify-write that both checks and claims (a compare-exchange for exclusive holds, an
+//! increment for shared ones), so a guard on one thread and a launch on another cannot both
+//! succeed. Taking a hold acquires and releasing it releases, so whatever the previous holder
+//! wrote happens-before what the next holder reads.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicIsize, Ordering};
 
 /// The borrow state of one allocation: `> 0` shared holds, `-1` one exclusive hold, `0` free.
 #[derive(Debug, Default)]
-pub(crate) struct BorrowFlag(Cell<isize>);
+pub(crate) struct BorrowFlag(AtomicIsize);
 
 impl BorrowFlag {
-    /// Whether a shared hold could be taken now (no exclusive hold is alive).
+    /// Whether a shared hold could be taken now (no exclusive hold is alive). A snapshot: with
+    /// other threads it may change at once, so it is for tests and messages only; access goes
+    /// through a [`Hold`].
+    #[cfg(test)]
     pub(crate) fn readable(&self) -> bool {
-        self.0.get() >= 0
+        self.0.load(Ordering::Acquire) >= 0
     }
-    /// Whether an exclusive hold could be taken now (no hold at all is alive).
+    /// Whether an exclusive hold could be taken now (no hold at all is alive); a snapshot, as
+    /// [`BorrowFlag::readable`].
+    #[cfg(test)]
     pub(crate) fn writable(&self) -> bool {
-        self.0.get() == 0
+        self.0.load(Ordering::Acquire) == 0
     }
 }
 
@@ -33,30 +45,42 @@ pub(crate) struct Hold<'a> {
 
 impl<'a> Hold<'a> {
     /// A shared hold, or `None` while an exclusive hold is alive.
+    #[inline]
     pub(crate) fn shared(flag: &'a BorrowFlag) -> Option<Self> {
-        let b = flag.0.get();
-        // `isize::MAX` shared holds would need more memory than exists; refusing keeps `+ 1` exact.
-        if b < 0 || b == isize::MAX {
-            return None;
+        let mut b = flag.0.load(Ordering::Relaxed);
+        loop {
+            // `isize::MAX` shared holds would need more memory than exists; refusing keeps `+ 1`
+            // exact.
+            if b < 0 || b == isize::MAX {
+                return None;
+            }
+            match flag
+                .0
+                .compare_exchange_weak(b, b + 1, Ordering::Acquire, Ordering::Relaxed)
+            {
+                Ok(_) => {
+                    return Some(Hold {
+                        flag,
+                        exclusive: false,
+                    })
+                }
+                Err(now) => b = now,
+            }
         }
-        flag.0.set(b + 1);
-        Some(Hold {
-            flag,
-            exclusive: false,
-        })
     }
     /// An exclusive hold, or `None` while any other hold is alive.
+    #[inline]
     pub(crate) fn exclusive(flag: &'a BorrowFlag) -> Option<Self> {
-        if flag.0.get() != 0 {
-            return None;
-        }
-        flag.0.set(-1);
-        Some(Hold {
-            flag,
-            exclusive: true,
-        })
+        flag.0
+            .compare_exchange(0, -1, Ordering::Acquire, Ordering::Relaxed)
+            .ok()
+            .map(|_| Hold {
+                flag,
+                exclusive: true,
+            })
     }
     /// A hold of the given kind.
+    #[inline]
     pub(crate) fn take(flag: &'a BorrowFlag, exclusive: bool) -> Option<Self> {
         if exclusive {
             Self::exclusive(flag)
@@ -67,12 +91,13 @@ impl<'a> Hold<'a> {
 }
 
 impl Drop for Hold<'_> {
+    #[inline]
     fn drop(&mut self) {
         let f = &self.flag.0;
         if self.exclusive {
-            f.set(0);
+            f.store(0, Ordering::Release);
         } else {
-            f.set(f.get() - 1);
+            f.fetch_sub(1, Ordering::Release);
         }
     }
 }
@@ -96,5 +121,40 @@ mod tests {
         assert!(!f.readable());
         drop(x);
         assert!(f.writable());
+    }
+
+    /// Threads racing for holds: at every moment either one exclusive hold or only shared ones
+    /// exist (each exclusive holder checks it is alone by bumping a counter nobody else may see
+    /// above zero).
+    #[test]
+    fn holds_exclude_each_other_across_threads() {
+        use std::sync::atomic::AtomicUsize;
+        let f = BorrowFlag::default();
+        let inside = AtomicUsize::new(0);
+        let readers = AtomicUsize::new(0);
+        let exclusive_won = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let (f, inside, readers, won) = (&f, &inside, &readers, &exclusive_won);
+                s.spawn(move || {
+                    for k in 0..2000 {
+                        if (t + k) % 3 == 0 {
+                            if let Some(_h) = Hold::exclusive(f) {
+                                won.fetch_add(1, Ordering::Relaxed);
+                                assert_eq!(inside.fetch_add(1, Ordering::SeqCst), 0);
+                                assert_eq!(readers.load(Ordering::SeqCst), 0);
+                                inside.fetch_sub(1, Ordering::SeqCst);
+                            }
+                        } else if let Some(_h) = Hold::shared(f) {
+                            readers.fetch_add(1, Ordering::SeqCst);
+                            assert_eq!(inside.load(Ordering::SeqCst), 0);
+                            readers.fetch_sub(1, Ordering::SeqCst);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(f.writable());
+        assert!(exclusive_won.load(Ordering::Relaxed) > 0);
     }
 }

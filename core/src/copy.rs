@@ -13,7 +13,7 @@ use crate::borrow::Hold;
 use crate::error::{Error, Result};
 use crate::index::{fmt_index, for_each_index};
 use crate::layout::Layout;
-use crate::space::{HostSpace, MemorySpace};
+use crate::space::{ExecutionSpace, HostSpace, MemorySpace};
 use crate::view::View;
 use bytemuck::Pod;
 use std::any::Any;
@@ -353,6 +353,75 @@ pub fn create_mirror_view_and_copy<T: Pod, const R: usize, L: Layout, S: MemoryS
     let same = (v as &dyn Any)
         .downcast_ref::<View<T, R, L, HostSpace>>()
         .is_some_and(|h| h.shares_allocation_with(&m));
+    if !same {
+        deep_copy(&m, v)?;
+    }
+    Ok(m)
+}
+
+/// A View in the memory of execution space `space` with the extents and layout of `v` (Kokkos'
+/// `create_mirror_view(space, v)`): `v` itself (shared, no copy) when it already lives in that
+/// memory, otherwise a new allocation there (contents not copied; `LayoutStride` sources get
+/// row-major strides).
+pub fn create_mirror_view_in<E, T, const R: usize, L, S>(
+    space: &E,
+    v: &View<T, R, L, S>,
+) -> Result<View<T, R, L, E::Memory>>
+where
+    E: ExecutionSpace,
+    T: Pod,
+    L: Layout,
+    S: MemorySpace,
+{
+    let memory = space.memory_space();
+    if let Some(same) = (v as &dyn Any).downcast_ref::<View<T, R, L, E::Memory>>() {
+        if memory.owns(same.buffer()) {
+            return Ok(same.clone());
+        }
+    }
+    create_mirror_in(space, v)
+}
+
+/// A new View in the memory of execution space `space` with the extents and layout of `v`
+/// (contents not copied; Kokkos' `create_mirror(space, v)`).
+pub fn create_mirror_in<E, T, const R: usize, L, S>(
+    space: &E,
+    v: &View<T, R, L, S>,
+) -> Result<View<T, R, L, E::Memory>>
+where
+    E: ExecutionSpace,
+    T: Pod,
+    L: Layout,
+    S: MemorySpace,
+{
+    View::new_in(&space.memory_space(), v.label(), v.extents)
+}
+
+/// [`create_mirror_view_in`] followed by a copy when a new allocation was made: `v`'s contents in
+/// the memory of `space`, host to device or device to host (Kokkos'
+/// `create_mirror_view_and_copy(space, v)`).
+///
+/// ```
+/// use rokkos_core::{create_mirror_view_and_copy_in, View, HostSpace, ExecutionSpace};
+/// # fn demo<E: ExecutionSpace>(dev: &E) -> rokkos_core::Result<()> {
+/// let h = View::<f64>::from_fn("h", [4], |[i]| i as f64)?;
+/// let d = create_mirror_view_and_copy_in(dev, &h)?; // in `dev`'s memory
+/// # Ok(()) }
+/// ```
+pub fn create_mirror_view_and_copy_in<E, T, const R: usize, L, S>(
+    space: &E,
+    v: &View<T, R, L, S>,
+) -> Result<View<T, R, L, E::Memory>>
+where
+    E: ExecutionSpace,
+    T: Pod,
+    L: Layout,
+    S: MemorySpace,
+{
+    let m = create_mirror_view_in(space, v)?;
+    let same = (v as &dyn Any)
+        .downcast_ref::<View<T, R, L, E::Memory>>()
+        .is_some_and(|d| d.shares_allocation_with(&m));
     if !same {
         deep_copy(&m, v)?;
     }

@@ -146,7 +146,8 @@ pub trait ForKernel<W: WorkKind>: Kernel {
     /// Builds the native body.
     ///
     /// # Safety
-    /// `Self::Space` must be host accessible; the arguments [`Kernel::visit_views`] reports must
+    /// `Self::Space` must be host accessible (or every View argument's buffer project onto
+    /// host-accessible memory, see [`crate::delegate`]); the arguments [`Kernel::visit_views`] reports must
     /// have passed the launch checks (no writable argument overlaps another) and be held (see
     /// [`crate::launch`]) for as long as the body lives; the body must be run as
     /// [`crate::space::HostBackend`] says. Core calls it from [`crate::launch::Launch::for_body`]

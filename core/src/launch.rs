@@ -11,7 +11,10 @@
 //! unwound.
 //!
 //! The token is typed by the policy of the space it was made for (`Launch<'_, RangePolicy<E>, K>`
-//! reaches `E` only), so an execution space cannot forward it to another one. Host backends turn it
+//! reaches `E` only), so an execution space cannot hand it to another one, except through
+//! [`Launch::delegate`] (`crate::delegate`), which validates the policy built for the other space
+//! against that space's limits and projects the kernel's buffers onto its memory, keeping this
+//! token's hold. Host backends turn it
 //! into the kernel's native body with [`Launch::for_body`], [`Launch::reduce_body`] or
 //! [`Launch::scan_body`], which exist for spaces that implement the `unsafe` marker
 //! [`HostBackend`] over host-accessible memory.
@@ -195,6 +198,20 @@ impl<'a, P, K> Launch<'a, P, K> {
             policy,
             kernel,
             _hold: hold,
+        }
+    }
+    /// A token for the same launch (label and hold) with another policy and kernel value: for
+    /// `Launch::delegate` only, which checks that they describe the same work on the arguments
+    /// this launch holds.
+    pub(crate) fn reissue<'b, P2, K2>(&self, policy: &'b P2, kernel: &'b K2) -> Launch<'b, P2, K2>
+    where
+        'a: 'b,
+    {
+        Launch {
+            label: self.label,
+            policy,
+            kernel,
+            _hold: self._hold,
         }
     }
     /// The label of the parallel call.

@@ -146,8 +146,9 @@ pub fn checked_span(extents: &[usize], strides: &[usize]) -> Option<usize> {
 }
 
 /// True when no two distinct indices of the shape map to the same offset: sorted by stride, each
-/// stride must reach past the whole extent of the dimension before it. Soundness of parallel
-/// writes relies on this, so every View rokkos builds satisfies it.
+/// stride must exceed the largest offset the dimensions before it reach together (then the
+/// highest dimension in which two indices differ moves the offset by more than all lower ones can
+/// make up). Soundness of parallel writes relies on this, so every View rokkos builds satisfies it.
 pub fn strides_are_injective(extents: &[usize], strides: &[usize]) -> bool {
     let mut dims: Vec<(usize, usize)> = extents
         .iter()
@@ -156,12 +157,12 @@ pub fn strides_are_injective(extents: &[usize], strides: &[usize]) -> bool {
         .filter(|&(e, _)| e > 1)
         .collect();
     dims.sort_by_key(|&(_, s)| s);
-    let mut reach = 1usize; // smallest stride the next dimension may have
+    let mut reach = 1usize; // one past the largest offset of the dimensions so far
     for (e, s) in dims {
         if s < reach {
             return false;
         }
-        match s.checked_mul(e) {
+        match (e - 1).checked_mul(s).and_then(|r| r.checked_add(reach)) {
             Some(r) => reach = r,
             None => return false,
         }
@@ -172,6 +173,35 @@ pub fn strides_are_injective(extents: &[usize], strides: &[usize]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The criterion against brute force: every small shape and stride pattern it accepts maps
+    /// distinct indices to distinct offsets, and it accepts the strides of stepped slices such as
+    /// (2, 14, 35) for extents (4, 3, 2), which the former `stride >= extent * previous stride`
+    /// rule refused.
+    #[test]
+    fn injectivity_is_exact_enough_and_never_wrong() {
+        assert!(strides_are_injective(&[4, 3, 2], &[2, 14, 35]));
+        assert!(!strides_are_injective(&[4, 3, 2], &[2, 6, 35]));
+        for e0 in 1..4 {
+            for e1 in 1..4 {
+                for s0 in 0..5 {
+                    for s1 in 0..8 {
+                        let (e, s) = ([e0, e1], [s0, s1]);
+                        let mut seen = std::collections::HashSet::new();
+                        let mut distinct = true;
+                        for i in 0..e0 {
+                            for j in 0..e1 {
+                                distinct &= seen.insert(i * s0 + j * s1);
+                            }
+                        }
+                        if strides_are_injective(&e, &s) {
+                            assert!(distinct, "{e:?} {s:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn right_and_left_offsets_match_closed_forms() {

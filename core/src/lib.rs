@@ -8,6 +8,7 @@ pub mod access;
 pub mod atomic;
 mod borrow;
 mod copy;
+pub mod delegate;
 pub mod device;
 pub mod error;
 mod failure;
@@ -17,6 +18,8 @@ pub mod ir;
 pub mod kernel;
 pub mod launch;
 pub mod layout;
+#[cfg(feature = "ndarray")]
+pub mod ndarray_interop;
 pub mod pattern;
 pub mod policy;
 pub mod profiling;
@@ -29,7 +32,11 @@ mod view;
 pub use access::{ReadAccess, WriteAccess};
 pub use atomic::{AtomicBits, AtomicScalar};
 pub use bytemuck::{Pod, Zeroable};
-pub use copy::{create_mirror, create_mirror_view, create_mirror_view_and_copy, deep_copy, fill};
+pub use copy::{
+    create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
+    create_mirror_view_and_copy_in, create_mirror_view_in, deep_copy, fill,
+};
+pub use delegate::{Delegated, ProjectMemory};
 pub use error::{Error, Result};
 pub use index::ViewIndex;
 pub use kernel::{

@@ -17,21 +17,43 @@ pub trait Policy: sealed::SealedPolicy {
     type Space: ExecutionSpace;
     /// The work items.
     type Work: WorkKind;
+    /// The policy's own `validate`: its checks against the space's limits.
+    fn check(&self, label: &str) -> Result<()>;
+    /// The name of the execution space (for messages).
+    fn space_name(&self) -> &'static str;
 }
 impl<E: ExecutionSpace> sealed::SealedPolicy for RangePolicy<E> {}
 impl<E: ExecutionSpace> Policy for RangePolicy<E> {
     type Space = E;
     type Work = RangeWork;
+    fn check(&self, label: &str) -> Result<()> {
+        self.validate(label)
+    }
+    fn space_name(&self) -> &'static str {
+        self.space.name()
+    }
 }
 impl<E: ExecutionSpace, const N: usize> sealed::SealedPolicy for MDRangePolicy<E, N> {}
 impl<E: ExecutionSpace, const N: usize> Policy for MDRangePolicy<E, N> {
     type Space = E;
     type Work = MDWork<N>;
+    fn check(&self, label: &str) -> Result<()> {
+        self.validate(label)
+    }
+    fn space_name(&self) -> &'static str {
+        self.space.name()
+    }
 }
 impl<E: ExecutionSpace> sealed::SealedPolicy for TeamPolicy<E> {}
 impl<E: ExecutionSpace> Policy for TeamPolicy<E> {
     type Space = E;
     type Work = TeamWork;
+    fn check(&self, label: &str) -> Result<()> {
+        self.validate(label)
+    }
+    fn space_name(&self) -> &'static str {
+        self.space.name()
+    }
 }
 
 /// A 1-D range of indices `begin..end`, optionally with a chunk size (the smallest number of
@@ -65,6 +87,19 @@ impl<E: Clone> RangePolicy<E> {
     pub fn chunk_size(mut self, chunk: usize) -> Self {
         self.chunk = chunk;
         self
+    }
+}
+
+impl<E> RangePolicy<E> {
+    /// The same range and chunk size on another execution space (what a run-time space hands the
+    /// backend it stands for; see [`crate::Launch::delegate`]).
+    pub fn with_space<E2: Clone>(&self, space: &E2) -> RangePolicy<E2> {
+        RangePolicy {
+            space: space.clone(),
+            begin: self.begin,
+            end: self.end,
+            chunk: self.chunk,
+        }
     }
 }
 
@@ -145,6 +180,20 @@ impl<E: Clone, const N: usize> MDRangePolicy<E, N> {
     pub fn iterate(mut self, order: Iterate) -> Self {
         self.iterate = order;
         self
+    }
+}
+
+impl<E, const N: usize> MDRangePolicy<E, N> {
+    /// The same box, tiles and order on another execution space (see
+    /// [`RangePolicy::with_space`]).
+    pub fn with_space<E2: Clone>(&self, space: &E2) -> MDRangePolicy<E2, N> {
+        MDRangePolicy {
+            space: space.clone(),
+            begin: self.begin,
+            end: self.end,
+            tile: self.tile,
+            iterate: self.iterate,
+        }
     }
 }
 
@@ -275,6 +324,17 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
             };
         }
         self
+    }
+    /// The same league, team size request, vector length and scratch on another execution space
+    /// (see [`RangePolicy::with_space`]); `TeamSize::Auto` is resolved by that space.
+    pub fn with_space<E2: ExecutionSpace>(&self, space: &E2) -> TeamPolicy<E2> {
+        TeamPolicy {
+            space: space.clone(),
+            league_size: self.league_size,
+            team_size: self.team_size,
+            vector_length: self.vector_length,
+            scratch: self.scratch,
+        }
     }
     /// The execution space.
     pub fn space(&self) -> &E {

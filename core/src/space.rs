@@ -62,6 +62,14 @@ pub trait MemorySpace: Clone + Debug + Default + 'static {
         let _ = (src, src_offset, dst, dst_offset, len);
         None
     }
+    /// Whether `buffer` is an allocation this memory space handle can use: `false` for a buffer
+    /// of another device reachable through the same type (a run-time space's memory holds the
+    /// buffers of every backend). `create_mirror_view_in` shares a View only when it is. The
+    /// default is `true`.
+    fn owns(&self, buffer: &Self::Buffer) -> bool {
+        let _ = buffer;
+        true
+    }
     /// Allocates `bytes` zero-filled bytes of host memory, aligned to at least `align`, for a host
     /// mirror of a View of this space (`create_mirror`, `create_mirror_view`): a device space
     /// answers page-locked (pinned) memory here, which its copies reach at full bus speed. The
@@ -94,21 +102,36 @@ pub struct HostBuffer {
 
 enum HostOwner {
     Aligned(alloc::Layout),
-    Adopted(#[allow(dead_code)] Box<dyn Any>),
+    Adopted(#[allow(dead_code)] Box<dyn Any + Send>),
     /// From [`HostBuffer::from_owner`]: a `Box::into_raw` pointer, freed by `Drop`.
-    Boxed(NonNull<dyn Any>),
+    Boxed(NonNull<dyn Any + Send>),
     Static,
 }
 
+// SAFETY: a `HostBuffer` owns its memory as a `Box<[u8]>` does (nothing else frees or moves it),
+// and its owner is `Send`: `from_vec` keeps a `VecOwner`, `from_owner` requires `O: Send`, static
+// memory has no owner. Shared access (`&HostBuffer`) hands out only the address
+// and length; reads and writes through them are governed by the allocation's borrow flag.
+unsafe impl Send for HostBuffer {}
+// SAFETY: as above; `&HostBuffer` has no interior mutability of its own.
+unsafe impl Sync for HostBuffer {}
+
+/// The owner of an adopted `Vec`: only ever dropped, never used to reach the elements (the View
+/// reaches them, and is `Send` only when its element type is).
+struct VecOwner<T>(#[allow(dead_code)] Vec<T>);
+// SAFETY: `T: Copy` has no drop glue, so dropping the Vec on another thread only hands its memory
+// back to the global allocator, which any thread may do; the elements are never touched through it.
+unsafe impl<T: Copy> Send for VecOwner<T> {}
+
 impl HostBuffer {
     /// Adopts a caller's `Vec` without copying; the Vec is dropped with the buffer.
-    pub(crate) fn from_vec<T: 'static>(mut v: Vec<T>) -> Self {
+    pub(crate) fn from_vec<T: Copy + 'static>(mut v: Vec<T>) -> Self {
         let bytes = std::mem::size_of_val(v.as_slice());
         let ptr = NonNull::new(v.as_mut_ptr() as *mut u8).expect("Vec pointer is never null");
         HostBuffer {
             ptr,
             bytes,
-            owner: HostOwner::Adopted(Box::new(v)),
+            owner: HostOwner::Adopted(Box::new(VecOwner(v))),
         }
     }
     /// Wraps memory that lives for the rest of the program.
@@ -125,13 +148,14 @@ impl HostBuffer {
     /// the buffer is `owner.as_mut()` as it is right after `owner` was moved to the heap, and
     /// `owner` is dropped, freeing the memory its own way, when the buffer is. `as_mut` is called
     /// once; the memory must keep its address while `owner` is neither used nor moved, which any
-    /// safe `AsMut` gives (the slice borrows `owner`).
+    /// safe `AsMut` gives (the slice borrows `owner`). `owner` is `Send` because View handles,
+    /// and so the buffer, may be dropped on another thread.
     ///
     /// ```
     /// let b = rokkos_core::HostBuffer::from_owner(vec![0u8; 16]);
     /// assert_eq!(b.len_bytes(), 16);
     /// ```
-    pub fn from_owner<O: AsMut<[u8]> + 'static>(owner: O) -> Self {
+    pub fn from_owner<O: AsMut<[u8]> + Send + 'static>(owner: O) -> Self {
         // On the heap first, and held through a raw pointer from then on: the slice must be taken
         // where `owner` stays until it is dropped, and moving a `Box` would re-assert its
         // uniqueness over memory the slice may point into.
@@ -140,7 +164,7 @@ impl HostBuffer {
         let bytes = unsafe { (*raw).as_mut() };
         let len = bytes.len();
         let ptr = NonNull::new(bytes.as_mut_ptr()).expect("slice pointer is never null");
-        let raw: *mut dyn Any = raw;
+        let raw: *mut (dyn Any + Send) = raw;
         HostBuffer {
             ptr,
             bytes: len,
@@ -277,6 +301,18 @@ impl<'a, M: MemorySpace> ResultSlot<'a, M> {
             buffer,
             byte_offset,
             elem_bytes,
+        }
+    }
+    /// The same element in `buffer`, the storage of this slot's buffer in another memory space
+    /// (`ResultSlot::project`).
+    pub(crate) fn with_buffer<M2: MemorySpace>(
+        &self,
+        buffer: &'a M2::Buffer,
+    ) -> ResultSlot<'a, M2> {
+        ResultSlot {
+            buffer,
+            byte_offset: self.byte_offset,
+            elem_bytes: self.elem_bytes,
         }
     }
     /// The allocation holding the result View's element.

@@ -1,12 +1,17 @@
 //! `View`: a reference-counted, labelled, multidimensional array in a memory space.
 //!
-//! Clones are shallow: they share the allocation, as in Kokkos. A View handle is neither `Send`
-//! nor `Sync`: parallelism happens inside kernels, which receive accessors checked at launch, so
-//! that two threads can never race on a View through safe code. Host code reads and writes
-//! elements with [`View::get`] / [`View::set`] or through the borrow guards [`View::host`] /
-//! [`View::host_mut`], which, like `RefCell`, refuse (panic) when they would alias a live guard
-//! or a launch in progress (a launch holds its arguments' allocations until it returns; see
-//! [`crate::launch`]). Every constructor refuses shapes whose element count, span or byte size
+//! Clones are shallow: they share the allocation, as in Kokkos. A View handle is `Send` and
+//! `Sync` (when its element type and memory space are): it can move into a `std::thread`, a rayon
+//! task or an async task. Parallelism on its elements happens inside kernels, which receive
+//! accessors checked at launch. Host code reads and writes elements with [`View::get`] /
+//! [`View::set`] or through the borrow guards [`View::host`] / [`View::host_mut`] (or
+//! [`View::try_host`] / [`View::try_host_mut`]), which, like a `RwLock` that never waits, refuse
+//! when they would alias a live guard or a launch in progress on any thread (a launch holds its
+//! arguments' allocations until it returns; see [`crate::launch`]). The allocation's borrow flag
+//! is atomic, and every access claims it with one atomic read-modify-write before it touches the
+//! memory, so a guard on one thread and a launch on another exclude each other: whichever claims
+//! the flag first wins, and the other panics (guards) or answers `Err(Aliasing)` (launches,
+//! copies). Every constructor refuses shapes whose element count, span or byte size
 //! overflows (`Err(OutOfMemory)`), so sizes and offsets of a View never overflow.
 //!
 //! ```
@@ -33,7 +38,7 @@ use crate::space::{HostAccessible, HostBuffer, HostSpace, MemorySpace};
 use bytemuck::Pod;
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
-use std::rc::Rc;
+use std::sync::Arc;
 
 pub(crate) struct Allocation<S: MemorySpace> {
     pub(crate) buffer: S::Buffer,
@@ -51,7 +56,7 @@ pub(crate) struct ResultArg<'a> {
 
 /// A multidimensional array of `T` with rank `R`, layout `L`, in memory space `S`.
 pub struct View<T: Pod, const R: usize = 1, L: Layout = LayoutRight, S: MemorySpace = HostSpace> {
-    pub(crate) alloc: Rc<Allocation<S>>,
+    pub(crate) alloc: Arc<Allocation<S>>,
     pub(crate) offset: usize,
     pub(crate) extents: [usize; R],
     pub(crate) strides: [usize; R],
@@ -145,7 +150,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
             borrow: BorrowFlag::default(),
         };
         View {
-            alloc: Rc::new(alloc),
+            alloc: Arc::new(alloc),
             offset: 0,
             extents,
             strides,
@@ -157,6 +162,25 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
     pub fn new_in(space: &S, label: &str, extents: [usize; R]) -> Result<Self> {
         checked_count::<T>(label, &extents)?;
         Self::from_parts(space, label, extents, default_strides::<L, R>(&extents))
+    }
+
+    /// Allocates a zero-filled View in the memory of execution space `space` (Kokkos'
+    /// `View<T*, ExecSpace>("label", n)`).
+    ///
+    /// ```
+    /// use rokkos_core::{ExecutionSpace, View, LayoutRight, HostSpace};
+    /// # #[derive(Clone, Debug)] struct Host;
+    /// # fn make<E: ExecutionSpace<Memory = HostSpace>>(space: &E) -> rokkos_core::Result<()> {
+    /// let x = View::<f64, 1, LayoutRight, HostSpace>::new_on(space, "x", [8])?;
+    /// assert_eq!(x.extents(), [8]);
+    /// # Ok(()) }
+    /// ```
+    pub fn new_on<E: crate::ExecutionSpace<Memory = S>>(
+        space: &E,
+        label: &str,
+        extents: [usize; R],
+    ) -> Result<Self> {
+        Self::new_in(&space.memory_space(), label, extents)
     }
 
     /// Allocates a View without an initialisation pass (Kokkos' `WithoutInitializing`).
@@ -210,7 +234,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
     }
     /// Number of View handles sharing this allocation.
     pub fn use_count(&self) -> usize {
-        Rc::strong_count(&self.alloc)
+        Arc::strong_count(&self.alloc)
     }
     /// The memory space holding the data.
     pub fn memory_space(&self) -> &S {
@@ -221,7 +245,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
         &self,
         other: &View<U, R2, L2, S>,
     ) -> bool {
-        Rc::ptr_eq(&self.alloc, &other.alloc)
+        Arc::ptr_eq(&self.alloc, &other.alloc)
     }
 
     /// The same View seen through `LayoutStride` (always possible).
@@ -363,7 +387,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
         ViewArg {
             param,
             label: &self.alloc.label,
-            allocation: Rc::as_ptr(&self.alloc) as *const u8 as usize,
+            allocation: Arc::as_ptr(&self.alloc) as *const u8 as usize,
             bytes: self.byte_range(),
             writable,
             borrow: &self.alloc.borrow,
@@ -400,6 +424,12 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
         }
     }
 
+    /// The host address of element `[0; R]` (for views handed to other array libraries).
+    #[cfg(feature = "ndarray")]
+    pub(crate) fn host_ptr_at_origin(&self) -> *mut T {
+        self.raw_ptr()
+    }
+
     fn raw_ptr(&self) -> *mut T {
         match S::host_ptr(&self.alloc.buffer) {
             // SAFETY: offset is within the allocation (every constructor keeps offset + span inside it).
@@ -411,7 +441,9 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
     /// Read accessor for a kernel's native body.
     ///
     /// # Safety
-    /// `S` must be host accessible, and nothing may write the View while the accessor lives.
+    /// `S::host_ptr` of this View's buffer must keep [`HostAccessible`]'s promises (`S` is host
+    /// accessible, or the buffer projects onto host-accessible memory: [`crate::ProjectMemory`]),
+    /// and nothing may write the View while the accessor lives.
     #[doc(hidden)]
     pub unsafe fn __read_access(&self, kernel: &'static str) -> ReadAccess<'_, T, R, L> {
         ReadAccess::new(
@@ -426,8 +458,8 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
     /// Write accessor for a kernel's native body.
     ///
     /// # Safety
-    /// `S` must be host accessible, and nothing else may access the View while the accessor lives
-    /// except through the accessor under the owner-computes rule.
+    /// As for [`View::__read_access`] about `S`, and nothing else may access the View while the
+    /// accessor lives except through the accessor under the owner-computes rule.
     #[doc(hidden)]
     pub unsafe fn __write_access(&self, kernel: &'static str) -> WriteAccess<'_, T, R, L> {
         WriteAccess::new(
@@ -496,6 +528,22 @@ impl<T: Pod, const R: usize, L: Layout> View<T, R, L, HostSpace> {
         }
         crate::profiling::each(|h| h.allocate(HostSpace::NAME, label, bytes));
         Ok(Self::wrap(HostSpace, buffer, label, extents, strides))
+    }
+
+    /// A View over `buffer` (adopted host memory) with the given addressing. The caller checked
+    /// that `offset` plus the span of `extents` / `strides` lies inside `buffer`, and that the
+    /// strides are injective.
+    #[cfg(feature = "ndarray")]
+    pub(crate) fn adopt(
+        buffer: HostBuffer,
+        label: &str,
+        extents: [usize; R],
+        strides: [usize; R],
+        offset: usize,
+    ) -> Self {
+        let mut v = Self::wrap(HostSpace, buffer, label, extents, strides);
+        v.offset = offset;
+        v
     }
 
     /// Allocates a zero-filled host View.
@@ -588,32 +636,35 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     }
 
     /// Reads one element. Panics, like slice indexing, when the index is out of bounds, and, like
-    /// `RefCell`, when a [`View::host_mut`] guard on the allocation is alive.
+    /// `RefCell`, when a [`View::host_mut`] guard on the allocation (or a launch writing it) is
+    /// alive, on any thread.
     #[inline]
     pub fn get<I: ViewIndex<R>>(&self, i: I) -> T {
-        if !self.alloc.borrow.readable() {
+        let off = self.host_offset(&i.to_array());
+        // Held for the read itself: another thread may be about to start a launch on the View.
+        let Some(_hold) = Hold::shared(&self.alloc.borrow) else {
             borrow_conflict(
                 self.label(),
                 "read while a host_mut() guard (or a launch writing it) is alive",
             );
-        }
-        let off = self.host_offset(&i.to_array());
-        // SAFETY: in bounds; no `&mut` to the data exists (checked above); the handle is not Sync.
+        };
+        // SAFETY: in bounds; the shared hold excludes every writer and `&mut` for the read.
         unsafe { *self.raw_ptr().add(off) }
     }
 
     /// Writes one element. Panics, like slice indexing, when the index is out of bounds, and, like
-    /// `RefCell`, when a host guard on the allocation (or a launch using it) is alive.
+    /// `RefCell`, when a host guard on the allocation (or a launch using it) is alive, on any
+    /// thread.
     #[inline]
     pub fn set<I: ViewIndex<R>>(&self, i: I, v: T) {
-        if !self.alloc.borrow.writable() {
+        let off = self.host_offset(&i.to_array());
+        let Some(_hold) = Hold::exclusive(&self.alloc.borrow) else {
             borrow_conflict(
                 self.label(),
                 "written while a host()/host_mut() guard (or a launch using it) is alive",
             );
-        }
-        let off = self.host_offset(&i.to_array());
-        // SAFETY: in bounds; no reference to the data exists (checked above); the handle is not Sync.
+        };
+        // SAFETY: in bounds; the exclusive hold excludes every other access for the write.
         unsafe { *self.raw_ptr().add(off) = v }
     }
 
@@ -628,6 +679,41 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
             None => borrow_conflict(
                 self.label(),
                 "host() while a host_mut() guard (or a launch writing it) is alive",
+            ),
+        }
+    }
+
+    /// As [`View::host`], answering `Err(Aliasing)` instead of panicking while a conflicting
+    /// guard or launch is alive (for code that shares the View between threads).
+    pub fn try_host(&self) -> Result<HostRef<'_, T, R, L, S>> {
+        match Hold::shared(&self.alloc.borrow) {
+            Some(hold) => Ok(HostRef {
+                view: self,
+                _hold: hold,
+            }),
+            None => Err(self.guard_conflict("host()")),
+        }
+    }
+
+    /// As [`View::host_mut`], answering `Err(Aliasing)` instead of panicking while any other
+    /// guard or launch on the allocation is alive.
+    pub fn try_host_mut(&self) -> Result<HostMut<'_, T, R, L, S>> {
+        match Hold::exclusive(&self.alloc.borrow) {
+            Some(hold) => Ok(HostMut {
+                view: self,
+                _hold: hold,
+            }),
+            None => Err(self.guard_conflict("host_mut()")),
+        }
+    }
+
+    #[cold]
+    fn guard_conflict(&self, what: &str) -> Error {
+        Error::Aliasing {
+            kernel: what.to_string(),
+            reason: format!(
+                "View `{}` is borrowed by another host guard or a launch in progress",
+                self.label()
             ),
         }
     }
@@ -667,6 +753,21 @@ pub struct HostRef<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> {
 pub struct HostMut<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> {
     view: &'a View<T, R, L, S>,
     _hold: Hold<'a>,
+}
+
+impl<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> HostRef<'a, T, R, L, S> {
+    /// The View this guard borrows.
+    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
+    pub(crate) fn view(&self) -> &'a View<T, R, L, S> {
+        self.view
+    }
+}
+impl<'a, T: Pod, const R: usize, L: Layout, S: HostAccessible> HostMut<'a, T, R, L, S> {
+    /// The View this guard borrows.
+    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
+    pub(crate) fn view(&self) -> &'a View<T, R, L, S> {
+        self.view
+    }
 }
 
 impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> HostRef<'_, T, R, L, S> {

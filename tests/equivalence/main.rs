@@ -75,6 +75,23 @@ macro_rules! per_backend {
                 super::$name(rokkos::ir::eval::IrEval);
             }
 
+            /// The run-time space `rokkos::Device` standing for a host backend (rayon with two
+            /// workers, serial without the rayon feature): every launch goes through its dispatch
+            /// and the projection of its memory onto host memory.
+            #[test]
+            fn device() {
+                super::$name(crate::host_device());
+            }
+
+            /// `rokkos::Device` standing for wgpu: the dispatch onto a device backend.
+            #[cfg(feature = "wgpu")]
+            #[test]
+            fn device_wgpu() {
+                if let Some(space) = crate::wgpu_space() {
+                    crate::capability_gated("wgpu", || super::$name(rokkos::Device::from(space)));
+                }
+            }
+
             /// The wgpu backend (lavapipe in CI): the same body on a GPU. Skips, saying why, only
             /// where no adapter exists (and `ROKKOS_REQUIRE_WGPU` is not set) or where the adapter
             /// lacks a capability the body needs (`Err(Unsupported)`).
@@ -112,6 +129,17 @@ macro_rules! per_host_backend {
             }
         }
     };
+}
+
+/// `rokkos::Device` standing for a host backend: rayon with two workers, or serial without the
+/// rayon feature.
+pub fn host_device() -> rokkos::Device {
+    #[cfg(feature = "rayon")]
+    return rokkos::Device::from(
+        rokkos::Rayon::with_threads(2).expect("a rayon pool of 2 threads"),
+    );
+    #[cfg(not(feature = "rayon"))]
+    return rokkos::Device::from(rokkos::Serial);
 }
 
 /// A View in the memory space of execution space `E`: the Views kernels launched on `E` take.

@@ -157,6 +157,10 @@ struct Pinned {
     len: usize,
 }
 
+// SAFETY: `Pinned` owns its allocation like a `Box<[u8]>` (`ptr` points into `_mem`, which is
+// `Send`); a View handle, and with it the mirror's buffer, may be dropped on another thread.
+unsafe impl Send for Pinned {}
+
 impl AsMut<[u8]> for Pinned {
     fn as_mut(&mut self) -> &mut [u8] {
         // SAFETY: `ptr` and `len` describe the allocation `_mem` owns, which lives as long as

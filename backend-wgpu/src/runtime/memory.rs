@@ -98,6 +98,9 @@ impl MemorySpace for WgpuSpace {
     fn host_ptr(_buffer: &WgpuBuffer) -> Option<NonNull<u8>> {
         None
     }
+    fn owns(&self, buffer: &WgpuBuffer) -> bool {
+        self.ctx.as_ref().is_ok_and(|c| Arc::ptr_eq(c, &buffer.ctx))
+    }
     unsafe fn read_bytes(&self, buffer: &WgpuBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
         rokkos_core::space::check_byte_range(buffer.bytes, offset, dst.len())?;
         let ctx = &buffer.ctx;
