@@ -180,7 +180,10 @@ pub use rokkos_macros::{func, kernel};
 pub use rokkos_rayon::Rayon;
 pub use rokkos_serial::Serial;
 #[cfg(feature = "wgpu")]
-pub use rokkos_wgpu::{Wgpu, WgpuSpace};
+pub use rokkos_wgpu::{
+    adapters as wgpu_adapters, AdapterSummary as WgpuAdapter, Wgpu, WgpuSpace,
+    HIDE_ENV as WGPU_HIDE_ENV,
+};
 
 /// Everything a kernel author usually needs.
 pub mod prelude {

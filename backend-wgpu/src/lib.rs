@@ -142,6 +142,7 @@ mod reduce_team;
 mod runtime;
 mod scan_range;
 
+pub use runtime::adapters::{adapters, AdapterSummary, ADAPTER_ENV, HIDE_ENV};
 pub use runtime::ctx::{CACHE_DIR_ENV, SPIN_ENV};
 pub use runtime::launch::DUMP_ENV;
 pub use runtime::memory::{WgpuBuffer, WgpuSpace};
@@ -177,14 +178,21 @@ impl std::fmt::Debug for Wgpu {
 
 impl Wgpu {
     /// The space on the process-wide default device: the adapter whose name contains
-    /// `ROKKOS_WGPU_ADAPTER` when that is set, else the high-performance one. SHADER_F64 and
-    /// SHADER_INT64 are requested when the adapter has them, with the adapter's limits.
+    /// `ROKKOS_WGPU_ADAPTER` when that is set, else the best-ranked one (Vulkan, Metal or DX12
+    /// before OpenGL, then discrete before integrated before CPU devices, then the capabilities
+    /// kernels use: see [`adapters`], which lists them all). SHADER_F64, SHADER_INT64 and 64-bit
+    /// atomics are requested when the adapter has them and `ROKKOS_WGPU_HIDE` does not hide them,
+    /// with the adapter's limits.
     pub fn new() -> Result<Wgpu> {
         default_ctx().map(|ctx| Wgpu { ctx }).map_err(unavailable)
     }
     /// The adapter's name (e.g. `"llvmpipe (LLVM 19.1.7, 256 bits)"`).
     pub fn adapter_name(&self) -> &str {
         &self.ctx.adapter_name
+    }
+    /// Why this adapter was taken, in words (e.g. "the only adapter found").
+    pub fn chosen_because(&self) -> &str {
+        &self.ctx.chosen_because
     }
     /// Whether the device has SHADER_F64.
     pub fn has_f64(&self) -> bool {

@@ -408,7 +408,18 @@ fn run_on_every_available_backend() {
     }
     let want: Vec<i64> = (0..1025).map(|i| 4 * i).collect();
     for name in rokkos::available_backends() {
-        assert_eq!(rokkos::run_on(name, Fill(1025)).unwrap(), want, "{name}");
+        // Compiled in is not usable here: a device backend may lack a device (or one able to run
+        // kernels), which it must say, and which CI does not accept for wgpu.
+        match rokkos::run_on(name, Fill(1025)) {
+            Err(Error::BackendUnavailable { reason, .. })
+                if *name != "serial"
+                    && *name != "rayon"
+                    && std::env::var("ROKKOS_REQUIRE_WGPU").as_deref() != Ok("1") =>
+            {
+                eprintln!("skipped {name}: {reason}")
+            }
+            r => assert_eq!(r.unwrap(), want, "{name}"),
+        }
     }
     assert!(matches!(
         rokkos::run_on("cuda", Fill(1)),

@@ -45,6 +45,8 @@ pub(crate) struct State {
 /// One device and queue with everything launches share.
 pub(crate) struct Ctx {
     pub adapter_name: String,
+    /// Why this adapter was taken (see `runtime::adapters`).
+    pub chosen_because: String,
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub caps: crate::emit::Caps,
@@ -140,25 +142,9 @@ fn open_pipeline_cache(
 }
 
 fn create() -> std::result::Result<Arc<Ctx>, String> {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = match std::env::var("ROKKOS_WGPU_ADAPTER") {
-        Ok(want) if !want.is_empty() => {
-            let all = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
-            let names: Vec<String> = all.iter().map(|a| a.get_info().name).collect();
-            let w = want.to_lowercase();
-            all.into_iter()
-                .find(|a| a.get_info().name.to_lowercase().contains(&w))
-                .ok_or_else(|| {
-                    format!("no adapter name contains ROKKOS_WGPU_ADAPTER=`{want}` (adapters: {names:?})")
-                })?
-        }
-        _ => pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            ..Default::default()
-        }))
-        .map_err(|e| format!("no wgpu adapter: {e}"))?,
-    };
+    let instance = super::adapters::instance();
+    let (adapter, chosen_because) = super::adapters::choose(&instance)?;
+    let hidden = super::adapters::hidden_features()?;
     let info = adapter.get_info();
     let spin_us = std::env::var(SPIN_ENV)
         .ok()
@@ -172,7 +158,12 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         | wgpu::Features::SHADER_INT64
         | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
         | wgpu::Features::PIPELINE_CACHE;
-    let features = adapter.features() & wanted;
+    let features = adapter.features() & wanted & !hidden;
+    if !features.contains(wgpu::Features::SHADER_INT64) {
+        // Every kernel indexes with the IR's 64-bit `usize`: on such an adapter every launch
+        // would fail, so the space is unavailable (and `Device::new()` takes the next backend).
+        return Err(super::adapters::no_int64(&info, hidden));
+    }
     let mut limits = adapter.limits();
     // rokkos binds one group; asking for more than wgpu-core's own maximum (which an
     // adapter reporting "unlimited", such as wgpu's no-op backend, does) overflows its tables.
@@ -213,6 +204,7 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
     });
     Ok(Arc::new(Ctx {
         adapter_name: info.name,
+        chosen_because,
         device,
         queue,
         caps: crate::emit::Caps {

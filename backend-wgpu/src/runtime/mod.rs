@@ -1,6 +1,7 @@
 //! The wgpu runtime under the patterns, in dependency order (each module uses only those above
 //! it; what every device backend shares lives in `rokkos_core::device`):
 //!
+//! - [`adapters`]: which adapter is taken, and why (ranking, `ROKKOS_WGPU_ADAPTER`, `ROKKOS_WGPU_HIDE`);
 //! - [`pool`]: wgpu buffers in the shared buffer pool;
 //! - [`pipeline`]: compiled pipelines (kernels, partials joins) and how WGSL becomes one;
 //! - [`ctx`]: the device context: adapter choice, the pending command encoder and submissions,
@@ -10,6 +11,7 @@
 //! - [`partials`]: joining a reduction's per-workgroup partials on the device;
 //! - [`reduction`]: a launched reduction completed as a host value or into a device View.
 
+pub(crate) mod adapters;
 pub(crate) mod ctx;
 pub(crate) mod launch;
 pub(crate) mod memory;
