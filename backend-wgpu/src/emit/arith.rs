@@ -15,22 +15,15 @@
 //! exact ([`rem_float`]).
 
 use super::Helpers;
+use rokkos_core::emit::codes;
 use rokkos_core::ir::{ArithOp, Failure, ScalarType, Value};
-
-/// `ERR` code of the first [`Failure`]; each one is `FAIL_CODE + its position in Failure::ALL`.
-pub(crate) const FAIL_CODE: u32 = 4100;
-
-/// The `ERR` code of `f`.
-fn code(f: Failure) -> u32 {
-    FAIL_CODE + Failure::ALL.iter().position(|&g| g == f).unwrap_or(0) as u32
-}
 
 /// A WGSL statement recording failure `f` of the work item (the launch's first failure wins).
 pub(crate) fn fail(h: &mut Helpers, f: Failure) -> String {
     h.add("rk_fail", || {
         "fn rk_fail(code: u32) { _ = rk_oob_begin(code, 0u); }\n".to_string()
     });
-    format!("rk_fail({}u)", code(f))
+    format!("rk_fail({}u)", codes::failure(f))
 }
 
 /// The WGSL literal of `x` in type `t` (an integer type).
@@ -292,12 +285,3 @@ const FREM_F64: &str = "fn rk_frem_f64(x: f64, y: f64) -> f64 {
     return bitcast<f64>(sx | (u64(e) << 52u) | (m & 0xffffffffffffflu));
 }
 ";
-
-/// The error a work item recorded with a code of this module, for `kernel`.
-pub(crate) fn device_error(kernel: &str, code: u32) -> Option<rokkos_core::Error> {
-    let f = Failure::ALL.get(code.checked_sub(FAIL_CODE)? as usize)?;
-    Some(rokkos_core::Error::KernelFailed {
-        kernel: kernel.to_string(),
-        reason: f.message().to_string(),
-    })
-}

@@ -13,8 +13,6 @@ use super::{EmitError, Helpers};
 use rokkos_core::emit::index::{self, Spelling};
 use rokkos_core::ir::{Expr, ScalarType, ViewParam, ViewRef};
 
-/// `ERR` codes of local arrays start here (View parameters use their index).
-pub(crate) const ARRAY_CODE: u32 = 1000;
 /// `u32` words of one launch's error record: flag, launch number, code, rank, then up to eight
 /// 64-bit indices.
 pub const SLOT_WORDS: usize = 4 + 16;

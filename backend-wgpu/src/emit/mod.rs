@@ -29,7 +29,7 @@ pub(crate) mod tests;
 
 use crate::params::{params_layout, ParamsLayout};
 
-pub(crate) use memory::{ARRAY_CODE, ERR_SLOTS, SLOT_WORDS};
+pub(crate) use memory::{ERR_SLOTS, SLOT_WORDS};
 
 /// Number of `u32` words of the out-of-bounds record buffer.
 pub(crate) fn memory_err_words() -> usize {

@@ -2,6 +2,7 @@
 //! and loops here, each operator family in its module.
 
 use super::{arith, atomic, bitwise, cast, cmp, logic, math, memory, wty, EmitError, Helpers};
+use rokkos_core::emit::codes;
 use rokkos_core::emit::walk::{self as shared, ForPlan, Target};
 use rokkos_core::ir::{
     ArithOp, AtomicAccess, BitwiseOp, CmpOp, Expr, Kernel, LocalId, LogicOp, MathFn, ScalarType,
@@ -138,7 +139,8 @@ impl Target for Wgsl {
                 format!("u64({raw})")
             };
             s.push_str(&format!(
-                "{i}  if (!({raw} > {z})) {{ if (rk_oob_begin({STEP_CODE}u, 1u)) {{ rk_oob_idx(0u, {bits}); }} }}\n"
+                "{i}  if (!({raw} > {z})) {{ if (rk_oob_begin({}u, 1u)) {{ rk_oob_idx(0u, {bits}); }} }}\n",
+                codes::STEP_CODE
             ));
         }
         s
@@ -209,7 +211,7 @@ impl Target for Wgsl {
     ) -> String {
         format!(
             "{i}{{ let {ti} = {ix}; let {tv} = {value};\n{i}  if (rk_aok({ti}, {n}lu, {}u)) {{ l{}[u32({ti})] = {tv}; }} }}\n",
-            memory::ARRAY_CODE + array.0,
+            codes::ARRAY_CODE + array.0,
             array.0
         )
     }
@@ -217,7 +219,7 @@ impl Target for Wgsl {
         format!(
             "l{}[rk_aix({ix}, {n}lu, {}u)]",
             array.0,
-            memory::ARRAY_CODE + array.0
+            codes::ARRAY_CODE + array.0
         )
     }
 
@@ -312,29 +314,4 @@ fn huge(p: &ForPlan) -> String {
 fn ud(p: &ForPlan, a: &str, b: &str) -> String {
     let ut = ut(p);
     format!("({ut}({a}) - {ut}({b}))")
-}
-
-/// `ERR` code of a `for` loop whose step is not positive (the index word holds the step's bits).
-pub(crate) const STEP_CODE: u32 = 4000;
-
-/// The error a work item recorded with a code of this module or of the operator families, for
-/// `kernel`: a failure (`KernelFailed`) with the message the evaluator and Rust give.
-pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
-    if let Some(e) = arith::device_error(kernel, code) {
-        return Some(e);
-    }
-    if let Some(e) = math::device_error(kernel, code, index) {
-        return Some(e);
-    }
-    (code == STEP_CODE).then(|| {
-        let step = index.first().copied().unwrap_or(0) as i64;
-        rokkos_core::Error::KernelFailed {
-            kernel: kernel.to_string(),
-            reason: if step == 0 {
-                "assertion failed: step != 0".to_string()
-            } else {
-                format!("for loop with step {step}")
-            },
-        }
-    })
 }

@@ -6,6 +6,7 @@
 //! what is evaluated in which order, which temporaries exist and what a `for` loop must check, so
 //! that every target computes the same thing the IR evaluator computes.
 
+pub mod codes;
 pub mod index;
 pub mod names;
 pub mod walk;
