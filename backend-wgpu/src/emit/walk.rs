@@ -90,7 +90,7 @@ impl Target for Wgsl {
             .collect();
         format!("fn {name}({}) -> {} {{\n", ps.join(", "), wty(ret))
     }
-    fn work_head() -> String {
+    fn work_head(_k: &Kernel) -> String {
         "fn rk_work() {\n".into()
     }
     fn loop_kw() -> &'static str {

@@ -111,14 +111,18 @@ pub trait Target: Sized {
     fn let_tmp(name: &str, ty: ScalarType, value: &str) -> String;
     /// The head of kernel function `name` (`{` included, newline-terminated).
     fn fn_head(name: &str, params: &[(String, ScalarType)], ret: ScalarType) -> String;
-    /// The head of the body function (newline-terminated).
-    fn work_head() -> String;
+    /// The head of kernel `k`'s body function (newline-terminated).
+    fn work_head(k: &Kernel) -> String;
     /// The end of the body function (newline-terminated).
     fn work_tail() -> String {
         "}\n".into()
     }
     /// The keyword of an endless loop (`loop` in WGSL).
     fn loop_kw() -> &'static str;
+    /// A call of kernel function `n` with arguments `args`.
+    fn call_fn(n: usize, args: &[String]) -> String {
+        format!("{}({})", names::function(n), args.join(", "))
+    }
     /// A statement evaluating `call` for its effect only.
     fn discard(call: &str) -> String;
     /// `e` (of integer type `t`) as an unsigned 64-bit index.
@@ -270,7 +274,7 @@ pub fn emit_work<T: Target>(
 ) -> R<()> {
     let mut cx = Cx::<T>::new(k, &k.locals);
     cx.team = team;
-    out.push_str(&T::work_head());
+    out.push_str(&T::work_head(k));
     if team.is_none() {
         out.push_str(&decls::<T>(&k.locals));
     }
@@ -539,7 +543,7 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
         }
         Expr::Call { func, args } => {
             let xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
-            format!("{}({})", names::function(func.0 as usize), xs.join(", "))
+            T::call_fn(func.0 as usize, &xs)
         }
         Expr::Team(q) => team_query(*q).to_string(),
         Expr::IsFinal => IS_FINAL.into(),
