@@ -29,6 +29,7 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod emit;
 pub mod ptxas;
 mod runtime;

@@ -135,7 +135,7 @@ pub fn emit(
             )
         }));
         out.push_str(&format!(
-            "__device__ {} {}({});\n",
+            "__device__ __forceinline__ {} {}({});\n",
             cty(f.ret),
             names::function(n),
             ps.join(", ")

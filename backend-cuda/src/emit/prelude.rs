@@ -17,7 +17,7 @@ typedef double f64;
 pub(crate) fn helpers() -> String {
     "// The launch's error record: the first failure of the launch wins it.
 __device__ __forceinline__ u32* rk_slot(const rk_P& P) { return P.err + (P.launch % SLOTSu) * WORDSu; }
-__device__ __noinline__ bool rk_oob_begin(const rk_P& P, u32 code, u32 rank) {
+__device__ __forceinline__ bool rk_oob_begin(const rk_P& P, u32 code, u32 rank) {
     u32* s = rk_slot(P);
     if (atomicMax(s, 1u) == 0u) {
         atomicExch(s + 1, P.launch);
@@ -27,7 +27,7 @@ __device__ __noinline__ bool rk_oob_begin(const rk_P& P, u32 code, u32 rank) {
     }
     return false;
 }
-__device__ __noinline__ void rk_oob_idx(const rk_P& P, u32 d, u64 i) {
+__device__ __forceinline__ void rk_oob_idx(const rk_P& P, u32 d, u64 i) {
     u32* s = rk_slot(P);
     atomicExch(s + 4 + 2 * d, (u32)(i & 0xffffffffull));
     atomicExch(s + 5 + 2 * d, (u32)(i >> 32));

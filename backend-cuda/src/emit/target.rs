@@ -65,7 +65,11 @@ impl Target for CudaC {
     fn fn_head(name: &str, params: &[(String, ScalarType)], ret: ScalarType) -> String {
         let mut ps = vec!["const rk_P& P".to_string()];
         ps.extend(params.iter().map(|(p, t)| format!("{} {p}", cty(*t))));
-        format!("__device__ {} {name}({}) {{\n", cty(ret), ps.join(", "))
+        format!(
+            "__device__ __forceinline__ {} {name}({}) {{\n",
+            cty(ret),
+            ps.join(", ")
+        )
     }
     fn work_head(k: &Kernel) -> String {
         format!(
