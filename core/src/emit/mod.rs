@@ -8,6 +8,7 @@
 
 pub mod codes;
 pub mod index;
+pub mod joins;
 pub mod names;
 pub mod walk;
 
