@@ -96,12 +96,34 @@ impl CudaCheck {
 
     /// Emits, compiles and assembles the variant of kernel `K` described by `opts`, once per
     /// process.
-    fn check<K: KernelIr>(&self, kernel: &K, opts: CudaOptions, end: Option<usize>) -> Result<()> {
+    /// `opts` is `Err(reason)` for a launch no CUDA C can be emitted for whatever the kernel
+    /// (a reducer with no device join): that is counted as not emitted.
+    fn check<K: KernelIr>(
+        &self,
+        kernel: &K,
+        opts: std::result::Result<CudaOptions, String>,
+        end: Option<usize>,
+    ) -> Result<()> {
         let unsupported = |m: String| Error::Unsupported {
             backend: "cuda".into(),
             feature: m,
         };
         let p = kernels().prepare(kernel, unsupported, |_| true)?;
+        let opts = match opts {
+            Ok(o) => o,
+            Err(m) => {
+                let n = {
+                    let mut b = book().lock().unwrap_or_else(|e| e.into_inner());
+                    b.not_emitted += 1;
+                    b.not_emitted
+                };
+                log(&format!(
+                    "cuda-check: `{}` not emitted as CUDA C: {m} ({n} not emitted)",
+                    p.ir.name
+                ));
+                return Ok(());
+            }
+        };
         let opts = CudaOptions {
             bare_in_bounds: end.is_some_and(|e| p.bare_ok(e)),
             ..opts
@@ -193,17 +215,31 @@ fn compile_error(kernel: &str, log: String, source_code: String) -> Error {
     }
 }
 
-fn for_opts() -> CudaOptions {
-    CudaOptions {
+fn for_opts() -> std::result::Result<CudaOptions, String> {
+    Ok(CudaOptions {
         entry: Entry::For,
         block: BLOCK,
         bounds_checks: true,
+        joins: Vec::new(),
         bare_in_bounds: false,
-    }
+    })
 }
 
-/// Everything the emitter does not implement yet runs through [`CudaCheck::check`] with the
-/// `For` options: the emitter answers `Unsupported` for the kernel's pattern, which is counted.
+/// The reduction variant for reducer `r`'s joins.
+fn reduce_opts<V, Rd: Reducer<V>>(r: &Rd) -> std::result::Result<CudaOptions, String> {
+    let mut joins = Vec::new();
+    if !r.describe(&mut joins) {
+        return Err("a reducer whose join exists only as host code".into());
+    }
+    Ok(CudaOptions {
+        entry: Entry::Reduce,
+        joins,
+        ..for_opts()?
+    })
+}
+
+/// Every launch is checked with the options its pattern takes; the emitter answers `Unsupported`
+/// for a pattern it does not implement yet (team policies, scans), which is counted.
 impl ExecutionSpace for CudaCheck {
     type Memory = EvalMemory;
 
@@ -245,7 +281,7 @@ impl ExecutionSpace for CudaCheck {
         K: ReduceKernel<RangeWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(l.kernel(), for_opts(), None)?;
+        self.check(l.kernel(), reduce_opts(r), Some(l.policy().end()))?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_range(l, r)
         })
@@ -259,7 +295,7 @@ impl ExecutionSpace for CudaCheck {
         K: ReduceKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(l.kernel(), for_opts(), None)?;
+        self.check(l.kernel(), reduce_opts(r), None)?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_mdrange(l, r)
         })
@@ -269,7 +305,7 @@ impl ExecutionSpace for CudaCheck {
         K: ReduceKernel<TeamWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(l.kernel(), for_opts(), None)?;
+        self.check(l.kernel(), reduce_opts(r), None)?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_team(l, r)
         })
@@ -279,7 +315,7 @@ impl ExecutionSpace for CudaCheck {
         K: ScanKernel<RangeWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(l.kernel(), for_opts(), None)?;
+        self.check(l.kernel(), reduce_opts(r), None)?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.scan_range(l, r))
     }
 }

@@ -8,7 +8,8 @@
 //! arithmetic, casts, math; each once, in name order), prototypes and bodies of the kernel's
 //! functions, the body `rk_work`, and the entry point [`entry::ENTRY`].
 //!
-//! Implemented: `parallel_for` over Range and MDRange. Reductions, scans, team policies, team
+//! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range and MDRange.
+//! Scans, team policies, team
 //! constructs, scratch, atomics and the transcendental functions CUDA's own library cannot give
 //! within the precision contract are `Err(EmitError::Unsupported)` naming the construct.
 
@@ -16,14 +17,16 @@ pub mod entry;
 mod ops;
 pub mod params;
 mod prelude;
+pub mod reduce;
 mod target;
 
 pub use params::{FieldType, ParamsLayout};
 pub use rokkos_core::emit::EmitError;
 
-use rokkos_core::emit::{names, walk, HelperSet};
+use rokkos_core::emit::{joins, names, walk, HelperSet};
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{Kernel, Pattern, WorkKind};
+use rokkos_core::reducer::JoinKind;
 use target::{cty, CudaC};
 
 /// Which entry point to generate.
@@ -31,6 +34,9 @@ use target::{cty, CudaC};
 pub enum Entry {
     /// `parallel_for`: each work item once.
     For,
+    /// `parallel_reduce`: entry [`entry::ENTRY`] folds into one partial per block, entry
+    /// [`reduce::FINAL`] joins the partials into the result.
+    Reduce,
 }
 
 /// What the emitter needs besides the kernel: the launch variant (part of the module cache key).
@@ -43,6 +49,8 @@ pub struct CudaOptions {
     /// Check every View index against its extent (`Err(OutOfBounds)` at the next
     /// synchronisation). On in debug builds; a release build may turn it off.
     pub bounds_checks: bool,
+    /// One join per accumulator (reductions).
+    pub joins: Vec<JoinKind>,
     /// Range kernels: the launcher proved the work range inside extent 0 of every rank-1 View
     /// argument, so an access at the bare work index needs no check.
     pub bare_in_bounds: bool,
@@ -88,10 +96,20 @@ pub fn emit(
                 "TeamPolicy kernels on CUDA (not yet emitted as CUDA C)".into(),
             ))
         }
+        (Pattern::Reduce, _) if opts.entry == Entry::Reduce => {
+            joins::check_joins(kernel, &opts.joins)?
+        }
+        (Pattern::Reduce, _) | (Pattern::For, _) if opts.entry == Entry::Reduce => {
+            return Err(EmitError::Mismatch(format!(
+                "a reduction entry for kernel `{}`, which has no accumulator",
+                kernel.name
+            )))
+        }
         (Pattern::Reduce, _) => {
-            return Err(EmitError::Unsupported(
-                "parallel_reduce on CUDA (not yet emitted as CUDA C)".into(),
-            ))
+            return Err(EmitError::Mismatch(format!(
+                "kernel `{}` is a reduction: it needs the reduction entry",
+                kernel.name
+            )))
         }
         (Pattern::Scan, _) => {
             return Err(EmitError::Unsupported(
@@ -111,7 +129,8 @@ pub fn emit(
     let mut body = String::new();
     walk::emit_work::<CudaC>(kernel, None, &mut h, &mut body)?;
     let ep = match opts.entry {
-        Entry::For => entry::for_entry(kernel, opts.block)?,
+        Entry::For => entry::entry(kernel, opts.block, None)?,
+        Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins))?,
     };
     let mut out = String::new();
     out.push_str(&format!(

@@ -107,6 +107,21 @@ pub fn params_layout(k: &Kernel) -> ParamsLayout {
     for (p, s) in k.scalars.iter().enumerate() {
         fields.push((names::scalar(p as u32), FieldType::Scalar(s.ty)));
     }
+    // Reductions: the identity per field, the partials (one per block), the result and the
+    // number of partials the second pass joins. `bool` fields are stored as `u32` 0/1.
+    for (i, (_, t)) in k.acc_fields().iter().enumerate() {
+        let st = if *t == ScalarType::Bool {
+            ScalarType::U32
+        } else {
+            *t
+        };
+        fields.push((format!("init{i}"), FieldType::Scalar(*t)));
+        fields.push((format!("out{i}"), FieldType::Ptr(st, false)));
+        fields.push((format!("res{i}"), FieldType::Ptr(st, false)));
+    }
+    if !k.acc_fields().is_empty() {
+        fields.push(("nparts".into(), FieldType::Scalar(ScalarType::U64)));
+    }
     for w in work_fields(k.work, k.work.index_rank()) {
         fields.push((w, FieldType::Scalar(ScalarType::U64)));
     }

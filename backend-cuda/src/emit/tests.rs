@@ -20,6 +20,7 @@ fn opts() -> CudaOptions {
         entry: Entry::For,
         block: 256,
         bounds_checks: true,
+        joins: Vec::new(),
         bare_in_bounds: false,
     }
 }
