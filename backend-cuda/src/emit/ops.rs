@@ -6,6 +6,7 @@
 //! casts are Rust's `as` (saturating float to integer, NaN to 0).
 
 use super::Helpers;
+use rokkos_core::emit::rules::{self, IntArith};
 use rokkos_core::emit::{codes, EmitError};
 use rokkos_core::ir::{ArithOp, BitwiseOp, CmpOp, Failure, LogicOp, MathFn, ScalarType, Value};
 
@@ -74,17 +75,9 @@ pub(crate) fn arith(
             _ => format!("({l} {} {r})", base.symbol()),
         };
     }
-    match base {
-        ArithOp::Div | ArithOp::Rem => {
-            let zero_ok = r_lit.is_some_and(|v| v.to_bits() != 0);
-            let minus_one = t.is_signed_int()
-                && r_lit.is_none_or(|v| v.to_bits() == u64::MAX >> (64 - t.bits()));
-            if zero_ok && !minus_one {
-                return format!("({l} {} {r})", base.symbol());
-            }
-            format!("{}(P, {l}, {r})", div_rem(h, base, t))
-        }
-        _ if !checks || op.is_wrapping() => {
+    match rules::int_arith(op, t, checks, r_lit) {
+        IntArith::Plain => format!("({l} {} {r})", base.symbol()),
+        IntArith::Wrapping => {
             let w = match base {
                 ArithOp::Add => "rk_wadd",
                 ArithOp::Sub => "rk_wsub",
@@ -92,19 +85,17 @@ pub(crate) fn arith(
             };
             format!("{w}<{tn}>({l}, {r})")
         }
-        ArithOp::Add | ArithOp::Sub => format!("{}(P, {l}, {r})", add_sub(h, base, t)),
-        _ => format!("{}(P, {l}, {r})", mul(h, t)),
+        IntArith::DivRem { zero, overflow } => {
+            format!("{}(P, {l}, {r})", div_rem(h, base, t, zero, overflow))
+        }
+        IntArith::Checked(f) if base == ArithOp::Mul => format!("{}(P, {l}, {r})", mul(h, t, f)),
+        IntArith::Checked(f) => format!("{}(P, {l}, {r})", add_sub(h, base, t, f)),
     }
 }
 
-fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
+fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType, zero_f: Failure, ovf_f: Failure) -> String {
     let (tn, div) = (t.name(), op == ArithOp::Div);
     let name = format!("rk_{}_{tn}", if div { "div" } else { "rem" });
-    let (zero_f, ovf_f) = if div {
-        (Failure::DivByZero, Failure::DivOverflow)
-    } else {
-        (Failure::RemByZero, Failure::RemOverflow)
-    };
     let zero = int_lit(t, 0);
     let overflow = if t.is_signed_int() {
         let min = lit(if t == ScalarType::I32 {
@@ -130,14 +121,10 @@ fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
     })
 }
 
-fn add_sub(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
+fn add_sub(h: &mut Helpers, op: ArithOp, t: ScalarType, f: Failure) -> String {
     let (tn, add) = (t.name(), op == ArithOp::Add);
     let name = format!("rk_c{}_{tn}", if add { "add" } else { "sub" });
-    let on_ovf = fail(if add {
-        Failure::AddOverflow
-    } else {
-        Failure::SubOverflow
-    });
+    let on_ovf = fail(f);
     let test = match (t.is_signed_int(), add) {
         (true, true) => format!("((a ^ r) & (b ^ r)) < {}", int_lit(t, 0)),
         (true, false) => format!("((a ^ b) & (a ^ r)) < {}", int_lit(t, 0)),
@@ -152,10 +139,10 @@ fn add_sub(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
     })
 }
 
-fn mul(h: &mut Helpers, t: ScalarType) -> String {
+fn mul(h: &mut Helpers, t: ScalarType, f: Failure) -> String {
     let tn = t.name();
     let name = format!("rk_cmul_{tn}");
-    let on_ovf = fail(Failure::MulOverflow);
+    let on_ovf = fail(f);
     // The high half of the full product: 32-bit products in 64 bits, 64-bit ones by the
     // hardware's high multiply (the product fits iff the high half is the sign extension of the
     // low half).
@@ -245,11 +232,7 @@ pub(crate) fn bitwise(
                 ScalarType::I32 => "(u64)(u32)n",
                 _ => "(u64)n",
             };
-            let on_ovf = fail(if shl {
-                Failure::ShlOverflow
-            } else {
-                Failure::ShrOverflow
-            });
+            let on_ovf = fail(rules::shift_failure(op));
             let body = shift("a", "n");
             h.add(&name, || {
                 format!(
@@ -320,29 +303,12 @@ fn float_lit(t: ScalarType, x: f64) -> String {
 /// Saturating float to integer: C's conversion is undefined out of range, so the bounds are
 /// tested first (NaN gives 0).
 fn float_to_int(name: &str, f: ScalarType, t: ScalarType) -> String {
-    let bits = t.bits() as i32;
-    let max = lit(Value::from_bits(
-        t,
-        if t.is_signed_int() {
-            (1u64 << (bits - 1)) - 1
-        } else {
-            u64::MAX
-        },
-    ));
-    let min = lit(match t {
-        ScalarType::I32 => Value::I32(i32::MIN),
-        ScalarType::I64 => Value::I64(i64::MIN),
-        _ => Value::from_bits(t, 0),
-    });
-    let upper = if t.is_signed_int() {
-        2f64.powi(bits - 1)
+    let sat = rules::saturation(t);
+    let (max, min, upper) = (lit(sat.max), lit(sat.min), sat.upper);
+    let low_test = if sat.lower_inclusive {
+        format!("x <= {}", float_lit(f, sat.lower))
     } else {
-        2f64.powi(bits)
-    };
-    let low_test = if t.is_signed_int() {
-        format!("x < {}", float_lit(f, -upper))
-    } else {
-        format!("x <= {}", float_lit(f, 0.0))
+        format!("x < {}", float_lit(f, sat.lower))
     };
     format!(
         "__device__ __forceinline__ {tt} {name}({ft} x) {{\n    if (!(x == x)) {{ return {zero}; }}\n    if (x >= {up}) {{ return {max}; }}\n    if ({low_test}) {{ return {min}; }}\n    return ({tt})x;\n}}\n",

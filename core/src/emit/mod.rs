@@ -10,6 +10,7 @@ pub mod codes;
 pub mod index;
 pub mod joins;
 pub mod names;
+pub mod rules;
 pub mod walk;
 
 use std::collections::BTreeMap;
