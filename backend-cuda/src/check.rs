@@ -239,7 +239,7 @@ fn reduce_opts<V, Rd: Reducer<V>>(r: &Rd) -> std::result::Result<CudaOptions, St
 }
 
 /// Every launch is checked with the options its pattern takes; the emitter answers `Unsupported`
-/// for a pattern it does not implement yet (team policies, scans), which is counted.
+/// for a pattern it does not implement yet (team policies), which is counted.
 impl ExecutionSpace for CudaCheck {
     type Memory = EvalMemory;
 
@@ -315,7 +315,11 @@ impl ExecutionSpace for CudaCheck {
         K: ScanKernel<RangeWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(l.kernel(), reduce_opts(r), None)?;
+        let opts = reduce_opts(r).map(|o| CudaOptions {
+            entry: Entry::Scan,
+            ..o
+        });
+        self.check(l.kernel(), opts, None)?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.scan_range(l, r))
     }
 }

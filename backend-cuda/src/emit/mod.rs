@@ -8,8 +8,8 @@
 //! arithmetic, casts, math; each once, in name order), prototypes and bodies of the kernel's
 //! functions, the body `rk_work`, and the entry point [`entry::ENTRY`].
 //!
-//! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range and MDRange.
-//! Scans, team policies, team
+//! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range and MDRange,
+//! `parallel_scan` over Range. team policies, team
 //! constructs, scratch, atomics and the transcendental functions CUDA's own library cannot give
 //! within the precision contract are `Err(EmitError::Unsupported)` naming the construct.
 
@@ -37,6 +37,9 @@ pub enum Entry {
     /// `parallel_reduce`: entry [`entry::ENTRY`] folds into one partial per block, entry
     /// [`reduce::FINAL`] joins the partials into the result.
     Reduce,
+    /// `parallel_scan`: entries [`entry::ENTRY`], [`reduce::SCAN_PARTS`] and
+    /// [`reduce::SCAN_FINAL`] (see [`reduce::scan`]).
+    Scan,
 }
 
 /// What the emitter needs besides the kernel: the launch variant (part of the module cache key).
@@ -111,10 +114,18 @@ pub fn emit(
                 kernel.name
             )))
         }
+        (Pattern::Scan, _) if opts.entry == Entry::Scan => joins::check_joins(kernel, &opts.joins)?,
+        (_, _) if opts.entry == Entry::Scan => {
+            return Err(EmitError::Mismatch(format!(
+                "a scan entry for kernel `{}`, which is not a scan",
+                kernel.name
+            )))
+        }
         (Pattern::Scan, _) => {
-            return Err(EmitError::Unsupported(
-                "parallel_scan on CUDA (not yet emitted as CUDA C)".into(),
-            ))
+            return Err(EmitError::Mismatch(format!(
+                "kernel `{}` is a scan: it needs the scan entry",
+                kernel.name
+            )))
         }
         (Pattern::For, _) => {}
     }
@@ -131,6 +142,7 @@ pub fn emit(
     let ep = match opts.entry {
         Entry::For => entry::entry(kernel, opts.block, None)?,
         Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins))?,
+        Entry::Scan => reduce::scan(kernel, &opts.joins, opts.block)?,
     };
     let mut out = String::new();
     out.push_str(&format!(

@@ -122,6 +122,10 @@ pub fn params_layout(k: &Kernel) -> ParamsLayout {
     if !k.acc_fields().is_empty() {
         fields.push(("nparts".into(), FieldType::Scalar(ScalarType::U64)));
     }
+    if k.is_scan {
+        // Consecutive indices per thread.
+        fields.push(("per".into(), FieldType::Scalar(ScalarType::U64)));
+    }
     for w in work_fields(k.work, k.work.index_rank()) {
         fields.push((w, FieldType::Scalar(ScalarType::U64)));
     }

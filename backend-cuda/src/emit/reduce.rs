@@ -242,3 +242,66 @@ pub(crate) fn first_pass(k: &Kernel, head: &str, fold: &str) -> String {
     s.push_str("    }\n}\n");
     s
 }
+
+/// The entry point of the scan's second pass (exclusive prefixes of the block totals).
+pub const SCAN_PARTS: &str = "rk_scan_parts";
+/// The entry point of the scan's third pass (the body with `final == true`).
+pub const SCAN_FINAL: &str = "rk_scan_final";
+
+/// `parallel_scan` over a range, reduce-then-scan in three kernels of one module: each thread
+/// owns `P.per` consecutive indices and each block `blockDim.x * P.per` of them, so that a
+/// block's items, and a thread's, are contiguous in index order.
+///
+/// 1. [`super::entry::ENTRY`]: the body with `final == false` over the thread's items, the block
+///    join, the block's total to `P.out0[block]`.
+/// 2. [`SCAN_PARTS`]: one thread turns the totals into exclusive prefixes in order and writes
+///    the grand total to `P.res0[0]` (a few thousand partials: sequential is exact and cheap).
+/// 3. [`SCAN_FINAL`]: the thread totals again, their exclusive scan in the block (shared memory,
+///    `blockDim.x` steps of doubling), then the body with `final == true` exactly once per index,
+///    from the block's prefix joined with the thread's.
+pub(crate) fn scan(k: &Kernel, joins: &[JoinKind], block: u32) -> Result<String, EmitError> {
+    let (t, r) = match (k.acc_fields().as_slice(), joins) {
+        ([(_, t)], [JoinKind::Op(r)]) => (*t, *r),
+        _ => {
+            return Err(EmitError::Mismatch(
+                "a scan needs one scalar accumulator and a scalar reducer".into(),
+            ))
+        }
+    };
+    if k.work != rokkos_core::ir::WorkKind::Range {
+        return Err(EmitError::Mismatch("a scan over a non-range policy".into()));
+    }
+    let tn = cty(t);
+    let mut s = helpers(k, joins, block)?;
+    let init = if t == ScalarType::Bool {
+        "(P.init0 != 0u)".to_string()
+    } else {
+        "P.init0".to_string()
+    };
+    // The thread's items: [lo, hi) of the range's offsets.
+    let items = |fin: &str| {
+        format!(
+            "    {{ const u64 lo = ((u64)blockIdx.x * blockDim.x + threadIdx.x) * P.per;\n      for (u64 i = lo; i < lo + P.per && i < P.n; ++i) {{ rk_work(P, P.begin + i, a0, {fin}); }} }}\n"
+        )
+    };
+    s.push_str(&format!(
+        "extern \"C\" __global__ void __launch_bounds__({block}) {}(const rk_P P) {{\n    {tn} a0 = {init};\n{}    rk_block_join(P, a0);\n    if (threadIdx.x == 0u) {{ P.out0[blockIdx.x] = {}; }}\n}}\n",
+        super::entry::ENTRY,
+        items("false"),
+        store_part(t, "a0")
+    ));
+    s.push_str(&format!(
+        "extern \"C\" __global__ void __launch_bounds__({block}) {SCAN_PARTS}(const rk_P P) {{\n    if (threadIdx.x != 0u) {{ return; }}\n    {tn} a0 = {init};\n    for (u64 i = 0; i < P.nparts; ++i) {{\n        const {tn} b0 = {};\n        P.out0[i] = {};\n        rk_join(a0, b0);\n    }}\n    P.res0[0] = {};\n}}\n",
+        load_part(t, "P.out0[i]"),
+        store_part(t, "a0"),
+        store_part(t, "a0")
+    ));
+    let join = join_op(r, t, "x", "y");
+    s.push_str(&format!(
+        "extern \"C\" __global__ void __launch_bounds__({block}) {SCAN_FINAL}(const rk_P P) {{\n    __shared__ {tn} sh[{block}];\n    {tn} a0 = {init};\n{}    sh[threadIdx.x] = a0;\n    __syncthreads();\n    for (unsigned off = 1u; off < blockDim.x; off <<= 1) {{\n        {tn} y = sh[threadIdx.x];\n        if (threadIdx.x >= off) {{ const {tn} x = sh[threadIdx.x - off]; y = {join}; }}\n        __syncthreads();\n        sh[threadIdx.x] = y;\n        __syncthreads();\n    }}\n    {{ const {tn} x = {}; const {tn} y = threadIdx.x > 0u ? sh[threadIdx.x - 1u] : {init}; a0 = {join}; }}\n{}}}\n",
+        items("false"),
+        load_part(t, "P.out0[blockIdx.x]"),
+        items("true")
+    ));
+    Ok(s)
+}
