@@ -13,6 +13,7 @@
 //! constructs, scratch, atomics and the transcendental functions CUDA's own library cannot give
 //! within the precision contract are `Err(EmitError::Unsupported)` naming the construct.
 
+mod atomic;
 pub mod entry;
 mod ops;
 pub mod params;

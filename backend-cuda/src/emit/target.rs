@@ -305,9 +305,16 @@ impl Target for CudaC {
             "0ull".to_string()
         })
     }
-    fn atomic(_cx: &Cx<'_, Self>, _h: &mut Helpers, _a: &AtomicAccess) -> R<(String, bool)> {
-        Err(EmitError::Unsupported(
-            "atomic operations in CUDA kernels (not yet emitted as CUDA C)".into(),
+    fn atomic(cx: &Cx<'_, Self>, h: &mut Helpers, a: &AtomicAccess) -> R<(String, bool)> {
+        let k = param_id(a.view)?;
+        let mut args = shared::index_args(cx, h, &a.index)?;
+        for e in &a.args {
+            args.push(shared::expr(cx, h, e)?);
+        }
+        let name = super::atomic::helper(cx.k, h, k, a.op);
+        Ok((
+            format!("{name}(P, {})", args.join(", ")),
+            a.op.yields_value(),
         ))
     }
     fn team_stmt(
@@ -379,33 +386,17 @@ fn accessor(cx: &Cx<'_, CudaC>, h: &mut Helpers, k: usize, store: bool) -> Strin
     let name = format!("rk_{}{k}", if store { "st" } else { "ld" });
     let checks = h.bounds_checks;
     h.add(&name, || {
-        let sp = Spelling {
-            field: &field,
-            narrow: None,
-        };
         let mut params: Vec<String> = vec!["const rk_P& P".into()];
         params.extend((0..rank).map(|d| format!("u64 i{d}")));
         if store {
             params.push(format!("{} x", cty(t)));
         }
-        let oob = index::oob_conditions(k, rank, &sp);
-        let rec: String = (0..rank)
-            .map(|d| format!(" rk_oob_idx(P, {d}u, i{d});"))
-            .collect();
-        let check = if checks && !oob.is_empty() {
-            format!(
-                "    if ({}) {{\n        if (rk_oob_begin(P, {k}u, {rank}u)) {{{rec} }}\n        return{};\n    }}\n",
-                oob.join(" || "),
-                if store {
-                    String::new()
-                } else {
-                    format!(" {}", ops::lit(Value::zero(t)))
-                }
-            )
-        } else {
+        let ret_fail = if store {
             String::new()
+        } else {
+            format!(" {}", ops::lit(Value::zero(t)))
         };
-        let at = format!("P.{}[{}]", names::view(k), index::offset_sum(k, rank, &sp));
+        let (check, at) = checked_element(k, rank, checks, &ret_fail);
         let (ret, body) = if store {
             ("void".to_string(), format!("{at} = x;"))
         } else {
@@ -416,4 +407,33 @@ fn accessor(cx: &Cx<'_, CudaC>, h: &mut Helpers, k: usize, store: bool) -> Strin
             params.join(", ")
         )
     })
+}
+
+/// The bounds check of View `k`'s index variables `i0, i1, ..` (a violation recorded with the
+/// View's position as the code, then `return{ret_fail};`), empty without `checks`, and the element
+/// `P.vk[offset]` they address: the shared index arithmetic, spelled in C.
+pub(crate) fn checked_element(
+    k: usize,
+    rank: usize,
+    checks: bool,
+    ret_fail: &str,
+) -> (String, String) {
+    let sp = Spelling {
+        field: &field,
+        narrow: None,
+    };
+    let oob = index::oob_conditions(k, rank, &sp);
+    let rec: String = (0..rank)
+        .map(|d| format!(" rk_oob_idx(P, {d}u, i{d});"))
+        .collect();
+    let check = if checks && !oob.is_empty() {
+        format!(
+            "    if ({}) {{\n        if (rk_oob_begin(P, {k}u, {rank}u)) {{{rec} }}\n        return{ret_fail};\n    }}\n",
+            oob.join(" || ")
+        )
+    } else {
+        String::new()
+    };
+    let at = format!("P.{}[{}]", names::view(k), index::offset_sum(k, rank, &sp));
+    (check, at)
 }

@@ -222,3 +222,36 @@ fn triad_and_mdrange_compile() {
     let src = check(&kb.finish().unwrap());
     assert!(src.contains("tile < P.ntiles"), "{src}");
 }
+
+#[test]
+fn atomics_on_every_type_compile() {
+    let mut k = per_type("atomics", true);
+    for v in &mut k.views {
+        v.used_atomically = true;
+    }
+    for t in NUM {
+        for op in AtomicOp::ALL {
+            if (t.is_float() && matches!(op, AtomicOp::And | AtomicOp::Or | AtomicOp::Xor))
+                || op == AtomicOp::Store
+            {
+                continue;
+            }
+            let a = AtomicAccess {
+                op,
+                view: ViewRef::Param(ViewId(at(t))),
+                index: vec![Expr::WorkIndex(0)],
+                args: (0..op.arg_count())
+                    .map(|_| Expr::Param(ScalarParamId(at(t))))
+                    .collect(),
+            };
+            k.body.push(Stmt::Atomic(a));
+        }
+    }
+    let src = check(&k);
+    // f32 add is a compare-and-swap loop (PTX's atom.add.f32 flushes subnormals), f64 add native.
+    assert!(
+        src.contains("rk_at4_add") && src.contains("atomicCAS((unsigned int*)q"),
+        "{src}"
+    );
+    assert!(src.contains("return atomicAdd(p, x);"), "{src}");
+}
