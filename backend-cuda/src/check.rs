@@ -323,3 +323,36 @@ impl ExecutionSpace for CudaCheck {
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.scan_range(l, r))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module NVRTC refuses is a failure of the check (with the source), not a skip.
+    #[test]
+    fn a_refused_kernel_fails_the_check() {
+        let Ok(space) = CudaCheck::new() else {
+            if std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1") {
+                panic!("ROKKOS_REQUIRE_NVRTC=1 but NVRTC or ptxas is missing");
+            }
+            return;
+        };
+        match space.build(
+            "broken",
+            "extern \"C\" __global__ void rk_main() { undeclared(); }",
+        ) {
+            Outcome::Failed(log, src) => {
+                assert!(log.contains("NVRTC for sm_90"), "{log}");
+                assert!(src.contains("undeclared"), "{src}");
+            }
+            _ => panic!("a kernel NVRTC refuses passed the check"),
+        }
+        assert!(matches!(
+            space.build(
+                "fine",
+                "extern \"C\" __global__ void rk_main(float* x) { x[threadIdx.x] = 1.0f; }"
+            ),
+            Outcome::Compiled
+        ));
+    }
+}
