@@ -130,6 +130,7 @@ pub fn emit(
         }
         (Pattern::For, _) => {}
     }
+    check_types(kernel)?;
     let params = params::params_layout(kernel);
     let mut h = Helpers {
         bounds_checks: opts.bounds_checks,
@@ -182,6 +183,39 @@ pub fn emit(
         params,
         may_fail,
     })
+}
+
+/// `Err(Unsupported)` naming the first scalar type of `k` the prelude has no C type for (a type
+/// added to the IR later is refused here until the CUDA target spells it, never emitted wrong).
+fn check_types(k: &Kernel) -> Result<(), EmitError> {
+    use rokkos_core::ir::ScalarType as T;
+    let known = |t: T| {
+        matches!(
+            t,
+            T::Bool | T::I32 | T::U32 | T::I64 | T::U64 | T::F32 | T::F64
+        )
+    };
+    let used = k
+        .views
+        .iter()
+        .map(|v| v.elem)
+        .chain(k.scalars.iter().map(|s| s.ty))
+        .chain(k.locals.iter().map(|l| l.ty))
+        .chain(
+            k.functions
+                .iter()
+                .flat_map(|f| f.locals.iter().map(|l| l.ty)),
+        )
+        .chain(k.acc_fields().into_iter().map(|(_, t)| t))
+        .chain(k.scratch.iter().map(|d| d.elem));
+    for t in used {
+        if !known(t) {
+            return Err(EmitError::Unsupported(format!(
+                "{t} values in CUDA kernels"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `source` can write the error record: a use of the recording helpers beyond their own
