@@ -71,6 +71,7 @@ const N: usize = 1031;
 const SEED: u64 = 0x5EED_0123_4567_89AB;
 
 /// The host's own calls of the same functions: what every backend must produce.
+#[allow(clippy::type_complexity)]
 fn expected(pool: &[u64]) -> (Vec<u32>, Vec<f32>, Vec<f64>, Vec<f32>, Vec<f64>, Vec<f64>) {
     let s = |i: usize| i as u64;
     (

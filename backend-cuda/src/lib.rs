@@ -2,16 +2,23 @@
 //! at run time: the crate builds, and every call answers `Err(BackendUnavailable)` naming what is
 //! missing, on a machine without CUDA.
 //!
-//! **Phase A** (this state of the crate): the runtime. [`Cuda`] is a stream on a device
+//! **Phase A**: the runtime. [`Cuda`] is a stream on a device
 //! (`Cuda::new()`, `Cuda::with_device(n)`, [`DEVICE_ENV`]); several instances on one device have
 //! their own streams ([`Cuda::partition`], Kokkos' `partition_space`) and are fenced on their own.
 //! [`CudaSpace`] is device memory with the whole View API (allocation zero-filled, copies ordered
 //! on the space's stream, device-to-device copies, host mirrors in pinned memory). CUDA C is
 //! compiled by NVRTC for the device's own architecture ([`compile`]) with the kernel cache in
 //! memory and on disk ([`compile::CACHE_DIR_ENV`]). [`ptxas`] assembles NVRTC's PTX with the
-//! `ptxas` tool to check generated kernels (registers, spills) on a machine without a GPU. The CUDA
-//! C emitter and the `ExecutionSpace` patterns come in phase B: `Cuda` does not implement
-//! `ExecutionSpace` yet, so the facade does not offer it as a backend.
+//! `ptxas` tool to check generated kernels (registers, spills) on a machine without a GPU.
+//!
+//! **Phase B, so far**: the CUDA C emitter ([`emit`]), a target of the walk shared with the WGSL
+//! writer (`rokkos_core::emit`): `parallel_for` and `parallel_reduce` (every reducer, two passes)
+//! over Range and MDRange, `parallel_scan` over a range, atomics on every element type, the IR's
+//! integer, float, cast and bounds-check semantics. [`check::CudaCheck`] compiles every kernel a
+//! test suite launches with NVRTC and ptxas (no GPU needed). Not yet: team policies and their
+//! constructs, the transcendental functions CUDA's library cannot give within the precision
+//! contract (the emitter answers `Unsupported` naming them), and the launchers: `Cuda` does not
+//! implement `ExecutionSpace` yet, so the facade does not offer it as a backend.
 //!
 //! # Ordering and safety
 //!
@@ -29,6 +36,8 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
+pub mod emit;
 pub mod ptxas;
 mod runtime;
 

@@ -10,6 +10,7 @@ mod borrow;
 mod copy;
 pub mod delegate;
 pub mod device;
+pub mod emit;
 pub mod error;
 mod failure;
 pub mod host_iter;

@@ -75,6 +75,17 @@ macro_rules! per_backend {
                 super::$name(rokkos::ir::eval::IrEval);
             }
 
+            /// The CUDA checking space: the body runs on the IR evaluator, and every kernel it
+            /// launches is emitted as CUDA C for that launch and compiled by NVRTC and ptxas for
+            /// sm_90 and sm_80 (no GPU needed). Skips, saying why, where NVRTC or ptxas is missing
+            /// (unless `ROKKOS_REQUIRE_NVRTC=1`, as in CI).
+            #[test]
+            fn cuda_check() {
+                if let Some(space) = crate::cuda_check_space() {
+                    super::$name(space);
+                }
+            }
+
             /// The run-time space `rokkos::Device` standing for a host backend (rayon with two
             /// workers, serial without the rayon feature): every launch goes through its dispatch
             /// and the projection of its memory onto host memory.
@@ -129,6 +140,21 @@ macro_rules! per_host_backend {
             }
         }
     };
+}
+
+/// The CUDA checking space ([`rokkos_cuda::check::CudaCheck`]), or `None` (after saying why) where
+/// NVRTC or ptxas is not installed; a panic then when `ROKKOS_REQUIRE_NVRTC=1`.
+pub fn cuda_check_space() -> Option<rokkos_cuda::check::CudaCheck> {
+    match rokkos_cuda::check::CudaCheck::new() {
+        Ok(s) => Some(s),
+        Err(e) if std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1") => {
+            panic!("ROKKOS_REQUIRE_NVRTC=1 but the CUDA checking space is unavailable: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipping the CUDA compile check: {e}");
+            None
+        }
+    }
 }
 
 /// `rokkos::Device` standing for a host backend: rayon with two workers, or serial without the
@@ -455,7 +481,7 @@ pub fn floats_match<E: rokkos::ExecutionSpace, T: rokkos::Float>(
     got: &[T],
     want: &[T],
 ) -> Result<(), TestCaseError> {
-    let exact = matches!(space.name(), "serial" | "rayon" | "ir-eval");
+    let exact = matches!(space.name(), "serial" | "rayon" | "ir-eval" | "cuda-check");
     let eps = if std::mem::size_of::<T>() == 4 {
         f32::EPSILON as f64
     } else {

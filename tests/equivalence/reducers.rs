@@ -764,7 +764,7 @@ fn nan_results<T: Float, E: ExecutionSpace>(
 /// backend and for every chunk size; the usual strict folds ignore NaN elements everywhere.
 fn reducers_treat_nan_and_zeros_alike<E: ExecutionSpace>(space: E) {
     // Past a few workgroups' worth on the parallel backends; the evaluator is slow.
-    let large = if space.name() == "ir-eval" {
+    let large = if matches!(space.name(), "ir-eval" | "cuda-check") {
         1025
     } else {
         crate::LARGE

@@ -15,22 +15,16 @@
 //! exact ([`rem_float`]).
 
 use super::Helpers;
+use rokkos_core::emit::codes;
+use rokkos_core::emit::rules::{self, IntArith};
 use rokkos_core::ir::{ArithOp, Failure, ScalarType, Value};
-
-/// `ERR` code of the first [`Failure`]; each one is `FAIL_CODE + its position in Failure::ALL`.
-pub(crate) const FAIL_CODE: u32 = 4100;
-
-/// The `ERR` code of `f`.
-fn code(f: Failure) -> u32 {
-    FAIL_CODE + Failure::ALL.iter().position(|&g| g == f).unwrap_or(0) as u32
-}
 
 /// A WGSL statement recording failure `f` of the work item (the launch's first failure wins).
 pub(crate) fn fail(h: &mut Helpers, f: Failure) -> String {
     h.add("rk_fail", || {
         "fn rk_fail(code: u32) { _ = rk_oob_begin(code, 0u); }\n".to_string()
     });
-    format!("rk_fail({}u)", code(f))
+    format!("rk_fail({}u)", codes::failure(f))
 }
 
 /// The WGSL literal of `x` in type `t` (an integer type).
@@ -71,32 +65,19 @@ pub(crate) fn binary(
             format!("({l} {} {r})", base.symbol())
         };
     }
-    let name = match base {
-        ArithOp::Div | ArithOp::Rem => {
-            let zero_ok = r_lit.is_some_and(|v| v.to_bits() != 0);
-            let minus_one = t.is_signed_int()
-                && r_lit.is_none_or(|v| v.to_bits() == u64::MAX >> (64 - t.bits()));
-            if zero_ok && !minus_one {
-                return format!("({l} {} {r})", base.symbol());
-            }
-            div_rem(h, base, t)
-        }
-        _ if !checks || op.is_wrapping() => return format!("({l} {} {r})", base.symbol()),
-        ArithOp::Add | ArithOp::Sub => add_sub(h, base, t),
-        _ => mul(h, t),
+    let name = match rules::int_arith(op, t, checks, r_lit) {
+        IntArith::Plain | IntArith::Wrapping => return format!("({l} {} {r})", base.symbol()),
+        IntArith::DivRem { zero, overflow } => div_rem(h, base, t, zero, overflow),
+        IntArith::Checked(f) if base == ArithOp::Mul => mul(h, t, f),
+        IntArith::Checked(f) => add_sub(h, base, t, f),
     };
     format!("{name}({l}, {r})")
 }
 
 /// The checked `/` or `%` helper of integer type `t`.
-fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
+fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType, zero_f: Failure, ovf_f: Failure) -> String {
     let (tn, div) = (t.name(), op == ArithOp::Div);
     let name = format!("rk_{}_{tn}", if div { "div" } else { "rem" });
-    let (zero_f, ovf_f) = if div {
-        (Failure::DivByZero, Failure::DivOverflow)
-    } else {
-        (Failure::RemByZero, Failure::RemOverflow)
-    };
     let (on_zero, on_ovf) = (fail(h, zero_f), fail(h, ovf_f));
     let zero = int_lit(t, 0);
     let overflow = if t.is_signed_int() {
@@ -118,17 +99,10 @@ fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
 }
 
 /// The overflow-checked `+` or `-` helper of integer type `t`.
-fn add_sub(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
+fn add_sub(h: &mut Helpers, op: ArithOp, t: ScalarType, f: Failure) -> String {
     let (tn, add) = (t.name(), op == ArithOp::Add);
     let name = format!("rk_c{}_{tn}", if add { "add" } else { "sub" });
-    let on_ovf = fail(
-        h,
-        if add {
-            Failure::AddOverflow
-        } else {
-            Failure::SubOverflow
-        },
-    );
+    let on_ovf = fail(h, f);
     let test = match (t.is_signed_int(), add) {
         // The sign of the result differs from both operands' (add) or from the minuend's while
         // the operands' signs differ (sub).
@@ -146,10 +120,10 @@ fn add_sub(h: &mut Helpers, op: ArithOp, t: ScalarType) -> String {
 }
 
 /// The overflow-checked `*` helper of integer type `t`.
-fn mul(h: &mut Helpers, t: ScalarType) -> String {
+fn mul(h: &mut Helpers, t: ScalarType, f: Failure) -> String {
     let tn = t.name();
     let name = format!("rk_cmul_{tn}");
-    let on_ovf = fail(h, Failure::MulOverflow);
+    let on_ovf = fail(h, f);
     let test = match t {
         ScalarType::I32 => "i64(a) * i64(b) != i64(r)".to_string(),
         ScalarType::U32 => "u64(a) * u64(b) > 4294967295lu".to_string(),
@@ -292,12 +266,3 @@ const FREM_F64: &str = "fn rk_frem_f64(x: f64, y: f64) -> f64 {
     return bitcast<f64>(sx | (u64(e) << 52u) | (m & 0xffffffffffffflu));
 }
 ";
-
-/// The error a work item recorded with a code of this module, for `kernel`.
-pub(crate) fn device_error(kernel: &str, code: u32) -> Option<rokkos_core::Error> {
-    let f = Failure::ALL.get(code.checked_sub(FAIL_CODE)? as usize)?;
-    Some(rokkos_core::Error::KernelFailed {
-        kernel: kernel.to_string(),
-        reason: f.message().to_string(),
-    })
-}

@@ -7,7 +7,7 @@
 //! builds).
 
 use super::{arith, Helpers};
-use rokkos_core::ir::{BitwiseOp, Failure, ScalarType, Value};
+use rokkos_core::ir::{BitwiseOp, ScalarType, Value};
 
 /// `l op r` with `l: lt`, `r: rt`; `checks`: the kernel's overflow checks.
 pub(crate) fn binary(
@@ -46,14 +46,7 @@ fn checked_shift(h: &mut Helpers, op: BitwiseOp, lt: ScalarType, rt: ScalarType)
         lt.name(),
         rt.name()
     );
-    let on_ovf = arith::fail(
-        h,
-        if shl {
-            Failure::ShlOverflow
-        } else {
-            Failure::ShrOverflow
-        },
-    );
+    let on_ovf = arith::fail(h, rokkos_core::emit::rules::shift_failure(op));
     // The amount's bits, zero-extended: a negative i32 is 2^32 - |n| as Rust compares it.
     let amount = match rt {
         ScalarType::I32 => "u64(bitcast<u32>(n))",

@@ -75,32 +75,12 @@ fn float_lit(t: ScalarType, x: f64) -> String {
 }
 
 fn float_to_int(name: &str, f: ScalarType, t: ScalarType) -> String {
-    let bits = t.bits() as i32;
-    let (max, min) = (
-        super::lit(Value::from_bits(
-            t,
-            if t.is_signed_int() {
-                (1u64 << (bits - 1)) - 1
-            } else {
-                u64::MAX
-            },
-        )),
-        super::lit(match t {
-            ScalarType::I32 => Value::I32(i32::MIN),
-            ScalarType::I64 => Value::I64(i64::MIN),
-            _ => Value::from_bits(t, 0),
-        }),
-    );
-    let upper = if t.is_signed_int() {
-        2f64.powi(bits - 1)
+    let sat = rokkos_core::emit::rules::saturation(t);
+    let (max, min, upper) = (super::lit(sat.max), super::lit(sat.min), sat.upper);
+    let low_test = if sat.lower_inclusive {
+        format!("x <= {}", float_lit(f, sat.lower))
     } else {
-        2f64.powi(bits)
-    };
-    let lower = if t.is_signed_int() { -upper } else { 0.0 };
-    let low_test = if t.is_signed_int() {
-        format!("x < {}", float_lit(f, lower))
-    } else {
-        format!("x <= {}", float_lit(f, 0.0))
+        format!("x < {}", float_lit(f, sat.lower))
     };
     format!(
         "fn {name}(x: {ft}) -> {tt} {{\n    if (!(x == x)) {{ return {zero}; }}\n    if (x >= {up}) {{ return {max}; }}\n    if ({low_test}) {{ return {min}; }}\n    return {tt}(x);\n}}\n",

@@ -3,7 +3,7 @@
 
 use super::{wty, EmitError, EmitOptions, Entry, Helpers};
 use crate::params::storage_type;
-use rokkos_core::ir::{AccShape, Kernel, ReducerKind, ScalarType, WorkKind};
+use rokkos_core::ir::{Kernel, ReducerKind, ScalarType, WorkKind};
 use rokkos_core::reducer::JoinKind;
 
 type R<T> = Result<T, EmitError>;
@@ -44,32 +44,8 @@ pub(crate) fn extra_bindings(
     }
 }
 
-/// Checks that the reducer's joins fit the kernel's accumulators.
-pub fn check_joins(k: &Kernel, joins: &[JoinKind]) -> R<()> {
-    if joins.len() != k.accumulators.len() {
-        return Err(EmitError::Mismatch(format!(
-            "kernel `{}` has {} accumulators, the reducer describes {}",
-            k.name,
-            k.accumulators.len(),
-            joins.len()
-        )));
-    }
-    for (a, j) in k.accumulators.iter().zip(joins) {
-        let ok = match (a.shape, j) {
-            (AccShape::Scalar(t), JoinKind::Op(r)) => r.supports(t),
-            (AccShape::ValLoc(_), JoinKind::MinLoc | JoinKind::MaxLoc) => true,
-            (AccShape::MinMaxVal(_), JoinKind::MinMax) => true,
-            _ => false,
-        };
-        if !ok {
-            return Err(EmitError::Mismatch(format!(
-                "accumulator `{}` ({:?}) cannot be joined by {j:?}",
-                a.name, a.shape
-            )));
-        }
-    }
-    Ok(())
-}
+/// Checks that the reducer's joins fit the kernel's accumulators (shared with every target).
+pub use rokkos_core::emit::joins::check_joins;
 
 fn from_storage(t: ScalarType, e: &str) -> String {
     if t == ScalarType::Bool {

@@ -10,6 +10,7 @@
 //! GLSL.std.450 has no 64-bit ones.
 
 use super::{EmitError, Helpers};
+use rokkos_core::emit::codes;
 use rokkos_core::ir::{MathFn, ScalarType, Value};
 
 fn one(t: ScalarType) -> String {
@@ -111,7 +112,7 @@ pub(crate) fn call(
         M::Clamp => {
             // `lo > hi` (or a NaN bound) fails as Rust's assertion does; the bounds' bits go into
             // the error record so that the message can print them.
-            let code = CLAMP_CODE + t as u32;
+            let code = codes::CLAMP_CODE + t as u32;
             let bits = |v: &str| match t {
                 ScalarType::I32 | ScalarType::F32 => format!("u64(bitcast<u32>({v}))"),
                 ScalarType::U32 => format!("u64({v})"),
@@ -183,40 +184,4 @@ fn trunc_fn(h: &mut Helpers, t: ScalarType) -> &'static str {
             .to_string()
     });
     "rk_trunc_f64"
-}
-
-/// `ERR` code of a `clamp` with `min > max` (or a NaN bound): `CLAMP_CODE + ScalarType as u32`,
-/// with the bounds' bits as the two index words.
-const CLAMP_CODE: u32 = 4200;
-
-/// The error a work item recorded with a code of this module, for `kernel`: Rust's assertion
-/// message, the bounds printed as Rust prints them.
-pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
-    let t = *ScalarType::ALL.get(code.checked_sub(CLAMP_CODE)? as usize)?;
-    let bound = |k: usize| Value::from_bits(t, index.get(k).copied().unwrap_or(0));
-    let (lo, hi) = (bound(0), bound(1));
-    let reason = match (lo, hi) {
-        (Value::F32(lo), Value::F32(hi)) => {
-            format!("min > max, or either was NaN. min = {lo:?}, max = {hi:?}")
-        }
-        (Value::F64(lo), Value::F64(hi)) => {
-            format!("min > max, or either was NaN. min = {lo:?}, max = {hi:?}")
-        }
-        _ => format!("min > max. min = {}, max = {}", int_text(lo), int_text(hi)),
-    };
-    Some(rokkos_core::Error::KernelFailed {
-        kernel: kernel.to_string(),
-        reason,
-    })
-}
-
-/// An integer value as Rust's `Display` prints it (no type suffix).
-fn int_text(v: Value) -> String {
-    match v {
-        Value::I32(x) => x.to_string(),
-        Value::U32(x) => x.to_string(),
-        Value::I64(x) => x.to_string(),
-        Value::U64(x) => x.to_string(),
-        other => other.to_string(),
-    }
 }

@@ -10,10 +10,9 @@
 
 use super::walk::{expr, Cx};
 use super::{EmitError, Helpers};
+use rokkos_core::emit::index::{self, Spelling};
 use rokkos_core::ir::{Expr, ScalarType, ViewParam, ViewRef};
 
-/// `ERR` codes of local arrays start here (View parameters use their index).
-pub(crate) const ARRAY_CODE: u32 = 1000;
 /// `u32` words of one launch's error record: flag, launch number, code, rank, then up to eight
 /// 64-bit indices.
 pub const SLOT_WORDS: usize = 4 + 16;
@@ -140,24 +139,17 @@ pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
     let addr32 = h.addr32;
     h.add(&name, || {
         let params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
-        let mut oob: Vec<String> = (0..rank).map(|d| format!("i{d} >= P.v{k}_e{d}")).collect();
+        let field = |n: &str| format!("P.{n}");
+        let narrow = |e: &str| format!("u32({e})");
+        let sp = Spelling {
+            field: &field,
+            narrow: if addr32 { Some(&narrow) } else { None },
+        };
+        let mut oob = index::oob_conditions(k, rank, &sp);
         let rec: String = (0..rank)
             .map(|d| format!(" rk_oob_idx({d}u, i{d});"))
             .collect();
-        let sum: String = if addr32 {
-            (0..rank)
-                .map(|d| format!(" + u32(i{d}) * u32(P.v{k}_s{d})"))
-                .collect()
-        } else {
-            (0..rank)
-                .map(|d| format!(" + i{d} * P.v{k}_s{d}"))
-                .collect()
-        };
-        let base = if addr32 {
-            format!("u32(P.v{k}_off)")
-        } else {
-            format!("P.v{k}_off")
-        };
+        let sum = index::offset_sum(k, rank, &sp);
         if !addr32 {
             oob.push(format!("o >= u64(arrayLength(&v{k}))"));
         }
@@ -167,7 +159,7 @@ pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
             oob.join(" || ")
         };
         format!(
-            "fn {name}({}) -> {oty} {{\n    let o = {base}{sum};\n    if ({cond}) {{\n        if (rk_oob_begin({k}u, {rank}u)) {{{rec} }}\n        return {sentinel};\n    }}\n    return o;\n}}\n",
+            "fn {name}({}) -> {oty} {{\n    let o = {sum};\n    if ({cond}) {{\n        if (rk_oob_begin({k}u, {rank}u)) {{{rec} }}\n        return {sentinel};\n    }}\n    return o;\n}}\n",
             params.join(", ")
         )
     });
@@ -192,8 +184,15 @@ fn bare_access(cx: &Cx<'_>, h: &Helpers, view: ViewRef, index: &[Expr]) -> Optio
     let ViewRef::Param(p) = view else { return None };
     let k = p.0 as usize;
     let bare = matches!(index, [Expr::WorkIndex(0)]);
-    (h.bare && bare && cx.k.views[k].rank == 1 && !is_atomic(cx, k))
-        .then(|| format!("v{k}[u32(P.v{k}_off) + u32(w0) * u32(P.v{k}_s0)]"))
+    (h.bare && bare && cx.k.views[k].rank == 1 && !is_atomic(cx, k)).then(|| {
+        let field = |n: &str| format!("P.{n}");
+        let narrow = |e: &str| format!("u32({e})");
+        let sp = Spelling {
+            field: &field,
+            narrow: Some(&narrow),
+        };
+        format!("v{k}[{}]", index::bare_offset(k, &sp))
+    })
 }
 
 /// `view[index]`.

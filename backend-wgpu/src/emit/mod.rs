@@ -29,7 +29,7 @@ pub(crate) mod tests;
 
 use crate::params::{params_layout, ParamsLayout};
 
-pub(crate) use memory::{ARRAY_CODE, ERR_SLOTS, SLOT_WORDS};
+pub(crate) use memory::{ERR_SLOTS, SLOT_WORDS};
 
 /// Number of `u32` words of the out-of-bounds record buffer.
 pub(crate) fn memory_err_words() -> usize {
@@ -38,7 +38,6 @@ pub(crate) fn memory_err_words() -> usize {
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{Kernel, ScalarType, Value};
 use rokkos_core::reducer::JoinKind;
-use std::collections::BTreeMap;
 
 /// Which entry point to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,14 +101,8 @@ impl Caps {
     };
 }
 
-/// Why a kernel cannot be emitted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EmitError {
-    /// The device or WGSL cannot express this construct: `feature` names it.
-    Unsupported(String),
-    /// The kernel does not fit the pattern (accumulator count or shapes against the reducer).
-    Mismatch(String),
-}
+/// Why a kernel cannot be emitted (shared with every target of `rokkos_core::emit`).
+pub use rokkos_core::emit::EmitError;
 
 /// The generated module and how to bind it.
 #[derive(Clone, Debug)]
@@ -175,36 +168,30 @@ fn float_text(zero: bool, negative: bool, sci: String) -> String {
     sci
 }
 
-/// Accumulates helper function definitions by name (emitted once each, in name order).
+/// Accumulates helper function definitions by name (emitted once each, in name order), with the
+/// options that decide how they are spelled.
 #[derive(Default)]
 pub(crate) struct Helpers {
-    defs: BTreeMap<String, String>,
+    set: rokkos_core::emit::HelperSet,
     /// [`EmitOptions::addr32`].
     pub(crate) addr32: bool,
     /// [`Caps::atomic64`].
     pub(crate) atomic64: bool,
     /// [`EmitOptions::bare_in_bounds`] (with `addr32`) for a range kernel.
     pub(crate) bare: bool,
-    /// Counter for generated function names.
-    next: u32,
 }
 
 impl Helpers {
     /// Adds `def` under `name` unless present; returns `name`.
     pub(crate) fn add(&mut self, name: &str, def: impl FnOnce() -> String) -> String {
-        if !self.defs.contains_key(name) {
-            let d = def();
-            self.defs.insert(name.to_string(), d);
-        }
-        name.to_string()
+        self.set.add(name, def)
     }
     /// A fresh number for a generated name.
     pub(crate) fn next_id(&mut self) -> u32 {
-        self.next += 1;
-        self.next
+        self.set.next_id()
     }
     fn render(&self) -> String {
-        self.defs.values().cloned().collect::<Vec<_>>().join("\n")
+        self.set.render()
     }
 }
 

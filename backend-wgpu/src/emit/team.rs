@@ -19,11 +19,7 @@ use rokkos_core::ir::{
 
 type R<T> = Result<T, EmitError>;
 
-/// `ERR` codes of scratch allocations that exceed their pool: `SCRATCH_CODE + 2 * level + scope`
-/// (scope 0 team, 1 thread); the index words hold the element count, the element size and the pool.
-pub const SCRATCH_CODE: u32 = 2000;
-/// `ERR` codes of out-of-bounds accesses to scratch View `id`: `SCRATCH_VIEW_CODE + id`.
-pub const SCRATCH_VIEW_CODE: u32 = 3000;
+pub use rokkos_core::emit::codes::{SCRATCH_CODE, SCRATCH_VIEW_CODE};
 
 /// The shape of a team launch (part of the entry point, hence of the pipeline cache key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -657,38 +653,4 @@ pub(crate) fn entry(
     }
     s.push_str("}\n");
     Ok(s)
-}
-
-/// The error a recorded `ERR` code other than a View's or a local array's stands for (team
-/// scratch here, loop steps in the walker; the fence reports it), or `None`.
-pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
-    let at = |k: usize| index.get(k).copied().unwrap_or(0);
-    if (SCRATCH_CODE..SCRATCH_CODE + 4).contains(&code) {
-        let level = (code - SCRATCH_CODE) / 2;
-        let scope = if (code - SCRATCH_CODE) % 2 == 0 {
-            "team"
-        } else {
-            "thread"
-        };
-        return Some(rokkos_core::Error::KernelFailed {
-            kernel: kernel.to_string(),
-            reason: format!(
-                "{scope} scratch of {} elements of {} bytes at level {level} exceeds the {} bytes the TeamPolicy reserved \
-                 (request it with TeamPolicy::scratch)",
-                at(0),
-                at(1),
-                at(2)
-            ),
-        });
-    }
-    if (SCRATCH_VIEW_CODE..SCRATCH_VIEW_CODE + 1000).contains(&code) {
-        let parts: Vec<String> = index.iter().map(|x| x.to_string()).collect();
-        return Some(rokkos_core::Error::OutOfBounds {
-            kernel: kernel.to_string(),
-            view: format!("scratch{}", code - SCRATCH_VIEW_CODE),
-            index: format!("({})", parts.join(", ")),
-            extents: "(the scratch View's extents)".into(),
-        });
-    }
-    super::walk::device_error(kernel, code, index)
 }

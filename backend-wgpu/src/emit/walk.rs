@@ -1,54 +1,36 @@
-//! The one walker over `ir::Stmt` / `ir::Expr`: statements here, each operator family in its module.
+//! WGSL as a target of the shared walk (`rokkos_core::emit::walk`): the spelling of statements
+//! and loops here, each operator family in its module.
 
 use super::{arith, atomic, bitwise, cast, cmp, logic, math, memory, wty, EmitError, Helpers};
+use rokkos_core::emit::codes;
+use rokkos_core::emit::walk::{self as shared, ForPlan, Target};
 use rokkos_core::ir::{
-    AccField, ArrayInit, BinaryOp, Block, Expr, Kernel, LocalDecl, LocalId, ScalarType, Stmt,
-    TeamQuery, UnaryOp, Value, WorkKind,
+    ArithOp, AtomicAccess, BitwiseOp, CmpOp, Expr, Kernel, LocalId, LogicOp, MathFn, ScalarType,
+    Stmt, Value, ViewRef, WorkKind,
 };
-use std::cell::Cell;
 
 type R<T> = Result<T, EmitError>;
 
-/// What the walker knows while emitting one body.
-pub(crate) struct Cx<'a> {
-    pub k: &'a Kernel,
-    pub locals: &'a [LocalDecl],
-    tmp: Cell<u32>,
-    /// The team launch shape, in the body of a team kernel.
-    pub team: Option<super::team::TeamShape>,
+/// The WGSL target.
+pub(crate) struct Wgsl;
+
+/// What the walk knows while emitting one WGSL body.
+pub(crate) type Cx<'a> = shared::Cx<'a, Wgsl>;
+
+/// Emits an expression.
+pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
+    shared::expr(cx, h, e)
 }
 
-impl<'a> Cx<'a> {
-    pub(crate) fn new(k: &'a Kernel, locals: &'a [LocalDecl], _in_fn: bool) -> Self {
-        Cx {
-            k,
-            locals,
-            tmp: Cell::new(0),
-            team: None,
-        }
-    }
-    /// A fresh temporary name.
-    pub(crate) fn tmp(&self) -> String {
-        let n = self.tmp.get();
-        self.tmp.set(n + 1);
-        format!("t{n}")
-    }
-    /// The type of `e`.
-    pub(crate) fn ty(&self, e: &Expr) -> R<ScalarType> {
-        e.ty(self.k, self.locals)
-            .ok_or_else(|| EmitError::Mismatch(format!("ill-typed expression {e:?}")))
-    }
-    fn local_ty(&self, l: LocalId) -> ScalarType {
-        self.locals[l.0 as usize].ty
-    }
-}
-
-/// The private slot of an accumulator field.
-pub(crate) fn acc_slot(k: &Kernel, f: AccField) -> usize {
-    k.acc_fields()
-        .iter()
-        .position(|(g, _)| *g == f)
-        .unwrap_or(0)
+/// Emits the statements of `b` at indentation `d`.
+pub(crate) fn block(
+    cx: &Cx<'_>,
+    h: &mut Helpers,
+    b: &rokkos_core::ir::Block,
+    d: usize,
+    out: &mut String,
+) -> R<()> {
+    shared::block(cx, h, b, d, out)
 }
 
 /// Module-scope private variables: work index, accumulator fields, the scan flag, team queries.
@@ -69,412 +51,267 @@ pub(crate) fn private_decls(k: &Kernel) -> String {
     s
 }
 
-fn decls(locals: &[LocalDecl], skip: &[LocalId]) -> String {
-    let mut s = String::new();
-    for (i, d) in locals.iter().enumerate() {
-        if skip.contains(&LocalId(i as u32)) {
-            continue;
-        }
-        match d.array_len {
-            Some(n) => s.push_str(&format!("    var l{i}: array<{}, {n}>;\n", wty(d.ty))),
-            None => s.push_str(&format!("    var l{i}: {};\n", wty(d.ty))),
-        }
-    }
-    s
-}
-
 /// The kernel's helper functions, as `fn ufN`.
 pub(crate) fn emit_functions(k: &Kernel, h: &mut Helpers, out: &mut String) -> R<()> {
-    for (n, f) in k.functions.iter().enumerate() {
-        let cx = Cx::new(k, &f.locals, true);
-        let params: Vec<String> = f
-            .params
-            .iter()
-            .map(|p| format!("p{}: {}", p.0, wty(f.locals[p.0 as usize].ty)))
-            .collect();
-        out.push_str(&format!(
-            "fn uf{n}({}) -> {} {{\n",
-            params.join(", "),
-            wty(f.ret)
-        ));
-        out.push_str(&decls(&f.locals, &[]));
-        for p in &f.params {
-            out.push_str(&format!("    l{0} = p{0};\n", p.0));
-        }
-        block(&cx, h, &f.body, 1, out)?;
-        if !matches!(f.body.last(), Some(Stmt::Return(_))) {
-            out.push_str(&format!(
-                "    return {};\n",
-                super::lit(rokkos_core::ir::Value::zero(f.ret))
-            ));
-        }
-        out.push_str("}\n");
-    }
-    Ok(())
+    shared::emit_functions::<Wgsl>(k, h, out)
 }
 
-/// The kernel body as `fn rk_work()`.
-/// In a team kernel (`team` is its shape) the locals are module-scope private variables, so that
-/// nested bodies can be functions of their own.
+/// The kernel body as `fn rk_work()`. In a team kernel (`team` is its shape) the locals are
+/// module-scope private variables, so that nested bodies can be functions of their own.
 pub(crate) fn emit_work(
     k: &Kernel,
     team: Option<super::team::TeamShape>,
     h: &mut Helpers,
     out: &mut String,
 ) -> R<()> {
-    let mut cx = Cx::new(k, &k.locals, false);
-    cx.team = team;
-    out.push_str("fn rk_work() {\n");
-    if team.is_none() {
-        out.push_str(&decls(&k.locals, &[]));
+    shared::emit_work::<Wgsl>(k, team, h, out)
+}
+
+impl Target for Wgsl {
+    type H = Helpers;
+    type Team = super::team::TeamShape;
+
+    fn lit(v: Value) -> String {
+        super::lit(v)
     }
-    block(&cx, h, &k.body, 1, out)?;
-    out.push_str("}\n");
-    Ok(())
-}
-
-fn ind(n: usize) -> String {
-    "    ".repeat(n)
-}
-
-/// Emits the statements of `b` at indentation `d`.
-pub(crate) fn block(cx: &Cx<'_>, h: &mut Helpers, b: &Block, d: usize, out: &mut String) -> R<()> {
-    for s in b {
-        stmt(cx, h, s, d, out)?;
+    fn decl_local(i: usize, ty: ScalarType, len: Option<u32>) -> String {
+        match len {
+            Some(n) => format!("var l{i}: array<{}, {n}>;", wty(ty)),
+            None => format!("var l{i}: {};", wty(ty)),
+        }
     }
-    Ok(())
-}
+    fn let_tmp(name: &str, _ty: ScalarType, value: &str) -> String {
+        format!("let {name} = {value};")
+    }
+    fn fn_head(name: &str, params: &[(String, ScalarType)], ret: ScalarType) -> String {
+        let ps: Vec<String> = params
+            .iter()
+            .map(|(p, t)| format!("{p}: {}", wty(*t)))
+            .collect();
+        format!("fn {name}({}) -> {} {{\n", ps.join(", "), wty(ret))
+    }
+    fn work_head(_k: &Kernel) -> String {
+        "fn rk_work() {\n".into()
+    }
+    fn loop_kw() -> &'static str {
+        "loop"
+    }
+    fn discard(call: &str) -> String {
+        format!("_ = {call}")
+    }
+    fn to_u64(t: ScalarType, e: &str) -> String {
+        memory::to_u64(t, e)
+    }
+    fn select(c: &str, t: &str, f: &str) -> String {
+        format!("select({f}, {t}, {c})")
+    }
+    fn param(p: u32, ty: ScalarType) -> String {
+        if ty == ScalarType::Bool {
+            format!("(P.s{p} != 0u)")
+        } else {
+            format!("P.s{p}")
+        }
+    }
 
-fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R<()> {
-    let i = ind(d);
-    match s {
-        Stmt::Let { local, init } => {
-            if let Some(e) = init {
-                out.push_str(&format!("{i}l{} = {};\n", local.0, expr(cx, h, e)?));
-            }
-        }
-        Stmt::LetArray { local, init } => {
-            let n = cx.locals[local.0 as usize].array_len.unwrap_or(0);
-            match init {
-                ArrayInit::Fill(e) => {
-                    let t = cx.tmp();
-                    out.push_str(&format!("{i}{{ let {t} = {};\n", expr(cx, h, e)?));
-                    for j in 0..n {
-                        out.push_str(&format!("{i}  l{}[{j}] = {t};\n", local.0));
-                    }
-                    out.push_str(&format!("{i}}}\n"));
-                }
-                ArrayInit::Elems(es) => {
-                    // Evaluate every element first (left to right), then store.
-                    let ts: Vec<String> = es.iter().map(|_| cx.tmp()).collect();
-                    out.push_str(&format!("{i}{{\n"));
-                    for (t, e) in ts.iter().zip(es) {
-                        out.push_str(&format!("{i}  let {t} = {};\n", expr(cx, h, e)?));
-                    }
-                    for (j, t) in ts.iter().enumerate() {
-                        out.push_str(&format!("{i}  l{}[{j}] = {t};\n", local.0));
-                    }
-                    out.push_str(&format!("{i}}}\n"));
-                }
-            }
-        }
-        Stmt::Assign { local, value } => {
-            out.push_str(&format!("{i}l{} = {};\n", local.0, expr(cx, h, value)?));
-        }
-        Stmt::ArrayStore {
-            array,
-            index,
-            value,
-        } => {
-            let n = cx.locals[array.0 as usize].array_len.unwrap_or(0);
-            let (ti, tv) = (cx.tmp(), cx.tmp());
-            let ix = memory::to_u64(cx.ty(index)?, &expr(cx, h, index)?);
-            out.push_str(&format!(
-                "{i}{{ let {ti} = {ix}; let {tv} = {};\n{i}  if (rk_aok({ti}, {n}lu, {}u)) {{ l{}[u32({ti})] = {tv}; }} }}\n",
-                expr(cx, h, value)?,
-                memory::ARRAY_CODE + array.0,
-                array.0
-            ));
-        }
-        Stmt::AccStore { field, value } => {
-            out.push_str(&format!(
-                "{i}a{} = {};\n",
-                acc_slot(cx.k, *field),
-                expr(cx, h, value)?
-            ));
-        }
-        Stmt::Store { view, index, value } => {
-            let call = memory::store(cx, h, *view, index, value)?;
-            out.push_str(&format!("{i}{call};\n"));
-        }
-        Stmt::Atomic(a) => {
-            let (call, yields) = atomic::call(cx, h, a)?;
-            if yields {
-                out.push_str(&format!("{i}_ = {call};\n"));
+    fn for_open(
+        _h: &mut Helpers,
+        p: &ForPlan,
+        start: &str,
+        end: &str,
+        step: &str,
+        i: &str,
+    ) -> String {
+        let ut = ut(p);
+        let (raw, z) = (&p.raw, super::lit(Value::zero(p.step_t)));
+        let stv = if p.narrowed {
+            format!("u32(min({raw}, 4294967295lu))")
+        } else {
+            format!("{ut}({raw})")
+        };
+        let mut s = format!(
+            "{i}{{ let {} = {start}; let {} = {end}; let {raw} = {step}; let {} = {stv};\n",
+            p.s0, p.e0, p.st
+        );
+        if !p.literal {
+            let bits = if p.step_t.is_signed() {
+                format!("u64(i64({raw}))")
             } else {
-                out.push_str(&format!("{i}{call};\n"));
-            }
-        }
-        Stmt::If { cond, then, else_ } => {
-            out.push_str(&format!("{i}if ({}) {{\n", expr(cx, h, cond)?));
-            block(cx, h, then, d + 1, out)?;
-            if !else_.is_empty() {
-                out.push_str(&format!("{i}}} else {{\n"));
-                block(cx, h, else_, d + 1, out)?;
-            }
-            out.push_str(&format!("{i}}}\n"));
-        }
-        Stmt::For {
-            var,
-            start,
-            end,
-            step,
-            reverse,
-            inclusive,
-            body,
-        } => {
-            let t = cx.local_ty(*var);
-            let ut = match t {
-                ScalarType::I32 | ScalarType::U32 => "u32",
-                _ => "u64",
+                format!("u64({raw})")
             };
-            let (s0, e0, st, c) = (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
-            // The step is of the counter's type, or a `u64` (Rust's `usize` step), which a 32-bit
-            // counter holds clamped: `huge` then says it is beyond any distance in the range, so
-            // the loop visits its first value only.
-            let step_t = step.ty(cx.k, cx.locals).unwrap_or(t);
-            let z = super::lit(Value::zero(step_t));
-            // A step that is not a positive literal is checked: `step_by(0)` (or a negative step
-            // of a signed counter) is an error of the work item, as in the evaluator.
-            let literal = matches!(step, Expr::Lit(v) if v.to_bits() != 0 && !is_negative(*v));
-            let raw = cx.tmp();
-            let narrowed = step_t == ScalarType::U64 && ut == "u32";
-            let (stv, huge) = if narrowed {
-                (
-                    format!("u32(min({raw}, 4294967295lu))"),
-                    format!("{raw} > 4294967295lu"),
-                )
-            } else {
-                (format!("{ut}({raw})"), "false".to_string())
-            };
-            out.push_str(&format!(
-                "{i}{{ let {s0} = {}; let {e0} = {}; let {raw} = {}; let {st} = {stv};\n",
-                expr(cx, h, start)?,
-                expr(cx, h, end)?,
-                expr(cx, h, step)?
+            s.push_str(&format!(
+                "{i}  if (!({raw} > {z})) {{ if (rk_oob_begin({}u, 1u)) {{ rk_oob_idx(0u, {bits}); }} }}\n",
+                codes::STEP_CODE
             ));
-            if !literal {
-                let bits = if step_t.is_signed() {
-                    format!("u64(i64({raw}))")
-                } else {
-                    format!("u64({raw})")
-                };
-                out.push_str(&format!(
-                    "{i}  if (!({raw} > {z})) {{ if (rk_oob_begin({STEP_CODE}u, 1u)) {{ rk_oob_idx(0u, {bits}); }} }}\n"
-                ));
-            }
-            // Differences are taken in the unsigned type of the same width: exact for e >= c.
-            let ud = |a: &str, b: &str| format!("({ut}({a}) - {ut}({b}))");
-            // An inclusive loop never forms `end + 1` (it wraps at the type's maximum): it runs when
-            // `start <= end`, and stops once fewer than `step` values remain after the counter.
-            let (run, more) = if *inclusive { ("<=", "<") } else { ("<", "<=") };
-            if !reverse {
-                out.push_str(&format!(
-                    "{i}  if ({s0} {run} {e0} && {raw} > {z}) {{ var {c} = {s0};\n{i}  loop {{\n{i}    l{} = {c};\n",
-                    var.0,
-                ));
-                block(cx, h, body, d + 2, out)?;
-                let rem = cx.tmp();
-                let stop = if narrowed {
-                    format!("{huge} || {rem} {more} {st}")
-                } else {
-                    format!("{rem} {more} {st}")
-                };
-                out.push_str(&format!(
-                    "{i}    continuing {{ let {rem} = {}; {c} = {c} + {}({st}); break if {stop}; }}\n{i}  }} }}\n{i}}}\n",
-                    ud(&e0, &c),
-                    wty(t)
-                ));
-            } else {
-                // The last value of the forward sequence: `start + (span / step) * step`, where
-                // `span` is the distance to the last value in the range (`end - 1` when half-open).
-                let last = cx.tmp();
-                let span = if *inclusive {
-                    ud(&e0, &s0)
-                } else {
-                    format!(
-                        "({} - {})",
-                        ud(&e0, &s0),
-                        if ut == "u32" { "1u" } else { "1lu" }
-                    )
-                };
-                let from = format!("{s0} + {}({span} / {st} * {st})", wty(t));
-                let from = if narrowed {
-                    format!("select({from}, {s0}, {huge})")
-                } else {
-                    from
-                };
-                out.push_str(&format!(
-                    "{i}  if ({s0} {run} {e0} && {raw} > {z}) {{ let {last} = {from}; var {c} = {last};\n{i}  loop {{\n{i}    l{} = {c};\n",
-                    var.0,
-                ));
-                block(cx, h, body, d + 2, out)?;
-                let rem = cx.tmp();
-                out.push_str(&format!(
-                    "{i}    continuing {{ let {rem} = {}; {c} = {c} - {}({st}); break if {rem} < {st}; }}\n{i}  }} }}\n{i}}}\n",
-                    ud(&c, &s0),
-                    wty(t)
-                ));
-            }
         }
-        Stmt::While { cond, body } => {
-            out.push_str(&format!(
-                "{i}loop {{\n{i}    if (!({})) {{ break; }}\n",
-                expr(cx, h, cond)?
-            ));
-            block(cx, h, body, d + 1, out)?;
-            out.push_str(&format!("{i}}}\n"));
-        }
-        Stmt::Loop { body } => {
-            out.push_str(&format!("{i}loop {{\n"));
-            block(cx, h, body, d + 1, out)?;
-            out.push_str(&format!("{i}}}\n"));
-        }
-        Stmt::Break => out.push_str(&format!("{i}break;\n")),
-        Stmt::Continue => out.push_str(&format!("{i}continue;\n")),
-        Stmt::Return(e) => match e {
-            Some(e) => out.push_str(&format!("{i}return {};\n", expr(cx, h, e)?)),
-            None => out.push_str(&format!("{i}return;\n")),
-        },
-        Stmt::Barrier
-        | Stmt::NestedFor { .. }
-        | Stmt::NestedReduce { .. }
-        | Stmt::NestedScan { .. }
-        | Stmt::Single { .. }
-        | Stmt::Broadcast { .. }
-        | Stmt::Scratch { .. } => super::team::stmt(cx, h, s, &i, out)?,
+        s
     }
-    Ok(())
-}
-
-/// Emits an expression.
-pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
-    Ok(match e {
-        Expr::Lit(v) => super::lit(*v),
-        Expr::Local(l) => format!("l{}", l.0),
-        Expr::Param(p) => {
-            if cx.k.scalars[p.0 as usize].ty == ScalarType::Bool {
-                format!("(P.s{} != 0u)", p.0)
-            } else {
-                format!("P.s{}", p.0)
-            }
-        }
-        Expr::WorkIndex(k) => format!("w{k}"),
-        Expr::AccRead(f) => format!("a{}", acc_slot(cx.k, *f)),
-        Expr::Binary { op, lhs, rhs } => {
-            let (lt, rt) = (cx.ty(lhs)?, cx.ty(rhs)?);
-            let (l, r) = (expr(cx, h, lhs)?, expr(cx, h, rhs)?);
-            match op {
-                BinaryOp::Arith(o) => {
-                    let r_lit = match **rhs {
-                        Expr::Lit(v) => Some(v),
-                        _ => None,
-                    };
-                    arith::binary(h, *o, lt, &l, &r, cx.k.overflow_checks, r_lit)
-                }
-                BinaryOp::Bitwise(o) => {
-                    bitwise::binary(h, *o, lt, rt, &l, &r, cx.k.overflow_checks)
-                }
-                BinaryOp::Cmp(o) => cmp::binary(*o, lt, &l, &r),
-                BinaryOp::Logic(o) => logic::binary(*o, &l, &r),
-            }
-        }
-        Expr::Unary { op, arg } => {
-            let t = cx.ty(arg)?;
-            let a = expr(cx, h, arg)?;
-            match op {
-                UnaryOp::Neg => arith::neg(h, t, &a, cx.k.overflow_checks),
-                UnaryOp::Not if t == ScalarType::Bool => logic::not(&a),
-                UnaryOp::Not => bitwise::not(&a),
-            }
-        }
-        Expr::Cast { ty, arg } => {
-            let from = cx.ty(arg)?;
-            let a = expr(cx, h, arg)?;
-            cast::cast(h, from, *ty, &a)?
-        }
-        Expr::Select {
-            cond,
-            on_true,
-            on_false,
-        } => format!(
-            "select({}, {}, {})",
-            expr(cx, h, on_false)?,
-            expr(cx, h, on_true)?,
-            expr(cx, h, cond)?
-        ),
-        Expr::Math { func, args } => {
-            let tys = args.iter().map(|a| cx.ty(a)).collect::<R<Vec<_>>>()?;
-            let xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
-            math::call(h, *func, &tys, &xs, cx.k.overflow_checks)?
-        }
-        Expr::Load { view, index } => memory::load(cx, h, *view, index)?,
-        Expr::Extent { view, dim } => memory::extent(cx, *view, *dim)?,
-        Expr::ArrayLoad { array, index } => {
-            let n = cx.locals[array.0 as usize].array_len.unwrap_or(0);
-            let ix = memory::to_u64(cx.ty(index)?, &expr(cx, h, index)?);
+    fn for_fwd_head(p: &ForPlan, i: &str) -> String {
+        let z = super::lit(Value::zero(p.step_t));
+        format!(
+            "{i}  if ({} {} {} && {} > {z}) {{ var {} = {};\n{i}  loop {{\n{i}    l{} = {};\n",
+            p.s0, p.run, p.e0, p.raw, p.c, p.s0, p.var.0, p.c
+        )
+    }
+    fn for_fwd_tail(p: &ForPlan, rem: &str, i: &str) -> String {
+        let (st, c) = (&p.st, &p.c);
+        let stop = if p.narrowed {
+            format!("{} || {rem} {} {st}", huge(p), p.more)
+        } else {
+            format!("{rem} {} {st}", p.more)
+        };
+        format!(
+            "{i}    continuing {{ let {rem} = {}; {c} = {c} + {}({st}); break if {stop}; }}\n{i}  }} }}\n{i}}}\n",
+            ud(p, &p.e0, c),
+            wty(p.t)
+        )
+    }
+    fn for_rev_head(p: &ForPlan, last: &str, i: &str) -> String {
+        // The last value of the forward sequence: `start + (span / step) * step`, where `span`
+        // is the distance to the last value in the range (`end - 1` when half-open).
+        let (s0, e0, st) = (&p.s0, &p.e0, &p.st);
+        let span = if p.inclusive {
+            ud(p, e0, s0)
+        } else {
             format!(
-                "l{}[rk_aix({ix}, {n}lu, {}u)]",
-                array.0,
-                memory::ARRAY_CODE + array.0
+                "({} - {})",
+                ud(p, e0, s0),
+                if p.unsigned32 { "1u" } else { "1lu" }
             )
-        }
-        Expr::Call { func, args } => {
-            let xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
-            format!("uf{}({})", func.0, xs.join(", "))
-        }
-        Expr::Team(q) => match q {
-            TeamQuery::LeagueRank => "t_lr",
-            TeamQuery::LeagueSize => "t_ls",
-            TeamQuery::TeamRank => "t_tr",
-            TeamQuery::TeamSize => "t_ts",
-            TeamQuery::VectorLength => "t_vl",
-        }
-        .to_string(),
-        Expr::IsFinal => "rk_fin".into(),
-        Expr::Atomic(a) => atomic::call(cx, h, a)?.0,
-    })
-}
+        };
+        let from = format!("{s0} + {}({span} / {st} * {st})", wty(p.t));
+        let from = if p.narrowed {
+            format!("select({from}, {s0}, {})", huge(p))
+        } else {
+            from
+        };
+        let z = super::lit(Value::zero(p.step_t));
+        format!(
+            "{i}  if ({s0} {} {e0} && {} > {z}) {{ let {last} = {from}; var {} = {last};\n{i}  loop {{\n{i}    l{} = {};\n",
+            p.run, p.raw, p.c, p.var.0, p.c
+        )
+    }
+    fn for_rev_tail(p: &ForPlan, rem: &str, i: &str) -> String {
+        let (st, c) = (&p.st, &p.c);
+        format!(
+            "{i}    continuing {{ let {rem} = {}; {c} = {c} - {}({st}); break if {rem} < {st}; }}\n{i}  }} }}\n{i}}}\n",
+            ud(p, c, &p.s0),
+            wty(p.t)
+        )
+    }
 
-/// `ERR` code of a `for` loop whose step is not positive (the index word holds the step's bits).
-pub(crate) const STEP_CODE: u32 = 4000;
+    fn array_store(
+        _h: &mut Helpers,
+        array: LocalId,
+        n: u32,
+        ti: &str,
+        tv: &str,
+        ix: &str,
+        value: &str,
+        i: &str,
+    ) -> String {
+        format!(
+            "{i}{{ let {ti} = {ix}; let {tv} = {value};\n{i}  if (rk_aok({ti}, {n}lu, {}u)) {{ l{}[u32({ti})] = {tv}; }} }}\n",
+            codes::ARRAY_CODE + array.0,
+            array.0
+        )
+    }
+    fn array_load(_h: &mut Helpers, array: LocalId, n: u32, ix: &str) -> String {
+        format!(
+            "l{}[rk_aix({ix}, {n}lu, {}u)]",
+            array.0,
+            codes::ARRAY_CODE + array.0
+        )
+    }
 
-fn is_negative(v: Value) -> bool {
-    match v {
-        Value::I32(x) => x < 0,
-        Value::I64(x) => x < 0,
-        _ => false,
+    fn arith(
+        cx: &Cx<'_>,
+        h: &mut Helpers,
+        op: ArithOp,
+        t: ScalarType,
+        l: &str,
+        r: &str,
+        r_lit: Option<Value>,
+    ) -> R<String> {
+        Ok(arith::binary(h, op, t, l, r, cx.k.overflow_checks, r_lit))
+    }
+    fn bitwise(
+        cx: &Cx<'_>,
+        h: &mut Helpers,
+        op: BitwiseOp,
+        lt: ScalarType,
+        rt: ScalarType,
+        l: &str,
+        r: &str,
+    ) -> R<String> {
+        Ok(bitwise::binary(h, op, lt, rt, l, r, cx.k.overflow_checks))
+    }
+    fn cmp(_h: &mut Helpers, op: CmpOp, t: ScalarType, l: &str, r: &str) -> R<String> {
+        Ok(cmp::binary(op, t, l, r))
+    }
+    fn logic(op: LogicOp, l: &str, r: &str) -> String {
+        logic::binary(op, l, r)
+    }
+    fn neg(cx: &Cx<'_>, h: &mut Helpers, t: ScalarType, a: &str) -> R<String> {
+        Ok(arith::neg(h, t, a, cx.k.overflow_checks))
+    }
+    fn not(t: ScalarType, a: &str) -> String {
+        if t == ScalarType::Bool {
+            logic::not(a)
+        } else {
+            bitwise::not(a)
+        }
+    }
+    fn cast(h: &mut Helpers, from: ScalarType, to: ScalarType, a: &str) -> R<String> {
+        cast::cast(h, from, to, a)
+    }
+    fn math(
+        cx: &Cx<'_>,
+        h: &mut Helpers,
+        f: MathFn,
+        tys: &[ScalarType],
+        xs: &[String],
+    ) -> R<String> {
+        math::call(h, f, tys, xs, cx.k.overflow_checks)
+    }
+    fn load(cx: &Cx<'_>, h: &mut Helpers, view: ViewRef, index: &[Expr]) -> R<String> {
+        memory::load(cx, h, view, index)
+    }
+    fn store(
+        cx: &Cx<'_>,
+        h: &mut Helpers,
+        view: ViewRef,
+        index: &[Expr],
+        value: &Expr,
+    ) -> R<String> {
+        memory::store(cx, h, view, index, value)
+    }
+    fn extent(cx: &Cx<'_>, view: ViewRef, dim: u32) -> R<String> {
+        memory::extent(cx, view, dim)
+    }
+    fn atomic(cx: &Cx<'_>, h: &mut Helpers, a: &AtomicAccess) -> R<(String, bool)> {
+        atomic::call(cx, h, a)
+    }
+    fn team_stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut String) -> R<()> {
+        super::team::stmt(cx, h, s, i, out)
     }
 }
 
-/// The error a work item recorded with a code of this module or of the operator families, for
-/// `kernel`: a failure (`KernelFailed`) with the message the evaluator and Rust give.
-pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rokkos_core::Error> {
-    if let Some(e) = arith::device_error(kernel, code) {
-        return Some(e);
+/// The unsigned type of the counter's width.
+fn ut(p: &ForPlan) -> &'static str {
+    if p.unsigned32 {
+        "u32"
+    } else {
+        "u64"
     }
-    if let Some(e) = math::device_error(kernel, code, index) {
-        return Some(e);
-    }
-    (code == STEP_CODE).then(|| {
-        let step = index.first().copied().unwrap_or(0) as i64;
-        rokkos_core::Error::KernelFailed {
-            kernel: kernel.to_string(),
-            reason: if step == 0 {
-                "assertion failed: step != 0".to_string()
-            } else {
-                format!("for loop with step {step}")
-            },
-        }
-    })
+}
+
+/// Whether a `u64` step held clamped in a 32-bit counter's type is beyond any distance.
+fn huge(p: &ForPlan) -> String {
+    format!("{} > 4294967295lu", p.raw)
+}
+
+/// `a - b` in the unsigned type of the counter's width: exact for `a >= b`.
+fn ud(p: &ForPlan, a: &str, b: &str) -> String {
+    let ut = ut(p);
+    format!("({ut}({a}) - {ut}({b}))")
 }

@@ -20,10 +20,7 @@ pub(crate) use rokkos_core::device::errors::LaunchRecord;
 const _: () = assert!(SLOT_WORDS == RECORD_WORDS && ERR_SLOTS == RECORDS);
 
 /// How the WGSL emitter encodes failures other than View indices.
-const CODES: ErrorCodes = ErrorCodes {
-    array_code: crate::emit::ARRAY_CODE,
-    decode: crate::emit::team::device_error,
-};
+const CODES: ErrorCodes = rokkos_core::emit::codes::ERROR_CODES;
 
 pub(crate) struct State {
     encoder: Option<wgpu::CommandEncoder>,

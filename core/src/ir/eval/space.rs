@@ -91,6 +91,14 @@ pub struct IrEval;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct EvalMemory;
 
+// SAFETY: every buffer is its own storage (the identity projection): what lets a space whose
+// memory is `EvalMemory` (a checking space over the evaluator) hand its launches to `IrEval`.
+unsafe impl crate::delegate::ProjectMemory<EvalMemory> for EvalMemory {
+    fn project(buffer: &HostBuffer) -> Option<&HostBuffer> {
+        Some(buffer)
+    }
+}
+
 impl MemorySpace for EvalMemory {
     const NAME: &'static str = "EvalMemory";
     type Buffer = HostBuffer;

@@ -1,0 +1,358 @@
+//! [`CudaCheck`]: an execution space that runs every launch on the IR evaluator (so a test body's
+//! assertions hold as on `IrEval`) and, for every launch, also emits the CUDA C of that exact
+//! launch variant, compiles it with NVRTC for `sm_90` and `sm_80` and assembles the PTX with
+//! `ptxas -v`. Instantiating a test suite on it checks, on a machine without a GPU, that every
+//! kernel the suite launches compiles for the GPUs it targets: a kernel NVRTC or ptxas refuses,
+//! or one of [`NO_SPILL`] that spills registers, fails its launch with `Err(Compile)`.
+//!
+//! Each distinct variant (IR hash and emitter options) is compiled once per process. A construct
+//! the emitter does not implement yet is not a failure of the check (the launch runs on the
+//! evaluator): it is counted and named, so the log says what the CUDA backend still lacks. Each
+//! new variant prints one line to the process's standard error (bypassing the test harness's
+//! capture), ending with the running count.
+
+use crate::compile::{compile_ptx, Arch};
+use crate::emit::{emit, CudaOptions, EmitError, Entry};
+use rokkos_core::device::prepare::KernelCache;
+use rokkos_core::ir::eval::{EvalMemory, IrEval};
+use rokkos_core::kernel::{
+    ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+};
+use rokkos_core::{
+    Error, ExecutionSpace, Launch, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits,
+    TeamPolicy,
+};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
+
+/// The architectures every kernel is compiled for.
+pub const ARCHS: [Arch; 2] = [Arch::SM_90, Arch::SM_80];
+
+/// Kernels whose speed is the point (BabelStream's): a register spill in one fails the check.
+/// Spills elsewhere (large test kernels) are logged.
+pub const NO_SPILL: &[&str] = &[
+    "init", "copy", "mul", "add", "triad", "nstream", "dot", "empty",
+];
+
+/// Threads per block of the checked variants (what the launcher will use for range kernels).
+const BLOCK: u32 = 256;
+
+/// The checking space (see the module documentation). [`CudaCheck::new`] fails when NVRTC or
+/// `ptxas` is missing.
+#[derive(Clone, Debug)]
+pub struct CudaCheck {
+    ptxas: PathBuf,
+}
+
+/// What happened to one variant.
+#[derive(Clone)]
+enum Outcome {
+    Compiled,
+    NotEmitted(String),
+    /// The log and the source.
+    Failed(String, String),
+}
+
+#[derive(Default)]
+struct Book {
+    seen: HashMap<(u64, CudaOptions), Outcome>,
+    compiled: usize,
+    not_emitted: usize,
+}
+
+fn book() -> &'static Mutex<Book> {
+    static BOOK: OnceLock<Mutex<Book>> = OnceLock::new();
+    BOOK.get_or_init(Mutex::default)
+}
+
+fn kernels() -> &'static KernelCache {
+    static KERNELS: OnceLock<KernelCache> = OnceLock::new();
+    KERNELS.get_or_init(KernelCache::default)
+}
+
+/// Counts of this process so far: `(variants compiled and assembled, variants not emitted)`.
+pub fn counts() -> (usize, usize) {
+    let b = book().lock().unwrap_or_else(|e| e.into_inner());
+    (b.compiled, b.not_emitted)
+}
+
+/// One line to the process's standard error, past the test harness's capture (which only takes
+/// the print macros), so that the counts reach CI's log.
+fn log(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+impl CudaCheck {
+    /// The checking space; `Err(BackendUnavailable)` naming what is missing when NVRTC or `ptxas`
+    /// is not installed.
+    pub fn new() -> Result<CudaCheck> {
+        crate::compile::nvrtc_version()?;
+        Ok(CudaCheck {
+            ptxas: crate::ptxas::find()?,
+        })
+    }
+
+    /// Emits, compiles and assembles the variant of kernel `K` described by `opts`, once per
+    /// process.
+    /// `opts` is `Err(reason)` for a launch no CUDA C can be emitted for whatever the kernel
+    /// (a reducer with no device join): that is counted as not emitted.
+    fn check<K: KernelIr>(
+        &self,
+        kernel: &K,
+        opts: std::result::Result<CudaOptions, String>,
+        end: Option<usize>,
+    ) -> Result<()> {
+        let unsupported = |m: String| Error::Unsupported {
+            backend: "cuda".into(),
+            feature: m,
+        };
+        let p = kernels().prepare(kernel, unsupported, |_| true)?;
+        let opts = match opts {
+            Ok(o) => o,
+            Err(m) => {
+                let n = {
+                    let mut b = book().lock().unwrap_or_else(|e| e.into_inner());
+                    b.not_emitted += 1;
+                    b.not_emitted
+                };
+                log(&format!(
+                    "cuda-check: `{}` not emitted as CUDA C: {m} ({n} not emitted)",
+                    p.ir.name
+                ));
+                return Ok(());
+            }
+        };
+        let opts = CudaOptions {
+            bare_in_bounds: end.is_some_and(|e| p.bare_ok(e)),
+            ..opts
+        };
+        let key = (p.hash, opts.clone());
+        if let Some(o) = book()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .seen
+            .get(&key)
+        {
+            return match o {
+                Outcome::Failed(m, src) => Err(compile_error(&p.ir.name, m.clone(), src.clone())),
+                _ => Ok(()),
+            };
+        }
+        let outcome = match emit(&p.ir, &p.info, &opts) {
+            Err(EmitError::Unsupported(m)) => Outcome::NotEmitted(m),
+            Err(EmitError::Mismatch(m)) => {
+                Outcome::Failed(format!("emitter mismatch: {m}"), String::new())
+            }
+            Ok(src) => self.build(&p.ir.name, &src.source),
+        };
+        let mut b = book().lock().unwrap_or_else(|e| e.into_inner());
+        match &outcome {
+            Outcome::Compiled => b.compiled += 1,
+            Outcome::NotEmitted(_) => b.not_emitted += 1,
+            Outcome::Failed(..) => {}
+        }
+        let (c, n) = (b.compiled, b.not_emitted);
+        b.seen.insert(key, outcome.clone());
+        drop(b);
+        match outcome {
+            Outcome::Compiled => {
+                log(&format!(
+                    "cuda-check: `{}` compiled by NVRTC and assembled by ptxas for sm_90 and sm_80 \
+                     ({c} kernels so far, {n} not emitted)",
+                    p.ir.name
+                ));
+                Ok(())
+            }
+            Outcome::NotEmitted(m) => {
+                log(&format!(
+                    "cuda-check: `{}` not emitted as CUDA C: {m} ({c} kernels compiled so far, {n} not emitted)",
+                    p.ir.name
+                ));
+                Ok(())
+            }
+            Outcome::Failed(m, src) => Err(compile_error(&p.ir.name, m, src)),
+        }
+    }
+
+    /// NVRTC and ptxas for every architecture of [`ARCHS`]; a refusal or a spill is a failure.
+    fn build(&self, name: &str, source: &str) -> Outcome {
+        for arch in ARCHS {
+            let ptx = match compile_ptx(source, name, arch) {
+                Ok(p) => p,
+                Err(e) => return Outcome::Failed(format!("NVRTC for {arch}: {e}"), source.into()),
+            };
+            let report = match crate::ptxas::assemble(&self.ptxas, &ptx, name, arch) {
+                Ok(r) => r,
+                Err(e) => return Outcome::Failed(format!("ptxas for {arch}: {e}"), source.into()),
+            };
+            let Some(f) = report.iter().find(|f| f.name == crate::emit::entry::ENTRY) else {
+                return Outcome::Failed(
+                    format!("ptxas reported no entry point for {arch}: {report:?}"),
+                    source.into(),
+                );
+            };
+            if f.spills() && NO_SPILL.contains(&name) {
+                return Outcome::Failed(format!("registers spill on {arch}: {f:?}"), source.into());
+            }
+            if f.spills() {
+                log(&format!(
+                    "cuda-check: `{name}` spills registers on {arch}: {f:?}"
+                ));
+            }
+        }
+        Outcome::Compiled
+    }
+}
+
+fn compile_error(kernel: &str, log: String, source_code: String) -> Error {
+    Error::Compile {
+        backend: "cuda".into(),
+        kernel: kernel.to_string(),
+        log,
+        source_code,
+    }
+}
+
+fn for_opts() -> std::result::Result<CudaOptions, String> {
+    Ok(CudaOptions {
+        entry: Entry::For,
+        block: BLOCK,
+        bounds_checks: true,
+        joins: Vec::new(),
+        bare_in_bounds: false,
+    })
+}
+
+/// The reduction variant for reducer `r`'s joins.
+fn reduce_opts<V, Rd: Reducer<V>>(r: &Rd) -> std::result::Result<CudaOptions, String> {
+    let mut joins = Vec::new();
+    if !r.describe(&mut joins) {
+        return Err("a reducer whose join exists only as host code".into());
+    }
+    Ok(CudaOptions {
+        entry: Entry::Reduce,
+        joins,
+        ..for_opts()?
+    })
+}
+
+/// Every launch is checked with the options its pattern takes; the emitter answers `Unsupported`
+/// for a pattern it does not implement yet (team policies), which is counted.
+impl ExecutionSpace for CudaCheck {
+    type Memory = EvalMemory;
+
+    fn name(&self) -> &'static str {
+        "cuda-check"
+    }
+    fn concurrency(&self) -> usize {
+        1
+    }
+    fn fence(&self) -> Result<()> {
+        Ok(())
+    }
+    fn team_limits(&self) -> TeamLimits {
+        IrEval.team_limits()
+    }
+    fn for_range<K>(&self, l: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
+    where
+        K: ForKernel<RangeWork, Space = EvalMemory> + KernelIr,
+    {
+        self.check(l.kernel(), for_opts(), Some(l.policy().end()))?;
+        l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_range(l))
+    }
+    fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
+    where
+        K: ForKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
+    {
+        self.check(l.kernel(), for_opts(), None)?;
+        l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_mdrange(l))
+    }
+    fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
+    where
+        K: ForKernel<TeamWork, Space = EvalMemory> + KernelIr,
+    {
+        self.check(l.kernel(), for_opts(), None)?;
+        l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_team(l))
+    }
+    fn reduce_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
+    where
+        K: ReduceKernel<RangeWork, Space = EvalMemory> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        self.check(l.kernel(), reduce_opts(r), Some(l.policy().end()))?;
+        l.delegate(&l.policy().with_space(&IrEval), |l| {
+            IrEval.reduce_range(l, r)
+        })
+    }
+    fn reduce_mdrange<const N: usize, K, Rd>(
+        &self,
+        l: Launch<'_, MDRangePolicy<Self, N>, K>,
+        r: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        self.check(l.kernel(), reduce_opts(r), None)?;
+        l.delegate(&l.policy().with_space(&IrEval), |l| {
+            IrEval.reduce_mdrange(l, r)
+        })
+    }
+    fn reduce_team<K, Rd>(&self, l: Launch<'_, TeamPolicy<Self>, K>, r: &Rd) -> Result<K::Value>
+    where
+        K: ReduceKernel<TeamWork, Space = EvalMemory> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        self.check(l.kernel(), reduce_opts(r), None)?;
+        l.delegate(&l.policy().with_space(&IrEval), |l| {
+            IrEval.reduce_team(l, r)
+        })
+    }
+    fn scan_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
+    where
+        K: ScanKernel<RangeWork, Space = EvalMemory> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        let opts = reduce_opts(r).map(|o| CudaOptions {
+            entry: Entry::Scan,
+            ..o
+        });
+        self.check(l.kernel(), opts, None)?;
+        l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.scan_range(l, r))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module NVRTC refuses is a failure of the check (with the source), not a skip.
+    #[test]
+    fn a_refused_kernel_fails_the_check() {
+        let Ok(space) = CudaCheck::new() else {
+            if std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1") {
+                panic!("ROKKOS_REQUIRE_NVRTC=1 but NVRTC or ptxas is missing");
+            }
+            return;
+        };
+        match space.build(
+            "broken",
+            "extern \"C\" __global__ void rk_main() { undeclared(); }",
+        ) {
+            Outcome::Failed(log, src) => {
+                assert!(log.contains("NVRTC for sm_90"), "{log}");
+                assert!(src.contains("undeclared"), "{src}");
+            }
+            _ => panic!("a kernel NVRTC refuses passed the check"),
+        }
+        assert!(matches!(
+            space.build(
+                "fine",
+                "extern \"C\" __global__ void rk_main(float* x) { x[threadIdx.x] = 1.0f; }"
+            ),
+            Outcome::Compiled
+        ));
+    }
+}

@@ -1,0 +1,232 @@
+//! The CUDA C emitter: a target of the shared walk (`rokkos_core::emit`), as the WGSL writer of
+//! `rokkos-wgpu` is another. What is CUDA's own lives here: the spelling ([`target`]), the
+//! operator families ([`ops`]), the parameter block ([`params`]), the fixed prelude and the entry
+//! points ([`entry`]).
+//!
+//! The module has, in order: the IR's type names, the parameter block `struct rk_P`, the error
+//! record helpers and wrapping operations, the helpers the kernel needs (accessors, checked
+//! arithmetic, casts, math; each once, in name order), prototypes and bodies of the kernel's
+//! functions, the body `rk_work`, and the entry point [`entry::ENTRY`].
+//!
+//! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range and MDRange,
+//! `parallel_scan` over Range. team policies, team
+//! constructs, scratch, atomics and the transcendental functions CUDA's own library cannot give
+//! within the precision contract are `Err(EmitError::Unsupported)` naming the construct.
+
+mod atomic;
+pub mod entry;
+mod ops;
+pub mod params;
+mod prelude;
+pub mod reduce;
+mod target;
+
+pub use params::{FieldType, ParamsLayout};
+pub use rokkos_core::emit::EmitError;
+
+use rokkos_core::emit::{joins, names, walk, HelperSet};
+use rokkos_core::ir::valid::KernelInfo;
+use rokkos_core::ir::{Kernel, Pattern, WorkKind};
+use rokkos_core::reducer::JoinKind;
+use target::{cty, CudaC};
+
+/// Which entry point to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// `parallel_for`: each work item once.
+    For,
+    /// `parallel_reduce`: entry [`entry::ENTRY`] folds into one partial per block, entry
+    /// [`reduce::FINAL`] joins the partials into the result.
+    Reduce,
+    /// `parallel_scan`: entries [`entry::ENTRY`], [`reduce::SCAN_PARTS`] and
+    /// [`reduce::SCAN_FINAL`] (see [`reduce::scan`]).
+    Scan,
+}
+
+/// What the emitter needs besides the kernel: the launch variant (part of the module cache key).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CudaOptions {
+    /// The entry point.
+    pub entry: Entry,
+    /// Threads per block (`__launch_bounds__`).
+    pub block: u32,
+    /// Check every View index against its extent (`Err(OutOfBounds)` at the next
+    /// synchronisation). On in debug builds; a release build may turn it off.
+    pub bounds_checks: bool,
+    /// One join per accumulator (reductions).
+    pub joins: Vec<JoinKind>,
+    /// Range kernels: the launcher proved the work range inside extent 0 of every rank-1 View
+    /// argument, so an access at the bare work index needs no check.
+    pub bare_in_bounds: bool,
+}
+
+/// The generated module.
+#[derive(Clone, Debug)]
+pub struct CudaSource {
+    /// CUDA C source for NVRTC.
+    pub source: String,
+    /// The parameter block the entry point takes by value.
+    pub params: ParamsLayout,
+    /// Whether the module can record an error: a launch of one that cannot needs no error record.
+    pub may_fail: bool,
+}
+
+/// What the target accumulates: helper definitions and the options that shape them.
+#[derive(Default)]
+pub(crate) struct Helpers {
+    set: HelperSet,
+    /// [`CudaOptions::bounds_checks`].
+    pub(crate) bounds_checks: bool,
+    /// [`CudaOptions::bare_in_bounds`] for a range kernel.
+    pub(crate) bare: bool,
+}
+
+impl Helpers {
+    /// Adds `def` under `name` unless present; returns `name`.
+    pub(crate) fn add(&mut self, name: &str, def: impl FnOnce() -> String) -> String {
+        self.set.add(name, def)
+    }
+}
+
+/// Emits the CUDA C module of `kernel` (validated: `_info` is its [`KernelInfo`]) for `opts`.
+pub fn emit(
+    kernel: &Kernel,
+    _info: &KernelInfo,
+    opts: &CudaOptions,
+) -> Result<CudaSource, EmitError> {
+    match (kernel.pattern(), kernel.work) {
+        (_, WorkKind::Team) => {
+            return Err(EmitError::Unsupported(
+                "TeamPolicy kernels on CUDA (not yet emitted as CUDA C)".into(),
+            ))
+        }
+        (Pattern::Reduce, _) if opts.entry == Entry::Reduce => {
+            joins::check_joins(kernel, &opts.joins)?
+        }
+        (Pattern::Reduce, _) | (Pattern::For, _) if opts.entry == Entry::Reduce => {
+            return Err(EmitError::Mismatch(format!(
+                "a reduction entry for kernel `{}`, which has no accumulator",
+                kernel.name
+            )))
+        }
+        (Pattern::Reduce, _) => {
+            return Err(EmitError::Mismatch(format!(
+                "kernel `{}` is a reduction: it needs the reduction entry",
+                kernel.name
+            )))
+        }
+        (Pattern::Scan, _) if opts.entry == Entry::Scan => joins::check_joins(kernel, &opts.joins)?,
+        (_, _) if opts.entry == Entry::Scan => {
+            return Err(EmitError::Mismatch(format!(
+                "a scan entry for kernel `{}`, which is not a scan",
+                kernel.name
+            )))
+        }
+        (Pattern::Scan, _) => {
+            return Err(EmitError::Mismatch(format!(
+                "kernel `{}` is a scan: it needs the scan entry",
+                kernel.name
+            )))
+        }
+        (Pattern::For, _) => {}
+    }
+    check_types(kernel)?;
+    let params = params::params_layout(kernel);
+    let mut h = Helpers {
+        bounds_checks: opts.bounds_checks,
+        bare: opts.bare_in_bounds && kernel.work == WorkKind::Range,
+        ..Helpers::default()
+    };
+    let mut funcs = String::new();
+    walk::emit_functions::<CudaC>(kernel, &mut h, &mut funcs)?;
+    let mut body = String::new();
+    walk::emit_work::<CudaC>(kernel, None, &mut h, &mut body)?;
+    let ep = match opts.entry {
+        Entry::For => entry::entry(kernel, opts.block, None)?,
+        Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins))?,
+        Entry::Scan => reduce::scan(kernel, &opts.joins, opts.block)?,
+    };
+    let mut out = String::new();
+    out.push_str(&format!(
+        "// rokkos kernel `{}` (IR hash {:016x})\n",
+        kernel.name.replace('\n', " "),
+        kernel.stable_hash()
+    ));
+    out.push_str(prelude::TYPES);
+    out.push_str(&params.c_struct());
+    out.push_str(&prelude::helpers());
+    out.push_str(&h.set.render());
+    out.push('\n');
+    // Prototypes first: a kernel function may call one defined after it.
+    for (n, f) in kernel.functions.iter().enumerate() {
+        let mut ps = vec!["const rk_P& P".to_string()];
+        ps.extend(f.params.iter().map(|p| {
+            format!(
+                "{} {}",
+                cty(f.locals[p.0 as usize].ty),
+                names::fn_param(p.0)
+            )
+        }));
+        out.push_str(&format!(
+            "__device__ __forceinline__ {} {}({});\n",
+            cty(f.ret),
+            names::function(n),
+            ps.join(", ")
+        ));
+    }
+    out.push_str(&funcs);
+    out.push_str(&body);
+    out.push_str(&ep);
+    let may_fail = records_errors(&out);
+    Ok(CudaSource {
+        source: out,
+        params,
+        may_fail,
+    })
+}
+
+/// `Err(Unsupported)` naming the first scalar type of `k` the prelude has no C type for (a type
+/// added to the IR later is refused here until the CUDA target spells it, never emitted wrong).
+fn check_types(k: &Kernel) -> Result<(), EmitError> {
+    use rokkos_core::ir::ScalarType as T;
+    let known = |t: T| {
+        matches!(
+            t,
+            T::Bool | T::I32 | T::U32 | T::I64 | T::U64 | T::F32 | T::F64
+        )
+    };
+    let used = k
+        .views
+        .iter()
+        .map(|v| v.elem)
+        .chain(k.scalars.iter().map(|s| s.ty))
+        .chain(k.locals.iter().map(|l| l.ty))
+        .chain(
+            k.functions
+                .iter()
+                .flat_map(|f| f.locals.iter().map(|l| l.ty)),
+        )
+        .chain(k.acc_fields().into_iter().map(|(_, t)| t))
+        .chain(k.scratch.iter().map(|d| d.elem));
+    for t in used {
+        if !known(t) {
+            return Err(EmitError::Unsupported(format!(
+                "{t} values in CUDA kernels"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `source` can write the error record: a use of the recording helpers beyond their own
+/// definitions in the prelude (counted, so that any new kind of check makes the answer
+/// conservative, never wrong).
+fn records_errors(source: &str) -> bool {
+    let base = prelude::helpers();
+    ["rk_oob_begin(", "rk_fail(", "rk_aix(", "rk_aok("]
+        .iter()
+        .any(|pat| source.matches(pat).count() > base.matches(pat).count())
+}
+
+#[cfg(test)]
+mod tests;

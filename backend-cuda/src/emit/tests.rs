@@ -1,0 +1,257 @@
+//! The CUDA C emitter on IR kernels built here: every operator on every type, casts, loops,
+//! MDRange; each module compiled by NVRTC when it is installed (the whole equivalence suite is
+//! compiled by the checking space, `crate::check`).
+
+use super::*;
+use rokkos_core::ir::build::KernelBuilder;
+use rokkos_core::ir::*;
+
+const NUM: [ScalarType; 6] = [
+    ScalarType::I32,
+    ScalarType::U32,
+    ScalarType::I64,
+    ScalarType::U64,
+    ScalarType::F32,
+    ScalarType::F64,
+];
+
+fn opts() -> CudaOptions {
+    CudaOptions {
+        entry: Entry::For,
+        block: 256,
+        bounds_checks: true,
+        joins: Vec::new(),
+        bare_in_bounds: false,
+    }
+}
+
+/// Emits `k` and, where NVRTC is installed, compiles it for sm_90.
+fn check(k: &Kernel) -> String {
+    let info = rokkos_core::ir::valid::validate(k).expect("valid kernel");
+    let e = emit(k, &info, &opts()).expect("emits");
+    if crate::compile::nvrtc_version().is_ok() {
+        if let Err(err) =
+            crate::compile::compile_ptx(&e.source, &k.name, crate::compile::Arch::SM_90)
+        {
+            panic!("{err}");
+        }
+    }
+    e.source
+}
+
+fn bin(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    Expr::Binary {
+        op,
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+    }
+}
+
+/// A range kernel with one writable View and one scalar per numeric type.
+fn per_type(name: &str, checks: bool) -> Kernel {
+    Kernel {
+        name: name.into(),
+        work: WorkKind::Range,
+        views: NUM
+            .iter()
+            .map(|t| ViewParam {
+                name: format!("o_{t}"),
+                elem: *t,
+                rank: 1,
+                access: Access::Writable,
+                used_atomically: false,
+            })
+            .collect(),
+        scalars: NUM
+            .iter()
+            .map(|t| ScalarParam {
+                name: format!("s_{t}"),
+                ty: *t,
+            })
+            .collect(),
+        accumulators: vec![],
+        is_scan: false,
+        scratch: vec![],
+        locals: vec![],
+        body: vec![],
+        functions: vec![],
+        overflow_checks: checks,
+    }
+}
+
+fn at(t: ScalarType) -> u32 {
+    NUM.iter().position(|&u| u == t).unwrap() as u32
+}
+
+fn put(t: ScalarType, e: Expr) -> Stmt {
+    Stmt::Store {
+        view: ViewRef::Param(ViewId(at(t))),
+        index: vec![Expr::WorkIndex(0)],
+        value: e,
+    }
+}
+
+#[test]
+fn operators_casts_and_math_compile() {
+    for checks in [false, true] {
+        let mut k = per_type("ops", checks);
+        let s = |t: ScalarType| Expr::Param(ScalarParamId(at(t)));
+        for t in NUM {
+            for op in [
+                ArithOp::Add,
+                ArithOp::Sub,
+                ArithOp::Mul,
+                ArithOp::Div,
+                ArithOp::Rem,
+                ArithOp::WrappingAdd,
+                ArithOp::WrappingMul,
+            ] {
+                k.body.push(put(t, bin(BinaryOp::Arith(op), s(t), s(t))));
+            }
+            if t.is_int() {
+                for op in [
+                    BitwiseOp::And,
+                    BitwiseOp::Xor,
+                    BitwiseOp::Shl,
+                    BitwiseOp::Shr,
+                ] {
+                    for rt in NUM.iter().filter(|u| u.is_int()) {
+                        let r = if matches!(op, BitwiseOp::Shl | BitwiseOp::Shr) {
+                            s(*rt)
+                        } else {
+                            s(t)
+                        };
+                        k.body.push(put(t, bin(BinaryOp::Bitwise(op), s(t), r)));
+                    }
+                }
+            }
+            for to in NUM {
+                k.body.push(put(
+                    to,
+                    Expr::Cast {
+                        ty: to,
+                        arg: Box::new(s(t)),
+                    },
+                ));
+            }
+            let cmp = bin(BinaryOp::Cmp(CmpOp::Ne), s(t), s(t));
+            k.body.push(put(
+                ScalarType::I32,
+                Expr::Cast {
+                    ty: ScalarType::I32,
+                    arg: Box::new(cmp),
+                },
+            ));
+            for f in [
+                MathFn::Min,
+                MathFn::Max,
+                MathFn::Clamp,
+                MathFn::Abs,
+                MathFn::Signum,
+            ] {
+                let tys = vec![t; f.arity()];
+                if f.result_type(&tys).is_some() {
+                    let args = (0..f.arity()).map(|_| s(t)).collect();
+                    k.body.push(put(t, Expr::Math { func: f, args }));
+                }
+            }
+            if t.is_float() {
+                for f in [
+                    MathFn::Sqrt,
+                    MathFn::Floor,
+                    MathFn::Round,
+                    MathFn::Fract,
+                    MathFn::MulAdd,
+                    MathFn::Ln,
+                    MathFn::Log2,
+                ] {
+                    let args = (0..f.arity()).map(|_| s(t)).collect();
+                    k.body.push(put(t, Expr::Math { func: f, args }));
+                }
+                for v in [f64::NAN, f64::INFINITY, -0.0, 1e-310, 0.1] {
+                    let l = if t == ScalarType::F32 {
+                        Value::F32(v as f32)
+                    } else {
+                        Value::F64(v)
+                    };
+                    k.body.push(put(t, Expr::Lit(l)));
+                }
+            }
+        }
+        let src = check(&k);
+        assert!(
+            src.contains("rk_div_i64") && src.contains("rk_cvt_f32_u64"),
+            "{src}"
+        );
+        assert_eq!(src.contains("rk_cadd_i32"), checks);
+    }
+}
+
+#[test]
+fn transcendental_functions_outside_the_contract_are_unsupported() {
+    let mut k = per_type("sin", false);
+    k.body.push(put(
+        ScalarType::F32,
+        Expr::Math {
+            func: MathFn::Sin,
+            args: vec![Expr::Param(ScalarParamId(at(ScalarType::F32)))],
+        },
+    ));
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    match emit(&k, &info, &opts()) {
+        Err(EmitError::Unsupported(m)) => assert!(m.contains("f32 `sin`"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn triad_and_mdrange_compile() {
+    let mut kb = KernelBuilder::new("triad", WorkKind::Range);
+    let i = kb.work_index(0);
+    let a = kb.view::<f64>("a", 1, Access::Writable);
+    let b = kb.view::<f64>("b", 1, Access::ReadOnly);
+    let s = kb.scalar::<f64>("s");
+    kb.store(a, i.clone(), b.load(i.clone()) * s.get() + 1.5);
+    let src = check(&kb.finish().unwrap());
+    assert!(src.contains("i < P.n; i += stride"), "{src}");
+
+    let mut kb = KernelBuilder::new("md", WorkKind::MDRange(3));
+    let (i, j, l) = (kb.work_index(0), kb.work_index(1), kb.work_index(2));
+    let a = kb.view::<f32>("a", 3, Access::Writable);
+    kb.store(a, vec![i, j, l], 2.0f32);
+    let src = check(&kb.finish().unwrap());
+    assert!(src.contains("tile < P.ntiles"), "{src}");
+}
+
+#[test]
+fn atomics_on_every_type_compile() {
+    let mut k = per_type("atomics", true);
+    for v in &mut k.views {
+        v.used_atomically = true;
+    }
+    for t in NUM {
+        for op in AtomicOp::ALL {
+            if (t.is_float() && matches!(op, AtomicOp::And | AtomicOp::Or | AtomicOp::Xor))
+                || op == AtomicOp::Store
+            {
+                continue;
+            }
+            let a = AtomicAccess {
+                op,
+                view: ViewRef::Param(ViewId(at(t))),
+                index: vec![Expr::WorkIndex(0)],
+                args: (0..op.arg_count())
+                    .map(|_| Expr::Param(ScalarParamId(at(t))))
+                    .collect(),
+            };
+            k.body.push(Stmt::Atomic(a));
+        }
+    }
+    let src = check(&k);
+    // f32 add is a compare-and-swap loop (PTX's atom.add.f32 flushes subnormals), f64 add native.
+    assert!(
+        src.contains("rk_at4_add") && src.contains("atomicCAS((unsigned int*)q"),
+        "{src}"
+    );
+    assert!(src.contains("return atomicAdd(p, x);"), "{src}");
+}

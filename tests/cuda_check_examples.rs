@@ -1,0 +1,81 @@
+//! The examples' kernels through the CUDA checking space (`rokkos_cuda::check::CudaCheck`): each
+//! launch runs on the IR evaluator and its CUDA C is compiled by NVRTC and assembled by ptxas for
+//! sm_90 and sm_80, where a register spill in BabelStream's kernels fails the launch. The
+//! equivalence suite does the same for every kernel it launches (`<test>::cuda_check`). Skips
+//! without NVRTC or ptxas, unless `ROKKOS_REQUIRE_NVRTC=1` (CI).
+
+#[path = "../examples/babelstream/kernels.rs"]
+#[allow(dead_code)]
+mod babelstream_kernels;
+
+use babelstream_kernels::*;
+use rokkos::ir::eval::EvalMemory;
+use rokkos::prelude::*;
+use rokkos::{create_mirror_view_and_copy, Float, LayoutRight};
+use rokkos_cuda::check::CudaCheck;
+
+fn space() -> Option<CudaCheck> {
+    match CudaCheck::new() {
+        Ok(s) => Some(s),
+        Err(e) if std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1") => {
+            panic!("ROKKOS_REQUIRE_NVRTC=1 but: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+/// Every BabelStream kernel once in precision `T`, checked against the closed forms.
+fn babelstream<T: Float + From<f32>>(space: &CudaCheck) {
+    let n = 1000;
+    let v = |label: &str| {
+        View::<T, 1, LayoutRight, EvalMemory>::new_in(&EvalMemory, label, [n]).unwrap()
+    };
+    let (a, b, c) = (v("a"), v("b"), v("c"));
+    let all = || RangePolicy::new(space, 0..n);
+    let t = |x: f64| T::from(x as f32);
+    let s = t(SCALAR);
+    parallel_for(
+        "init",
+        all(),
+        init(&a, &b, &c, t(START_A), t(START_B), t(START_C)),
+    )
+    .unwrap();
+    parallel_for("copy", all(), copy(&c, &a)).unwrap();
+    parallel_for("mul", all(), mul(&b, &c, s)).unwrap();
+    parallel_for("add", all(), add(&c, &a, &b)).unwrap();
+    parallel_for("triad", all(), triad(&a, &b, &c, s)).unwrap();
+    parallel_for("nstream", all(), nstream(&a, &b, &c, s)).unwrap();
+    let dot_ab: T = parallel_reduce("dot", all(), dot(&a, &b), Sum).unwrap();
+    // The closed forms of one round (BabelStream's own check), evaluated in T as the kernels do.
+    let ga = t(START_A);
+    let gb = s * ga; // mul after copy (c = a)
+    let gc = ga + gb; // add
+    let ga = gb + s * gc; // triad
+    let ga = ga + (gb + s * gc); // nstream
+    let host =
+        |x: &View<T, 1, LayoutRight, EvalMemory>| create_mirror_view_and_copy(x).unwrap().to_vec();
+    assert!(host(&a).iter().all(|&x| x == ga));
+    assert!(host(&b).iter().all(|&x| x == gb));
+    assert!(host(&c).iter().all(|&x| x == gc));
+    let want = ga * gb;
+    let dot_want: f64 = (0..n).map(|_| want.to_f64()).sum();
+    assert!(
+        (dot_ab.to_f64() - dot_want).abs() <= 1e-3 * dot_want.abs(),
+        "{dot_ab:?} vs {dot_want}"
+    );
+}
+
+#[test]
+fn babelstream_kernels_compile_for_cuda_without_spills() {
+    let Some(space) = space() else { return };
+    babelstream::<f64>(&space);
+    babelstream::<f32>(&space);
+    let emp = View::<f64, 1, LayoutRight, EvalMemory>::new_in(&EvalMemory, "e", [4]).unwrap();
+    parallel_for("empty", RangePolicy::new(&space, 0..4), empty(&emp)).unwrap();
+    let (compiled, _) = rokkos_cuda::check::counts();
+    // init, copy, mul, add, triad, nstream, dot in two precisions, and empty.
+    assert!(compiled >= 15, "{compiled} kernels compiled");
+}
