@@ -61,16 +61,6 @@ pub const KNOWN_DIVERGENCES: &[Known] = &[
               depends on the partition",
     },
     Known {
-        item: "fuzz/is-finite",
-        backends: &["wgpu"],
-        taint: IS_FINITE,
-        when: When::Value,
-        why: "found by this fuzzer: `x.is_finite()` is true for an infinite `x` on wgpu \
-              (`s.is_finite()` with `s = inf` entered a loop serial skips; `(-inf).round()` \
-              too): the IR builder spells it `x - x == x - x`, which the GPU compiler folds to \
-              `true` (`is_nan`'s `x != x` is not on this list: no divergence seen yet)",
-    },
-    Known {
         item: "fuzz/reassociation",
         backends: &["wgpu"],
         taint: FLOAT_ADD_CHAIN,
@@ -96,25 +86,6 @@ pub const KNOWN_DIVERGENCES: &[Known] = &[
         when: When::SerialFails(FailKind::Clamp),
         why: "found by this fuzzer: `x.clamp(lo, hi)` with `lo > hi` (or a NaN bound) panics in \
               Rust and fails on the evaluator, but wgpu's `rk_clamp_*` returns a value",
-    },
-    Known {
-        item: "fuzz/naga-const",
-        backends: &["wgpu"],
-        taint: 0,
-        when: When::Compile(&[
-            "Cannot apply math function to type",
-            "Cannot cast scalar components of expression",
-            "built-in function argument is out of valid range",
-            "operation overflowed",
-            "Float literal is infinite",
-            "Float literal is NaN",
-        ]),
-        why: "found by this fuzzer: the WGSL of an operation on constant operands is evaluated by \
-              naga at shader creation, which refuses `abs` of an f64 constant, casts of 64-bit \
-              constants (`u32(1li)`, `f64(i64(16u))`), `log2`/`asin`/... of a constant outside \
-              their domain (`log2(0.0f)`) and shifts of constants that overflow \
-              (`127i << 31u`) or whose float result is infinite (`-15.0f / -1e-45f`), so the \
-              launch fails with Err(Compile) where Rust computes a value",
     },
 ];
 
@@ -210,12 +181,8 @@ mod tests {
             Some("fuzz/int-reduce-partition")
         );
         assert!(find("ir-eval", &seen).is_none());
+        // No compile failure is known any more (naga's refusals of constant operations).
         let compile = Failure::Compile("Float literal is infinite".into());
-        assert_eq!(
-            find("wgpu", &Observed::Failed(&compile)).map(|k| k.item),
-            Some("fuzz/naga-const")
-        );
-        let other = Failure::Compile("something else".into());
-        assert!(find("wgpu", &Observed::Failed(&other)).is_none());
+        assert!(find("wgpu", &Observed::Failed(&compile)).is_none());
     }
 }

@@ -357,6 +357,28 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
     Ok(())
 }
 
+fn is_lit(e: &Expr) -> bool {
+    matches!(e, Expr::Lit(_))
+}
+
+/// `s`, the WGSL of the first operand `e` (of type `t`) of an operation whose other operands are
+/// literals: a literal `e` goes through an identity function. naga evaluates an operation on
+/// constants when it creates the shader, and refuses some that Rust computes (`abs` of an f64,
+/// casts of 64-bit integers, `log2(0.0)`, shifts whose result overflows, a float result that is
+/// infinite or NaN); a function's result is a run-time value to naga, and the driver inlines
+/// the call. An operation with any other operand is a run-time one already, and so is every
+/// operation above one that goes through here: nothing costs a load.
+fn at_run_time(h: &mut Helpers, e: &Expr, t: ScalarType, s: String) -> String {
+    if !is_lit(e) {
+        return s;
+    }
+    let tn = wty(t);
+    let f = h.add(&format!("rk_rt_{tn}"), || {
+        format!("fn rk_rt_{tn}(x: {tn}) -> {tn} {{ return x; }}\n")
+    });
+    format!("{f}({s})")
+}
+
 /// Emits an expression.
 pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
     Ok(match e {
@@ -373,7 +395,10 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
         Expr::AccRead(f) => format!("a{}", acc_slot(cx.k, *f)),
         Expr::Binary { op, lhs, rhs } => {
             let (lt, rt) = (cx.ty(lhs)?, cx.ty(rhs)?);
-            let (l, r) = (expr(cx, h, lhs)?, expr(cx, h, rhs)?);
+            let (mut l, r) = (expr(cx, h, lhs)?, expr(cx, h, rhs)?);
+            if is_lit(rhs) {
+                l = at_run_time(h, lhs, lt, l);
+            }
             match op {
                 BinaryOp::Arith(o) => {
                     let r_lit = match **rhs {
@@ -392,6 +417,7 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
         Expr::Unary { op, arg } => {
             let t = cx.ty(arg)?;
             let a = expr(cx, h, arg)?;
+            let a = at_run_time(h, arg, t, a);
             match op {
                 UnaryOp::Neg => arith::neg(h, t, &a, cx.k.overflow_checks),
                 UnaryOp::Not if t == ScalarType::Bool => logic::not(&a),
@@ -401,6 +427,7 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
         Expr::Cast { ty, arg } => {
             let from = cx.ty(arg)?;
             let a = expr(cx, h, arg)?;
+            let a = at_run_time(h, arg, from, a);
             cast::cast(h, from, *ty, &a)?
         }
         Expr::Select {
@@ -415,7 +442,10 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
         ),
         Expr::Math { func, args } => {
             let tys = args.iter().map(|a| cx.ty(a)).collect::<R<Vec<_>>>()?;
-            let xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
+            let mut xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
+            if args[1..].iter().all(is_lit) {
+                xs[0] = at_run_time(h, &args[0], tys[0], xs[0].clone());
+            }
             math::call(h, *func, &tys, &xs, cx.k.overflow_checks)?
         }
         Expr::Load { view, index } => memory::load(cx, h, *view, index)?,

@@ -44,8 +44,8 @@ pub mod taint {
     /// A `clamp` whose bounds are not both constants (`min > max` or a NaN bound panics in
     /// Rust). Kernel-wide: it decides failure.
     pub const CLAMP: u32 = 1 << 10;
-    /// `is_finite` (the IR spells it `x - x == x - x`, which a GPU compiler folded to `true`:
-    /// found by this fuzzer).
+    /// `is_finite` (the IR once spelled it `x - x == x - x`, which a GPU compiler folded to
+    /// `true`: found by this fuzzer; now an operation of its own, tested from the bits).
     pub const IS_FINITE: u32 = 1 << 11;
     /// A float add or subtract of a float add or subtract, with a constant operand: what a GPU
     /// compiler reassociated (`(x + c1) - c2` as `x + (c1 - c2)`: found by this fuzzer).
