@@ -7,11 +7,18 @@
 //! per-function contract, and [`gpu_accuracy`] is where it goes):
 //!
 //! - Integers and `bool`: bit-exact on every backend.
+//! - Float `Min` / `Max` / `MinMax` reductions: bit-exact, except the sign of a zero extremum
+//!   on a backend that partitions the work when the kernel folds otherwise than by the join
+//!   (`rokkos::reducer`'s contract: only a fold that orders `-0.0` below `0.0` as the join does
+//!   is partition-independent in that last respect).
 //! - Floats on the host backends and the IR evaluator: bit-exact (any NaN matches any NaN: Rust
 //!   does not specify NaN payloads), except where the backend combines partial results in another
 //!   order (reductions and scans of float sums and products on rayon and GPUs, and MDRange
 //!   reductions, which serial folds tile by tile): within the reassociation bound of the terms.
-//! - Floats on GPUs: bit-exact for values computed by exact operations (`+ - * /`, conversions,
+//! - Floats on GPUs: not checked when computed by a float `+ - *` with an operand the compiler
+//!   can know as a constant, or with identical operands (`rokkos-wgpu`'s float contract: such
+//!   arithmetic may be simplified by real-number algebra; [`GPU_RELAXED`]); otherwise bit-exact
+//!   for values computed by exact operations (`+ - * /`, conversions,
 //!   rounding functions, `min`/`max`, ...); a value that went through a function GPUs
 //!   approximate is checked when it is that function's result on exact operands (NaN, infinities
 //!   and zero signs exactly as Rust gives them, finite values within [`gpu_accuracy`]) and not
@@ -20,7 +27,7 @@
 //!   design between one-thread teams (host) and GPU teams and are not checked on GPUs.
 
 use rokkos::ir::Value;
-use rokkos_fuzz_gen::analyze::taint::{GPU_APPROX, TEAM_SHAPE};
+use rokkos_fuzz_gen::analyze::taint::{FLOAT_MINMAX_REDUCE, GPU_APPROX, GPU_RELAXED, TEAM_SHAPE};
 use rokkos_fuzz_gen::ty::Ty;
 
 /// A backend the fuzzer runs.
@@ -56,6 +63,11 @@ impl Backend {
     /// A GPU: approximate functions and fused multiply-adds allowed, real team threads.
     pub fn is_gpu(self) -> bool {
         self == Backend::Wgpu
+    }
+    /// Whether the backend splits a reduction into partial results (serial and the evaluator
+    /// fold every work item into one accumulator, in order).
+    pub fn partitions(self) -> bool {
+        matches!(self, Backend::Rayon | Backend::Wgpu)
     }
 }
 
@@ -101,6 +113,14 @@ pub fn check(b: Backend, meta: &Meta, want: Value, got: Value) -> Verdict {
     if b.is_gpu() && meta.taint & TEAM_SHAPE != 0 {
         return Verdict::Unchecked("depends on the team shape");
     }
+    if b.is_gpu() && meta.taint & GPU_RELAXED != 0 {
+        // rokkos-wgpu's float contract: the adapter's compiler may apply real-number algebra
+        // to arithmetic with constants or identical operands (reassociated constants, `x * 0`
+        // as 0, `x - x` as 0), which changes roundings, zero signs, infinities and NaNs.
+        return Verdict::Unchecked(
+            "float arithmetic with a constant: a GPU compiler may simplify it algebraically",
+        );
+    }
     if b.is_gpu() && meta.taint & GPU_APPROX != 0 {
         return match meta.direct {
             Some((f, ty)) => approx(f, ty, as_f64(want), as_f64(got)),
@@ -108,6 +128,14 @@ pub fn check(b: Backend, meta: &Meta, want: Value, got: Value) -> Verdict {
                 Verdict::Unchecked("went through an approximate function or a fusable multiply-add")
             }
         };
+    }
+    if b.partitions()
+        && meta.taint & FLOAT_MINMAX_REDUCE != 0
+        && as_f64(want) == 0.0
+        && as_f64(got) == 0.0
+    {
+        // The reducer contract: a fold other than the join keeps whichever zero came first.
+        return Verdict::Unchecked("the sign of a zero extremum depends on the partition");
     }
     if let Some(r) = &meta.reassoc {
         return reassociated(r, as_f64(want), as_f64(got));

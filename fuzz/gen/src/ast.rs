@@ -576,6 +576,11 @@ pub enum Fold {
     /// NaN-propagating comparison form (`Min` / `Max` of floats): `if v > *acc || v != v { *acc
     /// = v; }`, IEEE 754-2019 `maximum`'s treatment of NaN.
     NanWins,
+    /// The reducer's own join (`Min`, `Max`, `MinMax` of floats): IEEE 754-2019 `minimum` /
+    /// `maximum`, NaN winning and `-0.0` below `0.0` (`v.signum()` tells the zeros apart). The
+    /// only float fold whose result the reducer contract makes partition-independent bit for
+    /// bit, the sign of a zero extremum included.
+    Ieee,
 }
 
 /// A statement.

@@ -651,6 +651,12 @@ impl Renderer<'_> {
     }
 }
 
+/// `if` `t` beats `a` under IEEE 754-2019 `minimum` (`c` is `<`) or `maximum` (`>`): smaller
+/// (greater), NaN, or the zero with (without) the sign bit.
+fn ieee_line(c: &str, a: &str, t: &str) -> String {
+    format!("if ({t} {c} {a}) || ({t} != {t}) || (({t} == {a}) && (({t}).signum() {c} ({a}).signum())) {{ {a} = {t}; }}")
+}
+
 /// The statements folding value `t` into accumulator `acc` (`*acc` or `acc.field`).
 fn fold_lines(reducer: Reducer, fold: Fold, acc: &str, t: &str, loc: Option<&str>) -> Vec<String> {
     let a = format!("*{acc}");
@@ -665,6 +671,12 @@ fn fold_lines(reducer: Reducer, fold: Fold, acc: &str, t: &str, loc: Option<&str
         (Reducer::Max, Fold::NanWins) => {
             vec![format!("if ({t} > {a}) || ({t} != {t}) {{ {a} = {t}; }}")]
         }
+        (Reducer::Min, Fold::Ieee) => vec![ieee_line("<", &a, t)],
+        (Reducer::Max, Fold::Ieee) => vec![ieee_line(">", &a, t)],
+        (Reducer::MinMax, Fold::Ieee) => vec![
+            ieee_line("<", &format!("{acc}.min"), t),
+            ieee_line(">", &format!("{acc}.max"), t),
+        ],
         (Reducer::Min, Fold::Compare) => vec![format!("if {t} < {a} {{ {a} = {t}; }}")],
         (Reducer::Max, Fold::Compare) => vec![format!("if {t} > {a} {{ {a} = {t}; }}")],
         (Reducer::Min, _) => vec![format!("{a} = ({a}).min({t});")],
