@@ -15,9 +15,9 @@ use std::collections::HashMap;
 
 /// The taint bits.
 pub mod taint {
-    /// A function GPUs compute to a stated accuracy (`sin`, `exp`, `sqrt`, ...), a float
-    /// multiply feeding an add (GPU compilers may fuse them), or a float nested reduction (whose
-    /// order differs across team threads): on GPUs, within the contract, not bit-exact.
+    /// A function GPUs compute to a stated accuracy (`sin`, `exp`, ...: within
+    /// `MathFn::max_ulp_from_std` of Rust's result) or a float nested reduction (whose order
+    /// differs across team threads): on GPUs, within the contract, not bit-exact.
     pub const GPU_APPROX: u32 = 1 << 0;
     /// Depends on `team_rank()` / `team_size()`, which differ by design between backends whose
     /// teams have one thread (serial, rayon, the evaluator) and GPUs.
@@ -55,10 +55,14 @@ pub mod taint {
     /// 0, `x - x` as 0, `x + 0` as `x`: found by this fuzzer, measured on lavapipe), so on GPUs
     /// such a value, and everything computed from it, is not checkable.
     pub const GPU_RELAXED: u32 = 1 << 12;
+    /// A float multiply feeding an add or subtract: `rokkos-wgpu`'s float contract lets the GPU
+    /// compiler fuse them into one multiply-add (one rounding instead of two), so on GPUs such
+    /// a value, and everything computed from it, is not checkable bit for bit.
+    pub const FUSABLE: u32 = 1 << 13;
 
     /// Names of the bits, for reports.
     pub fn names(t: u32) -> Vec<&'static str> {
-        const N: [&str; 13] = [
+        const N: [&str; 14] = [
             "gpu-approx",
             "team-shape",
             "cast-u32-wide",
@@ -72,6 +76,7 @@ pub mod taint {
             "clamp",
             "is-finite",
             "gpu-relaxed",
+            "fusable",
         ];
         (0..N.len())
             .filter(|b| t & (1 << b) != 0)
@@ -345,7 +350,7 @@ impl An<'_> {
             ExprKind::Team(TeamQ::TeamRank | TeamQ::TeamSize) => TEAM_SHAPE,
             ExprKind::Binary(op, a, b) if e.ty.is_float() || a.ty.is_float() => match op {
                 Bin::Rem => FLOAT_REM,
-                Bin::Add | Bin::Sub if self.is_mul(a) || self.is_mul(b) => GPU_APPROX,
+                Bin::Add | Bin::Sub if self.is_mul(a) || self.is_mul(b) => FUSABLE,
                 _ if e.ty.is_float() => self.relaxed(*op, a, b),
                 _ => 0,
             },
@@ -387,7 +392,10 @@ impl An<'_> {
         let t = self.expr(value) | ctl;
         let direct = match &value.kind {
             ExprKind::Call(Method::Approx1(f) | Method::Approx2(f), args)
-                if ctl & GPU_APPROX == 0 && args.iter().all(|a| self.expr(a) & GPU_APPROX == 0) =>
+                if ctl & (GPU_APPROX | FUSABLE) == 0
+                    && args
+                        .iter()
+                        .all(|a| self.expr(a) & (GPU_APPROX | FUSABLE) == 0) =>
             {
                 Some((*f, value.ty))
             }
@@ -448,7 +456,7 @@ impl An<'_> {
                     && matches!(op, Some(Bin::Add | Bin::Sub))
                     && (self.is_mul(value) || self.mul_vars[var.0 as usize])
                 {
-                    t |= GPU_APPROX;
+                    t |= FUSABLE;
                 }
                 if ty.is_float() && *op == Some(Bin::Rem) {
                     t |= FLOAT_REM;
@@ -817,8 +825,8 @@ mod tests {
             ],
         );
         let a = analyze(&k);
-        assert_ne!(a.cols[0][0].taint & GPU_APPROX, 0);
-        assert_eq!(a.cols[0][1].taint & GPU_APPROX, 0);
+        assert_ne!(a.cols[0][0].taint & FUSABLE, 0);
+        assert_eq!(a.cols[0][1].taint & FUSABLE, 0);
     }
 
     #[test]
