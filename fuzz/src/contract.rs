@@ -44,15 +44,19 @@ pub enum Backend {
     IrEval,
     /// The wgpu backend.
     Wgpu,
+    /// The CUDA backend: a column that runs once `rokkos::run_on("cuda", ..)` does (the
+    /// backend's phase B) and a device is present; until then [`crate::available`] says no.
+    Cuda,
 }
 
 impl Backend {
     /// Every backend, the reference first.
-    pub const ALL: [Backend; 4] = [
+    pub const ALL: [Backend; 5] = [
         Backend::Serial,
         Backend::Rayon,
         Backend::IrEval,
         Backend::Wgpu,
+        Backend::Cuda,
     ];
     /// The name, as `ExecutionSpace::name` says it.
     pub fn name(self) -> &'static str {
@@ -61,16 +65,26 @@ impl Backend {
             Backend::Rayon => "rayon",
             Backend::IrEval => "ir-eval",
             Backend::Wgpu => "wgpu",
+            Backend::Cuda => "cuda",
         }
     }
     /// A GPU: approximate functions and fused multiply-adds allowed, real team threads.
     pub fn is_gpu(self) -> bool {
-        self == Backend::Wgpu
+        matches!(self, Backend::Wgpu | Backend::Cuda)
+    }
+    /// The environment variable that makes a missing device an error for a GPU backend
+    /// (`ROKKOS_REQUIRE_WGPU=1`, as CI sets it).
+    pub fn require_env(self) -> Option<&'static str> {
+        match self {
+            Backend::Wgpu => Some("ROKKOS_REQUIRE_WGPU"),
+            Backend::Cuda => Some("ROKKOS_REQUIRE_CUDA"),
+            _ => None,
+        }
     }
     /// Whether the backend splits a reduction into partial results (serial and the evaluator
     /// fold every work item into one accumulator, in order).
     pub fn partitions(self) -> bool {
-        matches!(self, Backend::Rayon | Backend::Wgpu)
+        matches!(self, Backend::Rayon | Backend::Wgpu | Backend::Cuda)
     }
 }
 
