@@ -70,9 +70,11 @@ fn draw_all(
 const N: usize = 1031;
 const SEED: u64 = 0x5EED_0123_4567_89AB;
 
+/// One column per generator the kernel draws from, in the kernel's order.
+type Draws = (Vec<u32>, Vec<f32>, Vec<f64>, Vec<f32>, Vec<f64>, Vec<f64>);
+
 /// The host's own calls of the same functions: what every backend must produce.
-#[allow(clippy::type_complexity)]
-fn expected(pool: &[u64]) -> (Vec<u32>, Vec<f32>, Vec<f64>, Vec<f32>, Vec<f64>, Vec<f64>) {
+fn expected(pool: &[u64]) -> Draws {
     let s = |i: usize| i as u64;
     (
         (0..N).map(|i| rand_u32(SEED, s(i), 5)).collect(),

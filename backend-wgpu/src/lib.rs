@@ -70,8 +70,26 @@
 //!   pending together with the copy of the out-of-bounds record and waits once: one round trip.
 //!   The wait polls the queue for up to [`SPIN_ENV`] microseconds (1000 on a GPU) before it
 //!   blocks in the driver.
-//! - **Floating point**: IEEE binary32/binary64 as in Rust, with three caveats that come from
-//!   the adapter, not from rokkos: the GPU compiler may fuse `a * b + c` into one fused
+//! - **Floating point**: IEEE binary32/binary64 as in Rust, with four caveats that come from
+//!   the adapter, not from rokkos. First, **the adapter's shader compiler treats the kernel's own
+//!   float arithmetic as relaxed**: naga's SPIR-V (and WGSL itself) carries no `NoContraction`
+//!   or float-controls mode that would forbid it, so the driver applies real-number algebra
+//!   (on lavapipe, Mesa NIR's "inexact" algebraic rules, all measured) to `+ - *` with an
+//!   operand it knows as a constant (a literal, a local bound to one, a loop counter after
+//!   unrolling) or with identical operands: constants of a chain are combined first
+//!   (`(x + c1) - c2` as `x + (c1 - c2)`, `(x * 3.0) * 0.1` as `x * 0.3`), `x * 0.0` is `0.0`,
+//!   `x - x` is `0.0`, `x + 0.0` is `x`, `x * 1.0` is `x`. Such a result may differ from Rust's
+//!   in its rounding (1 ulp of a sum, unbounded when the reassociated terms cancel:
+//!   `(x + 1e16) - 1e16` is `x` on wgpu and `0.0` for `x = 1.0` in Rust), in the sign of a zero
+//!   (`-(c1 * (s * c2))` whose product underflows), and in infinities and NaN the rewritten form
+//!   drops (`inf * 0.0` and `NaN - NaN` give `0.0`, `(x * 1e300) * 1e-300` does not overflow).
+//!   No WGSL spelling stops it without making every such operation slower (an opaque identity
+//!   on the bits per operand); the code rokkos generates itself (the math library, `%`,
+//!   `mul_add`, `min`/`max`/`clamp`, `is_nan`/`is_finite`, casts, reductions' joins) is written
+//!   so that these rules cannot change it. A kernel that needs Rust's results bit for bit from
+//!   float arithmetic on constants must run on a host backend (or keep constants in kernel
+//!   arguments: a scalar argument is a run-time value the compiler cannot fold). Second, the
+//!   GPU compiler may fuse `a * b + c` into one fused
 //!   multiply-add (WGSL offers no way to forbid it), so such an expression can differ from the host
 //!   backends in the last bit; Vulkan lets an adapter's f32 division and `sqrt` be off by up to
 //!   2.5 and 3 ulp (lavapipe's, and IEEE hardware's, are correctly rounded); and an adapter may

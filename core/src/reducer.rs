@@ -12,11 +12,28 @@
 //! only be partition-independent if the join does not care about the order or grouping of its
 //! operands: every built-in join is **commutative and associative on every value, NaN and signed
 //! zeros included** (up to which NaN comes out of two NaNs, whose payload Rust does not specify
-//! either). Each reducer below says how it treats NaN, signed zeros and ties. The result is then
-//! the same everywhere when the kernel folds an element the way the join would combine it (the
-//! usual `if x < *acc { *acc = x }` does, up to what it ignores: it never lets a NaN in, so no
-//! partial holds one); floating-point `Sum` and `Prod` are the exception, since rounding makes
-//! `+` and `*` non-associative (results differ in the last bits between partitions).
+//! either). Each reducer below says how it treats NaN, signed zeros and ties. The kernel's own
+//! fold is user code, so what is partition-independent depends on it too. Exactly:
+//!
+//! - **Integers, `bool`, `LAnd`/`LOr`/`BAnd`/`BOr`, integer `Min`/`Max`/`MinMax` and the `Loc`
+//!   reducers** (with a fold that, like the join, breaks ties of equal values by the smaller
+//!   location: `if v < acc.val || (v == acc.val && i < acc.loc)`): the same bits everywhere.
+//! - **Float `Min`, `Max`, `MinMax`**: the same bits everywhere when the fold combines a value
+//!   as the join does (IEEE `minimum`: `if v < *acc || v != v || (v == *acc && v.signum() <
+//!   (*acc).signum()) { *acc = v }`, `>` for `maximum`). The usual `if v < *acc { *acc = v }`,
+//!   `*acc = acc.min(v)` and the NaN-propagating `if v < *acc || v != v` agree with it on every
+//!   value but one: of equal zeros they keep the first, so **the sign of a zero extremum** (data
+//!   holding both `0.0` and `-0.0`, and no smaller value) depends on the partition. NaN is
+//!   partition-independent with all of them: a fold that ignores NaN never lets one into a
+//!   partial, one that propagates it agrees with the join.
+//! - **Float `Sum` and `Prod`**: rounding makes `+` and `*` non-associative, so results differ in
+//!   the last bits between partitions (and a partial may overflow or underflow in one partition
+//!   and not in another).
+//! - **Integer `Sum` and `Prod` with overflow checks** (debug builds): see below; whether a
+//!   reduction fails depends on the partition.
+//!
+//! A user-defined fold that is not associative (`*acc = *acc * 0.5 + v`) has no
+//! partition-independent result at all.
 //!
 //! The joins follow IEEE 754-2019 `minimum` / `maximum` for `Min`, `Max` and `MinMax` (a NaN
 //! partial wins, `-0.0 < 0.0`) rather than Rust's `f64::min` (which drops a NaN and leaves the
@@ -29,8 +46,14 @@
 //! a sequential fold with a strict comparison computes.
 //!
 //! Integer `Sum` and `Prod` joins wrap. With overflow checks (debug builds) the kernel's own `+=`
-//! fails on overflow, but whether a partial overflows depends on the partition, so only a
-//! reduction whose every partial stays in range is guaranteed to succeed on every backend.
+//! fails on overflow (`Err(KernelFailed)`), but whether a partial overflows depends on the
+//! partition: serial folds every item into one accumulator, rayon one per chunk, a GPU one per
+//! invocation, and the joins of partials wrap. So the same kernel on the same data can fail on
+//! serial and succeed on rayon (a running sum that leaves the range and comes back), or the
+//! other way round (a sum whose chunk partial overflows while serial's order never does). Only a
+//! reduction whose every partial sum or product stays in range, in any grouping, is guaranteed
+//! to give the same outcome everywhere; fold with `wrapping_add` / `wrapping_mul` to get the
+//! same wrapped result on every backend and build instead.
 //!
 //! ```
 //! use rokkos_core::{Reducer, Sum, MinLoc, ValLoc};

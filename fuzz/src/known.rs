@@ -41,82 +41,18 @@ pub struct Known {
     pub why: &'static str,
 }
 
-/// The known divergences. Empty it as the fixes of issue 11 land.
-pub const KNOWN_DIVERGENCES: &[Known] = &[
-    Known {
-        item: "11/9",
-        backends: &["rayon", "ir-eval", "wgpu"],
-        taint: FLOAT_MINMAX_REDUCE,
-        when: When::ZeroSignOrNaN,
-        why: "float Min/Max/MinMax/MinLoc/MaxLoc reductions: NaN and the sign of zero depend on the order of joins",
-    },
-    Known {
-        item: "fuzz/int-reduce-partition",
-        backends: &["rayon"],
-        taint: INT_OVERFLOW,
-        when: When::SerialFails(FailKind::Overflow),
-        why: "found by this fuzzer, part of item 10's rule: an integer reduction folded with \
-              `*acc *= v` / `+=` overflows (a panic in debug builds) in serial's one fold but \
-              not in rayon's per-chunk folds, whose join wraps: whether a debug build fails \
-              depends on the partition",
-    },
-    Known {
-        item: "fuzz/is-finite",
-        backends: &["wgpu"],
-        taint: IS_FINITE,
-        when: When::Value,
-        why: "found by this fuzzer: `x.is_finite()` is true for an infinite `x` on wgpu \
-              (`s.is_finite()` with `s = inf` entered a loop serial skips; `(-inf).round()` \
-              too): the IR builder spells it `x - x == x - x`, which the GPU compiler folds to \
-              `true` (`is_nan`'s `x != x` is not on this list: no divergence seen yet)",
-    },
-    Known {
-        item: "fuzz/reassociation",
-        backends: &["wgpu"],
-        taint: FLOAT_ADD_CHAIN,
-        when: When::Value,
-        why: "found by this fuzzer: `((i as f64) + -52108834423.0) - -3.05209152451236e17` is \
-              1 ulp off on wgpu (i = 24): the GPU compiler folds the constants together \
-              (`x + (c1 - c2)`), a reassociation IEEE arithmetic (and rokkos' contract, which \
-              allows only fused multiply-adds) does not allow",
-    },
-    Known {
-        item: "fuzz/underflow-sign",
-        backends: &["wgpu"],
-        taint: FLOAT_MUL,
-        when: When::ZeroSign,
-        why: "found by this fuzzer: `-(-3.26e-233 * (s * -2.2250738585072014e-308))` with \
-              `s = -25.5` is +0.0 in Rust and -0.0 on wgpu: a product that underflows below the \
-              subnormals loses the sign of its zero",
-    },
-    Known {
-        item: "fuzz/clamp",
-        backends: &["wgpu"],
-        taint: CLAMP,
-        when: When::SerialFails(FailKind::Clamp),
-        why: "found by this fuzzer: `x.clamp(lo, hi)` with `lo > hi` (or a NaN bound) panics in \
-              Rust and fails on the evaluator, but wgpu's `rk_clamp_*` returns a value",
-    },
-    Known {
-        item: "fuzz/naga-const",
-        backends: &["wgpu"],
-        taint: 0,
-        when: When::Compile(&[
-            "Cannot apply math function to type",
-            "Cannot cast scalar components of expression",
-            "built-in function argument is out of valid range",
-            "operation overflowed",
-            "Float literal is infinite",
-            "Float literal is NaN",
-        ]),
-        why: "found by this fuzzer: the WGSL of an operation on constant operands is evaluated by \
-              naga at shader creation, which refuses `abs` of an f64 constant, casts of 64-bit \
-              constants (`u32(1li)`, `f64(i64(16u))`), `log2`/`asin`/... of a constant outside \
-              their domain (`log2(0.0f)`) and shifts of constants that overflow \
-              (`127i << 31u`) or whose float result is infinite (`-15.0f / -1e-45f`), so the \
-              launch fails with Err(Compile) where Rust computes a value",
-    },
-];
+/// The known divergences: only behaviour the contract documents as partition- or
+/// adapter-dependent stays here (each entry says where it is documented).
+pub const KNOWN_DIVERGENCES: &[Known] = &[Known {
+    item: "fuzz/int-reduce-partition",
+    backends: &["rayon"],
+    taint: INT_OVERFLOW,
+    when: When::SerialFails(FailKind::Overflow),
+    why: "inherent, and part of the contract (`rokkos::reducer`, README \"Reducers\"): an \
+              integer reduction folded with `*acc *= v` / `+=` overflows (a failure in debug \
+              builds) in serial's one fold but not in rayon's per-chunk folds, whose join wraps: \
+              whether a build with overflow checks fails depends on the partition",
+}];
 
 /// What diverged, for the known-list match.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -187,16 +123,10 @@ mod tests {
 
     #[test]
     fn divergences_are_attributed_by_taint_backend_and_shape() {
+        // Values are never attributed: every value rule is the contract's (`contract::check`).
         let v = |want, got, taint| Observed::Value { want, got, taint };
-        // The underflow entry covers zero signs of tainted products on wgpu only.
-        let zero = v(Value::F64(0.0), Value::F64(-0.0), FLOAT_MUL);
-        assert_eq!(
-            find("wgpu", &zero).map(|k| k.item),
-            Some("fuzz/underflow-sign")
-        );
-        assert!(find("rayon", &zero).is_none());
-        assert!(find("wgpu", &v(Value::F64(0.0), Value::F64(-0.0), 0)).is_none());
-        assert!(find("wgpu", &v(Value::F64(1.0), Value::F64(2.0), FLOAT_MUL)).is_none());
+        assert!(find("wgpu", &v(Value::F64(0.0), Value::F64(-0.0), GPU_RELAXED)).is_none());
+        assert!(find("rayon", &v(Value::I32(1), Value::I32(2), INT_OVERFLOW)).is_none());
         let serial = Failure::Kernel {
             kind: FailKind::Overflow,
             message: "attempt to add with overflow".into(),
@@ -210,12 +140,8 @@ mod tests {
             Some("fuzz/int-reduce-partition")
         );
         assert!(find("ir-eval", &seen).is_none());
+        // No compile failure is known any more (naga's refusals of constant operations).
         let compile = Failure::Compile("Float literal is infinite".into());
-        assert_eq!(
-            find("wgpu", &Observed::Failed(&compile)).map(|k| k.item),
-            Some("fuzz/naga-const")
-        );
-        let other = Failure::Compile("something else".into());
-        assert!(find("wgpu", &Observed::Failed(&other)).is_none());
+        assert!(find("wgpu", &Observed::Failed(&compile)).is_none());
     }
 }

@@ -17,7 +17,8 @@
 //!   reproducer; the shrinker uses it).
 //! - `ROKKOS_FUZZ_INPUTS` (default 6): input sets per random kernel.
 //! - `ROKKOS_FUZZ_INPUT=<k>`: only input set `k` (with `ROKKOS_FUZZ_CASES`, to reproduce).
-//! - `ROKKOS_FUZZ_BACKENDS=serial,rayon,ir-eval,wgpu`: the backends to compare (serial always).
+//! - `ROKKOS_FUZZ_BACKENDS=serial,rayon,ir-eval,wgpu,cuda`: the backends to compare (serial
+//!   always; a GPU backend only where it is compiled in and has a device).
 //!
 //! `scripts/fuzz.sh` runs long campaigns and shrinks a failure.
 
@@ -132,27 +133,31 @@ fn run_case<R: Runner>(runner: &R, backend: Backend, case: usize, inp: &Input) -
     }
 }
 
-/// Whether `backend` can run here (wgpu needs an adapter; `ROKKOS_REQUIRE_WGPU=1` makes a
-/// missing one an error).
+/// Whether `backend` can run here: a GPU backend needs its feature compiled in and a device
+/// (its [`Backend::require_env`] variable set to 1 makes a missing one an error).
 pub fn available(backend: Backend) -> Result<bool, String> {
-    if backend != Backend::Wgpu {
+    let Some(require) = backend.require_env() else {
         return Ok(backend != Backend::Rayon || rokkos::available_backends().contains(&"rayon"));
-    }
-    if !rokkos::available_backends().contains(&"wgpu") {
-        return Ok(false);
+    };
+    let name = backend.name();
+    let required = std::env::var(require).as_deref() == Ok("1");
+    if !rokkos::available_backends().contains(&name) {
+        return if required {
+            Err(format!("{require}=1 but {name} is not compiled in"))
+        } else {
+            Ok(false)
+        };
     }
     struct Probe;
     impl SpaceVisitor for Probe {
         type Output = ();
         fn visit<E: ExecutionSpace>(self, _: E) {}
     }
-    match rokkos::run_on("wgpu", Probe) {
+    match rokkos::run_on(name, Probe) {
         Ok(()) => Ok(true),
-        Err(e) if std::env::var("ROKKOS_REQUIRE_WGPU").as_deref() == Ok("1") => {
-            Err(format!("ROKKOS_REQUIRE_WGPU=1 but {e}"))
-        }
+        Err(e) if required => Err(format!("{require}=1 but {e}")),
         Err(e) => {
-            eprintln!("fuzz: wgpu skipped: {e}");
+            eprintln!("fuzz: {name} skipped: {e}");
             Ok(false)
         }
     }
@@ -209,7 +214,10 @@ fn compare(
     stats: &mut Stats,
 ) -> Vec<Divergence> {
     let mut out = Vec::new();
-    let gpu_gate = b.is_gpu() && an.kernel & (taint::GPU_APPROX | taint::TEAM_SHAPE) != 0;
+    let gpu_gate = b.is_gpu()
+        && an.kernel
+            & (taint::GPU_APPROX | taint::FUSABLE | taint::GPU_RELAXED | taint::TEAM_SHAPE)
+            != 0;
     let mut push = |what: String, class: String, seen: known::Observed<'_>| {
         let known = known::find(b.name(), &seen);
         out.push(Divergence {
@@ -289,7 +297,7 @@ fn reassociates(b: Backend, f: Family) -> bool {
     match b {
         Backend::Serial => false,
         Backend::IrEval => matches!(f, Family::MdReduce(_)),
-        Backend::Rayon | Backend::Wgpu => true,
+        Backend::Rayon | Backend::Wgpu | Backend::Cuda => true,
     }
 }
 

@@ -880,3 +880,135 @@ fn exact_functions_keep_signed_zeros<E: ExecutionSpace>(space: E) {
     });
 }
 per_backend!(exact_functions_keep_signed_zeros);
+
+/// The float predicates and `signum` of every class of value, on both float types. `x` and `y`
+/// come from a View, so that no compiler knows them; the results are 0/1 flags.
+#[kernel]
+fn predicates(i: usize, out: ViewMut<i32, 2>, s: ViewMut<f64, 2>, x: View<f64>, y: View<f32>) {
+    let v = x[i];
+    let w = y[i];
+    out[(i, 0)] = v.is_nan() as i32;
+    out[(i, 1)] = v.is_finite() as i32;
+    out[(i, 2)] = w.is_nan() as i32;
+    out[(i, 3)] = w.is_finite() as i32;
+    // A loop that only a finite value enters (the fuzzer's reproducer of `is_finite(inf)`).
+    let mut n = 0;
+    while v.is_finite() && n < 2 {
+        n += 1;
+    }
+    out[(i, 4)] = n;
+    s[(i, 0)] = v.signum();
+    s[(i, 1)] = w.signum() as f64;
+}
+
+/// `is_nan`, `is_finite` and `signum` give Rust's answers for ±0, subnormals, the extremes, ±∞
+/// and NaNs of either sign. On wgpu `is_finite(∞)` was true: the IR spelled it `x - x == x - x`,
+/// which lavapipe folds to `true`.
+fn float_predicates_match<E: ExecutionSpace>(space: E) {
+    let xs: Vec<f64> = vec![
+        0.0,
+        -0.0,
+        1.5,
+        -2.0,
+        f64::MIN_POSITIVE / 4.0,
+        -f64::MIN_POSITIVE,
+        f64::MAX,
+        f64::MIN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        -f64::NAN,
+        f64::from_bits(0x7ff0_0000_0000_0001),
+        1e300,
+    ];
+    let ys: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
+    let n = xs.len();
+    let x: DevView<E, f64> = dev_from_vec(&space, "x", [n], xs.clone()).unwrap();
+    let y: DevView<E, f32> = dev_from_vec(&space, "y", [n], ys.clone()).unwrap();
+    let out: DevView<E, i32, 2> = dev(&space, "out", [n, 5]).unwrap();
+    let s: DevView<E, f64, 2> = dev(&space, "s", [n, 2]).unwrap();
+    parallel_for(
+        "predicates",
+        RangePolicy::new(&space, 0..n),
+        predicates(&out, &s, &x, &y),
+    )
+    .unwrap();
+    let (got, sg) = (to_host(&out), to_host(&s));
+    for i in 0..n {
+        let (v, w) = (xs[i], ys[i]);
+        let want = [
+            v.is_nan() as i32,
+            v.is_finite() as i32,
+            w.is_nan() as i32,
+            w.is_finite() as i32,
+            if v.is_finite() { 2 } else { 0 },
+        ];
+        assert_eq!(&got[i * 5..i * 5 + 5], &want, "{v:?} on {}", space.name());
+        for (g, w) in [(sg[i * 2], v.signum()), (sg[i * 2 + 1], w.signum() as f64)] {
+            assert!(
+                (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits(),
+                "signum({v:?}) = {g:?}, Rust {w:?} on {}",
+                space.name()
+            );
+        }
+    }
+}
+per_backend!(float_predicates_match);
+
+/// Operations whose operands are all constants. naga evaluates such an operation when it creates
+/// the shader and refused each of these (`abs` of an f64, casts of 64-bit integers, `log2(0)`,
+/// `asin(2)`, a shift whose result overflows, an infinite quotient): the launch failed with
+/// `Err(Compile)` on wgpu where Rust computes a value (fuzzer finding `fuzz/naga-const`).
+#[kernel]
+fn constant_operands(i: usize, f: ViewMut<f64, 2>, n: ViewMut<i64, 2>) {
+    f[(i, 0)] = (-2.5f64).abs();
+    f[(i, 1)] = 0.0f32.log2() as f64;
+    f[(i, 2)] = (1.0e30f32 / -1.0e-30f32) as f64;
+    f[(i, 3)] = (16u32 as i64) as f64;
+    f[(i, 4)] = 2.0f64.asin();
+    f[(i, 5)] = (-0.0f64).sqrt();
+    n[(i, 0)] = (1i64 as u32) as i64;
+    n[(i, 1)] = (127i32 << 31) as i64;
+    n[(i, 2)] = (-1i64 as u64 >> 1) as i64;
+    n[(i, 3)] = 3000000000u32 as i64;
+}
+
+/// [`constant_operands`] gives Rust's values on every backend.
+fn constant_operands_compile<E: ExecutionSpace>(space: E) {
+    let f: DevView<E, f64, 2> = dev(&space, "f", [2, 6]).unwrap();
+    let n: DevView<E, i64, 2> = dev(&space, "n", [2, 4]).unwrap();
+    parallel_for(
+        "constant_operands",
+        RangePolicy::new(&space, 0..2),
+        constant_operands(&f, &n),
+    )
+    .unwrap();
+    use std::hint::black_box as black;
+    let want_f = [
+        black(-2.5f64).abs(),
+        black(0.0f32).log2() as f64,
+        (black(1.0e30f32) / black(-1.0e-30f32)) as f64,
+        black(16u32) as i64 as f64,
+        black(2.0f64).asin(),
+        black(-0.0f64).sqrt(),
+    ];
+    let want_n = [
+        black(1i64) as u32 as i64,
+        (black(127i32) << 31) as i64,
+        (black(-1i64) as u64 >> 1) as i64,
+        black(3000000000u32) as i64,
+    ];
+    let (gf, gn) = (to_host(&f), to_host(&n));
+    for i in 0..2 {
+        for (k, w) in want_f.iter().enumerate() {
+            let g = gf[i * 6 + k];
+            assert!(
+                (g.is_nan() && w.is_nan()) || g.to_bits() == w.to_bits(),
+                "value {k}: {g:?}, Rust {w:?} on {}",
+                space.name()
+            );
+        }
+        assert_eq!(&gn[i * 4..i * 4 + 4], &want_n, "on {}", space.name());
+    }
+}
+per_backend!(constant_operands_compile);

@@ -635,6 +635,71 @@ fn inclusive_ranges_reach_max<E: ExecutionSpace>(space: E) {
 }
 per_backend!(inclusive_ranges_reach_max);
 
+/// The number of loops [`typed_literal_steps`] fingerprints.
+const TYPED_STEP_LOOPS: usize = 4;
+
+/// Literal steps written with `step_by`'s own parameter type (`2usize`) on counters of other
+/// types: Rust accepts them, and so must the macro (it once turned the literal into an
+/// `Expr<usize>` where the counter's type was expected, and the kernel did not compile).
+#[kernel]
+fn typed_literal_steps(i: usize, out: ViewMut<u64, 2>) {
+    let n = i as u64;
+    let mut h = 0u64;
+    for v in (0u64..n).step_by(2usize) {
+        h = mix(h, v);
+    }
+    out[(i, 0)] = h;
+    h = 0;
+    for v in (0u32..=(n as u32)).rev().step_by(3usize) {
+        h = mix(h, v as u64);
+    }
+    out[(i, 1)] = h;
+    h = 0;
+    for v in (-(i as i32)..(i as i32)).step_by(4usize).rev() {
+        h = mix(h, v as u64);
+    }
+    out[(i, 2)] = h;
+    h = 0;
+    for v in (0i32..=(i as i32)).step_by(1usize) {
+        h = mix(h, v as u64);
+    }
+    out[(i, 3)] = h;
+}
+
+/// [`typed_literal_steps`] against Rust's iterators.
+fn typed_step_literals<E: ExecutionSpace>(space: E) {
+    fn fp(it: impl Iterator<Item = u64>) -> u64 {
+        it.fold(0, |h, v| h.wrapping_mul(31).wrapping_add(v))
+    }
+    const N: usize = 13;
+    let out: DevView<E, u64, 2> = dev(&space, "out", [N, TYPED_STEP_LOOPS]).unwrap();
+    parallel_for(
+        "typed_literal_steps",
+        RangePolicy::new(&space, 0..N),
+        typed_literal_steps(&out),
+    )
+    .unwrap();
+    let got = to_host(&out);
+    for i in 0..N {
+        let (n, s) = (i as u64, i as i32);
+        let want = [
+            fp((0..n).step_by(2)),
+            fp((0..=(n as u32)).rev().step_by(3).map(u64::from)),
+            fp((-s..s).step_by(4).rev().map(|v| v as u64)),
+            fp((0..=(i as i32)).map(|v| v as u64)),
+        ];
+        for (j, w) in want.iter().enumerate() {
+            assert_eq!(
+                got[i * TYPED_STEP_LOOPS + j],
+                *w,
+                "work item {i}, loop {j} on {}",
+                space.name()
+            );
+        }
+    }
+}
+per_backend!(typed_step_literals);
+
 /// Steps for [`huge_steps`]: around and beyond the range of 32-bit counters.
 const HUGE_STEPS: [usize; 8] = [
     1,

@@ -55,7 +55,8 @@ fn row_prefix(team: &TeamMember, a: View<i64, 2>, out: ViewMut<i64, 2>, totals: 
 
 #[kernel]
 fn team_misc(team: &TeamMember, out: ViewMut<i64>) {
-    let l = team.league_rank();
+    // A typed binding of the league rank owns the team's writes like the untyped one.
+    let l: usize = team.league_rank();
     let v = team.team_broadcast(3 * l as i64, 0);
     team.team_barrier();
     let w = team.single_thread(|| v + 1);

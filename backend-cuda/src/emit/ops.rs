@@ -452,6 +452,9 @@ pub(crate) fn math(
         }
         M::Signum => format!("(({tn})((({x}) > 0) - (({x}) < 0)))"),
         M::Recip => format!("({one} / {x})"),
+        // NVRTC compiles without fast-math (no --use_fast_math), so these test the bits.
+        M::IsNan => format!("((bool)isnan({x}))"),
+        M::IsFinite => format!("((bool)isfinite({x}))"),
         _ => return Err(EmitError::Unsupported(format!("`{}` on CUDA", func.name()))),
     })
 }

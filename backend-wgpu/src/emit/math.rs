@@ -1,5 +1,9 @@
 //! Math intrinsics (`ir::ops::math`).
 //!
+//! Float predicates (`is_nan`, `is_finite`, the NaN and sign tests of `min`, `max` and `signum`)
+//! read the bits: comparisons such as `x != x` or `x - x == x - x` are what a compiler that treats
+//! float arithmetic as relaxed folds (lavapipe folded `is_finite(∞)` to true).
+//!
 //! Exact functions are spelled out where WGSL's namesake differs from Rust: `min`/`max` of floats
 //! ignore a NaN operand and return the receiver of equal operands, `clamp` keeps a NaN receiver and
 //! fails on bad bounds, `round` is half away from zero, `fract` is `x - trunc(x)`, `signum` keeps
@@ -99,12 +103,12 @@ pub(crate) fn call(
             } else {
                 ("max", ">")
             };
-            let n = helper(
-                format!("rk_f{nm}_{tn}"),
+            let nan = is_nan(h, t);
+            let n = h.add(&format!("rk_f{nm}_{tn}"), || {
                 format!(
-                    "fn rk_f{nm}_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    if (!(x == x) || y {op} x) {{ return y; }}\n    return x;\n}}\n"
-                ),
-            );
+                    "fn rk_f{nm}_{tn}(x: {tn}, y: {tn}) -> {tn} {{\n    if ({nan}(x) || y {op} x) {{ return y; }}\n    return x;\n}}\n"
+                )
+            });
             format!("{n}({x}, {})", a(1))
         }
         M::Min => format!("min({x}, {})", a(1)),
@@ -151,13 +155,22 @@ pub(crate) fn call(
         // Fused in every case: WGSL's `fma` need not be (lavapipe's f64 one is not).
         M::MulAdd => format!("{}({x}, {}, {})", super::exact::fma(h, t), a(1), a(2)),
         M::Signum if t.is_float() => {
-            let n = helper(
-                format!("rk_signum_{tn}"),
+            // The sign bit decides, as in Rust (`-0.0` and NaN with the sign set give -1 and
+            // NaN): a comparison with 0 and `1 / x` is what a relaxed compiler may rewrite.
+            let nan = is_nan(h, t);
+            let (u, _) = float_bits(t);
+            let sign = if t == ScalarType::F64 {
+                "0x8000000000000000lu"
+            } else {
+                "0x80000000u"
+            };
+            let n = h.add(&format!("rk_signum_{tn}"), || {
                 format!(
-                    "fn rk_signum_{tn}(x: {tn}) -> {tn} {{\n    if (!(x == x)) {{ return x; }}\n    if (x > 0.0 || (x == 0.0 && {one} / x > 0.0)) {{ return {one}; }}\n    return -{one};\n}}\n",
-                    one = one(t)
-                ),
-            );
+                    "fn rk_signum_{tn}(x: {tn}) -> {tn} {{\n    if ({nan}(x)) {{ return x; }}\n    return select({one}, -{one}, (bitcast<{u}>(x) & {sign}) != {zero});\n}}\n",
+                    one = one(t),
+                    zero = if t == ScalarType::F64 { "0lu" } else { "0u" },
+                )
+            });
             format!("{n}({x})")
         }
         M::Signum => {
@@ -169,6 +182,42 @@ pub(crate) fn call(
             format!("{n}({x})")
         }
         M::Recip => format!("({} / {x})", one(t)),
+        M::IsNan => format!("{}({x})", is_nan(h, t)),
+        M::IsFinite => {
+            let (u, exp) = float_bits(t);
+            let n = helper(
+                format!("rk_isfinite_{tn}"),
+                format!("fn rk_isfinite_{tn}(x: {tn}) -> bool {{ return (bitcast<{u}>(x) & {exp}) != {exp}; }}\n"),
+            );
+            format!("{n}({x})")
+        }
+    })
+}
+
+/// The unsigned type of a float's bits, and the mask of its exponent field (the bits of ∞).
+fn float_bits(t: ScalarType) -> (&'static str, &'static str) {
+    if t == ScalarType::F64 {
+        ("u64", "0x7ff0000000000000lu")
+    } else {
+        ("u32", "0x7f800000u")
+    }
+}
+
+/// The WGSL function testing a float of type `t` for NaN from its bits: exponent all ones and a
+/// non-zero significand. A comparison (`x != x`, `!(x == x)`) is what a compiler that treats
+/// float arithmetic as relaxed may fold away.
+pub(crate) fn is_nan(h: &mut Helpers, t: ScalarType) -> String {
+    let tn = t.name();
+    let (u, exp) = float_bits(t);
+    let abs = if t == ScalarType::F64 {
+        "0x7ffffffffffffffflu"
+    } else {
+        "0x7fffffffu"
+    };
+    h.add(&format!("rk_isnan_{tn}"), || {
+        format!(
+            "fn rk_isnan_{tn}(x: {tn}) -> bool {{ return (bitcast<{u}>(x) & {abs}) > {exp}; }}\n"
+        )
     })
 }
 

@@ -306,10 +306,18 @@ fn every_math_function_in(checks: bool) {
                 })
                 .collect();
             let tys: Vec<ScalarType> = args.iter().map(|a| a.ty(&k, &[]).unwrap()).collect();
-            if f.result_type(&tys).is_none() {
+            let Some(rt) = f.result_type(&tys) else {
                 continue;
+            };
+            let mut e = Expr::Math { func: f, args };
+            if rt == ScalarType::Bool {
+                // Predicates (`is_nan`) store 1 or 0 of the operand type.
+                e = Expr::Select {
+                    cond: Box::new(e),
+                    on_true: Box::new(Expr::Lit(Value::from_bits(t, 0))),
+                    on_false: Box::new(Expr::Lit(Value::zero(t))),
+                };
             }
-            let e = Expr::Math { func: f, args };
             let info_k = {
                 let mut k2 = skeleton("one");
                 k2.body.push(store(t, e.clone()));

@@ -74,6 +74,18 @@ impl Target for Wgsl {
     fn lit(v: Value) -> String {
         super::lit(v)
     }
+    /// Through an identity function: naga evaluates an operation on constants when it creates
+    /// the shader and refuses some that Rust computes (`abs` of an f64, casts of 64-bit integers,
+    /// `log2(0.0)`, shifts whose result overflows, a float result that is infinite or NaN); a
+    /// function's result is a run-time value to naga, and the driver inlines the call. Only
+    /// operations on literals alone come here, so nothing in a hot loop costs more.
+    fn run_time_literal(h: &mut Helpers, t: ScalarType, s: String) -> String {
+        let tn = wty(t);
+        let f = h.add(&format!("rk_rt_{tn}"), || {
+            format!("fn rk_rt_{tn}(x: {tn}) -> {tn} {{ return x; }}\n")
+        });
+        format!("{f}({s})")
+    }
     fn decl_local(i: usize, ty: ScalarType, len: Option<u32>) -> String {
         match len {
             Some(n) => format!("var l{i}: array<{}, {n}>;", wty(ty)),

@@ -221,6 +221,28 @@ pub trait Target: Sized {
     fn atomic(cx: &Cx<'_, Self>, h: &mut Self::H, a: &AtomicAccess) -> R<(String, bool)>;
     /// A team construct (barrier, nested pattern, single, broadcast, scratch) at indentation `i`.
     fn team_stmt(cx: &Cx<'_, Self>, h: &mut Self::H, s: &Stmt, i: &str, out: &mut String) -> R<()>;
+    /// `s`, the spelling of a literal of type `t` as the first operand of an operation whose
+    /// other operands are literals too, in a form the target's compiler treats as a run-time
+    /// value. The walk asks this only for such operations. The default is the literal itself;
+    /// WGSL needs more: naga evaluates constant expressions when it creates the shader and
+    /// refuses some that Rust computes (see the WGSL target).
+    fn run_time_literal(_h: &mut Self::H, _t: ScalarType, s: String) -> String {
+        s
+    }
+}
+
+fn is_lit(e: &Expr) -> bool {
+    matches!(e, Expr::Lit(_))
+}
+
+/// `s`, the spelling of operand `e` of type `t`: through [`Target::run_time_literal`] when `e`
+/// is a literal (the caller knows every other operand is one too).
+fn at_run_time<T: Target>(h: &mut T::H, e: &Expr, t: ScalarType, s: String) -> String {
+    if is_lit(e) {
+        T::run_time_literal(h, t, s)
+    } else {
+        s
+    }
 }
 
 /// Four spaces per level.
@@ -492,7 +514,10 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
         Expr::AccRead(f) => names::acc(names::acc_slot(cx.k, *f)),
         Expr::Binary { op, lhs, rhs } => {
             let (lt, rt) = (cx.ty(lhs)?, cx.ty(rhs)?);
-            let (l, r) = (expr(cx, h, lhs)?, expr(cx, h, rhs)?);
+            let (mut l, r) = (expr(cx, h, lhs)?, expr(cx, h, rhs)?);
+            if is_lit(rhs) {
+                l = at_run_time::<T>(h, lhs, lt, l);
+            }
             match op {
                 BinaryOp::Arith(o) => {
                     let r_lit = match **rhs {
@@ -509,6 +534,7 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
         Expr::Unary { op, arg } => {
             let t = cx.ty(arg)?;
             let a = expr(cx, h, arg)?;
+            let a = at_run_time::<T>(h, arg, t, a);
             match op {
                 UnaryOp::Neg => T::neg(cx, h, t, &a)?,
                 UnaryOp::Not => T::not(t, &a),
@@ -517,6 +543,7 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
         Expr::Cast { ty, arg } => {
             let from = cx.ty(arg)?;
             let a = expr(cx, h, arg)?;
+            let a = at_run_time::<T>(h, arg, from, a);
             T::cast(h, from, *ty, &a)?
         }
         Expr::Select {
@@ -531,7 +558,10 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
         }
         Expr::Math { func, args } => {
             let tys = args.iter().map(|a| cx.ty(a)).collect::<R<Vec<_>>>()?;
-            let xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
+            let mut xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
+            if args[1..].iter().all(is_lit) {
+                xs[0] = at_run_time::<T>(h, &args[0], tys[0], xs[0].clone());
+            }
             T::math(cx, h, *func, &tys, &xs)?
         }
         Expr::Load { view, index } => T::load(cx, h, *view, index)?,

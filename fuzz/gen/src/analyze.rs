@@ -15,9 +15,9 @@ use std::collections::HashMap;
 
 /// The taint bits.
 pub mod taint {
-    /// A function GPUs compute to a stated accuracy (`sin`, `exp`, `sqrt`, ...), a float
-    /// multiply feeding an add (GPU compilers may fuse them), or a float nested reduction (whose
-    /// order differs across team threads): on GPUs, within the contract, not bit-exact.
+    /// A function GPUs compute to a stated accuracy (`sin`, `exp`, ...: within
+    /// `MathFn::max_ulp_from_std` of Rust's result) or a float nested reduction (whose order
+    /// differs across team threads): on GPUs, within the contract, not bit-exact.
     pub const GPU_APPROX: u32 = 1 << 0;
     /// Depends on `team_rank()` / `team_size()`, which differ by design between backends whose
     /// teams have one thread (serial, rayon, the evaluator) and GPUs.
@@ -28,8 +28,9 @@ pub mod taint {
     pub const FLOAT_REM: u32 = 1 << 3;
     /// An `f32` transcendental function (audit item 8).
     pub const F32_MATH: u32 = 1 << 4;
-    /// A float `Min` / `Max` / `MinLoc` / `MaxLoc` / `MinMax` reduction (audit item 9: NaN and
-    /// the sign of zero can depend on the order of joins).
+    /// A float `Min` / `Max` / `MinMax` reduction folded otherwise than by its join
+    /// ([`crate::ast::Fold::Ieee`]): the reducer contract leaves the sign of a zero extremum to
+    /// the partition (audit item 9).
     pub const FLOAT_MINMAX_REDUCE: u32 = 1 << 5;
     /// Float `min` / `max` / `clamp` (audit item 11: the sign of a zero result).
     pub const FLOAT_MINMAX: u32 = 1 << 6;
@@ -44,15 +45,20 @@ pub mod taint {
     /// A `clamp` whose bounds are not both constants (`min > max` or a NaN bound panics in
     /// Rust). Kernel-wide: it decides failure.
     pub const CLAMP: u32 = 1 << 10;
-    /// `is_finite` (the IR spells it `x - x == x - x`, which a GPU compiler folded to `true`:
-    /// found by this fuzzer).
+    /// `is_finite` (the IR once spelled it `x - x == x - x`, which a GPU compiler folded to
+    /// `true`: found by this fuzzer; now an operation of its own, tested from the bits).
     pub const IS_FINITE: u32 = 1 << 11;
-    /// A float add or subtract of a float add or subtract, with a constant operand: what a GPU
-    /// compiler reassociated (`(x + c1) - c2` as `x + (c1 - c2)`: found by this fuzzer).
-    pub const FLOAT_ADD_CHAIN: u32 = 1 << 12;
-    /// A float multiply or divide (one whose result underflowed lost the sign of its zero on
-    /// wgpu: found by this fuzzer).
-    pub const FLOAT_MUL: u32 = 1 << 13;
+    /// A float `+`, `-` or `*` with an operand the shader compiler can know as a constant (a
+    /// literal, a local bound to one, a loop counter, which unrolling makes constant) or with
+    /// identical operands (`x - x`): rokkos-wgpu's float contract lets the adapter's compiler
+    /// simplify these by real-number algebra (`(x + c1) - c2` as `x + (c1 - c2)`, `x * 0` as
+    /// 0, `x - x` as 0, `x + 0` as `x`: found by this fuzzer, measured on lavapipe), so on GPUs
+    /// such a value, and everything computed from it, is not checkable.
+    pub const GPU_RELAXED: u32 = 1 << 12;
+    /// A float multiply feeding an add or subtract: `rokkos-wgpu`'s float contract lets the GPU
+    /// compiler fuse them into one multiply-add (one rounding instead of two), so on GPUs such
+    /// a value, and everything computed from it, is not checkable bit for bit.
+    pub const FUSABLE: u32 = 1 << 13;
 
     /// Names of the bits, for reports.
     pub fn names(t: u32) -> Vec<&'static str> {
@@ -69,8 +75,8 @@ pub mod taint {
             "int-overflow",
             "clamp",
             "is-finite",
-            "float-add-chain",
-            "float-mul",
+            "gpu-relaxed",
+            "fusable",
         ];
         (0..N.len())
             .filter(|b| t & (1 << b) != 0)
@@ -128,6 +134,8 @@ struct An<'k> {
     k: &'k Kernel,
     vars: Vec<u32>,
     mul_vars: Vec<bool>,
+    /// Locals the shader compiler may know as constants (see [`taint::GPU_RELAXED`]).
+    const_vars: Vec<bool>,
     scratch: HashMap<u32, u32>,
     atomics: Vec<u32>,
     cols: Vec<Vec<ColInfo>>,
@@ -143,6 +151,7 @@ pub fn analyze(k: &Kernel) -> Analysis {
         k,
         vars: vec![0; k.vars.len()],
         mul_vars: vec![false; k.vars.len()],
+        const_vars: vec![false; k.vars.len()],
         scratch: HashMap::new(),
         atomics: vec![0; k.atomics.len()],
         cols: Vec::new(),
@@ -177,11 +186,18 @@ pub fn analyze(k: &Kernel) -> Analysis {
     let terms = acc_terms(k);
     for (n, acc) in k.accs.iter().enumerate() {
         let mut t = a.accs[n];
+        // The reducer contract (`rokkos::reducer`): a float Min/Max/MinMax fold other than the
+        // join itself leaves the sign of a zero extremum to the partition. The Loc reducers'
+        // folds break ties by location, as their join does: no freedom.
+        let mut other_fold = false;
+        k.walk_stmts(&mut |s| {
+            if let Stmt::Contribute { acc: c, fold, .. } = s {
+                other_fold |= *c as usize == n && *fold != Fold::Ieee;
+            }
+        });
         if acc.ty.is_float()
-            && matches!(
-                acc.reducer,
-                Reducer::Min | Reducer::Max | Reducer::MinLoc | Reducer::MaxLoc | Reducer::MinMax
-            )
+            && other_fold
+            && matches!(acc.reducer, Reducer::Min | Reducer::Max | Reducer::MinMax)
         {
             t |= FLOAT_MINMAX_REDUCE;
         }
@@ -238,6 +254,36 @@ impl An<'_> {
         if *slot | t != *slot {
             *slot |= t;
             self.changed = true;
+        }
+    }
+
+    fn set_const(&mut self, v: VarId, c: bool) {
+        let slot = &mut self.const_vars[v.0 as usize];
+        if c && !*slot {
+            *slot = true;
+            self.changed = true;
+        }
+    }
+
+    /// Whether a compiler may see `e` as a constant: a literal, a local that holds one, a
+    /// loop counter, or an operation on those.
+    fn is_const(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Lit(_) => true,
+            ExprKind::Var(v) => self.const_vars[v.0 as usize],
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.is_const(a),
+            ExprKind::Binary(_, a, b) => self.is_const(a) && self.is_const(b),
+            _ => false,
+        }
+    }
+
+    /// [`taint::GPU_RELAXED`] for float `a op b`.
+    fn relaxed(&self, op: Bin, a: &Expr, b: &Expr) -> u32 {
+        let arith = matches!(op, Bin::Add | Bin::Sub | Bin::Mul);
+        if arith && (self.is_const(a) || self.is_const(b) || (op == Bin::Sub && a == b)) {
+            GPU_RELAXED
+        } else {
+            0
         }
     }
 
@@ -304,9 +350,8 @@ impl An<'_> {
             ExprKind::Team(TeamQ::TeamRank | TeamQ::TeamSize) => TEAM_SHAPE,
             ExprKind::Binary(op, a, b) if e.ty.is_float() || a.ty.is_float() => match op {
                 Bin::Rem => FLOAT_REM,
-                Bin::Add | Bin::Sub if self.is_mul(a) || self.is_mul(b) => GPU_APPROX,
-                Bin::Add | Bin::Sub if add_chain(a, b) => FLOAT_ADD_CHAIN,
-                Bin::Mul | Bin::Div => FLOAT_MUL,
+                Bin::Add | Bin::Sub if self.is_mul(a) || self.is_mul(b) => FUSABLE,
+                _ if e.ty.is_float() => self.relaxed(*op, a, b),
                 _ => 0,
             },
             ExprKind::Cast(a) if a.ty == Ty::U32 && matches!(e.ty, Ty::I64 | Ty::Isize) => {
@@ -347,7 +392,10 @@ impl An<'_> {
         let t = self.expr(value) | ctl;
         let direct = match &value.kind {
             ExprKind::Call(Method::Approx1(f) | Method::Approx2(f), args)
-                if ctl & GPU_APPROX == 0 && args.iter().all(|a| self.expr(a) & GPU_APPROX == 0) =>
+                if ctl & (GPU_APPROX | FUSABLE) == 0
+                    && args
+                        .iter()
+                        .all(|a| self.expr(a) & (GPU_APPROX | FUSABLE) == 0) =>
             {
                 Some((*f, value.ty))
             }
@@ -393,15 +441,22 @@ impl An<'_> {
                 let m = self.is_mul(init);
                 self.add_var(*var, t);
                 self.set_mul(*var, m);
+                self.set_const(*var, self.is_const(init));
             }
             Stmt::Assign { var, op, value } => {
                 let mut t = self.expr(value) | ctl;
                 let ty = self.k.vars[var.0 as usize];
+                let me = Expr::new(ty, ExprKind::Var(*var));
+                match op {
+                    None => self.set_const(*var, self.is_const(value)),
+                    Some(o) if ty.is_float() => t |= self.relaxed(*o, &me, value),
+                    Some(_) => {}
+                }
                 if ty.is_float()
                     && matches!(op, Some(Bin::Add | Bin::Sub))
                     && (self.is_mul(value) || self.mul_vars[var.0 as usize])
                 {
-                    t |= GPU_APPROX;
+                    t |= FUSABLE;
                 }
                 if ty.is_float() && *op == Some(Bin::Rem) {
                     t |= FLOAT_REM;
@@ -455,6 +510,7 @@ impl An<'_> {
                     t |= self.expr(st);
                 }
                 self.add_var(*var, t);
+                self.set_const(*var, true);
                 self.block(body, t);
             }
             Stmt::While { cond, body, .. } => {
@@ -574,20 +630,6 @@ impl An<'_> {
             }
         }
     }
-}
-
-/// Whether `a op b` (a float add or subtract) and one of its operands are adds or subtracts
-/// with a constant among their operands: what a compiler may reassociate.
-fn add_chain(a: &Expr, b: &Expr) -> bool {
-    fn is_lit(e: &Expr) -> bool {
-        matches!(e.kind, ExprKind::Lit(_))
-    }
-    [a, b].iter().any(|op| match &op.kind {
-        ExprKind::Binary(Bin::Add | Bin::Sub, x, y) => {
-            is_lit(x) || is_lit(y) || is_lit(a) || is_lit(b)
-        }
-        _ => false,
-    })
 }
 
 /// Whether an amount is masked below the shifted type's width (`b & (bits - 1)`).
@@ -729,6 +771,28 @@ mod tests {
     }
 
     #[test]
+    fn arithmetic_a_gpu_may_simplify_is_relaxed() {
+        let lit = Expr::lit(Lit::float(Ty::F64, 0.5));
+        let k = kernel(
+            &[Ty::F64],
+            &[(Ty::F64, 4)],
+            &[],
+            vec![
+                store(0, bin(Bin::Mul, x(0, Ty::F64), lit.clone())),
+                store(1, bin(Bin::Sub, x(0, Ty::F64), x(0, Ty::F64))),
+                store(2, bin(Bin::Div, x(0, Ty::F64), lit)),
+                store(3, bin(Bin::Add, x(0, Ty::F64), x(0, Ty::F64))),
+            ],
+        );
+        let a = analyze(&k);
+        let relaxed = |c: usize| a.cols[0][c].taint & GPU_RELAXED != 0;
+        assert_eq!(
+            [relaxed(0), relaxed(1), relaxed(2), relaxed(3)],
+            [true, true, false, false]
+        );
+    }
+
+    #[test]
     fn a_product_feeding_an_add_is_fusable_through_locals() {
         let prod = bin(Bin::Mul, x(0, Ty::F32), x(0, Ty::F32));
         let v = VarId(0);
@@ -761,8 +825,8 @@ mod tests {
             ],
         );
         let a = analyze(&k);
-        assert_ne!(a.cols[0][0].taint & GPU_APPROX, 0);
-        assert_eq!(a.cols[0][1].taint & GPU_APPROX, 0);
+        assert_ne!(a.cols[0][0].taint & FUSABLE, 0);
+        assert_eq!(a.cols[0][1].taint & FUSABLE, 0);
     }
 
     #[test]

@@ -47,7 +47,12 @@ pub const CASES: &[Case] = &[
     Case {
         name: "item9_reducer_nan",
         item: 9,
-        what: "a NaN-propagating Max (`if v > *acc || v != v`): serial returns NaN, rayon and wgpu, whose joins drop NaN, a number",
+        what: "float Max / MinLoc / MinMax reductions over NaNs and both zeros, folded as the contract covers (the join itself, `Fold::Ieee`; MinLoc's ties by location): the same bits on every backend and partition (rayon and wgpu once dropped NaN in their joins)",
+    },
+    Case {
+        name: "item9_fold_limit",
+        item: 9,
+        what: "the documented limit: Max and MinMax folded with a plain comparison (`if v > *acc`) keep whichever zero came first, so the sign of a zero extremum depends on the partition (not checked on rayon and wgpu)",
     },
     Case {
         name: "item10_min_div_minus_one",
@@ -163,47 +168,40 @@ pub fn kernel(name: &str) -> Option<Kernel> {
             }
             range_for(name, &[F32, F32], &[(F32, 10)], body)
         }
-        "item9_reducer_nan" => {
-            let mut k = range_for(name, &[F64], &[], Vec::new());
+        "item9_reducer_nan" | "item9_fold_limit" => {
+            let limit = name == "item9_fold_limit";
+            let mut k = range_for(name, &[F64, F64], &[], Vec::new());
             k.family = Family::RangeReduce;
-            k.accs = vec![
-                Acc {
-                    reducer: Reducer::Max,
-                    ty: F64,
-                },
-                Acc {
-                    reducer: Reducer::MinLoc,
-                    ty: F64,
-                },
-                Acc {
-                    reducer: Reducer::MinMax,
-                    ty: F64,
-                },
-            ];
+            let acc = |reducer| Acc { reducer, ty: F64 };
+            let fold = if limit { Fold::Compare } else { Fold::Ieee };
+            let contribute = |acc, fold, value, loc| Stmt::Contribute {
+                acc,
+                term: None,
+                fold,
+                value,
+                loc,
+            };
             let work = Expr::new(Usize, ExprKind::Work(0));
-            k.body = vec![
-                Stmt::Contribute {
-                    acc: 0,
-                    term: None,
-                    fold: Fold::NanWins,
-                    value: x(0, F64),
-                    loc: None,
-                },
-                Stmt::Contribute {
-                    acc: 1,
-                    term: None,
-                    fold: Fold::Compare,
-                    value: x(0, F64),
-                    loc: Some(work),
-                },
-                Stmt::Contribute {
-                    acc: 2,
-                    term: None,
-                    fold: Fold::Compare,
-                    value: x(0, F64),
-                    loc: None,
-                },
-            ];
+            if limit {
+                k.accs = vec![acc(Reducer::Max), acc(Reducer::MinMax)];
+                k.body = vec![
+                    contribute(0, fold, x(1, F64), None),
+                    contribute(1, fold, x(1, F64), None),
+                ];
+            } else {
+                k.accs = vec![
+                    acc(Reducer::Max),
+                    acc(Reducer::MinLoc),
+                    acc(Reducer::MinMax),
+                    acc(Reducer::MinMax),
+                ];
+                k.body = vec![
+                    contribute(0, fold, x(0, F64), None),
+                    contribute(1, Fold::Compare, x(0, F64), Some(work)),
+                    contribute(2, fold, x(0, F64), None),
+                    contribute(3, fold, x(1, F64), None),
+                ];
+            }
             k
         }
         "item10_min_div_minus_one" => range_for(
@@ -265,9 +263,12 @@ pub fn fixed(name: &str) -> Option<Fixed> {
                 floats(F32, &[1.0, 0.5, 1.0, 1.0, 1.0]),
             ],
         },
-        "item9_reducer_nan" => Fixed {
+        "item9_reducer_nan" | "item9_fold_limit" => Fixed {
             n: 8,
-            inputs: vec![floats(F64, &[1.0, nan, 0.0, -0.0, nan, -0.0, 0.0, 2.0])],
+            inputs: vec![
+                floats(F64, &[1.0, nan, 0.0, -0.0, nan, -0.0, 0.0, 2.0]),
+                floats(F64, &[-0.0, 0.0, -1.0, -0.0, 0.0, -0.0, 0.0, -0.0]),
+            ],
         },
         "item10_min_div_minus_one" => Fixed {
             n: 1,

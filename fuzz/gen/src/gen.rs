@@ -719,12 +719,14 @@ impl Gen {
                 }
             }
             Reducer::Sum | Reducer::Prod | Reducer::BAnd | Reducer::BOr => Fold::Op,
-            Reducer::Min | Reducer::Max => match self.rng.weighted(&[45, 45, 10]) {
+            Reducer::Min | Reducer::Max => match self.rng.weighted(&[35, 35, 10, 20]) {
                 0 => Fold::Compare,
                 1 => Fold::Method,
-                _ if acc.ty.is_float() => Fold::NanWins,
+                2 if acc.ty.is_float() => Fold::NanWins,
+                3 if acc.ty.is_float() => Fold::Ieee,
                 _ => Fold::Compare,
             },
+            Reducer::MinMax if acc.ty.is_float() && self.rng.chance(50) => Fold::Ieee,
             Reducer::LAnd | Reducer::LOr => {
                 if self.rng.chance(50) {
                     Fold::Compare

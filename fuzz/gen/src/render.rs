@@ -180,12 +180,6 @@ fn view_ctor(ty: Ty, rank: usize, layout: Layout) -> String {
     }
 }
 
-/// Whether a literal `step_by` argument is written with its `usize` suffix. Off because of a
-/// finding of this fuzzer: `#[kernel]` turns a small literal step into a literal of the counter's
-/// type, so `(0u64..n).step_by(2usize)` fails to compile (`Expr<usize>: IntoExpr<u64>` is not
-/// satisfied) while `step_by(2)` compiles. Turn it on once the macro accepts it.
-pub const TYPED_STEP_LITERALS: bool = false;
-
 struct Renderer<'k> {
     k: &'k Kernel,
     out: String,
@@ -293,13 +287,7 @@ impl Renderer<'_> {
                 let m = if *mutable { "mut " } else { "" };
                 let t = self.k.vars[v.0 as usize];
                 let e = self.expr(init);
-                if matches!(init.kind, ExprKind::Team(TeamQ::LeagueRank)) && !mutable {
-                    // The macro recognises the league rank's binding only untyped
-                    // (`let l: usize = team.league_rank();` is refused as an owner).
-                    self.line(d, &format!("let {} = {e};", var(*v)));
-                } else {
-                    self.line(d, &format!("let {m}{}: {t} = {e};", var(*v)));
-                }
+                self.line(d, &format!("let {m}{}: {t} = {e};", var(*v)));
             }
             Stmt::Assign { var: v, op, value } => {
                 let e = self.expr(value);
@@ -366,14 +354,7 @@ impl Renderer<'_> {
             } => {
                 let dots = if *inclusive { "..=" } else { ".." };
                 let r = format!("({}{dots}{})", self.expr(lo), self.expr(hi));
-                let st = match step {
-                    Some(Expr {
-                        kind: ExprKind::Lit(l),
-                        ..
-                    }) if !TYPED_STEP_LITERALS => l.as_i128().to_string(),
-                    Some(e) => self.expr(e),
-                    None => String::new(),
-                };
+                let st = step.as_ref().map(|e| self.expr(e)).unwrap_or_default();
                 let it = match shape {
                     RangeShape::Plain => r,
                     RangeShape::Rev => format!("{r}.rev()"),
@@ -670,6 +651,12 @@ impl Renderer<'_> {
     }
 }
 
+/// `if` `t` beats `a` under IEEE 754-2019 `minimum` (`c` is `<`) or `maximum` (`>`): smaller
+/// (greater), NaN, or the zero with (without) the sign bit.
+fn ieee_line(c: &str, a: &str, t: &str) -> String {
+    format!("if ({t} {c} {a}) || ({t} != {t}) || (({t} == {a}) && (({t}).signum() {c} ({a}).signum())) {{ {a} = {t}; }}")
+}
+
 /// The statements folding value `t` into accumulator `acc` (`*acc` or `acc.field`).
 fn fold_lines(reducer: Reducer, fold: Fold, acc: &str, t: &str, loc: Option<&str>) -> Vec<String> {
     let a = format!("*{acc}");
@@ -684,6 +671,12 @@ fn fold_lines(reducer: Reducer, fold: Fold, acc: &str, t: &str, loc: Option<&str
         (Reducer::Max, Fold::NanWins) => {
             vec![format!("if ({t} > {a}) || ({t} != {t}) {{ {a} = {t}; }}")]
         }
+        (Reducer::Min, Fold::Ieee) => vec![ieee_line("<", &a, t)],
+        (Reducer::Max, Fold::Ieee) => vec![ieee_line(">", &a, t)],
+        (Reducer::MinMax, Fold::Ieee) => vec![
+            ieee_line("<", &format!("{acc}.min"), t),
+            ieee_line(">", &format!("{acc}.max"), t),
+        ],
         (Reducer::Min, Fold::Compare) => vec![format!("if {t} < {a} {{ {a} = {t}; }}")],
         (Reducer::Max, Fold::Compare) => vec![format!("if {t} > {a} {{ {a} = {t}; }}")],
         (Reducer::Min, _) => vec![format!("{a} = ({a}).min({t});")],

@@ -14,7 +14,7 @@ use syn::{BinOp, Expr, Lit, UnOp};
 const NO_IR_MATH: &[&str] = &["count_ones", "leading_zeros", "trailing_zeros"];
 
 /// Builder methods that evaluate their receiver or arguments more than once.
-const DUPLICATING: &[&str] = &["is_nan", "is_finite", "rem_euclid"];
+const DUPLICATING: &[&str] = &["rem_euclid"];
 
 pub fn strip(e: &Expr) -> &Expr {
     match e {

@@ -77,22 +77,28 @@ impl Tx {
             [Adapter::Rev, Adapter::StepBy(k)] => (Some(*k), false, true),
             _ => return reject(&f.expr, "use at most one `.step_by(k)` and one `.rev()`"),
         };
-        // A literal step that every counter type holds stays a literal of the counter's type;
-        // any other is Rust's `usize` argument, kept as such (a `u64` in the IR): cast to the
-        // counter's type it would wrap (a step of 2^32 on a `u32` counter would become 0).
+        // A literal step that every counter type holds stays a literal of the counter's type,
+        // with its `usize` suffix dropped (`step_by(2usize)` is `step_by(2)`: the suffix only
+        // names `step_by`'s parameter type); any other is Rust's `usize` argument, kept as such
+        // (a `u64` in the IR): cast to the counter's type it would wrap (a step of 2^32 on a
+        // `u32` counter would become 0).
         let (step, by_usize) = match step {
             None => (quote!(1), false),
-            Some(k) => {
-                let kv = self.value(k)?;
-                match strip(k) {
-                    Expr::Lit(ExprLit {
-                        lit: Lit::Int(n), ..
-                    }) if n.base10_parse::<u64>().is_ok_and(|v| v <= i32::MAX as u64) => {
-                        (kv.ts, false)
-                    }
-                    _ => (kv.ts, true),
+            Some(k) => match strip(k) {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Int(n),
+                    attrs,
+                }) if matches!(n.suffix(), "" | "usize")
+                    && n.base10_parse::<u64>().is_ok_and(|v| v <= i32::MAX as u64) =>
+                {
+                    let plain = Expr::Lit(ExprLit {
+                        attrs: attrs.clone(),
+                        lit: Lit::Int(syn::LitInt::new(n.base10_digits(), n.span())),
+                    });
+                    (self.value(&plain)?.ts, false)
                 }
-            }
+                _ => (self.value(k)?.ts, true),
+            },
         };
         let open = match (inclusive, by_usize) {
             (true, false) => quote!(for_range_step_inclusive),

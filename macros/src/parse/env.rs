@@ -136,7 +136,8 @@ struct Prepass<'a> {
 
 impl<'ast> Visit<'ast> for Prepass<'_> {
     fn visit_local(&mut self, l: &'ast syn::Local) {
-        if let (Pat::Ident(p), Some(init)) = (&l.pat, &l.init) {
+        // `let l: usize = team.league_rank();` binds the same name as the untyped form.
+        if let (Some(p), Some(init)) = (plain_binding(&l.pat), &l.init) {
             if p.by_ref.is_none() && p.subpat.is_none() {
                 if let Some(m) = self.env.team_method(&init.expr) {
                     let name = p.ident.to_string();
@@ -175,6 +176,15 @@ impl<'ast> Visit<'ast> for Prepass<'_> {
             }
         }
         syn::visit::visit_expr_method_call(self, m);
+    }
+}
+
+/// The ident pattern of `x` or `x: T` (with its `mut`, `ref` and subpattern), if `p` is one.
+pub fn plain_binding(p: &Pat) -> Option<&syn::PatIdent> {
+    match p {
+        Pat::Ident(i) => Some(i),
+        Pat::Type(t) => plain_binding(&t.pat),
+        _ => None,
     }
 }
 

@@ -5,7 +5,7 @@
 //! "contains" a name when one of its components is that bare name. Accesses inside `unsafe { }` are
 //! the author's responsibility and not checked. Owned names may not be rebound.
 
-use super::env::{pat_bindings, pat_ident, BodyEnv, ViewKind};
+use super::env::{pat_bindings, pat_ident, plain_binding, BodyEnv, ViewKind};
 use super::signature::Work;
 use super::subset::is_compound;
 use super::{expr_ident, Errors, NestedKind};
@@ -449,7 +449,7 @@ impl<'ast> Visit<'ast> for Owner<'_> {
             .and_then(|i| self.env.team_method(&i.expr))
             .map(|m| m.method.to_string());
         let league = team_call.as_deref() == Some("league_rank")
-            && matches!(&l.pat, Pat::Ident(p) if p.mutability.is_none());
+            && plain_binding(&l.pat).is_some_and(|p| p.mutability.is_none());
         let scratch = matches!(
             team_call.as_deref(),
             Some("team_scratch" | "thread_scratch")
@@ -649,6 +649,16 @@ mod tests {
         .unwrap();
         // Which thread runs a write is the team rules' business (`team_rules`).
         team("let l = team.league_rank(); o1[l] = 1.0;").unwrap();
+        // A typed binding owns like the untyped one (fuzzer finding F1); `mut` does not own.
+        team("let l: usize = team.league_rank(); team.single_team(|| { o1[l] = 1.0; });").unwrap();
+        err(
+            team("let mut l: usize = team.league_rank(); team.single_team(|| { o1[l] = 1.0; });"),
+            "does not contain the league rank",
+        );
+        err(
+            team("let l: usize = team.league_rank(); let l: usize = 2;"),
+            "league rank",
+        );
         err(
             team("for j in team.thread_range(4) { o1[j] = 1.0; }"),
             "Bind it with `let l = team.league_rank();`",

@@ -250,14 +250,21 @@ impl<T: IrFloat> Expr<T> {
         const PIS_IN_180: f32 = 57.295_779_513_082_320_876_798_154_814_105_170_3_f32;
         self * Self::float_const(PIS_IN_180, 180.0f64 / std::f64::consts::PI)
     }
-    /// `x.is_nan()`, as `x != x` (`x` is evaluated twice: bind a value with side effects first).
+    /// `x.is_nan()`: an operation of its own ([`MathFn::IsNan`]), which backends answer from the
+    /// bits, as a compiler may fold the comparison `x != x`.
     pub fn is_nan(self) -> Expr<bool> {
-        self.clone().ne_(self)
+        Expr::from_ir(IrExpr::Math {
+            func: MathFn::IsNan,
+            args: vec![self.expr],
+        })
     }
-    /// `x.is_finite()`, as `x - x == x - x` (NaN exactly when `x` is infinite or NaN; `x` is
-    /// evaluated four times: bind a value with side effects first).
+    /// `x.is_finite()`: an operation of its own ([`MathFn::IsFinite`]), as a compiler may fold
+    /// the spelling `x - x == x - x` to `true`.
     pub fn is_finite(self) -> Expr<bool> {
-        (self.clone() - self.clone()).eq_(self.clone() - self)
+        Expr::from_ir(IrExpr::Math {
+            func: MathFn::IsFinite,
+            args: vec![self.expr],
+        })
     }
 }
 

@@ -271,6 +271,7 @@ pub fn math(func: MathFn, args: &[Value], checks: bool) -> R<Value> {
                 MathFn::Signum => x.signum(),
                 MathFn::Hypot => x.hypot(arg(1)?),
                 MathFn::Recip => x.recip(),
+                MathFn::IsNan | MathFn::IsFinite => return Err(mismatch(func.name(), args)),
             })
         }};
     }
@@ -302,6 +303,14 @@ pub fn math(func: MathFn, args: &[Value], checks: bool) -> R<Value> {
                 _ => return Err(mismatch(func.name(), args)),
             })
         }};
+    }
+    match (func, args) {
+        (MathFn::IsNan, [Value::F32(x)]) => return Ok(Value::Bool(x.is_nan())),
+        (MathFn::IsNan, [Value::F64(x)]) => return Ok(Value::Bool(x.is_nan())),
+        (MathFn::IsFinite, [Value::F32(x)]) => return Ok(Value::Bool(x.is_finite())),
+        (MathFn::IsFinite, [Value::F64(x)]) => return Ok(Value::Bool(x.is_finite())),
+        (MathFn::IsNan | MathFn::IsFinite, _) => return Err(mismatch(func.name(), args)),
+        _ => {}
     }
     Ok(match args.first() {
         Some(Value::F32(x)) => float!(*x, F32, f32),

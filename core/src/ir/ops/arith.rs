@@ -21,6 +21,13 @@
 //! included (`-0.0 % 3.0` is `-0.0`, `-6.0 % 3.0` is `-0.0`); `x % ±inf` is `x` for finite `x`;
 //! `x % 0`, `±inf % y` and any NaN operand give NaN. The NaN's payload and sign are not specified
 //! (as in Rust); every backend must produce a NaN wherever Rust does and nowhere else.
+//!
+//! The one exception a backend may take is its compiler's: a GPU shader compiler treats float
+//! `+ - *` as relaxed and may simplify those with a constant operand or identical operands by
+//! real-number algebra (reassociated constants, `x * 0.0` as `0.0`, `x - x` as `0.0`), which can
+//! change the rounding, the sign of a zero, and infinities or NaN the rewritten form drops. The
+//! exact statement, and what is immune to it, is in `rokkos-wgpu`'s documentation ("Floating
+//! point"); the host backends and the evaluator follow this section bit for bit.
 
 #[cfg(doc)]
 use crate::ir::ops::Failure;

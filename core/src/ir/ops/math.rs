@@ -17,11 +17,16 @@
 //!   otherwise.
 //! - NaN payloads and the sign of a NaN result are unspecified (as in Rust); a NaN result is a NaN
 //!   on every backend wherever Rust's is, and nowhere else.
+//! - `x.is_nan()` and `x.is_finite()` are operations of their own, not compositions such as
+//!   `x != x` or `x - x == x - x`: a GPU compiler that treats float arithmetic as relaxed folds
+//!   those (`x - x` to 0, so `is_finite` of ∞ became true on lavapipe). Backends test the bits
+//!   (the exponent field) instead.
 //!
 //! # Precision contract
 //!
 //! The exact functions (`sqrt`, `abs`, `min`, `max`, `clamp`, `floor`, `ceil`, `round`, `trunc`,
-//! `fract`, `mul_add`, `signum`, `recip`, `powi`, and float `%`) give Rust's result bit for bit on
+//! `fract`, `mul_add`, `signum`, `recip`, `powi`, the predicates `is_nan` and `is_finite`, and
+//! float `%`) give Rust's result bit for bit on
 //! every backend ([`MathFn::max_ulp`] is 0; `sqrt` and `recip` round as the adapter's `sqrt` and
 //! division do, exactly on lavapipe and on IEEE hardware, see `rokkos-wgpu`'s documentation). The
 //! transcendental functions cannot be bit for bit: Rust's own results come from the platform's libm,
@@ -111,11 +116,15 @@ pub enum MathFn {
     Hypot,
     /// `x.recip()`: `1 / x`.
     Recip,
+    /// `x.is_nan()` (floats; a `bool`).
+    IsNan,
+    /// `x.is_finite()` (floats; a `bool`: neither infinite nor NaN).
+    IsFinite,
 }
 
 impl MathFn {
     /// Every math function, in declaration order.
-    pub const ALL: [MathFn; 32] = [
+    pub const ALL: [MathFn; 34] = [
         MathFn::Sqrt,
         MathFn::Cbrt,
         MathFn::Sin,
@@ -148,6 +157,8 @@ impl MathFn {
         MathFn::Signum,
         MathFn::Hypot,
         MathFn::Recip,
+        MathFn::IsNan,
+        MathFn::IsFinite,
     ];
 
     /// The Rust method name.
@@ -185,6 +196,8 @@ impl MathFn {
             MathFn::Signum => "signum",
             MathFn::Hypot => "hypot",
             MathFn::Recip => "recip",
+            MathFn::IsNan => "is_nan",
+            MathFn::IsFinite => "is_finite",
         }
     }
 
@@ -260,6 +273,9 @@ impl MathFn {
         let x = args[0];
         let same = args.iter().all(|&t| t == x);
         let ok = match self {
+            MathFn::IsNan | MathFn::IsFinite => {
+                return x.is_float().then_some(ScalarType::Bool);
+            }
             MathFn::Powi => x.is_float() && args[1] == ScalarType::I32,
             MathFn::Abs | MathFn::Signum => x.is_signed(),
             MathFn::Min | MathFn::Max | MathFn::Clamp => same && x.is_numeric(),
