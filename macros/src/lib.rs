@@ -83,8 +83,9 @@ mod parse;
 ///   team_vector_reduce thread_scan vector_scan team_vector_scan single_team single_thread
 ///   team_scratch thread_scratch`; closures are accepted only as their arguments, e.g.
 ///   `team.thread_reduce(n, Sum, |j, acc: &mut f64| *acc += a[(l, j)])`, and nested ranges are written
-///   `for j in team.thread_range(n) { .. }`; `let s = team.team_scratch::<f64, 1>(0, [n]);` binds a
-///   writable scratch View;
+///   `for j in team.thread_range(n) { .. }`; a nested range (and the range of a nested reduction or
+///   scan) is `n` (meaning `0..n`), `a..b` or `a..=b` (which reaches `usize::MAX`);
+///   `let s = team.team_scratch::<f64, 1>(0, [n]);` binds a writable scratch View;
 /// * local arrays `[0.0; 4]`, `[x, y, z]` and their indexing; calls of `#[rokkos::func]` functions
 ///   (`foo(x)`, `module::foo(x)`).
 ///

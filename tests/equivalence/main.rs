@@ -206,6 +206,7 @@ mod casts;
 mod create_mirror;
 mod errors;
 mod host_team;
+mod inclusive;
 mod launch_hold;
 mod launches;
 mod math;

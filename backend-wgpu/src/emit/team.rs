@@ -252,14 +252,16 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                    h: &mut Helpers,
                    kind: NestedKind,
                    var: LocalId,
-                   start: &Expr,
-                   end: &Expr,
+                   (start, end, inclusive): (&Expr, &Expr, bool),
                    call: &str|
      -> R<String> {
         let (p, c) = participants(kind, &sh);
         let (s0, e0, j) = (cx.tmp(), cx.tmp(), cx.tmp());
+        // An inclusive range stops past its last index without forming `end + 1`; a step that
+        // wraps past `u64::MAX` lands below the start and stops too.
+        let past = if inclusive { ">" } else { ">=" };
         Ok(format!(
-            "{i}{{ let {s0} = {}; let {e0} = {}; var {j} = {s0} + {p};\n{i}  loop {{ if ({j} >= {e0} || {j} < {s0}) {{ break; }} l{} = {j}; {call}; {j} = {j} + {c}; }} }}\n",
+            "{i}{{ let {s0} = {}; let {e0} = {}; var {j} = {s0} + {p};\n{i}  loop {{ if ({j} {past} {e0} || {j} < {s0}) {{ break; }} l{} = {j}; {call}; {j} = {j} + {c}; }} }}\n",
             expr(cx, h, start)?,
             expr(cx, h, end)?,
             var.0
@@ -272,16 +274,25 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
             var,
             start,
             end,
+            inclusive,
             body,
         } => {
             let call = body_fn(cx, h, body)?;
-            out.push_str(&strided(cx, h, *kind, *var, start, end, &call)?);
+            out.push_str(&strided(
+                cx,
+                h,
+                *kind,
+                *var,
+                (start, end, *inclusive),
+                &call,
+            )?);
         }
         Stmt::NestedReduce {
             kind,
             var,
             start,
             end,
+            inclusive,
             reducer,
             acc,
             body,
@@ -293,7 +304,14 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                 .ok_or_else(|| EmitError::Mismatch(format!("reducer {} on {t}", reducer.name())))?;
             let call = body_fn(cx, h, body)?;
             out.push_str(&format!("{i}l{} = {};\n", acc.0, lit(id)));
-            out.push_str(&strided(cx, h, *kind, *var, start, end, &call)?);
+            out.push_str(&strided(
+                cx,
+                h,
+                *kind,
+                *var,
+                (start, end, *inclusive),
+                &call,
+            )?);
             match kind {
                 NestedKind::Vector if vp > 1 => {
                     return Err(EmitError::Mismatch(
@@ -319,6 +337,7 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
             var,
             start,
             end,
+            inclusive,
             partial,
             is_final,
             body,
@@ -334,16 +353,31 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                 ));
             }
             // Contiguous chunks per participant, so that one sequential pass per chunk follows
-            // the index order.
-            let (s0, e0, ch, lo, hi, j) =
-                (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
+            // the index order. Chunks are offsets from the start up to the last offset `lo`, and
+            // each pass counts its indices, so that neither form computes `end + 1`.
+            let (s0, e0, ne, lo, ch, off, n, j, k) = (
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+            );
             let (pr, fl) = (partial.0, is_final.0);
             let pass = format!(
-                "{i}  {{ var {j} = {lo}; loop {{ if ({j} >= {hi}) {{ break; }} l{} = {j}; {call}; {j} = {j} + 1lu; }} }}\n",
+                "{i}  {{ var {j} = {s0} + {off}; var {k} = 0lu; loop {{ if ({k} >= {n}) {{ break; }} l{} = {j}; {call}; {j} = {j} + 1lu; {k} = {k} + 1lu; }} }}\n",
                 var.0
             );
+            let (nonempty, last) = if *inclusive {
+                (format!("{e0} >= {s0}"), format!("{e0} - {s0}"))
+            } else {
+                (format!("{e0} > {s0}"), format!("{e0} - {s0} - 1lu"))
+            };
             out.push_str(&format!(
-                "{i}{{ let {s0} = {}; let {e0} = {}; let {ch} = select(0lu, ({e0} - {s0} + {c} - 1lu) / {c}, {e0} > {s0});\n{i}  let {lo} = min({s0} + {p} * {ch}, max({e0}, {s0})); let {hi} = min({lo} + {ch}, max({e0}, {s0}));\n",
+                "{i}{{ let {s0} = {}; let {e0} = {}; let {ne} = {nonempty}; let {lo} = select(0lu, {last}, {ne});\n{i}  let {ch} = select(0lu, {lo} / {c} + 1lu, {ne}); let {off} = {p} * {ch};\n{i}  let {n} = select(0lu, min({ch} - 1lu, {lo} - {off}) + 1lu, {ne} && {off} <= {lo});\n",
                 expr(cx, h, start)?,
                 expr(cx, h, end)?,
             ));

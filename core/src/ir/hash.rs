@@ -298,10 +298,12 @@ impl Fnv {
                 var,
                 start,
                 end,
+                inclusive,
                 body,
             } => {
                 self.tag(15);
                 self.nested(*kind, *var, start, end);
+                self.bool(*inclusive);
                 self.block(body);
             }
             Stmt::NestedReduce {
@@ -309,6 +311,7 @@ impl Fnv {
                 var,
                 start,
                 end,
+                inclusive,
                 reducer,
                 acc,
                 body,
@@ -316,6 +319,7 @@ impl Fnv {
             } => {
                 self.tag(16);
                 self.nested(*kind, *var, start, end);
+                self.bool(*inclusive);
                 self.tag(*reducer as u8);
                 self.local(*acc);
                 self.block(body);
@@ -326,6 +330,7 @@ impl Fnv {
                 var,
                 start,
                 end,
+                inclusive,
                 partial,
                 is_final,
                 body,
@@ -333,6 +338,7 @@ impl Fnv {
             } => {
                 self.tag(17);
                 self.nested(*kind, *var, start, end);
+                self.bool(*inclusive);
                 self.local(*partial);
                 self.local(*is_final);
                 self.block(body);
