@@ -150,7 +150,7 @@ pub fn normal_f64(seed: u64, index: u64, k: u32) -> f64 {
     // 1 - u is in (0, 1]: its logarithm is finite.
     let u1 = 1.0 - uniform_f64(seed, index, 2 * k);
     let u2 = uniform_f64(seed, index, 2 * k + 1);
-    (-2.0 * u1.ln()).sqrt() * (6.283_185_307_179_586 * u2).cos()
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
 /// Standard normal `f32` number `k` of stream `index` (Box–Muller over uniform numbers `2k` and

@@ -70,8 +70,11 @@ fn draw_all(
 const N: usize = 1031;
 const SEED: u64 = 0x5EED_0123_4567_89AB;
 
+/// Every stream the kernels write: raw `u32`s, uniform `f32`/`f64`, normal `f32`/`f64`, pool draws.
+type Streams = (Vec<u32>, Vec<f32>, Vec<f64>, Vec<f32>, Vec<f64>, Vec<f64>);
+
 /// The host's own calls of the same functions: what every backend must produce.
-fn expected(pool: &[u64]) -> (Vec<u32>, Vec<f32>, Vec<f64>, Vec<f32>, Vec<f64>, Vec<f64>) {
+fn expected(pool: &[u64]) -> Streams {
     let s = |i: usize| i as u64;
     (
         (0..N).map(|i| rand_u32(SEED, s(i), 5)).collect(),

@@ -15,8 +15,11 @@ pub mod yax_teams;
 /// What a program answers: `Err` with what went wrong, or the check it passed.
 pub type Outcome = Result<String, Box<dyn std::error::Error>>;
 
+/// A program's entry point: the run-time space and a size.
+pub type Program = fn(&rokkos::Device, usize) -> Outcome;
+
 /// Every program: its name and its entry point.
-pub const ALL: [(&str, fn(&rokkos::Device, usize) -> Outcome); 9] = [
+pub const ALL: [(&str, Program); 9] = [
     ("axpy_dot", axpy_dot::run),
     ("jacobi", jacobi::run),
     ("yax_teams", yax_teams::run),
