@@ -218,6 +218,7 @@ mod reduce;
 mod reducers;
 mod scan;
 mod sizes;
+mod small_ints;
 mod subview;
 mod team_basic;
 mod team_rules;

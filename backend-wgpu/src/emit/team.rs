@@ -149,7 +149,9 @@ fn wg_buf(t: ScalarType) -> (&'static str, &'static str, String, String) {
             "bitcast<u32>(x)".into(),
             format!("bitcast<{}>(w)", wty(t)),
         ),
-        ScalarType::U32 => ("rk_w4", "u32", "x".into(), "w".into()),
+        ScalarType::U32 | ScalarType::U8 | ScalarType::U16 => {
+            ("rk_w4", "u32", "x".into(), "w".into())
+        }
         ScalarType::U64 => ("rk_w8", "u64", "x".into(), "w".into()),
         ScalarType::I64 | ScalarType::F64 => (
             "rk_w8",
@@ -546,6 +548,7 @@ fn arena(cx: &Cx<'_>, id: u32) -> &'static str {
 
 /// `scratch[index]`.
 pub(crate) fn load(cx: &Cx<'_>, h: &mut Helpers, id: ScratchId, index: &[Expr]) -> R<String> {
+    refuse_packed(cx, id)?;
     let args = super::memory::index_args(cx, h, index)?;
     let off = scratch_off(cx, h, id.0);
     let t = cx.k.scratch[id.0 as usize].elem;
@@ -583,6 +586,7 @@ pub(crate) fn store(
     index: &[Expr],
     value: &Expr,
 ) -> R<String> {
+    refuse_packed(cx, id)?;
     let mut args = super::memory::index_args(cx, h, index)?;
     args.push(expr(cx, h, value)?);
     let off = scratch_off(cx, h, id.0);
@@ -725,4 +729,16 @@ pub(crate) fn device_error(kernel: &str, code: u32, index: &[u64]) -> Option<rok
         });
     }
     super::walk::device_error(kernel, code, index)
+}
+
+/// Scratch of `u8` / `u16` elements: its words would be shared by threads that store neighbouring
+/// elements, and workgroup memory has no atomic store path here (see `emit::packed`).
+fn refuse_packed(cx: &Cx<'_>, id: ScratchId) -> R<()> {
+    let t = cx.k.scratch[id.0 as usize].elem;
+    if super::packed::is_packed(t) {
+        return Err(EmitError::Unsupported(format!(
+            "team scratch of {t} elements on wgpu (pack them into u32 scratch)"
+        )));
+    }
+    Ok(())
 }

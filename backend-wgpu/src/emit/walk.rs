@@ -235,7 +235,7 @@ fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, d: usize, out: &mut String) -> R
         } => {
             let t = cx.local_ty(*var);
             let ut = match t {
-                ScalarType::I32 | ScalarType::U32 => "u32",
+                ScalarType::I32 | ScalarType::U32 | ScalarType::U8 | ScalarType::U16 => "u32",
                 _ => "u64",
             };
             let (s0, e0, st, c) = (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
@@ -395,7 +395,7 @@ pub(crate) fn expr(cx: &Cx<'_>, h: &mut Helpers, e: &Expr) -> R<String> {
             match op {
                 UnaryOp::Neg => arith::neg(h, t, &a, cx.k.overflow_checks),
                 UnaryOp::Not if t == ScalarType::Bool => logic::not(&a),
-                UnaryOp::Not => bitwise::not(&a),
+                UnaryOp::Not => bitwise::not(t, &a),
             }
         }
         Expr::Cast { ty, arg } => {
