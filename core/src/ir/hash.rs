@@ -301,9 +301,10 @@ impl Fnv {
                 inclusive,
                 body,
             } => {
-                self.tag(15);
+                // Inclusive ranges have tags of their own, so that the hashes of kernels
+                // without them did not change when they were added.
+                self.tag(if *inclusive { 21 } else { 15 });
                 self.nested(*kind, *var, start, end);
-                self.bool(*inclusive);
                 self.block(body);
             }
             Stmt::NestedReduce {
@@ -317,9 +318,10 @@ impl Fnv {
                 body,
                 result,
             } => {
-                self.tag(16);
+                // Inclusive ranges have tags of their own, so that the hashes of kernels
+                // without them did not change when they were added.
+                self.tag(if *inclusive { 22 } else { 16 });
                 self.nested(*kind, *var, start, end);
-                self.bool(*inclusive);
                 self.tag(*reducer as u8);
                 self.local(*acc);
                 self.block(body);
@@ -336,9 +338,10 @@ impl Fnv {
                 body,
                 total,
             } => {
-                self.tag(17);
+                // Inclusive ranges have tags of their own, so that the hashes of kernels
+                // without them did not change when they were added.
+                self.tag(if *inclusive { 23 } else { 17 });
                 self.nested(*kind, *var, start, end);
-                self.bool(*inclusive);
                 self.local(*partial);
                 self.local(*is_final);
                 self.block(body);

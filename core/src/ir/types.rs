@@ -15,10 +15,6 @@ pub enum ScalarType {
     I32,
     /// `u32`.
     U32,
-    /// `u8`. Device backends without 8-bit storage pack four into a 32-bit word.
-    U8,
-    /// `u16`. Device backends without 16-bit storage pack two into a 32-bit word.
-    U16,
     /// `i64` (and Rust `isize`).
     I64,
     /// `u64` (and Rust `usize`).
@@ -27,6 +23,12 @@ pub enum ScalarType {
     F32,
     /// `f64`, IEEE 754 binary64.
     F64,
+    // The narrow types come last so that the IR hashes of kernels that do not use them (a type's
+    // hash is its position) did not change when they were added.
+    /// `u8`. Device backends without 8-bit storage pack four into a 32-bit word.
+    U8,
+    /// `u16`. Device backends without 16-bit storage pack two into a 32-bit word.
+    U16,
 }
 
 impl ScalarType {
@@ -35,12 +37,12 @@ impl ScalarType {
         ScalarType::Bool,
         ScalarType::I32,
         ScalarType::U32,
-        ScalarType::U8,
-        ScalarType::U16,
         ScalarType::I64,
         ScalarType::U64,
         ScalarType::F32,
         ScalarType::F64,
+        ScalarType::U8,
+        ScalarType::U16,
     ];
 
     /// The Rust spelling (`"f64"`, `"u32"`, ...).
