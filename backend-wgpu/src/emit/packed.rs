@@ -124,7 +124,8 @@ fn place(t: ScalarType, o: &str) -> (String, String) {
     let (n, log) = per_word(t);
     (
         format!("u32({o} >> {log}u)"),
-        format!("(u32({o} & {}u) * {}u)", n - 1, t.bits()),
+        // `u32(o)` keeps the low bits of a 64-bit offset (and is the offset itself in 32-bit mode).
+        format!("((u32({o}) & {}u) * {}u)", n - 1, t.bits()),
     )
 }
 
