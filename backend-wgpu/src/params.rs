@@ -31,7 +31,8 @@ pub struct ParamsLayout {
 
 /// The storage type of a value of type `t` in the parameter block and in output buffers.
 pub fn storage_type(t: ScalarType) -> ScalarType {
-    if t == ScalarType::Bool {
+    // `u8` / `u16` values are `u32`s in WGSL (see `emit::packed`).
+    if matches!(t, ScalarType::Bool | ScalarType::U8 | ScalarType::U16) {
         ScalarType::U32
     } else {
         t

@@ -1,9 +1,12 @@
 //! Atomic operations on View elements: native for the integer types, compare-and-swap loops on the
 //! bit pattern for `f32` / `f64` (the hardware has no float fetch-add on the host).
 
-use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{
+    AtomicI32, AtomicI64, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering,
+};
 
-/// Element types with atomic read-modify-write operations: `i32`, `u32`, `i64`, `u64`, `f32`, `f64`.
+/// Element types with atomic read-modify-write operations: `u8`, `u16`, `i32`, `u32`, `i64`, `u64`,
+/// `f32`, `f64`.
 ///
 /// # Safety
 /// Implementations must perform each operation as one atomic access to `*p`.
@@ -130,6 +133,8 @@ macro_rules! atomic_int {
 }
 atomic_int!(i32, AtomicI32);
 atomic_int!(u32, AtomicU32);
+atomic_int!(u8, AtomicU8);
+atomic_int!(u16, AtomicU16);
 atomic_int!(i64, AtomicI64);
 atomic_int!(u64, AtomicU64);
 

@@ -12,23 +12,55 @@ use crate::reducer::Reducer;
 use crate::scalar::Scalar;
 use std::cell::Cell;
 use std::marker::PhantomData;
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 
-/// Arguments accepted as a nested range: a count `n` (meaning `0..n`) or a `Range<usize>`.
+/// Arguments accepted as a nested range: a count `n` (meaning `0..n`), a `Range<usize>` or a
+/// `RangeInclusive<usize>` (`first..=last`, which reaches `usize::MAX` without forming `last + 1`).
 pub trait IntoNestedRange {
+    /// The indices, in order.
+    type Indices: NestedIndices;
     /// The range.
-    fn into_range(self) -> Range<usize>;
+    fn into_range(self) -> Self::Indices;
 }
 impl IntoNestedRange for usize {
+    type Indices = Range<usize>;
     #[inline(always)]
     fn into_range(self) -> Range<usize> {
         0..self
     }
 }
 impl IntoNestedRange for Range<usize> {
+    type Indices = Range<usize>;
     #[inline(always)]
     fn into_range(self) -> Range<usize> {
         self
+    }
+}
+impl IntoNestedRange for RangeInclusive<usize> {
+    type Indices = RangeInclusive<usize>;
+    #[inline(always)]
+    fn into_range(self) -> RangeInclusive<usize> {
+        self
+    }
+}
+
+/// The indices of a nested range, with their first and last element: what `#[kernel]` checks
+/// once for a whole range before running its body with unchecked accesses.
+pub trait NestedIndices: Iterator<Item = usize> {
+    /// The first and the last index, or `None` when the range is empty.
+    fn first_last(&self) -> Option<(usize, usize)>;
+}
+impl NestedIndices for Range<usize> {
+    #[inline(always)]
+    fn first_last(&self) -> Option<(usize, usize)> {
+        (self.start < self.end).then(|| (self.start, self.end - 1))
+    }
+}
+impl NestedIndices for RangeInclusive<usize> {
+    #[inline(always)]
+    fn first_last(&self) -> Option<(usize, usize)> {
+        // `is_empty` also covers an exhausted range, whose bounds no longer describe its indices.
+        (!self.is_empty()).then(|| (*self.start(), *self.end()))
     }
 }
 
@@ -171,17 +203,17 @@ impl<'t> TeamMember<'t> {
     }
     /// Indices of a `TeamThreadRange`: split across the team's threads.
     #[inline(always)]
-    pub fn thread_range(&self, r: impl IntoNestedRange) -> Range<usize> {
+    pub fn thread_range<N: IntoNestedRange>(&self, r: N) -> N::Indices {
         r.into_range()
     }
     /// Indices of a `ThreadVectorRange`: split across the calling thread's vector lanes.
     #[inline(always)]
-    pub fn vector_range(&self, r: impl IntoNestedRange) -> Range<usize> {
+    pub fn vector_range<N: IntoNestedRange>(&self, r: N) -> N::Indices {
         r.into_range()
     }
     /// Indices of a `TeamVectorRange`: split across all threads and lanes of the team.
     #[inline(always)]
-    pub fn team_vector_range(&self, r: impl IntoNestedRange) -> Range<usize> {
+    pub fn team_vector_range<N: IntoNestedRange>(&self, r: N) -> N::Indices {
         r.into_range()
     }
     /// Reduction over a `TeamThreadRange`; every thread of the team receives the result.
@@ -309,7 +341,7 @@ impl<'t> TeamMember<'t> {
 
 #[inline(always)]
 fn nested_reduce<T, Rd: Reducer<T>>(
-    r: Range<usize>,
+    r: impl Iterator<Item = usize>,
     reducer: &Rd,
     mut f: impl FnMut(usize, &mut T),
 ) -> T {
@@ -321,7 +353,10 @@ fn nested_reduce<T, Rd: Reducer<T>>(
 }
 
 #[inline(always)]
-fn nested_scan<T: Scalar>(r: Range<usize>, mut f: impl FnMut(usize, &mut T, bool)) -> T {
+fn nested_scan<T: Scalar>(
+    r: impl Iterator<Item = usize>,
+    mut f: impl FnMut(usize, &mut T, bool),
+) -> T {
     let mut acc = T::ZERO;
     for j in r {
         f(j, &mut acc, true);

@@ -64,7 +64,8 @@ mod parse;
 /// * `let` / `let mut` with a name or a tuple of names (initializer required), assignment and compound
 ///   assignment, `*acc op= e`, `acc.field` on accumulators;
 /// * arithmetic, bit, comparison and logical operators, unary `-` and `!`, `as` casts between `bool`,
-///   `i32`, `u32`, `i64`, `u64`, `f32`, `f64`, `usize`, `isize`;
+///   `u8`, `u16`, `i32`, `u32`, `i64`, `u64`, `f32`, `f64`, `usize`, `isize` (`u8`/`u16` arithmetic
+///   as Rust's: it overflows at 255/65535);
 /// * `if` / `else` (also as expressions), `while`, `loop`, `break`, `continue`, `return` (no value),
 ///   `for x in a..b` / `a..=b`, also with `.step_by(k)`, `.rev()`, `.rev().step_by(k)` and, where
 ///   Rust's iterators allow it, `.step_by(k).rev()`; an inclusive range may end at its type's
@@ -83,8 +84,9 @@ mod parse;
 ///   team_vector_reduce thread_scan vector_scan team_vector_scan single_team single_thread
 ///   team_scratch thread_scratch`; closures are accepted only as their arguments, e.g.
 ///   `team.thread_reduce(n, Sum, |j, acc: &mut f64| *acc += a[(l, j)])`, and nested ranges are written
-///   `for j in team.thread_range(n) { .. }`; `let s = team.team_scratch::<f64, 1>(0, [n]);` binds a
-///   writable scratch View;
+///   `for j in team.thread_range(n) { .. }`; a nested range (and the range of a nested reduction or
+///   scan) is `n` (meaning `0..n`), `a..b` or `a..=b` (which reaches `usize::MAX`);
+///   `let s = team.team_scratch::<f64, 1>(0, [n]);` binds a writable scratch View;
 /// * local arrays `[0.0; 4]`, `[x, y, z]` and their indexing; calls of `#[rokkos::func]` functions
 ///   (`foo(x)`, `module::foo(x)`).
 ///

@@ -1,4 +1,4 @@
-//! Every `as` cast between the kernel scalar types (`bool`, `i32`, `u32`, `i64`, `u64`, `f32`, `f64`,
+//! Every `as` cast between the kernel scalar types (`bool`, `u8`, `u16`, `i32`, `u32`, `i64`, `u64`, `f32`, `f64`,
 //! `usize`, `isize`) on every backend, bit for bit against Rust's own `as` on the same values: the
 //! edge values of each source type (zero, ±1, the extremes and their neighbours, the powers of two
 //! where a narrower type wraps or a float loses precision, ±0, ±inf, NaN, subnormals, the float
@@ -50,6 +50,32 @@ cast_kernel!(from_i32, i32);
 cast_kernel!(from_u32, u32);
 cast_kernel!(from_i64, i64);
 cast_kernel!(from_u64, u64);
+cast_kernel!(from_u8, u8);
+cast_kernel!(from_u16, u16);
+
+/// Casts *to* `u8` and `u16` from every wider source (truncating integers, saturating floats with
+/// NaN as 0), and between the two.
+#[kernel]
+fn to_small(i: usize, bytes: ViewMut<u8, 2>, halves: ViewMut<u16, 2>, a: View<i64>, f: View<f64>) {
+    let v = a[i];
+    let x = f[i];
+    bytes[(i, 0)] = v as u8;
+    bytes[(i, 1)] = (v as i32) as u8;
+    bytes[(i, 2)] = (v as u32) as u8;
+    bytes[(i, 3)] = (v as u64) as u8;
+    bytes[(i, 4)] = x as u8;
+    bytes[(i, 5)] = (x as f32) as u8;
+    bytes[(i, 6)] = (v as u16) as u8;
+    bytes[(i, 7)] = (v > 0) as u8;
+    halves[(i, 0)] = v as u16;
+    halves[(i, 1)] = (v as i32) as u16;
+    halves[(i, 2)] = (v as u32) as u16;
+    halves[(i, 3)] = (v as u64) as u16;
+    halves[(i, 4)] = x as u16;
+    halves[(i, 5)] = (x as f32) as u16;
+    halves[(i, 6)] = (v as u8) as u16;
+    halves[(i, 7)] = (v < 0) as u16;
+}
 cast_kernel!(from_f32, f32);
 cast_kernel!(from_f64, f64);
 
@@ -264,6 +290,65 @@ fn every_cast_matches_rust<E: ExecutionSpace>(space: E) {
             u64,
             ints.iter().map(|&v| v as u64).collect()
         );
+        run_casts!(
+            &space,
+            E,
+            from_u8,
+            u8,
+            ints.iter().map(|&v| v as u8).collect()
+        );
+        run_casts!(
+            &space,
+            E,
+            from_u16,
+            u16,
+            ints.iter().map(|&v| v as u16).collect()
+        );
+        // Casts to u8 and u16, paired integer and float sources.
+        let n = ints.len().max(floats.len());
+        let av: Vec<i64> = (0..n).map(|k| ints[k % ints.len()] as i64).collect();
+        let fv: Vec<f64> = (0..n).map(|k| floats[k % floats.len()]).collect();
+        let a: DevView<E, i64> = dev_from_vec(&space, "a", [n], av.clone())?;
+        let f: DevView<E, f64> = dev_from_vec(&space, "f", [n], fv.clone())?;
+        let bytes: DevView<E, u8, 2> = dev(&space, "bytes", [n, 8])?;
+        let halves: DevView<E, u16, 2> = dev(&space, "halves", [n, 8])?;
+        parallel_for(
+            "to_small",
+            RangePolicy::new(&space, 0..n),
+            to_small(&bytes, &halves, &a, &f),
+        )?;
+        let (gb, gh) = (to_host(&bytes), to_host(&halves));
+        for k in 0..n {
+            let (v, x) = (av[k], fv[k]);
+            let wb = [
+                v as u8,
+                (v as i32) as u8,
+                (v as u32) as u8,
+                (v as u64) as u8,
+                x as u8,
+                (x as f32) as u8,
+                (v as u16) as u8,
+                (v > 0) as u8,
+            ];
+            let wh = [
+                v as u16,
+                (v as i32) as u16,
+                (v as u32) as u16,
+                (v as u64) as u16,
+                x as u16,
+                (x as f32) as u16,
+                (v as u8) as u16,
+                (v < 0) as u16,
+            ];
+            prop_assert_eq!(&gb[8 * k..8 * k + 8], &wb[..], "to u8 from {} / {:?}", v, x);
+            prop_assert_eq!(
+                &gh[8 * k..8 * k + 8],
+                &wh[..],
+                "to u16 from {} / {:?}",
+                v,
+                x
+            );
+        }
         let mut f32s: Vec<f32> = floats.iter().map(|&v| v as f32).collect();
         f32s.extend([
             f32::MIN_POSITIVE,

@@ -244,6 +244,8 @@ int_ops!(ops_i32, i32);
 int_ops!(ops_u32, u32);
 int_ops!(ops_i64, i64);
 int_ops!(ops_u64, u64);
+int_ops!(ops_u8, u8);
+int_ops!(ops_u16, u16);
 
 #[kernel]
 fn neg_abs(i: usize, out: ViewMut<i64, 2>, a: View<i32>, b: View<i64>) {
@@ -257,6 +259,8 @@ fn integer_arithmetic_fails_as_rust<E: ExecutionSpace>(space: E) {
     ops_u32::check_all(&space);
     ops_i64::check_all(&space);
     ops_u64::check_all(&space);
+    ops_u8::check_all(&space);
+    ops_u16::check_all(&space);
     for (a, b) in [(5, -7), (i32::MIN, 3), (4, i64::MIN)] {
         let out: DevView<E, i64, 2> = dev(&space, "out", [1, 2]).unwrap();
         let x: DevView<E, i32> = dev_from_vec(&space, "a", [1], vec![a]).unwrap();

@@ -2,7 +2,7 @@
 use rokkos::prelude::*;
 
 #[kernel]
-fn copy_bytes(i: usize, dst: ViewMut<u8>, src: View<u8>) {
+fn copy_bytes(i: usize, dst: ViewMut<i8>, src: View<i8>) {
     dst[i] = src[i];
 }
 

@@ -207,7 +207,8 @@ fn check_types(k: &Kernel) -> Result<(), EmitError> {
                 .flat_map(|f| f.locals.iter().map(|l| l.ty)),
         )
         .chain(k.acc_fields().into_iter().map(|(_, t)| t))
-        .chain(k.scratch.iter().map(|d| d.elem));
+        .chain(k.scratch.iter().map(|d| d.elem))
+        .chain(expr_types(k));
     for t in used {
         if !known(t) {
             return Err(EmitError::Unsupported(format!(
@@ -216,6 +217,28 @@ fn check_types(k: &Kernel) -> Result<(), EmitError> {
         }
     }
     Ok(())
+}
+
+/// The types of every literal and every cast's target in `k`'s bodies: a value of a type no
+/// declaration has can still appear inside an expression (`x as u8`).
+fn expr_types(k: &Kernel) -> Vec<rokkos_core::ir::ScalarType> {
+    use rokkos_core::ir::Expr;
+    let mut out = Vec::new();
+    let bodies = std::iter::once(&k.body).chain(k.functions.iter().map(|f| &f.body));
+    for b in bodies {
+        for s in b {
+            s.walk(&mut |s| {
+                for e in s.exprs() {
+                    e.walk(&mut |e| match e {
+                        Expr::Lit(v) => out.push(v.ty()),
+                        Expr::Cast { ty, .. } => out.push(*ty),
+                        _ => {}
+                    });
+                }
+            });
+        }
+    }
+    out
 }
 
 /// Whether `source` can write the error record: a use of the recording helpers beyond their own

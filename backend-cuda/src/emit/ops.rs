@@ -22,6 +22,10 @@ pub(crate) fn lit(v: Value) -> String {
         Value::I64(x) if x == i64::MIN => "(-9223372036854775807ll - 1ll)".into(),
         Value::I64(x) => format!("{x}ll"),
         Value::U64(x) => format!("{x}ull"),
+        // Never emitted: `check_types` refuses kernels with these types until the target spells
+        // them (native `uint8_t` / `uint16_t` plus Rust's wrapping rules).
+        Value::U8(x) => format!("{x}u"),
+        Value::U16(x) => format!("{x}u"),
         Value::F32(x) if x == 0.0 => if x.is_sign_negative() {
             "(-0.0f)"
         } else {

@@ -58,6 +58,9 @@ pub(crate) fn binary(
     r_lit: Option<Value>,
 ) -> String {
     let base = op.base();
+    if super::packed::is_packed(t) {
+        return super::packed::arith(h, op, t, l, r, checks);
+    }
     if t.is_float() {
         return if base == ArithOp::Rem {
             format!("{}({l}, {r})", rem_float(h, t))

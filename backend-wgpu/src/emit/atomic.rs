@@ -32,8 +32,13 @@ pub(crate) fn call(
     let off = offset_helper(cx, h, k);
     let rank = cx.k.views[k].rank as usize;
     let name = format!("rk_at{k}_{}", a.op.name());
-    let tn = t.name();
+    let tn = super::wty(t);
     let (_, sentinel) = super::memory::offset_kind(h);
+    let packed = if super::packed::is_packed(t) {
+        Some(super::packed::atomic_body(t, k, a.op)?)
+    } else {
+        None
+    };
     h.add(&name, || {
         let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
@@ -47,7 +52,7 @@ pub(crate) fn call(
         }
         let zero = super::lit(rokkos_core::ir::Value::zero(t));
         let p = format!("&v{k}[u32(o)]");
-        let body = body(a.op, t, &p);
+        let body = packed.unwrap_or_else(|| body(a.op, t, &p));
         let ret = if a.op.yields_value() {
             format!(" -> {tn}")
         } else {

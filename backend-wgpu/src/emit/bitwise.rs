@@ -31,7 +31,7 @@ pub(crate) fn binary(
             // in the amount's own type, then converted to the u32 WGSL takes.
             let mask = lt.bits() - 1;
             let m = super::lit(Value::from_bits(rt, mask as u64));
-            format!("({l} {} u32({r} & {m}))", op.symbol())
+            in_range(lt, op, format!("({l} {} u32({r} & {m}))", op.symbol()))
         }
     }
 }
@@ -54,19 +54,34 @@ fn checked_shift(h: &mut Helpers, op: BitwiseOp, lt: ScalarType, rt: ScalarType)
         _ => "u64(n)",
     };
     let mask = super::lit(Value::from_bits(rt, lt.bits() as u64 - 1));
+    let shifted = in_range(lt, op, format!("(a {} u32(n & {mask}))", op.symbol()));
     h.add(&name, || {
         format!(
-            "fn {name}(a: {}, n: {}) -> {} {{\n    if ({amount} >= {}lu) {{ {on_ovf}; }}\n    return a {} u32(n & {mask});\n}}\n",
-            lt.name(),
-            rt.name(),
-            lt.name(),
+            "fn {name}(a: {}, n: {}) -> {} {{\n    if ({amount} >= {}lu) {{ {on_ovf}; }}\n    return {shifted};\n}}\n",
+            super::wty(lt),
+            super::wty(rt),
+            super::wty(lt),
             lt.bits(),
-            op.symbol()
         )
     })
 }
 
-/// `!a` on an integer: the complement.
-pub(crate) fn not(a: &str) -> String {
-    format!("(~({a}))")
+/// `!a` on an integer of type `t`: the complement (of the type's bits only for `u8` / `u16`, held
+/// in a `u32`).
+pub(crate) fn not(t: ScalarType, a: &str) -> String {
+    if super::packed::is_packed(t) {
+        format!("(({a}) ^ {})", super::packed::max_lit(t))
+    } else {
+        format!("(~({a}))")
+    }
+}
+
+/// A shift's result kept in range: `<<` on a `u8` / `u16` (held in a `u32`) drops the bits
+/// shifted past the type's width.
+fn in_range(t: ScalarType, op: BitwiseOp, shifted: String) -> String {
+    if op == BitwiseOp::Shl && super::packed::is_packed(t) {
+        format!("({shifted} & {})", super::packed::max_lit(t))
+    } else {
+        shifted
+    }
 }

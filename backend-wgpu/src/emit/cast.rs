@@ -5,7 +5,7 @@
 //! toward zero and *saturates*, NaN giving 0 (WGSL's own conversion is undefined out of range, so a
 //! helper checks the bounds first).
 
-use super::{EmitError, Helpers};
+use super::{packed, EmitError, Helpers};
 use rokkos_core::ir::{ScalarType, Value};
 
 /// `a as to`, with `a: from`.
@@ -25,7 +25,16 @@ pub(crate) fn cast(
             super::lit(Value::from_bits(t, 0)),
             super::lit(Value::from_bits(t, 1))
         ),
-        (f, t) if f.is_int() && t.is_int() => int_to_int(f, t, a),
+        // `u8` / `u16` are `u32`s in range (`emit::packed`): cast as a `u32`, then keep the
+        // target's bits.
+        (f, t) if f.is_int() && packed::is_packed(t) => {
+            format!(
+                "({} & {})",
+                int_to_int(widened(f), T::U32, a),
+                packed::max_lit(t)
+            )
+        }
+        (f, t) if f.is_int() && t.is_int() => int_to_int(widened(f), t, a),
         (f, t) if f.is_int() && t.is_float() => format!("{}({a})", t.name()),
         (f, t) if f.is_float() && t.is_float() => format!("{}({a})", t.name()),
         (f, t) if f.is_float() && t.is_int() => {
@@ -66,6 +75,15 @@ fn int_to_int(f: ScalarType, t: ScalarType, a: &str) -> String {
     }
 }
 
+/// The WGSL type a value of `t` is held in, as a cast source: `u8` / `u16` are in-range `u32`s.
+fn widened(t: ScalarType) -> ScalarType {
+    if packed::is_packed(t) {
+        ScalarType::U32
+    } else {
+        t
+    }
+}
+
 fn float_lit(t: ScalarType, x: f64) -> String {
     if t == ScalarType::F32 {
         super::lit(Value::F32(x as f32))
@@ -85,7 +103,7 @@ fn float_to_int(name: &str, f: ScalarType, t: ScalarType) -> String {
     format!(
         "fn {name}(x: {ft}) -> {tt} {{\n    if (!(x == x)) {{ return {zero}; }}\n    if (x >= {up}) {{ return {max}; }}\n    if ({low_test}) {{ return {min}; }}\n    return {tt}(x);\n}}\n",
         ft = f.name(),
-        tt = t.name(),
+        tt = super::wty(t),
         zero = super::lit(Value::from_bits(t, 0)),
         up = float_lit(f, upper),
     )

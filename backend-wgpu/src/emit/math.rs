@@ -37,7 +37,7 @@ pub(crate) fn call(
 ) -> Result<String, EmitError> {
     use MathFn as M;
     let t = tys[0];
-    let tn = t.name();
+    let tn = super::wty(t);
     let x = xs[0].as_str();
     let a = |i: usize| xs[i].as_str();
 

@@ -37,6 +37,11 @@ pub(crate) fn binding_type(
         Access::ReadOnly => "read",
         Access::Writable => "read_write",
     };
+    if super::packed::is_packed(v.elem) {
+        let writable = atomic || v.access == Access::Writable;
+        let access = if writable { "read_write" } else { access };
+        return Ok((access, super::packed::binding_elem(writable).to_string()));
+    }
     if !atomic {
         return Ok((access, v.elem.name().to_string()));
     }
@@ -151,7 +156,12 @@ pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
             .collect();
         let sum = index::offset_sum(k, rank, &sp);
         if !addr32 {
-            oob.push(format!("o >= u64(arrayLength(&v{k}))"));
+            let elem = cx.k.views[k].elem;
+            oob.push(if super::packed::is_packed(elem) {
+                format!("o >= {}", super::packed::array_elems(elem, k))
+            } else {
+                format!("o >= u64(arrayLength(&v{k}))")
+            });
         }
         let cond = if oob.is_empty() {
             "false".to_string()
@@ -184,7 +194,8 @@ fn bare_access(cx: &Cx<'_>, h: &Helpers, view: ViewRef, index: &[Expr]) -> Optio
     let ViewRef::Param(p) = view else { return None };
     let k = p.0 as usize;
     let bare = matches!(index, [Expr::WorkIndex(0)]);
-    (h.bare && bare && cx.k.views[k].rank == 1 && !is_atomic(cx, k)).then(|| {
+    let packed = super::packed::is_packed(cx.k.views[k].elem);
+    (h.bare && bare && cx.k.views[k].rank == 1 && !is_atomic(cx, k) && !packed).then(|| {
         let field = |n: &str| format!("P.{n}");
         let narrow = |e: &str| format!("u32({e})");
         let sp = Spelling {
@@ -215,11 +226,14 @@ pub(crate) fn load(
     let rank = cx.k.views[k].rank as usize;
     let name = format!("rk_ld{k}");
     let atomic = is_atomic(cx, k);
+    let packed_words = super::packed::is_packed(t)
+        && (atomic || cx.k.views[k].access == rokkos_core::ir::Access::Writable);
     let (_, sentinel) = offset_kind(h);
     h.add(&name, || {
         let params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
         let read = match (atomic, t) {
+            _ if super::packed::is_packed(t) => super::packed::load(t, k, "o", packed_words),
             (false, _) => format!("v{k}[u32(o)]"),
             (true, ScalarType::F32) => format!("bitcast<f32>(atomicLoad(&v{k}[u32(o)]))"),
             (true, ScalarType::F64) => format!("bitcast<f64>(atomicLoad(&v{k}[u32(o)]))"),
@@ -229,7 +243,7 @@ pub(crate) fn load(
             "fn {name}({}) -> {tn} {{\n    let o = {off}({});\n    if (o == {sentinel}) {{ return {zero}; }}\n    return {read};\n}}\n",
             params.join(", "),
             call.join(", "),
-            tn = t.name(),
+            tn = super::wty(t),
             zero = super::lit(rokkos_core::ir::Value::zero(t)),
         )
     });
@@ -261,9 +275,10 @@ pub(crate) fn store(
     let (_, sentinel) = offset_kind(h);
     h.add(&name, || {
         let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
-        params.push(format!("x: {}", t.name()));
+        params.push(format!("x: {}", super::wty(t)));
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
         let write = match (atomic, t) {
+            _ if super::packed::is_packed(t) => super::packed::store(t, k, "o", "x"),
             (false, _) => format!("v{k}[u32(o)] = x"),
             (true, ScalarType::F32) => format!("atomicStore(&v{k}[u32(o)], bitcast<u32>(x))"),
             (true, ScalarType::F64) => format!("atomicStore(&v{k}[u32(o)], bitcast<u64>(x))"),

@@ -21,6 +21,7 @@ mod math_f32;
 mod math_f64;
 mod mathlib;
 mod memory;
+mod packed;
 pub mod team;
 mod walk;
 
@@ -123,7 +124,11 @@ pub struct Emitted {
 
 /// WGSL spelling of a scalar type.
 pub fn wty(t: ScalarType) -> &'static str {
-    t.name()
+    if packed::is_packed(t) {
+        "u32"
+    } else {
+        t.name()
+    }
 }
 
 /// A WGSL literal (or constant expression) of `v`'s type.
@@ -133,6 +138,8 @@ pub fn lit(v: Value) -> String {
         Value::I32(x) if x == i32::MIN => "(-2147483647i - 1i)".into(),
         Value::I32(x) => format!("{x}i"),
         Value::U32(x) => format!("{x}u"),
+        Value::U8(x) => format!("{x}u"),
+        Value::U16(x) => format!("{x}u"),
         Value::I64(x) if x == i64::MIN => "(-9223372036854775807li - 1li)".into(),
         Value::I64(x) => format!("{x}li"),
         Value::U64(x) => format!("{x}lu"),

@@ -145,7 +145,9 @@ fn wg_buf(t: ScalarType) -> (&'static str, &'static str, String, String) {
             "bitcast<u32>(x)".into(),
             format!("bitcast<{}>(w)", wty(t)),
         ),
-        ScalarType::U32 => ("rk_w4", "u32", "x".into(), "w".into()),
+        ScalarType::U32 | ScalarType::U8 | ScalarType::U16 => {
+            ("rk_w4", "u32", "x".into(), "w".into())
+        }
         ScalarType::U64 => ("rk_w8", "u64", "x".into(), "w".into()),
         ScalarType::I64 | ScalarType::F64 => (
             "rk_w8",
@@ -248,14 +250,16 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                    h: &mut Helpers,
                    kind: NestedKind,
                    var: LocalId,
-                   start: &Expr,
-                   end: &Expr,
+                   (start, end, inclusive): (&Expr, &Expr, bool),
                    call: &str|
      -> R<String> {
         let (p, c) = participants(kind, &sh);
         let (s0, e0, j) = (cx.tmp(), cx.tmp(), cx.tmp());
+        // An inclusive range stops past its last index without forming `end + 1`; a step that
+        // wraps past `u64::MAX` lands below the start and stops too.
+        let past = if inclusive { ">" } else { ">=" };
         Ok(format!(
-            "{i}{{ let {s0} = {}; let {e0} = {}; var {j} = {s0} + {p};\n{i}  loop {{ if ({j} >= {e0} || {j} < {s0}) {{ break; }} l{} = {j}; {call}; {j} = {j} + {c}; }} }}\n",
+            "{i}{{ let {s0} = {}; let {e0} = {}; var {j} = {s0} + {p};\n{i}  loop {{ if ({j} {past} {e0} || {j} < {s0}) {{ break; }} l{} = {j}; {call}; {j} = {j} + {c}; }} }}\n",
             expr(cx, h, start)?,
             expr(cx, h, end)?,
             var.0
@@ -268,16 +272,25 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
             var,
             start,
             end,
+            inclusive,
             body,
         } => {
             let call = body_fn(cx, h, body)?;
-            out.push_str(&strided(cx, h, *kind, *var, start, end, &call)?);
+            out.push_str(&strided(
+                cx,
+                h,
+                *kind,
+                *var,
+                (start, end, *inclusive),
+                &call,
+            )?);
         }
         Stmt::NestedReduce {
             kind,
             var,
             start,
             end,
+            inclusive,
             reducer,
             acc,
             body,
@@ -289,7 +302,14 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                 .ok_or_else(|| EmitError::Mismatch(format!("reducer {} on {t}", reducer.name())))?;
             let call = body_fn(cx, h, body)?;
             out.push_str(&format!("{i}l{} = {};\n", acc.0, lit(id)));
-            out.push_str(&strided(cx, h, *kind, *var, start, end, &call)?);
+            out.push_str(&strided(
+                cx,
+                h,
+                *kind,
+                *var,
+                (start, end, *inclusive),
+                &call,
+            )?);
             match kind {
                 NestedKind::Vector if vp > 1 => {
                     return Err(EmitError::Mismatch(
@@ -315,6 +335,7 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
             var,
             start,
             end,
+            inclusive,
             partial,
             is_final,
             body,
@@ -330,16 +351,31 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                 ));
             }
             // Contiguous chunks per participant, so that one sequential pass per chunk follows
-            // the index order.
-            let (s0, e0, ch, lo, hi, j) =
-                (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
+            // the index order. Chunks are offsets from the start up to the last offset `lo`, and
+            // each pass counts its indices, so that neither form computes `end + 1`.
+            let (s0, e0, ne, lo, ch, off, n, j, k) = (
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+                cx.tmp(),
+            );
             let (pr, fl) = (partial.0, is_final.0);
             let pass = format!(
-                "{i}  {{ var {j} = {lo}; loop {{ if ({j} >= {hi}) {{ break; }} l{} = {j}; {call}; {j} = {j} + 1lu; }} }}\n",
+                "{i}  {{ var {j} = {s0} + {off}; var {k} = 0lu; loop {{ if ({k} >= {n}) {{ break; }} l{} = {j}; {call}; {j} = {j} + 1lu; {k} = {k} + 1lu; }} }}\n",
                 var.0
             );
+            let (nonempty, last) = if *inclusive {
+                (format!("{e0} >= {s0}"), format!("{e0} - {s0}"))
+            } else {
+                (format!("{e0} > {s0}"), format!("{e0} - {s0} - 1lu"))
+            };
             out.push_str(&format!(
-                "{i}{{ let {s0} = {}; let {e0} = {}; let {ch} = select(0lu, ({e0} - {s0} + {c} - 1lu) / {c}, {e0} > {s0});\n{i}  let {lo} = min({s0} + {p} * {ch}, max({e0}, {s0})); let {hi} = min({lo} + {ch}, max({e0}, {s0}));\n",
+                "{i}{{ let {s0} = {}; let {e0} = {}; let {ne} = {nonempty}; let {lo} = select(0lu, {last}, {ne});\n{i}  let {ch} = select(0lu, {lo} / {c} + 1lu, {ne}); let {off} = {p} * {ch};\n{i}  let {n} = select(0lu, min({ch} - 1lu, {lo} - {off}) + 1lu, {ne} && {off} <= {lo});\n",
                 expr(cx, h, start)?,
                 expr(cx, h, end)?,
             ));
@@ -508,6 +544,7 @@ fn arena(cx: &Cx<'_>, id: u32) -> &'static str {
 
 /// `scratch[index]`.
 pub(crate) fn load(cx: &Cx<'_>, h: &mut Helpers, id: ScratchId, index: &[Expr]) -> R<String> {
+    refuse_packed(cx, id)?;
     let args = super::memory::index_args(cx, h, index)?;
     let off = scratch_off(cx, h, id.0);
     let t = cx.k.scratch[id.0 as usize].elem;
@@ -545,6 +582,7 @@ pub(crate) fn store(
     index: &[Expr],
     value: &Expr,
 ) -> R<String> {
+    refuse_packed(cx, id)?;
     let mut args = super::memory::index_args(cx, h, index)?;
     args.push(expr(cx, h, value)?);
     let off = scratch_off(cx, h, id.0);
@@ -653,4 +691,16 @@ pub(crate) fn entry(
     }
     s.push_str("}\n");
     Ok(s)
+}
+
+/// Scratch of `u8` / `u16` elements: its words would be shared by threads that store neighbouring
+/// elements, and workgroup memory has no atomic store path here (see `emit::packed`).
+fn refuse_packed(cx: &Cx<'_>, id: ScratchId) -> R<()> {
+    let t = cx.k.scratch[id.0 as usize].elem;
+    if super::packed::is_packed(t) {
+        return Err(EmitError::Unsupported(format!(
+            "team scratch of {t} elements on wgpu (pack them into u32 scratch)"
+        )));
+    }
+    Ok(())
 }

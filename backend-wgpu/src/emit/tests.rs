@@ -39,13 +39,15 @@ fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
     sources.swap_remove(0)
 }
 
-const NUM: [ScalarType; 6] = [
+const NUM: [ScalarType; 8] = [
     ScalarType::I32,
     ScalarType::U32,
     ScalarType::I64,
     ScalarType::U64,
     ScalarType::F32,
     ScalarType::F64,
+    ScalarType::U8,
+    ScalarType::U16,
 ];
 
 /// A range kernel with one writable View and one scalar per numeric type, plus a bool scalar.
@@ -88,7 +90,7 @@ fn idx(t: ScalarType) -> usize {
 }
 fn p(t: ScalarType) -> Expr {
     if t == ScalarType::Bool {
-        return Expr::Param(ScalarParamId(6));
+        return Expr::Param(ScalarParamId(NUM.len() as u32));
     }
     Expr::Param(ScalarParamId(idx(t) as u32))
 }

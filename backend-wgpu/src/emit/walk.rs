@@ -270,7 +270,7 @@ impl Target for Wgsl {
         if t == ScalarType::Bool {
             logic::not(a)
         } else {
-            bitwise::not(a)
+            bitwise::not(t, a)
         }
     }
     fn cast(h: &mut Helpers, from: ScalarType, to: ScalarType, a: &str) -> R<String> {

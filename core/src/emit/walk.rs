@@ -422,7 +422,10 @@ fn stmt<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, s: &Stmt, d: usize, out: &mut S
             body,
         } => {
             let t = cx.local_ty(*var);
-            let unsigned32 = matches!(t, ScalarType::I32 | ScalarType::U32);
+            let unsigned32 = matches!(
+                t,
+                ScalarType::I32 | ScalarType::U32 | ScalarType::U8 | ScalarType::U16
+            );
             let (s0, e0, st, c) = (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
             let step_t = step.ty(cx.k, cx.locals).unwrap_or(t);
             let literal = matches!(step, Expr::Lit(v) if v.to_bits() != 0 && !is_negative(*v));

@@ -298,9 +298,12 @@ impl Fnv {
                 var,
                 start,
                 end,
+                inclusive,
                 body,
             } => {
-                self.tag(15);
+                // Inclusive ranges have tags of their own, so that the hashes of kernels
+                // without them did not change when they were added.
+                self.tag(if *inclusive { 21 } else { 15 });
                 self.nested(*kind, *var, start, end);
                 self.block(body);
             }
@@ -309,12 +312,15 @@ impl Fnv {
                 var,
                 start,
                 end,
+                inclusive,
                 reducer,
                 acc,
                 body,
                 result,
             } => {
-                self.tag(16);
+                // Inclusive ranges have tags of their own, so that the hashes of kernels
+                // without them did not change when they were added.
+                self.tag(if *inclusive { 22 } else { 16 });
                 self.nested(*kind, *var, start, end);
                 self.tag(*reducer as u8);
                 self.local(*acc);
@@ -326,12 +332,15 @@ impl Fnv {
                 var,
                 start,
                 end,
+                inclusive,
                 partial,
                 is_final,
                 body,
                 total,
             } => {
-                self.tag(17);
+                // Inclusive ranges have tags of their own, so that the hashes of kernels
+                // without them did not change when they were added.
+                self.tag(if *inclusive { 23 } else { 17 });
                 self.nested(*kind, *var, start, end);
                 self.local(*partial);
                 self.local(*is_final);

@@ -337,14 +337,16 @@ impl Printer<'_> {
                 var,
                 start,
                 end,
+                inclusive,
                 body,
             } => {
                 writeln!(
                     f,
-                    "{ind}for {} in {}_range({}..{}) {{",
+                    "{ind}for {} in {}_range({}{}{}) {{",
                     self.local(*var),
                     kind.name(),
                     self.expr(start),
+                    dots(*inclusive),
                     self.expr(end)
                 )?;
                 self.block(f, body, level + 1)?;
@@ -355,6 +357,7 @@ impl Printer<'_> {
                 var,
                 start,
                 end,
+                inclusive,
                 reducer,
                 acc,
                 body,
@@ -362,10 +365,11 @@ impl Printer<'_> {
             } => {
                 writeln!(
                     f,
-                    "{ind}{} = {}_reduce({}..{}, {}, |{}, {}: {}| {{",
+                    "{ind}{} = {}_reduce({}{}{}, {}, |{}, {}: {}| {{",
                     self.local(*result),
                     kind.name(),
                     self.expr(start),
+                    dots(*inclusive),
                     self.expr(end),
                     reducer.name(),
                     self.local(*var),
@@ -380,6 +384,7 @@ impl Printer<'_> {
                 var,
                 start,
                 end,
+                inclusive,
                 partial,
                 is_final,
                 body,
@@ -387,10 +392,11 @@ impl Printer<'_> {
             } => {
                 writeln!(
                     f,
-                    "{ind}{} = {}_scan({}..{}, |{}, {}: {}, {}| {{",
+                    "{ind}{} = {}_scan({}{}{}, |{}, {}: {}, {}| {{",
                     self.local(*total),
                     kind.name(),
                     self.expr(start),
+                    dots(*inclusive),
                     self.expr(end),
                     self.local(*var),
                     self.local(*partial),
@@ -431,4 +437,13 @@ impl Printer<'_> {
 
 fn lit(v: Value) -> String {
     v.to_string()
+}
+
+/// The range operator of a nested construct.
+fn dots(inclusive: bool) -> &'static str {
+    if inclusive {
+        "..="
+    } else {
+        ".."
+    }
 }

@@ -144,8 +144,10 @@ pub enum Stmt {
         var: LocalId,
         /// First index (`u64`).
         start: Expr,
-        /// Exclusive bound (`u64`).
+        /// Exclusive bound (`u64`), or the last index when `inclusive`.
         end: Expr,
+        /// `start..=end`: `end` is the last index (reaching `u64::MAX` without forming `end + 1`).
+        inclusive: bool,
         /// Run for each index.
         body: Block,
     },
@@ -157,8 +159,10 @@ pub enum Stmt {
         var: LocalId,
         /// First index (`u64`).
         start: Expr,
-        /// Exclusive bound (`u64`).
+        /// Exclusive bound (`u64`), or the last index when `inclusive`.
         end: Expr,
+        /// `start..=end`: `end` is the last index.
+        inclusive: bool,
         /// The built-in reducer.
         reducer: ReducerKind,
         /// The body's accumulator, declared for the body (starts at the reducer's identity in each
@@ -177,8 +181,10 @@ pub enum Stmt {
         var: LocalId,
         /// First index (`u64`).
         start: Expr,
-        /// Exclusive bound (`u64`).
+        /// Exclusive bound (`u64`), or the last index when `inclusive`.
         end: Expr,
+        /// `start..=end`: `end` is the last index.
+        inclusive: bool,
         /// Declared for the body: the sum of the contributions of the indices before `var` when
         /// `is_final`; the body adds its contribution.
         partial: LocalId,

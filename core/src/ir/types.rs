@@ -23,11 +23,17 @@ pub enum ScalarType {
     F32,
     /// `f64`, IEEE 754 binary64.
     F64,
+    // The narrow types come last so that the IR hashes of kernels that do not use them (a type's
+    // hash is its position) did not change when they were added.
+    /// `u8`. Device backends without 8-bit storage pack four into a 32-bit word.
+    U8,
+    /// `u16`. Device backends without 16-bit storage pack two into a 32-bit word.
+    U16,
 }
 
 impl ScalarType {
     /// Every scalar type, in declaration order.
-    pub const ALL: [ScalarType; 7] = [
+    pub const ALL: [ScalarType; 9] = [
         ScalarType::Bool,
         ScalarType::I32,
         ScalarType::U32,
@@ -35,6 +41,8 @@ impl ScalarType {
         ScalarType::U64,
         ScalarType::F32,
         ScalarType::F64,
+        ScalarType::U8,
+        ScalarType::U16,
     ];
 
     /// The Rust spelling (`"f64"`, `"u32"`, ...).
@@ -43,6 +51,8 @@ impl ScalarType {
             ScalarType::Bool => "bool",
             ScalarType::I32 => "i32",
             ScalarType::U32 => "u32",
+            ScalarType::U8 => "u8",
+            ScalarType::U16 => "u16",
             ScalarType::I64 => "i64",
             ScalarType::U64 => "u64",
             ScalarType::F32 => "f32",
@@ -53,7 +63,12 @@ impl ScalarType {
     pub fn is_int(self) -> bool {
         matches!(
             self,
-            ScalarType::I32 | ScalarType::U32 | ScalarType::I64 | ScalarType::U64
+            ScalarType::I32
+                | ScalarType::U32
+                | ScalarType::U8
+                | ScalarType::U16
+                | ScalarType::I64
+                | ScalarType::U64
         )
     }
     /// A signed integer type.
@@ -75,7 +90,8 @@ impl ScalarType {
     /// Width in bits (`bool` counts as 8, its size in memory).
     pub fn bits(self) -> u32 {
         match self {
-            ScalarType::Bool => 8,
+            ScalarType::Bool | ScalarType::U8 => 8,
+            ScalarType::U16 => 16,
             ScalarType::I32 | ScalarType::U32 | ScalarType::F32 => 32,
             ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 64,
         }
@@ -108,6 +124,10 @@ pub enum Value {
     I32(i32),
     /// A `u32`.
     U32(u32),
+    /// A `u8`.
+    U8(u8),
+    /// A `u16`.
+    U16(u16),
     /// An `i64`.
     I64(i64),
     /// A `u64`.
@@ -125,6 +145,8 @@ impl Value {
             Value::Bool(_) => ScalarType::Bool,
             Value::I32(_) => ScalarType::I32,
             Value::U32(_) => ScalarType::U32,
+            Value::U8(_) => ScalarType::U8,
+            Value::U16(_) => ScalarType::U16,
             Value::I64(_) => ScalarType::I64,
             Value::U64(_) => ScalarType::U64,
             Value::F32(_) => ScalarType::F32,
@@ -137,6 +159,8 @@ impl Value {
             ScalarType::Bool => Value::Bool(false),
             ScalarType::I32 => Value::I32(0),
             ScalarType::U32 => Value::U32(0),
+            ScalarType::U8 => Value::U8(0),
+            ScalarType::U16 => Value::U16(0),
             ScalarType::I64 => Value::I64(0),
             ScalarType::U64 => Value::U64(0),
             ScalarType::F32 => Value::F32(0.0),
@@ -150,6 +174,8 @@ impl Value {
             Value::Bool(b) => b as u64,
             Value::I32(v) => v as u32 as u64,
             Value::U32(v) => v as u64,
+            Value::U8(v) => v as u64,
+            Value::U16(v) => v as u64,
             Value::I64(v) => v as u64,
             Value::U64(v) => v,
             Value::F32(v) => v.to_bits() as u64,
@@ -162,6 +188,8 @@ impl Value {
             ScalarType::Bool => Value::Bool(bits != 0),
             ScalarType::I32 => Value::I32(bits as u32 as i32),
             ScalarType::U32 => Value::U32(bits as u32),
+            ScalarType::U8 => Value::U8(bits as u8),
+            ScalarType::U16 => Value::U16(bits as u16),
             ScalarType::I64 => Value::I64(bits as i64),
             ScalarType::U64 => Value::U64(bits),
             ScalarType::F32 => Value::F32(f32::from_bits(bits as u32)),
@@ -178,6 +206,8 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::I32(v) => write!(f, "{v}i32"),
             Value::U32(v) => write!(f, "{v}u32"),
+            Value::U8(v) => write!(f, "{v}u8"),
+            Value::U16(v) => write!(f, "{v}u16"),
             Value::I64(v) => write!(f, "{v}i64"),
             Value::U64(v) => write!(f, "{v}u64"),
             Value::F32(v) => write!(f, "{v:?}f32"),

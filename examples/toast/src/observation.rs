@@ -30,11 +30,6 @@ pub fn download<T: Pod, const R: usize, S: MemorySpace>(
     Ok(create_mirror_view_and_copy(v)?.to_vec())
 }
 
-/// Flag bytes widened for the kernels. TOAST-PHASE-B(u8): upload the bytes as they are.
-fn widen(flags: &[u8]) -> Vec<i32> {
-    flags.iter().map(|&f| i32::from(f)).collect()
-}
-
 /// One observation's inputs and outputs in the memory of `E`.
 pub struct Observation<E: ExecutionSpace> {
     /// The intervals.
@@ -55,10 +50,10 @@ pub struct Observation<E: ExecutionSpace> {
     pub focalplane: DevView<E, f64, 2>,
     /// `[n_samp][4]`.
     pub boresight: DevView<E, f64, 2>,
-    /// `[n_samp]` or `[1]`. TOAST-PHASE-B(u8): `u8`.
-    pub shared_flags: DevView<E, i32>,
-    /// `[n_rows][n_samp]` or `[1][1]`. TOAST-PHASE-B(u8): `u8`.
-    pub det_flags: DevView<E, i32, 2>,
+    /// `[n_samp]` or `[1]`.
+    pub shared_flags: DevView<E, u8>,
+    /// `[n_rows][n_samp]` or `[1][1]`.
+    pub det_flags: DevView<E, u8, 2>,
     /// `[n_samp]` or `[0]`.
     pub hwp: DevView<E, f64>,
     /// `[n_det]`.
@@ -84,8 +79,8 @@ pub struct Observation<E: ExecutionSpace> {
     pub quats: DevView<E, f64, 3>,
     /// Output `[n_rows][n_samp]`.
     pub pixels: DevView<E, i64, 2>,
-    /// Output `[n_submap]`. TOAST-PHASE-B(u8): `u8`.
-    pub hit_submaps: DevView<E, i32>,
+    /// Output `[n_submap]`.
+    pub hit_submaps: DevView<E, u8>,
     /// Output `[n_rows][n_samp][3]`.
     pub weights: DevView<E, f64, 3>,
     /// Output `[n_rows][n_samp]`.
@@ -103,8 +98,8 @@ struct ProblemScalars {
     nside: i64,
     nest: bool,
     n_pix_submap: i64,
-    shared_flag_mask: i32,
-    det_flag_mask: i32,
+    shared_flag_mask: u8,
+    det_flag_mask: u8,
     cal: f64,
     data_scale: f64,
     offset_flags: bool,
@@ -137,16 +132,16 @@ impl<E: ExecutionSpace> Observation<E> {
                 space,
                 "shared flags",
                 [p.shared_flags.len()],
-                widen(&p.shared_flags),
+                p.shared_flags.clone(),
             )?,
             det_flags: upload(
                 space,
                 "det flags",
                 det_flags_shape,
                 if det_flags_shape == [1, 1] {
-                    vec![p.det_flags.first().map_or(0, |&f| i32::from(f))]
+                    vec![p.det_flags.first().copied().unwrap_or(0)]
                 } else {
-                    widen(&p.det_flags)
+                    p.det_flags.clone()
                 },
             )?,
             hwp: upload(space, "hwp", [p.hwp.len()], p.hwp.clone())?,
@@ -180,8 +175,8 @@ impl<E: ExecutionSpace> Observation<E> {
                 nside: p.nside,
                 nest: p.nest,
                 n_pix_submap: p.n_pix_submap,
-                shared_flag_mask: i32::from(p.shared_flag_mask),
-                det_flag_mask: i32::from(p.det_flag_mask),
+                shared_flag_mask: p.shared_flag_mask,
+                det_flag_mask: p.det_flag_mask,
                 cal: p.cal,
                 data_scale: p.data_scale,
                 offset_flags: p.offset_flags,

@@ -5,7 +5,7 @@ use super::expr::strip;
 use super::{reject, Sym, Tx, Val, R};
 use crate::parse::NestedKind;
 use proc_macro2::{Ident, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Lit, Pat, RangeLimits};
 
@@ -154,20 +154,26 @@ impl Tx {
         self.stmts(body, false).map(drop)
     }
 
-    /// The bounds of a nested range argument: `n` (meaning `0..n`) or `a..b`.
-    pub fn nested_bounds(&mut self, e: &Expr) -> R<(Val, Val)> {
+    /// The bounds of a nested range argument: `n` (meaning `0..n`), `a..b` or `a..=b`, and the
+    /// suffix of the builder method that opens it (`_inclusive` for `a..=b`, whose last index is
+    /// kept as such: `b + 1` would wrap at `usize::MAX`).
+    pub fn nested_bounds(&mut self, e: &Expr) -> R<(Val, Val, &'static str)> {
         match strip(e) {
-            Expr::Range(r) => match (&r.start, &r.end, &r.limits) {
-                (Some(s), Some(end), RangeLimits::HalfOpen(_)) => {
+            Expr::Range(r) => match (&r.start, &r.end) {
+                (Some(s), Some(end)) => {
                     let v = self.operands(&[s, end])?;
-                    Ok((v[0].clone(), v[1].clone()))
+                    let suffix = match r.limits {
+                        RangeLimits::HalfOpen(_) => "",
+                        RangeLimits::Closed(_) => "_inclusive",
+                    };
+                    Ok((v[0].clone(), v[1].clone(), suffix))
                 }
-                _ => reject(r, "nested ranges are `n` or `a..b`"),
+                _ => reject(r, "nested ranges are `n`, `a..b` or `a..=b`"),
             },
             x => {
                 let irb = super::irb();
                 let n = self.value(x)?;
-                Ok((Val::stable(quote!(#irb::Expr::lit(0usize))), n))
+                Ok((Val::stable(quote!(#irb::Expr::lit(0usize))), n, ""))
             }
         }
     }
@@ -182,11 +188,15 @@ impl Tx {
     ) -> R<()> {
         let b = self.b.clone();
         let [arg] = m.args.iter().collect::<Vec<_>>()[..] else {
-            return reject(m, "a nested range takes one argument: `n` or `a..b`");
+            return reject(
+                m,
+                "a nested range takes one argument: `n`, `a..b` or `a..=b`",
+            );
         };
-        let (s, e) = self.nested_bounds(arg)?;
+        let (s, e, suffix) = self.nested_bounds(arg)?;
         let (k, h) = (nested_kind(kind), self.tmp());
-        self.record(quote_spanned!(m.span()=> let #h = #b.nested_for(#k, #name, #s, #e);));
+        let open = format_ident!("nested_for{suffix}");
+        self.record(quote_spanned!(m.span()=> let #h = #b.#open(#k, #name, #s, #e);));
         self.block(true, |t| t.counter(var.as_ref(), h, false, name, body))?;
         self.record(quote!(#b.end();));
         Ok(())

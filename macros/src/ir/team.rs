@@ -117,10 +117,11 @@ impl Tx {
             ));
         };
         let ty = self.nested_type(params[1], "a nested reduction")?;
-        let (s, e) = self.nested_bounds(&m.args[0])?;
+        let (s, e, suffix) = self.nested_bounds(&m.args[0])?;
         let (k, h, ir) = (nested_kind(kind), self.tmp(), ir());
+        let open = format_ident!("nested_reduce{suffix}");
         self.record(quote_spanned!(m.span()=>
-            let #h = #b.nested_reduce::<#ty>(#k, #hint, #s, #e, #ir::ReducerKind::#reducer);
+            let #h = #b.#open::<#ty>(#k, #hint, #s, #e, #ir::ReducerKind::#reducer);
         ));
         self.block(true, |t| {
             let depth = t.depth;
@@ -142,9 +143,10 @@ impl Tx {
             );
         }
         let ty = self.nested_type(params[1], "a nested scan")?;
-        let (s, e) = self.nested_bounds(&m.args[0])?;
+        let (s, e, suffix) = self.nested_bounds(&m.args[0])?;
         let (k, h) = (nested_kind(kind), self.tmp());
-        self.record(quote_spanned!(m.span()=> let #h = #b.nested_scan::<#ty>(#k, #hint, #s, #e);));
+        let open = format_ident!("nested_scan{suffix}");
+        self.record(quote_spanned!(m.span()=> let #h = #b.#open::<#ty>(#k, #hint, #s, #e);));
         self.block(true, |t| {
             let depth = t.depth;
             t.bind_param(params[0], &h, "index", Sym::Local { depth });

@@ -84,9 +84,11 @@ fn rejects_what_devices_cannot_run() {
 
 #[test]
 fn unsupported_types_are_compile_errors() {
-    let s = kernel("fn k(i: usize, a: ViewMut<u8>) { a[i] = 1; }");
+    let s = kernel("fn k(i: usize, a: ViewMut<i16>) { a[i] = 1; }");
     assert!(
-        s.contains("compile_error") && s.contains("u8") && !s.contains("BuildError :: Unsupported"),
+        s.contains("compile_error")
+            && s.contains("i16")
+            && !s.contains("BuildError :: Unsupported"),
         "{s}"
     );
     let s = kernel(

@@ -198,7 +198,7 @@ impl Rewriter<'_> {
         Some((check, fast, slow))
     }
 
-    /// `for j in R { body }` as a versioned loop, when `R` is a team range or `a..b`: the
+    /// `for j in R { body }` as a versioned loop, when `R` is a team range, `a..b` or `a..=b`: the
     /// accesses hoistable over `j` (see [`Rewriter::versions`]) are checked once for the range.
     fn version_loop(&mut self, f: &syn::ExprForLoop) -> Option<Expr> {
         let var = plain_binding(&f.pat)?;
@@ -207,7 +207,7 @@ impl Rewriter<'_> {
             .team_method(&f.expr)
             .is_some_and(|m| NestedKind::of_range(&m.method.to_string()).is_some());
         let plain_range = matches!(strip(&f.expr), Expr::Range(r)
-            if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) && r.start.is_some() && r.end.is_some());
+            if r.start.is_some() && r.end.is_some());
         if !(team_range || plain_range) {
             return None;
         }
@@ -218,10 +218,13 @@ impl Rewriter<'_> {
         let r = Ident::new("__rokkos_r", Span::mixed_site());
         let (first, last) = box_names();
         Some(syn::parse_quote_spanned!(f.span()=> {
-            let #r: ::core::ops::Range<usize> = #range;
-            if #r.start < #r.end && {
-                let (#first, #last) = ([#r.start], [#r.end - 1]);
-                #check
+            let #r = #range;
+            if match ::rokkos::NestedIndices::first_last(&#r) {
+                ::core::option::Option::Some((#first, #last)) => {
+                    let (#first, #last) = ([#first], [#last]);
+                    #check
+                }
+                ::core::option::Option::None => false,
             } {
                 #(#attrs)* #label for #var in #r #fast
             } else {
@@ -271,10 +274,13 @@ impl Rewriter<'_> {
         let r = Ident::new("__rokkos_r", Span::mixed_site());
         let (first, last) = box_names();
         Some(syn::parse_quote_spanned!(m.span()=> {
-            let #r: ::core::ops::Range<usize> = ::rokkos::IntoNestedRange::into_range(#range);
-            if #r.start < #r.end && {
-                let (#first, #last) = ([#r.start], [#r.end - 1]);
-                #check
+            let #r = ::rokkos::IntoNestedRange::into_range(#range);
+            if match ::rokkos::NestedIndices::first_last(&#r) {
+                ::core::option::Option::Some((#first, #last)) => {
+                    let (#first, #last) = ([#first], [#last]);
+                    #check
+                }
+                ::core::option::Option::None => false,
             } {
                 #(#attrs)* #recv.#method(#r, #(#args,)* #cf)
             } else {

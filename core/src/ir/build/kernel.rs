@@ -364,12 +364,33 @@ impl KernelBuilder {
         start: impl IntoExpr<usize>,
         end: impl IntoExpr<usize>,
     ) -> Var<usize> {
+        self.open_nested_for(kind, name, start, end, false)
+    }
+    /// Opens `for name in team.<kind>_range(first..=last) {`; close with `end()`.
+    pub fn nested_for_inclusive(
+        &mut self,
+        kind: NestedKind,
+        name: &str,
+        first: impl IntoExpr<usize>,
+        last: impl IntoExpr<usize>,
+    ) -> Var<usize> {
+        self.open_nested_for(kind, name, first, last, true)
+    }
+    fn open_nested_for(
+        &mut self,
+        kind: NestedKind,
+        name: &str,
+        start: impl IntoExpr<usize>,
+        end: impl IntoExpr<usize>,
+        inclusive: bool,
+    ) -> Var<usize> {
         let var = self.body.var::<usize>(name);
         self.body.open(Frame::NestedFor {
             kind,
             var: var.id,
             start: start.into_expr().into_ir(),
             end: end.into_expr().into_ir(),
+            inclusive,
         });
         var
     }
@@ -382,6 +403,27 @@ impl KernelBuilder {
         end: impl IntoExpr<usize>,
         reducer: ReducerKind,
     ) -> NestedReduceVars<T> {
+        self.open_nested_reduce(kind, name, (start, end, false), reducer)
+    }
+    /// Opens `let name = team.<kind>_reduce(first..=last, reducer, |j, acc| {`; close with
+    /// `end()`.
+    pub fn nested_reduce_inclusive<T: IrScalar>(
+        &mut self,
+        kind: NestedKind,
+        name: &str,
+        first: impl IntoExpr<usize>,
+        last: impl IntoExpr<usize>,
+        reducer: ReducerKind,
+    ) -> NestedReduceVars<T> {
+        self.open_nested_reduce(kind, name, (first, last, true), reducer)
+    }
+    fn open_nested_reduce<T: IrScalar>(
+        &mut self,
+        kind: NestedKind,
+        name: &str,
+        (start, end, inclusive): (impl IntoExpr<usize>, impl IntoExpr<usize>, bool),
+        reducer: ReducerKind,
+    ) -> NestedReduceVars<T> {
         let result = self.body.declare::<T>(name);
         let index = self.body.var::<usize>("j");
         let acc = self.body.var::<T>("acc");
@@ -390,6 +432,7 @@ impl KernelBuilder {
             var: index.id,
             start: start.into_expr().into_ir(),
             end: end.into_expr().into_ir(),
+            inclusive,
             reducer,
             acc: acc.id,
             result: result.id,
@@ -404,6 +447,27 @@ impl KernelBuilder {
         start: impl IntoExpr<usize>,
         end: impl IntoExpr<usize>,
     ) -> NestedScanVars<T> {
+        self.open_nested_scan(kind, name, start, end, false)
+    }
+    /// Opens `let name = team.<kind>_scan(first..=last, |j, partial, is_final| {`; close with
+    /// `end()`.
+    pub fn nested_scan_inclusive<T: IrNum>(
+        &mut self,
+        kind: NestedKind,
+        name: &str,
+        first: impl IntoExpr<usize>,
+        last: impl IntoExpr<usize>,
+    ) -> NestedScanVars<T> {
+        self.open_nested_scan(kind, name, first, last, true)
+    }
+    fn open_nested_scan<T: IrNum>(
+        &mut self,
+        kind: NestedKind,
+        name: &str,
+        start: impl IntoExpr<usize>,
+        end: impl IntoExpr<usize>,
+        inclusive: bool,
+    ) -> NestedScanVars<T> {
         let total = self.body.declare::<T>(name);
         let index = self.body.var::<usize>("j");
         let partial = self.body.var::<T>("partial");
@@ -413,6 +477,7 @@ impl KernelBuilder {
             var: index.id,
             start: start.into_expr().into_ir(),
             end: end.into_expr().into_ir(),
+            inclusive,
             partial: partial.id,
             is_final: is_final.id,
             total: total.id,

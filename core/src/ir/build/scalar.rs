@@ -6,7 +6,8 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A Rust scalar type with an IR counterpart: `bool`, `i32`, `u32`, `i64`, `u64`, `f32`, `f64`, and
+/// A Rust scalar type with an IR counterpart: `bool`, `i32`, `u32`, `u8`, `u16`, `i64`, `u64`, `f32`,
+/// `f64`, and
 /// `usize` / `isize` (which are `u64` / `i64` in the IR). Sealed.
 pub trait IrScalar: sealed::Sealed + Copy + 'static {
     /// The IR type.
@@ -40,6 +41,8 @@ macro_rules! scalar {
 scalar!(bool, Bool, Bool, bool, [IrBits]);
 scalar!(i32, I32, I32, i32, [IrNum, IrInt, IrSigned, IrBits]);
 scalar!(u32, U32, U32, u32, [IrNum, IrInt, IrBits]);
+scalar!(u8, U8, U8, u8, [IrNum, IrInt, IrBits]);
+scalar!(u16, U16, U16, u16, [IrNum, IrInt, IrBits]);
 scalar!(i64, I64, I64, i64, [IrNum, IrInt, IrSigned, IrBits]);
 scalar!(u64, U64, U64, u64, [IrNum, IrInt, IrBits]);
 scalar!(isize, I64, I64, i64, [IrNum, IrInt, IrSigned, IrBits]);

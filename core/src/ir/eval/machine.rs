@@ -455,12 +455,22 @@ impl Machine<'_, '_, '_> {
         &mut self,
         f: &mut Frame<'_>,
         var: LocalId,
-        start: &Expr,
-        end: &Expr,
+        (start, end, inclusive): (&Expr, &Expr, bool),
         body: &Block,
     ) -> R<()> {
         let (s, e) = (as_u64(self.expr(f, start)?)?, as_u64(self.expr(f, end)?)?);
-        for j in s..e {
+        // An inclusive range ending at `u64::MAX` runs its last index without forming `e + 1`.
+        let indices = match inclusive {
+            true => s..=e,
+            false if s < e => s..=e - 1,
+            // Exhausted from the start: no index.
+            false => {
+                let mut none = s..=s;
+                none.next();
+                none
+            }
+        };
+        for j in indices {
             f.set(var, Value::U64(j));
             self.block(f, body)?;
         }
@@ -590,13 +600,15 @@ impl Machine<'_, '_, '_> {
                 var,
                 start,
                 end,
+                inclusive,
                 body,
                 ..
-            } => self.nested(f, *var, start, end, body)?,
+            } => self.nested(f, *var, (start, end, *inclusive), body)?,
             Stmt::NestedReduce {
                 var,
                 start,
                 end,
+                inclusive,
                 reducer,
                 acc,
                 body,
@@ -608,7 +620,7 @@ impl Machine<'_, '_, '_> {
                     EvalError::Internal(format!("reducer {} on {ty}", reducer.name()))
                 })?;
                 f.set(*acc, id);
-                self.nested(f, *var, start, end, body)?;
+                self.nested(f, *var, (start, end, *inclusive), body)?;
                 let v = f.get(*acc)?;
                 f.set(*result, v);
             }
@@ -616,6 +628,7 @@ impl Machine<'_, '_, '_> {
                 var,
                 start,
                 end,
+                inclusive,
                 partial,
                 is_final,
                 body,
@@ -625,7 +638,7 @@ impl Machine<'_, '_, '_> {
                 let ty = f.decls[partial.0 as usize].ty;
                 f.set(*partial, Value::zero(ty));
                 f.set(*is_final, Value::Bool(true));
-                self.nested(f, *var, start, end, body)?;
+                self.nested(f, *var, (start, end, *inclusive), body)?;
                 let v = f.get(*partial)?;
                 f.set(*total, v);
             }

@@ -65,6 +65,10 @@ pub enum Buffer<'a> {
     I32(&'a mut [i32]),
     /// `u32` elements.
     U32(&'a mut [u32]),
+    /// `u8` elements.
+    U8(&'a mut [u8]),
+    /// `u16` elements.
+    U16(&'a mut [u16]),
     /// `i64` elements.
     I64(&'a mut [i64]),
     /// `u64` elements.
@@ -89,7 +93,7 @@ macro_rules! buffer_from {
         }
     )*};
 }
-buffer_from!(i32 => I32, u32 => U32, i64 => I64, u64 => U64, f32 => F32, f64 => F64);
+buffer_from!(i32 => I32, u32 => U32, u8 => U8, u16 => U16, i64 => I64, u64 => U64, f32 => F32, f64 => F64);
 
 impl Buffer<'_> {
     /// The element type.
@@ -97,6 +101,8 @@ impl Buffer<'_> {
         match self {
             Buffer::I32(_) => ScalarType::I32,
             Buffer::U32(_) => ScalarType::U32,
+            Buffer::U8(_) => ScalarType::U8,
+            Buffer::U16(_) => ScalarType::U16,
             Buffer::I64(_) => ScalarType::I64,
             Buffer::U64(_) => ScalarType::U64,
             Buffer::F32(_) => ScalarType::F32,
@@ -108,6 +114,8 @@ impl Buffer<'_> {
         match self {
             Buffer::I32(s) => s.len(),
             Buffer::U32(s) => s.len(),
+            Buffer::U8(s) => s.len(),
+            Buffer::U16(s) => s.len(),
             Buffer::I64(s) => s.len(),
             Buffer::U64(s) => s.len(),
             Buffer::F32(s) => s.len(),
@@ -123,6 +131,8 @@ impl Buffer<'_> {
         match self {
             Buffer::I32(s) => Value::I32(s[i]),
             Buffer::U32(s) => Value::U32(s[i]),
+            Buffer::U8(s) => Value::U8(s[i]),
+            Buffer::U16(s) => Value::U16(s[i]),
             Buffer::I64(s) => Value::I64(s[i]),
             Buffer::U64(s) => Value::U64(s[i]),
             Buffer::F32(s) => Value::F32(s[i]),
@@ -134,6 +144,8 @@ impl Buffer<'_> {
         match (self, v) {
             (Buffer::I32(s), Value::I32(x)) => s[i] = x,
             (Buffer::U32(s), Value::U32(x)) => s[i] = x,
+            (Buffer::U8(s), Value::U8(x)) => s[i] = x,
+            (Buffer::U16(s), Value::U16(x)) => s[i] = x,
             (Buffer::I64(s), Value::I64(x)) => s[i] = x,
             (Buffer::U64(s), Value::U64(x)) => s[i] = x,
             (Buffer::F32(s), Value::F32(x)) => s[i] = x,

@@ -68,6 +68,8 @@ pub fn arith(op: ArithOp, a: Value, b: Value, checks: bool) -> R<Value> {
     Ok(match (a, b) {
         (Value::I32(x), Value::I32(y)) => int!(x, y, I32),
         (Value::U32(x), Value::U32(y)) => int!(x, y, U32),
+        (Value::U8(x), Value::U8(y)) => int!(x, y, U8),
+        (Value::U16(x), Value::U16(y)) => int!(x, y, U16),
         (Value::I64(x), Value::I64(y)) => int!(x, y, I64),
         (Value::U64(x), Value::U64(y)) => int!(x, y, U64),
         (Value::F32(x), Value::F32(y)) => float!(x, y, F32),
@@ -101,6 +103,8 @@ pub fn bitwise(op: BitwiseOp, a: Value, b: Value, checks: bool) -> R<Value> {
         return Ok(match a {
             Value::I32(x) if b.ty().is_int() => shift!(x, I32),
             Value::U32(x) if b.ty().is_int() => shift!(x, U32),
+            Value::U8(x) if b.ty().is_int() => shift!(x, U8),
+            Value::U16(x) if b.ty().is_int() => shift!(x, U16),
             Value::I64(x) if b.ty().is_int() => shift!(x, I64),
             Value::U64(x) if b.ty().is_int() => shift!(x, U64),
             _ => return Err(mismatch(op.symbol(), &[a, b])),
@@ -124,6 +128,8 @@ pub fn partial_cmp(a: Value, b: Value) -> R<Option<Ordering>> {
         (Value::Bool(x), Value::Bool(y)) => x.partial_cmp(&y),
         (Value::I32(x), Value::I32(y)) => x.partial_cmp(&y),
         (Value::U32(x), Value::U32(y)) => x.partial_cmp(&y),
+        (Value::U8(x), Value::U8(y)) => x.partial_cmp(&y),
+        (Value::U16(x), Value::U16(y)) => x.partial_cmp(&y),
         (Value::I64(x), Value::I64(y)) => x.partial_cmp(&y),
         (Value::U64(x), Value::U64(y)) => x.partial_cmp(&y),
         (Value::F32(x), Value::F32(y)) => x.partial_cmp(&y),
@@ -171,6 +177,8 @@ pub fn cast(a: Value, ty: ScalarType) -> R<Value> {
             match ty {
                 ScalarType::I32 => Value::I32($x as i32),
                 ScalarType::U32 => Value::U32($x as u32),
+                ScalarType::U8 => Value::U8($x as u8),
+                ScalarType::U16 => Value::U16($x as u16),
                 ScalarType::I64 => Value::I64($x as i64),
                 ScalarType::U64 => Value::U64($x as u64),
                 ScalarType::F32 => Value::F32($x as f32),
@@ -183,6 +191,8 @@ pub fn cast(a: Value, ty: ScalarType) -> R<Value> {
         Value::Bool(b) => to!(b as u8),
         Value::I32(x) => to!(x),
         Value::U32(x) => to!(x),
+        Value::U8(x) => to!(x),
+        Value::U16(x) => to!(x),
         Value::I64(x) => to!(x),
         Value::U64(x) => to!(x),
         Value::F32(x) => to!(x),
@@ -318,6 +328,8 @@ pub fn math(func: MathFn, args: &[Value], checks: bool) -> R<Value> {
         Some(Value::I32(x)) => int!(*x, I32, i32, wrapping_abs, signum),
         Some(Value::I64(x)) => int!(*x, I64, i64, wrapping_abs, signum),
         Some(Value::U32(x)) => int!(*x, U32, u32),
+        Some(Value::U8(x)) => int!(*x, U8, u8),
+        Some(Value::U16(x)) => int!(*x, U16, u16),
         Some(Value::U64(x)) => int!(*x, U64, u64),
         _ => return Err(mismatch(func.name(), args)),
     })

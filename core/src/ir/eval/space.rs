@@ -123,6 +123,8 @@ impl MemorySpace for EvalMemory {
 enum Owned {
     I32(Vec<i32>),
     U32(Vec<u32>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
     I64(Vec<i64>),
     U64(Vec<u64>),
     F32(Vec<f32>),
@@ -138,7 +140,8 @@ fn elem_size(t: ScalarType) -> usize {
     match t {
         ScalarType::I32 | ScalarType::U32 | ScalarType::F32 => 4,
         ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 8,
-        ScalarType::Bool => 1,
+        ScalarType::Bool | ScalarType::U8 => 1,
+        ScalarType::U16 => 2,
     }
 }
 
@@ -162,6 +165,8 @@ impl<'a> ViewCopy<'a> {
         let data = match binding.elem {
             ScalarType::I32 => Owned::I32(typed(&bytes)),
             ScalarType::U32 => Owned::U32(typed(&bytes)),
+            ScalarType::U8 => Owned::U8(typed(&bytes)),
+            ScalarType::U16 => Owned::U16(typed(&bytes)),
             ScalarType::I64 => Owned::I64(typed(&bytes)),
             ScalarType::U64 => Owned::U64(typed(&bytes)),
             ScalarType::F32 => Owned::F32(typed(&bytes)),
@@ -180,6 +185,8 @@ impl<'a> ViewCopy<'a> {
         let bytes: &[u8] = match &self.data {
             Owned::I32(v) => bytemuck::cast_slice(v),
             Owned::U32(v) => bytemuck::cast_slice(v),
+            Owned::U8(v) => bytemuck::cast_slice(v),
+            Owned::U16(v) => bytemuck::cast_slice(v),
             Owned::I64(v) => bytemuck::cast_slice(v),
             Owned::U64(v) => bytemuck::cast_slice(v),
             Owned::F32(v) => bytemuck::cast_slice(v),
@@ -197,6 +204,8 @@ impl<'a> ViewCopy<'a> {
         let data = match &mut self.data {
             Owned::I32(v) => Buffer::I32(v),
             Owned::U32(v) => Buffer::U32(v),
+            Owned::U8(v) => Buffer::U8(v),
+            Owned::U16(v) => Buffer::U16(v),
             Owned::I64(v) => Buffer::I64(v),
             Owned::U64(v) => Buffer::U64(v),
             Owned::F32(v) => Buffer::F32(v),

@@ -239,6 +239,7 @@ impl Tx<'_> {
                 start,
                 end,
                 body,
+                ..
             } => {
                 let bounds = self.all(&[start, end], out);
                 out.push(Node::Nested {
@@ -283,6 +284,7 @@ impl Tx<'_> {
                 is_final,
                 body,
                 total,
+                ..
             } => {
                 let bounds = self.all(&[start, end], out);
                 out.push(Node::Nested {

@@ -27,7 +27,7 @@ impl SpaceVisitor for Bench<'_> {
 struct References {
     quats: Vec<f64>,
     pixels: Vec<i64>,
-    hits: Vec<i32>,
+    hits: Vec<u8>,
     weights: Vec<f64>,
     weights_i: Vec<f64>,
     scanned: Vec<f64>,
@@ -58,7 +58,7 @@ impl References {
             projected_magnitude: p.reference_project(&abs(&p.det_data), &vec![0.0; p.n_amp()]),
             preconditioned: p.reference_precond(&p.amplitudes),
             weights_i: p.reference_weights_i(),
-            hits: hits.iter().map(|&h| i32::from(h)).collect(),
+            hits,
             quats,
             pixels,
             weights,

@@ -220,13 +220,11 @@ macro_rules! per_sample_kernels {
             let iv_n_view = iv_bounds.extent(0);
             let $d = iv_rank / iv_n_view;
             let $v = iv_rank % iv_n_view;
-            // TOAST-PHASE-B(uniform loads): read the bounds directly once the validator knows
-            // that a load from a read-only View at a team-uniform index is team-uniform; the
-            // broadcast only makes that visible to today's validator.
-            let $first = iv_team.team_broadcast(iv_bounds[($v, 0)], 0);
-            let iv_last = iv_team.team_broadcast(iv_bounds[($v, 1)], 0);
-            // TOAST-PHASE-B(inclusive ranges): `first..=last`.
-            for $s in iv_team.thread_range($first as usize..iv_last as usize + 1) $body
+            // Loads from a read-only View at a team-uniform index are team-uniform, so they
+            // can bound the team range on every backend.
+            let $first = iv_bounds[($v, 0)];
+            let iv_last = iv_bounds[($v, 1)];
+            for $s in iv_team.thread_range($first as usize..=iv_last as usize) $body
         }
 
         $(#[$meta])*

@@ -99,11 +99,11 @@ per_sample_kernels! {
         data_index: View<i32>,
         det_data: View<f64, 2>,
         flag_index: View<i32>,
-        det_flags: View<i32, 2>, // TOAST-PHASE-B(u8): View<u8, 2>
+        det_flags: View<u8, 2>,
         det_scale: View<f64>,
-        det_flag_mask: i32,      // TOAST-PHASE-B(u8): u8
-        shared_flags: View<i32>, // TOAST-PHASE-B(u8): View<u8>
-        shared_flag_mask: i32,   // TOAST-PHASE-B(u8): u8
+        det_flag_mask: u8,
+        shared_flags: View<u8>,
+        shared_flag_mask: u8,
         n_pix_submap: i64,
     );
     |d, _v, _first, s| {
@@ -280,18 +280,18 @@ pub struct BuildNoiseWeighted<'a, E: ExecutionSpace> {
     /// Detector → row of `det_flags`.
     pub flag_index: &'a RowIndex<E>,
     /// `[n_frows][n_samp]` detector flags, used when the second extent is `n_samp` (a `[1][1]`
-    /// View disables them). TOAST-PHASE-B(u8): `u8`.
-    pub det_flags: &'a DevView<E, i32, 2>,
+    /// View disables them).
+    pub det_flags: &'a DevView<E, u8, 2>,
     /// `[n_det]` scale (detector weight × unit conversion), indexed by detector.
     pub det_scale: &'a DevView<E, f64>,
-    /// Detector flag bits that skip a sample. TOAST-PHASE-B(u8): `u8`.
-    pub det_flag_mask: i32,
+    /// Detector flag bits that skip a sample.
+    pub det_flag_mask: u8,
     /// The samples to accumulate.
     pub intervals: &'a Intervals<E>,
-    /// `[n_samp]` shared flags, used when there is one per sample. TOAST-PHASE-B(u8): `u8`.
-    pub shared_flags: &'a DevView<E, i32>,
-    /// Shared flag bits that skip a sample. TOAST-PHASE-B(u8): `u8`.
-    pub shared_flag_mask: i32,
+    /// `[n_samp]` shared flags, used when there is one per sample.
+    pub shared_flags: &'a DevView<E, u8>,
+    /// Shared flag bits that skip a sample.
+    pub shared_flag_mask: u8,
     /// Pixels per submap.
     pub n_pix_submap: i64,
 }

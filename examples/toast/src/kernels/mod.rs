@@ -7,23 +7,19 @@
 //! only disjoint because [`RowIndex`] is injective and [`Intervals`] disjoint, which the public
 //! types guarantee.
 //!
-//! # What today's rokkos cannot express, and the temporary forms (`TOAST-PHASE-B:`)
+//! # What rokkos cannot express yet, and the temporary form (`TOAST-PHASE-B:`)
 //!
-//! Each site is marked `// TOAST-PHASE-B(<feature>)` so phase B is a mechanical pass:
+//! Each site is marked `// TOAST-PHASE-B(<feature>)`:
 //!
 //! - **injective index View**: every output is written at `out[(row_index[d], s)]`, which the
 //!   owner-computes rule refuses; the writes sit in `unsafe { }` and [`RowIndex`] checks
 //!   injectivity on the host. Replace by rokkos' injective index View and plain writes.
-//! - **u8 element types**: flags, masks and `hit_submaps` are `i32` Views (the IR has no 8-bit
-//!   type; WGSL no 8-bit storage). Replace by `u8` Views, and `hit_submaps`' `atomic_store` of 1
-//!   by an atomic byte OR.
-//! - **inclusive ranges** in `thread_range`: the team design writes `first..last + 1`.
-//! - **uniform loads**: a team range whose bounds are loaded from a read-only View at the league
-//!   rank is refused by the IR validator (serial and rayon run it; the IR evaluator and wgpu do
-//!   not); the team design broadcasts the bounds (`team_broadcast`), whose results the validator
-//!   knows are uniform.
 //!
-//! Missing beyond the four (reported, no workaround needed): `#[func]` returns one scalar, so a
+//! Flags, masks and `hit_submaps` are `u8` Views (`hit_submaps` marked with an atomic byte OR),
+//! the team design's range is `first..=last`, and the interval bounds are loaded directly from
+//! the read-only intervals View at the team's index (team-uniform on every backend).
+//!
+//! Missing beyond that (reported, no workaround needed): `#[func]` returns one scalar, so a
 //! quaternion product is four functions; an integer map type in `scan_map` needs a conversion to
 //! `f64` on a type parameter (`T::to_f64` exists for `Float` only), so `ScanMap` takes `f32` and
 //! `f64` maps.

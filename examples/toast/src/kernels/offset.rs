@@ -102,17 +102,17 @@ fn project_signal_team(
     det_data: View<f64, 2>,
     use_flags: bool,
     flag_index: View<i32>,
-    flag_data: View<i32, 2>, // TOAST-PHASE-B(u8): View<u8, 2>
-    flag_mask: i32,          // TOAST-PHASE-B(u8): u8
+    flag_data: View<u8, 2>,
+    flag_mask: u8,
     amplitudes: ViewMut<f64>,
 ) {
     let l = team.league_rank();
     let c = l % max_amps;
     let d = l / max_amps / intervals.extent(0);
     let v = l / max_amps % intervals.extent(0);
-    // TOAST-PHASE-B(uniform loads): plain loads.
-    let first = team.team_broadcast(intervals[(v, 0)], 0);
-    let last = team.team_broadcast(intervals[(v, 1)], 0);
+    // Loads from a read-only View at team-uniform indices: team-uniform bounds.
+    let first = intervals[(v, 0)];
+    let last = intervals[(v, 1)];
     let s0 = first + c as i64 * step_length;
     let n = (last - s0 + 1).clamp(0, step_length);
     let row = data_index[d] as usize;
@@ -184,8 +184,8 @@ per_amplitude_kernels! {
         det_data: View<f64, 2>,
         use_flags: bool,
         flag_index: View<i32>,
-        flag_data: View<i32, 2>, // TOAST-PHASE-B(u8): View<u8, 2>
-        flag_mask: i32,          // TOAST-PHASE-B(u8): u8
+        flag_data: View<u8, 2>,
+        flag_mask: u8,
         amplitudes: ViewMut<f64>,
     );
     |d, v, c, a0| {
@@ -270,10 +270,10 @@ pub struct OffsetProjectSignal<'a, E: ExecutionSpace> {
     pub det_data: &'a DevView<E, f64, 2>,
     /// Detector → row of `flag_data`, or `None` for no flags (TOAST's `flag_index = −1`).
     pub flag_index: Option<&'a RowIndex<E>>,
-    /// `[n_frows][n_samp]` flags, read when `flag_index` is given. TOAST-PHASE-B(u8): `u8`.
-    pub flag_data: &'a DevView<E, i32, 2>,
-    /// Flag bits that drop a sample. TOAST-PHASE-B(u8): `u8`.
-    pub flag_mask: i32,
+    /// `[n_frows][n_samp]` flags, read when `flag_index` is given.
+    pub flag_data: &'a DevView<E, u8, 2>,
+    /// Flag bits that drop a sample.
+    pub flag_mask: u8,
     /// The amplitude layout.
     pub template: &'a OffsetTemplate<E>,
     /// `[n_det]`: each detector's first amplitude.

@@ -13,11 +13,11 @@ per_sample_kernels! {
     params (
         quat_index: View<i32>,
         quats: View<f64, 3>,
-        shared_flags: View<i32>, // TOAST-PHASE-B(u8): View<u8>
-        shared_flag_mask: i32,   // TOAST-PHASE-B(u8): u8
+        shared_flags: View<u8>,
+        shared_flag_mask: u8,
         pixel_index: View<i32>,
         pixels: ViewMut<i64, 2>,
-        hit_submaps: ViewMut<i32>, // TOAST-PHASE-B(u8): View<u8> with an atomic byte OR
+        hit_submaps: ViewMut<u8>,
         n_pix_submap: i64,
         nside: i64,
         factor: i64,
@@ -52,8 +52,9 @@ per_sample_kernels! {
             unsafe {
                 pixels[(row, s)] = p;
             }
-            // Many samples store the same 1: an atomic store makes that race-free.
-            hit_submaps.atomic_store((p / n_pix_submap) as usize, 1);
+            // Many samples mark the same submap: an atomic byte OR makes that race-free (on wgpu
+            // an OR on the byte's 32-bit word, which leaves the neighbouring submaps' bytes).
+            hit_submaps.atomic_or((p / n_pix_submap) as usize, 1);
         }
     }
 }
@@ -64,18 +65,18 @@ pub struct PixelsHealpix<'a, E: ExecutionSpace> {
     pub quat_index: &'a RowIndex<E>,
     /// `[n_qrows][n_samp][4]` detector quaternions.
     pub quats: &'a DevView<E, f64, 3>,
-    /// `[n_samp]` shared flags, used when there is one per sample. TOAST-PHASE-B(u8): `u8`.
-    pub shared_flags: &'a DevView<E, i32>,
-    /// Flag bits that make a sample's pixel −1. TOAST-PHASE-B(u8): `u8`.
-    pub shared_flag_mask: i32,
+    /// `[n_samp]` shared flags, used when there is one per sample.
+    pub shared_flags: &'a DevView<E, u8>,
+    /// Flag bits that make a sample's pixel −1.
+    pub shared_flag_mask: u8,
     /// Detector → row of `pixels`.
     pub pixel_index: &'a RowIndex<E>,
     /// `[n_prows][n_samp]` output.
     pub pixels: &'a DevView<E, i64, 2>,
     /// The samples to compute.
     pub intervals: &'a Intervals<E>,
-    /// `[12·nside² / n_pix_submap]`: set to 1 where hit, never cleared. TOAST-PHASE-B(u8): `u8`.
-    pub hit_submaps: &'a DevView<E, i32>,
+    /// `[12·nside² / n_pix_submap]`: set to 1 where hit, never cleared.
+    pub hit_submaps: &'a DevView<E, u8>,
     /// Pixels per submap.
     pub n_pix_submap: i64,
     /// The HEALPix resolution, a power of two up to 2^29.

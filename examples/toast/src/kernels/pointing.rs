@@ -15,8 +15,8 @@ per_sample_kernels! {
         boresight: View<f64, 2>,
         quat_index: View<i32>,
         quats: ViewMut<f64, 3>,
-        shared_flags: View<i32>, // TOAST-PHASE-B(u8): View<u8>
-        shared_flag_mask: i32,   // TOAST-PHASE-B(u8): u8
+        shared_flags: View<u8>,
+        shared_flag_mask: u8,
     );
     |d, _v, _first, s| {
         let mut bx = boresight[(s, 0)];
@@ -59,10 +59,10 @@ pub struct PointingDetector<'a, E: ExecutionSpace> {
     /// The samples to compute.
     pub intervals: &'a Intervals<E>,
     /// `[n_samp]` shared flags, used when there is one per sample (a 1-element View disables
-    /// them). TOAST-PHASE-B(u8): `u8`.
-    pub shared_flags: &'a DevView<E, i32>,
-    /// Flag bits that replace the boresight by the identity. TOAST-PHASE-B(u8): `u8`.
-    pub shared_flag_mask: i32,
+    /// them).
+    pub shared_flags: &'a DevView<E, u8>,
+    /// Flag bits that replace the boresight by the identity.
+    pub shared_flag_mask: u8,
 }
 
 impl<E: ExecutionSpace> PointingDetector<'_, E> {

@@ -100,7 +100,7 @@ fn pixels<E: ExecutionSpace>(
     quats: &[[f64; 4]],
     nside: i64,
     nest: bool,
-    flags: Vec<i32>,
+    flags: Vec<u8>,
     n_pix_submap: i64,
 ) -> Result<(Vec<i64>, Vec<usize>)> {
     let n = quats.len();
@@ -143,7 +143,7 @@ fn pixels<E: ExecutionSpace>(
 fn fixed_pixels_healpix<E: ExecutionSpace>(space: E) {
     let quats: Vec<[f64; 4]> = PIXEL_CASE.iter().map(|c| c.2).collect();
     for design in Design::ALL {
-        let run = |nside, nest, flags: Vec<i32>, sub| {
+        let run = |nside, nest, flags: Vec<u8>, sub| {
             pixels(&space, design, &quats, nside, nest, flags, sub).unwrap()
         };
         let flags = vec![0, 0, 0, 1, 0];
@@ -353,7 +353,7 @@ fn fixed_offset_template<E: ExecutionSpace>(space: E) {
     assert_eq!(t.n_amp_views(), [3, 2, 1]);
     let r = rows(&space, &[0]);
     let amp_offsets = v1(&space, vec![2i64]);
-    let mut flags = vec![0i32; 15];
+    let mut flags = vec![0u8; 15];
     flags[4] = 1;
     flags[8] = 1;
     let flag_data = v2(&space, [1, 15], flags);
