@@ -146,22 +146,23 @@ pub(crate) fn no_int64(info: &wgpu::AdapterInfo, hidden: wgpu::Features) -> Stri
 
 fn ranked(instance: &wgpu::Instance) -> Vec<wgpu::Adapter> {
     let mut all: Vec<wgpu::Adapter> =
-        pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()))
-            .into_iter()
-            .filter(|a| a.get_info().backend != wgpu::Backend::Noop)
-            .collect();
+        pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
     // A stable sort keeps wgpu's own order among equals.
     all.sort_by_key(|a| rank(&a.get_info(), a.features()));
     all
 }
 
-/// Smaller is better: the graphics API first (a GL adapter is a last resort: no 64-bit integers,
-/// smaller limits), then the kind of device, then the capabilities kernels may need.
+/// Smaller is better: the graphics API first (a GL adapter is a last resort among real ones: no
+/// 64-bit integers, smaller limits), then the kind of device, then the capabilities kernels may
+/// need.
 fn rank(info: &wgpu::AdapterInfo, features: wgpu::Features) -> (u8, u8, u8) {
     let api = match info.backend {
         wgpu::Backend::Vulkan | wgpu::Backend::Metal | wgpu::Backend::Dx12 => 0,
         wgpu::Backend::BrowserWebGpu => 1,
-        _ => 2,
+        wgpu::Backend::Gl => 2,
+        // wgpu's no-op backend (feature `noop`, measurement only) runs nothing: only when asked
+        // for alone (`WGPU_BACKEND=noop`, as scripts/host_overhead.sh does).
+        _ => 3,
     };
     let kind = match info.device_type {
         wgpu::DeviceType::DiscreteGpu => 0,
@@ -279,6 +280,7 @@ mod tests {
                 "vulkan discrete, all",
                 rank(&info(B::Vulkan, D::DiscreteGpu), all),
             ),
+            ("noop", rank(&info(B::Noop, D::Other), all)),
         ];
         v.sort_by_key(|(_, r)| *r);
         let order: Vec<&str> = v.iter().map(|(n, _)| *n).collect();
@@ -289,7 +291,8 @@ mod tests {
                 "vulkan discrete, no f64",
                 "metal integrated, all",
                 "vulkan cpu, all",
-                "gl discrete"
+                "gl discrete",
+                "noop"
             ]
         );
     }
