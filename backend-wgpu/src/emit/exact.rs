@@ -253,6 +253,21 @@ fn rk_$T_fma(a0: $T, b0: $T, c0: $T) -> $T {
     let r = rk_$T_opq(th.x) + rk_$T_opq(v);
     // r is 0 only for an exact zero sum, which is +0 in round-to-nearest.
     if (r == 0.0$LF || rk_$T_exp_of(r) + e >= 1 - $BIAS) { return rk_$T_ldexp(r, e); }
+    // One binade below the normal range the scaling drops one bit only, too few for rounding to
+    // odd first: the sum is rounded to nearest here from its exact parts. With
+    // S = th.x + th.y + u.y = h.x + h.y + w.y exactly, a p-bit h.x with an even significand is a
+    // result; an odd one is the midpoint of two results, and the sign of the rest (|rest| below
+    // one p-bit ulp) says which, a zero rest leaving the tie to ldexp's rounding to even.
+    let w = rk_$T_two_sum(th.y, u.y);
+    let hs = rk_$T_two_sum(th.x, w.x);
+    if (rk_$T_exp_of(hs.x) + e == -$BIAS) {
+        let rest = rk_$T_opq(hs.y) + rk_$T_opq(w.y);
+        var hb = bitcast<$U>(hs.x);
+        if ((hb & $U(1)) != $U(0) && rest != 0.0$LF) {
+            if ((rest > 0.0$LF) == (hs.x > 0.0$LF)) { hb = hb + $U(1); } else { hb = hb - $U(1); }
+        }
+        return rk_$T_ldexp(bitcast<$T>(hb), e);
+    }
     return rk_$T_ldexp(rk_$T_ro_add(th.x, v), e);
 }
 ";
