@@ -15,7 +15,7 @@
 # Not covered: data races (helgrind and DRD report thousands of false positives on the C11
 # atomics of Rust's std and rayon, which they do not model; ThreadSanitizer needs nightly),
 # leaks (not undefined behaviour; std and test-harness allocations would need suppressions),
-# the wgpu backend (lavapipe under valgrind is impractically slow), rayon's global pool
+# the wgpu backend (lavapipe under valgrind is impractically slow), the CUDA compile check, rayon's global pool
 # (`rayon_global`: the same code as the private pool) and the IR-evaluator copies of the suite
 # (safe code over the same host buffers, whose copies the fuzzer's evaluator runs exercise).
 #
@@ -37,7 +37,10 @@ fuzz="$(exe fuzz)"
 memcheck=(valgrind --error-exitcode=99 --leak-check=no -q)
 # `run_on_every_available_backend` starts wgpu too: loading the Vulkan driver trips memcheck's
 # known false positive in glibc's dynamic loader (an 8-byte strncmp read past a strdup'd rpath).
-skip=(--skip wgpu --skip ir_eval --skip rayon_global --skip ir_hashes --skip run_on_every_available_backend)
+# `cuda_check` runs the evaluator (covered by the fuzzer's runs) and NVRTC, a closed library that
+# takes hours under memcheck.
+skip=(--skip wgpu --skip ir_eval --skip rayon_global --skip ir_hashes --skip run_on_every_available_backend
+    --skip cuda_check)
 export ROKKOS_FUZZ_BACKENDS=rayon,ir-eval
 run() {
     local name="$1"
