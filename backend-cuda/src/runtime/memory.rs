@@ -240,7 +240,9 @@ impl MemorySpace for CudaSpace {
         // returns, so the fence below is what keeps the caller from changing it meanwhile.
         unsafe { cudarc::driver::result::memcpy_htod_async(dst, src, inst.stream.cu_stream()) }
             .map_err(|e| driver::error("cuMemcpyHtoDAsync", e))?;
-        inst.fence()
+        // A host write waits for its copy; a kernel failure found meanwhile stays in its
+        // thread's mailbox for the next fence or host read.
+        inst.sync(false)
     }
 
     unsafe fn copy_bytes(
