@@ -132,6 +132,14 @@ impl CudaBuffer {
         ptr + offset as CUdeviceptr
     }
 
+    /// The memory space of the stream that allocated this buffer (its byte operations are
+    /// ordered there, and its kernels' errors are reported there).
+    pub fn space(&self) -> CudaSpace {
+        CudaSpace {
+            inst: Ok(self.home.clone()),
+        }
+    }
+
     /// Whether the buffer lives on `inst`'s device.
     pub(crate) fn on_device_of(&self, inst: &Instance) -> bool {
         device::same_device(&self.home, inst)
@@ -207,6 +215,10 @@ impl MemorySpace for CudaSpace {
 
     fn host_ptr(_buffer: &CudaBuffer) -> Option<NonNull<u8>> {
         None
+    }
+
+    fn owns(&self, buffer: &CudaBuffer) -> bool {
+        self.instance().is_ok_and(|i| buffer.on_device_of(i))
     }
 
     unsafe fn read_bytes(&self, buffer: &CudaBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
