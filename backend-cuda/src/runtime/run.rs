@@ -118,6 +118,7 @@ pub(crate) fn variant(
 /// within the grid's x limit: the most a grid-stride launch needs.
 pub(crate) fn resident_blocks(inst: &Instance, f: &Compiled) -> Result<u64> {
     let info = &inst.device.info;
+    inst.bind()?;
     let per_sm = f.blocks_per_sm(BLOCK)? as u64;
     Ok((info.sm_count.max(1) as u64 * per_sm).min(info.max_grid[0].max(1) as u64))
 }
