@@ -10,7 +10,6 @@ use super::driver::BACKEND;
 use super::launch::{LaunchConfig, ParamBlock};
 use super::memory::{CudaBuffer, CudaSpace};
 use crate::emit::{emit, CudaOptions, EmitError, ParamsLayout};
-use rokkos_core::device::errors::LaunchRecord;
 use rokkos_core::ir::Value;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{Error, Result};
@@ -138,16 +137,7 @@ pub(crate) fn enqueue(
     params: ParamBlock<'_>,
     steps: &[(usize, u64)],
 ) -> Result<()> {
-    let rec = v.may_fail.then(|| LaunchRecord {
-        ir: p.ir.clone(),
-        views: p
-            .views
-            .iter()
-            .map(|b| (b.label.to_string(), b.extents.to_vec()))
-            .collect(),
-        thread: std::thread::current().id(),
-        batch: u64::MAX,
-    });
+    let rec = v.may_fail.then(|| p.launch_record());
     let layout = &v.layout;
     let err_at = layout.offset("err").ok_or_else(|| {
         Error::InvalidArgument("the kernel's parameter block has no error record".into())
