@@ -14,8 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The C references live outside the repository (ROKKOS_REFERENCE says where).
 REF=${ROKKOS_REFERENCE:-../shared/reference}
-mkdir -p .git/info
-for d in /.gpu/ /.gl/; do grep -qxF "$d" .git/info/exclude 2>/dev/null || echo "$d" >> .git/info/exclude; done
+# Ignored, also in a worktree (whose .git is a file: the exclude file is the common one's).
+EXCLUDE="$(git rev-parse --git-common-dir)/info/exclude"
+mkdir -p "$(dirname "$EXCLUDE")"
+for d in /.gpu/ /.gl/; do grep -qxF "$d" "$EXCLUDE" 2>/dev/null || echo "$d" >> "$EXCLUDE"; done
 rm -rf .gpu && mkdir -p .gpu
 
 cargo build -j2 --release --features wgpu,cuda --example babelstream --example cg
