@@ -36,8 +36,9 @@ pub const NO_SPILL: &[&str] = &[
     "init", "copy", "mul", "add", "triad", "nstream", "dot", "empty",
 ];
 
-/// Threads per block of the checked variants (what the launcher will use for range kernels).
-const BLOCK: u32 = 256;
+/// Threads per block of the checked variants: the launchers' own, so that the variants checked
+/// are the ones launched.
+const BLOCK: u32 = crate::runtime::run::BLOCK;
 
 /// The checking space (see the module documentation). [`CudaCheck::new`] fails when NVRTC or
 /// `ptxas` is missing.

@@ -1,6 +1,6 @@
 //! Compiling (with an in-memory pipeline cache) and dispatching one kernel launch.
 
-use super::ctx::{Ctx, LaunchRecord, BACKEND};
+use super::ctx::{Ctx, BACKEND};
 use super::memory::WgpuSpace;
 use super::pipeline::{build_pipeline, Compiled};
 use super::pool::{Kind, Pooled};
@@ -201,16 +201,7 @@ pub(crate) fn dispatch(
     // its error record), given when it is encoded; the block of one that cannot is then the same
     // at every launch with the same arguments, and stays resident on the device (see
     // `Ctx::encode_with_params`).
-    let record = c.may_fail.then(|| LaunchRecord {
-        ir: p.ir.clone(),
-        views: p
-            .views
-            .iter()
-            .map(|v| (v.label.to_string(), v.extents.to_vec()))
-            .collect(),
-        thread: std::thread::current().id(),
-        batch: u64::MAX,
-    });
+    let record = c.may_fail.then(|| p.launch_record());
     fill_args(c, &mut block, p, init);
     set(layout, &mut block);
     let set_launch = |b: &mut [u8], id: u32| layout.set_u32(b, "launch", id);

@@ -119,6 +119,21 @@ impl KernelCache {
 }
 
 impl<M: MemorySpace> Prepared<'_, M> {
+    /// What the error book keeps of a launch of this kernel with these arguments, launched by
+    /// the calling thread and not submitted yet.
+    pub fn launch_record(&self) -> crate::device::errors::LaunchRecord {
+        crate::device::errors::LaunchRecord {
+            ir: self.ir.clone(),
+            views: self
+                .views
+                .iter()
+                .map(|v| (v.label.to_string(), v.extents.to_vec()))
+                .collect(),
+            thread: std::thread::current().id(),
+            batch: u64::MAX,
+        }
+    }
+
     /// Whether every View argument's addressed elements lie below element `u32::MAX` of its
     /// buffer, so that 32-bit address arithmetic computes the same offsets.
     pub fn addr32_ok(&self) -> bool {
