@@ -222,7 +222,17 @@ fn for_opts() -> std::result::Result<CudaOptions, String> {
         bounds_checks: true,
         joins: Vec::new(),
         bare_in_bounds: false,
+        team: None,
     })
+}
+
+/// The team shape of `policy` (sizes past `u32` are refused by the emitter's block limit).
+fn team_shape<S: ExecutionSpace>(policy: &TeamPolicy<S>) -> crate::emit::TeamShape {
+    let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    crate::emit::TeamShape {
+        team: clamp(policy.team_size()),
+        vlen: clamp(policy.vector_len()),
+    }
 }
 
 /// The reduction variant for reducer `r`'s joins.
@@ -238,8 +248,9 @@ fn reduce_opts<V, Rd: Reducer<V>>(r: &Rd) -> std::result::Result<CudaOptions, St
     })
 }
 
-/// Every launch is checked with the options its pattern takes; the emitter answers `Unsupported`
-/// for a pattern it does not implement yet (team policies), which is counted.
+/// Every launch is checked with the options its pattern takes (team launches with the policy's
+/// team size and vector length); the emitter answers `Unsupported` for a construct it does not
+/// implement yet, which is counted.
 impl ExecutionSpace for CudaCheck {
     type Memory = EvalMemory;
 
@@ -273,7 +284,11 @@ impl ExecutionSpace for CudaCheck {
     where
         K: ForKernel<TeamWork, Space = EvalMemory> + KernelIr,
     {
-        self.check(l.kernel(), for_opts(), None)?;
+        let opts = for_opts().map(|o| CudaOptions {
+            team: Some(team_shape(l.policy())),
+            ..o
+        });
+        self.check(l.kernel(), opts, None)?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_team(l))
     }
     fn reduce_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
@@ -305,7 +320,11 @@ impl ExecutionSpace for CudaCheck {
         K: ReduceKernel<TeamWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(l.kernel(), reduce_opts(r), None)?;
+        let opts = reduce_opts(r).map(|o| CudaOptions {
+            team: Some(team_shape(l.policy())),
+            ..o
+        });
+        self.check(l.kernel(), opts, None)?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_team(l, r)
         })

@@ -22,6 +22,7 @@ fn opts() -> CudaOptions {
         bounds_checks: true,
         joins: Vec::new(),
         bare_in_bounds: false,
+        team: None,
     }
 }
 
