@@ -3,7 +3,9 @@
 //! launch variant, compiles it with NVRTC for `sm_90` and `sm_80` and assembles the PTX with
 //! `ptxas -v`. Instantiating a test suite on it checks, on a machine without a GPU, that every
 //! kernel the suite launches compiles for the GPUs it targets: a kernel NVRTC or ptxas refuses,
-//! or one of [`NO_SPILL`] that spills registers, fails its launch with `Err(Compile)`.
+//! or one that spills registers where speed is the point (a kernel of [`NO_SPILL`], every team
+//! kernel, every range reduction and scan: [`must_not_spill`]), fails its launch with
+//! `Err(Compile)`.
 //!
 //! Each distinct variant (IR hash and emitter options) is compiled once per process. A construct
 //! the emitter does not implement yet is not a failure of the check (the launch runs on the
@@ -15,6 +17,7 @@ use crate::compile::{compile_ptx, Arch};
 use crate::emit::{emit, CudaOptions, EmitError, Entry};
 use rokkos_core::device::prepare::KernelCache;
 use rokkos_core::ir::eval::{EvalMemory, IrEval};
+use rokkos_core::ir::WorkKind;
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
@@ -35,6 +38,17 @@ pub const ARCHS: [Arch; 2] = [Arch::SM_90, Arch::SM_80];
 pub const NO_SPILL: &[&str] = &[
     "init", "copy", "mul", "add", "triad", "nstream", "dot", "empty",
 ];
+
+/// Whether a register spill fails the variant: BabelStream's kernels ([`NO_SPILL`]), every team
+/// kernel, and every reduction and scan over a range (their block joins and shared-memory
+/// exchanges are where the speed of those patterns is decided). Spills elsewhere (large test
+/// kernels, and MDRange reductions, whose tile arithmetic divides 64-bit integers: a rank-4 one
+/// spills 8 bytes on sm_90) are logged.
+pub fn must_not_spill(name: &str, work: WorkKind, opts: &CudaOptions) -> bool {
+    NO_SPILL.contains(&name)
+        || opts.team.is_some()
+        || (opts.entry != Entry::For && work == WorkKind::Range)
+}
 
 /// Threads per block of the checked variants (what the launcher will use for range kernels).
 const BLOCK: u32 = 256;
@@ -112,13 +126,13 @@ impl CudaCheck {
         let opts = match opts {
             Ok(o) => o,
             Err(m) => {
-                let n = {
+                let (c, n) = {
                     let mut b = book().lock().unwrap_or_else(|e| e.into_inner());
                     b.not_emitted += 1;
-                    b.not_emitted
+                    (b.compiled, b.not_emitted)
                 };
                 log(&format!(
-                    "cuda-check: `{}` not emitted as CUDA C: {m} ({n} not emitted)",
+                    "cuda-check: `{}` not emitted as CUDA C: {m} ({c} kernels compiled so far, {n} not emitted)",
                     p.ir.name
                 ));
                 return Ok(());
@@ -145,7 +159,11 @@ impl CudaCheck {
             Err(EmitError::Mismatch(m)) => {
                 Outcome::Failed(format!("emitter mismatch: {m}"), String::new())
             }
-            Ok(src) => self.build(&p.ir.name, &src.source),
+            Ok(src) => self.build(
+                &p.ir.name,
+                &src.source,
+                must_not_spill(&p.ir.name, p.ir.work, &opts),
+            ),
         };
         let mut b = book().lock().unwrap_or_else(|e| e.into_inner());
         match &outcome {
@@ -160,7 +178,7 @@ impl CudaCheck {
             Outcome::Compiled => {
                 log(&format!(
                     "cuda-check: `{}` compiled by NVRTC and assembled by ptxas for sm_90 and sm_80 \
-                     ({c} kernels so far, {n} not emitted)",
+                     ({c} kernels compiled so far, {n} not emitted)",
                     p.ir.name
                 ));
                 Ok(())
@@ -176,8 +194,9 @@ impl CudaCheck {
         }
     }
 
-    /// NVRTC and ptxas for every architecture of [`ARCHS`]; a refusal or a spill is a failure.
-    fn build(&self, name: &str, source: &str) -> Outcome {
+    /// NVRTC and ptxas for every architecture of [`ARCHS`]; a refusal is a failure, and so is a
+    /// spill in any of the module's entry points when `strict`.
+    fn build(&self, name: &str, source: &str, strict: bool) -> Outcome {
         for arch in ARCHS {
             let ptx = match compile_ptx(source, name, arch) {
                 Ok(p) => p,
@@ -187,16 +206,19 @@ impl CudaCheck {
                 Ok(r) => r,
                 Err(e) => return Outcome::Failed(format!("ptxas for {arch}: {e}"), source.into()),
             };
-            let Some(f) = report.iter().find(|f| f.name == crate::emit::entry::ENTRY) else {
+            if !report.iter().any(|f| f.name == crate::emit::entry::ENTRY) {
                 return Outcome::Failed(
                     format!("ptxas reported no entry point for {arch}: {report:?}"),
                     source.into(),
                 );
-            };
-            if f.spills() && NO_SPILL.contains(&name) {
-                return Outcome::Failed(format!("registers spill on {arch}: {f:?}"), source.into());
             }
-            if f.spills() {
+            for f in report.iter().filter(|f| f.spills()) {
+                if strict {
+                    return Outcome::Failed(
+                        format!("registers spill on {arch}: {f:?}"),
+                        source.into(),
+                    );
+                }
                 log(&format!(
                     "cuda-check: `{name}` spills registers on {arch}: {f:?}"
                 ));
@@ -359,6 +381,7 @@ mod tests {
         match space.build(
             "broken",
             "extern \"C\" __global__ void rk_main() { undeclared(); }",
+            true,
         ) {
             Outcome::Failed(log, src) => {
                 assert!(log.contains("NVRTC for sm_90"), "{log}");
@@ -369,7 +392,8 @@ mod tests {
         assert!(matches!(
             space.build(
                 "fine",
-                "extern \"C\" __global__ void rk_main(float* x) { x[threadIdx.x] = 1.0f; }"
+                "extern \"C\" __global__ void rk_main(float* x) { x[threadIdx.x] = 1.0f; }",
+                true,
             ),
             Outcome::Compiled
         ));

@@ -6,11 +6,13 @@
 //! Team-wide constructs (barriers, `Thread` / `TeamVector` reductions and scans, team `single`s
 //! with a result, broadcasts) communicate through the block's shared exchange buffer `rk_x`
 //! between `__syncthreads()`; the IR validator guarantees that every thread of the team reaches
-//! them in uniform control, and the generated code never returns early around them. A vector
-//! construct that must communicate (a `Vector` reduction or scan, a thread `single` with a result)
-//! runs with virtual lanes, as on WGSL
-//! ([`rokkos_core::emit::team::needs_lane_comm`]): the block is then `(1, team)` and each vector
-//! range runs in order in its thread.
+//! them in uniform control, and the generated code never returns early around them. Vector
+//! constructs that communicate (a `Vector` reduction or scan, a thread `single` with a result) use
+//! warp shuffles among the thread's lanes when the vector length is a power of two up to 32 (the
+//! lanes of a thread are then one aligned segment of a warp); otherwise, and whenever the lanes
+//! of a thread are not independent ([`rokkos_core::ir::valid::lanes_independent`]), the lanes are
+//! virtual, as on WGSL: the block is then `(1, team)` and each vector range runs in order in its
+//! thread.
 //!
 //! Nested bodies are C++ lambdas (`[&]`) declared where they are used, so that a `return` in one
 //! ends that body only, as in the evaluator, and the body reaches the work function's locals.
@@ -104,7 +106,9 @@ impl Dims {
 
 /// Checks `shape` against CUDA's block limit and decides the lanes.
 pub(crate) fn dims(k: &Kernel, info: &KernelInfo, shape: TeamShape) -> R<Dims> {
-    let lanes = !rokkos_core::emit::team::needs_lane_comm(k, info);
+    let shuffles = shape.vlen.is_power_of_two() && shape.vlen <= 32;
+    let lanes =
+        info.lanes_independent && (shuffles || !rokkos_core::emit::team::lanes_communicate(k));
     let vp = if lanes { shape.vlen } else { 1 };
     match shape.team.checked_mul(vp) {
         Some(n) if n >= 1 && n <= 1024 && shape.vlen >= 1 => Ok(Dims {
@@ -174,6 +178,93 @@ fn bcast_fn(h: &mut Helpers, d: &Dims, t: ScalarType) -> String {
             "__device__ __forceinline__ {tn} {name}({tn} x, const u32 src, const u32 li) {{\n    {tn}* const b = reinterpret_cast<{tn}*>({x});\n    __syncthreads();\n    if (li == src) {{ b[0] = x; }}\n    __syncthreads();\n    return b[0];\n}}\n"
         )
     })
+}
+
+/// The shuffle helpers among the `vp` lanes of a thread (one aligned segment of a warp, `vp` a
+/// power of two up to 32) and `rk_vmask(li)`, the segment's lane mask.
+fn shuffles(h: &mut Helpers, d: &Dims) -> R<()> {
+    let vp = d.vp;
+    if !(vp.is_power_of_two() && (2..=32).contains(&vp)) {
+        return Err(EmitError::Mismatch(format!(
+            "lane shuffles among {vp} lanes (a power of two up to 32)"
+        )));
+    }
+    h.add("rk_shfl_lanes", || {
+        let mut s = format!(
+            "__device__ __forceinline__ u32 rk_vmask(const u32 li) {{ return {}; }}
+",
+            if vp == 32 {
+                "0xffffffffu".to_string()
+            } else {
+                format!("((1u << {vp}u) - 1u) << ((li % 32u) & ~{}u)", vp - 1)
+            }
+        );
+        for (f, name) in [
+            ("__shfl_xor_sync", "rk_shx"),
+            ("__shfl_up_sync", "rk_shup"),
+            ("__shfl_sync", "rk_shidx"),
+        ] {
+            s.push_str(&format!(
+                "template <class T> __device__ __forceinline__ T {name}(const u32 m, T v, const u32 o) {{ return {f}(m, v, o, {vp}); }}
+__device__ __forceinline__ bool {name}(const u32 m, bool v, const u32 o) {{ return {f}(m, (int)v, o, {vp}) != 0; }}
+"
+            ));
+        }
+        s
+    });
+    Ok(())
+}
+
+/// `rk_vred_<t>_<r>(x, li)`: the join of the `x` of the thread's lanes (a butterfly: lanes `a`
+/// and `a ^ o` both join the lower lane's value with the higher's, so every lane ends with the
+/// same bits).
+fn vector_reduce_fn(h: &mut Helpers, d: &Dims, t: ScalarType, r: ReducerKind) -> R<String> {
+    shuffles(h, d)?;
+    let tn = cty(t);
+    let name = format!("rk_vred_{tn}_{}", r.name());
+    let join = super::reduce::join_op(r, t, "p", "q");
+    Ok(h.add(&name, || {
+        format!(
+            "__device__ __forceinline__ {tn} {name}({tn} x, const u32 li) {{
+    const u32 m = rk_vmask(li), lane = li % {vp}u;
+    for (u32 o = {h2}u; o > 0u; o >>= 1) {{
+        const {tn} y = rk_shx(m, x, o);
+        const {tn} p = (lane & o) ? y : x; const {tn} q = (lane & o) ? x : y;
+        x = {join};
+    }}
+    return x;
+}}
+",
+            vp = d.vp,
+            h2 = d.vp / 2
+        )
+    }))
+}
+
+/// `rk_vscan_<t>(x, li, tot)`: the sum of the `x` of the thread's lanes below this one; `tot`
+/// receives the sum of all.
+fn vector_scan_fn(h: &mut Helpers, d: &Dims, t: ScalarType) -> R<String> {
+    shuffles(h, d)?;
+    let tn = cty(t);
+    let name = format!("rk_vscan_{tn}");
+    let zero = lit(Value::zero(t));
+    let add = scan_add(t, "y", "x");
+    Ok(h.add(&name, || {
+        format!(
+            "__device__ __forceinline__ {tn} {name}({tn} x, const u32 li, {tn}& tot) {{
+    const u32 m = rk_vmask(li), lane = li % {vp}u;
+    for (u32 o = 1u; o < {vp}u; o <<= 1) {{
+        const {tn} y = rk_shup(m, x, o);
+        if (lane >= o) {{ x = {add}; }}
+    }}
+    tot = rk_shidx(m, x, {vp}u - 1u);
+    const {tn} e = rk_shup(m, x, 1u);
+    return lane > 0u ? e : {zero};
+}}
+",
+            vp = d.vp
+        )
+    }))
 }
 
 /// Declares `body` as a lambda at indentation `i` (so that a `return` in it ends the body, as in
@@ -274,11 +365,6 @@ pub(crate) fn stmt(
             let id = reducer
                 .identity(t)
                 .ok_or_else(|| EmitError::Mismatch(format!("reducer {} on {t}", reducer.name())))?;
-            if *kind == NestedKind::Vector && d.vp > 1 {
-                return Err(EmitError::Mismatch(
-                    "a vector reduction with physical lanes".into(),
-                ));
-            }
             let call = body_fn(cx, h, body, i, out)?;
             out.push_str(&format!("{i}{} = {};\n", l(*acc), lit(id)));
             out.push_str(&strided(
@@ -292,7 +378,13 @@ pub(crate) fn stmt(
                 i,
             )?);
             match kind {
-                NestedKind::Vector => out.push_str(&format!("{i}{} = {};\n", l(*result), l(*acc))),
+                NestedKind::Vector if d.vp == 1 => {
+                    out.push_str(&format!("{i}{} = {};\n", l(*result), l(*acc)))
+                }
+                NestedKind::Vector => {
+                    let f = vector_reduce_fn(h, &d, t, *reducer)?;
+                    out.push_str(&format!("{i}{} = {f}({}, rk_li);\n", l(*result), l(*acc)));
+                }
                 NestedKind::Thread | NestedKind::TeamVector => {
                     let f = team_reduce_fn(h, &d, t, *reducer);
                     // Every lane of a thread ran the thread's indices: one lane's value counts.
@@ -338,12 +430,14 @@ pub(crate) fn stmt(
                     }
                 }
                 SingleKind::Thread => {
-                    if result.is_some() && d.vp > 1 {
-                        return Err(EmitError::Mismatch(
-                            "a thread single with a result and physical lanes".into(),
+                    out.push_str(&format!("{i}if (rk_lane == 0u) {{ {call}; }}\n"));
+                    if let (Some(r), true) = (result, d.vp > 1) {
+                        shuffles(h, &d)?;
+                        out.push_str(&format!(
+                            "{i}{0} = rk_shidx(rk_vmask(rk_li), {0}, 0u);\n",
+                            l(*r)
                         ));
                     }
-                    out.push_str(&format!("{i}if (rk_lane == 0u) {{ {call}; }}\n"));
                 }
             }
         }
@@ -393,11 +487,6 @@ fn scan(
 ) -> R<()> {
     let t = cx.local_ty(partial);
     let zero = lit(Value::zero(t));
-    if kind == NestedKind::Vector && d.vp > 1 {
-        return Err(EmitError::Mismatch(
-            "a vector scan with physical lanes".into(),
-        ));
-    }
     let call = body_fn(cx, h, body, i, out)?;
     let (p, c) = participants(kind, d);
     let [s0, e0, ne, lo, ch, off, n, j, k] = std::array::from_fn(|_| cx.tmp());
@@ -420,7 +509,7 @@ fn scan(
         expr(cx, h, end)?,
     ));
     let parts = match kind {
-        NestedKind::Vector => 1,
+        NestedKind::Vector => d.vp,
         NestedKind::Thread => d.team,
         NestedKind::TeamVector => d.wg(),
     };
@@ -428,6 +517,13 @@ fn scan(
     if parts == 1 {
         out.push_str(&format!(
             "{i}  {pr} = {zero}; {fl} = true;\n{pass}{i}  {tot} = {pr};\n"
+        ));
+    } else if kind == NestedKind::Vector {
+        let f = vector_scan_fn(h, d, t)?;
+        let (ex, all) = (cx.tmp(), cx.tmp());
+        out.push_str(&format!(
+            "{i}  {pr} = {zero}; {fl} = false;\n{pass}{i}  {tn} {all} = {zero}; const {tn} {ex} = {f}({pr}, rk_li, {all});\n{i}  {pr} = {ex}; {fl} = true;\n{pass}{i}  {tot} = {all};\n",
+            tn = cty(t)
         ));
     } else {
         let f = team_scan_fn(h, d, t);
@@ -546,7 +642,8 @@ fn scratch_off(cx: &Cx<'_, CudaC>, h: &mut Helpers, id: u32) -> String {
     let rank = cx.k.scratch[id as usize].rank as usize;
     let name = format!("rk_soff{id}");
     scratch_state(h);
-    h.add(&name, || {
+    // Keyed to sort before the accessors that call it (helpers are emitted in key order).
+    h.add(&format!("1_{name}"), || {
         let mut params = vec!["const rk_P& P".to_string(), format!("const rk_sv<{rank}>& s")];
         params.extend((0..rank).map(|kk| format!("u64 i{kk}")));
         let mut cond = vec!["s.p == nullptr".to_string()];
@@ -564,7 +661,8 @@ fn scratch_off(cx: &Cx<'_, CudaC>, h: &mut Helpers, id: u32) -> String {
             cond.join(" || "),
             SCRATCH_VIEW_CODE + id
         )
-    })
+    });
+    name
 }
 
 /// `scratch[index]`.
@@ -575,24 +673,7 @@ pub(crate) fn load(
     index: &[Expr],
 ) -> R<String> {
     let args = rokkos_core::emit::walk::index_args(cx, h, index)?;
-    let off = scratch_off(cx, h, id.0);
-    let t = cx.k.scratch[id.0 as usize].elem;
-    let rank = index.len();
-    let name = format!("rk_sld{}", id.0);
-    h.add(&name, || {
-        let params: Vec<String> = (0..rank).map(|kk| format!(", u64 i{kk}")).collect();
-        let call: Vec<String> = (0..rank).map(|kk| format!(", i{kk}")).collect();
-        format!(
-            "__device__ __forceinline__ {tn} {name}(const rk_P& P, const rk_sv<{rank}>& s{}) {{\n    const u64 o = {off}(P, s{});\n    if (o == ~0ull) {{ return {zero}; }}\n    return reinterpret_cast<const {tn}*>(s.p)[o];\n}}\n",
-            params.concat(),
-            call.concat(),
-            tn = cty(t),
-            zero = lit(Value::zero(t)),
-        )
-    });
-    let mut a = vec!["P".to_string(), format!("sc{}", id.0)];
-    a.extend(args);
-    Ok(format!("{name}({})", a.join(", ")))
+    Ok(accessor(cx, h, id, args, false))
 }
 
 /// `scratch[index] = value` (a call statement).
@@ -605,23 +686,50 @@ pub(crate) fn store(
 ) -> R<String> {
     let mut args = rokkos_core::emit::walk::index_args(cx, h, index)?;
     args.push(expr(cx, h, value)?);
+    Ok(accessor(cx, h, id, args, true))
+}
+
+/// The call of scratch View `id`'s load (or, when `store`, store) helper with `args` (the
+/// indices, then the stored value): an index the offset helper refuses reads 0 or stores
+/// nothing.
+fn accessor(
+    cx: &Cx<'_, CudaC>,
+    h: &mut Helpers,
+    id: ScratchId,
+    args: Vec<String>,
+    store: bool,
+) -> String {
     let off = scratch_off(cx, h, id.0);
-    let t = cx.k.scratch[id.0 as usize].elem;
-    let rank = index.len();
-    let name = format!("rk_sst{}", id.0);
+    let d = &cx.k.scratch[id.0 as usize];
+    let (t, rank) = (d.elem, d.rank as usize);
+    let name = format!("rk_s{}{}", if store { "st" } else { "ld" }, id.0);
     h.add(&name, || {
-        let params: Vec<String> = (0..rank).map(|kk| format!(", u64 i{kk}")).collect();
-        let call: Vec<String> = (0..rank).map(|kk| format!(", i{kk}")).collect();
+        let params: String = (0..rank).map(|kk| format!(", u64 i{kk}")).collect();
+        let call: String = (0..rank).map(|kk| format!(", i{kk}")).collect();
+        let tn = cty(t);
+        let (ret, x, body) = if store {
+            (
+                "void".to_string(),
+                format!(", {tn} x"),
+                format!("if (o != ~0ull) {{ reinterpret_cast<{tn}*>(s.p)[o] = x; }}"),
+            )
+        } else {
+            (
+                tn.to_string(),
+                String::new(),
+                format!(
+                    "return o == ~0ull ? {} : reinterpret_cast<const {tn}*>(s.p)[o];",
+                    lit(Value::zero(t))
+                ),
+            )
+        };
         format!(
-            "__device__ __forceinline__ void {name}(const rk_P& P, const rk_sv<{rank}>& s{}, {tn} x) {{\n    const u64 o = {off}(P, s{});\n    if (o != ~0ull) {{ reinterpret_cast<{tn}*>(s.p)[o] = x; }}\n}}\n",
-            params.concat(),
-            call.concat(),
-            tn = cty(t),
+            "__device__ __forceinline__ {ret} {name}(const rk_P& P, const rk_sv<{rank}>& s{params}{x}) {{\n    const u64 o = {off}(P, s{call});\n    {body}\n}}\n"
         )
     });
     let mut a = vec!["P".to_string(), format!("sc{}", id.0)];
     a.extend(args);
-    Ok(format!("{name}({})", a.join(", ")))
+    format!("{name}({})", a.join(", "))
 }
 
 /// `scratch.extent(dim)`.

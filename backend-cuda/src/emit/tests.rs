@@ -256,3 +256,56 @@ fn atomics_on_every_type_compile() {
     );
     assert!(src.contains("return atomicAdd(p, x);"), "{src}");
 }
+
+fn team_kernel(body: Vec<Stmt>) -> Kernel {
+    Kernel {
+        name: "team".into(),
+        work: WorkKind::Team,
+        body,
+        ..per_type("team", true)
+    }
+}
+
+/// A team kernel is emitted for its team shape only, with the block the launcher must use, and
+/// a team that no CUDA block holds is refused (counted as not emitted, never compiled wrong).
+#[test]
+fn team_kernels_take_their_shape_and_fit_a_block() {
+    let k = team_kernel(vec![Stmt::Barrier]);
+    let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+    assert!(matches!(
+        emit(&k, &info, &opts()),
+        Err(EmitError::Mismatch(_))
+    ));
+    let o = CudaOptions {
+        team: Some(TeamShape { team: 8, vlen: 4 }),
+        ..opts()
+    };
+    let e = emit(&k, &info, &o).expect("emits");
+    let t = e.team.expect("team launch data");
+    assert_eq!(t.block, (4, 8));
+    assert!(!t.level0 && !t.level1);
+    assert!(e.source.contains("__launch_bounds__(32)"), "{}", e.source);
+    if crate::compile::nvrtc_version().is_ok() {
+        crate::compile::compile_ptx(&e.source, &k.name, crate::compile::Arch::SM_90)
+            .unwrap_or_else(|err| panic!("{err}"));
+    }
+    let big = CudaOptions {
+        team: Some(TeamShape { team: 512, vlen: 4 }),
+        ..opts()
+    };
+    assert!(matches!(
+        emit(&k, &info, &big),
+        Err(EmitError::Unsupported(_))
+    ));
+}
+
+/// The sizes a team launch derives from its pools: 8-byte multiples, `None` on overflow.
+#[test]
+fn team_launch_sizes_round_to_eight_bytes() {
+    assert_eq!(TeamLaunch::dynamic_shared_bytes(3, 5, 2), Some(16));
+    assert_eq!(TeamLaunch::dynamic_shared_bytes(0, 0, 7), Some(0));
+    assert_eq!(TeamLaunch::dynamic_shared_bytes(0, u64::MAX, 2), None);
+    assert_eq!(TeamLaunch::dynamic_shared_bytes(1 << 32, 0, 1), None);
+    assert_eq!(TeamLaunch::level1_slot_bytes(8, 4, 3), Some(24));
+    assert_eq!(TeamLaunch::level1_slot_bytes(u64::MAX, 0, 1), None);
+}

@@ -27,9 +27,12 @@ pub fn uses_scratch(k: &Kernel, level: u32, scope: ScratchScope) -> bool {
 /// in a `thread_range` body, or an element two lanes touch in one phase:
 /// [`crate::ir::valid::lanes_independent`], which `info` holds).
 pub fn needs_lane_comm(k: &Kernel, info: &KernelInfo) -> bool {
-    if !info.lanes_independent {
-        return true;
-    }
+    !info.lanes_independent || lanes_communicate(k)
+}
+
+/// Whether the lanes of a thread of `k` exchange values: a `Vector` reduction or scan, or a
+/// thread `single` with a result (a target with lane shuffles can keep such lanes physical).
+pub fn lanes_communicate(k: &Kernel) -> bool {
     let mut need = false;
     for s in &k.body {
         s.walk(&mut |s| match s {

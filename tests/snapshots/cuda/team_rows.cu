@@ -89,6 +89,14 @@ template <int R> struct rk_sv { unsigned char* p; u64 e[R > 0 ? R : 1]; };
 
 __shared__ u64 rk_x[4];
 
+__device__ __forceinline__ u64 rk_soff0(const rk_P& P, const rk_sv<1>& s, u64 i0) {
+    if (s.p == nullptr || i0 >= s.e[0]) {
+        if (rk_oob_begin(P, 3000u, 1u)) { rk_oob_idx(P, 0u, i0); }
+        return ~0ull;
+    }
+    return (0ull) * s.e[0] + i0;
+}
+
 __device__ __forceinline__ f64 rk_bcast_f64(f64 x, const u32 src, const u32 li) {
     f64* const b = reinterpret_cast<f64*>(rk_x);
     __syncthreads();
@@ -113,16 +121,7 @@ __device__ __forceinline__ f64 rk_ld0(const rk_P& P, u64 i0, u64 i1) {
 
 __device__ __forceinline__ f64 rk_sld0(const rk_P& P, const rk_sv<1>& s, u64 i0) {
     const u64 o = rk_soff0(P, s, i0);
-    if (o == ~0ull) { return 0.0; }
-    return reinterpret_cast<const f64*>(s.p)[o];
-}
-
-__device__ __forceinline__ u64 rk_soff0(const rk_P& P, const rk_sv<1>& s, u64 i0) {
-    if (s.p == nullptr || i0 >= s.e[0]) {
-        if (rk_oob_begin(P, 3000u, 1u)) { rk_oob_idx(P, 0u, i0); }
-        return ~0ull;
-    }
-    return (0ull) * s.e[0] + i0;
+    return o == ~0ull ? 0.0 : reinterpret_cast<const f64*>(s.p)[o];
 }
 
 __device__ __forceinline__ void rk_sst0(const rk_P& P, const rk_sv<1>& s, u64 i0, f64 x) {

@@ -87,6 +87,14 @@ extern __shared__ __align__(16) unsigned char rk_dyn[];
 
 template <int R> struct rk_sv { unsigned char* p; u64 e[R > 0 ? R : 1]; };
 
+__device__ __forceinline__ u64 rk_soff0(const rk_P& P, const rk_sv<1>& s, u64 i0) {
+    if (s.p == nullptr || i0 >= s.e[0]) {
+        if (rk_oob_begin(P, 3000u, 1u)) { rk_oob_idx(P, 0u, i0); }
+        return ~0ull;
+    }
+    return (0ull) * s.e[0] + i0;
+}
+
 __device__ __forceinline__ i64 rk_cadd_i64(const rk_P& P, i64 a, i64 b) {
     const i64 r = rk_wadd<i64>(a, b);
     if (((a ^ r) & (b ^ r)) < 0ll) { rk_fail(P, 4100u); }
@@ -115,16 +123,7 @@ __device__ __forceinline__ i64 rk_ld0(const rk_P& P, u64 i0, u64 i1) {
 
 __device__ __forceinline__ i64 rk_sld0(const rk_P& P, const rk_sv<1>& s, u64 i0) {
     const u64 o = rk_soff0(P, s, i0);
-    if (o == ~0ull) { return 0ll; }
-    return reinterpret_cast<const i64*>(s.p)[o];
-}
-
-__device__ __forceinline__ u64 rk_soff0(const rk_P& P, const rk_sv<1>& s, u64 i0) {
-    if (s.p == nullptr || i0 >= s.e[0]) {
-        if (rk_oob_begin(P, 3000u, 1u)) { rk_oob_idx(P, 0u, i0); }
-        return ~0ull;
-    }
-    return (0ull) * s.e[0] + i0;
+    return o == ~0ull ? 0ll : reinterpret_cast<const i64*>(s.p)[o];
 }
 
 __device__ __forceinline__ void rk_sst0(const rk_P& P, const rk_sv<1>& s, u64 i0, i64 x) {
