@@ -346,6 +346,38 @@ fn libdevice(func: MathFn, t: ScalarType) -> Option<&'static str> {
     })
 }
 
+/// CUDA's f64 function for transcendental `func`, which an f32 `func` evaluates in f64 and
+/// rounds once: the f64 functions are documented at most 2 ulp (of f64) from the exact value
+/// (CUDA Math API, double-precision appendix), 2^-28 of an f32 ulp, so the rounded result is
+/// within 0.5 + 2^-28 f32 ulp of the exact value, inside the 1-ulp contract. (The one way out
+/// of it: an exact value within 2^-51 relative of the f32 overflow threshold, where the rounding
+/// may give infinity for `f32::MAX` or the reverse.) Arguments widen exactly, and f64's range
+/// keeps every f32 argument's intermediate results finite where the f32 result is.
+fn f64_function(func: MathFn) -> Option<&'static str> {
+    use MathFn as M;
+    Some(match func {
+        M::Sin => "sin",
+        M::Cos => "cos",
+        M::Tan => "tan",
+        M::Asin => "asin",
+        M::Acos => "acos",
+        M::Atan => "atan",
+        M::Atan2 => "atan2",
+        M::Sinh => "sinh",
+        M::Cosh => "cosh",
+        M::Tanh => "tanh",
+        M::Exp => "exp",
+        M::Exp2 => "exp2",
+        M::Ln => "log",
+        M::Log2 => "log2",
+        M::Log10 => "log10",
+        M::Powf => "pow",
+        M::Hypot => "hypot",
+        M::Cbrt => "cbrt",
+        _ => return None,
+    })
+}
+
 /// A call of `func` on `xs` (types `tys`, receiver first).
 pub(crate) fn math(
     h: &mut Helpers,
@@ -369,14 +401,18 @@ pub(crate) fn math(
     };
     let one = if f32 { "1.0f" } else { "1.0" };
     if func.is_transcendental() {
-        return match libdevice(func, t) {
-            Some(f) => Ok(format!("{f}({x})")),
-            None => Err(EmitError::Unsupported(format!(
-                "{t} `{}` on CUDA: CUDA's own function is documented above the 1-ulp contract \
-                 and the software math library is not emitted as CUDA C yet",
-                func.name()
-            ))),
-        };
+        if let Some(f) = libdevice(func, t) {
+            return Ok(format!("{f}({x})"));
+        }
+        if let (true, Some(f)) = (f32, f64_function(func)) {
+            let args: Vec<String> = xs.iter().map(|a| format!("(f64)({a})")).collect();
+            return Ok(format!("((f32){f}({}))", args.join(", ")));
+        }
+        return Err(EmitError::Unsupported(format!(
+            "{t} `{}` on CUDA: CUDA's own function is documented above the 1-ulp contract \
+             and the software math library is not emitted as CUDA C yet",
+            func.name()
+        )));
     }
     Ok(match func {
         M::Sqrt => format!("{}({x})", cf("sqrt")),

@@ -192,17 +192,37 @@ fn operators_casts_and_math_compile() {
 fn transcendental_functions_outside_the_contract_are_unsupported() {
     let mut k = per_type("sin", false);
     k.body.push(put(
-        ScalarType::F32,
+        ScalarType::F64,
         Expr::Math {
             func: MathFn::Sin,
-            args: vec![Expr::Param(ScalarParamId(at(ScalarType::F32)))],
+            args: vec![Expr::Param(ScalarParamId(at(ScalarType::F64)))],
         },
     ));
     let info = rokkos_core::ir::valid::validate(&k).unwrap();
     match emit(&k, &info, &opts()) {
-        Err(EmitError::Unsupported(m)) => assert!(m.contains("f32 `sin`"), "{m}"),
+        Err(EmitError::Unsupported(m)) => assert!(m.contains("f64 `sin`"), "{m}"),
         other => panic!("{other:?}"),
     }
+}
+
+/// Every f32 transcendental function is emitted: CUDA's f32 function where it meets the
+/// contract, else the f64 function rounded once (its arguments widened), and the module compiles.
+#[test]
+fn f32_transcendental_functions_are_emitted() {
+    let mut k = per_type("f32_math", false);
+    let x = || Expr::Param(ScalarParamId(at(ScalarType::F32)));
+    let mut n = 0;
+    for f in MathFn::ALL.iter().filter(|f| f.is_transcendental()) {
+        let args = (0..f.arity()).map(|_| x()).collect();
+        k.body
+            .push(put(ScalarType::F32, Expr::Math { func: *f, args }));
+        n += 1;
+    }
+    assert_eq!(n, 18);
+    let src = check(&k);
+    assert!(src.contains("((f32)sin((f64)("), "{src}");
+    assert!(src.contains("((f32)atan2((f64)("), "{src}");
+    assert!(src.contains("logf("), "{src}");
 }
 
 #[test]
