@@ -232,7 +232,7 @@ fn check_types(k: &Kernel) -> Result<(), EmitError> {
     let known = |t: T| {
         matches!(
             t,
-            T::Bool | T::I32 | T::U32 | T::I64 | T::U64 | T::F32 | T::F64
+            T::Bool | T::U8 | T::U16 | T::I32 | T::U32 | T::I64 | T::U64 | T::F32 | T::F64
         )
     };
     let used = k

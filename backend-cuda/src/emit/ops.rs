@@ -22,10 +22,9 @@ pub(crate) fn lit(v: Value) -> String {
         Value::I64(x) if x == i64::MIN => "(-9223372036854775807ll - 1ll)".into(),
         Value::I64(x) => format!("{x}ll"),
         Value::U64(x) => format!("{x}ull"),
-        // Never emitted: `check_types` refuses kernels with these types until the target spells
-        // them (native `uint8_t` / `uint16_t` plus Rust's wrapping rules).
-        Value::U8(x) => format!("{x}u"),
-        Value::U16(x) => format!("{x}u"),
+        // Typed, so that a template deduces the operand's type from a literal too.
+        Value::U8(x) => format!("((u8){x}u)"),
+        Value::U16(x) => format!("((u16){x}u)"),
         Value::F32(x) if x == 0.0 => if x.is_sign_negative() {
             "(-0.0f)"
         } else {
@@ -56,6 +55,8 @@ fn int_lit(t: ScalarType, x: i64) -> String {
         ScalarType::I32 => Value::I32(x as i32),
         ScalarType::U32 => Value::U32(x as u32),
         ScalarType::I64 => Value::I64(x),
+        ScalarType::U8 => Value::U8(x as u8),
+        ScalarType::U16 => Value::U16(x as u16),
         _ => Value::U64(x as u64),
     })
 }
@@ -80,7 +81,8 @@ pub(crate) fn arith(
         };
     }
     match rules::int_arith(op, t, checks, r_lit) {
-        IntArith::Plain => format!("({l} {} {r})", base.symbol()),
+        // Cast back: C computes narrow types in `int`, and a template deduces from the type.
+        IntArith::Plain => format!("(({tn})({l} {} {r}))", base.symbol()),
         IntArith::Wrapping => {
             let w = match base {
                 ArithOp::Add => "rk_wadd",
@@ -153,6 +155,8 @@ fn mul(h: &mut Helpers, t: ScalarType, f: Failure) -> String {
     let test = match t {
         ScalarType::I32 => "(i64)a * (i64)b != (i64)r",
         ScalarType::U32 => "(u64)a * (u64)b > 4294967295ull",
+        ScalarType::U8 => "(u32)a * (u32)b > 255u",
+        ScalarType::U16 => "(u32)a * (u32)b > 65535u",
         ScalarType::I64 => "__mul64hi(a, b) != (r < 0ll ? -1ll : 0ll)",
         _ => "__umul64hi(a, b) != 0ull",
     };
