@@ -166,7 +166,7 @@ pub fn emit(
         (Some(d), e) => {
             body = team::work(kernel, d, &mut h)?;
             let joins = (e == Entry::Reduce).then_some(opts.joins.as_slice());
-            let (ep, sh) = team::entry(kernel, &d, joins)?;
+            let (ep, sh) = team::entry(kernel, &d, joins, opts.block)?;
             shared = sh;
             ep
         }

@@ -51,7 +51,9 @@ pub struct TeamShape {
 /// What a launcher must know of an emitted team kernel, besides the parameter block.
 ///
 /// The launch: grid `(g, 1, 1)` with `1 <= g` (teams beyond `g` loop over the blocks; a
-/// reduction writes one partial per block, so `g` is also `P.nparts` of its second pass), block
+/// reduction writes one partial per block, so `g` is also `P.nparts` of its second pass
+/// [`super::reduce::FINAL`], launched as one block of [`super::CudaOptions::block`] threads, as
+/// for range reductions), block
 /// [`TeamLaunch::block`], dynamic shared memory [`TeamLaunch::dynamic_shared_bytes`] (raise the
 /// function's `MAX_DYNAMIC_SHARED_SIZE_BYTES` above 48 KiB when needed; the total with
 /// [`TeamLaunch::static_shared_bytes`] must fit the device's per-block limit, or the launch is
@@ -758,13 +760,18 @@ pub(crate) fn work_params(k: &Kernel) -> Vec<String> {
 /// teams (the next team reuses the block's scratch), and with `joins` the block's accumulators
 /// joined through shared memory into `P.outN[blockIdx.x]` (the second pass is
 /// [`super::reduce::FINAL`]).
-pub(crate) fn entry(k: &Kernel, d: &Dims, joins: Option<&[JoinKind]>) -> R<(String, u32)> {
+pub(crate) fn entry(
+    k: &Kernel,
+    d: &Dims,
+    joins: Option<&[JoinKind]>,
+    final_block: u32,
+) -> R<(String, u32)> {
     let wg = d.wg();
     let fields = k.acc_fields();
     let mut s = String::new();
     if let Some(j) = joins {
-        // The join function and the second pass (one block of 256 threads).
-        s.push_str(&super::reduce::helpers(k, j, 256)?);
+        // The join function and the second pass (one block of `final_block` threads).
+        s.push_str(&super::reduce::helpers(k, j, final_block)?);
     }
     s.push_str(&format!(
         "extern \"C\" __global__ void __launch_bounds__({wg}) {}(const rk_P P) {{\n",
