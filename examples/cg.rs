@@ -2,7 +2,7 @@
 //! boundaries, matrix-free), on any backend.
 //!
 //! ```text
-//! cargo run --release --example cg -- [--backend serial|rayon|wgpu] [--n 128] [--iters 400] [--json]
+//! cargo run --release --example cg -- [--backend serial|rayon|wgpu|cuda] [--n 128] [--iters 400] [--json]
 //! ```
 //!
 //! The iteration never waits for the device: the two dot products of each step are stored with

@@ -51,7 +51,7 @@ pub(crate) struct Args {
     pub(crate) json: bool,
 }
 
-const USAGE: &str = "usage: launch [--backend serial|rayon|wgpu] [--n N (repeatable; default 1000 and 100000)] [--reps R] [--rounds K] [--no-plain] [--json]";
+const USAGE: &str = "usage: launch [--backend serial|rayon|wgpu|cuda] [--n N (repeatable; default 1000 and 100000)] [--reps R] [--rounds K] [--no-plain] [--json]";
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {

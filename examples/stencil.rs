@@ -47,7 +47,7 @@ pub(crate) struct Args {
     pub(crate) json: bool,
 }
 
-const USAGE: &str = "usage: stencil [--backend serial|rayon|wgpu] [--kernel 2d|3d|all] [--n N (2-D, default 4096)] [--n3 N (3-D, default 256)] [--sweeps S] [--no-plain] [--json]";
+const USAGE: &str = "usage: stencil [--backend serial|rayon|wgpu|cuda] [--kernel 2d|3d|all] [--n N (2-D, default 4096)] [--n3 N (3-D, default 256)] [--sweeps S] [--no-plain] [--json]";
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {

@@ -1,44 +1,114 @@
 #!/bin/bash
-# GPU-machine benchmark and check, run there from the repository root by the device tool with
-# `.gpu` and `.gl` carried (the machine has no Rust toolchain: everything is built here first):
-#   .gpu/, .gl/: made by scripts/prepare_gpu.sh (release examples babelstream and cg, the test
-#          executables, the raw wgpu reference wgpu-triad, stream.cu; the Vulkan loader packages
-#          named in the device README).
-# It runs the wgpu tests on the NVIDIA Vulkan driver, then three interleaved rounds of the CUDA
-# reference, the raw wgpu reference and rokkos BabelStream on wgpu (f32, f64, n = 2^25), and prints
-# the ratios per round. Logs go to $OUT/logs.tgz.
-# `bash .gpu/run.sh cuda` runs only the CUDA part: rokkos-cuda's tests with ROKKOS_REQUIRE_CUDA=1
-# (runtime smoke test: allocate, copy, compile, launch, read back, two streams; the View API on
-# device memory; NVRTC + ptxas of the representative kernels), then the smoke test under
-# compute-sanitizer memcheck and racecheck. The full run does it first, too.
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+# The GPU-machine run, there from the repository root by the device tool with `.gpu` and `.gl`
+# carried (the machine has no Rust toolchain: scripts/prepare_gpu.sh builds everything here
+# first). One command, `bash .gpu/run.sh`, runs the CUDA backend's checks, each step with a time
+# limit, a failure recorded in the table and the next step run anyway (set -u, not set -e):
+#   - the equivalence suite's cuda and device_cuda instances with ROKKOS_REQUIRE_CUDA=1 (no skip
+#     for want of a device; team policies skip as Unsupported), and run_on over every backend;
+#   - rokkos-cuda's own tests (runtime smoke test, launcher unit tests, the View API on device
+#     memory, NVRTC + ptxas) and the facade's Device tests;
+#   - BabelStream --backend cuda (f32 and f64, n = 2^25) and the CUDA C reference stream.cu
+#     compiled with nvcc, with the ratios; the CG example on cuda;
+#   - compute-sanitizer memcheck and racecheck on BabelStream, a reduction (float_dot,
+#     reduce_into_rank0) and a scan (prefix_sum_of_data).
+# Logs go to $OUT (one per step, then logs.tgz); the table is printed last.
+# `bash .gpu/run.sh wgpu` runs the wgpu benchmark instead (needs wgpu-triad: prepare with
+# ROKKOS_GPU_WGPU=1): the wgpu tests on the NVIDIA Vulkan driver, then three interleaved rounds of
+# the CUDA reference, the raw wgpu reference and rokkos BabelStream on wgpu, with the ratios.
+set -u
+OUT=${OUT:-/tmp/rokkos-gpu-out}
+mkdir -p "$OUT"
+for f in .gl/*.deb; do [ -e "$f" ] && dpkg -x "$f" /; done; ldconfig 2>/dev/null
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda/lib64
+export PATH=$PATH:/usr/local/cuda/bin
 cd .gpu || exit 1
 [ -f bin.tar.xz ] && tar -xJf bin.tar.xz
 nvidia-smi -L
-cuda_tests() {
-  export ROKKOS_REQUIRE_CUDA=1 ROKKOS_REQUIRE_NVRTC=1 ROKKOS_PTXAS=/usr/local/cuda/bin/ptxas
-  export ROKKOS_CUDA_CACHE_DIR=$OUT/cuda-cache
-  for t in cuda_unit cuda_views cuda_nvrtc; do
-    echo "== $t"; ./$t --test-threads=1 --nocapture > $OUT/$t.log 2>&1; grep -E "^test |panicked|test result|registers|device:" $OUT/$t.log | head -30
-  done
-  # A second process finds every kernel in the disk cache.
-  ./cuda_unit runtime_smoke > $OUT/cuda_unit2.log 2>&1; grep "test result" $OUT/cuda_unit2.log
-  SAN=/usr/local/cuda/bin/compute-sanitizer
-  for tool in memcheck racecheck; do
-    echo "== compute-sanitizer $tool (runtime smoke)"
-    $SAN --tool $tool --error-exitcode 9 ./cuda_unit runtime_smoke --test-threads=1 > $OUT/san_$tool.log 2>&1
-    echo "exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test result" $OUT/san_$tool.log | head -5
-  done
-  unset ROKKOS_REQUIRE_CUDA
+
+ROWS=()
+# step NAME SECONDS PATTERN CMD...: runs CMD with a time limit, its output in $OUT/NAME.log, and
+# records a table row with the result and the last log line matching PATTERN.
+step() {
+    local name=$1 limit=$2 pat=$3
+    shift 3
+    local log=$OUT/$name.log t0
+    t0=$(date +%s)
+    timeout "$limit" "$@" > "$log" 2>&1
+    local rc=$?
+    local res=ok
+    [ $rc -ne 0 ] && res="FAIL($rc)"
+    [ $rc -eq 124 ] && res="TIMEOUT(${limit}s)"
+    local what
+    what=$(grep -aE "$pat" "$log" | tail -1 | cut -c1-110)
+    ROWS+=("$(printf '%-26s %-14s %5ss  %s' "$name" "$res" "$(( $(date +%s) - t0 ))" "$what")")
+    echo "${ROWS[${#ROWS[@]}-1]}"
 }
-if [ "${1:-}" = cuda ]; then
-  cuda_tests
-  cd $OUT && tar czf logs.tgz *.log && rm -f *.log
-  exit 0
+table() {
+    echo
+    echo "== summary (logs in \$OUT)"
+    printf '%-26s %-14s %6s  %s\n' step result time detail
+    for r in "${ROWS[@]}"; do echo "$r"; done
+}
+
+if [ "${1:-}" != wgpu ]; then
+    export ROKKOS_REQUIRE_CUDA=1 ROKKOS_REQUIRE_NVRTC=1 ROKKOS_PTXAS=/usr/local/cuda/bin/ptxas
+    export ROKKOS_CUDA_CACHE_DIR=/tmp/rokkos-cuda-cache
+    T='test result|panicked'
+    step equivalence_cuda 330 "$T" ./equivalence cuda --skip cuda_check
+    grep -aE "^---- |skipped on cuda" "$OUT/equivalence_cuda.log" | sort | uniq -c | sort -rn | head -15
+    step run_on_all 60 "$T" ./equivalence run_on_every_available_backend
+    step cuda_unit 120 "$T" ./cuda_unit --test-threads=1
+    step cuda_views 60 "$T" ./cuda_views --test-threads=1
+    step cuda_nvrtc 120 "$T" ./cuda_nvrtc
+    step device_tests 60 "$T" ./device
+    step nvcc_stream 120 'error|warning' nvcc -O3 -arch=sm_90 stream.cu -o stream
+    step stream_ref 60 'triad' ./stream
+    N=33554432
+    for t in f32 f64; do
+        step "babelstream_cuda_$t" 120 '"triad"' ./babelstream --backend cuda --dtype $t --n $N --reps 50 --json
+    done
+    step cg_cuda 120 'cg on|cg:' ./cg --backend cuda --n 256 --iters 400
+    SAN="compute-sanitizer --error-exitcode 9"
+    for tool in memcheck racecheck; do
+        S='ERROR SUMMARY|RACECHECK SUMMARY|HAZARD|test result'
+        step "san_${tool}_babelstream" 180 "$S" $SAN --tool $tool ./babelstream --backend cuda --n 1048576 --reps 2
+        step "san_${tool}_reduce" 180 "$S" $SAN --tool $tool ./equivalence --exact reduce::float_dot::cuda reduce::reduce_into_rank0::cuda --test-threads=1
+        step "san_${tool}_scan" 180 "$S" $SAN --tool $tool ./equivalence --exact scan::prefix_sum_of_data::cuda --test-threads=1
+    done
+    echo
+    echo "== BabelStream on cuda vs the CUDA C reference (GB/s)"
+    python3 - "$OUT" <<'PY'
+import json, re, sys
+out = sys.argv[1]
+try:
+    cu = open(out + "/stream_ref.log").read()
+except OSError:
+    cu = ""
+for t in ("f32", "f64"):
+    d = {}
+    try:
+        for l in open("%s/babelstream_cuda_%s.log" % (out, t)):
+            if l.startswith("{"):
+                j = json.loads(l)
+                d[j["kernel"]] = j["value"]
+    except (OSError, ValueError):
+        pass
+    m = re.search(r"%s triad\s+n=33554432\s+best ([\d.]+)" % t, cu)
+    ref = float(m.group(1)) if m else float("nan")
+    m = re.search(r"%s dot\s+n=33554432\s+best ([\d.]+)" % t, cu)
+    rdot = float(m.group(1)) if m else float("nan")
+    tri, trb, dot = (d.get(k, float("nan")) for k in ("triad", "triad_batched", "dot"))
+    print("%s triad fenced %.0f, batched %.0f / stream.cu %.0f = %.3f | dot %.0f / %.0f = %.3f"
+          % (t, tri, trb, ref, trb / ref if ref == ref and ref else float("nan"),
+             dot, rdot, dot / rdot if rdot == rdot and rdot else float("nan")))
+PY
+    table
+    cd "$OUT" && tar czf logs.tgz ./*.log && rm -f ./*.log
+    exit 0
 fi
-cuda_tests
+
+[ -x wgpu-triad ] || { echo "wgpu-triad is missing: prepare with ROKKOS_GPU_WGPU=1"; exit 1; }
 nvcc -O3 -arch=sm_90 stream.cu -o stream > $OUT/nvcc.log 2>&1 || echo "nvcc failed"
 echo "== e2e"; ROKKOS_REQUIRE_WGPU=1 ./e2e --test-threads=1 > $OUT/e2e.log 2>&1; grep -E "^test |panicked|test result" $OUT/e2e.log | head -20
 echo "== team"; ROKKOS_REQUIRE_WGPU=1 ./team --test-threads=1 > $OUT/team.log 2>&1; grep -E "^test |panicked|test result" $OUT/team.log | head -20

@@ -1,28 +1,35 @@
 #!/bin/bash
-# Builds, here, everything scripts/bench_gpu.sh runs on the GPU machine (which has no Rust
-# toolchain), into the ignored folders .gpu/ and .gl/ of the repository root:
-#   .gpu/  bin.tar.xz (babelstream, cg, the test executables e2e, team, math_f64, wgpu_f32_math,
-#          wgpu_unit and equivalence, rokkos-cuda's cuda_unit (the runtime smoke test), cuda_views
-#          and cuda_nvrtc, and the raw wgpu reference wgpu-triad, stripped; compressed
-#          because the carry limit is 64 MiB), stream.cu and run.sh (= scripts/bench_gpu.sh);
-#   .gl/   the Vulkan loader packages the device README names.
+# Builds, here, everything .gpu/run.sh (= scripts/bench_gpu.sh) runs on the GPU machine (which
+# has no Rust toolchain), into the ignored folders .gpu/ and .gl/ of the repository root:
+#   .gpu/  bin.tar.xz: the release examples babelstream and cg (features wgpu and cuda), the test
+#          executables (dev profile, as CI runs them; features wgpu and cuda): equivalence,
+#          device, wgpu_f32_math, rokkos-wgpu's wgpu_unit, e2e, team, math_f64, rokkos-cuda's
+#          cuda_unit (runtime smoke test and launcher unit tests), cuda_views and cuda_nvrtc;
+#          with ROKKOS_GPU_WGPU=1 also the raw wgpu reference wgpu-triad (its own release build,
+#          needed only by `run.sh wgpu`); all stripped and compressed (the carry limit is
+#          64 MiB); stream.cu (compiled with nvcc there) and run.sh;
+#   .gl/   the Vulkan loader packages the device README names (for the wgpu steps).
 # Then, with the device tool: run `bash .gpu/run.sh` with carry [".gpu", ".gl"].
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REF=../shared/reference
+# The C references live outside the repository (ROKKOS_REFERENCE says where).
+REF=${ROKKOS_REFERENCE:-../shared/reference}
 mkdir -p .git/info
 for d in /.gpu/ /.gl/; do grep -qxF "$d" .git/info/exclude 2>/dev/null || echo "$d" >> .git/info/exclude; done
 rm -rf .gpu && mkdir -p .gpu
 
-cargo build --release --features wgpu --example babelstream --example cg
+cargo build -j2 --release --features wgpu,cuda --example babelstream --example cg
 cp target/release/examples/babelstream target/release/examples/cg .gpu/
 
-# The test executables, named by cargo's JSON messages (one line per artifact).
-cargo test --release --features wgpu --workspace --no-run --message-format=json 2>/dev/null |
+# The test executables, named by cargo's JSON messages (one line per artifact): per package,
+# since each has its own features and targets.
+collect() {
     python3 -c '
 import json, shutil, sys
-want = {"e2e": "e2e", "team": "team", "math_f64": "math_f64", "equivalence": "equivalence",
-        "wgpu_f32_math": "wgpu_f32_math", "views": "cuda_views", "nvrtc_ptxas": "cuda_nvrtc"}
+want = {"equivalence": "equivalence", "device": "device", "wgpu_f32_math": "wgpu_f32_math",
+        "e2e": "e2e", "team": "team", "math_f64": "math_f64",
+        "views": "cuda_views", "nvrtc_ptxas": "cuda_nvrtc"}
+lib = {"rokkos_wgpu": "wgpu_unit", "rokkos_cuda": "cuda_unit"}
 for line in sys.stdin:
     try:
         m = json.loads(line)
@@ -32,19 +39,29 @@ for line in sys.stdin:
         continue
     t = m["target"]
     name = t["name"]
-    if t["kind"] == ["lib"] and name == "rokkos_wgpu":
-        shutil.copy(m["executable"], ".gpu/wgpu_unit")
-    elif t["kind"] == ["lib"] and name == "rokkos_cuda":
-        shutil.copy(m["executable"], ".gpu/cuda_unit")
+    if t["kind"] == ["lib"] and name in lib:
+        shutil.copy(m["executable"], ".gpu/" + lib[name])
     elif "test" in t["kind"] and name in want:
         shutil.copy(m["executable"], ".gpu/" + want[name])
 '
+}
+cargo test -j2 --features wgpu,cuda --no-run --message-format=json \
+    --test equivalence --test device --test wgpu_f32_math 2>/dev/null | collect
+cargo test -j2 -p rokkos-wgpu --no-run --message-format=json \
+    --lib --test e2e --test team --test math_f64 2>/dev/null | collect
+cargo test -j2 -p rokkos-cuda --no-run --message-format=json \
+    --lib --test views --test nvrtc_ptxas 2>/dev/null | collect
 
-CARGO_TARGET_DIR=/tmp/wgpu_triad_target cargo build --release --manifest-path $REF/wgpu_triad/Cargo.toml
-cp /tmp/wgpu_triad_target/release/wgpu-triad .gpu/
+BINS="babelstream cg equivalence device wgpu_f32_math wgpu_unit e2e team math_f64 cuda_unit cuda_views cuda_nvrtc"
+if [ "${ROKKOS_GPU_WGPU:-0}" = 1 ]; then
+    CARGO_TARGET_DIR=/tmp/wgpu_triad_target cargo build --release --manifest-path $REF/wgpu_triad/Cargo.toml
+    cp /tmp/wgpu_triad_target/release/wgpu-triad .gpu/
+    BINS="$BINS wgpu-triad"
+fi
+for b in $BINS; do [ -f ".gpu/$b" ] || { echo "prepare_gpu: $b was not built" >&2; exit 1; }; done
 cp $REF/stream.cu .gpu/
 cp scripts/bench_gpu.sh .gpu/run.sh
-BINS="babelstream cg wgpu-triad e2e team math_f64 wgpu_f32_math wgpu_unit equivalence cuda_unit cuda_views cuda_nvrtc"
+# shellcheck disable=SC2086
 (cd .gpu && strip $BINS && tar -cJf bin.tar.xz $BINS && rm $BINS)
 
 if ! ls .gl/*.deb >/dev/null 2>&1; then
@@ -57,3 +74,7 @@ if ! ls .gl/*.deb >/dev/null 2>&1; then
 fi
 du -sh .gpu .gl
 ls -la .gpu
+size=$(du -cb .gpu .gl | tail -1 | cut -f1)
+limit=$((64 * 1024 * 1024))
+echo "carried: $size bytes of $limit"
+[ "$size" -le "$limit" ] || { echo "prepare_gpu: .gpu and .gl exceed the 64 MiB carry limit" >&2; exit 1; }

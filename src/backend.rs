@@ -18,15 +18,17 @@ pub type DefaultExecutionSpace = rokkos_rayon::Rayon;
 pub type DefaultExecutionSpace = rokkos_serial::Serial;
 
 /// Names of the backends compiled into this build that can run kernels, in the order
-/// [`crate::Device::new`] prefers them: device backends (wgpu) first, then rayon, then serial.
-/// (CUDA, feature `cuda`, is a runtime without patterns yet: not listed.)
+/// [`crate::Device::new`] prefers them: device backends first (CUDA, then wgpu), then rayon,
+/// then serial.
 pub fn available_backends() -> &'static [&'static str] {
-    match (cfg!(feature = "wgpu"), cfg!(feature = "rayon")) {
-        (true, true) => &["wgpu", "rayon", "serial"],
-        (true, false) => &["wgpu", "serial"],
-        (false, true) => &["rayon", "serial"],
-        (false, false) => &["serial"],
-    }
+    const ALL: [(&str, bool); 4] = [
+        ("cuda", cfg!(feature = "cuda")),
+        ("wgpu", cfg!(feature = "wgpu")),
+        ("rayon", cfg!(feature = "rayon")),
+        ("serial", true),
+    ];
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| ALL.iter().filter(|(_, on)| *on).map(|(n, _)| *n).collect())
 }
 
 /// Every backend name rokkos knows, compiled in or not.
@@ -70,15 +72,9 @@ pub(crate) fn env_backend() -> Result<Option<String>> {
 }
 
 /// The error for a backend name that cannot run here: `Err(BackendUnavailable)` for a known
-/// backend not compiled in (or without patterns yet), `Err(InvalidArgument)` for unknown names.
+/// backend not compiled in, `Err(InvalidArgument)` for unknown names.
 pub(crate) fn not_available(name: &str) -> Error {
     match name {
-        "cuda" => Error::BackendUnavailable {
-            backend: name.to_string(),
-            reason: "the CUDA backend has no parallel patterns yet (feature `cuda` is its runtime \
-                     only); use wgpu, rayon or serial"
-                .to_string(),
-        },
         n if KNOWN_BACKENDS.contains(&n) => Error::BackendUnavailable {
             backend: n.to_string(),
             reason: format!("not compiled in; enable the `{n}` cargo feature of rokkos"),
@@ -100,7 +96,7 @@ pub fn selected_backend() -> Result<String> {
     }
 }
 
-/// Runs `visitor` on the backend called `name` (`serial`, `rayon`, `wgpu`).
+/// Runs `visitor` on the backend called `name` (`serial`, `rayon`, `wgpu`, `cuda`).
 /// `Err(BackendUnavailable)` when it is not compiled in or has no device, `Err(InvalidArgument)`
 /// for unknown names.
 pub fn run_on<V: SpaceVisitor>(name: &str, visitor: V) -> Result<V::Output> {
@@ -110,6 +106,8 @@ pub fn run_on<V: SpaceVisitor>(name: &str, visitor: V) -> Result<V::Output> {
         "rayon" => Ok(visitor.visit(rokkos_rayon::Rayon::new())),
         #[cfg(feature = "wgpu")]
         "wgpu" => Ok(visitor.visit(rokkos_wgpu::Wgpu::new()?)),
+        #[cfg(feature = "cuda")]
+        "cuda" => Ok(visitor.visit(rokkos_cuda::Cuda::new()?)),
         n => Err(not_available(n)),
     }
 }

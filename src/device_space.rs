@@ -12,7 +12,7 @@
 //! and hands the backend's own pattern method a token that keeps the original hold. A View
 //! allocated for another backend does not project: `Err(InvalidArgument)` naming it.
 //!
-//! **Adding a backend** (CUDA, once it is an `ExecutionSpace`): one variant of `Backend`, one of
+//! **Adding a backend**: one variant of `Backend`, one of
 //! `BufferKind`, one arm in [`on_backend!`] and one in `on_buffer!`, one `ProjectMemory` impl, and
 //! its name in [`crate::available_backends`] and [`Device::with_backend`]. No pattern method
 //! changes.
@@ -26,7 +26,7 @@ use rokkos_core::{
 };
 use std::ptr::NonNull;
 
-/// An execution space chosen at run time: serial, rayon or wgpu (CUDA once it has patterns),
+/// An execution space chosen at run time: serial, rayon, wgpu or CUDA,
 /// whichever `ROKKOS_BACKEND`, a name, or the best one available gives. Views of its memory
 /// ([`DeviceView`]) work with every pattern, policy, reducer, team feature and `#[kernel]`.
 ///
@@ -65,6 +65,8 @@ enum Backend {
     Rayon(rokkos_rayon::Rayon),
     #[cfg(feature = "wgpu")]
     Wgpu(rokkos_wgpu::Wgpu),
+    #[cfg(feature = "cuda")]
+    Cuda(rokkos_cuda::Cuda),
 }
 
 /// `$body` with `$s` bound to the backend's own execution space: the one place a [`Device`]
@@ -77,14 +79,16 @@ macro_rules! on_backend {
             Backend::Rayon($s) => $body,
             #[cfg(feature = "wgpu")]
             Backend::Wgpu($s) => $body,
+            #[cfg(feature = "cuda")]
+            Backend::Cuda($s) => $body,
         }
     };
 }
 
 impl Device {
     /// The device `ROKKOS_BACKEND` names, or, when it is unset, the best backend compiled in and
-    /// usable here (wgpu when an adapter exists, then rayon, then serial; CUDA will come first
-    /// once it runs patterns). `Err(InvalidArgument)` for an unknown name, `Err(BackendUnavailable)`
+    /// usable here (CUDA when a GPU, the driver and NVRTC are there, then wgpu when an adapter
+    /// exists, then rayon, then serial). `Err(InvalidArgument)` for an unknown name, `Err(BackendUnavailable)`
     /// for a backend that is not compiled in or has no device.
     pub fn new() -> Result<Device> {
         match crate::backend::env_backend()? {
@@ -105,7 +109,7 @@ impl Device {
         }
     }
 
-    /// The device of the backend called `name` (`serial`, `rayon`, `wgpu`).
+    /// The device of the backend called `name` (`serial`, `rayon`, `wgpu`, `cuda`).
     /// `Err(BackendUnavailable)` when it is not compiled in or has no device here,
     /// `Err(InvalidArgument)` for unknown names.
     pub fn with_backend(name: &str) -> Result<Device> {
@@ -115,6 +119,8 @@ impl Device {
             "rayon" => Backend::Rayon(rokkos_rayon::Rayon::new()),
             #[cfg(feature = "wgpu")]
             "wgpu" => Backend::Wgpu(rokkos_wgpu::Wgpu::new()?),
+            #[cfg(feature = "cuda")]
+            "cuda" => Backend::Cuda(rokkos_cuda::Cuda::new()?),
             other => return Err(crate::backend::not_available(other)),
         };
         Ok(Device { backend })
@@ -133,6 +139,8 @@ impl Device {
             Backend::Rayon(_) => Target::Host,
             #[cfg(feature = "wgpu")]
             Backend::Wgpu(w) => Target::Wgpu(w.memory_space()),
+            #[cfg(feature = "cuda")]
+            Backend::Cuda(c) => Target::Cuda(c.memory_space()),
         }
     }
 }
@@ -160,6 +168,14 @@ impl From<rokkos_wgpu::Wgpu> for Device {
         }
     }
 }
+#[cfg(feature = "cuda")]
+impl From<rokkos_cuda::Cuda> for Device {
+    fn from(s: rokkos_cuda::Cuda) -> Device {
+        Device {
+            backend: Backend::Cuda(s),
+        }
+    }
+}
 
 /// A View in a [`Device`]'s memory: `DeviceView<f64>` is a rank-1 `f64` View, `DeviceView<f32, 2>`
 /// a row-major matrix, `DeviceView<f32, 2, LayoutLeft>` a column-major one. Allocate with
@@ -171,7 +187,8 @@ pub type DeviceView<T, const R: usize = 1, L = LayoutRight> = View<T, R, L, Devi
 pub type HostView<T, const R: usize = 1, L = LayoutRight> = View<T, R, L, HostSpace>;
 
 /// The memory space of [`Device`]: each allocation lives in the memory of the backend the device
-/// stands for (host memory for serial and rayon, a storage buffer for wgpu). It is not host
+/// stands for (host memory for serial and rayon, a storage buffer for wgpu, device memory for
+/// CUDA). It is not host
 /// accessible, whatever the backend: host code reaches its Views through mirrors, as in Kokkos,
 /// so a program that runs on rayon runs unchanged on a GPU.
 ///
@@ -187,6 +204,8 @@ enum Target {
     Host,
     #[cfg(feature = "wgpu")]
     Wgpu(rokkos_wgpu::WgpuSpace),
+    #[cfg(feature = "cuda")]
+    Cuda(rokkos_cuda::CudaSpace),
     /// `Device::new()` failed when the handle was made: allocations answer this error.
     Unavailable(Error),
 }
@@ -209,6 +228,8 @@ enum BufferKind {
     Host(HostBuffer),
     #[cfg(feature = "wgpu")]
     Wgpu(rokkos_wgpu::WgpuBuffer),
+    #[cfg(feature = "cuda")]
+    Cuda(rokkos_cuda::CudaBuffer),
 }
 
 impl std::fmt::Debug for DeviceBuffer {
@@ -217,6 +238,8 @@ impl std::fmt::Debug for DeviceBuffer {
             BufferKind::Host(h) => write!(f, "DeviceBuffer(host, {} bytes)", h.len_bytes()),
             #[cfg(feature = "wgpu")]
             BufferKind::Wgpu(w) => write!(f, "DeviceBuffer({w:?})"),
+            #[cfg(feature = "cuda")]
+            BufferKind::Cuda(c) => write!(f, "DeviceBuffer({c:?})"),
         }
     }
 }
@@ -236,6 +259,12 @@ macro_rules! on_buffer {
                 let $m = rokkos_wgpu::WgpuSpace::default();
                 $body
             }
+            #[cfg(feature = "cuda")]
+            BufferKind::Cuda($b) => {
+                // The stream that allocated it: its device, and the errors of its kernels.
+                let $m = $b.space();
+                $body
+            }
         }
     };
 }
@@ -249,6 +278,8 @@ impl MemorySpace for DeviceMemory {
             Target::Host => BufferKind::Host(HostSpace.allocate(label, bytes, align)?),
             #[cfg(feature = "wgpu")]
             Target::Wgpu(w) => BufferKind::Wgpu(w.allocate(label, bytes, align)?),
+            #[cfg(feature = "cuda")]
+            Target::Cuda(c) => BufferKind::Cuda(c.allocate(label, bytes, align)?),
             Target::Unavailable(e) => return Err(e.clone()),
         }))
     }
@@ -286,6 +317,11 @@ impl MemorySpace for DeviceMemory {
             (BufferKind::Wgpu(s), BufferKind::Wgpu(d)) => unsafe {
                 rokkos_wgpu::WgpuSpace::default().copy_bytes(s, src_offset, d, dst_offset, len)
             },
+            #[cfg(feature = "cuda")]
+            // SAFETY: as above.
+            (BufferKind::Cuda(s), BufferKind::Cuda(d)) => unsafe {
+                d.space().copy_bytes(s, src_offset, d, dst_offset, len)
+            },
             #[allow(unreachable_patterns)]
             _ => None,
         }
@@ -295,6 +331,8 @@ impl MemorySpace for DeviceMemory {
             (Target::Host, BufferKind::Host(_)) => true,
             #[cfg(feature = "wgpu")]
             (Target::Wgpu(w), BufferKind::Wgpu(b)) => w.owns(b),
+            #[cfg(feature = "cuda")]
+            (Target::Cuda(c), BufferKind::Cuda(b)) => c.owns(b),
             _ => false,
         }
     }
@@ -302,6 +340,8 @@ impl MemorySpace for DeviceMemory {
         match &self.target {
             #[cfg(feature = "wgpu")]
             Target::Wgpu(w) => w.allocate_mirror(label, bytes, align),
+            #[cfg(feature = "cuda")]
+            Target::Cuda(c) => c.allocate_mirror(label, bytes, align),
             _ => HostSpace.allocate(label, bytes, align),
         }
     }
@@ -333,6 +373,19 @@ unsafe impl ProjectMemory<rokkos_wgpu::WgpuSpace> for DeviceMemory {
     fn project(buffer: &DeviceBuffer) -> Option<&rokkos_wgpu::WgpuBuffer> {
         match &buffer.0 {
             BufferKind::Wgpu(w) => Some(w),
+            _ => None,
+        }
+    }
+}
+
+// SAFETY: as for `HostSpace`, with the `Cuda` kind and `CudaSpace`'s operations.
+#[cfg(feature = "cuda")]
+unsafe impl ProjectMemory<rokkos_cuda::CudaSpace> for DeviceMemory {
+    #[inline]
+    fn project(buffer: &DeviceBuffer) -> Option<&rokkos_cuda::CudaBuffer> {
+        match &buffer.0 {
+            BufferKind::Cuda(c) => Some(c),
+            #[allow(unreachable_patterns)]
             _ => None,
         }
     }

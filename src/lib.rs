@@ -1,10 +1,11 @@
 //! # rokkos: the Kokkos programming model for Rust
 //!
 //! Write a kernel once, in Rust, over layout-generic multidimensional [`View`]s, and run it on the
-//! serial, rayon (CPU threads) and wgpu (GPUs through Vulkan, Metal and DX12) backends; a CUDA
-//! runtime is there (feature `cuda`), its parallel patterns are not yet. A program is written once
-//! against [`Device`], the execution space chosen when it starts: `ROKKOS_BACKEND`, or the best
-//! backend compiled in and usable (wgpu when it finds an adapter, then rayon, then serial). Its
+//! serial, rayon (CPU threads), wgpu (GPUs through Vulkan, Metal and DX12) and CUDA (feature
+//! `cuda`: NVIDIA GPUs; Range and MDRange patterns, no team policies yet) backends. A program is
+//! written once against [`Device`], the execution space chosen when it starts: `ROKKOS_BACKEND`,
+//! or the best backend compiled in and usable (CUDA with a GPU, driver and NVRTC, then wgpu when
+//! it finds an adapter, then rayon, then serial). Its
 //! Views ([`DeviceView`]) live in the device's memory and are reached from the host through
 //! mirrors, as in Kokkos, so the program below runs unchanged on a GPU or on the CPU:
 //!
@@ -171,10 +172,12 @@ pub use backend::{
 };
 pub use device_space::{Device, DeviceBuffer, DeviceMemory, DeviceView, HostView};
 pub use rokkos_core::*;
-/// The CUDA runtime (feature `cuda`): device memory, streams, NVRTC. Not yet an execution space
-/// of `run_on` (its patterns come with the CUDA C emitter).
+/// The CUDA backend (feature `cuda`): the execution space [`Cuda`], device memory, streams,
+/// NVRTC.
 #[cfg(feature = "cuda")]
 pub use rokkos_cuda as cuda;
+#[cfg(feature = "cuda")]
+pub use rokkos_cuda::{Cuda, CudaSpace};
 pub use rokkos_macros::{func, kernel};
 #[cfg(feature = "rayon")]
 pub use rokkos_rayon::Rayon;

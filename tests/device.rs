@@ -25,6 +25,14 @@ fn devices() -> Vec<Device> {
         Err(e) if std::env::var_os("ROKKOS_REQUIRE_WGPU").is_some() => panic!("wgpu: {e}"),
         Err(e) => eprintln!("skipping wgpu: {e}"),
     }
+    #[cfg(feature = "cuda")]
+    match Device::with_backend("cuda") {
+        Ok(d) => out.push(d),
+        Err(e) if std::env::var("ROKKOS_REQUIRE_CUDA").as_deref() == Ok("1") => {
+            panic!("cuda: {e}")
+        }
+        Err(e) => eprintln!("skipping cuda: {e}"),
+    }
     out
 }
 
@@ -107,6 +115,14 @@ fn policy_limits_of_the_backend_apply() {
     }
 }
 
+struct CountName;
+impl rokkos::SpaceVisitor for CountName {
+    type Output = &'static str;
+    fn visit<E: ExecutionSpace>(self, space: E) -> &'static str {
+        space.name()
+    }
+}
+
 #[test]
 fn selected_backend_checks_the_name() {
     // Only this test touches ROKKOS_BACKEND in this binary.
@@ -117,15 +133,31 @@ fn selected_backend_checks_the_name() {
     ));
     assert!(Device::new().is_err());
     std::env::set_var("ROKKOS_BACKEND", "cuda");
-    assert!(matches!(
-        rokkos::selected_backend(),
-        Err(Error::BackendUnavailable { .. })
-    ));
+    if cfg!(feature = "cuda") {
+        // Compiled in, the name is taken; the device then runs or says what is missing.
+        assert_eq!(rokkos::selected_backend().unwrap(), "cuda");
+        match Device::new() {
+            Ok(d) => assert_eq!(d.name(), "cuda"),
+            Err(e) => assert!(
+                matches!(&e, Error::BackendUnavailable { backend, .. } if backend == "cuda"),
+                "{e}"
+            ),
+        }
+    } else {
+        assert!(matches!(
+            rokkos::selected_backend(),
+            Err(Error::BackendUnavailable { .. })
+        ));
+    }
     std::env::set_var("ROKKOS_BACKEND", " Serial ");
     assert_eq!(rokkos::selected_backend().unwrap(), "serial");
     assert_eq!(Device::new().unwrap().name(), "serial");
     std::env::remove_var("ROKKOS_BACKEND");
     let best = Device::new().unwrap();
+    if cfg!(feature = "cuda") && rokkos::run_on("cuda", CountName).is_err() {
+        // No usable GPU: the best device is the next backend compiled in.
+        assert_ne!(best.name(), "cuda");
+    }
     assert_eq!(rokkos::selected_backend().unwrap(), best.name());
 }
 
@@ -194,4 +226,42 @@ fn racing_launches_and_guards_never_overlap() {
     let n = accepted.load(std::sync::atomic::Ordering::Relaxed);
     assert!(n > 0);
     assert_eq!(v.to_vec(), vec![n; 256]);
+}
+
+/// Without a usable GPU every way to ask for CUDA answers `Err(BackendUnavailable)` naming what
+/// is missing (libcuda, NVRTC, a device), and nothing panics: `Cuda::new`, `run_on`, `Device`,
+/// the memory space. (`selected_backend_checks_the_name` covers `ROKKOS_BACKEND=cuda`, and that
+/// `Device::new()` then falls through to the next backend.)
+#[cfg(feature = "cuda")]
+#[test]
+fn cuda_without_a_gpu_is_backend_unavailable_everywhere() {
+    let Err(e) = rokkos::Cuda::new() else {
+        eprintln!("skipping: this machine has a usable CUDA device");
+        return;
+    };
+    let names_cause = |e: &Error| match e {
+        Error::BackendUnavailable { backend, reason } => {
+            backend == "cuda"
+                && ["libcuda", "NVRTC", "device", "driver"]
+                    .iter()
+                    .any(|w| reason.contains(w))
+        }
+        _ => false,
+    };
+    assert!(names_cause(&e), "{e}");
+    assert!(names_cause(&Device::with_backend("cuda").unwrap_err()));
+    struct Name;
+    impl rokkos::SpaceVisitor for Name {
+        type Output = String;
+        fn visit<E: ExecutionSpace>(self, space: E) -> String {
+            space.name().to_string()
+        }
+    }
+    assert!(names_cause(&rokkos::run_on("cuda", Name).unwrap_err()));
+    let v = View::<f32, 1, LayoutRight, rokkos::CudaSpace>::new_in(
+        &rokkos::CudaSpace::default(),
+        "v",
+        [4],
+    );
+    assert!(matches!(v, Err(Error::BackendUnavailable { .. })));
 }

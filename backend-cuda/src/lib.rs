@@ -15,10 +15,25 @@
 //! writer (`rokkos_core::emit`): `parallel_for` and `parallel_reduce` (every reducer, two passes)
 //! over Range and MDRange, `parallel_scan` over a range, atomics on every element type, the IR's
 //! integer, float, cast and bounds-check semantics. [`check::CudaCheck`] compiles every kernel a
-//! test suite launches with NVRTC and ptxas (no GPU needed). Not yet: team policies and their
-//! constructs, the transcendental functions CUDA's library cannot give within the precision
-//! contract (the emitter answers `Unsupported` naming them), and the launchers: `Cuda` does not
-//! implement `ExecutionSpace` yet, so the facade does not offer it as a backend.
+//! test suite launches with NVRTC and ptxas (no GPU needed).
+//!
+//! `Cuda` is an [`ExecutionSpace`]: `parallel_for` over Range and MDRange, `parallel_reduce`
+//! over both (to a host value, blocking; into a device View, asynchronous) and `parallel_scan`
+//! over a range (the total to the host), one file per (pattern, policy) with the runtime beside
+//! them. Range kernels run a grid-stride loop over the blocks the device keeps resident (SMs ×
+//! the occupancy calculator's blocks per SM, never more than the range needs); MDRange tiles
+//! follow the rule every device backend shares (`rokkos_core::device::shape`). Each variant
+//! (IR hash and launch options) is emitted once per process and compiled once per device (and
+//! on disk). A View of another device is `Err(InvalidArgument)` naming it. A failing kernel
+//! (index out of bounds, division by zero, overflow in a debug build, ...) records its first
+//! failure on the device; the launching thread's next fence, host read or blocking result
+//! returns it as `Err(OutOfBounds)` / `Err(KernelFailed)`, with the wgpu backend's semantics
+//! (`rokkos_core::device::errors`).
+//!
+//! Not yet: team policies and their constructs (`Err(Unsupported)` naming "team policies on
+//! CUDA"), the transcendental functions CUDA's library cannot give within the precision contract
+//! (the emitter answers `Unsupported` naming them), user-defined (`Custom`) reducers (their join
+//! is host code), and a release-mode switch for the bounds checks (always on).
 //!
 //! # Ordering and safety
 //!
@@ -38,8 +53,13 @@
 
 pub mod check;
 pub mod emit;
+mod for_mdrange;
+mod for_range;
 pub mod ptxas;
+mod reduce_mdrange;
+mod reduce_range;
 mod runtime;
+mod scan_range;
 
 pub use runtime::device::{DeviceInfo, DEVICE_ENV};
 pub use runtime::memory::{CudaBuffer, CudaSpace};
@@ -50,7 +70,13 @@ pub mod compile {
     pub use crate::runtime::compile::{compile_ptx, nvrtc_version, Arch, NVRTC_OPTIONS};
 }
 
-use rokkos_core::Result;
+use rokkos_core::kernel::{
+    ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+};
+use rokkos_core::{
+    ExecutionSpace, Launch, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot,
+    TeamLimits, TeamPolicy,
+};
 use runtime::device::{self as dev, Instance};
 use std::sync::Arc;
 
@@ -117,5 +143,145 @@ impl Cuda {
     /// Whether `other` is a handle to the same stream.
     pub fn same_instance(&self, other: &Cuda) -> bool {
         Arc::ptr_eq(&self.inst, &other.inst)
+    }
+}
+
+/// What team launches answer until the emitter writes team policies as CUDA C.
+fn no_teams() -> rokkos_core::Error {
+    runtime::run::unsupported("team policies on CUDA (not yet emitted as CUDA C)")
+}
+
+// Each pattern method hands its policy and kernel to the file of that (pattern, policy).
+impl ExecutionSpace for Cuda {
+    type Memory = CudaSpace;
+
+    fn name(&self) -> &'static str {
+        "cuda"
+    }
+    fn concurrency(&self) -> usize {
+        let i = &self.inst.device.info;
+        i.sm_count as usize * i.max_threads_per_sm as usize
+    }
+    fn fence(&self) -> Result<()> {
+        self.inst.fence()
+    }
+    fn memory_space(&self) -> CudaSpace {
+        Cuda::memory_space(self)
+    }
+    fn team_limits(&self) -> TeamLimits {
+        // The limits team launches will have (block = vector lanes x team threads, level-0
+        // scratch in shared memory); today every team launch answers Err(Unsupported).
+        let i = &self.inst.device.info;
+        let max = (i.max_threads_per_block as usize).max(1);
+        TeamLimits {
+            team_size_max: max,
+            team_size_auto: 128.min(max),
+            vector_length_max: (i.warp_size as usize).clamp(1, max),
+            scratch_max: [
+                i.shared_per_block_optin,
+                i.total_memory.min(u32::MAX as usize),
+            ],
+        }
+    }
+    fn for_range<K>(&self, l: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
+    where
+        K: ForKernel<RangeWork, Space = CudaSpace> + KernelIr,
+    {
+        for_range::run(&self.inst, l.policy(), l.kernel())
+    }
+    fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
+    where
+        K: ForKernel<MDWork<N>, Space = CudaSpace> + KernelIr,
+    {
+        for_mdrange::run(&self.inst, l.label(), l.policy(), l.kernel())
+    }
+    fn for_team<K>(&self, _l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
+    where
+        K: ForKernel<TeamWork, Space = CudaSpace> + KernelIr,
+    {
+        Err(no_teams())
+    }
+    fn reduce_range<K, Rd>(
+        &self,
+        l: Launch<'_, RangePolicy<Self>, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<RangeWork, Space = CudaSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        reduce_range::run(&self.inst, l.policy(), l.kernel(), reducer)
+    }
+    fn reduce_range_into<K, Rd>(
+        &self,
+        l: Launch<'_, RangePolicy<Self>, K>,
+        reducer: &Rd,
+        slot: ResultSlot<'_, CudaSpace>,
+    ) -> Result<()>
+    where
+        K: ReduceKernel<RangeWork, Space = CudaSpace> + KernelIr,
+        K::Value: Pod,
+        Rd: Reducer<K::Value>,
+    {
+        reduce_range::run_into(&self.inst, l.policy(), l.kernel(), reducer, slot)
+    }
+    fn reduce_mdrange<const N: usize, K, Rd>(
+        &self,
+        l: Launch<'_, MDRangePolicy<Self, N>, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<MDWork<N>, Space = CudaSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        reduce_mdrange::run(&self.inst, l.label(), l.policy(), l.kernel(), reducer)
+    }
+    fn reduce_mdrange_into<const N: usize, K, Rd>(
+        &self,
+        l: Launch<'_, MDRangePolicy<Self, N>, K>,
+        reducer: &Rd,
+        slot: ResultSlot<'_, CudaSpace>,
+    ) -> Result<()>
+    where
+        K: ReduceKernel<MDWork<N>, Space = CudaSpace> + KernelIr,
+        K::Value: Pod,
+        Rd: Reducer<K::Value>,
+    {
+        reduce_mdrange::run_into(&self.inst, l.label(), l.policy(), l.kernel(), reducer, slot)
+    }
+    fn reduce_team<K, Rd>(
+        &self,
+        _l: Launch<'_, TeamPolicy<Self>, K>,
+        _reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ReduceKernel<TeamWork, Space = CudaSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        Err(no_teams())
+    }
+    fn reduce_team_into<K, Rd>(
+        &self,
+        _l: Launch<'_, TeamPolicy<Self>, K>,
+        _reducer: &Rd,
+        _slot: ResultSlot<'_, CudaSpace>,
+    ) -> Result<()>
+    where
+        K: ReduceKernel<TeamWork, Space = CudaSpace> + KernelIr,
+        K::Value: Pod,
+        Rd: Reducer<K::Value>,
+    {
+        Err(no_teams())
+    }
+    fn scan_range<K, Rd>(
+        &self,
+        l: Launch<'_, RangePolicy<Self>, K>,
+        reducer: &Rd,
+    ) -> Result<K::Value>
+    where
+        K: ScanKernel<RangeWork, Space = CudaSpace> + KernelIr,
+        Rd: Reducer<K::Value>,
+    {
+        scan_range::run(&self.inst, l.policy(), l.kernel(), reducer)
     }
 }

@@ -23,43 +23,6 @@ pub(crate) fn run<const N: usize, K: KernelIr<Space = WgpuSpace>>(
     launch::<N, K, i32, Sum>(ctx, label, policy, kernel, None).map(|_| ())
 }
 
-/// Tiles of an MDRange launch: the requested ones, or up to 256 invocations filled from the last
-/// dimension.
-fn tiles<const N: usize>(
-    ctx: &Ctx,
-    label: &str,
-    begin: [usize; N],
-    end: [usize; N],
-    req: [usize; N],
-) -> Result<[usize; N]> {
-    let max = ctx.limits.max_compute_invocations_per_workgroup as usize;
-    let mut t = [1usize; N];
-    if req.iter().all(|&x| x > 0) {
-        t = req;
-    } else {
-        let mut budget = 256usize.min(max);
-        for k in (0..N).rev() {
-            let ext = end[k].saturating_sub(begin[k]).max(1);
-            let want = if req[k] > 0 {
-                req[k]
-            } else {
-                ext.next_power_of_two().min(budget)
-            };
-            t[k] = want.max(1);
-            budget = (budget / t[k]).max(1);
-        }
-    }
-    // A tile larger than a workgroup is walked by the workgroup in strides (see the emitter).
-    let prod = t.iter().try_fold(1usize, |a, &x| a.checked_mul(x));
-    match prod {
-        Some(p) if p <= u32::MAX as usize => Ok(t),
-        _ => Err(Error::InvalidPolicy {
-            label: label.to_string(),
-            reason: format!("MDRange tile {t:?} has more than 2^32 points"),
-        }),
-    }
-}
-
 /// `parallel_for` / `parallel_reduce` over an MDRange (one tile per workgroup).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn launch<
@@ -76,7 +39,8 @@ pub(crate) fn launch<
 ) -> Result<Option<Reduction>> {
     let (begin, end, req) = (policy.begin(), policy.end(), policy.tiles());
     let p = prepare(ctx, kernel)?;
-    let t = tiles(ctx, label, begin, end, req)?;
+    let max = ctx.limits.max_compute_invocations_per_workgroup as usize;
+    let t = rokkos_core::device::shape::mdrange_tiles(label, begin, end, req, max)?;
     let max = ctx.limits.max_compute_invocations_per_workgroup.min(256);
     let wg = (t.iter().product::<usize>() as u32).clamp(1, max);
     let fields = p.ir.acc_fields();
@@ -109,10 +73,7 @@ pub(crate) fn launch<
     };
     let c = pipeline(ctx, &p, &opts)?;
     let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));
-    let nt: Vec<u64> = (0..N)
-        .map(|k| (end[k].saturating_sub(begin[k]) as u64).div_ceil(t[k] as u64))
-        .collect();
-    let ntiles: u64 = nt.iter().product();
+    let (nt, ntiles) = rokkos_core::device::shape::tile_counts(begin, end, t);
     if ntiles == 0 {
         return Ok(red);
     }

@@ -43,7 +43,7 @@ fn parse_args() -> Result<Args, String> {
             "--reps" => a.reps = value("--reps")?.parse().map_err(|e| format!("--reps: {e}"))?,
             "--json" => a.json = true,
             "--help" | "-h" => {
-                return Err("usage: babelstream [--backend serial|rayon|wgpu] [--n N] [--dtype f32|f64] [--reps R] [--json]".into())
+                return Err("usage: babelstream [--backend serial|rayon|wgpu|cuda] [--n N] [--dtype f32|f64] [--reps R] [--json]".into())
             }
             other => return Err(format!("unknown argument `{other}` (try --help)")),
         }

@@ -5,6 +5,7 @@
 //! cargo run --example tour                      # all nine on ROKKOS_BACKEND or the best backend
 //! ROKKOS_BACKEND=serial cargo run --example tour jacobi
 //! cargo run --features wgpu --example tour -- --n 100000 axpy_dot
+//! ROKKOS_BACKEND=cuda cargo run --features cuda --example tour   # on an NVIDIA GPU
 //! ```
 //!
 //! The test suite runs all nine on serial, rayon and wgpu (`tests/tour.rs`).

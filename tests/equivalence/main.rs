@@ -113,6 +113,27 @@ macro_rules! per_backend {
                     crate::capability_gated("wgpu", || super::$name(space));
                 }
             }
+
+            /// The CUDA backend (feature `cuda`): the same body on an NVIDIA GPU. Skips, saying
+            /// why, where there is no GPU, driver or NVRTC (unless `ROKKOS_REQUIRE_CUDA=1`, as on
+            /// the GPU machine), or where the backend answers `Err(Unsupported)` (team policies
+            /// are not emitted as CUDA C yet).
+            #[cfg(feature = "cuda")]
+            #[test]
+            fn cuda() {
+                if let Some(space) = crate::cuda_space() {
+                    crate::capability_gated("cuda", || super::$name(space));
+                }
+            }
+
+            /// `rokkos::Device` standing for CUDA.
+            #[cfg(feature = "cuda")]
+            #[test]
+            fn device_cuda() {
+                if let Some(space) = crate::cuda_space() {
+                    crate::capability_gated("cuda", || super::$name(rokkos::Device::from(space)));
+                }
+            }
         }
     };
 }
@@ -451,6 +472,22 @@ pub fn wgpu_space() -> Option<rokkos::Wgpu> {
         Ok(s) => Some(s),
         Err(e) if std::env::var("ROKKOS_REQUIRE_WGPU").as_deref() == Ok("1") => {
             panic!("ROKKOS_REQUIRE_WGPU=1 but {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
+
+/// The CUDA execution space, or `None` (saying why) where there is no GPU, driver or NVRTC; with
+/// `ROKKOS_REQUIRE_CUDA=1` (the GPU machine) its absence fails the test.
+#[cfg(feature = "cuda")]
+pub fn cuda_space() -> Option<rokkos::Cuda> {
+    match rokkos::Cuda::new() {
+        Ok(s) => Some(s),
+        Err(e) if std::env::var("ROKKOS_REQUIRE_CUDA").as_deref() == Ok("1") => {
+            panic!("ROKKOS_REQUIRE_CUDA=1 but {e}")
         }
         Err(e) => {
             eprintln!("skipped: {e}");

@@ -37,19 +37,49 @@ pub fn nvrtc_compiles() -> usize {
 /// A loaded kernel: its module and entry point.
 pub(crate) struct Compiled {
     pub function: CudaFunction,
+    /// `kernel` (entry) in messages.
     pub name: String,
+    /// Blocks of `block` threads one SM keeps resident (the occupancy calculator's answer,
+    /// asked once per block size).
+    occupancy: Mutex<HashMap<u32, u32>>,
     _module: Arc<CudaModule>,
+}
+
+impl Compiled {
+    /// Blocks of `block` threads (with no dynamic shared memory) that one SM runs at once; at
+    /// least 1.
+    pub(crate) fn blocks_per_sm(&self, block: u32) -> Result<u32> {
+        let mut m = self.occupancy.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(&n) = m.get(&block) {
+            return Ok(n);
+        }
+        let n = self
+            .function
+            .occupancy_max_active_blocks_per_multiprocessor(block, 0, None)
+            .map_err(|e| driver::error("cuOccupancyMaxActiveBlocksPerMultiprocessor", e))?
+            .max(1);
+        m.insert(block, n);
+        Ok(n)
+    }
+}
+
+/// One loaded module and the entry points taken from it so far.
+struct Loaded {
+    module: Arc<CudaModule>,
+    name: String,
+    functions: HashMap<String, Arc<Compiled>>,
 }
 
 /// The kernels loaded on one device.
 #[derive(Default)]
 pub(crate) struct ModuleCache {
-    loaded: Mutex<HashMap<(u64, String), Arc<Compiled>>>,
+    loaded: Mutex<HashMap<u64, Loaded>>,
 }
 
 impl ModuleCache {
     /// The kernel `entry` for `key` (a hash of everything that determines the source): loaded
     /// already, or built from `source()` through the disk cache or NVRTC and loaded now.
+    #[cfg(test)]
     pub(crate) fn get_or_load(
         &self,
         device: &Device,
@@ -57,34 +87,65 @@ impl ModuleCache {
         entry: &str,
         source: impl FnOnce() -> Result<String>,
     ) -> Result<Arc<Compiled>> {
-        let k = (key, entry.to_string());
-        if let Some(c) = self.loaded.lock().ok().and_then(|m| m.get(&k).cloned()) {
-            return Ok(c);
-        }
-        let source = source()?;
-        let image = cubin(&source, entry, device.arch())?;
-        device
-            .ctx
-            .bind_to_thread()
-            .map_err(|e| driver::error("cuCtxSetCurrent", e))?;
-        let module = device
-            .ctx
-            .load_module(cudarc::nvrtc::Ptx::from_binary(image))
-            .map_err(|e| driver::error("cuModuleLoadData", e))?;
-        let function = module
-            .load_function(entry)
-            .map_err(|e| driver::error(&format!("cuModuleGetFunction `{entry}`"), e))?;
-        let c = Arc::new(Compiled {
-            function,
-            name: entry.to_string(),
-            _module: module,
-        });
-        // Two threads may load one kernel at once: the first stays, so that one `Compiled`
-        // serves every launch.
-        Ok(match self.loaded.lock() {
-            Ok(mut m) => m.entry(k).or_insert(c).clone(),
-            Err(_) => c,
-        })
+        Ok(self
+            .entries(device, key, entry, &[entry], source)?
+            .remove(0))
+    }
+
+    /// The entry points `entries` of one module, for `key` (a hash of everything that
+    /// determines the source): loaded already, or built from `source()` through the disk cache
+    /// or NVRTC (named `name` in errors and cache files) and loaded now, once for all entries.
+    pub(crate) fn entries(
+        &self,
+        device: &Device,
+        key: u64,
+        name: &str,
+        entries: &[&str],
+        source: impl FnOnce() -> Result<String>,
+    ) -> Result<Vec<Arc<Compiled>>> {
+        let mut map = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
+        let loaded = match map.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                // Compiling under the lock keeps two threads from compiling one kernel twice;
+                // other kernels wait meanwhile, which only happens while a program warms up.
+                let source = source()?;
+                let image = cubin(&source, name, device.arch())?;
+                device
+                    .ctx
+                    .bind_to_thread()
+                    .map_err(|e| driver::error("cuCtxSetCurrent", e))?;
+                let module = device
+                    .ctx
+                    .load_module(cudarc::nvrtc::Ptx::from_binary(image))
+                    .map_err(|e| driver::error("cuModuleLoadData", e))?;
+                slot.insert(Loaded {
+                    module,
+                    name: name.to_string(),
+                    functions: HashMap::new(),
+                })
+            }
+        };
+        entries
+            .iter()
+            .map(|&entry| {
+                if let Some(c) = loaded.functions.get(entry) {
+                    return Ok(c.clone());
+                }
+                let function = loaded
+                    .module
+                    .load_function(entry)
+                    .map_err(|e| driver::error(&format!("cuModuleGetFunction `{entry}`"), e))?;
+                let c = Arc::new(Compiled {
+                    function,
+                    name: format!("{} ({entry})", loaded.name),
+                    occupancy: Mutex::default(),
+                    _module: loaded.module.clone(),
+                });
+                loaded.functions.insert(entry.to_string(), c.clone());
+                Ok(c)
+            })
+            .collect()
     }
 }
 

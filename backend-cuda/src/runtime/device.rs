@@ -3,8 +3,12 @@
 
 use super::cache::ModuleCache;
 use super::driver::{self, unavailable};
+use super::errors::ErrorRecords;
+use super::memory::CudaBuffer;
 use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{CudaContext, CudaStream};
+use rokkos_core::device::pool::BufferPool;
+use rokkos_core::device::prepare::KernelCache;
 use rokkos_core::{Error, Result};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -40,12 +44,17 @@ pub struct DeviceInfo {
     pub total_memory: usize,
 }
 
-/// One GPU: its context (the primary one), properties, compiled modules.
-#[cfg_attr(not(test), allow(dead_code))] // `modules`, `arch`: see `runtime::launch`
+/// One GPU: its context (the primary one), properties, compiled modules, kernels' IR, and the
+/// pool of short-lived launch buffers (reduction partials and results).
 pub(crate) struct Device {
     pub ctx: Arc<CudaContext>,
     pub info: DeviceInfo,
     pub modules: ModuleCache,
+    pub kernels: KernelCache,
+    /// Allocated on the default instance, which lives as long as the device (a buffer of another
+    /// instance would keep that instance's stream alive in the pool); a use on another stream is
+    /// ordered after the buffer's earlier uses like any View's.
+    pub pool: BufferPool<(), CudaBuffer>,
     /// The stream `Cuda::new()` hands out on this device (Kokkos' default instance).
     default: OnceLock<std::result::Result<Arc<Instance>, String>>,
 }
@@ -56,10 +65,12 @@ impl std::fmt::Debug for Device {
     }
 }
 
-/// One stream on a device: the unit that orders work and is fenced on its own.
+/// One stream on a device: the unit that orders work and is fenced on its own, with the error
+/// records of its kernels.
 pub(crate) struct Instance {
     pub device: Arc<Device>,
     pub stream: Arc<CudaStream>,
+    pub errors: ErrorRecords,
 }
 
 impl std::fmt::Debug for Instance {
@@ -146,6 +157,8 @@ fn open(ordinal: usize) -> Result<Device> {
         ctx,
         info,
         modules: ModuleCache::default(),
+        kernels: KernelCache::default(),
+        pool: BufferPool::default(),
         default: OnceLock::new(),
     })
 }
@@ -165,14 +178,18 @@ impl Device {
             .ctx
             .new_stream()
             .map_err(|e| driver::error("cuStreamCreate", e))?;
+        self.ctx
+            .bind_to_thread()
+            .map_err(|e| driver::error("cuCtxSetCurrent", e))?;
+        let errors = ErrorRecords::new(&stream)?;
         Ok(Arc::new(Instance {
             device: self.clone(),
             stream,
+            errors,
         }))
     }
 
     /// The `sm_XX` architecture of this device.
-    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn arch(&self) -> super::compile::Arch {
         let (major, minor) = self.info.compute_capability;
         super::compile::Arch::new(major, minor)
@@ -180,9 +197,15 @@ impl Device {
 }
 
 impl Instance {
+    /// Waits for the work of this stream, then reports the calling thread's first kernel failure
+    /// recorded meanwhile (`Err(OutOfBounds)`, `Err(KernelFailed)`; see `runtime::errors`).
+    pub(crate) fn fence(&self) -> Result<()> {
+        self.sync(true)
+    }
+
     /// Waits for the work of this stream, then reports an error the driver recorded meanwhile
     /// (cudarc keeps errors of calls made from `Drop` impls in the context).
-    pub(crate) fn fence(&self) -> Result<()> {
+    pub(crate) fn wait(&self) -> Result<()> {
         self.stream
             .synchronize()
             .map_err(|e| driver::error("cuStreamSynchronize", e))?;

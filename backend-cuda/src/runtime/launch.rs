@@ -1,5 +1,5 @@
 //! One kernel launch: (compiled function, grid, block, dynamic shared memory, parameter block),
-//! enqueued on an instance's stream. Phase B's pattern launchers only fill these in.
+//! enqueued on an instance's stream; the pattern launchers fill these in (`runtime::args`).
 //!
 //! Every kernel takes one parameter, a struct passed by value: the [`ParamBlock`], whose bytes
 //! the emitter's struct layout describes (buffers as 64-bit device addresses, scalars at their
@@ -21,17 +21,90 @@ pub(crate) struct LaunchConfig {
     pub shared_bytes: u32,
 }
 
-/// The by-value parameter struct of a launch and the buffers it names.
-#[derive(Default)]
-pub(crate) struct ParamBlock<'a> {
+/// The by-value parameter struct of a launch and the buffers it names (`B`: the buffer type;
+/// launches take [`CudaBuffer`]s, the marshalling tests stand-ins).
+pub(crate) struct ParamBlock<'a, B = CudaBuffer> {
     bytes: Vec<u8>,
-    /// Each buffer, whether the kernel writes it, and where its address goes in `bytes`.
-    buffers: Vec<(&'a CudaBuffer, bool, usize)>,
+    /// Each buffer, whether the kernel writes it, and where its address goes in `bytes` (which
+    /// holds the byte offset into the buffer until the launch writes the address).
+    buffers: Vec<(&'a B, bool, usize)>,
+}
+
+impl<B> Default for ParamBlock<'_, B> {
+    fn default() -> Self {
+        ParamBlock {
+            bytes: Vec::new(),
+            buffers: Vec::new(),
+        }
+    }
+}
+
+impl<B> Clone for ParamBlock<'_, B> {
+    fn clone(&self) -> Self {
+        ParamBlock {
+            bytes: self.bytes.clone(),
+            buffers: self.buffers.clone(),
+        }
+    }
+}
+
+impl<'a, B> ParamBlock<'a, B> {
+    /// A zeroed block of `size` bytes, filled field by field at the emitter's offsets.
+    pub fn zeroed(size: usize) -> Self {
+        ParamBlock {
+            bytes: vec![0; size],
+            buffers: Vec::new(),
+        }
+    }
+    /// The bytes (buffer fields hold their byte offsets until the launch).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+    /// Each buffer field: the buffer, whether the kernel writes it, the field's offset.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn buffers(&self) -> &[(&'a B, bool, usize)] {
+        &self.buffers
+    }
+    /// Puts at `at` the device address of byte `offset` of `buffer` (`buffer_len` bytes), which
+    /// the kernel reads (or writes, `write`) within `offset .. offset + len`.
+    pub fn put_buffer(
+        &mut self,
+        at: usize,
+        buffer: &'a B,
+        buffer_len: usize,
+        offset: usize,
+        len: usize,
+        write: bool,
+    ) -> Result<()> {
+        rokkos_core::space::check_byte_range(buffer_len, offset, len)?;
+        self.put_bytes(at, &(offset as u64).to_le_bytes())?;
+        self.buffers.push((buffer, write, at));
+        Ok(())
+    }
+    /// Puts `bytes` at `at`; `Err(InvalidArgument)` past the block's end.
+    pub fn put_bytes(&mut self, at: usize, bytes: &[u8]) -> Result<()> {
+        let end = at
+            .checked_add(bytes.len())
+            .filter(|&e| e <= self.bytes.len());
+        match end {
+            Some(end) => {
+                self.bytes[at..end].copy_from_slice(bytes);
+                Ok(())
+            }
+            None => Err(Error::InvalidArgument(format!(
+                "a {}-byte parameter at byte {at} of a {}-byte parameter block",
+                bytes.len(),
+                self.bytes.len()
+            ))),
+        }
+    }
 }
 
 impl<'a> ParamBlock<'a> {
     /// Appends the device address of byte `offset` of `buffer`, which the kernel reads (or
     /// writes, `write`) within `offset .. offset + len`.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn buffer(
         &mut self,
         buffer: &'a CudaBuffer,
@@ -39,14 +112,13 @@ impl<'a> ParamBlock<'a> {
         len: usize,
         write: bool,
     ) -> Result<()> {
-        rokkos_core::space::check_byte_range(buffer.len_bytes(), offset, len)?;
         self.align(8);
-        // The address is written at launch, once the use is ordered on the launching stream.
-        self.buffers.push((buffer, write, self.bytes.len()));
-        self.bytes.extend_from_slice(&(offset as u64).to_le_bytes());
-        Ok(())
+        let at = self.bytes.len();
+        self.bytes.resize(at + 8, 0);
+        self.put_buffer(at, buffer, buffer.len_bytes(), offset, len, write)
     }
     /// Appends a scalar at its natural alignment.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn scalar<T: bytemuck::Pod>(&mut self, v: T) {
         self.align(std::mem::align_of::<T>());
         self.bytes.extend_from_slice(bytemuck::bytes_of(&v));

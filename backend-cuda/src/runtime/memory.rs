@@ -132,6 +132,14 @@ impl CudaBuffer {
         ptr + offset as CUdeviceptr
     }
 
+    /// The memory space of the stream that allocated this buffer (its byte operations are
+    /// ordered there, and its kernels' errors are reported there).
+    pub fn space(&self) -> CudaSpace {
+        CudaSpace {
+            inst: Ok(self.home.clone()),
+        }
+    }
+
     /// Whether the buffer lives on `inst`'s device.
     pub(crate) fn on_device_of(&self, inst: &Instance) -> bool {
         device::same_device(&self.home, inst)
@@ -209,6 +217,10 @@ impl MemorySpace for CudaSpace {
         None
     }
 
+    fn owns(&self, buffer: &CudaBuffer) -> bool {
+        self.instance().is_ok_and(|i| buffer.on_device_of(i))
+    }
+
     unsafe fn read_bytes(&self, buffer: &CudaBuffer, offset: usize, dst: &mut [u8]) -> Result<()> {
         check_byte_range(buffer.bytes, offset, dst.len())?;
         let inst = self.instance()?;
@@ -240,7 +252,9 @@ impl MemorySpace for CudaSpace {
         // returns, so the fence below is what keeps the caller from changing it meanwhile.
         unsafe { cudarc::driver::result::memcpy_htod_async(dst, src, inst.stream.cu_stream()) }
             .map_err(|e| driver::error("cuMemcpyHtoDAsync", e))?;
-        inst.fence()
+        // A host write waits for its copy; a kernel failure found meanwhile stays in its
+        // thread's mailbox for the next fence or host read.
+        inst.sync(false)
     }
 
     unsafe fn copy_bytes(

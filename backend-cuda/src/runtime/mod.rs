@@ -6,17 +6,22 @@
 //! - [`cache`]: compiled kernels in memory per device and as CUBINs on disk;
 //! - [`device`]: one `Device` per GPU (context, properties, modules), one `Instance` per stream;
 //! - [`memory`]: `CudaSpace` (device memory, ordered between streams; pinned mirrors);
-//! - [`launch`]: one launch = (function, grid, block, shared bytes, parameter block) on a stream.
+//! - [`errors`]: each stream's device error records and the host's book of launches that may fail;
+//! - [`launch`]: one launch = (function, grid, block, shared bytes, parameter block) on a stream;
+//! - [`args`]: a launch's parameter block from its arguments, at the emitter's offsets;
+//! - [`run`]: what every pattern launcher shares (IR and arguments, variants, grid size, passes);
+//! - [`reduction`]: a reduction's partials and result, completed for the host or into a View.
 
-#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod args;
 pub(crate) mod cache;
 pub mod compile;
 pub(crate) mod device;
 pub(crate) mod driver;
-// Phase B's pattern launchers call it; today only the runtime smoke test does.
-#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod errors;
 pub(crate) mod launch;
 pub(crate) mod memory;
+pub(crate) mod reduction;
+pub(crate) mod run;
 
 #[cfg(test)]
 mod tests;

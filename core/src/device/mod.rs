@@ -22,9 +22,13 @@
 //!    failure goes to the mailbox of the thread that launched the kernel, and the caller gets its
 //!    own ([`errors::ErrorBook::take_mine`]).
 //!
-//! rokkos-wgpu uses all of it today; rokkos-cuda's launchers (phase B) will.
+//! 6. Launch shapes both backends compute alike (MDRange tiles, grid-stride group counts) are
+//!    [`shape`].
+//!
+//! rokkos-wgpu and rokkos-cuda use all of it.
 
 pub mod errors;
 pub mod pool;
 pub mod prepare;
 pub mod reduce;
+pub mod shape;

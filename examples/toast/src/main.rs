@@ -1,7 +1,7 @@
 //! The TOAST kernels' benchmark (spec §4, issue 13 item 7).
 //!
 //! ```text
-//! cargo run --release -p rokkos-toast -- [--backend serial|rayon|wgpu] [--n-det 256]
+//! cargo run --release -p rokkos-toast -- [--backend serial|rayon|wgpu|cuda] [--n-det 256]
 //!     [--n-samp 360000] [--n-view 100] [--nside 1024] [--reps 5] [--design all|team|mdrange|flat] [--json]
 //! ```
 //!

@@ -4,7 +4,7 @@ use rokkos_toast::kernels::Design;
 
 /// What to run.
 pub struct Args {
-    /// Backend name (`serial`, `rayon`, `wgpu`).
+    /// Backend name (`serial`, `rayon`, `wgpu`, `cuda`).
     pub backend: String,
     /// One JSON object per line instead of a table.
     pub json: bool,
@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 /// The usage line.
-pub const USAGE: &str = "usage: rokkos-toast [--backend serial|rayon|wgpu] [--n-det 256] \
+pub const USAGE: &str = "usage: rokkos-toast [--backend serial|rayon|wgpu|cuda] [--n-det 256] \
 [--n-samp 360000] [--n-view 100] [--nside 1024] [--reps 5] [--design all|team|mdrange|flat] [--json]";
 
 /// Parses the process arguments; `Err` with a message (or the usage) on anything wrong.

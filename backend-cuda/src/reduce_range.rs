@@ -1,0 +1,78 @@
+//! `parallel_reduce` over a `RangePolicy`: the grid-stride loop of `for_range` folding into one
+//! partial per block, then one block joining the partials into the result (no floating-point
+//! atomics: the same bits run to run on a device), completed as a host value or into a device
+//! View (`runtime::reduction`).
+
+use crate::emit::{entry::ENTRY, reduce::FINAL, CudaOptions, Entry};
+use crate::runtime::args::set_u64;
+use crate::runtime::device::Instance;
+use crate::runtime::reduction::{finish_host, finish_into, init_values, Buffers};
+use crate::runtime::run::{enqueue, params, prepare, resident_blocks, variant, BLOCK};
+use crate::{Cuda, CudaBuffer, CudaSpace};
+use rokkos_core::device::shape::grid_stride_groups;
+use rokkos_core::kernel::KernelIr;
+use rokkos_core::reducer::AccValue;
+use rokkos_core::space::ResultSlot;
+use rokkos_core::{Pod, RangePolicy, Reducer, Result};
+use std::sync::Arc;
+
+/// The reduction's value on the host.
+pub(crate) fn run<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
+    inst: &Arc<Instance>,
+    policy: &RangePolicy<Cuda>,
+    kernel: &K,
+    reducer: &Rd,
+) -> Result<V> {
+    let bufs = launch(inst, policy, kernel, reducer, None)?;
+    finish_host(inst, reducer, bufs)
+}
+
+/// The reduction's value into `slot`, without waiting where the device can write it there.
+pub(crate) fn run_into<K: KernelIr<Space = CudaSpace>, V: AccValue + Pod, Rd: Reducer<V>>(
+    inst: &Arc<Instance>,
+    policy: &RangePolicy<Cuda>,
+    kernel: &K,
+    reducer: &Rd,
+    slot: ResultSlot<'_, CudaSpace>,
+) -> Result<()> {
+    let fields = prepare(inst, kernel)?.ir.acc_fields();
+    finish_into(inst, &fields, reducer, slot, |into| {
+        launch(inst, policy, kernel, reducer, into)
+    })
+}
+
+/// Enqueues both passes over `begin..end`, the result to `into` (a buffer and byte offset) or to
+/// the returned buffers; `None` for an empty range.
+fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
+    inst: &Arc<Instance>,
+    policy: &RangePolicy<Cuda>,
+    kernel: &K,
+    reducer: &Rd,
+    into: Option<(&CudaBuffer, usize)>,
+) -> Result<Option<Buffers>> {
+    let (begin, end) = (policy.begin(), policy.end());
+    let p = prepare(inst, kernel)?;
+    let fields = p.ir.acc_fields();
+    let (joins, init) = init_values(reducer, &fields)?;
+    let opts = CudaOptions {
+        entry: Entry::Reduce,
+        block: BLOCK,
+        bounds_checks: true,
+        joins,
+        bare_in_bounds: p.bare_ok(end),
+        team: None,
+    };
+    let v = variant(inst, &p, &opts, &[ENTRY, FINAL])?;
+    let n = end.saturating_sub(begin) as u64;
+    if n == 0 {
+        return Ok(None);
+    }
+    let blocks = grid_stride_groups(n, BLOCK as u64, resident_blocks(inst, &v.entries[0])?);
+    let bufs = Buffers::new(inst, &fields, blocks)?;
+    let mut b = params(&v, &p, &init)?;
+    set_u64(&mut b, &v.layout, "begin", begin as u64)?;
+    set_u64(&mut b, &v.layout, "n", n)?;
+    bufs.bind(&mut b, &v.layout, into)?;
+    enqueue(inst, &p, &v, b, &[(0, blocks), (1, 1)])?;
+    Ok(Some(bufs))
+}

@@ -1,0 +1,264 @@
+//! A launch's parameter block, written at the offsets the emitter declared
+//! ([`crate::emit::ParamsLayout`]): per View its buffer's address, element offset, extents and
+//! strides; the scalars; the reducer's identity; then the work bounds and the reduction buffers,
+//! which each pattern sets by field name. Every field is looked up by the name the emitter gave
+//! it and every value checked against the field's type, so a launcher and an emitter that
+//! disagree fail with `Err(InvalidArgument)` instead of launching a kernel with a wrong block.
+
+use super::launch::ParamBlock;
+use crate::emit::{FieldType, ParamsLayout};
+use rokkos_core::emit::names;
+use rokkos_core::ir::{ScalarType, Value};
+use rokkos_core::kernel::ViewBinding;
+use rokkos_core::{Error, MemorySpace, Result};
+
+/// Where field `name` lies and what it holds.
+fn field(layout: &ParamsLayout, name: &str) -> Result<(FieldType, usize)> {
+    layout
+        .fields
+        .iter()
+        .find(|(n, ..)| n == name)
+        .map(|(_, t, at)| (*t, *at))
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "the kernel's parameter block has no field `{name}`"
+            ))
+        })
+}
+
+/// Writes `v` into scalar field `name` (a `bool` as a `u32` 0/1, as the emitter declares it).
+pub(crate) fn set_value<B>(
+    block: &mut ParamBlock<'_, B>,
+    layout: &ParamsLayout,
+    name: &str,
+    v: Value,
+) -> Result<()> {
+    let (t, at) = field(layout, name)?;
+    if t != FieldType::Scalar(v.ty()) {
+        return Err(Error::InvalidArgument(format!(
+            "parameter `{name}` is {t:?}, given a {} value",
+            v.ty()
+        )));
+    }
+    let bits = v.to_bits().to_le_bytes();
+    block.put_bytes(at, &bits[..t.size()])
+}
+
+/// Writes `v` into the `u64` field `name` (work bounds, counts).
+pub(crate) fn set_u64<B>(
+    block: &mut ParamBlock<'_, B>,
+    layout: &ParamsLayout,
+    name: &str,
+    v: u64,
+) -> Result<()> {
+    set_value(block, layout, name, Value::U64(v))
+}
+
+/// Points the pointer field `name` at byte `offset` of `buffer` (`buffer_len` bytes), which the
+/// kernel uses within `offset .. offset + len` (writing it when `write`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn set_buffer<'a, B>(
+    block: &mut ParamBlock<'a, B>,
+    layout: &ParamsLayout,
+    name: &str,
+    buffer: &'a B,
+    buffer_len: usize,
+    offset: usize,
+    len: usize,
+    write: bool,
+) -> Result<()> {
+    match field(layout, name)? {
+        (FieldType::Ptr(..), at) => block.put_buffer(at, buffer, buffer_len, offset, len, write),
+        (t, _) => Err(Error::InvalidArgument(format!(
+            "parameter `{name}` is {t:?}, not a buffer"
+        ))),
+    }
+}
+
+/// The block of a launch of a kernel with parameter block `layout`: every View argument (in IR
+/// parameter order) as its buffer's address, element offset, extents and strides, every scalar,
+/// and `init` (the reducer's identity per accumulator field). `len_of` gives a buffer's size.
+pub(crate) fn fill<'a, M: MemorySpace>(
+    layout: &ParamsLayout,
+    views: &[ViewBinding<'a, M>],
+    scalars: &[Value],
+    init: &[Value],
+    len_of: impl Fn(&M::Buffer) -> usize,
+) -> Result<ParamBlock<'a, M::Buffer>> {
+    let mut b = ParamBlock::zeroed(layout.size);
+    for (k, v) in views.iter().enumerate() {
+        let len = len_of(v.buffer);
+        // The pointer is the buffer's start: the element offset is a field of its own, so one
+        // compiled kernel serves every subview.
+        set_buffer(
+            &mut b,
+            layout,
+            &names::view(k),
+            v.buffer,
+            len,
+            0,
+            len,
+            v.writable,
+        )?;
+        set_u64(&mut b, layout, &names::offset(k), v.offset as u64)?;
+        for d in 0..v.extents.len() {
+            set_u64(&mut b, layout, &names::extent(k, d), v.extents[d] as u64)?;
+            set_u64(&mut b, layout, &names::stride(k, d), v.strides[d] as u64)?;
+        }
+    }
+    for (p, s) in scalars.iter().enumerate() {
+        set_value(&mut b, layout, &names::scalar(p as u32), *s)?;
+    }
+    for (i, v) in init.iter().enumerate() {
+        set_value(&mut b, layout, &format!("init{i}"), *v)?;
+    }
+    Ok(b)
+}
+
+/// The bytes one partial (or result) of an accumulator field of type `t` takes on the device
+/// (`bool` is stored as a `u32`).
+pub(crate) fn stored_size(t: ScalarType) -> usize {
+    if t == ScalarType::Bool {
+        4
+    } else {
+        t.size()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::params::params_layout;
+    use rokkos_core::ir::build::KernelBuilder;
+    use rokkos_core::ir::{Access, WorkKind};
+    use rokkos_core::{HostBuffer, HostSpace};
+
+    fn word(b: &[u8], at: usize, size: usize) -> u64 {
+        let mut w = [0u8; 8];
+        w[..size].copy_from_slice(&b[at..at + size]);
+        u64::from_le_bytes(w)
+    }
+
+    /// Every argument lands at the offset the emitter declared for its field, with its own bits,
+    /// and every View's buffer is listed with its field and write access; the declared fields
+    /// follow C's layout rules (naturally aligned, disjoint, inside the block).
+    #[test]
+    fn arguments_land_at_the_emitters_offsets() {
+        let mut kb = KernelBuilder::new("marshal", WorkKind::Range);
+        let i = kb.work_index(0);
+        let a = kb.view::<f64>("a", 1, Access::Writable);
+        let m = kb.view::<f32>("m", 2, Access::ReadOnly);
+        let s = kb.scalar::<f64>("s");
+        let flag = kb.scalar::<bool>("flag");
+        let k = kb.scalar::<i32>("k");
+        let _ = (m, flag, k);
+        kb.store(a, i.clone(), s.get());
+        let ir = kb.finish().unwrap();
+        let layout = params_layout(&ir);
+        let mut end = 0;
+        for (n, t, at) in &layout.fields {
+            assert_eq!(at % t.size(), 0, "{n} misaligned");
+            assert!(*at >= end, "{n} overlaps the field before it");
+            end = at + t.size();
+        }
+        assert!(end <= layout.size && layout.size % 8 == 0);
+
+        let (ba, bm) = (
+            HostBuffer::from_owner(vec![0u8; 80]),
+            HostBuffer::from_owner(vec![0u8; 400]),
+        );
+        let views = vec![
+            ViewBinding::<HostSpace> {
+                param: "a",
+                label: "A",
+                buffer: &ba,
+                elem: ScalarType::F64,
+                offset: 3,
+                extents: &[7],
+                strides: &[1],
+                writable: true,
+            },
+            ViewBinding::<HostSpace> {
+                param: "m",
+                label: "M",
+                buffer: &bm,
+                elem: ScalarType::F32,
+                offset: 11,
+                extents: &[4, 5],
+                strides: &[1, 9],
+                writable: false,
+            },
+        ];
+        let scalars = [Value::F64(-2.5), Value::Bool(true), Value::I32(-7)];
+        let len = |b: &HostBuffer| if std::ptr::eq(b, &ba) { 80 } else { 400 };
+        let b = fill(&layout, &views, &scalars, &[], len).unwrap();
+        let bytes = b.bytes();
+        let at = |n: &str| layout.offset(n).unwrap_or_else(|| panic!("no field {n}"));
+        for (name, size, want) in [
+            ("v0_off", 8, 3u64),
+            ("v0_e0", 8, 7),
+            ("v0_s0", 8, 1),
+            ("v1_off", 8, 11),
+            ("v1_e0", 8, 4),
+            ("v1_s0", 8, 1),
+            ("v1_e1", 8, 5),
+            ("v1_s1", 8, 9),
+            ("s0", 8, (-2.5f64).to_bits()),
+            ("s1", 4, 1),
+            ("s2", 4, (-7i32) as u32 as u64),
+            // The pointers hold the byte offset into their buffer until the launch adds the
+            // buffer's address: the View's start is its own field.
+            ("v0", 8, 0),
+            ("v1", 8, 0),
+        ] {
+            assert_eq!(word(bytes, at(name), size), want, "field {name}");
+        }
+        let bufs: Vec<(bool, bool, usize)> = b
+            .buffers()
+            .iter()
+            .map(|(buf, w, off)| (std::ptr::eq(*buf, &ba), *w, *off))
+            .collect();
+        assert_eq!(bufs, vec![(true, true, at("v0")), (false, false, at("v1"))]);
+    }
+
+    #[test]
+    fn a_disagreement_with_the_emitter_is_an_error_not_a_launch() {
+        let mut kb = KernelBuilder::new("sum", WorkKind::Range);
+        let acc = kb.acc::<f64>("sum");
+        kb.acc_set(acc, 1.0f64);
+        let ir = kb.finish().unwrap();
+        let layout = params_layout(&ir);
+        // The reducer's identity goes to `init0` with its bits.
+        let b = fill::<HostSpace>(&layout, &[], &[], &[Value::F64(-0.0)], |_| 0).unwrap();
+        let at = layout.offset("init0").unwrap();
+        assert_eq!(word(b.bytes(), at, 8), (-0.0f64).to_bits());
+        // A value of the wrong type, an unknown field, a scalar where a buffer goes, and an
+        // argument the kernel has no parameter for are refused.
+        let mut b = b;
+        assert!(matches!(
+            set_value(&mut b, &layout, "init0", Value::F32(1.0)),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            set_u64(&mut b, &layout, "no_such_field", 1),
+            Err(Error::InvalidArgument(_))
+        ));
+        let buf = HostBuffer::from_owner(vec![0u8; 8]);
+        assert!(matches!(
+            set_buffer(&mut b, &layout, "nparts", &buf, 8, 0, 8, true),
+            Err(Error::InvalidArgument(_))
+        ));
+        // A range past the buffer's end is refused before anything is written.
+        assert!(set_buffer(&mut b, &layout, "out0", &buf, 8, 4, 8, true).is_err());
+        assert!(matches!(
+            fill::<HostSpace>(&layout, &[], &[Value::I32(1)], &[], |_| 0),
+            Err(Error::InvalidArgument(_))
+        ));
+        for f in ["out0", "res0", "nparts", "begin", "n", "err", "launch"] {
+            assert!(
+                layout.offset(f).is_some(),
+                "the reduction's block has no `{f}`"
+            );
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! The device side of a reduction's result: per-block partials and the result element of each
+//! accumulator field in pooled buffers, joined on the device by the second pass; the result read
+//! back for the host (blocking) or left in the View of `parallel_reduce_into` (asynchronous).
+//! The host-side bookkeeping every device backend shares is `rokkos_core::device::reduce`.
+
+use super::args::{set_buffer, set_u64, stored_size};
+use super::device::Instance;
+use super::launch::ParamBlock;
+use super::memory::{CudaBuffer, CudaSpace};
+use super::run::unsupported;
+use rokkos_core::device::pool::Pooled;
+use rokkos_core::device::reduce::{decode_column, device_result_element, to_value};
+use rokkos_core::ir::{AccField, ScalarType, Value};
+use rokkos_core::reducer::{AccValue, JoinKind};
+use rokkos_core::space::ResultSlot;
+use rokkos_core::{MemorySpace, Reducer, Result};
+use std::sync::Arc;
+
+/// The reducer's joins and identity for the kernel's accumulator `fields`.
+pub(crate) fn init_values<V: AccValue, Rd: Reducer<V>>(
+    reducer: &Rd,
+    fields: &[(AccField, ScalarType)],
+) -> Result<(Vec<JoinKind>, Vec<Value>)> {
+    rokkos_core::device::reduce::init_values(reducer, fields, |f| unsupported(f))
+}
+
+/// A reduction's device buffers: `nparts` partials and one result element per field.
+pub(crate) struct Buffers {
+    parts: Vec<Pooled<(), CudaBuffer>>,
+    res: Vec<Pooled<(), CudaBuffer>>,
+    fields: Vec<(AccField, ScalarType)>,
+    nparts: u64,
+}
+
+fn take(inst: &Instance, bytes: usize) -> Result<Pooled<(), CudaBuffer>> {
+    let dev = &inst.device;
+    dev.pool.take((), bytes, |size| {
+        let home = CudaSpace {
+            inst: Ok(dev.default_instance()?),
+        };
+        home.allocate("rokkos reduction", size as usize, 8)
+    })
+}
+
+impl Buffers {
+    /// Buffers for `nparts` partials of each of `fields` (and the results).
+    pub(crate) fn new(
+        inst: &Instance,
+        fields: &[(AccField, ScalarType)],
+        nparts: u64,
+    ) -> Result<Buffers> {
+        let count = usize::try_from(nparts).map_err(|_| unsupported("that many partials"))?;
+        let mut parts = Vec::new();
+        let mut res = Vec::new();
+        for (_, t) in fields {
+            parts.push(take(inst, count.max(1) * stored_size(*t))?);
+            res.push(take(inst, stored_size(*t))?);
+        }
+        Ok(Buffers {
+            parts,
+            res,
+            fields: fields.to_vec(),
+            nparts,
+        })
+    }
+
+    /// Points the block's partials, results and count at these buffers; the result of field 0
+    /// goes to `into` (a buffer and byte offset) instead when given.
+    pub(crate) fn bind<'a>(
+        &'a self,
+        block: &mut ParamBlock<'a>,
+        layout: &crate::emit::ParamsLayout,
+        into: Option<(&'a CudaBuffer, usize)>,
+    ) -> Result<()> {
+        for (i, (_, t)) in self.fields.iter().enumerate() {
+            let sz = stored_size(*t);
+            let p: &CudaBuffer = &self.parts[i];
+            set_buffer(
+                block,
+                layout,
+                &format!("out{i}"),
+                p,
+                p.len_bytes(),
+                0,
+                self.nparts as usize * sz,
+                true,
+            )?;
+            let (r, off): (&CudaBuffer, usize) = match into {
+                Some(slot) if i == 0 => slot,
+                _ => (&self.res[i], 0),
+            };
+            set_buffer(
+                block,
+                layout,
+                &format!("res{i}"),
+                r,
+                r.len_bytes(),
+                off,
+                sz,
+                true,
+            )?;
+        }
+        set_u64(block, layout, "nparts", self.nparts)
+    }
+
+    /// The result, read back (waits for the stream; a kernel failure of this thread's is the
+    /// error).
+    pub(crate) fn read<V: AccValue>(&self, inst: &Arc<Instance>) -> Result<V> {
+        let space = CudaSpace {
+            inst: Ok(inst.clone()),
+        };
+        let mut vals = Vec::with_capacity(self.fields.len());
+        for (i, (_, t)) in self.fields.iter().enumerate() {
+            let mut bytes = vec![0u8; stored_size(*t)];
+            // SAFETY: a pooled buffer this reduction holds exclusively; no View refers to it.
+            unsafe { space.read_bytes(&self.res[i], 0, &mut bytes) }?;
+            vals.extend(decode_column(*t, stored_size(*t), &bytes, 1));
+        }
+        to_value::<V>(&vals)
+    }
+}
+
+/// Where the device writes the result of `parallel_reduce_into` `slot`: the slot's element when
+/// the second pass can write the Rust value there (a single non-`bool` field of the value's
+/// size, an aligned element, a buffer of this device), else `None` (the result comes back to the
+/// host, which writes it).
+pub(crate) fn device_target<'s>(
+    inst: &Instance,
+    fields: &[(AccField, ScalarType)],
+    value_size: usize,
+    slot: &ResultSlot<'s, CudaSpace>,
+) -> Option<(&'s CudaBuffer, usize)> {
+    (slot.buffer().on_device_of(inst)
+        && device_result_element(fields, value_size, slot.byte_offset()).is_some())
+    .then(|| (slot.buffer(), slot.byte_offset()))
+}
+
+/// Completes a reduction launched by `launch` (given where the device writes the result, it
+/// returns the buffers, or `None` when there was no work item) into `slot`: asynchronously when
+/// the device writes the slot itself, else through the host.
+pub(crate) fn finish_into<'s, V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
+    inst: &Arc<Instance>,
+    fields: &[(AccField, ScalarType)],
+    reducer: &Rd,
+    slot: ResultSlot<'s, CudaSpace>,
+    launch: impl FnOnce(Option<(&'s CudaBuffer, usize)>) -> Result<Option<Buffers>>,
+) -> Result<()> {
+    let target = device_target(inst, fields, std::mem::size_of::<V>(), &slot);
+    if let Some((b, off)) = target {
+        rokkos_core::space::check_byte_range(b.len_bytes(), off, std::mem::size_of::<V>())?;
+    }
+    match launch(target)? {
+        None => slot.write(reducer.init()),
+        Some(_) if target.is_some() => Ok(()),
+        Some(bufs) => slot.write(bufs.read::<V>(inst)?),
+    }
+}
+
+/// Completes a reduction launched by `launch` (see [`finish_into`]) as a host value.
+pub(crate) fn finish_host<V: AccValue, Rd: Reducer<V>>(
+    inst: &Arc<Instance>,
+    reducer: &Rd,
+    launch: Option<Buffers>,
+) -> Result<V> {
+    match launch {
+        None => Ok(reducer.init()),
+        Some(bufs) => bufs.read::<V>(inst),
+    }
+}

@@ -1,0 +1,182 @@
+//! What every pattern launcher does the same way: the kernel's IR and arguments checked
+//! (`rokkos_core::device::prepare`), the CUDA C variant emitted and loaded once per (IR hash,
+//! launch options) on the device, the grid sized from the SM count and the kernel's occupancy,
+//! and the passes of one launch enqueued under one launch number (its error record).
+
+use super::args::{self, set_value};
+use super::cache::Compiled;
+use super::device::Instance;
+use super::driver::BACKEND;
+use super::launch::{LaunchConfig, ParamBlock};
+use super::memory::{CudaBuffer, CudaSpace};
+use crate::emit::{emit, CudaOptions, EmitError, ParamsLayout};
+use rokkos_core::device::errors::LaunchRecord;
+use rokkos_core::ir::Value;
+use rokkos_core::kernel::KernelIr;
+use rokkos_core::{Error, Result};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Threads per block of every launch (what `check::CudaCheck` compiles: the kernels CI checks
+/// are the ones launched). A multiple of the warp, as the reductions' shuffles need.
+pub(crate) const BLOCK: u32 = 256;
+
+/// `Err(Unsupported)` naming `feature` on CUDA.
+pub(crate) fn unsupported(feature: impl Into<String>) -> Error {
+    Error::Unsupported {
+        backend: BACKEND.into(),
+        feature: feature.into(),
+    }
+}
+
+/// A launch's kernel and arguments (see `rokkos_core::device::prepare`).
+pub(crate) type Prepared<'a> = rokkos_core::device::prepare::Prepared<'a, CudaSpace>;
+
+/// The IR and arguments of `kernel`, checked; a View whose buffer lives on another device is
+/// `Err(InvalidArgument)` naming it.
+pub(crate) fn prepare<'a, K: KernelIr<Space = CudaSpace>>(
+    inst: &Arc<Instance>,
+    kernel: &'a K,
+) -> Result<Prepared<'a>> {
+    inst.device
+        .kernels
+        .prepare(kernel, unsupported, |b| b.on_device_of(inst))
+}
+
+/// One emitted variant of a kernel: its parameter block and whether it can record an error.
+struct Emitted {
+    layout: ParamsLayout,
+    may_fail: bool,
+    source: String,
+}
+
+/// A variant loaded on a device: its entry points in the order asked for.
+pub(crate) struct Variant {
+    pub layout: ParamsLayout,
+    pub may_fail: bool,
+    pub entries: Vec<Arc<Compiled>>,
+}
+
+/// The module cache's key of a variant: the IR hash and every launch option (the device's
+/// architecture and the NVRTC version are the device's and the process's, and are part of the
+/// on-disk key).
+pub(crate) fn variant_key(ir_hash: u64, opts: &CudaOptions) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    ir_hash.hash(&mut h);
+    opts.hash(&mut h);
+    h.finish()
+}
+
+/// The variant `opts` of `p`'s kernel with entry points `entries`, emitted once per process and
+/// compiled and loaded once per device.
+pub(crate) fn variant(
+    inst: &Instance,
+    p: &Prepared<'_>,
+    opts: &CudaOptions,
+    entries: &[&str],
+) -> Result<Variant> {
+    static EMITTED: OnceLock<Mutex<HashMap<u64, Arc<Emitted>>>> = OnceLock::new();
+    let key = variant_key(p.hash, opts);
+    let map = EMITTED.get_or_init(Default::default);
+    let found = map
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+        .cloned();
+    let e = match found {
+        Some(e) => e,
+        None => {
+            let src = emit(&p.ir, &p.info, opts).map_err(|e| match e {
+                EmitError::Unsupported(f) => unsupported(f),
+                EmitError::Mismatch(m) => Error::InvalidArgument(format!("cuda emitter: {m}")),
+            })?;
+            let e = Arc::new(Emitted {
+                layout: src.params,
+                may_fail: src.may_fail,
+                source: src.source,
+            });
+            map.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(key)
+                .or_insert(e)
+                .clone()
+        }
+    };
+    let dev = &inst.device;
+    let entries = dev
+        .modules
+        .entries(dev, key, &p.ir.name, entries, || Ok(e.source.clone()))?;
+    Ok(Variant {
+        layout: e.layout.clone(),
+        may_fail: e.may_fail,
+        entries,
+    })
+}
+
+/// Blocks of [`BLOCK`] threads the device runs at once for `f` (SMs × resident blocks per SM),
+/// within the grid's x limit: the most a grid-stride launch needs.
+pub(crate) fn resident_blocks(inst: &Instance, f: &Compiled) -> Result<u64> {
+    let info = &inst.device.info;
+    inst.bind()?;
+    let per_sm = f.blocks_per_sm(BLOCK)? as u64;
+    Ok((info.sm_count.max(1) as u64 * per_sm).min(info.max_grid[0].max(1) as u64))
+}
+
+/// The parameter block of `p`'s arguments (and `init`, a reduction's identity) for `v`.
+pub(crate) fn params<'a>(v: &Variant, p: &Prepared<'a>, init: &[Value]) -> Result<ParamBlock<'a>> {
+    args::fill(&v.layout, &p.views, &p.scalars, init, CudaBuffer::len_bytes)
+}
+
+/// Enqueues the passes `steps` (entry point index in `v.entries`, blocks) in order on `inst`'s
+/// stream, all with the block `params` and [`BLOCK`] threads; a variant that may fail first
+/// gets a launch number (its error record), shared by its passes.
+pub(crate) fn enqueue(
+    inst: &Instance,
+    p: &Prepared<'_>,
+    v: &Variant,
+    params: ParamBlock<'_>,
+    steps: &[(usize, u64)],
+) -> Result<()> {
+    let rec = v.may_fail.then(|| LaunchRecord {
+        ir: p.ir.clone(),
+        views: p
+            .views
+            .iter()
+            .map(|b| (b.label.to_string(), b.extents.to_vec()))
+            .collect(),
+        thread: std::thread::current().id(),
+        batch: u64::MAX,
+    });
+    let layout = &v.layout;
+    let err_at = layout.offset("err").ok_or_else(|| {
+        Error::InvalidArgument("the kernel's parameter block has no error record".into())
+    })?;
+    inst.numbered_launch(rec, |id| {
+        let mut params = params;
+        set_value(&mut params, layout, "launch", Value::U32(id))?;
+        params.put_bytes(err_at, &inst.records_ptr().to_le_bytes())?;
+        for &(entry, blocks) in steps {
+            let f = v.entries.get(entry).ok_or_else(|| {
+                Error::InvalidArgument(format!("no entry point {entry} in the variant"))
+            })?;
+            let grid = u32::try_from(blocks)
+                .map_err(|_| unsupported(format!("a grid of {blocks} blocks (more than 2^32)")))?;
+            let cfg = LaunchConfig {
+                grid: [grid, 1, 1],
+                block: [BLOCK, 1, 1],
+                shared_bytes: 0,
+            };
+            // SAFETY: the block was filled at the offsets the emitter declared for this variant
+            // (`args`), with every View's whole buffer, and the pooled buffers' sizes, as the
+            // ranges; the generated kernel checks every View index against its extent (bounds
+            // checks are on), or accesses the bare work index only where the launcher proved
+            // the range inside the View (`bare_in_bounds`); reductions write their partials at
+            // block indices below the grid the partials were sized for, and their result at
+            // element 0; `#[kernel]` guarantees that two work items write no element through
+            // plain stores (owner computes), the rest is atomic.
+            unsafe { inst.launch(f, &cfg, params.clone()) }?;
+        }
+        Ok(())
+    })
+}
