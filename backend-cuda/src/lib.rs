@@ -30,9 +30,10 @@
 //! returns it as `Err(OutOfBounds)` / `Err(KernelFailed)`, with the wgpu backend's semantics
 //! (`rokkos_core::device::errors`).
 //!
-//! Not yet: team policies and their constructs (`Err(Unsupported)` naming "team policies on
-//! CUDA"), the transcendental functions CUDA's library cannot give within the precision contract
-//! (the emitter answers `Unsupported` naming them), user-defined (`Custom`) reducers (their join
+//! Not yet: team launches (`Err(Unsupported)` naming "team policies on CUDA"; the emitter writes
+//! team kernels, `emit::team`, and says what their launcher must pass, `emit::TeamLaunch`), the
+//! f64 transcendental functions CUDA's library cannot give within the precision contract (the
+//! emitter answers `Unsupported` naming them), atomics on u8/u16 Views, user-defined (`Custom`) reducers (their join
 //! is host code), and a release-mode switch for the bounds checks (always on).
 //!
 //! # Ordering and safety
@@ -146,9 +147,10 @@ impl Cuda {
     }
 }
 
-/// What team launches answer until the emitter writes team policies as CUDA C.
+/// What team launches answer until their launcher is written (the emitter writes team kernels;
+/// `emit::TeamLaunch` is what the launcher must pass).
 fn no_teams() -> rokkos_core::Error {
-    runtime::run::unsupported("team policies on CUDA (not yet emitted as CUDA C)")
+    runtime::run::unsupported("team policies on CUDA (the team launcher is not written yet)")
 }
 
 // Each pattern method hands its policy and kernel to the file of that (pattern, policy).
