@@ -113,7 +113,7 @@ pub(crate) fn dims(k: &Kernel, info: &KernelInfo, shape: TeamShape) -> R<Dims> {
         info.lanes_independent && (shuffles || !rokkos_core::emit::team::lanes_communicate(k));
     let vp = if lanes { shape.vlen } else { 1 };
     match shape.team.checked_mul(vp) {
-        Some(n) if n >= 1 && n <= 1024 && shape.vlen >= 1 => Ok(Dims {
+        Some(n) if (1..=1024).contains(&n) && shape.vlen >= 1 => Ok(Dims {
             team: shape.team,
             vlen: shape.vlen,
             vp,
@@ -297,6 +297,7 @@ fn participants(kind: NestedKind, d: &Dims) -> (String, String) {
 /// The loop of a nested range: the participant's indices, strided by the participant count,
 /// calling `call` with `var` set. An inclusive range stops past its last index without forming
 /// `end + 1`; an index that wraps past `u64::MAX` lands below the start and stops too.
+#[allow(clippy::too_many_arguments)]
 fn strided(
     cx: &Cx<'_, CudaC>,
     h: &mut Helpers,
