@@ -71,11 +71,11 @@ fn step_p(
     p[(i, j)] = r[(i, j)] + rr_new[0] / rr[0] * p[(i, j)];
 }
 
-struct Args {
-    backend: String,
-    n: usize,
-    iters: usize,
-    json: bool,
+pub(crate) struct Args {
+    pub(crate) backend: String,
+    pub(crate) n: usize,
+    pub(crate) iters: usize,
+    pub(crate) json: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -112,12 +112,12 @@ fn parse_args() -> Result<Args, String> {
 
 /// What a solve gives: steps taken, final relative residual, relative error against `x*`, seconds
 /// per step, backend name.
-struct Solve {
-    steps: usize,
-    residual: f64,
-    error: f64,
-    per_step: f64,
-    backend: String,
+pub(crate) struct Solve {
+    pub(crate) steps: usize,
+    pub(crate) residual: f64,
+    pub(crate) error: f64,
+    pub(crate) per_step: f64,
+    pub(crate) backend: String,
 }
 
 /// Steps between two host reads of the residual.
@@ -125,7 +125,7 @@ const CHECK_EVERY: usize = 20;
 /// Relative residual at which the solve stops.
 const TOL: f64 = 1e-10;
 
-struct Cg<'a>(&'a Args);
+pub(crate) struct Cg<'a>(pub(crate) &'a Args);
 
 impl SpaceVisitor for Cg<'_> {
     type Output = rokkos::Result<Solve>;

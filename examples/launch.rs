@@ -42,13 +42,13 @@ fn prefix(i: usize, partial: &mut f64, is_final: bool, x: View<f64>, y: ViewMut<
     *partial += x[i];
 }
 
-struct Args {
-    backend: String,
-    sizes: Vec<usize>,
-    reps: usize,
-    rounds: usize,
-    plain: bool,
-    json: bool,
+pub(crate) struct Args {
+    pub(crate) backend: String,
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) reps: usize,
+    pub(crate) rounds: usize,
+    pub(crate) plain: bool,
+    pub(crate) json: bool,
 }
 
 const USAGE: &str = "usage: launch [--backend serial|rayon|wgpu|cuda] [--n N (repeatable; default 1000 and 100000)] [--reps R] [--rounds K] [--no-plain] [--json]";
@@ -87,7 +87,7 @@ fn parse_args() -> Result<Args, String> {
 }
 
 /// Best time per launch of one kernel at one size.
-struct Figure {
+pub(crate) struct Figure {
     kernel: &'static str,
     backend: String,
     n: usize,
@@ -114,7 +114,7 @@ fn time_rounds(
     Ok((per[0], per[per.len() / 2]))
 }
 
-struct Visit<'a>(&'a Args);
+pub(crate) struct Visit<'a>(pub(crate) &'a Args);
 
 impl SpaceVisitor for Visit<'_> {
     type Output = rokkos::Result<(Vec<Figure>, Result<(), String>, usize)>;

@@ -37,14 +37,14 @@ fn jacobi3d((i, j, k): (usize, usize, usize), v: ViewMut<f64, 3>, u: View<f64, 3
         * (1.0 / 6.0);
 }
 
-struct Args {
-    backend: String,
-    kernels: Vec<&'static str>,
-    n: usize,
-    n3: usize,
-    sweeps: usize,
-    plain: bool,
-    json: bool,
+pub(crate) struct Args {
+    pub(crate) backend: String,
+    pub(crate) kernels: Vec<&'static str>,
+    pub(crate) n: usize,
+    pub(crate) n3: usize,
+    pub(crate) sweeps: usize,
+    pub(crate) plain: bool,
+    pub(crate) json: bool,
 }
 
 const USAGE: &str = "usage: stencil [--backend serial|rayon|wgpu|cuda] [--kernel 2d|3d|all] [--n N (2-D, default 4096)] [--n3 N (3-D, default 256)] [--sweeps S] [--no-plain] [--json]";
@@ -98,13 +98,13 @@ fn start_value(idx: &[usize]) -> f64 {
 }
 
 /// One timed run: per-sweep seconds and the final grid, row-major.
-struct Run {
-    secs: Vec<f64>,
-    grid: Vec<f64>,
+pub(crate) struct Run {
+    pub(crate) secs: Vec<f64>,
+    pub(crate) grid: Vec<f64>,
 }
 
 /// The sweeps on a rokkos space.
-fn run_rokkos<E: ExecutionSpace>(
+pub(crate) fn run_rokkos<E: ExecutionSpace>(
     space: &E,
     kernel: &str,
     n: usize,
@@ -184,7 +184,7 @@ fn plane3d(out: &mut [f64], u: &[f64], n: usize) {
 }
 
 /// The sweeps as plain Rust loops, on one thread or split over the outer dimension by rayon.
-fn run_plain(kernel: &str, n: usize, sweeps: usize, parallel: bool) -> Run {
+pub(crate) fn run_plain(kernel: &str, n: usize, sweeps: usize, parallel: bool) -> Run {
     let dims: &[usize] = if kernel == "jacobi2d" {
         &[n, n]
     } else {

@@ -79,3 +79,63 @@ fn babelstream_kernels_compile_for_cuda_without_spills() {
     // init, copy, mul, add, triad, nstream, dot in two precisions, and empty.
     assert!(compiled >= 15, "{compiled} kernels compiled");
 }
+
+#[path = "../examples/cg.rs"]
+#[allow(dead_code)]
+mod cg;
+#[path = "../examples/launch.rs"]
+#[allow(dead_code)]
+mod launch;
+#[path = "../examples/stencil.rs"]
+#[allow(dead_code)]
+mod stencil;
+
+/// The CG example's kernels (MDRange Laplacian, dot products into device Views, the updates):
+/// a small solve converges to its known solution through the checking space.
+#[test]
+fn cg_kernels_compile_for_cuda() {
+    use rokkos::SpaceVisitor;
+    let Some(space) = space() else { return };
+    let args = cg::Args {
+        backend: "cuda-check".into(),
+        n: 6,
+        iters: 200,
+        json: false,
+    };
+    let solve = cg::Cg(&args).visit(space).unwrap();
+    // CG on the 36 unknowns converges in at most 36 steps in exact arithmetic.
+    assert!(solve.steps <= 60, "{} steps", solve.steps);
+    assert!(solve.residual < 1e-10, "residual {}", solve.residual);
+    assert!(solve.error < 1e-6, "error {}", solve.error);
+}
+
+/// The stencil example's 2-D and 3-D sweeps: the grid after two sweeps equals the plain loop's
+/// bit for bit.
+#[test]
+fn stencil_kernels_compile_for_cuda() {
+    let Some(space) = space() else { return };
+    for (kernel, n) in [("jacobi2d", 9), ("jacobi3d", 6)] {
+        let got = stencil::run_rokkos(&space, kernel, n, 2).unwrap().grid;
+        let want = stencil::run_plain(kernel, n, 2, false).grid;
+        assert_eq!(got, want, "{kernel}");
+    }
+}
+
+/// The launch example's kernels (empty, for, reduce, scan), with the example's own checks of
+/// the sums and prefix sums.
+#[test]
+fn launch_kernels_compile_for_cuda() {
+    use rokkos::SpaceVisitor;
+    let Some(space) = space() else { return };
+    let args = launch::Args {
+        backend: "cuda-check".into(),
+        sizes: vec![300],
+        reps: 2,
+        rounds: 1,
+        plain: false,
+        json: false,
+    };
+    let (figures, check, _) = launch::Visit(&args).visit(space).unwrap();
+    assert_eq!(figures.len(), 4);
+    assert_eq!(check, Ok(()));
+}

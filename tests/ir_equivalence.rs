@@ -370,7 +370,11 @@ fn hashed_kernels() -> Vec<IrKernel> {
 }
 
 /// Golden CUDA C: the module the CUDA emitter writes for each representative kernel matches
-/// `tests/snapshots/cuda/<kernel>.cu` (reductions with a `Sum` per accumulator); a kernel the
+/// `tests/snapshots/cuda/<kernel>.cu` (reductions with a `Sum` per accumulator, team kernels for
+/// teams of 4 threads with vector length 2: `team_rows` is a team `parallel_for` with level-0
+/// team scratch and every team construct, `team_vec` a team reduction with nested levels and
+/// thread scratch, on virtual lanes for its vector reduction, `lane_sums` vector reductions and
+/// scans through warp shuffles); a kernel the
 /// emitter does not implement yet has its `Unsupported` reason as the golden text, so the gap is
 /// reviewable too. Regenerate with `ROKKOS_BLESS=1 cargo test --test ir_equivalence snapshots`.
 #[test]
@@ -381,7 +385,12 @@ fn cuda_snapshots_match_golden_files() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/cuda");
     let bless = std::env::var_os("ROKKOS_BLESS").is_some();
     let mut failures = Vec::new();
-    for k in hashed_kernels() {
+    let m = View::<i64, 2>::new("m", [2, 2]).unwrap();
+    let mut all = hashed_kernels();
+    all.push(ir_of(&team_vec(&m, &m)));
+    let f = View::<f64, 2>::new("f", [2, 2]).unwrap();
+    all.push(ir_of(&lane_sums(&f, &f)));
+    for k in all {
         let info = validate(&k).unwrap();
         let reduce = k.pattern() == Pattern::Reduce;
         let opts = CudaOptions {
@@ -394,9 +403,19 @@ fn cuda_snapshots_match_golden_files() {
                 .map(|_| JoinKind::Op(rokkos::ir::ReducerKind::Sum))
                 .collect(),
             bare_in_bounds: false,
+            team: Some(rokkos_cuda::emit::TeamShape { team: 4, vlen: 2 }),
         };
         let text = match emit(&k, &info, &opts) {
-            Ok(src) => src.source,
+            Ok(src) => {
+                // Every golden module compiles (where NVRTC is installed; CI requires it).
+                if rokkos_cuda::compile::nvrtc_version().is_ok() {
+                    let arch = rokkos_cuda::compile::Arch::SM_90;
+                    if let Err(e) = rokkos_cuda::compile::compile_ptx(&src.source, &k.name, arch) {
+                        failures.push(format!("{}: NVRTC refused it: {e}", k.name));
+                    }
+                }
+                src.source
+            }
             Err(e) => format!("// not emitted: {e}\n"),
         };
         let path = dir.join(format!("{}.cu", k.name));

@@ -3,7 +3,8 @@
 //! launch variant, compiles it with NVRTC for `sm_90` and `sm_80` and assembles the PTX with
 //! `ptxas -v`. Instantiating a test suite on it checks, on a machine without a GPU, that every
 //! kernel the suite launches compiles for the GPUs it targets: a kernel NVRTC or ptxas refuses,
-//! or one of [`NO_SPILL`] that spills registers, fails its launch with `Err(Compile)`.
+//! or one that spills registers where speed is the point (a kernel of [`NO_SPILL`], every team
+//! kernel: [`must_not_spill`]), fails its launch with `Err(Compile)`.
 //!
 //! Each distinct variant (IR hash and emitter options) is compiled once per process. A construct
 //! the emitter does not implement yet is not a failure of the check (the launch runs on the
@@ -30,11 +31,34 @@ use std::sync::{Mutex, OnceLock};
 /// The architectures every kernel is compiled for.
 pub const ARCHS: [Arch; 2] = [Arch::SM_90, Arch::SM_80];
 
-/// Kernels whose speed is the point (BabelStream's): a register spill in one fails the check.
-/// Spills elsewhere (large test kernels) are logged.
+/// Kernels whose speed is the point, the examples' (BabelStream's; the launch example's `for`,
+/// reduction and scan; CG's and the stencils'): a register spill in one fails the check.
 pub const NO_SPILL: &[&str] = &[
-    "init", "copy", "mul", "add", "triad", "nstream", "dot", "empty",
+    "init",
+    "copy",
+    "mul",
+    "add",
+    "triad",
+    "nstream",
+    "dot",
+    "empty",
+    "increment",
+    "sum",
+    "prefix",
+    "laplacian",
+    "step_xr",
+    "step_p",
+    "jacobi2d",
+    "jacobi3d",
 ];
+
+/// Whether a register spill fails the variant: the examples' kernels ([`NO_SPILL`]) and every
+/// team kernel (its shared-memory exchanges and shuffles are where the pattern's speed is
+/// decided). Spills elsewhere (large test kernels: a range reduction over a rank-4 View with
+/// three nested checked loops spills 8 bytes on sm_90) are logged.
+pub fn must_not_spill(name: &str, opts: &CudaOptions) -> bool {
+    NO_SPILL.contains(&name) || opts.team.is_some()
+}
 
 /// Threads per block of the checked variants: the launchers' own, so that the variants checked
 /// are the ones launched.
@@ -113,13 +137,13 @@ impl CudaCheck {
         let opts = match opts {
             Ok(o) => o,
             Err(m) => {
-                let n = {
+                let (c, n) = {
                     let mut b = book().lock().unwrap_or_else(|e| e.into_inner());
                     b.not_emitted += 1;
-                    b.not_emitted
+                    (b.compiled, b.not_emitted)
                 };
                 log(&format!(
-                    "cuda-check: `{}` not emitted as CUDA C: {m} ({n} not emitted)",
+                    "cuda-check: `{}` not emitted as CUDA C: {m} ({c} kernels compiled so far, {n} not emitted)",
                     p.ir.name
                 ));
                 return Ok(());
@@ -146,7 +170,7 @@ impl CudaCheck {
             Err(EmitError::Mismatch(m)) => {
                 Outcome::Failed(format!("emitter mismatch: {m}"), String::new())
             }
-            Ok(src) => self.build(&p.ir.name, &src.source),
+            Ok(src) => self.build(&p.ir.name, &src.source, must_not_spill(&p.ir.name, &opts)),
         };
         let mut b = book().lock().unwrap_or_else(|e| e.into_inner());
         match &outcome {
@@ -161,7 +185,7 @@ impl CudaCheck {
             Outcome::Compiled => {
                 log(&format!(
                     "cuda-check: `{}` compiled by NVRTC and assembled by ptxas for sm_90 and sm_80 \
-                     ({c} kernels so far, {n} not emitted)",
+                     ({c} kernels compiled so far, {n} not emitted)",
                     p.ir.name
                 ));
                 Ok(())
@@ -177,8 +201,9 @@ impl CudaCheck {
         }
     }
 
-    /// NVRTC and ptxas for every architecture of [`ARCHS`]; a refusal or a spill is a failure.
-    fn build(&self, name: &str, source: &str) -> Outcome {
+    /// NVRTC and ptxas for every architecture of [`ARCHS`]; a refusal is a failure, and so is a
+    /// spill in any of the module's entry points when `strict`.
+    fn build(&self, name: &str, source: &str, strict: bool) -> Outcome {
         for arch in ARCHS {
             let ptx = match compile_ptx(source, name, arch) {
                 Ok(p) => p,
@@ -188,16 +213,19 @@ impl CudaCheck {
                 Ok(r) => r,
                 Err(e) => return Outcome::Failed(format!("ptxas for {arch}: {e}"), source.into()),
             };
-            let Some(f) = report.iter().find(|f| f.name == crate::emit::entry::ENTRY) else {
+            if !report.iter().any(|f| f.name == crate::emit::entry::ENTRY) {
                 return Outcome::Failed(
                     format!("ptxas reported no entry point for {arch}: {report:?}"),
                     source.into(),
                 );
-            };
-            if f.spills() && NO_SPILL.contains(&name) {
-                return Outcome::Failed(format!("registers spill on {arch}: {f:?}"), source.into());
             }
-            if f.spills() {
+            for f in report.iter().filter(|f| f.spills()) {
+                if strict {
+                    return Outcome::Failed(
+                        format!("registers spill on {arch}: {f:?}"),
+                        source.into(),
+                    );
+                }
                 log(&format!(
                     "cuda-check: `{name}` spills registers on {arch}: {f:?}"
                 ));
@@ -223,7 +251,17 @@ fn for_opts() -> std::result::Result<CudaOptions, String> {
         bounds_checks: true,
         joins: Vec::new(),
         bare_in_bounds: false,
+        team: None,
     })
+}
+
+/// The team shape of `policy` (sizes past `u32` are refused by the emitter's block limit).
+fn team_shape<S: ExecutionSpace>(policy: &TeamPolicy<S>) -> crate::emit::TeamShape {
+    let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    crate::emit::TeamShape {
+        team: clamp(policy.team_size()),
+        vlen: clamp(policy.vector_len()),
+    }
 }
 
 /// The reduction variant for reducer `r`'s joins.
@@ -239,8 +277,9 @@ fn reduce_opts<V, Rd: Reducer<V>>(r: &Rd) -> std::result::Result<CudaOptions, St
     })
 }
 
-/// Every launch is checked with the options its pattern takes; the emitter answers `Unsupported`
-/// for a pattern it does not implement yet (team policies), which is counted.
+/// Every launch is checked with the options its pattern takes (team launches with the policy's
+/// team size and vector length); the emitter answers `Unsupported` for a construct it does not
+/// implement yet, which is counted.
 impl ExecutionSpace for CudaCheck {
     type Memory = EvalMemory;
 
@@ -274,7 +313,11 @@ impl ExecutionSpace for CudaCheck {
     where
         K: ForKernel<TeamWork, Space = EvalMemory> + KernelIr,
     {
-        self.check(l.kernel(), for_opts(), None)?;
+        let opts = for_opts().map(|o| CudaOptions {
+            team: Some(team_shape(l.policy())),
+            ..o
+        });
+        self.check(l.kernel(), opts, None)?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_team(l))
     }
     fn reduce_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
@@ -306,7 +349,11 @@ impl ExecutionSpace for CudaCheck {
         K: ReduceKernel<TeamWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(l.kernel(), reduce_opts(r), None)?;
+        let opts = reduce_opts(r).map(|o| CudaOptions {
+            team: Some(team_shape(l.policy())),
+            ..o
+        });
+        self.check(l.kernel(), opts, None)?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_team(l, r)
         })
@@ -341,6 +388,7 @@ mod tests {
         match space.build(
             "broken",
             "extern \"C\" __global__ void rk_main() { undeclared(); }",
+            true,
         ) {
             Outcome::Failed(log, src) => {
                 assert!(log.contains("NVRTC for sm_90"), "{log}");
@@ -351,7 +399,8 @@ mod tests {
         assert!(matches!(
             space.build(
                 "fine",
-                "extern \"C\" __global__ void rk_main(float* x) { x[threadIdx.x] = 1.0f; }"
+                "extern \"C\" __global__ void rk_main(float* x) { x[threadIdx.x] = 1.0f; }",
+                true,
             ),
             Outcome::Compiled
         ));

@@ -83,6 +83,7 @@ pub(crate) fn launch<
         bounds_checks: true,
         joins,
         bare_in_bounds: false,
+        team: None,
     };
     let entries: &[&str] = if reducer.is_some() {
         &[ENTRY, FINAL]
@@ -142,6 +143,7 @@ mod tests {
             bounds_checks: true,
             joins: vec![],
             bare_in_bounds: false,
+            team: None,
         };
         let src = crate::emit::emit(&k, &info, &opts).unwrap().source;
         assert!(src.contains("x0 < P.e0 && x1 < P.e1"), "{src}");

@@ -25,6 +25,7 @@ pub(crate) fn run<K: KernelIr<Space = CudaSpace>>(
         bounds_checks: true,
         joins: Vec::new(),
         bare_in_bounds: p.bare_ok(end),
+        team: None,
     };
     // Compiled even for an empty range, so that a kernel CUDA refuses fails at every launch.
     let v = variant(inst, &p, &opts, &[ENTRY])?;

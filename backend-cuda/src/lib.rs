@@ -30,9 +30,11 @@
 //! returns it as `Err(OutOfBounds)` / `Err(KernelFailed)`, with the wgpu backend's semantics
 //! (`rokkos_core::device::errors`).
 //!
-//! Not yet: team policies and their constructs (`Err(Unsupported)` naming "team policies on
-//! CUDA"), the transcendental functions CUDA's library cannot give within the precision contract
-//! (the emitter answers `Unsupported` naming them), user-defined (`Custom`) reducers (their join
+//! Team policies: `for_team` / `reduce_team`, launching what `emit::team` writes as
+//! `emit::TeamLaunch` says (not yet run on a GPU).
+//!
+//! Not yet: the f64 transcendental functions CUDA's library cannot give within the precision contract (the
+//! emitter answers `Unsupported` naming them), atomics on u8/u16 Views, user-defined (`Custom`) reducers (their join
 //! is host code), and a release-mode switch for the bounds checks (always on).
 //!
 //! # Ordering and safety
@@ -55,9 +57,11 @@ pub mod check;
 pub mod emit;
 mod for_mdrange;
 mod for_range;
+mod for_team;
 pub mod ptxas;
 mod reduce_mdrange;
 mod reduce_range;
+mod reduce_team;
 mod runtime;
 mod scan_range;
 
@@ -146,11 +150,6 @@ impl Cuda {
     }
 }
 
-/// What team launches answer until the emitter writes team policies as CUDA C.
-fn no_teams() -> rokkos_core::Error {
-    runtime::run::unsupported("team policies on CUDA (not yet emitted as CUDA C)")
-}
-
 // Each pattern method hands its policy and kernel to the file of that (pattern, policy).
 impl ExecutionSpace for Cuda {
     type Memory = CudaSpace;
@@ -169,8 +168,7 @@ impl ExecutionSpace for Cuda {
         Cuda::memory_space(self)
     }
     fn team_limits(&self) -> TeamLimits {
-        // The limits team launches will have (block = vector lanes x team threads, level-0
-        // scratch in shared memory); today every team launch answers Err(Unsupported).
+        // Block = vector lanes x team threads, level-0 scratch in shared memory (`for_team`).
         let i = &self.inst.device.info;
         let max = (i.max_threads_per_block as usize).max(1);
         TeamLimits {
@@ -195,11 +193,11 @@ impl ExecutionSpace for Cuda {
     {
         for_mdrange::run(&self.inst, l.label(), l.policy(), l.kernel())
     }
-    fn for_team<K>(&self, _l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
+    fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = CudaSpace> + KernelIr,
     {
-        Err(no_teams())
+        for_team::run(&self.inst, l.label(), l.policy(), l.kernel())
     }
     fn reduce_range<K, Rd>(
         &self,
@@ -251,27 +249,27 @@ impl ExecutionSpace for Cuda {
     }
     fn reduce_team<K, Rd>(
         &self,
-        _l: Launch<'_, TeamPolicy<Self>, K>,
-        _reducer: &Rd,
+        l: Launch<'_, TeamPolicy<Self>, K>,
+        reducer: &Rd,
     ) -> Result<K::Value>
     where
         K: ReduceKernel<TeamWork, Space = CudaSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Err(no_teams())
+        reduce_team::run(&self.inst, l.label(), l.policy(), l.kernel(), reducer)
     }
     fn reduce_team_into<K, Rd>(
         &self,
-        _l: Launch<'_, TeamPolicy<Self>, K>,
-        _reducer: &Rd,
-        _slot: ResultSlot<'_, CudaSpace>,
+        l: Launch<'_, TeamPolicy<Self>, K>,
+        reducer: &Rd,
+        slot: ResultSlot<'_, CudaSpace>,
     ) -> Result<()>
     where
         K: ReduceKernel<TeamWork, Space = CudaSpace> + KernelIr,
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
-        Err(no_teams())
+        reduce_team::run_into(&self.inst, l.label(), l.policy(), l.kernel(), reducer, slot)
     }
     fn scan_range<K, Rd>(
         &self,

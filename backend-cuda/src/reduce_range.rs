@@ -60,6 +60,7 @@ fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
         bounds_checks: true,
         joins,
         bare_in_bounds: p.bare_ok(end),
+        team: None,
     };
     let v = variant(inst, &p, &opts, &[ENTRY, FINAL])?;
     let n = end.saturating_sub(begin) as u64;

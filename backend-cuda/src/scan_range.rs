@@ -44,6 +44,7 @@ pub(crate) fn run<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
         bounds_checks: true,
         joins,
         bare_in_bounds: false,
+        team: None,
     };
     let v = variant(inst, &p, &opts, &[ENTRY, SCAN_PARTS, SCAN_FINAL])?;
     let n = end.saturating_sub(begin) as u64;

@@ -58,8 +58,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     reducer: Option<&Rd>,
 ) -> Result<Option<Reduction>> {
     let tl = &TeamLaunch::of(policy);
-    use crate::emit::team::{needs_lane_comm, uses_scratch, TeamShape};
-    use rokkos_core::ir::ScratchScope;
+    use crate::emit::team::{needs_lane_comm, TeamShape};
     let policy_err = |reason: String| Error::InvalidPolicy {
         label: label.to_string(),
         reason,
@@ -83,21 +82,13 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     let mut pools = [(0u32, 0u32); 2];
     for (l, pool) in pools.iter_mut().enumerate() {
         let r = tl.scratch[l];
-        let cap = r
-            .per_thread
-            .checked_mul(tl.team)
-            .and_then(|b| b.checked_add(r.per_team));
-        let (team_s, thread_s) = (
-            uses_scratch(&p.ir, l as u32, ScratchScope::Team),
-            uses_scratch(&p.ir, l as u32, ScratchScope::Thread),
+        let split = rokkos_core::emit::team::pool_split(
+            &p.ir,
+            l as u32,
+            r.per_team as u64,
+            r.per_thread as u64,
+            tl.team as u64,
         );
-        let split = match (team_s, thread_s, cap) {
-            (_, _, None) => None,
-            (true, true, _) => Some((r.per_team, r.per_thread)),
-            (true, false, Some(c)) => Some((c, 0)),
-            (false, true, Some(c)) => Some((0, c / tl.team)),
-            (false, false, _) => Some((0, 0)),
-        };
         let fits = split.and_then(|(a, b)| Some((u32::try_from(a).ok()?, u32::try_from(b).ok()?)));
         *pool = fits.ok_or_else(|| {
             policy_err(format!(

@@ -153,6 +153,24 @@ pub fn team_vec(team: &TeamMember, acc: &mut i64, a: View<i64, 2>, out: ViewMut<
     });
 }
 
+/// Vector reductions and scans and a thread `single` with a result, on lanes that are
+/// independent (the CUDA target keeps them physical and exchanges through warp shuffles).
+#[kernel]
+pub fn lane_sums(team: &TeamMember, a: View<f64, 2>, out: ViewMut<f64, 2>) {
+    let l = team.league_rank();
+    let n = a.extent(1);
+    let s = team.vector_reduce(n, Sum, |j, t: &mut f64| {
+        *t += a[(l, j)];
+    });
+    let p = team.vector_scan(n, |j, partial: &mut f64, _is_final: bool| {
+        *partial += a[(l, j)];
+    });
+    let w = team.single_thread(|| s + p);
+    team.single_thread(|| {
+        out[(l, team.team_rank())] = w;
+    });
+}
+
 /// Atomics: a histogram, fetch-add, compare-exchange loop.
 #[kernel]
 pub fn histogram(i: usize, h: ViewMut<u32>, cnt: ViewMut<i64>, x: View<f64>, nb: usize) {

@@ -68,8 +68,8 @@ pub(crate) fn entry(
             s
         }
         WorkKind::Team => {
-            return Err(EmitError::Unsupported(
-                "TeamPolicy kernels on CUDA (not yet emitted as CUDA C)".into(),
+            return Err(EmitError::Mismatch(
+                "a team kernel takes the team entry (`super::team::entry`)".into(),
             ))
         }
     };

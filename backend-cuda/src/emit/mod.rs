@@ -8,10 +8,10 @@
 //! arithmetic, casts, math; each once, in name order), prototypes and bodies of the kernel's
 //! functions, the body `rk_work`, and the entry point [`entry::ENTRY`].
 //!
-//! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range and MDRange,
-//! `parallel_scan` over Range. team policies, team
-//! constructs, scratch, atomics and the transcendental functions CUDA's own library cannot give
-//! within the precision contract are `Err(EmitError::Unsupported)` naming the construct.
+//! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range, MDRange and
+//! TeamPolicy (with every team construct and scratch, [`team`]), `parallel_scan` over Range,
+//! atomics. Atomics on scratch Views and the transcendental functions CUDA's own library cannot
+//! give within the precision contract are `Err(EmitError::Unsupported)` naming the construct.
 
 mod atomic;
 pub mod entry;
@@ -20,9 +20,11 @@ pub mod params;
 mod prelude;
 pub mod reduce;
 mod target;
+pub mod team;
 
 pub use params::{FieldType, ParamsLayout};
 pub use rokkos_core::emit::EmitError;
+pub use team::{TeamLaunch, TeamShape};
 
 use rokkos_core::emit::{joins, names, walk, HelperSet};
 use rokkos_core::ir::valid::KernelInfo;
@@ -58,6 +60,9 @@ pub struct CudaOptions {
     /// Range kernels: the launcher proved the work range inside extent 0 of every rank-1 View
     /// argument, so an access at the bare work index needs no check.
     pub bare_in_bounds: bool,
+    /// Team kernels: the policy's team size and vector length (required for them, ignored
+    /// otherwise). [`CudaOptions::block`] is then the block of a reduction's second pass only.
+    pub team: Option<TeamShape>,
 }
 
 /// The generated module.
@@ -69,6 +74,8 @@ pub struct CudaSource {
     pub params: ParamsLayout,
     /// Whether the module can record an error: a launch of one that cannot needs no error record.
     pub may_fail: bool,
+    /// Team kernels: what the launcher must pass besides the parameter block.
+    pub team: Option<TeamLaunch>,
 }
 
 /// What the target accumulates: helper definitions and the options that shape them.
@@ -86,18 +93,32 @@ impl Helpers {
     pub(crate) fn add(&mut self, name: &str, def: impl FnOnce() -> String) -> String {
         self.set.add(name, def)
     }
+    /// A fresh number for a generated name.
+    pub(crate) fn next_id(&mut self) -> u32 {
+        self.set.next_id()
+    }
 }
 
-/// Emits the CUDA C module of `kernel` (validated: `_info` is its [`KernelInfo`]) for `opts`.
+/// Emits the CUDA C module of `kernel` (validated: `info` is its [`KernelInfo`]) for `opts`.
 pub fn emit(
     kernel: &Kernel,
-    _info: &KernelInfo,
+    info: &KernelInfo,
     opts: &CudaOptions,
 ) -> Result<CudaSource, EmitError> {
+    let team = match (kernel.work, opts.team) {
+        (WorkKind::Team, Some(shape)) => Some(team::dims(kernel, info, shape)?),
+        (WorkKind::Team, None) => {
+            return Err(EmitError::Mismatch(format!(
+                "team kernel `{}` emitted without its team shape",
+                kernel.name
+            )))
+        }
+        _ => None,
+    };
     match (kernel.pattern(), kernel.work) {
-        (_, WorkKind::Team) => {
-            return Err(EmitError::Unsupported(
-                "TeamPolicy kernels on CUDA (not yet emitted as CUDA C)".into(),
+        (Pattern::Scan, WorkKind::Team) => {
+            return Err(EmitError::Mismatch(
+                "a scan over a team policy (the IR has none)".into(),
             ))
         }
         (Pattern::Reduce, _) if opts.entry == Entry::Reduce => {
@@ -140,11 +161,23 @@ pub fn emit(
     let mut funcs = String::new();
     walk::emit_functions::<CudaC>(kernel, &mut h, &mut funcs)?;
     let mut body = String::new();
-    walk::emit_work::<CudaC>(kernel, None, &mut h, &mut body)?;
-    let ep = match opts.entry {
-        Entry::For => entry::entry(kernel, opts.block, None)?,
-        Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins))?,
-        Entry::Scan => reduce::scan(kernel, &opts.joins, opts.block)?,
+    let mut shared = 0;
+    let ep = match (team, opts.entry) {
+        (Some(d), e) => {
+            body = team::work(kernel, d, &mut h)?;
+            let joins = (e == Entry::Reduce).then_some(opts.joins.as_slice());
+            let (ep, sh) = team::entry(kernel, &d, joins, opts.block)?;
+            shared = sh;
+            ep
+        }
+        (None, e) => {
+            walk::emit_work::<CudaC>(kernel, None, &mut h, &mut body)?;
+            match e {
+                Entry::For => entry::entry(kernel, opts.block, None)?,
+                Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins))?,
+                Entry::Scan => reduce::scan(kernel, &opts.joins, opts.block)?,
+            }
+        }
     };
     let mut out = String::new();
     out.push_str(&format!(
@@ -178,10 +211,17 @@ pub fn emit(
     out.push_str(&body);
     out.push_str(&ep);
     let may_fail = records_errors(&out);
+    let team = team.map(|d| TeamLaunch {
+        block: (d.vp, d.team),
+        static_shared_bytes: shared + team::exchange_bytes(&out, &d),
+        level1: rokkos_core::emit::team::uses_level(kernel, 1),
+        level0: rokkos_core::emit::team::uses_level(kernel, 0),
+    });
     Ok(CudaSource {
         source: out,
         params,
         may_fail,
+        team,
     })
 }
 
@@ -192,7 +232,7 @@ fn check_types(k: &Kernel) -> Result<(), EmitError> {
     let known = |t: T| {
         matches!(
             t,
-            T::Bool | T::I32 | T::U32 | T::I64 | T::U64 | T::F32 | T::F64
+            T::Bool | T::U8 | T::U16 | T::I32 | T::U32 | T::I64 | T::U64 | T::F32 | T::F64
         )
     };
     let used = k

@@ -22,10 +22,9 @@ pub(crate) fn lit(v: Value) -> String {
         Value::I64(x) if x == i64::MIN => "(-9223372036854775807ll - 1ll)".into(),
         Value::I64(x) => format!("{x}ll"),
         Value::U64(x) => format!("{x}ull"),
-        // Never emitted: `check_types` refuses kernels with these types until the target spells
-        // them (native `uint8_t` / `uint16_t` plus Rust's wrapping rules).
-        Value::U8(x) => format!("{x}u"),
-        Value::U16(x) => format!("{x}u"),
+        // Typed, so that a template deduces the operand's type from a literal too.
+        Value::U8(x) => format!("((u8){x}u)"),
+        Value::U16(x) => format!("((u16){x}u)"),
         Value::F32(x) if x == 0.0 => if x.is_sign_negative() {
             "(-0.0f)"
         } else {
@@ -56,6 +55,8 @@ fn int_lit(t: ScalarType, x: i64) -> String {
         ScalarType::I32 => Value::I32(x as i32),
         ScalarType::U32 => Value::U32(x as u32),
         ScalarType::I64 => Value::I64(x),
+        ScalarType::U8 => Value::U8(x as u8),
+        ScalarType::U16 => Value::U16(x as u16),
         _ => Value::U64(x as u64),
     })
 }
@@ -80,7 +81,8 @@ pub(crate) fn arith(
         };
     }
     match rules::int_arith(op, t, checks, r_lit) {
-        IntArith::Plain => format!("({l} {} {r})", base.symbol()),
+        // Cast back: C computes narrow types in `int`, and a template deduces from the type.
+        IntArith::Plain => format!("(({tn})({l} {} {r}))", base.symbol()),
         IntArith::Wrapping => {
             let w = match base {
                 ArithOp::Add => "rk_wadd",
@@ -153,6 +155,8 @@ fn mul(h: &mut Helpers, t: ScalarType, f: Failure) -> String {
     let test = match t {
         ScalarType::I32 => "(i64)a * (i64)b != (i64)r",
         ScalarType::U32 => "(u64)a * (u64)b > 4294967295ull",
+        ScalarType::U8 => "(u32)a * (u32)b > 255u",
+        ScalarType::U16 => "(u32)a * (u32)b > 65535u",
         ScalarType::I64 => "__mul64hi(a, b) != (r < 0ll ? -1ll : 0ll)",
         _ => "__umul64hi(a, b) != 0ull",
     };
@@ -346,6 +350,38 @@ fn libdevice(func: MathFn, t: ScalarType) -> Option<&'static str> {
     })
 }
 
+/// CUDA's f64 function for transcendental `func`, which an f32 `func` evaluates in f64 and
+/// rounds once: the f64 functions are documented at most 2 ulp (of f64) from the exact value
+/// (CUDA Math API, double-precision appendix), 2^-28 of an f32 ulp, so the rounded result is
+/// within 0.5 + 2^-28 f32 ulp of the exact value, inside the 1-ulp contract. (The one way out
+/// of it: an exact value within 2^-51 relative of the f32 overflow threshold, where the rounding
+/// may give infinity for `f32::MAX` or the reverse.) Arguments widen exactly, and f64's range
+/// keeps every f32 argument's intermediate results finite where the f32 result is.
+fn f64_function(func: MathFn) -> Option<&'static str> {
+    use MathFn as M;
+    Some(match func {
+        M::Sin => "sin",
+        M::Cos => "cos",
+        M::Tan => "tan",
+        M::Asin => "asin",
+        M::Acos => "acos",
+        M::Atan => "atan",
+        M::Atan2 => "atan2",
+        M::Sinh => "sinh",
+        M::Cosh => "cosh",
+        M::Tanh => "tanh",
+        M::Exp => "exp",
+        M::Exp2 => "exp2",
+        M::Ln => "log",
+        M::Log2 => "log2",
+        M::Log10 => "log10",
+        M::Powf => "pow",
+        M::Hypot => "hypot",
+        M::Cbrt => "cbrt",
+        _ => return None,
+    })
+}
+
 /// A call of `func` on `xs` (types `tys`, receiver first).
 pub(crate) fn math(
     h: &mut Helpers,
@@ -369,14 +405,18 @@ pub(crate) fn math(
     };
     let one = if f32 { "1.0f" } else { "1.0" };
     if func.is_transcendental() {
-        return match libdevice(func, t) {
-            Some(f) => Ok(format!("{f}({x})")),
-            None => Err(EmitError::Unsupported(format!(
-                "{t} `{}` on CUDA: CUDA's own function is documented above the 1-ulp contract \
-                 and the software math library is not emitted as CUDA C yet",
-                func.name()
-            ))),
-        };
+        if let Some(f) = libdevice(func, t) {
+            return Ok(format!("{f}({x})"));
+        }
+        if let (true, Some(f)) = (f32, f64_function(func)) {
+            let args: Vec<String> = xs.iter().map(|a| format!("(f64)({a})")).collect();
+            return Ok(format!("((f32){f}({}))", args.join(", ")));
+        }
+        return Err(EmitError::Unsupported(format!(
+            "{t} `{}` on CUDA: CUDA's own function is documented above the 1-ulp contract \
+             and the software math library is not emitted as CUDA C yet",
+            func.name()
+        )));
     }
     Ok(match func {
         M::Sqrt => format!("{}({x})", cf("sqrt")),

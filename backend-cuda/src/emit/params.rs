@@ -70,6 +70,11 @@ impl ParamsLayout {
 fn work_fields(work: WorkKind, rank: u32) -> Vec<String> {
     match work {
         WorkKind::Range => vec!["begin".into(), "n".into()],
+        // The league, each level's team and thread pools and the level-1 slot (see
+        // `super::team::TeamLaunch`).
+        WorkKind::Team => ["league", "tp0", "tq0", "tp1", "tq1", "l1s"]
+            .map(String::from)
+            .to_vec(),
         _ => {
             let mut v = Vec::new();
             for d in 0..rank {
@@ -128,6 +133,10 @@ pub fn params_layout(k: &Kernel) -> ParamsLayout {
     }
     for w in work_fields(k.work, k.work.index_rank()) {
         fields.push((w, FieldType::Scalar(ScalarType::U64)));
+    }
+    if k.work == WorkKind::Team {
+        // The level-1 scratch pool (8-byte aligned; null when the kernel allocates none there).
+        fields.push(("scr1".into(), FieldType::Ptr(ScalarType::U64, false)));
     }
     let mut at = 0usize;
     let fields = fields

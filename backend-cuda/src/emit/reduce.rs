@@ -15,7 +15,7 @@ use rokkos_core::reducer::JoinKind;
 pub const FINAL: &str = "rk_final";
 
 /// `a op b` for scalar reducer `r` on type `t` (operands are names: evaluated more than once).
-fn join_op(r: ReducerKind, t: ScalarType, a: &str, b: &str) -> String {
+pub(crate) fn join_op(r: ReducerKind, t: ScalarType, a: &str, b: &str) -> String {
     let tn = cty(t);
     match r {
         ReducerKind::Sum if t.is_int() => format!("rk_wadd<{tn}>({a}, {b})"),
@@ -94,7 +94,7 @@ fn join_fn(k: &Kernel, joins: &[JoinKind]) -> String {
 }
 
 /// The accumulators' initial values (the reducer's identity, in the parameter block).
-fn init_accs(k: &Kernel) -> String {
+pub(crate) fn init_accs(k: &Kernel) -> String {
     let mut s = String::new();
     for (i, (_, t)) in k.acc_fields().iter().enumerate() {
         let v = if *t == ScalarType::Bool {
@@ -210,7 +210,7 @@ pub(crate) fn helpers(k: &Kernel, joins: &[JoinKind], block: u32) -> Result<Stri
 }
 
 /// A partial of type `t` as stored (`bool` as a `u32` 0/1).
-fn store_part(t: ScalarType, e: &str) -> String {
+pub(crate) fn store_part(t: ScalarType, e: &str) -> String {
     if t == ScalarType::Bool {
         format!("(u32)({e})")
     } else {

@@ -47,7 +47,7 @@ fn field(n: &str) -> String {
 
 impl Target for CudaC {
     type H = Helpers;
-    type Team = ();
+    type Team = super::team::Dims;
 
     fn lit(v: Value) -> String {
         ops::lit(v)
@@ -273,6 +273,9 @@ impl Target for CudaC {
         ops::math(h, f, tys, xs, cx.k.overflow_checks)
     }
     fn load(cx: &Cx<'_, Self>, h: &mut Helpers, view: ViewRef, index: &[Expr]) -> R<String> {
+        if let ViewRef::Scratch(id) = view {
+            return super::team::load(cx, h, id, index);
+        }
         let k = param_id(view)?;
         if let Some(r) = bare_access(cx, h, k, index) {
             return Ok(r);
@@ -288,6 +291,9 @@ impl Target for CudaC {
         index: &[Expr],
         value: &Expr,
     ) -> R<String> {
+        if let ViewRef::Scratch(id) = view {
+            return super::team::store(cx, h, id, index, value);
+        }
         let k = param_id(view)?;
         if let Some(r) = bare_access(cx, h, k, index) {
             return Ok(format!("{r} = {}", shared::expr(cx, h, value)?));
@@ -298,6 +304,9 @@ impl Target for CudaC {
         Ok(format!("{name}(P, {})", args.join(", ")))
     }
     fn extent(cx: &Cx<'_, Self>, view: ViewRef, dim: u32) -> R<String> {
+        if let ViewRef::Scratch(id) = view {
+            return Ok(super::team::extent(cx, id, dim));
+        }
         let k = param_id(view)?;
         Ok(if dim < cx.k.views[k].rank {
             format!("P.{}", names::extent(k, dim as usize))
@@ -307,6 +316,14 @@ impl Target for CudaC {
     }
     fn atomic(cx: &Cx<'_, Self>, h: &mut Helpers, a: &AtomicAccess) -> R<(String, bool)> {
         let k = param_id(a.view)?;
+        let t = cx.k.views[k].elem;
+        if matches!(t, ScalarType::U8 | ScalarType::U16) {
+            // CUDA's atomics are 32 and 64 bits wide; a narrow element would need a
+            // compare-and-swap loop on its enclosing word, not written yet.
+            return Err(EmitError::Unsupported(format!(
+                "atomic operations on {t} Views in CUDA kernels"
+            )));
+        }
         let mut args = shared::index_args(cx, h, &a.index)?;
         for e in &a.args {
             args.push(shared::expr(cx, h, e)?);
@@ -317,25 +334,8 @@ impl Target for CudaC {
             a.op.yields_value(),
         ))
     }
-    fn team_stmt(
-        _cx: &Cx<'_, Self>,
-        _h: &mut Helpers,
-        s: &Stmt,
-        _i: &str,
-        _out: &mut String,
-    ) -> R<()> {
-        Err(EmitError::Unsupported(format!(
-            "team construct {} in CUDA kernels (not yet emitted as CUDA C)",
-            match s {
-                Stmt::Barrier => "team_barrier",
-                Stmt::NestedFor { .. } => "nested parallel_for",
-                Stmt::NestedReduce { .. } => "nested parallel_reduce",
-                Stmt::NestedScan { .. } => "nested parallel_scan",
-                Stmt::Single { .. } => "single",
-                Stmt::Broadcast { .. } => "team_broadcast",
-                _ => "scratch",
-            }
-        )))
+    fn team_stmt(cx: &Cx<'_, Self>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut String) -> R<()> {
+        super::team::stmt(cx, h, s, i, out)
     }
 }
 
@@ -358,7 +358,7 @@ fn param_id(v: ViewRef) -> R<usize> {
     match v {
         ViewRef::Param(p) => Ok(p.0 as usize),
         ViewRef::Scratch(_) => Err(EmitError::Unsupported(
-            "team scratch Views in CUDA kernels (not yet emitted as CUDA C)".into(),
+            "atomic operations on scratch Views in CUDA kernels".into(),
         )),
     }
 }

@@ -6,7 +6,9 @@ use super::*;
 use rokkos_core::ir::build::KernelBuilder;
 use rokkos_core::ir::*;
 
-const NUM: [ScalarType; 6] = [
+const NUM: [ScalarType; 8] = [
+    ScalarType::U8,
+    ScalarType::U16,
     ScalarType::I32,
     ScalarType::U32,
     ScalarType::I64,
@@ -22,6 +24,7 @@ fn opts() -> CudaOptions {
         bounds_checks: true,
         joins: Vec::new(),
         bare_in_bounds: false,
+        team: None,
     }
 }
 
@@ -191,17 +194,37 @@ fn operators_casts_and_math_compile() {
 fn transcendental_functions_outside_the_contract_are_unsupported() {
     let mut k = per_type("sin", false);
     k.body.push(put(
-        ScalarType::F32,
+        ScalarType::F64,
         Expr::Math {
             func: MathFn::Sin,
-            args: vec![Expr::Param(ScalarParamId(at(ScalarType::F32)))],
+            args: vec![Expr::Param(ScalarParamId(at(ScalarType::F64)))],
         },
     ));
     let info = rokkos_core::ir::valid::validate(&k).unwrap();
     match emit(&k, &info, &opts()) {
-        Err(EmitError::Unsupported(m)) => assert!(m.contains("f32 `sin`"), "{m}"),
+        Err(EmitError::Unsupported(m)) => assert!(m.contains("f64 `sin`"), "{m}"),
         other => panic!("{other:?}"),
     }
+}
+
+/// Every f32 transcendental function is emitted: CUDA's f32 function where it meets the
+/// contract, else the f64 function rounded once (its arguments widened), and the module compiles.
+#[test]
+fn f32_transcendental_functions_are_emitted() {
+    let mut k = per_type("f32_math", false);
+    let x = || Expr::Param(ScalarParamId(at(ScalarType::F32)));
+    let mut n = 0;
+    for f in MathFn::ALL.iter().filter(|f| f.is_transcendental()) {
+        let args = (0..f.arity()).map(|_| x()).collect();
+        k.body
+            .push(put(ScalarType::F32, Expr::Math { func: *f, args }));
+        n += 1;
+    }
+    assert_eq!(n, 18);
+    let src = check(&k);
+    assert!(src.contains("((f32)sin((f64)("), "{src}");
+    assert!(src.contains("((f32)atan2((f64)("), "{src}");
+    assert!(src.contains("logf("), "{src}");
 }
 
 #[test]
@@ -229,7 +252,7 @@ fn atomics_on_every_type_compile() {
     for v in &mut k.views {
         v.used_atomically = true;
     }
-    for t in NUM {
+    for t in NUM.into_iter().filter(|t| !narrow(*t)) {
         for op in AtomicOp::ALL {
             if (t.is_float() && matches!(op, AtomicOp::And | AtomicOp::Or | AtomicOp::Xor))
                 || op == AtomicOp::Store
@@ -254,4 +277,81 @@ fn atomics_on_every_type_compile() {
         "{src}"
     );
     assert!(src.contains("return atomicAdd(p, x);"), "{src}");
+}
+
+fn narrow(t: ScalarType) -> bool {
+    matches!(t, ScalarType::U8 | ScalarType::U16)
+}
+
+/// Atomics on u8 / u16 Views are refused by name (CUDA's atomics are 32 and 64 bits wide).
+#[test]
+fn atomics_on_narrow_views_are_unsupported() {
+    for t in NUM.into_iter().filter(|t| narrow(*t)) {
+        let mut k = per_type("narrow_atomic", true);
+        k.views[at(t) as usize].used_atomically = true;
+        k.body.push(Stmt::Atomic(AtomicAccess {
+            op: AtomicOp::Add,
+            view: ViewRef::Param(ViewId(at(t))),
+            index: vec![Expr::WorkIndex(0)],
+            args: vec![Expr::Param(ScalarParamId(at(t)))],
+        }));
+        let info = rokkos_core::ir::valid::validate(&k).unwrap();
+        match emit(&k, &info, &opts()) {
+            Err(EmitError::Unsupported(m)) => assert!(m.contains(&format!("{t} Views")), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+fn team_kernel(body: Vec<Stmt>) -> Kernel {
+    Kernel {
+        name: "team".into(),
+        work: WorkKind::Team,
+        body,
+        ..per_type("team", true)
+    }
+}
+
+/// A team kernel is emitted for its team shape only, with the block the launcher must use, and
+/// a team that no CUDA block holds is refused (counted as not emitted, never compiled wrong).
+#[test]
+fn team_kernels_take_their_shape_and_fit_a_block() {
+    let k = team_kernel(vec![Stmt::Barrier]);
+    let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+    assert!(matches!(
+        emit(&k, &info, &opts()),
+        Err(EmitError::Mismatch(_))
+    ));
+    let o = CudaOptions {
+        team: Some(TeamShape { team: 8, vlen: 4 }),
+        ..opts()
+    };
+    let e = emit(&k, &info, &o).expect("emits");
+    let t = e.team.expect("team launch data");
+    assert_eq!(t.block, (4, 8));
+    assert!(!t.level0 && !t.level1);
+    assert!(e.source.contains("__launch_bounds__(32)"), "{}", e.source);
+    if crate::compile::nvrtc_version().is_ok() {
+        crate::compile::compile_ptx(&e.source, &k.name, crate::compile::Arch::SM_90)
+            .unwrap_or_else(|err| panic!("{err}"));
+    }
+    let big = CudaOptions {
+        team: Some(TeamShape { team: 512, vlen: 4 }),
+        ..opts()
+    };
+    assert!(matches!(
+        emit(&k, &info, &big),
+        Err(EmitError::Unsupported(_))
+    ));
+}
+
+/// The sizes a team launch derives from its pools: 8-byte multiples, `None` on overflow.
+#[test]
+fn team_launch_sizes_round_to_eight_bytes() {
+    assert_eq!(TeamLaunch::dynamic_shared_bytes(3, 5, 2), Some(16));
+    assert_eq!(TeamLaunch::dynamic_shared_bytes(0, 0, 7), Some(0));
+    assert_eq!(TeamLaunch::dynamic_shared_bytes(0, u64::MAX, 2), None);
+    assert_eq!(TeamLaunch::dynamic_shared_bytes(1 << 32, 0, 1), None);
+    assert_eq!(TeamLaunch::level1_slot_bytes(8, 4, 3), Some(24));
+    assert_eq!(TeamLaunch::level1_slot_bytes(u64::MAX, 0, 1), None);
 }

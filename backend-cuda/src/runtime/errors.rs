@@ -192,6 +192,7 @@ mod tests {
             bounds_checks: true,
             joins: vec![],
             bare_in_bounds: false,
+            team: None,
         };
         let info = rokkos_core::ir::valid::validate(&k).unwrap();
         let emitted = crate::emit::emit(&k, &info, &opts).unwrap();

@@ -32,7 +32,7 @@ pub(crate) struct Buffers {
     nparts: u64,
 }
 
-fn take(inst: &Instance, bytes: usize) -> Result<Pooled<(), CudaBuffer>> {
+pub(crate) fn take(inst: &Instance, bytes: usize) -> Result<Pooled<(), CudaBuffer>> {
     let dev = &inst.device;
     dev.pool.take((), bytes, |size| {
         let home = CudaSpace {

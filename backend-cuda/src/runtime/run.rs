@@ -48,6 +48,7 @@ struct Emitted {
     layout: ParamsLayout,
     may_fail: bool,
     source: String,
+    team: Option<crate::emit::TeamLaunch>,
 }
 
 /// A variant loaded on a device: its entry points in the order asked for.
@@ -55,6 +56,8 @@ pub(crate) struct Variant {
     pub layout: ParamsLayout,
     pub may_fail: bool,
     pub entries: Vec<Arc<Compiled>>,
+    /// Team kernels: the block and shared memory their launch needs.
+    pub team: Option<crate::emit::TeamLaunch>,
 }
 
 /// The module cache's key of a variant: the IR hash and every launch option (the device's
@@ -94,6 +97,7 @@ pub(crate) fn variant(
                 layout: src.params,
                 may_fail: src.may_fail,
                 source: src.source,
+                team: src.team,
             });
             map.lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -110,6 +114,7 @@ pub(crate) fn variant(
         layout: e.layout.clone(),
         may_fail: e.may_fail,
         entries,
+        team: e.team,
     })
 }
 
@@ -137,6 +142,35 @@ pub(crate) fn enqueue(
     params: ParamBlock<'_>,
     steps: &[(usize, u64)],
 ) -> Result<()> {
+    let steps: Vec<Step> = steps
+        .iter()
+        .map(|&(entry, blocks)| Step {
+            entry,
+            blocks,
+            block: [BLOCK, 1, 1],
+            shared_bytes: 0,
+        })
+        .collect();
+    enqueue_steps(inst, p, v, params, &steps)
+}
+
+/// One pass of a launch: the entry point (index in `Variant::entries`), the grid's blocks, the
+/// block's shape and its dynamic shared memory.
+pub(crate) struct Step {
+    pub entry: usize,
+    pub blocks: u64,
+    pub block: [u32; 3],
+    pub shared_bytes: u32,
+}
+
+/// [`enqueue`] with each pass's block shape and dynamic shared memory given (team launches).
+pub(crate) fn enqueue_steps(
+    inst: &Instance,
+    p: &Prepared<'_>,
+    v: &Variant,
+    params: ParamBlock<'_>,
+    steps: &[Step],
+) -> Result<()> {
     let rec = v.may_fail.then(|| p.launch_record());
     let layout = &v.layout;
     let err_at = layout.offset("err").ok_or_else(|| {
@@ -146,7 +180,13 @@ pub(crate) fn enqueue(
         let mut params = params;
         set_value(&mut params, layout, "launch", Value::U32(id))?;
         params.put_bytes(err_at, &inst.records_ptr().to_le_bytes())?;
-        for &(entry, blocks) in steps {
+        for &Step {
+            entry,
+            blocks,
+            block,
+            shared_bytes,
+        } in steps
+        {
             let f = v.entries.get(entry).ok_or_else(|| {
                 Error::InvalidArgument(format!("no entry point {entry} in the variant"))
             })?;
@@ -154,8 +194,8 @@ pub(crate) fn enqueue(
                 .map_err(|_| unsupported(format!("a grid of {blocks} blocks (more than 2^32)")))?;
             let cfg = LaunchConfig {
                 grid: [grid, 1, 1],
-                block: [BLOCK, 1, 1],
-                shared_bytes: 0,
+                block,
+                shared_bytes,
             };
             // SAFETY: the block was filled at the offsets the emitter declared for this variant
             // (`args`), with every View's whole buffer, and the pooled buffers' sizes, as the
@@ -163,7 +203,9 @@ pub(crate) fn enqueue(
             // checks are on), or accesses the bare work index only where the launcher proved
             // the range inside the View (`bare_in_bounds`); reductions write their partials at
             // block indices below the grid the partials were sized for, and their result at
-            // element 0; `#[kernel]` guarantees that two work items write no element through
+            // element 0; team kernels index their level-1 pool below `grid * l1s` bytes and
+            // their dynamic shared memory below the level-0 pools' bytes, which the launcher
+            // passed as `shared_bytes`; `#[kernel]` guarantees that two work items write no element through
             // plain stores (owner computes), the rest is atomic.
             unsafe { inst.launch(f, &cfg, params.clone()) }?;
         }

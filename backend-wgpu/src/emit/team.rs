@@ -11,7 +11,6 @@
 
 use super::walk::{block, expr, Cx};
 use super::{lit, wty, EmitError, Helpers};
-use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{
     Expr, Kernel, LocalId, NestedKind, ReducerKind, ScalarType, ScratchId, ScratchScope,
     SingleKind, Stmt, Value,
@@ -58,51 +57,7 @@ impl TeamShape {
     }
 }
 
-/// Whether `k` allocates scratch at `level` (its arena is then declared even when the policy
-/// reserved nothing there, so that an allocation fails at run time instead of the module at
-/// compile time).
-pub fn uses_level(k: &Kernel, level: u32) -> bool {
-    k.scratch.iter().any(|d| d.level.min(1) == level)
-}
-
-/// Whether the lanes of a thread of `k` must run one after the other in one invocation (virtual
-/// lanes): when they communicate (a `Vector` reduction or scan, a thread `single` with a result),
-/// or when running them as parallel invocations could differ from running them in order, as the
-/// host backends do (a store or atomic every lane of a thread repeats, such as `out[(l, j)] += x`
-/// in a `thread_range` body, or an element two lanes touch in one phase:
-/// [`rokkos_core::ir::valid::lanes_independent`], which `info` holds).
-pub fn needs_lane_comm(k: &Kernel, info: &KernelInfo) -> bool {
-    if !info.lanes_independent {
-        return true;
-    }
-    let mut need = false;
-    for s in &k.body {
-        s.walk(&mut |s| match s {
-            Stmt::NestedReduce {
-                kind: NestedKind::Vector,
-                ..
-            }
-            | Stmt::NestedScan {
-                kind: NestedKind::Vector,
-                ..
-            } => need = true,
-            Stmt::Single {
-                kind: SingleKind::Thread,
-                result: Some(_),
-                ..
-            } => need = true,
-            _ => {}
-        });
-    }
-    need
-}
-
-/// Whether `k` allocates scratch of `scope` at `level`.
-pub fn uses_scratch(k: &Kernel, level: u32, scope: ScratchScope) -> bool {
-    k.scratch
-        .iter()
-        .any(|d| d.level.min(1) == level && d.scope == scope)
-}
+pub use rokkos_core::emit::team::{needs_lane_comm, uses_level, uses_scratch};
 
 /// Module-scope private variables of a team kernel: its locals and the team state.
 pub(crate) fn private_decls(k: &Kernel) -> String {

@@ -11,6 +11,7 @@ pub mod index;
 pub mod joins;
 pub mod names;
 pub mod rules;
+pub mod team;
 pub mod walk;
 
 use std::collections::BTreeMap;

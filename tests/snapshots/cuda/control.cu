@@ -1,4 +1,6 @@
 // rokkos kernel `control` (IR hash 1eb3add5faddf73f)
+typedef unsigned char u8;
+typedef unsigned short u16;
 typedef int i32;
 typedef unsigned int u32;
 typedef long long i64;
@@ -56,6 +58,9 @@ __device__ __forceinline__ bool rk_aok(const rk_P& P, u64 i, u64 n, u32 code) {
 template <class T> __device__ __forceinline__ T rk_sel(bool c, T t, T f) { return c ? t : f; }
 // Two's complement wrapping through the unsigned type of the same width.
 template <class T> struct rk_ut;
+// u8 and u16 compute in u32 (their C promotion to int could overflow a product) and truncate.
+template <> struct rk_ut<u8> { typedef u32 t; };
+template <> struct rk_ut<u16> { typedef u32 t; };
 template <> struct rk_ut<i32> { typedef u32 t; };
 template <> struct rk_ut<u32> { typedef u32 t; };
 template <> struct rk_ut<i64> { typedef u64 t; };
@@ -155,10 +160,10 @@ __device__ __forceinline__ void rk_work(const rk_P& P, const u64 w0) {
       if (t0 < t1 && t4 > 0) { i32 t3 = t0;
       do {
         l2 = t3;
-            if (((l2 % 3) == 0)) {
+            if ((((i32)(l2 % 3)) == 0)) {
                 continue;
             }
-            if ((((i64)(l2)) > (rk_cabs_i64(P, l0) % 17ll))) {
+            if ((((i64)(l2)) > ((i64)(rk_cabs_i64(P, l0) % 17ll)))) {
                 break;
             }
             l1 = rk_cadd_i64(P, l1, ((i64)(l2)));
@@ -168,8 +173,8 @@ __device__ __forceinline__ void rk_work(const rk_P& P, const u64 w0) {
     l4 = 0ll;
     for (;;) {
         if (!((((l3 != 1ll) && (l3 > 0ll)) && (l4 < 500ll)))) { break; }
-        if (((l3 % 2ll) == 0ll)) {
-            l5 = (l3 / 2ll);
+        if ((((i64)(l3 % 2ll)) == 0ll)) {
+            l5 = ((i64)(l3 / 2ll));
         } else {
             l5 = rk_cadd_i64(P, rk_cmul_i64(P, 3ll, l3), 1ll);
         }

@@ -48,6 +48,15 @@ macro_rules! per_backend {
                 super::$name(rokkos::ir::eval::IrEval);
             }
 
+            /// The IR evaluator, with every launched kernel's CUDA C compiled by NVRTC and
+            /// assembled by ptxas (skips without them, unless `ROKKOS_REQUIRE_NVRTC=1`).
+            #[test]
+            fn cuda_check() {
+                if let Some(space) = crate::cuda_check_space() {
+                    super::$name(space);
+                }
+            }
+
             /// Skips, saying why, where no adapter exists (unless `ROKKOS_REQUIRE_WGPU=1`) or
             /// where the adapter lacks a capability (f64, 64-bit atomics: `Err(Unsupported)`).
             #[cfg(feature = "wgpu")]
@@ -61,6 +70,21 @@ macro_rules! per_backend {
     };
 }
 pub(crate) use per_backend;
+
+/// The CUDA checking space, or `None` (after saying why) without NVRTC or ptxas; with
+/// `ROKKOS_REQUIRE_NVRTC=1` (CI) their absence fails instead.
+pub fn cuda_check_space() -> Option<rokkos_cuda::check::CudaCheck> {
+    match rokkos_cuda::check::CudaCheck::new() {
+        Ok(s) => Some(s),
+        Err(e) if std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1") => {
+            panic!("ROKKOS_REQUIRE_NVRTC=1 but {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
 
 /// The wgpu execution space, or `None` (after saying why) without an adapter; with
 /// `ROKKOS_REQUIRE_WGPU=1` (CI) a missing adapter fails instead.
