@@ -177,7 +177,7 @@ impl Owner<'_> {
         parts: &[Part<String, String>],
         span: &TokenStream,
     ) -> bool {
-        let text = span.to_string().replace(' ', "").replace(',', ", ");
+        let text = compact(&span.to_string());
         let key = (view.to_string(), name.to_string());
         match self
             .positions
@@ -506,6 +506,32 @@ impl Owner<'_> {
             self.nested.pop();
         }
     }
+}
+
+/// Token text as written: without the spaces `to_string` puts between tokens, except before a
+/// word that follows a word or a closing bracket (`idx[i] as usize`), and with one after each
+/// comma.
+fn compact(tokens: &str) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let chars: Vec<char> = tokens.chars().collect();
+    let mut out = String::new();
+    for (k, &c) in chars.iter().enumerate() {
+        if c == ' ' {
+            let before = out
+                .chars()
+                .last()
+                .is_some_and(|b| word(b) || b == ']' || b == ')');
+            let after = chars.get(k + 1).copied().is_some_and(word);
+            if !(before && after) {
+                continue;
+            }
+        }
+        out.push(c);
+        if c == ',' {
+            out.push(' ');
+        }
+    }
+    out
 }
 
 fn capitalize(s: &str) -> String {
