@@ -65,10 +65,13 @@ pub fn missing<'r, N: PartialEq, V>(parts: &[Part<N, V>], required: &'r [N]) -> 
         .collect()
 }
 
+/// Where an index holds an owned name: (component position, form).
+pub type Holding<V> = (usize, Form<V>);
+
 /// Per (View, owned name): the (position, form) pairs every access so far holds the name at.
 #[derive(Clone, Debug)]
 pub struct Positions<W, N, V> {
-    seen: HashMap<(W, N), Vec<(usize, Form<V>)>>,
+    seen: HashMap<(W, N), Vec<Holding<V>>>,
 }
 
 impl<W, N, V> Default for Positions<W, N, V> {
@@ -84,14 +87,13 @@ impl<W: Hash + Eq, N: Hash + Eq + Clone, V: Clone + PartialEq> Positions<W, N, V
     /// it shares a (position, form) with every earlier access to `view` holding `name` (or is the
     /// first), `Ok(false)` when `parts` does not hold `name` (nothing recorded), and `Err` with the
     /// pairs the earlier accesses shared when it shares none: two work items could meet.
-    #[allow(clippy::type_complexity)]
     pub fn record(
         &mut self,
         view: W,
         name: &N,
         parts: &[Part<N, V>],
-    ) -> Result<bool, Vec<(usize, Form<V>)>> {
-        let here: Vec<(usize, Form<V>)> = parts
+    ) -> Result<bool, Vec<Holding<V>>> {
+        let here: Vec<Holding<V>> = parts
             .iter()
             .enumerate()
             .filter_map(|(p, part)| match part {

@@ -186,3 +186,34 @@ pub fn injective_refused<E: ExecutionSpace>(space: E) {
     assert_eq!(ok.bound(), 10);
 }
 per_backend!(injective_refused);
+
+/// An entry past the written View's extent is the written View's ordinary bounds error
+/// (`Err(OutOfBounds)` naming the kernel, the View and the index), on every backend; the
+/// elements in range keep their values or get the work item's (no other element is touched).
+pub fn injective_out_of_range<E: ExecutionSpace>(space: E) {
+    let idx = InjectiveView::new_on(&space, "idx", &[1, 4, 0]).unwrap();
+    let src: DevView<E, f64> = dev_from_vec(&space, "src", [3], vec![1.0, 2.0, 3.0]).unwrap();
+    let out: DevView<E, f64> = dev_from_vec(&space, "out", [4], vec![SENTINEL; 4]).unwrap();
+    let r = parallel_for(
+        "scatter",
+        RangePolicy::new(&space, 0..3),
+        scatter(&idx, &src, &out),
+    )
+    .and_then(|()| space.fence());
+    assert_eq!(
+        r,
+        Err(Error::OutOfBounds {
+            kernel: "scatter".into(),
+            view: "out".into(),
+            index: "(4)".into(),
+            extents: "(4)".into(),
+        })
+    );
+    let got = to_host(&out);
+    assert_eq!(got[2..4], [SENTINEL, SENTINEL]);
+    assert!(
+        [SENTINEL, 7.0, 9.0].contains(&got[0]) && [SENTINEL, 3.0].contains(&got[1]),
+        "{got:?}"
+    );
+}
+per_backend!(injective_out_of_range);
