@@ -136,9 +136,10 @@ mod parse;
 /// parameter: `a[idx[i] as usize]`, `m[(rows[d] as usize, cols[s] as usize)]`, or an immutable
 /// local bound to exactly such a lookup (`let r = idx[i] as usize; a[r] = ..`). The map is
 /// injective (checked when the `InjectiveView` is made; nothing can write it), so distinct work
-/// items still reach distinct elements. Nothing else about the lookup is known: `idx[i] as usize
-/// + 1`, `idx[k]` with `k` not owned, `idx[idx2[i] as usize]`, a lookup in a plain `View`, or one
-/// of a nested range's index are not owned, and a local holding a lookup may not be rebound.
+/// items still reach distinct elements. Nothing else about the lookup is known:
+/// `idx[i] as usize + 1`, `idx[k]` with `k` not owned, `idx[idx2[i] as usize]`, a lookup in a
+/// plain `View`, or one of a nested range's index are not owned, and a local holding a lookup may
+/// not be rebound.
 ///
 /// An owned name must also sit at the same index position, in the same form (itself, or through
 /// the same `InjectiveView`), in every access to a View (`m[(i, k)]` and `m[(k, i)]` in one kernel

@@ -45,9 +45,8 @@ fn team_rows(team: &TeamMember, idx: InjectiveView<i32>, src: View<f64, 2>, out:
 /// `n` distinct values below `m >= n`, in random order (a partial Fisher-Yates shuffle of `0..m`).
 fn injection(seed: u64, n: usize, m: usize) -> Vec<usize> {
     let mut all: Vec<usize> = (0..m).collect();
-    let r = splitmix(seed, n);
-    for k in 0..n {
-        let j = k + (r[k] % (m - k) as u64) as usize;
+    for (k, r) in splitmix(seed, n).into_iter().enumerate() {
+        let j = k + (r % (m - k) as u64) as usize;
         all.swap(k, j);
     }
     all.truncate(n);
