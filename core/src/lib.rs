@@ -15,6 +15,7 @@ pub mod error;
 mod failure;
 pub mod host_iter;
 pub mod index;
+mod injective;
 pub mod ir;
 pub mod kernel;
 pub mod launch;
@@ -40,6 +41,7 @@ pub use copy::{
 pub use delegate::{Delegated, ProjectMemory};
 pub use error::{Error, Result};
 pub use index::ViewIndex;
+pub use injective::{IndexElem, InjectiveView};
 pub use kernel::{
     ForBody, ForKernel, Kernel, KernelArg, KernelIr, MDWork, RangeWork, ReduceBody, ReduceKernel,
     ScanBody, ScanKernel, TeamWork, ViewArg, ViewBinding, WorkKind,

@@ -40,7 +40,9 @@ mod parse;
 /// * **Arguments**: `View<T>` / `View<T, R>` (read-only View of rank `R`, default 1), `ViewMut<T>` /
 ///   `ViewMut<T, R>` (writable View), or a scalar passed by value (`f64`, `i32`, `usize`, `bool`, a type
 ///   parameter, ...). `View` and `ViewMut` are kernel syntax: the kernel accepts any layout and the
-///   caller passes `&rokkos::View<T, R, L, S>`, all in one memory space.
+///   caller passes `&rokkos::View<T, R, L, S>`, all in one memory space. `InjectiveView<T>`
+///   (`T` = `i32` or `u32`) is a read-only rank-1 index map whose entries are pairwise distinct
+///   (the caller passes `&rokkos::InjectiveView<T, S>`): writes through it are owned (below).
 /// * Type and const parameters and where clauses are passed through (bound element types by
 ///   `rokkos::Float` or similar); lifetime parameters, `self`, `async`, `const` and `unsafe` kernels
 ///   are rejected.
@@ -130,8 +132,19 @@ mod parse;
 ///   enclosing vector ranges. Which thread of the team may run the access is the team rules'
 ///   business (below).
 ///
-/// An owned name must also sit at the same index position in every access to a View (`m[(i, k)]` and
-/// `m[(k, i)]` in one kernel would let work items `1` and `2` both reach `m[(1, 2)]`).
+/// A component may also hold a work index (or the league rank) through an `InjectiveView`
+/// parameter: `a[idx[i] as usize]`, `m[(rows[d] as usize, cols[s] as usize)]`, or an immutable
+/// local bound to exactly such a lookup (`let r = idx[i] as usize; a[r] = ..`). The map is
+/// injective (checked when the `InjectiveView` is made; nothing can write it), so distinct work
+/// items still reach distinct elements. Nothing else about the lookup is known:
+/// `idx[i] as usize + 1`, `idx[k]` with `k` not owned, `idx[idx2[i] as usize]`, a lookup in a
+/// plain `View`, or one of a nested range's index are not owned, and a local holding a lookup may
+/// not be rebound.
+///
+/// An owned name must also sit at the same index position, in the same form (itself, or through
+/// the same `InjectiveView`), in every access to a View (`m[(i, k)]` and `m[(k, i)]` in one kernel
+/// would let work items `1` and `2` both reach `m[(1, 2)]`; `a[i]` and `a[idx[i] as usize]` would
+/// let work items `idx[0]` and `0` meet).
 ///
 /// Reads of read-only `View`s are free. A writable View used with any `atomic_*` method must be
 /// accessed only atomically in that kernel. Owned names may not be rebound (`let i = ..`), and the

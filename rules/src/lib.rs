@@ -15,6 +15,9 @@
 //!   the memory accesses with the shape of their index.
 //! * [`converge`]: uniformity (which values are the same in every thread of a team) and the
 //!   convergence and nesting rules.
+//! * [`owner`]: the owner-computes rule between work items: which indices make a plain access
+//!   to a writable View one work item's alone (the work index itself, or its image under an
+//!   injective index View), and that every access to one View holds it the same way.
 //! * [`hazard`]: ordering of accesses to shared memory, per thread (what `#[kernel]` requires of
 //!   safe code) or per vector lane (what a backend checks before running lanes in parallel).
 
@@ -24,6 +27,7 @@
 pub mod converge;
 pub mod hazard;
 pub mod model;
+pub mod owner;
 
 #[cfg(test)]
 mod tests;

@@ -254,6 +254,7 @@ mod create_mirror;
 mod errors;
 mod host_team;
 mod inclusive;
+mod injective;
 mod launch_hold;
 mod launches;
 mod math;

@@ -3,9 +3,9 @@
 //! mini-pipeline run. Outputs start filled with the sentinels of [`crate::problem`].
 
 use crate::kernels::{
-    upload, BuildNoiseWeighted, Design, DevView, Intervals, NoiseWeight, OffsetAddToSignal,
-    OffsetApplyDiagPrecond, OffsetProjectSignal, OffsetTemplate, PixelsHealpix, PointingDetector,
-    RowIndex, ScanMap, ScanMode, StokesWeightsI, StokesWeightsIqu,
+    row_index, upload, BuildNoiseWeighted, Design, DevView, Intervals, NoiseWeight,
+    OffsetAddToSignal, OffsetApplyDiagPrecond, OffsetProjectSignal, OffsetTemplate, PixelsHealpix,
+    PointingDetector, RowIndex, ScanMap, ScanMode, StokesWeightsI, StokesWeightsIqu,
 };
 use crate::problem::{Problem, NNZ, SENTINEL, SENTINEL_PIXEL};
 use rokkos::prelude::*;
@@ -121,11 +121,11 @@ impl<E: ExecutionSpace> Observation<E> {
         Ok(Observation {
             template: OffsetTemplate::new(space, &intervals, p.step_length)?,
             intervals,
-            quat_index: RowIndex::new(space, &p.quat_index)?,
-            pixel_index: RowIndex::new(space, &p.pixel_index)?,
-            weight_index: RowIndex::new(space, &p.weight_index)?,
-            data_index: RowIndex::new(space, &p.data_index)?,
-            flag_index: RowIndex::new(space, &p.flag_index)?,
+            quat_index: row_index(space, &p.quat_index)?,
+            pixel_index: row_index(space, &p.pixel_index)?,
+            weight_index: row_index(space, &p.weight_index)?,
+            data_index: row_index(space, &p.data_index)?,
+            flag_index: row_index(space, &p.flag_index)?,
             focalplane: upload(space, "focalplane", [p.n_det, 4], flat(&p.focalplane))?,
             boresight: upload(space, "boresight", [n, 4], flat(&p.boresight))?,
             shared_flags: upload(

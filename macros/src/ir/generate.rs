@@ -101,6 +101,9 @@ pub fn kernel_items(sig: &KernelSignature) -> syn::Result<TokenStream> {
         let n = arg.name();
         let pname = n.to_string();
         match arg {
+            Arg::View(v) if v.injective => {
+                view_args.push(quote!(__f(#p::KernelArg::View(self.#n.__binding(#pname)));));
+            }
             Arg::View(v) => {
                 let writable = v.writable;
                 view_args
@@ -142,7 +145,7 @@ fn ir_impl(sig: &KernelSignature, build: TokenStream, visit: TokenStream) -> Tok
     let m = Ident::new("__M", Span::call_site());
     let user_params = sig.user_generic_params();
     let user_args = sig.user_generic_args();
-    let layouts: Vec<&Ident> = sig.views().map(|v| &v.layout).collect();
+    let layouts: Vec<&Ident> = sig.layout_views().map(|v| &v.layout).collect();
     let mut preds: Vec<TokenStream> = sig
         .generics
         .where_clause

@@ -189,7 +189,7 @@ fn generate(
     let user_types: Vec<&Ident> = sig.generics.type_params().map(|t| &t.ident).collect();
     let type_names = sig.type_param_names();
     let views: Vec<_> = sig.views().collect();
-    let layouts: Vec<&Ident> = views.iter().map(|v| &v.layout).collect();
+    let layouts: Vec<&Ident> = sig.layout_views().map(|v| &v.layout).collect();
 
     let mut preds: Vec<TokenStream> = sig
         .generics
@@ -229,6 +229,17 @@ fn generate(
         let n = arg.name();
         ctor_names.push(n);
         match arg {
+            Arg::View(v) if v.injective => {
+                let elem = &v.elem;
+                let view_ty = quote!(&#k #p::InjectiveView<#elem, #m>);
+                kernel_fields.push(quote!(#n: #view_ty));
+                ctor_inputs.push(quote!(#n: #view_ty));
+                let pname = n.to_string();
+                visits.push(quote!(__f(self.#n.__kernel_arg(#pname));));
+                native_fields.push(quote!(#n: #p::ReadAccess<#k, #elem, 1, #p::LayoutRight>));
+                binds.push(quote!(#n: unsafe { self.#n.__read_access(#name_str) }));
+                locals.push(quote!(let #n = self.#n;));
+            }
             Arg::View(v) => {
                 let (elem, rank, l) = (&v.elem, &v.rank, &v.layout);
                 let view_ty = quote!(&#k #p::View<#elem, #rank, #l, #m>);

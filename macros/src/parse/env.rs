@@ -42,6 +42,8 @@ pub struct BodyEnv {
     pub type_params: HashSet<String>,
     /// The work item (`None` for `#[func]`).
     pub work: Option<Work>,
+    /// `InjectiveView` parameters (read-only; an index looked up in one can own a write).
+    pub injective: HashSet<String>,
     /// Locals bound by an immutable `let NAME = TEAM.league_rank();`.
     pub league_vars: HashSet<String>,
     /// Writable Views some `atomic_*` method is called on.
@@ -65,6 +67,9 @@ impl BodyEnv {
                 ViewKind::Read
             };
             env.views.insert(v.name.to_string(), kind);
+            if v.injective {
+                env.injective.insert(v.name.to_string());
+            }
         }
         for a in sig.accums() {
             env.accs.insert(a.name.to_string());

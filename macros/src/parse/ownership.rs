@@ -2,8 +2,11 @@
 //!
 //! Owned names: the work index (range), all work indices (MDRange), or in team kernels a league-rank
 //! local (`let l = team.league_rank();`) plus the index of every enclosing nested range. An index
-//! "contains" a name when one of its components is that bare name. Accesses inside `unsafe { }` are
-//! the author's responsibility and not checked. Owned names may not be rebound.
+//! "contains" a name when one of its components is that bare name or, for the work indices and the
+//! league rank, its entry in an `InjectiveView` parameter (`idx[i] as usize`, or an immutable local
+//! bound to exactly that): the rule itself, and why it is sound, is `rokkos_rules::owner`.
+//! Accesses inside `unsafe { }` are the author's responsibility and not checked. Owned names, and
+//! locals holding an injective lookup, may not be rebound.
 
 use super::env::{pat_bindings, pat_ident, plain_binding, BodyEnv, ViewKind};
 use super::signature::Work;
@@ -11,6 +14,7 @@ use super::subset::is_compound;
 use super::{expr_ident, Errors, NestedKind};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
+use rokkos_rules::owner::{self, Form, Part, Positions};
 use std::collections::HashMap;
 use syn::visit::Visit;
 use syn::{Expr, Ident, Pat};
@@ -22,7 +26,10 @@ pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<()> {
         errs: Errors::default(),
         nested: Vec::new(),
         unsafe_depth: 0,
-        positions: HashMap::new(),
+        positions: Positions::default(),
+        first_access: HashMap::new(),
+        lookups: vec![HashMap::new()],
+        binding_lookup: None,
     };
     o.visit_block(body);
     o.errs.finish()
@@ -39,9 +46,20 @@ struct Owner<'a> {
     errs: Errors,
     nested: Vec<NestedRange>,
     unsafe_depth: usize,
-    /// Per (View, owned name): the index positions that name occupied in every access so far.
-    positions: HashMap<(String, String), (Vec<usize>, String)>,
+    /// Per (View, owned name): the (position, form) pairs of the name in every access so far.
+    positions: Positions<String, String, String>,
+    /// Per (View, owned name): the first access holding it, for messages.
+    first_access: HashMap<(String, String), String>,
+    /// Per block scope: locals bound to an injective lookup (`let r = idx[i] as usize;`), as
+    /// (InjectiveView, owned name).
+    lookups: Vec<HashMap<String, (String, String)>>,
+    /// While checking a `let` that binds an injective lookup: that lookup (the one rebinding of a
+    /// lookup local that keeps its meaning).
+    binding_lookup: Option<(String, String)>,
 }
+
+/// The owned name of the league rank (all its spellings are one name).
+const LEAGUE: &str = "the league rank";
 
 /// The components of a View index: `a[e]` → `[e]`, `a[(e1, e2)]` / `a[[e1, e2]]` → `[e1, e2]`.
 fn components(e: &Expr) -> Vec<&Expr> {
@@ -79,47 +97,108 @@ impl Owner<'_> {
                 .is_some_and(|m| m.method == "league_rank" && m.args.is_empty())
     }
 
-    fn contains_league(&self, comps: &[&Expr]) -> bool {
-        comps.iter().any(|c| self.is_league(c))
+    /// The owned name `c` is, bare: a work index of a range or MDRange kernel, or the league rank
+    /// of a team kernel (under [`LEAGUE`]).
+    fn owned_name(&self, c: &Expr) -> Option<String> {
+        match &self.env.work {
+            Some(Work::Range(_) | Work::Md(_)) => {
+                let id = expr_ident(c)?.to_string();
+                let work = self.env.work.as_ref()?.idents();
+                work.iter().any(|w| **w == id).then_some(id)
+            }
+            Some(Work::Team(_)) => self.is_league(c).then(|| LEAGUE.to_string()),
+            None => None,
+        }
     }
 
-    /// An owned name must sit at the same index position in every access to a View: `a[(i, k)]` and
-    /// `a[(k, i)]` in one kernel let work items `1` and `2` both reach `a[(1, 2)]`.
+    /// `idx[o] as usize` with `idx` an `InjectiveView` parameter and `o` an owned name:
+    /// `(idx, o)`.
+    fn injective_lookup(&self, e: &Expr) -> Option<(String, String)> {
+        let Expr::Cast(c) = strip(e) else {
+            return None;
+        };
+        let is_usize =
+            matches!(&*c.ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"));
+        let Expr::Index(ix) = strip(&c.expr) else {
+            return None;
+        };
+        let view = expr_ident(&ix.expr)?.to_string();
+        let comps = components(&ix.index);
+        if !is_usize || !self.env.injective.contains(&view) || comps.len() != 1 {
+            return None;
+        }
+        Some((view, self.owned_name(comps[0])?))
+    }
+
+    /// The local `e` names, if it holds an injective lookup in the current scope.
+    fn lookup_local(&self, e: &Expr) -> Option<(String, String)> {
+        let id = expr_ident(e)?.to_string();
+        self.lookups.iter().rev().find_map(|s| s.get(&id)).cloned()
+    }
+
+    /// How index component `c` holds an owned name, if it does.
+    fn part(&self, c: &Expr) -> Part<String, String> {
+        if let Some(name) = self.owned_name(c) {
+            return Part::Owned {
+                name,
+                form: Form::Direct,
+            };
+        }
+        match self.injective_lookup(c).or_else(|| self.lookup_local(c)) {
+            Some((view, name)) => Part::Owned {
+                name,
+                form: Form::Through(view),
+            },
+            None => Part::Other,
+        }
+    }
+
+    /// An owned name as the user spells it in a lookup.
+    fn spell(&self, owned: &str) -> String {
+        if owned == LEAGUE {
+            self.league_name()
+        } else {
+            owned.to_string()
+        }
+    }
+
+    fn holds(parts: &[Part<String, String>], name: &str) -> bool {
+        owner::missing(parts, &[name.to_string()]).is_empty()
+    }
+
+    /// Every access to one View must hold an owned name at a shared (position, form): `a[(i, k)]`
+    /// and `a[(k, i)]` in one kernel let work items `1` and `2` both reach `a[(1, 2)]`, and
+    /// `a[i]` and `a[idx[i] as usize]` let work items `idx[0]` and `0` meet.
     fn track_positions(
         &mut self,
         view: &str,
+        name: &str,
         owned: &str,
-        comps: &[&Expr],
-        is_owned: impl Fn(&Expr) -> bool,
+        parts: &[Part<String, String>],
         span: &TokenStream,
     ) -> bool {
-        let here: Vec<usize> = (0..comps.len()).filter(|&p| is_owned(comps[p])).collect();
-        if here.is_empty() {
-            return true;
-        }
-        let text = span.to_string().replace(' ', "").replace(',', ", ");
-        let key = (view.to_string(), owned.to_string());
-        match self.positions.get_mut(&key) {
-            None => {
-                self.positions.insert(key, (here, text));
+        let text = compact(&span.to_string());
+        let key = (view.to_string(), name.to_string());
+        match self
+            .positions
+            .record(view.to_string(), &name.to_string(), parts)
+        {
+            Ok(false) => true,
+            Ok(true) => {
+                self.first_access.entry(key).or_insert(text);
+                true
             }
-            Some((prev, first)) => {
-                let common: Vec<usize> =
-                    prev.iter().copied().filter(|p| here.contains(p)).collect();
-                if common.is_empty() {
-                    let first = first.clone();
-                    self.errs.spanned(
-                        span,
-                        format!(
-                            "`{view}` is indexed with {owned} at different positions (`{text}` here, `{first}` before): two work items could reach the same element. Keep {owned} at the same position in every access to `{view}`, {UNSAFE_HINT}"
-                        ),
-                    );
-                    return false;
-                }
-                *prev = common;
+            Err(_) => {
+                let first = self.first_access.get(&key).cloned().unwrap_or_default();
+                self.errs.spanned(
+                    span,
+                    format!(
+                        "`{view}` is indexed with {owned} at different positions or in different forms (`{text}` here, `{first}` before): two work items could reach the same element. Keep {owned} at the same position, either itself or through the same `InjectiveView`, in every access to `{view}`, {UNSAFE_HINT}"
+                    ),
+                );
+                false
             }
         }
-        true
     }
 
     fn league_name(&self) -> String {
@@ -164,6 +243,7 @@ impl Owner<'_> {
             return;
         }
         let comps = components(index);
+        let parts: Vec<Part<String, String>> = comps.iter().map(|c| self.part(c)).collect();
         let race = if write {
             "two work items could write the same element"
         } else {
@@ -176,7 +256,7 @@ impl Owner<'_> {
         };
         let team = self.team_name().to_string();
         match (&self.env.work, kind) {
-            (Some(Work::Range(i)), ViewKind::Write) if !self.contains(&comps, &i.to_string()) => {
+            (Some(Work::Range(i)), ViewKind::Write) if !Self::holds(&parts, &i.to_string()) => {
                 self.errs.spanned(
                     &span,
                     format!(
@@ -188,7 +268,7 @@ impl Owner<'_> {
                 let missing: Vec<String> = ids
                     .iter()
                     .map(|i| i.to_string())
-                    .filter(|i| !self.contains(&comps, i))
+                    .filter(|i| !Self::holds(&parts, i))
                     .collect();
                 if !missing.is_empty() {
                     let all: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
@@ -220,7 +300,7 @@ impl Owner<'_> {
                 } else {
                     format!("{access} (team scratch)")
                 };
-                if kind == ViewKind::Write && !self.contains_league(&comps) {
+                if kind == ViewKind::Write && !Self::holds(&parts, LEAGUE) {
                     let l = self.league_name();
                     let bind = if self.env.league_vars.is_empty() {
                         format!(
@@ -268,21 +348,13 @@ impl Owner<'_> {
                     .collect();
                 for id in ids {
                     let owned = format!("the work index `{id}`");
-                    let same = |c: &Expr| expr_ident(c).is_some_and(|x| *x == id);
-                    if !self.track_positions(view, &owned, &comps, same, &span) {
+                    if !self.track_positions(view, &id, &owned, &parts, &span) {
                         break;
                     }
                 }
             }
             (Some(Work::Team(_)), ViewKind::Write) => {
-                let env = self.env;
-                let league = |c: &Expr| {
-                    expr_ident(c).is_some_and(|id| env.league_vars.contains(&id.to_string()))
-                        || env
-                            .team_method(c)
-                            .is_some_and(|m| m.method == "league_rank" && m.args.is_empty())
-                };
-                self.track_positions(view, "the league rank", &comps, league, &span);
+                self.track_positions(view, LEAGUE, LEAGUE, &parts, &span);
             }
             _ => {}
         }
@@ -328,42 +400,51 @@ impl Owner<'_> {
     fn check_rebinding(&mut self, id: &Ident, allow_league: bool, allow_scratch: bool) {
         let name = id.to_string();
         let env = self.env;
-        let msg =
-            if env.work.as_ref().is_some_and(|w| {
-                !matches!(w, Work::Team(_)) && w.idents().iter().any(|w| **w == name)
-            }) {
-                Some(format!(
-                    "do not rebind the work index `{name}`; use another name"
-                ))
-            } else if self.nested.iter().any(|n| n.var == name) {
-                Some(format!(
+        let msg = if env
+            .work
+            .as_ref()
+            .is_some_and(|w| !matches!(w, Work::Team(_)) && w.idents().iter().any(|w| **w == name))
+        {
+            Some(format!(
+                "do not rebind the work index `{name}`; use another name"
+            ))
+        } else if self.nested.iter().any(|n| n.var == name) {
+            Some(format!(
                 "do not rebind `{name}`, the index of an enclosing nested range; use another name"
             ))
-            } else if env.league_vars.contains(&name) && !allow_league {
-                Some(format!(
-                    "do not rebind `{name}`, which holds the league rank; use another name"
+        } else if let Some((view, owned)) = self
+            .lookup_local(&syn::parse_quote!(#id))
+            .filter(|l| self.binding_lookup.as_ref() != Some(l))
+        {
+            let owned = self.spell(&owned);
+            Some(format!(
+                    "do not rebind `{name}`, which holds `{view}[{owned}] as usize` (an index owned by the work item); use another name"
                 ))
-            } else if env.team.as_deref() == Some(name.as_str()) {
-                Some(format!(
-                    "do not rebind the team member `{name}`; use another name"
-                ))
-            } else if let Some(k) = env.views.get(&name) {
-                match k {
-                    ViewKind::TeamScratch | ViewKind::ThreadScratch if allow_scratch => None,
-                    ViewKind::TeamScratch | ViewKind::ThreadScratch => Some(format!(
+        } else if env.league_vars.contains(&name) && !allow_league {
+            Some(format!(
+                "do not rebind `{name}`, which holds the league rank; use another name"
+            ))
+        } else if env.team.as_deref() == Some(name.as_str()) {
+            Some(format!(
+                "do not rebind the team member `{name}`; use another name"
+            ))
+        } else if let Some(k) = env.views.get(&name) {
+            match k {
+                ViewKind::TeamScratch | ViewKind::ThreadScratch if allow_scratch => None,
+                ViewKind::TeamScratch | ViewKind::ThreadScratch => Some(format!(
                     "`{name}` names a scratch View in this kernel; use another name for this local"
                 )),
-                    _ => Some(format!(
+                _ => Some(format!(
                     "`{name}` is a View parameter of the kernel; use another name for this local"
                 )),
-                }
-            } else if env.params.contains(&name) {
-                Some(format!(
-                    "`{name}` is a parameter of the kernel; use another name for this local"
-                ))
-            } else {
-                None
-            };
+            }
+        } else if env.params.contains(&name) {
+            Some(format!(
+                "`{name}` is a parameter of the kernel; use another name for this local"
+            ))
+        } else {
+            None
+        };
         if let Some(m) = msg {
             self.errs.spanned(id, m);
         }
@@ -427,6 +508,32 @@ impl Owner<'_> {
     }
 }
 
+/// Token text as written: without the spaces `to_string` puts between tokens, except before a
+/// word that follows a word or a closing bracket (`idx[i] as usize`), and with one after each
+/// comma.
+fn compact(tokens: &str) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let chars: Vec<char> = tokens.chars().collect();
+    let mut out = String::new();
+    for (k, &c) in chars.iter().enumerate() {
+        if c == ' ' {
+            let before = out
+                .chars()
+                .last()
+                .is_some_and(|b| word(b) || b == ']' || b == ')');
+            let after = chars.get(k + 1).copied().is_some_and(word);
+            if !(before && after) {
+                continue;
+            }
+        }
+        out.push(c);
+        if c == ',' {
+            out.push(' ');
+        }
+    }
+    out
+}
+
 fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -458,7 +565,33 @@ impl<'ast> Visit<'ast> for Owner<'_> {
         if let Some(init) = &l.init {
             self.visit_expr(&init.expr);
         }
+        let lookup = match (plain_binding(&l.pat), &l.init) {
+            (Some(p), Some(init))
+                if p.mutability.is_none()
+                    && p.by_ref.is_none()
+                    && p.subpat.is_none()
+                    && init.diverge.is_none() =>
+            {
+                self.injective_lookup(&init.expr)
+                    .map(|lk| (p.ident.to_string(), lk))
+            }
+            _ => None,
+        };
+        self.binding_lookup = lookup.as_ref().map(|(_, lk)| lk.clone());
         self.check_pat(&l.pat, league, scratch);
+        self.binding_lookup = None;
+        if let Some((name, lk)) = lookup {
+            self.lookups
+                .last_mut()
+                .expect("the body's scope")
+                .insert(name, lk);
+        }
+    }
+
+    fn visit_block(&mut self, b: &'ast syn::Block) {
+        self.lookups.push(HashMap::new());
+        syn::visit::visit_block(self, b);
+        self.lookups.pop();
     }
 
     fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
@@ -681,6 +814,80 @@ mod tests {
         err(
             team("for mut j in team.thread_range(4) { }"),
             "must not be `mut`",
+        );
+    }
+
+    #[test]
+    fn injective_lookups_own() {
+        let k = |b: &str| {
+            check(&format!(
+                "fn k(i: usize, idx: InjectiveView<i32>, idx2: InjectiveView<u32>, plain: View<i32>, a: ViewMut<f64>, m: ViewMut<f64, 2>) {{ {b} }}"
+            ))
+        };
+        k("a[idx[i] as usize] = 1.0; m[(idx[i] as usize, 0)] += a[(idx[i]) as usize];").unwrap();
+        k("let r = idx[i] as usize; a[r] = 1.0; let r: usize = idx[(i)] as usize; a[r] *= 2.0;")
+            .unwrap();
+        k("if i > 2 { let r = idx[i] as usize; m[(r, i)] = 1.0; }").unwrap();
+        let no_i = "does not contain the work index `i`";
+        err(k("a[plain[i] as usize] = 1.0;"), no_i);
+        err(k("a[idx[i] as usize + 1] = 1.0;"), no_i);
+        err(k("a[idx[0] as usize] = 1.0;"), no_i);
+        err(k("let j = i + 1; a[idx[j] as usize] = 1.0;"), no_i);
+        err(k("a[idx[idx[i] as usize] as usize] = 1.0;"), no_i);
+        err(k("let mut r = idx[i] as usize; a[r] = 1.0;"), no_i);
+        err(
+            k("{ let r = idx[i] as usize; } let r = 0; a[r] = 1.0;"),
+            no_i,
+        );
+        err(k("let x = a[idx[i] as usize + 1];"), "read of `a`");
+        err(
+            k("a[idx[i] as usize] = 1.0; a[i] = 2.0;"),
+            "different positions or in different forms",
+        );
+        err(
+            k("a[idx[i] as usize] = 1.0; a[idx2[i] as usize] = 2.0;"),
+            "different positions or in different forms",
+        );
+        err(
+            k("m[(idx[i] as usize, 0)] = 1.0; m[(0, idx[i] as usize)] = 2.0;"),
+            "different positions or in different forms",
+        );
+        err(
+            k("let r = idx[i] as usize; let r = 3; a[r] = 1.0;"),
+            "do not rebind `r`, which holds `idx[i] as usize`",
+        );
+        err(
+            k("let r = idx[i] as usize; for r in 0..3 { a[r] = 1.0; }"),
+            "do not rebind `r`",
+        );
+        let md = |b: &str| {
+            check(&format!(
+                "fn k((d, s): (usize, usize), rows: InjectiveView<i32>, samples: InjectiveView<u32>, out: ViewMut<f64, 2>) {{ {b} }}"
+            ))
+        };
+        md("out[(rows[d] as usize, samples[s] as usize)] = 1.0; out[(rows[d] as usize, samples[s] as usize)] += 1.0;").unwrap();
+        md("out[(rows[d] as usize, rows[s] as usize)] = 1.0;").unwrap();
+        err(md("out[(rows[d] as usize, 0)] = 1.0;"), "work index `s`");
+        err(
+            md("out[(rows[d] as usize, s)] = 1.0; out[(d, s)] = 1.0;"),
+            "different positions or in different forms",
+        );
+        let team = |b: &str| {
+            check(&format!(
+                "fn k(team: &TeamMember, idx: InjectiveView<u32>, o1: ViewMut<f64>, o2: ViewMut<f64, 2>) {{ {b} }}"
+            ))
+        };
+        team("let l = team.league_rank(); team.single_team(|| { o1[idx[l] as usize] = 1.0; });")
+            .unwrap();
+        team("let r = idx[team.league_rank()] as usize; for j in team.thread_range(4) { o2[(r, j)] = 1.0; }")
+            .unwrap();
+        err(
+            team("for j in team.thread_range(4) { o2[(idx[j] as usize, j)] = 1.0; }"),
+            "does not contain the league rank",
+        );
+        err(
+            team("let l = team.league_rank(); team.single_team(|| { o1[idx[l] as usize] = 1.0; o1[l] = 2.0; });"),
+            "different positions or in different forms",
         );
     }
 }

@@ -83,6 +83,8 @@ pub struct ViewParam {
     pub rank: TokenStream,
     /// `ViewMut`.
     pub writable: bool,
+    /// `InjectiveView<T>`: read-only, rank 1, entries pairwise distinct (no layout parameter).
+    pub injective: bool,
     /// The generated layout type parameter (`__LName`).
     pub layout: Ident,
 }
@@ -196,6 +198,10 @@ impl KernelSignature {
             .type_params()
             .map(|t| t.ident.to_string())
             .collect()
+    }
+    /// The View parameters with a layout type parameter (every one but `InjectiveView`s).
+    pub fn layout_views(&self) -> impl Iterator<Item = &ViewParam> {
+        self.views().filter(|v| !v.injective)
     }
     /// The View parameters.
     pub fn views(&self) -> impl Iterator<Item = &ViewParam> {
@@ -387,6 +393,32 @@ fn parse_view(
         elem,
         rank,
         writable,
+        injective: false,
+        layout: Ident::new(
+            &format!("__L{}", camel(&name.to_string())),
+            Span::call_site(),
+        ),
+    })
+}
+
+/// `InjectiveView<T>`: the element type only (rank 1, row-major, read-only).
+fn parse_injective(name: &Ident, ty: &Type) -> syn::Result<ViewParam> {
+    let seg = last_segment(ty).expect("checked by caller");
+    let help = "write `InjectiveView<i32>` or `InjectiveView<u32>`: the element type only (an injective View has rank 1)";
+    let PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return Err(syn::Error::new_spanned(ty, help));
+    };
+    let mut it = args.args.iter();
+    let elem = match (it.next(), it.next()) {
+        (Some(GenericArgument::Type(t)), None) => t.clone(),
+        _ => return Err(syn::Error::new_spanned(ty, help)),
+    };
+    Ok(ViewParam {
+        name: name.clone(),
+        elem,
+        rank: quote!(1),
+        writable: false,
+        injective: true,
         layout: Ident::new(
             &format!("__L{}", camel(&name.to_string())),
             Span::call_site(),
@@ -408,6 +440,15 @@ fn parse_arg(pat: &Pat, ty: &Type, generics: &Generics) -> syn::Result<Arg> {
                 ));
             }
             return parse_view(name, ty, !view, generics).map(Arg::View);
+        }
+        if seg.ident == "InjectiveView" {
+            if mutable {
+                return Err(syn::Error::new_spanned(
+                    pat,
+                    "an `InjectiveView` parameter is never `mut`: it is read-only",
+                ));
+            }
+            return parse_injective(name, ty).map(Arg::View);
         }
     }
     match ty {

@@ -63,7 +63,12 @@ fn strip(e: &Expr) -> &Expr {
     }
 }
 
-fn read_only_msg(name: &str) -> String {
+fn read_only_msg(env: &BodyEnv, name: &str) -> String {
+    if env.injective.contains(name) {
+        return format!(
+            "`{name}` is an `InjectiveView`, read-only everywhere: its entries stay pairwise distinct only because nothing writes them"
+        );
+    }
     format!("View `{name}` is read-only in this kernel; declare it `ViewMut<..>` to write it")
 }
 
@@ -200,7 +205,7 @@ impl Subset<'_> {
     fn check_index(&mut self, i: &syn::ExprIndex, place: bool) {
         if let Some((name, kind)) = self.env.view_of(&i.expr) {
             if place && kind == ViewKind::Read {
-                self.errs.spanned(i, read_only_msg(&name));
+                self.errs.spanned(i, read_only_msg(self.env, &name));
             }
             self.check_view_index(&i.index);
             return;
@@ -369,7 +374,7 @@ impl Subset<'_> {
         if let Some((name, kind)) = self.env.view_of(&m.receiver) {
             if ATOMIC_METHODS.contains(&method.as_str()) {
                 if kind == ViewKind::Read {
-                    self.errs.spanned(&m.method, read_only_msg(&name));
+                    self.errs.spanned(&m.method, read_only_msg(self.env, &name));
                 }
                 let mut args = m.args.iter();
                 if let Some(idx) = args.next() {

@@ -1,15 +1,16 @@
 //! The iteration domain of every per-sample kernel (spec §1.2): detectors × the samples of each
 //! interval, with no padding. [`Intervals`] holds a validated interval list in the space's
-//! memory and sizes the policy of each loop design; [`RowIndex`] is a detector → buffer-row map
-//! checked injective, which is what makes the kernels' writes at `out[(row[d], s)]` disjoint.
+//! memory and sizes the policy of each loop design; [`RowIndex`] is a detector → buffer-row map,
+//! a rokkos [`InjectiveView`] (checked injective), which is what makes the kernels' writes at
+//! `out[(row[d], s)]` disjoint.
 //! The macros at the bottom write one per-sample body into the three loop designs and launch
 //! the one asked for, so each kernel's math exists once.
 
 use super::{invalid, Design, DevView};
 use crate::Interval;
 use rokkos::prelude::*;
-use rokkos::Pod;
 use rokkos::Result;
+use rokkos::{InjectiveView, Pod};
 
 /// A sorted, disjoint list of non-empty intervals, in the memory of `E`, with what the three
 /// loop designs need: the bounds, the exclusive prefix sum of the lengths (flattened design) and
@@ -19,6 +20,10 @@ pub struct Intervals<E: ExecutionSpace> {
     pub(crate) bounds: DevView<E, i64, 2>,
     /// `[n_view + 1]`: `offsets[v] = Σ_{u<v} len_u`, the flat index of view `v`'s first sample.
     pub(crate) offsets: DevView<E, i64>,
+    /// `[total]`: the sample at each flat index, every interval's samples in order. Injective
+    /// because the intervals are disjoint, so the flattened design's writes at
+    /// `out[(row[d], samples[r])]` are owned by the work item `(d, r)` without `unsafe`.
+    pub(crate) samples: InjectiveView<u32, E::Memory>,
     /// The lengths, on the host (the offset template sizes its amplitudes from them).
     lens: Vec<i64>,
     n_view: usize,
@@ -50,10 +55,22 @@ impl<E: ExecutionSpace> Intervals<E> {
             max_len = max_len.max(iv.len());
         }
         offsets.push(total);
+        let samples: Vec<u32> = list
+            .iter()
+            .flat_map(|iv| iv.first..=iv.last)
+            .map(|s| {
+                u32::try_from(s).map_err(|_| {
+                    invalid(format!(
+                        "sample {s} is beyond the 2^32 samples an interval may reach"
+                    ))
+                })
+            })
+            .collect::<Result<_>>()?;
         let flat: Vec<i64> = list.iter().flat_map(|iv| [iv.first, iv.last]).collect();
         Ok(Intervals {
             bounds: upload(space, "intervals", [list.len(), 2], flat)?,
             offsets: upload(space, "interval offsets", [list.len() + 1], offsets)?,
+            samples: InjectiveView::new_on(space, "interval samples", &samples)?,
             lens: list.iter().map(Interval::len).collect(),
             n_view: list.len(),
             total: total as usize,
@@ -100,57 +117,29 @@ impl<E: ExecutionSpace> Intervals<E> {
     }
 }
 
-/// A detector → buffer-row map in the memory of `E` whose entries are non-negative and pairwise
-/// distinct, checked when it is made and never writable afterwards (the View is private).
-///
-/// TOAST-PHASE-B(injective index View): rokkos' own injective index View type replaces this,
-/// and `#[kernel]` then accepts `out[(row[d], s)]` writes through it without `unsafe`.
-pub struct RowIndex<E: ExecutionSpace> {
-    pub(crate) rows: DevView<E, i32>,
-    n_rows: usize,
+/// A detector → buffer-row map in the memory of `E`: entries non-negative and pairwise distinct,
+/// checked when it is made ([`row_index`]) and never writable afterwards (rokkos'
+/// [`InjectiveView`]). Kernels write `out[(row[d] as usize, s)]` through it without `unsafe`.
+pub type RowIndex<E> = InjectiveView<i32, <E as ExecutionSpace>::Memory>;
+
+/// Checks that `rows` is injective and non-negative and copies it into `space`'s memory.
+pub fn row_index<E: ExecutionSpace>(space: &E, rows: &[i32]) -> Result<RowIndex<E>> {
+    InjectiveView::new_on(space, "row index", rows)
 }
 
-impl<E: ExecutionSpace> RowIndex<E> {
-    /// Checks that `rows` is injective and non-negative, and copies it into `space`'s memory.
-    pub fn new(space: &E, rows: &[i32]) -> Result<Self> {
-        let mut sorted = rows.to_vec();
-        sorted.sort_unstable();
-        if let Some(&r) = sorted.first().filter(|&&r| r < 0) {
-            return Err(invalid(format!("row index {r} is negative")));
-        }
-        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-            return Err(invalid(format!(
-                "row {} appears twice: a row index must be injective (no two detectors share an \
-                 output row)",
-                w[0]
-            )));
-        }
-        Ok(RowIndex {
-            rows: upload(space, "row index", [rows.len()], rows.to_vec())?,
-            n_rows: sorted.last().map_or(0, |&r| r as usize + 1),
-        })
+/// Checks that a buffer with `n_rows` rows holds every row `index` names.
+pub(crate) fn fit_rows<M: rokkos::MemorySpace>(
+    index: &InjectiveView<i32, M>,
+    what: &str,
+    n_rows: usize,
+) -> Result<()> {
+    if index.bound() > n_rows {
+        return Err(invalid(format!(
+            "{what} has {n_rows} rows but the row index names row {}",
+            index.bound() - 1
+        )));
     }
-
-    /// The number of detectors.
-    pub fn len(&self) -> usize {
-        self.rows.extent(0)
-    }
-
-    /// True when there is no detector.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Checks that a buffer with `n_rows` rows holds every row this index names.
-    pub(crate) fn fit(&self, what: &str, n_rows: usize) -> Result<()> {
-        if self.n_rows > n_rows {
-            return Err(invalid(format!(
-                "{what} has {n_rows} rows but the row index names row {}",
-                self.n_rows - 1
-            )));
-        }
-        Ok(())
-    }
+    Ok(())
 }
 
 /// A View in `space`'s memory holding `data` (C order), copied from the host.
@@ -185,13 +174,13 @@ impl Design {
         MDRangePolicy::new(space, [0, 0, 0], [n_det, iv.n_view, iv.max_len])
     }
 
-    /// The flat range over every (detector, sample in an interval).
+    /// The flat range over every (detector, flat index of a sample in an interval).
     pub(crate) fn flat<E: ExecutionSpace>(
         space: &E,
         n_det: usize,
         iv: &Intervals<E>,
-    ) -> RangePolicy<E> {
-        RangePolicy::new(space, 0..n_det * iv.total)
+    ) -> MDRangePolicy<E, 2> {
+        MDRangePolicy::new(space, [0, 0], [n_det, iv.total])
     }
 }
 
@@ -200,11 +189,21 @@ impl Design {
 /// - `team`: a team per (detector, interval), `TeamThreadRange` over the interval's samples;
 /// - `mdrange`: an MDRange over (detector, interval, k < max_len) that returns early where
 ///   `first + k > last`;
-/// - `flat`: a range over every (detector, sample-in-interval) pair, the interval found by a
-///   binary search of the prefix sum of the lengths.
+/// - `flat`: an MDRange over every (detector, flat sample index) pair: the sample is the
+///   intervals' injective sample map at the flat index, the interval (for bodies that need it)
+///   found by a binary search of the prefix sum of the lengths.
 ///
 /// The body sees the detector `d`, the interval `v`, its first sample `first` (i64) and the
-/// sample `s` (names chosen by the caller) and the kernel's own parameters.
+/// sample `s` (names chosen by the caller) and the kernel's own parameters, and writes at
+/// `out[(row, s)]` with `let row = index[d] as usize;` (`index` an `InjectiveView` parameter).
+///
+/// In the flat kernel `d` is a work index and `s` a lookup of the other in an `InjectiveView`,
+/// so `#[kernel]` proves those writes owned by the work item. In the other two the sample comes
+/// from the interval bounds (`first + k`, or a thread range over `first..=last`), and what
+/// keeps two work items apart is that the intervals are disjoint (checked by [`Intervals::new`]),
+/// which the owner-computes rule cannot see: their bodies run in the one `unsafe` block left.
+/// TOAST-PHASE-B(disjoint interval ranges): a rokkos type of ranges checked pairwise disjoint,
+/// owning the samples of a range read from it, would let these two designs drop it.
 macro_rules! per_sample_kernels {
     (
         $(#[$meta:meta])*
@@ -215,7 +214,11 @@ macro_rules! per_sample_kernels {
     ) => {
         $(#[$meta])*
         #[kernel]
-        fn $team<$($gen)*>(iv_team: &TeamMember, iv_bounds: View<i64, 2>, $($params)*) {
+        fn $team<$($gen)*>(
+            iv_team: &TeamMember,
+            iv_bounds: View<i64, 2>,
+            $($params)*
+        ) {
             let iv_rank = iv_team.league_rank();
             let iv_n_view = iv_bounds.extent(0);
             let $d = iv_rank / iv_n_view;
@@ -224,7 +227,12 @@ macro_rules! per_sample_kernels {
             // can bound the team range on every backend.
             let $first = iv_bounds[($v, 0)];
             let iv_last = iv_bounds[($v, 1)];
-            for $s in iv_team.thread_range($first as usize..=iv_last as usize) $body
+            for $s in iv_team.thread_range($first as usize..=iv_last as usize) {
+                // SAFETY: the body writes `(row[d], s)` only: the rows are injective and the
+                // intervals disjoint (`Intervals::new`), so the team of (d, v) and its thread s
+                // are the only ones to reach it.
+                unsafe { $body }
+            }
         }
 
         $(#[$meta])*
@@ -239,27 +247,29 @@ macro_rules! per_sample_kernels {
             if ($s as i64) > iv_bounds[($v, 1)] {
                 return;
             }
-            $body
+            // SAFETY: the body writes `(row[d], s)` only, `s = first(v) + k` inside interval v:
+            // the rows are injective and the intervals disjoint (`Intervals::new`), so (d, v, k)
+            // is the only work item to reach it.
+            unsafe { $body }
         }
 
         $(#[$meta])*
         #[kernel]
         fn $flat<$($gen)*>(
-            iv_i: usize,
+            ($d, iv_r): (usize, usize),
             iv_bounds: View<i64, 2>,
+            iv_samples: InjectiveView<u32>,
             iv_offsets: View<i64>,
-            iv_total: usize,
             $($params)*
         ) {
-            let $d = iv_i / iv_total;
-            let iv_r = (iv_i % iv_total) as i64;
+            let iv_flat = iv_r as i64;
             // The last interval whose first flat index is <= r (lengths are positive, so the
             // offsets increase strictly).
             let mut iv_lo = 0usize;
             let mut iv_hi = iv_bounds.extent(0);
             while iv_hi - iv_lo > 1 {
                 let iv_mid = (iv_lo + iv_hi) / 2;
-                if iv_offsets[iv_mid] <= iv_r {
+                if iv_offsets[iv_mid] <= iv_flat {
                     iv_lo = iv_mid;
                 } else {
                     iv_hi = iv_mid;
@@ -267,7 +277,8 @@ macro_rules! per_sample_kernels {
             }
             let $v = iv_lo;
             let $first = iv_bounds[($v, 0)];
-            let $s = ($first + iv_r - iv_offsets[$v]) as usize;
+            // The intervals' sample map is injective: `s` is owned by the work item's `iv_r`.
+            let $s = iv_samples[iv_r] as usize;
             $body
         }
     };
@@ -295,7 +306,7 @@ macro_rules! launch_per_sample {
             Design::Flat => parallel_for(
                 $label,
                 Design::flat(space, n_det, iv),
-                $flat(&iv.bounds, &iv.offsets, iv.total(), $($arg),*),
+                $flat(&iv.bounds, &iv.samples, &iv.offsets, $($arg),*),
             ),
         }
     }};

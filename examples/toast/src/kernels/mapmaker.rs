@@ -1,7 +1,7 @@
 //! scan_map, noise_weight and build_noise_weighted (spec §2.5–§2.7).
 
-use super::RowIndex;
 use super::{expect_at_least, expect_extent, invalid, same_detectors, Design, DevView, Intervals};
+use super::{fit_rows, RowIndex};
 use rokkos::prelude::*;
 use rokkos::Result;
 
@@ -16,11 +16,11 @@ per_sample_kernels! {
         n_pix_submap: i64,
         mapdata: View<T, 3>,
         det_data: ViewMut<f64, 2>,
-        data_index: View<i32>,
+        data_index: InjectiveView<i32>,
         pixels: View<i64, 2>,
-        pixel_index: View<i32>,
+        pixel_index: InjectiveView<i32>,
         weights: View<f64, 3>,
-        weight_index: View<i32>,
+        weight_index: InjectiveView<i32>,
         data_scale: f64,
         should_zero: bool,
         should_subtract: bool,
@@ -45,25 +45,20 @@ per_sample_kernels! {
             v = data_scale * sum;
         }
         let row = data_index[d] as usize;
-        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
-        // and each design visits every (detector, sample) once.
-        // TOAST-PHASE-B(injective index View): plain reads and writes through the index View.
-        unsafe {
-            let mut x = det_data[(row, s)];
-            if should_zero {
-                x = 0.0;
-            }
-            if lsm >= 0 {
-                if should_subtract {
-                    x -= v;
-                } else if should_scale {
-                    x *= v;
-                } else {
-                    x += v;
-                }
-            }
-            det_data[(row, s)] = x;
+        let mut x = det_data[(row, s)];
+        if should_zero {
+            x = 0.0;
         }
+        if lsm >= 0 {
+            if should_subtract {
+                x -= v;
+            } else if should_scale {
+                x *= v;
+            } else {
+                x += v;
+            }
+        }
+        det_data[(row, s)] = x;
     }
 }
 
@@ -71,15 +66,10 @@ per_sample_kernels! {
     /// One sample of `det_data *= detector_weights[d]`.
     kernels noise_weight_team, noise_weight_mdrange, noise_weight_flat;
     generics [];
-    params (det_data: ViewMut<f64, 2>, data_index: View<i32>, detector_weights: View<f64>);
+    params (det_data: ViewMut<f64, 2>, data_index: InjectiveView<i32>, detector_weights: View<f64>);
     |d, _v, _first, s| {
         let row = data_index[d] as usize;
-        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
-        // and each design visits every (detector, sample) once.
-        // TOAST-PHASE-B(injective index View): a plain update through the index View.
-        unsafe {
-            det_data[(row, s)] *= detector_weights[d];
-        }
+        det_data[(row, s)] *= detector_weights[d];
     }
 }
 
@@ -92,13 +82,13 @@ per_sample_kernels! {
     params (
         global2local: View<i64>,
         zmap: ViewMut<f64, 3>,
-        pixel_index: View<i32>,
+        pixel_index: InjectiveView<i32>,
         pixels: View<i64, 2>,
-        weight_index: View<i32>,
+        weight_index: InjectiveView<i32>,
         weights: View<f64, 3>,
-        data_index: View<i32>,
+        data_index: InjectiveView<i32>,
         det_data: View<f64, 2>,
-        flag_index: View<i32>,
+        flag_index: InjectiveView<i32>,
         det_flags: View<u8, 2>,
         det_scale: View<f64>,
         det_flag_mask: u8,
@@ -196,9 +186,9 @@ impl<E: ExecutionSpace, T: Float> ScanMap<'_, E, T> {
         )?;
         expect_extent("pixels", 1, self.pixels.extent(1), n_samp)?;
         expect_extent("weights", 1, self.weights.extent(1), n_samp)?;
-        self.data_index.fit("det_data", self.det_data.extent(0))?;
-        self.pixel_index.fit("pixels", self.pixels.extent(0))?;
-        self.weight_index.fit("weights", self.weights.extent(0))?;
+        fit_rows(self.data_index, "det_data", self.det_data.extent(0))?;
+        fit_rows(self.pixel_index, "pixels", self.pixels.extent(0))?;
+        fit_rows(self.weight_index, "weights", self.weights.extent(0))?;
         self.intervals.fit("det_data", n_samp)?;
         launch_per_sample!(
             space,
@@ -211,11 +201,11 @@ impl<E: ExecutionSpace, T: Float> ScanMap<'_, E, T> {
                 self.n_pix_submap,
                 self.mapdata,
                 self.det_data,
-                &self.data_index.rows,
+                self.data_index,
                 self.pixels,
-                &self.pixel_index.rows,
+                self.pixel_index,
                 self.weights,
-                &self.weight_index.rows,
+                self.weight_index,
                 self.data_scale,
                 self.mode.zero,
                 self.mode.subtract,
@@ -242,7 +232,7 @@ impl<E: ExecutionSpace> NoiseWeight<'_, E> {
     pub fn run(&self, space: &E, design: Design) -> Result<()> {
         let n_det = self.data_index.len();
         expect_at_least("detector_weights", self.detector_weights.extent(0), n_det)?;
-        self.data_index.fit("det_data", self.det_data.extent(0))?;
+        fit_rows(self.data_index, "det_data", self.det_data.extent(0))?;
         self.intervals.fit("det_data", self.det_data.extent(1))?;
         launch_per_sample!(
             space,
@@ -252,7 +242,7 @@ impl<E: ExecutionSpace> NoiseWeight<'_, E> {
             self.intervals,
             [noise_weight_team, noise_weight_mdrange, noise_weight_flat](
                 self.det_data,
-                &self.data_index.rows,
+                self.data_index,
                 self.detector_weights,
             )
         )
@@ -315,11 +305,11 @@ impl<E: ExecutionSpace> BuildNoiseWeighted<'_, E> {
         expect_extent("pixels", 1, self.pixels.extent(1), n_samp)?;
         expect_extent("weights", 1, self.weights.extent(1), n_samp)?;
         expect_at_least("det_scale", self.det_scale.extent(0), n_det)?;
-        self.data_index.fit("det_data", self.det_data.extent(0))?;
-        self.pixel_index.fit("pixels", self.pixels.extent(0))?;
-        self.weight_index.fit("weights", self.weights.extent(0))?;
+        fit_rows(self.data_index, "det_data", self.det_data.extent(0))?;
+        fit_rows(self.pixel_index, "pixels", self.pixels.extent(0))?;
+        fit_rows(self.weight_index, "weights", self.weights.extent(0))?;
         if self.det_flags.extent(1) == n_samp {
-            self.flag_index.fit("det_flags", self.det_flags.extent(0))?;
+            fit_rows(self.flag_index, "det_flags", self.det_flags.extent(0))?;
         }
         self.intervals.fit("det_data", n_samp)?;
         launch_per_sample!(
@@ -331,13 +321,13 @@ impl<E: ExecutionSpace> BuildNoiseWeighted<'_, E> {
             [build_nw_team, build_nw_mdrange, build_nw_flat](
                 self.global2local,
                 self.zmap,
-                &self.pixel_index.rows,
+                self.pixel_index,
                 self.pixels,
-                &self.weight_index.rows,
+                self.weight_index,
                 self.weights,
-                &self.data_index.rows,
+                self.data_index,
                 self.det_data,
-                &self.flag_index.rows,
+                self.flag_index,
                 self.det_flags,
                 self.det_scale,
                 self.det_flag_mask,

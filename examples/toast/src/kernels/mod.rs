@@ -3,17 +3,22 @@
 //!
 //! Each kernel is a struct of its arguments (Views in the space's memory, the spec's argument
 //! table) with a `run(space, design)` that checks shapes, then launches the chosen loop
-//! [`Design`]. The `#[kernel]`s themselves are private: their writes at `out[(row[d], s)]` are
-//! only disjoint because [`RowIndex`] is injective and [`Intervals`] disjoint, which the public
-//! types guarantee.
+//! [`Design`]. Every output is written at `out[(row[d], s)]` with `row` a [`RowIndex`], rokkos'
+//! [`rokkos::InjectiveView`] (entries checked pairwise distinct when it is made, never written
+//! afterwards), so `#[kernel]` accepts those writes as the work item's own wherever `d` and the
+//! sample are owned by it: in the flattened design (an MDRange over detector × flat sample index,
+//! the sample looked up in the intervals' injective sample map) with no `unsafe` at all.
 //!
 //! # What rokkos cannot express yet, and the temporary form (`TOAST-PHASE-B:`)
 //!
 //! Each site is marked `// TOAST-PHASE-B(<feature>)`:
 //!
-//! - **injective index View**: every output is written at `out[(row_index[d], s)]`, which the
-//!   owner-computes rule refuses; the writes sit in `unsafe { }` and [`RowIndex`] checks
-//!   injectivity on the host. Replace by rokkos' injective index View and plain writes.
+//! - **disjoint interval ranges**: in the team and MDRange designs the sample is `first + k` or a
+//!   thread range over `first..=last`, with the bounds loaded from the intervals View; two work
+//!   items stay apart only because the intervals are disjoint ([`Intervals::new`] checks it),
+//!   which the owner-computes rule cannot see. Those two designs run the shared body in one
+//!   `unsafe` block (in `domain.rs`'s `per_sample_kernels!`). A rokkos type of ranges checked
+//!   pairwise disjoint, whose ranges own their samples, would remove it.
 //!
 //! Flags, masks and `hit_submaps` are `u8` Views (`hit_submaps` marked with an atomic byte OR),
 //! the team design's range is `first..=last`, and the interval bounds are loaded directly from
@@ -34,7 +39,8 @@ mod pixels;
 mod pointing;
 mod stokes;
 
-pub use domain::{upload, Intervals, RowIndex};
+pub(crate) use domain::fit_rows;
+pub use domain::{row_index, upload, Intervals, RowIndex};
 pub use mapmaker::{BuildNoiseWeighted, NoiseWeight, ScanMap, ScanMode};
 pub use offset::{OffsetAddToSignal, OffsetApplyDiagPrecond, OffsetProjectSignal, OffsetTemplate};
 pub use pixels::PixelsHealpix;
@@ -55,8 +61,9 @@ pub enum Design {
     /// An MDRange over (detector, interval, k < longest length), returning early past the
     /// interval's end (OpenMP, July 2023).
     MDRange,
-    /// A range over every (detector, sample-in-interval) pair, the interval found by binary
-    /// search in the prefix sum of the lengths: no padding at all.
+    /// An MDRange over every (detector, flat sample index) pair, the sample read from the
+    /// intervals' injective sample map and the interval found by binary search in the prefix
+    /// sum of the lengths: no padding at all, and no `unsafe`.
     Flat,
 }
 

@@ -7,7 +7,8 @@
 //! `n_det = 1`.
 
 use super::{
-    expect_at_least, invalid, same_detectors, upload, Design, DevView, Intervals, RowIndex,
+    expect_at_least, fit_rows, invalid, same_detectors, upload, Design, DevView, Intervals,
+    RowIndex,
 };
 use rokkos::prelude::*;
 use rokkos::Result;
@@ -72,18 +73,13 @@ per_sample_kernels! {
         amp_offsets: View<i64>,
         view_amps: View<i64>,
         amplitudes: View<f64>,
-        data_index: View<i32>,
+        data_index: InjectiveView<i32>,
         det_data: ViewMut<f64, 2>,
     );
     |d, v, first, s| {
         let a = amp_offsets[d] + view_amps[v] + (s as i64 - first) / step_length;
         let row = data_index[d] as usize;
-        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
-        // and each design visits every (detector, sample) once.
-        // TOAST-PHASE-B(injective index View): a plain update through the index View.
-        unsafe {
-            det_data[(row, s)] += amplitudes[a as usize];
-        }
+        det_data[(row, s)] += amplitudes[a as usize];
     }
 }
 
@@ -98,10 +94,10 @@ fn project_signal_team(
     max_amps: usize,
     step_length: i64,
     amp_offsets: View<i64>,
-    data_index: View<i32>,
+    data_index: InjectiveView<i32>,
     det_data: View<f64, 2>,
     use_flags: bool,
-    flag_index: View<i32>,
+    flag_index: InjectiveView<i32>,
     flag_data: View<u8, 2>,
     flag_mask: u8,
     amplitudes: ViewMut<f64>,
@@ -180,10 +176,10 @@ per_amplitude_kernels! {
         intervals: View<i64, 2>,
         step_length: i64,
         amp_offsets: View<i64>,
-        data_index: View<i32>,
+        data_index: InjectiveView<i32>,
         det_data: View<f64, 2>,
         use_flags: bool,
-        flag_index: View<i32>,
+        flag_index: InjectiveView<i32>,
         flag_data: View<u8, 2>,
         flag_mask: u8,
         amplitudes: ViewMut<f64>,
@@ -237,7 +233,7 @@ impl<E: ExecutionSpace> OffsetAddToSignal<'_, E> {
         let n_det = self.data_index.len();
         check_template(self.template, self.intervals)?;
         expect_at_least("amp_offsets", self.amp_offsets.extent(0), n_det)?;
-        self.data_index.fit("det_data", self.det_data.extent(0))?;
+        fit_rows(self.data_index, "det_data", self.det_data.extent(0))?;
         self.intervals.fit("det_data", self.det_data.extent(1))?;
         launch_per_sample!(
             space,
@@ -254,7 +250,7 @@ impl<E: ExecutionSpace> OffsetAddToSignal<'_, E> {
                 self.amp_offsets,
                 &self.template.view_amps,
                 self.amplitudes,
-                &self.data_index.rows,
+                self.data_index,
                 self.det_data,
             )
         )
@@ -290,11 +286,11 @@ impl<E: ExecutionSpace> OffsetProjectSignal<'_, E> {
         let n_det = self.data_index.len();
         check_template(self.template, self.intervals)?;
         expect_at_least("amp_offsets", self.amp_offsets.extent(0), n_det)?;
-        self.data_index.fit("det_data", self.det_data.extent(0))?;
+        fit_rows(self.data_index, "det_data", self.det_data.extent(0))?;
         self.intervals.fit("det_data", self.det_data.extent(1))?;
         if let Some(flag_index) = self.flag_index {
             same_detectors(&[("data_index", n_det), ("flag_index", flag_index.len())])?;
-            flag_index.fit("flag_data", self.flag_data.extent(0))?;
+            fit_rows(flag_index, "flag_data", self.flag_data.extent(0))?;
             if self.flag_data.extent(1) != self.det_data.extent(1) {
                 return Err(invalid(format!(
                     "flag_data has {} samples per row, det_data {}",
@@ -320,10 +316,10 @@ impl<E: ExecutionSpace> OffsetProjectSignal<'_, E> {
                     t.max_amps,
                     t.step_length,
                     self.amp_offsets,
-                    &self.data_index.rows,
+                    self.data_index,
                     self.det_data,
                     use_flags,
-                    &flag_rows.rows,
+                    flag_rows,
                     self.flag_data,
                     self.flag_mask,
                     self.amplitudes,
@@ -337,10 +333,10 @@ impl<E: ExecutionSpace> OffsetProjectSignal<'_, E> {
                     iv,
                     t.step_length,
                     self.amp_offsets,
-                    &self.data_index.rows,
+                    self.data_index,
                     self.det_data,
                     use_flags,
-                    &flag_rows.rows,
+                    flag_rows,
                     self.flag_data,
                     self.flag_mask,
                     self.amplitudes,
@@ -355,10 +351,10 @@ impl<E: ExecutionSpace> OffsetProjectSignal<'_, E> {
                     iv,
                     t.step_length,
                     self.amp_offsets,
-                    &self.data_index.rows,
+                    self.data_index,
                     self.det_data,
                     use_flags,
-                    &flag_rows.rows,
+                    flag_rows,
                     self.flag_data,
                     self.flag_mask,
                     self.amplitudes,

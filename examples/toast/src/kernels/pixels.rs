@@ -1,7 +1,9 @@
 //! pixels_healpix, nest and ring (spec §2.2).
 
 use super::math;
-use super::{expect_extent, invalid, same_detectors, Design, DevView, Intervals, RowIndex};
+use super::{
+    expect_extent, fit_rows, invalid, same_detectors, Design, DevView, Intervals, RowIndex,
+};
 use rokkos::prelude::*;
 use rokkos::Result;
 
@@ -11,11 +13,11 @@ per_sample_kernels! {
     kernels pixels_healpix_team, pixels_healpix_mdrange, pixels_healpix_flat;
     generics [];
     params (
-        quat_index: View<i32>,
+        quat_index: InjectiveView<i32>,
         quats: View<f64, 3>,
         shared_flags: View<u8>,
         shared_flag_mask: u8,
-        pixel_index: View<i32>,
+        pixel_index: InjectiveView<i32>,
         pixels: ViewMut<i64, 2>,
         hit_submaps: ViewMut<u8>,
         n_pix_submap: i64,
@@ -26,12 +28,7 @@ per_sample_kernels! {
     |d, _v, _first, s| {
         let row = pixel_index[d] as usize;
         if shared_flags.extent(0) == quats.extent(1) && (shared_flags[s] & shared_flag_mask) != 0 {
-            // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
-            // and each design visits every (detector, sample) once.
-            // TOAST-PHASE-B(injective index View): a plain write.
-            unsafe {
-                pixels[(row, s)] = -1;
-            }
+            pixels[(row, s)] = -1;
         } else {
             let q = quat_index[d] as usize;
             let x = quats[(q, s, 0)];
@@ -46,12 +43,7 @@ per_sample_kernels! {
             } else {
                 math::vec2pix_ring(nside, dx, dy, dz)
             };
-            // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
-            // and each design visits every (detector, sample) once.
-            // TOAST-PHASE-B(injective index View): a plain write.
-            unsafe {
-                pixels[(row, s)] = p;
-            }
+            pixels[(row, s)] = p;
             // Many samples mark the same submap: an atomic byte OR makes that race-free (on wgpu
             // an OR on the byte's 32-bit word, which leaves the neighbouring submaps' bytes).
             hit_submaps.atomic_or((p / n_pix_submap) as usize, 1);
@@ -109,8 +101,8 @@ impl<E: ExecutionSpace> PixelsHealpix<'_, E> {
         }
         expect_extent("quats", 2, self.quats.extent(2), 4)?;
         expect_extent("pixels", 1, self.pixels.extent(1), n_samp)?;
-        self.quat_index.fit("quats", self.quats.extent(0))?;
-        self.pixel_index.fit("pixels", self.pixels.extent(0))?;
+        fit_rows(self.quat_index, "quats", self.quats.extent(0))?;
+        fit_rows(self.pixel_index, "pixels", self.pixels.extent(0))?;
         self.intervals.fit("quats", n_samp)?;
         launch_per_sample!(
             space,
@@ -123,11 +115,11 @@ impl<E: ExecutionSpace> PixelsHealpix<'_, E> {
                 pixels_healpix_mdrange,
                 pixels_healpix_flat
             ](
-                &self.quat_index.rows,
+                self.quat_index,
                 self.quats,
                 self.shared_flags,
                 self.shared_flag_mask,
-                &self.pixel_index.rows,
+                self.pixel_index,
                 self.pixels,
                 self.hit_submaps,
                 self.n_pix_submap,

@@ -1,7 +1,7 @@
 //! pointing_detector (spec §2.1): `quats[quat_index[d]][s] = B(s) ⊗ focalplane[d]`.
 
 use super::math;
-use super::{expect_at_least, expect_extent, Design, DevView, Intervals, RowIndex};
+use super::{expect_at_least, expect_extent, fit_rows, Design, DevView, Intervals, RowIndex};
 use rokkos::prelude::*;
 use rokkos::Result;
 
@@ -13,7 +13,7 @@ per_sample_kernels! {
     params (
         focalplane: View<f64, 2>,
         boresight: View<f64, 2>,
-        quat_index: View<i32>,
+        quat_index: InjectiveView<i32>,
         quats: ViewMut<f64, 3>,
         shared_flags: View<u8>,
         shared_flag_mask: u8,
@@ -34,15 +34,10 @@ per_sample_kernels! {
         let fz = focalplane[(d, 2)];
         let fw = focalplane[(d, 3)];
         let row = quat_index[d] as usize;
-        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
-        // and each design visits every (detector, sample) once.
-        // TOAST-PHASE-B(injective index View): plain writes through the index View.
-        unsafe {
-            quats[(row, s, 0)] = math::qmul_x(bx, by, bz, bw, fx, fy, fz, fw);
-            quats[(row, s, 1)] = math::qmul_y(bx, by, bz, bw, fx, fy, fz, fw);
-            quats[(row, s, 2)] = math::qmul_z(bx, by, bz, bw, fx, fy, fz, fw);
-            quats[(row, s, 3)] = math::qmul_w(bx, by, bz, bw, fx, fy, fz, fw);
-        }
+        quats[(row, s, 0)] = math::qmul_x(bx, by, bz, bw, fx, fy, fz, fw);
+        quats[(row, s, 1)] = math::qmul_y(bx, by, bz, bw, fx, fy, fz, fw);
+        quats[(row, s, 2)] = math::qmul_z(bx, by, bz, bw, fx, fy, fz, fw);
+        quats[(row, s, 3)] = math::qmul_w(bx, by, bz, bw, fx, fy, fz, fw);
     }
 }
 
@@ -75,7 +70,7 @@ impl<E: ExecutionSpace> PointingDetector<'_, E> {
         expect_at_least("focalplane", self.focalplane.extent(0), n_det)?;
         expect_extent("quats", 1, self.quats.extent(1), n_samp)?;
         expect_extent("quats", 2, self.quats.extent(2), 4)?;
-        self.quat_index.fit("quats", self.quats.extent(0))?;
+        fit_rows(self.quat_index, "quats", self.quats.extent(0))?;
         self.intervals.fit("boresight", n_samp)?;
         launch_per_sample!(
             space,
@@ -90,7 +85,7 @@ impl<E: ExecutionSpace> PointingDetector<'_, E> {
             ](
                 self.focalplane,
                 self.boresight,
-                &self.quat_index.rows,
+                self.quat_index,
                 self.quats,
                 self.shared_flags,
                 self.shared_flag_mask,

@@ -1,7 +1,9 @@
 //! stokes_weights_IQU and stokes_weights_I (spec §2.3, §2.4), paper-era form.
 
 use super::math;
-use super::{expect_at_least, expect_extent, same_detectors, Design, DevView, Intervals, RowIndex};
+use super::{
+    expect_at_least, expect_extent, fit_rows, same_detectors, Design, DevView, Intervals, RowIndex,
+};
 use rokkos::prelude::*;
 use rokkos::Result;
 
@@ -11,9 +13,9 @@ per_sample_kernels! {
     kernels stokes_iqu_team, stokes_iqu_mdrange, stokes_iqu_flat;
     generics [];
     params (
-        quat_index: View<i32>,
+        quat_index: InjectiveView<i32>,
         quats: View<f64, 3>,
-        weight_index: View<i32>,
+        weight_index: InjectiveView<i32>,
         weights: ViewMut<f64, 3>,
         hwp: View<f64>,
         epsilon: View<f64>,
@@ -28,14 +30,9 @@ per_sample_kernels! {
         psi *= 2.0;
         let eta = (1.0 - epsilon[d]) / (1.0 + epsilon[d]);
         let row = weight_index[d] as usize;
-        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
-        // and each design visits every (detector, sample) once.
-        // TOAST-PHASE-B(injective index View): plain writes.
-        unsafe {
-            weights[(row, s, 0)] = cal;
-            weights[(row, s, 1)] = cal * eta * psi.cos();
-            weights[(row, s, 2)] = cal * eta * psi.sin();
-        }
+        weights[(row, s, 0)] = cal;
+        weights[(row, s, 1)] = cal * eta * psi.cos();
+        weights[(row, s, 2)] = cal * eta * psi.sin();
     }
 }
 
@@ -43,15 +40,10 @@ per_sample_kernels! {
     /// The intensity-only weight `cal` of one sample.
     kernels stokes_i_team, stokes_i_mdrange, stokes_i_flat;
     generics [];
-    params (weight_index: View<i32>, weights: ViewMut<f64, 2>, cal: f64);
+    params (weight_index: InjectiveView<i32>, weights: ViewMut<f64, 2>, cal: f64);
     |d, _v, _first, s| {
         let row = weight_index[d] as usize;
-        // SAFETY: `(row, s)` is this work item's alone: the rows are injective (`RowIndex`)
-        // and each design visits every (detector, sample) once.
-        // TOAST-PHASE-B(injective index View): a plain write.
-        unsafe {
-            weights[(row, s)] = cal;
-        }
+        weights[(row, s)] = cal;
     }
 }
 
@@ -87,8 +79,8 @@ impl<E: ExecutionSpace> StokesWeightsIqu<'_, E> {
         expect_extent("weights", 1, self.weights.extent(1), n_samp)?;
         expect_extent("weights", 2, self.weights.extent(2), 3)?;
         expect_at_least("epsilon", self.epsilon.extent(0), n_det)?;
-        self.quat_index.fit("quats", self.quats.extent(0))?;
-        self.weight_index.fit("weights", self.weights.extent(0))?;
+        fit_rows(self.quat_index, "quats", self.quats.extent(0))?;
+        fit_rows(self.weight_index, "weights", self.weights.extent(0))?;
         self.intervals.fit("quats", n_samp)?;
         launch_per_sample!(
             space,
@@ -97,9 +89,9 @@ impl<E: ExecutionSpace> StokesWeightsIqu<'_, E> {
             n_det,
             self.intervals,
             [stokes_iqu_team, stokes_iqu_mdrange, stokes_iqu_flat](
-                &self.quat_index.rows,
+                self.quat_index,
                 self.quats,
-                &self.weight_index.rows,
+                self.weight_index,
                 self.weights,
                 self.hwp,
                 self.epsilon,
@@ -124,7 +116,7 @@ pub struct StokesWeightsI<'a, E: ExecutionSpace> {
 impl<E: ExecutionSpace> StokesWeightsI<'_, E> {
     /// Checks the shapes and launches the kernel with loop design `design`.
     pub fn run(&self, space: &E, design: Design) -> Result<()> {
-        self.weight_index.fit("weights", self.weights.extent(0))?;
+        fit_rows(self.weight_index, "weights", self.weights.extent(0))?;
         self.intervals.fit("weights", self.weights.extent(1))?;
         launch_per_sample!(
             space,
@@ -133,7 +125,7 @@ impl<E: ExecutionSpace> StokesWeightsI<'_, E> {
             self.weight_index.len(),
             self.intervals,
             [stokes_i_team, stokes_i_mdrange, stokes_i_flat](
-                &self.weight_index.rows,
+                self.weight_index,
                 self.weights,
                 self.cal,
             )

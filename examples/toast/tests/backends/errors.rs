@@ -18,11 +18,11 @@ fn message<T>(r: rokkos::Result<T>) -> String {
 #[test]
 fn row_index_must_be_injective_and_non_negative() {
     let s = Serial;
-    assert!(message(RowIndex::new(&s, &[0, 2, 2])).contains("row 2 appears twice"));
-    assert!(message(RowIndex::new(&s, &[1, -1])).contains("negative"));
-    let r = RowIndex::new(&s, &[3, 0, 1]).unwrap();
+    assert!(message(row_index(&s, &[0, 2, 2])).contains("value 2 appears twice"));
+    assert!(message(row_index(&s, &[1, -1])).contains("negative"));
+    let r = row_index(&s, &[3, 0, 1]).unwrap();
     assert_eq!(r.len(), 3);
-    assert!(RowIndex::new(&s, &[]).unwrap().is_empty());
+    assert!(row_index(&s, &[]).unwrap().is_empty());
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn shapes_are_checked_before_launch() {
         PointingDetector {
             focalplane: &fp,
             boresight: bore,
-            quat_index: &RowIndex::new(&s, rows).unwrap(),
+            quat_index: &row_index(&s, rows).unwrap(),
             quats,
             intervals: iv,
             shared_flags: &flags,
@@ -89,7 +89,7 @@ fn shapes_are_checked_before_launch() {
 fn pixel_geometry_is_checked() {
     let s = Serial;
     let iv = Intervals::new(&s, &Interval::list(&[(0, 1)])).unwrap();
-    let r = RowIndex::new(&s, &[0]).unwrap();
+    let r = row_index(&s, &[0]).unwrap();
     let quats = filled(&s, "quats", [1, 2, 4], 0.5).unwrap();
     let pixels = filled(&s, "pixels", [1, 2], -5i64).unwrap();
     let flags = filled(&s, "flags", [1], 0).unwrap();

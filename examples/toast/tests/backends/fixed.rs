@@ -30,7 +30,7 @@ fn intervals<E: ExecutionSpace>(space: &E, pairs: &[(i64, i64)]) -> Intervals<E>
 }
 
 fn rows<E: ExecutionSpace>(space: &E, r: &[i32]) -> RowIndex<E> {
-    RowIndex::new(space, r).unwrap()
+    row_index(space, r).unwrap()
 }
 
 fn flat(qs: &[[f64; 4]]) -> Vec<f64> {

@@ -1,0 +1,189 @@
+//! The owner-computes rule's core: when does an index make a plain access to a writable View the
+//! work item's alone.
+//!
+//! Work items run in parallel, so a plain write (or a read of a View the kernel writes) is
+//! race-free when no two work items can reach the same element. The rule proves it by
+//! injectivity: every *owned name* (the work index of a range, each work index of an MDRange,
+//! the league rank of a team kernel) appears in some component of the index, either
+//!
+//! * [`Form::Direct`]: as itself (`v[i]`), or
+//! * [`Form::Through`]: through an injective map of it (`v[idx[i] as usize]`, `idx` an
+//!   `InjectiveView`, whose entries are checked pairwise distinct and non-negative when it is
+//!   made and never written afterwards; `as usize` of a non-negative 32-bit integer is the
+//!   identity on its value).
+//!
+//! Then the element determines every owned name, so distinct work items reach distinct
+//! elements. Compositions the rule does not know (`idx[i] + 1`, `idx[idx2[i]]`, `idx[i + 1]`,
+//! `idx[k]` with `k` not owned, a lookup in a View that is not injective) are not owned.
+//!
+//! Across the accesses of one kernel to one View the argument needs more: `v[i]` in one access
+//! and `v[idx[i] as usize]` in another let work item `idx[0]` and work item `0` meet, and so do
+//! `v[(i, k)]` and `v[(k, i)]`. So [`Positions`] keeps, per View and owned name, the
+//! (position, form) pairs that every access so far holds it at; an access that shares none of
+//! them is refused. With one shared pair `(p, f)`, two accesses reaching the same element agree in
+//! component `p`, so `f(a) = f(b)` and the owned names `a`, `b` are equal (`f` is injective).
+//!
+//! `#[kernel]` classifies the components of each index from the syntax (the IR records the same
+//! accesses, but not which ones the author took responsibility for in `unsafe`, so the rule is
+//! enforced at compile time only).
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// How a component holds an owned name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Form<V> {
+    /// The name itself.
+    Direct,
+    /// The entry of injective index View `V` at the name.
+    Through(V),
+}
+
+/// One component of an index, as the rule sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part<N, V> {
+    /// Holds owned name `N` in form `form`.
+    Owned {
+        /// The owned name.
+        name: N,
+        /// How the component holds it.
+        form: Form<V>,
+    },
+    /// Anything else: says nothing about who owns the element.
+    Other,
+}
+
+/// The names of `required` that no component of `parts` holds, in `required`'s order.
+pub fn missing<'r, N: PartialEq, V>(parts: &[Part<N, V>], required: &'r [N]) -> Vec<&'r N> {
+    required
+        .iter()
+        .filter(|r| {
+            !parts
+                .iter()
+                .any(|p| matches!(p, Part::Owned { name, .. } if name == *r))
+        })
+        .collect()
+}
+
+/// Where an index holds an owned name: (component position, form).
+pub type Holding<V> = (usize, Form<V>);
+
+/// Per (View, owned name): the (position, form) pairs every access so far holds the name at.
+#[derive(Clone, Debug)]
+pub struct Positions<W, N, V> {
+    seen: HashMap<(W, N), Vec<Holding<V>>>,
+}
+
+impl<W, N, V> Default for Positions<W, N, V> {
+    fn default() -> Self {
+        Positions {
+            seen: HashMap::new(),
+        }
+    }
+}
+
+impl<W: Hash + Eq, N: Hash + Eq + Clone, V: Clone + PartialEq> Positions<W, N, V> {
+    /// Records an access to `view` whose index holds `name` somewhere in `parts`. `Ok(true)` when
+    /// it shares a (position, form) with every earlier access to `view` holding `name` (or is the
+    /// first), `Ok(false)` when `parts` does not hold `name` (nothing recorded), and `Err` with the
+    /// pairs the earlier accesses shared when it shares none: two work items could meet.
+    pub fn record(
+        &mut self,
+        view: W,
+        name: &N,
+        parts: &[Part<N, V>],
+    ) -> Result<bool, Vec<Holding<V>>> {
+        let here: Vec<Holding<V>> = parts
+            .iter()
+            .enumerate()
+            .filter_map(|(p, part)| match part {
+                Part::Owned { name: n, form } if n == name => Some((p, form.clone())),
+                _ => None,
+            })
+            .collect();
+        if here.is_empty() {
+            return Ok(false);
+        }
+        match self.seen.entry((view, name.clone())) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(here);
+                Ok(true)
+            }
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                let prev = e.get_mut();
+                let common: Vec<_> = prev.iter().filter(|x| here.contains(x)).cloned().collect();
+                if common.is_empty() {
+                    return Err(prev.clone());
+                }
+                *prev = common;
+                Ok(true)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type P = Part<&'static str, &'static str>;
+
+    fn direct(n: &'static str) -> P {
+        Part::Owned {
+            name: n,
+            form: Form::Direct,
+        }
+    }
+
+    fn through(v: &'static str, n: &'static str) -> P {
+        Part::Owned {
+            name: n,
+            form: Form::Through(v),
+        }
+    }
+
+    #[test]
+    fn every_owned_name_must_appear_in_some_form() {
+        let req = ["d", "s"];
+        assert!(missing(&[through("idx", "d"), direct("s")], &req).is_empty());
+        assert_eq!(missing(&[through("idx", "d"), P::Other], &req), vec![&"s"]);
+        assert_eq!(missing::<_, &str>(&[P::Other], &req), vec![&"d", &"s"]);
+    }
+
+    #[test]
+    fn accesses_to_one_view_share_a_position_and_form() {
+        let mut p = Positions::default();
+        let a = [through("idx", "d"), direct("s")];
+        assert_eq!(p.record("out", &"d", &a), Ok(true));
+        assert_eq!(p.record("out", &"d", &a), Ok(true));
+        // The same name directly: work item idx[0] and work item 0 could meet.
+        assert!(p.record("out", &"d", &[direct("d"), direct("s")]).is_err());
+        // Another injective View: idx[0] == idx2[1] is possible.
+        assert!(p
+            .record("out", &"d", &[through("idx2", "d"), direct("s")])
+            .is_err());
+        // Another position.
+        assert!(p
+            .record("out", &"d", &[direct("s"), through("idx", "d")])
+            .is_err());
+        // Other Views are independent; an index without the name records nothing.
+        assert_eq!(p.record("other", &"d", &[direct("d")]), Ok(true));
+        assert_eq!(p.record("out", &"d", &[P::Other]), Ok(false));
+    }
+
+    #[test]
+    fn shared_pairs_narrow() {
+        let mut p = Positions::default();
+        let both = [through("idx", "d"), through("idx", "d")];
+        assert_eq!(p.record("m", &"d", &both), Ok(true));
+        assert_eq!(
+            p.record("m", &"d", &[through("idx", "d"), P::Other]),
+            Ok(true)
+        );
+        // Only position 0 is shared by every access now.
+        assert_eq!(
+            p.record("m", &"d", &[P::Other, through("idx", "d")]),
+            Err(vec![(0, Form::Through("idx"))])
+        );
+    }
+}
