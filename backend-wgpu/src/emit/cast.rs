@@ -101,10 +101,11 @@ fn float_to_int(name: &str, f: ScalarType, t: ScalarType) -> String {
         format!("x < {}", float_lit(f, sat.lower))
     };
     format!(
-        "fn {name}(x: {ft}) -> {tt} {{\n    if (!(x == x)) {{ return {zero}; }}\n    if (x >= {up}) {{ return {max}; }}\n    if ({low_test}) {{ return {min}; }}\n    return {tt}(x);\n}}\n",
+        "fn {name}(x: {ft}) -> {tt} {{\n    if ({nan}) {{ return {zero}; }}\n    if (x >= {up}) {{ return {max}; }}\n    if ({low_test}) {{ return {min}; }}\n    return {tt}(x);\n}}\n",
         ft = f.name(),
         tt = super::wty(t),
         zero = super::lit(Value::from_bits(t, 0)),
         up = float_lit(f, upper),
+        nan = super::math::nan_bits_test(f, "x"),
     )
 }

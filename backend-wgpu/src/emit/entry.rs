@@ -1,6 +1,7 @@
 //! Entry points: how work items map onto invocations, and the workgroup joins of reductions and
 //! scans (in workgroup memory, with the reducers' [`JoinKind`] operations spelled in WGSL).
 
+use super::math::nan_bits_test;
 use super::{wty, EmitError, EmitOptions, Entry, Helpers};
 use crate::params::storage_type;
 use rokkos_core::ir::{Kernel, ReducerKind, ScalarType, WorkKind};
@@ -64,8 +65,7 @@ fn to_storage(t: ScalarType, e: &str) -> String {
 
 /// `a op b` for a scalar reducer on values of type `t`, as `ReducerKind::join` defines it (`a` and
 /// `b` are evaluated more than once: pass names or array elements). Float `Min`/`Max` are IEEE
-/// 754-2019 `minimum`/`maximum`: a NaN operand wins (`!(x == x)`: some drivers fold `x != x` to
-/// false), and of equal operands the one with the sign bit (`minimum`) or without (`maximum`),
+/// 754-2019 `minimum`/`maximum`: a NaN operand wins (tested on its bits, [`nan_bits_test`]), and of equal operands the one with the sign bit (`minimum`) or without (`maximum`),
 /// found by comparing the bits, which differ only for `±0`.
 pub(crate) fn join_op(r: ReducerKind, t: ScalarType, a: &str, b: &str) -> String {
     match r {
@@ -78,8 +78,9 @@ pub(crate) fn join_op(r: ReducerKind, t: ScalarType, a: &str, b: &str) -> String
             } else {
                 (">", "<")
             };
+            let (a_nan, b_nan) = (nan_bits_test(t, a), nan_bits_test(t, b));
             format!(
-                "select(select(select({a}, {b}, {b} {better} {a} || ({b} == {a} && bitcast<{bits}>({b}) {sign} bitcast<{bits}>({a}))), {b}, !({b} == {b})), {a}, !({a} == {a}))"
+                "select(select(select({a}, {b}, {b} {better} {a} || ({b} == {a} && bitcast<{bits}>({b}) {sign} bitcast<{bits}>({a}))), {b}, {b_nan}), {a}, {a_nan})"
             )
         }
         ReducerKind::Min => format!("select({a}, {b}, {b} < {a})"),
@@ -141,8 +142,10 @@ pub(crate) fn tree_join(k: &Kernel, joins: &[JoinKind], i: &str, j: &str) -> Str
                 // location (`rokkos_core::reducer::MinLoc`). For integers the NaN tests are false.
                 let c = if *jk == JoinKind::MinLoc { "<" } else { ">" };
                 let f1 = f0 + 1;
+                let t = a.shape.fields()[0].1;
+                let (sn, dn) = (nan_bits_test(t, "sv"), nan_bits_test(t, "dv"));
                 s.push_str(&format!(
-                    "            {{ let sv = sh{f0}[{j}]; let dv = sh{f0}[{i}]; let sl = sh{f1}[{j}]; let dl = sh{f1}[{i}];\n              let sn = !(sv == sv); let dn = !(dv == dv);\n              if ((sn && (!dn || sl < dl)) || (!sn && !dn && (sv {c} dv || (sv == dv && sl < dl)))) {{ sh{f0}[{i}] = sv; sh{f1}[{i}] = sl; }} }}\n"
+                    "            {{ let sv = sh{f0}[{j}]; let dv = sh{f0}[{i}]; let sl = sh{f1}[{j}]; let dl = sh{f1}[{i}];\n              let sn = {sn}; let dn = {dn};\n              if ((sn && (!dn || sl < dl)) || (!sn && !dn && (sv {c} dv || (sv == dv && sl < dl)))) {{ sh{f0}[{i}] = sv; sh{f1}[{i}] = sl; }} }}\n"
                 ));
             }
             JoinKind::MinMax => {

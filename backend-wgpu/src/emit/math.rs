@@ -203,22 +203,31 @@ fn float_bits(t: ScalarType) -> (&'static str, &'static str) {
     }
 }
 
-/// The WGSL function testing a float of type `t` for NaN from its bits: exponent all ones and a
-/// non-zero significand. A comparison (`x != x`, `!(x == x)`) is what a compiler that treats
-/// float arithmetic as relaxed may fold away.
+/// The WGSL function testing a float of type `t` for NaN from its bits (see [`nan_bits_test`]).
 pub(crate) fn is_nan(h: &mut Helpers, t: ScalarType) -> String {
     let tn = t.name();
+    let test = nan_bits_test(t, "x");
+    h.add(&format!("rk_isnan_{tn}"), || {
+        format!("fn rk_isnan_{tn}(x: {tn}) -> bool {{ return {test}; }}\n")
+    })
+}
+
+/// A WGSL expression that is true when `x` (a float of type `t`, or any other scalar: then
+/// `false`) is NaN, tested on its bits: exponent all ones and a non-zero significand. A comparison
+/// (`x != x`, `!(x == x)`) is what a compiler that treats float arithmetic as relaxed may fold
+/// away, and Vulkan lets drivers assume that operands are not NaN unless a shader asks otherwise,
+/// which naga's SPIR-V does not.
+pub(crate) fn nan_bits_test(t: ScalarType, x: &str) -> String {
+    if !t.is_float() {
+        return "false".to_string();
+    }
     let (u, exp) = float_bits(t);
     let abs = if t == ScalarType::F64 {
         "0x7ffffffffffffffflu"
     } else {
         "0x7fffffffu"
     };
-    h.add(&format!("rk_isnan_{tn}"), || {
-        format!(
-            "fn rk_isnan_{tn}(x: {tn}) -> bool {{ return (bitcast<{u}>(x) & {abs}) > {exp}; }}\n"
-        )
-    })
+    format!("((bitcast<{u}>({x}) & {abs}) > {exp})")
 }
 
 /// The WGSL function truncating a float of type `t` toward zero. On `f64` it is `floor` or `ceil`

@@ -39,6 +39,24 @@ fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
     sources.swap_remove(0)
 }
 
+/// Panics if `src` compares an operand with itself (`x == x`, `sh0[i] != sh0[i]`): a NaN test
+/// spelled that way may be folded away by a Vulkan driver (see `math::nan_bits_test`).
+fn assert_no_self_comparison(src: &str) {
+    let operand = |c: char| c.is_ascii_alphanumeric() || "_[]".contains(c);
+    for op in [" == ", " != "] {
+        for (at, _) in src.match_indices(op) {
+            let before = &src[..at];
+            let left = &before[before.trim_end_matches(operand).len()..];
+            let after = &src[at + op.len()..];
+            let right = &after[..after.len() - after.trim_start_matches(operand).len()];
+            assert!(
+                left.is_empty() || left != right,
+                "self-comparison `{left}{op}{right}` in:\n{src}"
+            );
+        }
+    }
+}
+
 const NUM: [ScalarType; 8] = [
     ScalarType::I32,
     ScalarType::U32,
@@ -283,7 +301,7 @@ fn every_cast_and_literal() {
     for v in lits {
         k.body.push(store(v.ty(), Expr::Lit(v)));
     }
-    check(&k, Entry::For, vec![]);
+    assert_no_self_comparison(&check(&k, Entry::For, vec![]));
 }
 
 #[test]
@@ -692,6 +710,7 @@ fn partials_join_validates_for_every_accumulator_shape() {
         for wg in [1, 64, 256] {
             let m = join::join_module(&k, &joins, wg).expect("join module");
             naga_check(&m.source);
+            assert_no_self_comparison(&m.source);
             assert_eq!(m.fields, k.acc_fields().len());
         }
     }

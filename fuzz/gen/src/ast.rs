@@ -146,6 +146,9 @@ pub enum Method {
     IsNan,
     /// `is_finite()` (`bool`).
     IsFinite,
+    /// A call of the kernel's `#[func]` number `n` ([`Kernel::funcs`]): a free function, not a
+    /// method (its arguments are the parameters in order).
+    Func(u32),
 }
 
 impl Method {
@@ -166,6 +169,7 @@ impl Method {
             Method::WrappingMul => "wrapping_mul",
             Method::IsNan => "is_nan",
             Method::IsFinite => "is_finite",
+            Method::Func(_) => "func",
         }
     }
 }
@@ -1068,8 +1072,21 @@ pub struct Kernel {
     pub team: Option<TeamShape>,
     /// The body.
     pub body: Vec<Stmt>,
-    /// Local types, by [`VarId`] (arrays: the element type).
+    /// Local types, by [`VarId`] (arrays: the element type; a function's parameters too).
     pub vars: Vec<Ty>,
+    /// The `#[func]` helpers the body calls ([`Method::Func`]; see [`crate::funcs`]).
+    pub funcs: Vec<Func>,
+}
+
+/// A `#[func]` helper: a pure expression of its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Func {
+    /// Its parameters: the locals its body reads, and their types.
+    pub params: Vec<(VarId, Ty)>,
+    /// The result type.
+    pub ret: Ty,
+    /// The body.
+    pub body: Expr,
 }
 
 impl Kernel {

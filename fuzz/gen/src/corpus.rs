@@ -117,6 +117,7 @@ fn range_for(name: &str, inputs: &[Ty], outputs: &[(Ty, u32)], body: Vec<Stmt>) 
         team: None,
         body,
         vars: Vec::new(),
+        funcs: Vec::new(),
     }
 }
 

@@ -17,6 +17,16 @@ pub const KERNEL_SALT: u64 = 1;
 
 /// Kernel `index` of the run with `seed`.
 pub fn kernel(seed: u64, index: u64) -> Kernel {
+    let mut k = kernel_without_funcs(seed, index);
+    crate::funcs::outline(
+        &mut k,
+        &mut Rng::derive(seed, crate::funcs::FUNC_SALT, index),
+    );
+    k
+}
+
+/// Kernel `index` of seed `seed` as the generator builds it, before [`crate::funcs::outline`].
+pub fn kernel_without_funcs(seed: u64, index: u64) -> Kernel {
     let mut rng = Rng::derive(seed, KERNEL_SALT, index);
     let family = match rng.weighted(&[34, 16, 8, 8, 5, 18, 11]) {
         0 => Family::RangeFor,
@@ -94,6 +104,7 @@ impl Gen {
                 team: None,
                 body: Vec::new(),
                 vars: Vec::new(),
+                funcs: Vec::new(),
             },
             scopes: vec![Vec::new()],
             ctx: Ctx {

@@ -7,6 +7,7 @@
 //! kernel's AST from its [`Spec`] and analyse what its results depend on ([`analyze`]).
 //!
 //! * [`gen`] builds a random [`ast::Kernel`] from `(seed, index)`;
+//! * [`funcs`] moves pure subexpressions into `#[func]` helpers the kernel calls;
 //! * [`corpus`] holds the fixed kernels of the audit's known divergences;
 //! * [`render`] writes its source and launch code;
 //! * [`analyze`] computes per-result taints for the comparison;
@@ -15,6 +16,7 @@
 pub mod analyze;
 pub mod ast;
 pub mod corpus;
+pub mod funcs;
 pub mod gen;
 pub mod render;
 pub mod rng;

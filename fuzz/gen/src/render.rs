@@ -190,6 +190,11 @@ pub fn var(v: VarId) -> String {
     format!("v{}", v.0)
 }
 
+/// The Rust name of `k`'s function `n`.
+fn func_name(k: &Kernel, n: u32) -> String {
+    format!("{}_f{n}", k.name)
+}
+
 fn work_name(k: u8) -> &'static str {
     ["i", "j", "k", "m", "n", "p"][k as usize]
 }
@@ -246,10 +251,45 @@ impl Renderer<'_> {
         for (n, t) in k.scalars.iter().enumerate() {
             params.push(format!("s{n}: {t}"));
         }
+        self.funcs();
         self.line(0, attr);
         self.line(0, &format!("fn {}({}) {{", k.name, params.join(", ")));
         self.block(&k.body, 1);
         self.line(0, "}");
+    }
+
+    /// The `#[func]` helpers the body still calls (a shrink edit may have dropped a call).
+    fn funcs(&mut self) {
+        let k = self.k;
+        let mut called = vec![false; k.funcs.len()];
+        k.walk_exprs(&mut |e| {
+            if let ExprKind::Call(Method::Func(n), _) = e.kind {
+                called[n as usize] = true;
+            }
+        });
+        for (n, f) in k.funcs.iter().enumerate() {
+            if !called[n] {
+                continue;
+            }
+            let params: Vec<String> = f
+                .params
+                .iter()
+                .map(|(v, t)| format!("{}: {t}", var(*v)))
+                .collect();
+            self.line(0, "#[func]");
+            self.line(
+                0,
+                &format!(
+                    "fn {}({}) -> {} {{",
+                    func_name(k, n as u32),
+                    params.join(", "),
+                    f.ret
+                ),
+            );
+            let body = self.expr(&f.body);
+            self.line(1, &body);
+            self.line(0, "}");
+        }
     }
 
     fn block(&mut self, b: &[Stmt], d: usize) {
@@ -621,6 +661,10 @@ impl Renderer<'_> {
                 format!("({} {} {})", self.expr(a), op.symbol(), self.expr(b))
             }
             ExprKind::Cast(a) => format!("({} as {})", self.expr(a), e.ty),
+            ExprKind::Call(Method::Func(n), args) => {
+                let a: Vec<String> = args.iter().map(|x| self.expr(x)).collect();
+                format!("{}({})", func_name(self.k, *n), a.join(", "))
+            }
             ExprKind::Call(m, args) => {
                 let rest: Vec<String> = args[1..].iter().map(|x| self.expr(x)).collect();
                 format!(
