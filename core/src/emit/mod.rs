@@ -12,6 +12,7 @@ pub mod joins;
 pub mod names;
 pub mod rules;
 pub mod walk;
+pub mod width;
 
 use std::collections::BTreeMap;
 
