@@ -31,6 +31,7 @@ fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
             joins: joins.clone(),
             addr32,
             bare_in_bounds: addr32,
+            width: rokkos_core::emit::width::IndexWidth::W64,
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
         naga_check(&e.source);
@@ -332,6 +333,7 @@ fn every_math_function_in(checks: bool) {
                 joins: vec![],
                 addr32: false,
                 bare_in_bounds: false,
+                width: rokkos_core::emit::width::IndexWidth::W64,
             };
             match emit(&info_k, &info, &opts, Caps::ALL) {
                 Ok(_) => k.body.push(store(t, e)),
@@ -364,6 +366,7 @@ fn may_fail_only_with_checked_accesses() {
             joins: vec![],
             addr32: true,
             bare_in_bounds: proven,
+            width: rokkos_core::emit::width::IndexWidth::W64,
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
         naga_check(&e.source);
@@ -410,6 +413,7 @@ fn every_atomic_on_every_type() {
         joins: vec![],
         addr32: true,
         bare_in_bounds: false,
+        width: rokkos_core::emit::width::IndexWidth::W64,
     };
     let caps = Caps {
         atomic64: false,
@@ -594,6 +598,7 @@ fn team_constructs_validate() {
                     },
                     addr32: t == 4,
                     bare_in_bounds: false,
+                    width: rokkos_core::emit::width::IndexWidth::W64,
                 };
                 let e = emit(&k, &info, &opts, Caps::ALL).expect("emits");
                 naga_check(&e.source);
@@ -618,6 +623,7 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
         joins: vec![],
         addr32: false,
         bare_in_bounds: false,
+        width: rokkos_core::emit::width::IndexWidth::W64,
     };
     assert!(emit(&k, &info, &opts, Caps::ALL).is_err());
     assert!(team::needs_lane_comm(&k, &info));
