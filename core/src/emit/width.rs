@@ -50,8 +50,9 @@
 //! 5. **Indices** of View and local-array accesses must be unsigned (`usize` bounded as above,
 //!    `u32`, `u16`, `u8`): a negative signed index is out of bounds in both widths, but its
 //!    reported value would differ.
-//! 6. **Kernels outside the proof**: accumulators or helper functions that use `usize` (their
-//!    values cross the host boundary or a call, which the analysis does not follow), and team
+//! 6. **Kernels outside the proof**: `usize` View elements, accumulators or helper functions
+//!    that use `usize` (their values cross memory, the host boundary or a call, which the
+//!    analysis does not follow), and team
 //!    kernels (the 32-bit team entry is not built), always run the 64-bit variant.
 //!
 //! A kernel whose plan fails runs the 64-bit variant; its result is the same either way, only
@@ -399,6 +400,10 @@ pub fn plan(k: &Kernel) -> WidthPlan {
 fn index32(k: &Kernel) -> Result<(), String> {
     if k.work == WorkKind::Team {
         return Err("a team kernel (the 32-bit team entry is not built)".into());
+    }
+    if let Some(v) = k.views.iter().find(|v| v.elem == ScalarType::U64) {
+        // Its elements are `u64` in memory: a value stored there is not an index.
+        return Err(format!("View `{}` has usize elements", v.name));
     }
     for (f, _) in k.acc_fields() {
         if k.acc_field_type(f) == Some(ScalarType::U64) {

@@ -137,3 +137,14 @@ fn launch_facts() {
     assert!(!launch_fits([ATOM_MAX + 1], true));
     assert!(!launch_fits([1], false));
 }
+
+#[test]
+fn usize_view_elements_keep_the_kernel_64_bit() {
+    // A `usize` stored into memory is a 64-bit value there, whatever bounds it has.
+    let mut k = KernelBuilder::new("store_index", WorkKind::Range);
+    let i = k.work_index(0);
+    let out = k.view::<usize>("out", 1, Access::Writable);
+    k.store(out, i.clone(), i);
+    let p = plan(&k.finish().unwrap());
+    assert!(p.index32.unwrap_err().contains("View `out`"));
+}
