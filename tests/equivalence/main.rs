@@ -249,6 +249,7 @@ mod launch_hold;
 mod launches;
 mod math;
 mod mdrange;
+mod narrow;
 mod neighbours;
 mod overflow;
 mod range;
@@ -495,6 +496,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("copy_kernel_copy_back", "SHADER_INT64"),
     ("custom_reducers", "Custom"),
     ("division_by_zero_fails", "SHADER_INT64"),
+    ("escaping_usize", "SHADER_INT64"),
     ("every_cast_matches_rust", "SHADER_F64"),
     ("exact_functions_keep_signed_zeros", "SHADER_F64"),
     ("f64_transcendentals_match", "SHADER_F64"),
