@@ -144,9 +144,11 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
     create_hiding(super::adapters::hidden_features()?)
 }
 
+/// A device made (or not, and why) for one set of hidden capabilities.
+type Hiding = (wgpu::Features, std::result::Result<Arc<Ctx>, String>);
+
 /// Devices made by [`hiding_ctx`], one per list of hidden capabilities.
-static HIDING: Mutex<Vec<(wgpu::Features, std::result::Result<Arc<Ctx>, String>)>> =
-    Mutex::new(Vec::new());
+static HIDING: Mutex<Vec<Hiding>> = Mutex::new(Vec::new());
 
 /// A device of its own on the default adapter with the capabilities `hide` lists (as
 /// `ROKKOS_WGPU_HIDE` does) hidden; one per list, made on first use.

@@ -558,7 +558,7 @@ fn own_i64(k: &Kernel) -> Option<String> {
 fn short(e: &Expr) -> String {
     let s = format!("{e:?}");
     if s.len() > 80 {
-        format!("{}..", &s[..s.floor_char_boundary(78)])
+        format!("{}..", s.chars().take(78).collect::<String>())
     } else {
         s
     }
