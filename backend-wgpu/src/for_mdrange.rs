@@ -4,7 +4,9 @@
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
-use crate::runtime::launch::{addr32_ok, dispatch, fold, pipeline, prepare, unsupported};
+use crate::runtime::launch::{
+    addr32_ok, dispatch, fold, index_width, pipeline, prepare, unsupported,
+};
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{init_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
@@ -70,6 +72,15 @@ pub(crate) fn launch<
         joins: joins.clone(),
         addr32: addr32_ok(&p),
         bare_in_bounds: false,
+        width: index_width(
+            ctx,
+            &p,
+            &begin
+                .iter()
+                .chain(end.iter())
+                .map(|&b| b as u64)
+                .collect::<Vec<_>>(),
+        ),
     };
     let c = pipeline(ctx, &p, &opts)?;
     let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));

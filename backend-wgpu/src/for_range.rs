@@ -3,7 +3,9 @@
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
-use crate::runtime::launch::{addr32_ok, bare_ok, dispatch, pipeline, prepare, wg_size};
+use crate::runtime::launch::{
+    addr32_ok, bare_ok, dispatch, index_width, pipeline, prepare, wg_size,
+};
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{RangePolicy, Result};
@@ -24,6 +26,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>>(
         joins: vec![],
         addr32: addr32_ok(&p),
         bare_in_bounds: bare_ok(&p, end),
+        width: index_width(ctx, &p, &[begin as u64, end as u64]),
     };
     let c = pipeline(ctx, &p, &opts)?;
     let n = end.saturating_sub(begin) as u64;

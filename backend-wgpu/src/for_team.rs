@@ -133,6 +133,8 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         joins: joins.clone(),
         addr32: addr32_ok(&p),
         bare_in_bounds: false,
+        // The 32-bit team entry is not built (the width plan refuses team kernels).
+        width: rokkos_core::emit::width::IndexWidth::W64,
     };
     let c = pipeline(ctx, &p, &opts)?;
     let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));

@@ -104,8 +104,13 @@
 //!
 //! # Requirements and what is unsupported
 //!
-//! - The IR's `usize` is `u64`, so every kernel needs **SHADER_INT64** (lavapipe and NVIDIA have
-//!   it); `f64` needs **SHADER_F64**. Without them launches answer `Err(Unsupported)` naming it.
+//! - The IR's `usize` is `u64`. Each launch runs a **32-bit variant** of the kernel (every `usize`
+//!   spelled `u32`) when `rokkos_core::emit::width` proves it exact and the launch's sizes fit
+//!   (extents, bounds and `usize` scalars at most `2^31 - 1`, addresses below `u32::MAX`), else
+//!   the 64-bit one. Without **SHADER_INT64** only the 32-bit variant of a kernel that uses no
+//!   64-bit integer of its own runs; the others answer `Err(Unsupported)` naming SHADER_INT64,
+//!   the kernel and why. `f64` needs **SHADER_F64**, and answers the same way without it. Team
+//!   kernels always run the 64-bit variant (the 32-bit team entry is not built).
 //! - **Team scratch**: atomics on scratch Views and `bool` scratch Views are `Err(Unsupported)`.
 //! - **64-bit atomics** (i64/u64/f64 elements) need SHADER_INT64_ATOMIC_ALL_OPS (lavapipe and NVIDIA
 //!   have it): `i64` / `u64` natively, `f64` as compare-exchange loops on the bits; without it
@@ -204,6 +209,16 @@ impl Wgpu {
     pub fn new() -> Result<Wgpu> {
         default_ctx().map(|ctx| Wgpu { ctx }).map_err(unavailable)
     }
+    /// A space on a device of its own on the same adapter, with the shader capabilities `hide`
+    /// lists hidden (a comma-separated list of `int64`, `f64`, `atomic64`, as
+    /// [`HIDE_ENV`] takes): what a user of an adapter without them gets, in a process whose
+    /// default device has them (the test suite runs the equivalence tests so). One device per
+    /// list, made on first use; Views of one space cannot be used by another.
+    pub fn with_hidden(hide: &str) -> Result<Wgpu> {
+        runtime::ctx::hiding_ctx(hide)
+            .map(|ctx| Wgpu { ctx })
+            .map_err(unavailable)
+    }
     /// The adapter's name (e.g. `"llvmpipe (LLVM 19.1.7, 256 bits)"`).
     pub fn adapter_name(&self) -> &str {
         &self.ctx.adapter_name
@@ -216,7 +231,8 @@ impl Wgpu {
     pub fn has_f64(&self) -> bool {
         self.ctx.caps.f64
     }
-    /// Whether the device has SHADER_INT64 (needed by every kernel).
+    /// Whether the device has SHADER_INT64 (without it, only kernels whose 32-bit variant
+    /// suffices run: see [`rokkos_core::emit::width`]).
     pub fn has_int64(&self) -> bool {
         self.ctx.caps.int64
     }

@@ -40,8 +40,12 @@ pub fn storage_type(t: ScalarType) -> ScalarType {
 }
 
 /// The parameter block of `kernel` launched as `opts` describes.
+///
+/// In the 32-bit variant ([`EmitOptions::width`]) every `u64` field (work bounds, View offsets,
+/// extents and strides, `usize` scalars) is a `u32`: the launch facts say their values fit.
 pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
     use ScalarType as T;
+    let w32 = opts.width == rokkos_core::emit::width::IndexWidth::W32;
     let mut f: Vec<(String, ScalarType)> = vec![("launch".into(), T::U32)];
     match kernel.work {
         WorkKind::Range => {
@@ -79,6 +83,9 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
         for (k, (_, t)) in kernel.acc_fields().iter().enumerate() {
             f.push((format!("init{k}"), storage_type(*t)));
         }
+    }
+    for (_, t) in f.iter_mut() {
+        *t = rokkos_core::emit::walk::lower(w32, *t);
     }
     ParamsLayout::of_fields(f)
 }

@@ -4,7 +4,9 @@
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
-use crate::runtime::launch::{addr32_ok, bare_ok, dispatch, pipeline, prepare, wg_size};
+use crate::runtime::launch::{
+    addr32_ok, bare_ok, dispatch, index_width, pipeline, prepare, wg_size,
+};
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{finish_host, finish_into, init_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
@@ -56,6 +58,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         joins: joins.clone(),
         addr32: addr32_ok(&p),
         bare_in_bounds: bare_ok(&p, end),
+        width: index_width(ctx, &p, &[begin as u64, end as u64]),
     };
     let c = pipeline(ctx, &p, &opts)?;
     let mut red = Reduction::new(&p.ir, joins, &init);

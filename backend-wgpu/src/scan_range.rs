@@ -5,7 +5,8 @@ use crate::emit::{EmitOptions, Entry};
 use crate::params::{storage_type, ParamsLayout};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, bare_ok, dispatch, fold, pipeline, prepare, read_fields, scratch_buffer, wg_size,
+    addr32_ok, bare_ok, dispatch, fold, index_width, pipeline, prepare, read_fields,
+    scratch_buffer, wg_size,
 };
 use crate::runtime::reduction::init_values;
 use crate::{Wgpu, WgpuSpace};
@@ -28,12 +29,14 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
     let fields = p.ir.acc_fields();
     let (joins, init) = init_values(reducer, &fields)?;
     let wg = wg_size(ctx);
+    let width = index_width(ctx, &p, &[begin as u64, end as u64]);
     let o1 = EmitOptions {
         entry: Entry::ScanTotals,
         wg,
         joins: joins.clone(),
         addr32: addr32_ok(&p),
         bare_in_bounds: bare_ok(&p, end),
+        width,
     };
     let o2 = EmitOptions {
         entry: Entry::ScanFinal,
@@ -41,6 +44,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         joins,
         addr32: addr32_ok(&p),
         bare_in_bounds: bare_ok(&p, end),
+        width,
     };
     let c1 = pipeline(ctx, &p, &o1)?;
     let c2 = pipeline(ctx, &p, &o2)?;

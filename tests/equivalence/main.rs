@@ -134,6 +134,18 @@ macro_rules! per_backend {
                     crate::capability_gated("cuda", || super::$name(rokkos::Device::from(space)));
                 }
             }
+
+            /// The wgpu backend on a device with SHADER_INT64 and SHADER_F64 hidden (what an
+            /// OpenGL or WebGPU adapter offers): kernels run through their 32-bit variant. The
+            /// body must pass unless it is listed in [`crate::NO_INT64_GATED`], and then it must
+            /// be refused naming the hidden feature.
+            #[cfg(feature = "wgpu")]
+            #[test]
+            fn wgpu_no_int64() {
+                if let Some(space) = crate::wgpu_no_int64_space() {
+                    crate::gated_as_listed(stringify!($name), || super::$name(space));
+                }
+            }
         }
     };
 }
@@ -259,6 +271,7 @@ mod launch_hold;
 mod launches;
 mod math;
 mod mdrange;
+mod narrow;
 mod neighbours;
 mod overflow;
 mod range;
@@ -493,6 +506,162 @@ pub fn cuda_space() -> Option<rokkos::Cuda> {
         Err(e) => {
             eprintln!("skipped: {e}");
             None
+        }
+    }
+}
+
+/// The wgpu space with SHADER_INT64 and SHADER_F64 hidden ([`rokkos::Wgpu::with_hidden`]), or
+/// `None` as [`wgpu_space`] says.
+#[cfg(feature = "wgpu")]
+pub fn wgpu_no_int64_space() -> Option<rokkos::Wgpu> {
+    wgpu_space()?;
+    match rokkos::Wgpu::with_hidden("int64,f64") {
+        Ok(s) => Some(s),
+        Err(e) => {
+            panic!("the default wgpu device exists but one with int64 and f64 hidden does not: {e}")
+        }
+    }
+}
+
+/// The equivalence tests that need a 64-bit integer or an f64 of their own (or a kernel the
+/// 32-bit variant does not cover), with the feature their refusal names: on a device without
+/// SHADER_INT64 and SHADER_F64 they answer `Err(Unsupported)`; every other test passes there.
+pub const NO_INT64_GATED: &[(&str, &str)] = &[
+    ("clamp_with_bad_bounds_fails", "SHADER_F64"),
+    ("constant_operands_compile", "SHADER_F64"),
+    ("contended_element", "SHADER_INT64"),
+    ("control_flow_in_kernels", "SHADER_INT64"),
+    ("copy_kernel_copy_back", "SHADER_INT64"),
+    ("custom_reducers", "Custom"),
+    ("division_by_zero_fails", "SHADER_INT64"),
+    ("escaping_usize", "SHADER_INT64"),
+    ("every_cast_matches_rust", "SHADER_F64"),
+    ("exact_functions_keep_signed_zeros", "SHADER_F64"),
+    ("f64_transcendentals_match", "SHADER_F64"),
+    ("fill_rows_all_layouts", "SHADER_INT64"),
+    ("fill_strided_layouts", "SHADER_INT64"),
+    ("fill_with_index", "SHADER_INT64"),
+    ("float_dot", "SHADER_F64"),
+    ("float_min_max_pin_signed_zeros", "SHADER_F64"),
+    ("float_predicates_match", "SHADER_F64"),
+    ("float_reducers", "SHADER_F64"),
+    ("float_rem_is_exact", "SHADER_F64"),
+    ("funcs_and_generic_kernels", "SHADER_F64"),
+    ("generic_funcs", "SHADER_F64"),
+    ("histograms", "SHADER_INT64"),
+    ("huge_steps_match_rust", "SHADER_INT64"),
+    ("inclusive_float_scan", "SHADER_F64"),
+    ("inclusive_intervals", "SHADER_INT64"),
+    ("inclusive_ranges_reach_max", "SHADER_INT64"),
+    ("inclusive_subview_ranges", "SHADER_INT64"),
+    ("inclusive_top_ends", "SHADER_INT64"),
+    ("index_forms", "SHADER_INT64"),
+    ("integer_arithmetic_fails_as_rust", "SHADER_INT64"),
+    ("integer_reducers", "SHADER_INT64"),
+    ("invalid_team_policies", "SHADER_F64"),
+    ("kernels_on_disjoint_subviews", "SHADER_F64"),
+    ("kernels_read_every_rank_and_layout", "SHADER_INT64"),
+    ("large_range", "SHADER_INT64"),
+    ("mdrange_2d", "SHADER_INT64"),
+    ("mdrange_3d", "SHADER_INT64"),
+    ("mdrange_4d", "SHADER_INT64"),
+    ("mdrange_5d", "SHADER_INT64"),
+    ("mdrange_6d", "SHADER_INT64"),
+    ("mdrange_on_subview", "SHADER_INT64"),
+    ("mul_add_is_fused", "SHADER_F64"),
+    ("neighbour_reduce", "SHADER_F64"),
+    ("neighbours_2d", "SHADER_F64"),
+    ("neighbours_3d", "SHADER_F64"),
+    ("neighbours_nested_reduce", "SHADER_F64"),
+    ("neighbours_plain_loop", "SHADER_F64"),
+    ("neighbours_range", "SHADER_F64"),
+    ("neighbours_team_loop", "SHADER_F64"),
+    ("nested_vector_reduce", "SHADER_F64"),
+    ("nested_vector_scan", "SHADER_INT64"),
+    ("one_final_call_per_index", "SHADER_INT64"),
+    ("ordered_join", "Custom"),
+    ("other_failures_are_kernel_failed", "SHADER_INT64"),
+    ("out_of_bounds_is_an_error", "SHADER_F64"),
+    ("overflowing_scratch_requests_fail", "SHADER_F64"),
+    ("overlapping_arguments", "SHADER_F64"),
+    ("prefix_sum_of_data", "SHADER_INT64"),
+    ("prefix_sum_of_index", "SHADER_INT64"),
+    ("read_modify_write", "SHADER_INT64"),
+    ("reduce_into_rank0", "SHADER_INT64"),
+    ("reduce_into_then_consume", "SHADER_F64"),
+    ("reduce_of_reductions", "SHADER_INT64"),
+    ("reduce_rank2_rows", "SHADER_INT64"),
+    ("reducers_treat_nan_and_zeros_alike", "SHADER_F64"),
+    ("repeated_and_distinct_arguments", "SHADER_INT64"),
+    ("rounding_matches", "SHADER_F64"),
+    ("scan_with_max", "SHADER_INT64"),
+    ("scratch_in_reduce", "SHADER_INT64"),
+    ("scratch_overuse_fails", "SHADER_F64"),
+    ("scratch_round_trip", "SHADER_F64"),
+    ("several_accumulators", "SHADER_INT64"),
+    ("several_scratch_views", "SHADER_INT64"),
+    ("single_thread_at_team_rank", "SHADER_INT64"),
+    ("single_thread_in_thread_range", "SHADER_INT64"),
+    ("stores_outside_vector_ranges_run_once", "SHADER_INT64"),
+    ("stream_compaction", "SHADER_INT64"),
+    ("sum_of_index", "SHADER_INT64"),
+    ("team_broadcast_and_single", "SHADER_INT64"),
+    ("team_identity", "SHADER_INT64"),
+    (
+        "team_range_bounds_through_single_and_broadcast",
+        "SHADER_INT64",
+    ),
+    ("team_ranges_over_intervals_from_a_view", "SHADER_INT64"),
+    ("team_reduce", "SHADER_INT64"),
+    ("team_reducers_treat_nan_and_zeros_alike", "SHADER_F64"),
+    ("team_row_sums", "SHADER_INT64"),
+    ("team_scratch_rounds_with_barriers", "SHADER_INT64"),
+    ("team_thread_range_bounds", "SHADER_INT64"),
+    ("team_thread_scan", "SHADER_INT64"),
+    ("team_vector_minloc", "SHADER_F64"),
+    ("thread_private_scratch", "SHADER_INT64"),
+    ("thread_vector_nesting", "SHADER_INT64"),
+    ("transcendentals_keep_rusts_special_values", "SHADER_INT64"),
+    ("tuple_reducers", "SHADER_F64"),
+    ("typed_step_literals", "SHADER_INT64"),
+    ("u32_to_i64_zero_extends", "SHADER_F64"),
+    ("zero_loop_step_fails", "SHADER_INT64"),
+];
+
+/// Runs test body `name` on the wgpu space with 64-bit features hidden: it must pass unless
+/// [`NO_INT64_GATED`] lists it, and a listed one must be refused naming its feature (so that the
+/// list is exact both ways: a newly gated test and a newly passing one both fail here).
+pub fn gated_as_listed(name: &str, body: impl FnOnce()) {
+    let listed = NO_INT64_GATED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, f)| *f);
+    // The refusal as `Display` prints it (a body that panics with the error) or as `Debug` does
+    // (a body that unwraps it or prints the launch's result).
+    let refusal = |msg: &str| {
+        ["`wgpu` cannot do this:", "Unsupported { backend: \"wgpu\""]
+            .iter()
+            .find_map(|m| msg.find(m))
+    };
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body));
+    match (r, listed) {
+        (Ok(()), None) => {}
+        (Ok(()), Some(f)) => panic!(
+            "`{name}` is listed in NO_INT64_GATED (needs {f}) but passed without it: remove it from the list"
+        ),
+        (Err(p), listed) => {
+            let msg = panic_message(&*p);
+            let at = refusal(&msg);
+            match (at, listed) {
+                (Some(at), Some(f)) if msg[at..].contains(f) => {
+                    eprintln!("gated without {f}: {}", &msg[at..]);
+                }
+                (Some(at), _) => {
+                    eprintln!("NO_INT64_GATED_CANDIDATE {name}: {}", &msg[at..]);
+                    panic!("`{name}` was refused without 64-bit features but NO_INT64_GATED does not list it so: {}", &msg[at..])
+                }
+                _ => std::panic::resume_unwind(p),
+            }
         }
     }
 }

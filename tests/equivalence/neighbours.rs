@@ -151,7 +151,10 @@ fn neighbours_2d<E: ExecutionSpace>(space: E) {
             }
         }
         if in_bounds {
-            prop_assert!(matches!(r, Ok(Ok(()))), "box {b:?}..{e:?} in bounds failed");
+            prop_assert!(
+                matches!(r, Ok(Ok(()))),
+                "box {b:?}..{e:?} in bounds failed: {r:?}"
+            );
             prop_assert_eq!(to_host(&v), want);
         } else {
             expect_failure(r, "shifted2", &["u"])?;
@@ -192,7 +195,10 @@ fn neighbours_3d<E: ExecutionSpace>(space: E) {
             }
         }
         if in_bounds {
-            prop_assert!(matches!(r, Ok(Ok(()))), "box {b:?}..{e:?} in bounds failed");
+            prop_assert!(
+                matches!(r, Ok(Ok(()))),
+                "box {b:?}..{e:?} in bounds failed: {r:?}"
+            );
             prop_assert_eq!(to_host(&v), want);
         } else {
             expect_failure(r, "shifted3", &["u"])?;
@@ -228,7 +234,10 @@ fn neighbour_reduce<E: ExecutionSpace>(space: E) {
         }
         match want {
             Some(w) => {
-                prop_assert!(matches!(r, Ok(Ok(()))), "box {b:?}..{e:?} in bounds failed");
+                prop_assert!(
+                    matches!(r, Ok(Ok(()))),
+                    "box {b:?}..{e:?} in bounds failed: {r:?}"
+                );
                 prop_assert_eq!(got, w);
             }
             None => expect_failure(r, "shifted_sum", &["u"])?,
@@ -260,7 +269,7 @@ fn neighbours_range<E: ExecutionSpace>(space: E) {
         let (hx, hm) = (to_host(&x), to_host(&m));
         let reads_ok = n == 0 || (n < nx && n <= nm && cols > 1);
         if reads_ok {
-            prop_assert!(matches!(r, Ok(Ok(()))), "n {n} in bounds failed");
+            prop_assert!(matches!(r, Ok(Ok(()))), "n {n} in bounds failed: {r:?}");
             let want: Vec<f64> = (0..n)
                 .map(|i| hx[i + 1] - hx[i] + hm[i * cols + 1])
                 .collect();
@@ -323,7 +332,7 @@ fn neighbours_team_loop<E: ExecutionSpace>(space: E) {
         if in_bounds {
             prop_assert!(
                 matches!(r, Ok(Ok(()))),
-                "league {league} x {cols} in bounds failed"
+                "league {league} x {cols} in bounds failed: {r:?}"
             );
             prop_assert_eq!(to_host(&out), want);
         } else {
@@ -370,7 +379,7 @@ fn neighbours_plain_loop<E: ExecutionSpace>(space: E) {
         if in_bounds {
             prop_assert!(
                 matches!(r, Ok(Ok(()))),
-                "n {n}, {lo}..{hi} in bounds failed"
+                "n {n}, {lo}..{hi} in bounds failed: {r:?}"
             );
             prop_assert_eq!(to_host(&out), want);
         } else {
@@ -422,7 +431,7 @@ fn neighbours_nested_reduce<E: ExecutionSpace>(space: E) {
         if in_bounds {
             prop_assert!(
                 matches!(r, Ok(Ok(()))),
-                "league {league} width {width} in bounds failed"
+                "league {league} width {width} in bounds failed: {r:?}"
             );
             prop_assert_eq!(to_host(&out), want);
         } else {

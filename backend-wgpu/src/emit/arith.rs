@@ -127,9 +127,14 @@ fn mul(h: &mut Helpers, t: ScalarType, f: Failure) -> String {
     let tn = t.name();
     let name = format!("rk_cmul_{tn}");
     let on_ovf = fail(h, f);
+    // Every test stays in the operands' width, so that 32-bit types need no 64-bit integers.
     let test = match t {
-        ScalarType::I32 => "i64(a) * i64(b) != i64(r)".to_string(),
-        ScalarType::U32 => "u64(a) * u64(b) > 4294967295lu".to_string(),
+        // As for i64 below: dividing back is exact unless `a` is -1.
+        ScalarType::I32 => {
+            "(a == -1i && b == (-2147483647i - 1i)) || (a != 0i && a != -1i && r / a != b)"
+                .to_string()
+        }
+        ScalarType::U32 => "a != 0u && r / a != b".to_string(),
         // Dividing back is exact unless `a` is -1, where only `MIN` overflows (and `MIN / -1`
         // would wrap).
         ScalarType::I64 => {

@@ -39,8 +39,9 @@ pub(crate) fn call(
     } else {
         None
     };
+    let ity = super::memory::index_ty(h);
     h.add(&name, || {
-        let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
+        let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: {ity}")).collect();
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
         match a.op.arg_count() {
             1 => params.push(format!("x: {tn}")),

@@ -48,20 +48,21 @@ fn checked_shift(h: &mut Helpers, op: BitwiseOp, lt: ScalarType, rt: ScalarType)
     );
     let on_ovf = arith::fail(h, rokkos_core::emit::rules::shift_failure(op));
     // The amount's bits, zero-extended: a negative i32 is 2^32 - |n| as Rust compares it.
-    let amount = match rt {
-        ScalarType::I32 => "u64(bitcast<u32>(n))",
-        ScalarType::I64 => "bitcast<u64>(n)",
-        _ => "u64(n)",
+    // A 32-bit amount is compared in 32 bits (no 64-bit integer needed).
+    let (amount, width) = match rt {
+        ScalarType::I32 => ("bitcast<u32>(n)", format!("{}u", lt.bits())),
+        ScalarType::I64 => ("bitcast<u64>(n)", format!("{}lu", lt.bits())),
+        ScalarType::U64 => ("n", format!("{}lu", lt.bits())),
+        _ => ("u32(n)", format!("{}u", lt.bits())),
     };
     let mask = super::lit(Value::from_bits(rt, lt.bits() as u64 - 1));
     let shifted = in_range(lt, op, format!("(a {} u32(n & {mask}))", op.symbol()));
     h.add(&name, || {
         format!(
-            "fn {name}(a: {}, n: {}) -> {} {{\n    if ({amount} >= {}lu) {{ {on_ovf}; }}\n    return {shifted};\n}}\n",
+            "fn {name}(a: {}, n: {}) -> {} {{\n    if ({amount} >= {width}) {{ {on_ovf}; }}\n    return {shifted};\n}}\n",
             super::wty(lt),
             super::wty(rt),
             super::wty(lt),
-            lt.bits(),
         )
     })
 }

@@ -4,6 +4,7 @@
 use super::math::nan_bits_test;
 use super::{wty, EmitError, EmitOptions, Entry, Helpers};
 use crate::params::storage_type;
+use rokkos_core::emit::width::IndexWidth;
 use rokkos_core::ir::{Kernel, ReducerKind, ScalarType, WorkKind};
 use rokkos_core::reducer::JoinKind;
 
@@ -203,23 +204,32 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
         }
         s.push_str("    rk_fin = false;\n");
     }
-    // Where this invocation's work item is, and whether it has one.
+    // Where this invocation's work item is, and whether it has one. In the 32-bit variant the
+    // sums stay below `end + 4 * stride` (at most 2^31 + 2^20), which a `u32` holds.
+    let (ity, l) = if opts.width == IndexWidth::W32 {
+        ("u32", "u")
+    } else {
+        ("u64", "lu")
+    };
     match k.work {
         WorkKind::Range => {
-            s.push_str(&format!("    let lin = u64(g) * {wg}lu + u64(li);\n"));
+            s.push_str(&format!("    let lin = {ity}(g) * {wg}{l} + {ity}(li);\n"));
             if opts.entry == Entry::Reduce {
                 // Grid-stride fold, four items per trip so that their loads are in flight
                 // together; the items are still folded one by one in index order.
-                s.push_str(concat!(
-                    "    var idx = lin;\n    let st = P.stride;\n",
-                    "    loop {\n        if (idx + 3lu * st >= P.n) { break; }\n",
-                    "        w0 = P.begin + idx;\n        rk_work();\n",
-                    "        w0 = P.begin + idx + st;\n        rk_work();\n",
-                    "        w0 = P.begin + idx + 2lu * st;\n        rk_work();\n",
-                    "        w0 = P.begin + idx + 3lu * st;\n        rk_work();\n",
-                    "        idx = idx + 4lu * st;\n    }\n",
-                    "    loop {\n        if (idx >= P.n) { break; }\n        w0 = P.begin + idx;\n        rk_work();\n        idx = idx + st;\n    }\n",
-                ));
+                s.push_str(
+                    &concat!(
+                        "    var idx = lin;\n    let st = P.stride;\n",
+                        "    loop {\n        if (idx + 3lu * st >= P.n) { break; }\n",
+                        "        w0 = P.begin + idx;\n        rk_work();\n",
+                        "        w0 = P.begin + idx + st;\n        rk_work();\n",
+                        "        w0 = P.begin + idx + 2lu * st;\n        rk_work();\n",
+                        "        w0 = P.begin + idx + 3lu * st;\n        rk_work();\n",
+                        "        idx = idx + 4lu * st;\n    }\n",
+                        "    loop {\n        if (idx >= P.n) { break; }\n        w0 = P.begin + idx;\n        rk_work();\n        idx = idx + st;\n    }\n",
+                    )
+                    .replace("lu ", &format!("{l} ")),
+                );
             } else {
                 s.push_str(
                     "    let act = lin < P.n;\n    if (act) { w0 = P.begin + lin; rk_work(); }\n",
@@ -236,7 +246,7 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
             ));
             for d in (0..r).rev() {
                 s.push_str(&format!(
-                    "    {{ let tc = rem % P.nt{d}; rem = rem / P.nt{d}; let lo = lrem % P.t{d}; lrem = lrem / P.t{d};\n      w{d} = P.b{d} + u64(tc) * u64(P.t{d}) + u64(lo); act = act && w{d} < P.e{d}; }}\n"
+                    "    {{ let tc = rem % P.nt{d}; rem = rem / P.nt{d}; let lo = lrem % P.t{d}; lrem = lrem / P.t{d};\n      w{d} = P.b{d} + {ity}(tc) * {ity}(P.t{d}) + {ity}(lo); act = act && w{d} < P.e{d}; }}\n"
                 ));
             }
             if opts.entry != Entry::For && opts.entry != Entry::Reduce {

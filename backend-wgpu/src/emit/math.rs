@@ -117,15 +117,18 @@ pub(crate) fn call(
             // `lo > hi` (or a NaN bound) fails as Rust's assertion does; the bounds' bits go into
             // the error record so that the message can print them.
             let code = codes::CLAMP_CODE + t as u32;
+            // Two words each (low, high), so that 32-bit types need no 64-bit integer.
             let bits = |v: &str| match t {
-                ScalarType::I32 | ScalarType::F32 => format!("u64(bitcast<u32>({v}))"),
-                ScalarType::U32 => format!("u64({v})"),
-                _ => format!("bitcast<u64>({v})"),
+                ScalarType::I32 | ScalarType::F32 => format!("bitcast<u32>({v}), 0u"),
+                ScalarType::U32 => format!("{v}, 0u"),
+                _ => {
+                    format!("u32(bitcast<u64>({v}) & 0xfffffffflu), u32(bitcast<u64>({v}) >> 32u)")
+                }
             };
             let n = helper(
                 format!("rk_clamp_{tn}"),
                 format!(
-                    "fn rk_clamp_{tn}(x: {tn}, lo: {tn}, hi: {tn}) -> {tn} {{\n    if (!(lo <= hi)) {{ if (rk_oob_begin({code}u, 2u)) {{ rk_oob_idx(0u, {}); rk_oob_idx(1u, {}); }} }}\n    if (x < lo) {{ return lo; }}\n    if (x > hi) {{ return hi; }}\n    return x;\n}}\n",
+                    "fn rk_clamp_{tn}(x: {tn}, lo: {tn}, hi: {tn}) -> {tn} {{\n    if (!(lo <= hi)) {{ if (rk_oob_begin({code}u, 2u)) {{ rk_oob_w(0u, {}); rk_oob_w(1u, {}); }} }}\n    if (x < lo) {{ return lo; }}\n    if (x > hi) {{ return hi; }}\n    return x;\n}}\n",
                     bits("lo"),
                     bits("hi")
                 ),

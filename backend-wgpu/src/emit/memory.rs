@@ -69,9 +69,30 @@ pub(crate) fn to_u64(t: ScalarType, e: &str) -> String {
     }
 }
 
-/// The module-level error helpers.
-pub(crate) fn error_helpers() -> String {
-    "fn rk_f32_bits(b: u32) -> f32 { return bitcast<f32>(b); }
+/// `e` (of unsigned type `t`, at most 32 bits) as a `u32` index (the 32-bit variant).
+pub(crate) fn to_u32(t: ScalarType, e: &str) -> String {
+    match t {
+        ScalarType::U32 | ScalarType::U8 | ScalarType::U16 => e.to_string(),
+        ScalarType::I32 => format!("bitcast<u32>({e})"),
+        _ => format!("u32({e})"),
+    }
+}
+
+/// The type of index arguments of the access helpers: `u32` in the 32-bit variant.
+pub(crate) fn index_ty(h: &Helpers) -> &'static str {
+    if h.w32 {
+        "u32"
+    } else {
+        "u64"
+    }
+}
+
+/// The module-level error helpers: `rk_oob_w` records one index as two words; `rk_oob_idx`
+/// (a `u64` index) exists where the device has 64-bit integers; the local-array checks take
+/// indices of the variant's width.
+pub(crate) fn error_helpers(h: &Helpers) -> String {
+    let mut s = String::from(
+        "fn rk_f32_bits(b: u32) -> f32 { return bitcast<f32>(b); }
 fn rk_slot() -> u32 { return (P.launch % SLOTSu) * WORDSu; }
 fn rk_oob_begin(code: u32, rank: u32) -> bool {
     let s = rk_slot();
@@ -83,12 +104,39 @@ fn rk_oob_begin(code: u32, rank: u32) -> bool {
     }
     return false;
 }
-fn rk_oob_idx(d: u32, i: u64) {
+fn rk_oob_w(d: u32, lo: u32, hi: u32) {
     let s = rk_slot();
-    atomicStore(&ERR[s + 4u + 2u * d], u32(i & 0xfffffffflu));
-    atomicStore(&ERR[s + 5u + 2u * d], u32(i >> 32u));
+    atomicStore(&ERR[s + 4u + 2u * d], lo);
+    atomicStore(&ERR[s + 5u + 2u * d], hi);
 }
-fn rk_aix(i: u64, n: u64, code: u32) -> u32 {
+",
+    );
+    if h.int64 {
+        s.push_str(
+            "fn rk_oob_idx(d: u32, i: u64) { rk_oob_w(d, u32(i & 0xfffffffflu), u32(i >> 32u)); }\n",
+        );
+    }
+    if h.w32 {
+        s.push_str(
+            "fn rk_aix(i: u32, n: u32, code: u32) -> u32 {
+    if (i >= n) {
+        if (rk_oob_begin(code, 1u)) { rk_oob_w(0u, i, 0u); }
+        return 0u;
+    }
+    return i;
+}
+fn rk_aok(i: u32, n: u32, code: u32) -> bool {
+    if (i >= n) {
+        if (rk_oob_begin(code, 1u)) { rk_oob_w(0u, i, 0u); }
+        return false;
+    }
+    return true;
+}
+",
+        );
+    } else {
+        s.push_str(
+            "fn rk_aix(i: u64, n: u64, code: u32) -> u32 {
     if (i >= n) {
         if (rk_oob_begin(code, 1u)) { rk_oob_idx(0u, i); }
         return 0u;
@@ -102,9 +150,11 @@ fn rk_aok(i: u64, n: u64, code: u32) -> bool {
     }
     return true;
 }
-"
-    .replace("SLOTSu", &format!("{ERR_SLOTS}u"))
-    .replace("WORDSu", &format!("{SLOT_WORDS}u"))
+",
+        );
+    }
+    s.replace("SLOTSu", &format!("{ERR_SLOTS}u"))
+        .replace("WORDSu", &format!("{SLOT_WORDS}u"))
 }
 
 pub(crate) fn param_id(v: ViewRef) -> Result<usize, EmitError> {
@@ -142,17 +192,31 @@ pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
     let name = format!("rk_off{k}");
     let (oty, sentinel) = offset_kind(h);
     let addr32 = h.addr32;
+    let ity = index_ty(h);
+    let w32 = h.w32;
     h.add(&name, || {
-        let params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
+        let params: Vec<String> = (0..rank).map(|d| format!("i{d}: {ity}")).collect();
         let field = |n: &str| format!("P.{n}");
         let narrow = |e: &str| format!("u32({e})");
+        let same = |e: &str| e.to_string();
         let sp = Spelling {
             field: &field,
-            narrow: if addr32 { Some(&narrow) } else { None },
+            // The 32-bit variant's fields and indices are `u32` already.
+            narrow: match (addr32, w32) {
+                (_, true) => Some(&same),
+                (true, false) => Some(&narrow),
+                (false, false) => None,
+            },
         };
         let mut oob = index::oob_conditions(k, rank, &sp);
         let rec: String = (0..rank)
-            .map(|d| format!(" rk_oob_idx({d}u, i{d});"))
+            .map(|d| {
+                if w32 {
+                    format!(" rk_oob_w({d}u, i{d}, 0u);")
+                } else {
+                    format!(" rk_oob_idx({d}u, i{d});")
+                }
+            })
             .collect();
         let sum = index::offset_sum(k, rank, &sp);
         if !addr32 {
@@ -184,7 +248,7 @@ pub(crate) fn index_args(
 ) -> Result<Vec<String>, EmitError> {
     index
         .iter()
-        .map(|e| Ok(to_u64(cx.ty(e)?, &expr(cx, h, e)?)))
+        .map(|e| Ok(cx.index(cx.ty(e)?, &expr(cx, h, e)?)))
         .collect()
 }
 
@@ -229,8 +293,9 @@ pub(crate) fn load(
     let packed_words = super::packed::is_packed(t)
         && (atomic || cx.k.views[k].access == rokkos_core::ir::Access::Writable);
     let (_, sentinel) = offset_kind(h);
+    let ity = index_ty(h);
     h.add(&name, || {
-        let params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
+        let params: Vec<String> = (0..rank).map(|d| format!("i{d}: {ity}")).collect();
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
         let read = match (atomic, t) {
             _ if super::packed::is_packed(t) => super::packed::load(t, k, "o", packed_words),
@@ -273,8 +338,9 @@ pub(crate) fn store(
     let name = format!("rk_st{k}");
     let atomic = is_atomic(cx, k);
     let (_, sentinel) = offset_kind(h);
+    let ity = index_ty(h);
     h.add(&name, || {
-        let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: u64")).collect();
+        let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: {ity}")).collect();
         params.push(format!("x: {}", super::wty(t)));
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
         let write = match (atomic, t) {
@@ -301,6 +367,8 @@ pub(crate) fn extent(cx: &Cx<'_>, view: ViewRef, dim: u32) -> Result<String, Emi
     let k = param_id(view)?;
     Ok(if dim < cx.k.views[k].rank {
         format!("P.v{k}_e{dim}")
+    } else if cx.narrow {
+        "0u".to_string()
     } else {
         "0lu".to_string()
     })

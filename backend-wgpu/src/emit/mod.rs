@@ -36,6 +36,7 @@ pub(crate) use memory::{ERR_SLOTS, SLOT_WORDS};
 pub(crate) fn memory_err_words() -> usize {
     memory::ERR_WORDS
 }
+use rokkos_core::emit::width::{self, IndexWidth};
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{Kernel, ScalarType, Value};
 use rokkos_core::reducer::JoinKind;
@@ -79,6 +80,10 @@ pub struct EmitOptions {
     /// emitted without a check (what the native path's per-chunk check achieves on the host).
     /// Only used together with `addr32`.
     pub bare_in_bounds: bool,
+    /// The index width ([`rokkos_core::emit::width`]): in the 32-bit variant every IR `u64`
+    /// (work indices, extents, strides, offsets, `usize` locals and scalars) is a `u32`. The
+    /// launcher chooses it per launch ([`crate::runtime::launch`]); `W32` implies `addr32`.
+    pub width: IndexWidth,
 }
 
 /// Device capabilities the emitted code may use.
@@ -186,6 +191,10 @@ pub(crate) struct Helpers {
     pub(crate) atomic64: bool,
     /// [`EmitOptions::bare_in_bounds`] (with `addr32`) for a range kernel.
     pub(crate) bare: bool,
+    /// The 32-bit variant ([`EmitOptions::width`]): indices and offsets are `u32`.
+    pub(crate) w32: bool,
+    /// [`Caps::int64`]: helpers may use 64-bit integers.
+    pub(crate) int64: bool,
 }
 
 impl Helpers {
@@ -205,26 +214,67 @@ impl Helpers {
 /// Whether `source` can write the error record: any use of `ERR` or of the recording helpers
 /// beyond their own definitions in [`memory::error_helpers`] (counted from those definitions,
 /// so that a new kind of check anywhere makes the answer conservative, never wrong).
-fn records_errors(source: &str) -> bool {
-    let base = memory::error_helpers();
+fn records_errors(source: &str, h: &Helpers) -> bool {
+    let base = memory::error_helpers(h);
     ["&ERR[", "rk_oob_begin(", "rk_aix(", "rk_aok("]
         .iter()
         .any(|pat| source.matches(pat).count() > base.matches(pat).count())
 }
 
-/// Checks the device capabilities against the types the kernel uses.
-pub fn check_caps(info: &KernelInfo, caps: Caps) -> Result<(), EmitError> {
+/// Checks the device capabilities against the types the kernel uses in the variant `width`.
+/// Without SHADER_INT64 only the 32-bit variant of a kernel with no 64-bit integer of its own
+/// ([`width::WidthPlan::int64`]) can run.
+pub fn check_caps(
+    kernel: &Kernel,
+    info: &KernelInfo,
+    caps: Caps,
+    width: IndexWidth,
+) -> Result<(), EmitError> {
     if info.uses_f64() && !caps.f64 {
-        return Err(EmitError::Unsupported("SHADER_F64".into()));
+        return Err(EmitError::Unsupported(format!(
+            "SHADER_F64 (kernel `{}` uses f64)",
+            kernel.name
+        )));
     }
-    // usize is u64 in the IR, and every work index is a usize.
     if !caps.int64 {
-        return Err(EmitError::Unsupported(
-            "SHADER_INT64 (the IR's usize is u64: every rokkos kernel needs 64-bit integers)"
-                .into(),
-        ));
+        if let Some(why) = width::plan(kernel).int64 {
+            return Err(no_int64(kernel, &why));
+        }
+        if width != IndexWidth::W32 {
+            return Err(no_int64(
+                kernel,
+                "this launch's sizes or addresses do not fit 32 bits",
+            ));
+        }
     }
     Ok(())
+}
+
+fn no_int64(kernel: &Kernel, why: &str) -> EmitError {
+    EmitError::Unsupported(format!(
+        "SHADER_INT64 (kernel `{}` needs 64-bit integers: {why})",
+        kernel.name
+    ))
+}
+
+/// Without SHADER_INT64, the generated module must not mention a 64-bit integer type: a helper
+/// the kernel needs may still use one (f32 `%`, integer `clamp` bounds of 64-bit types, ...).
+fn check_no_int64(kernel: &Kernel, source: &str, caps: Caps) -> Result<(), EmitError> {
+    if caps.int64 {
+        return Ok(());
+    }
+    let is_64 = |w: &str| w == "u64" || w == "i64" || w.ends_with("lu") || w.ends_with("li");
+    let found = source.lines().find(|l| {
+        l.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .any(|w| is_64(w) && (w.starts_with(|c: char| c.is_ascii_digit()) || w.len() == 3))
+    });
+    match found {
+        Some(l) => Err(no_int64(
+            kernel,
+            &format!("its generated code uses them in `{}`", l.trim()),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Emits the WGSL module of `kernel` (validated: `info` is its [`KernelInfo`]) for `opts`.
@@ -234,12 +284,21 @@ pub fn emit(
     opts: &EmitOptions,
     caps: Caps,
 ) -> Result<Emitted, EmitError> {
-    check_caps(info, caps)?;
+    check_caps(kernel, info, caps, opts.width)?;
+    let w32 = opts.width == IndexWidth::W32;
+    if w32 && (width::plan(kernel).index32.is_err() || !opts.addr32) {
+        return Err(EmitError::Mismatch(format!(
+            "the 32-bit variant of kernel `{}` is not proven exact",
+            kernel.name
+        )));
+    }
     let params = params_layout(kernel, opts);
     let mut h = Helpers {
         addr32: opts.addr32,
         atomic64: caps.atomic64,
         bare: opts.addr32 && opts.bare_in_bounds && kernel.work == rokkos_core::ir::WorkKind::Range,
+        w32,
+        int64: caps.int64,
         ..Helpers::default()
     };
     let mut out = String::new();
@@ -280,18 +339,19 @@ pub fn emit(
         _ => None,
     };
     walk::emit_functions(kernel, &mut h, &mut body)?;
-    walk::emit_work(kernel, shape, &mut h, &mut body)?;
+    walk::emit_work(kernel, shape, opts.width, &mut h, &mut body)?;
     let ep = entry::emit_entry(kernel, opts, &mut h)?;
-    out.push_str(&walk::private_decls(kernel));
+    out.push_str(&walk::private_decls(kernel, w32));
     if let Entry::Team { .. } = opts.entry {
         out.push_str(&team::private_decls(kernel));
     }
-    out.push_str(&memory::error_helpers());
+    out.push_str(&memory::error_helpers(&h));
     out.push_str(&h.render());
     out.push('\n');
     out.push_str(&body);
     out.push_str(&ep);
-    let may_fail = records_errors(&out);
+    let may_fail = records_errors(&out, &h);
+    check_no_int64(kernel, &out, caps)?;
     Ok(Emitted {
         source: out,
         params,

@@ -6,13 +6,20 @@ use rokkos_core::ir::build::KernelBuilder;
 use rokkos_core::ir::*;
 
 pub(crate) fn naga_check(src: &str) {
+    naga_check_with(
+        src,
+        naga::valid::Capabilities::FLOAT64
+            | naga::valid::Capabilities::SHADER_INT64
+            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
+    )
+}
+
+/// Parses and validates `src` with the capabilities `caps` only.
+pub(crate) fn naga_check_with(src: &str, caps: naga::valid::Capabilities) {
     let module = match naga::front::wgsl::parse_str(src) {
         Ok(m) => m,
         Err(e) => panic!("parse error: {}\n{src}", e.emit_to_string(src)),
     };
-    let caps = naga::valid::Capabilities::FLOAT64
-        | naga::valid::Capabilities::SHADER_INT64
-        | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS;
     if let Err(e) =
         naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps).validate(&module)
     {
@@ -31,11 +38,13 @@ fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
             joins: joins.clone(),
             addr32,
             bare_in_bounds: addr32,
+            width: rokkos_core::emit::width::IndexWidth::W64,
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
         naga_check(&e.source);
         sources.push(e.source);
     }
+    check_w32(k, &info, entry, &joins);
     sources.swap_remove(0)
 }
 
@@ -54,6 +63,52 @@ fn assert_no_self_comparison(src: &str) {
                 "self-comparison `{left}{op}{right}` in:\n{src}"
             );
         }
+    }
+}
+
+/// Where the width plan accepts `k`, emits its 32-bit variant and validates it; where the kernel
+/// also has no 64-bit integer of its own, emits it for a device without SHADER_INT64 (and
+/// without SHADER_F64 when it uses no f64) and validates it with naga lacking those
+/// capabilities: either it validates, or the emitter refused it naming SHADER_INT64.
+fn check_w32(
+    k: &Kernel,
+    info: &rokkos_core::ir::valid::KernelInfo,
+    entry: Entry,
+    joins: &[JoinKind],
+) {
+    let plan = rokkos_core::emit::width::plan(k);
+    let opts = EmitOptions {
+        entry,
+        wg: 64,
+        joins: joins.to_vec(),
+        addr32: true,
+        bare_in_bounds: true,
+        width: rokkos_core::emit::width::IndexWidth::W32,
+    };
+    if plan.index32.is_err() {
+        let r = emit(k, info, &opts, Caps::ALL);
+        assert!(matches!(r, Err(EmitError::Mismatch(_))), "{}", k.name);
+        return;
+    }
+    let e = emit(k, info, &opts, Caps::ALL).expect("emits the 32-bit variant");
+    naga_check(&e.source);
+    let small = Caps {
+        f64: info.uses_f64(),
+        int64: false,
+        atomic64: false,
+    };
+    match emit(k, info, &opts, small) {
+        Ok(e) => {
+            assert!(plan.int64.is_none(), "{}", k.name);
+            let caps = if small.f64 {
+                naga::valid::Capabilities::FLOAT64
+            } else {
+                naga::valid::Capabilities::empty()
+            };
+            naga_check_with(&e.source, caps);
+        }
+        Err(EmitError::Unsupported(f)) => assert!(f.contains("SHADER_INT64"), "{f}"),
+        Err(e) => panic!("{}: {e}", k.name),
     }
 }
 
@@ -350,6 +405,7 @@ fn every_math_function_in(checks: bool) {
                 joins: vec![],
                 addr32: false,
                 bare_in_bounds: false,
+                width: rokkos_core::emit::width::IndexWidth::W64,
             };
             match emit(&info_k, &info, &opts, Caps::ALL) {
                 Ok(_) => k.body.push(store(t, e)),
@@ -382,6 +438,7 @@ fn may_fail_only_with_checked_accesses() {
             joins: vec![],
             addr32: true,
             bare_in_bounds: proven,
+            width: rokkos_core::emit::width::IndexWidth::W64,
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
         naga_check(&e.source);
@@ -428,6 +485,7 @@ fn every_atomic_on_every_type() {
         joins: vec![],
         addr32: true,
         bare_in_bounds: false,
+        width: rokkos_core::emit::width::IndexWidth::W64,
     };
     let caps = Caps {
         atomic64: false,
@@ -612,6 +670,7 @@ fn team_constructs_validate() {
                     },
                     addr32: t == 4,
                     bare_in_bounds: false,
+                    width: rokkos_core::emit::width::IndexWidth::W64,
                 };
                 let e = emit(&k, &info, &opts, Caps::ALL).expect("emits");
                 naga_check(&e.source);
@@ -636,6 +695,7 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
         joins: vec![],
         addr32: false,
         bare_in_bounds: false,
+        width: rokkos_core::emit::width::IndexWidth::W64,
     };
     assert!(emit(&k, &info, &opts, Caps::ALL).is_err());
     assert!(team::needs_lane_comm(&k, &info));
@@ -721,4 +781,57 @@ fn partials_join_validates_for_every_accumulator_shape() {
         shape: AccShape::ValLoc(ScalarType::F32),
     }];
     assert!(join::join_module(&k, &[JoinKind::Op(RK::Sum)], 64).is_err());
+}
+
+/// The 32-bit variant of an f32 triad and dot: no 64-bit integer anywhere (the work index, the
+/// parameter block, the offsets), and it validates without SHADER_INT64; the 64-bit variant of
+/// the same kernel is refused on such a device, naming SHADER_INT64.
+#[test]
+fn f32_stream_kernels_in_32_bits() {
+    let mut kb = KernelBuilder::new("triad32", WorkKind::Range);
+    let i = kb.work_index(0);
+    let a = kb.view::<f32>("a", 1, Access::Writable);
+    let b = kb.view::<f32>("b", 1, Access::ReadOnly);
+    let c = kb.view::<f32>("c", 1, Access::ReadOnly);
+    let s = kb.scalar::<f32>("s");
+    kb.store(a, i.clone(), b.load(i.clone()) + s.get() * c.load(i));
+    let triad = kb.finish().unwrap();
+    let mut kb = KernelBuilder::new("dot32", WorkKind::Range);
+    let i = kb.work_index(0);
+    let acc = kb.acc::<f32>("acc");
+    let a = kb.view::<f32>("a", 1, Access::ReadOnly);
+    let b = kb.view::<f32>("b", 1, Access::ReadOnly);
+    kb.acc_set(acc, acc.get() + a.load(i.clone()) * b.load(i));
+    let dot = kb.finish().unwrap();
+    let none = Caps {
+        f64: false,
+        int64: false,
+        atomic64: false,
+    };
+    for (k, entry, joins) in [
+        (triad, Entry::For, vec![]),
+        (dot, Entry::Reduce, vec![JoinKind::Op(ReducerKind::Sum)]),
+    ] {
+        let info = rokkos_core::ir::valid::validate(&k).unwrap();
+        let mut opts = EmitOptions {
+            entry,
+            wg: 256,
+            joins,
+            addr32: true,
+            bare_in_bounds: true,
+            width: rokkos_core::emit::width::IndexWidth::W32,
+        };
+        let e = emit(&k, &info, &opts, none).expect("the 32-bit variant");
+        assert!(
+            !e.source.contains("u64") && !e.source.contains("i64"),
+            "{}",
+            e.source
+        );
+        naga_check_with(&e.source, naga::valid::Capabilities::empty());
+        opts.width = rokkos_core::emit::width::IndexWidth::W64;
+        match emit(&k, &info, &opts, none) {
+            Err(EmitError::Unsupported(f)) => assert!(f.contains("SHADER_INT64"), "{f}"),
+            other => panic!("{other:?}"),
+        }
+    }
 }

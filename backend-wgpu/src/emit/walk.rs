@@ -34,10 +34,11 @@ pub(crate) fn block(
 }
 
 /// Module-scope private variables: work index, accumulator fields, the scan flag, team queries.
-pub(crate) fn private_decls(k: &Kernel) -> String {
+pub(crate) fn private_decls(k: &Kernel, w32: bool) -> String {
     let mut s = String::new();
+    let ity = if w32 { "u32" } else { "u64" };
     for i in 0..k.work.index_rank() {
-        s.push_str(&format!("var<private> w{i}: u64;\n"));
+        s.push_str(&format!("var<private> w{i}: {ity};\n"));
     }
     for (i, (_, t)) in k.acc_fields().iter().enumerate() {
         s.push_str(&format!("var<private> a{i}: {};\n", wty(*t)));
@@ -61,10 +62,11 @@ pub(crate) fn emit_functions(k: &Kernel, h: &mut Helpers, out: &mut String) -> R
 pub(crate) fn emit_work(
     k: &Kernel,
     team: Option<super::team::TeamShape>,
+    width: rokkos_core::emit::width::IndexWidth,
     h: &mut Helpers,
     out: &mut String,
 ) -> R<()> {
-    shared::emit_work::<Wgsl>(k, team, h, out)
+    shared::emit_work_at::<Wgsl>(k, team, width, h, out)
 }
 
 impl Target for Wgsl {
@@ -114,6 +116,9 @@ impl Target for Wgsl {
     fn to_u64(t: ScalarType, e: &str) -> String {
         memory::to_u64(t, e)
     }
+    fn to_u32(t: ScalarType, e: &str) -> String {
+        memory::to_u32(t, e)
+    }
     fn select(c: &str, t: &str, f: &str) -> String {
         format!("select({f}, {t}, {c})")
     }
@@ -126,7 +131,7 @@ impl Target for Wgsl {
     }
 
     fn for_open(
-        _h: &mut Helpers,
+        h: &mut Helpers,
         p: &ForPlan,
         start: &str,
         end: &str,
@@ -145,13 +150,20 @@ impl Target for Wgsl {
             p.s0, p.e0, p.st
         );
         if !p.literal {
-            let bits = if p.step_t.is_signed() {
-                format!("u64(i64({raw}))")
-            } else {
-                format!("u64({raw})")
+            // The step's bits as Rust's `as u64` gives them (sign-extended), in two words.
+            let words = match p.step_t {
+                ScalarType::I32 => {
+                    format!("bitcast<u32>({raw}), select(0u, 0xffffffffu, {raw} < 0i)")
+                }
+                ScalarType::U32 | ScalarType::U8 | ScalarType::U16 => format!("u32({raw}), 0u"),
+                ScalarType::I64 => format!(
+                    "u32(bitcast<u64>({raw}) & 0xfffffffflu), u32(bitcast<u64>({raw}) >> 32u)"
+                ),
+                _ => format!("u32({raw} & 0xfffffffflu), u32({raw} >> 32u)"),
             };
+            let _ = h;
             s.push_str(&format!(
-                "{i}  if (!({raw} > {z})) {{ if (rk_oob_begin({}u, 1u)) {{ rk_oob_idx(0u, {bits}); }} }}\n",
+                "{i}  if (!({raw} > {z})) {{ if (rk_oob_begin({}u, 1u)) {{ rk_oob_w(0u, {words}); }} }}\n",
                 codes::STEP_CODE
             ));
         }
@@ -212,7 +224,7 @@ impl Target for Wgsl {
     }
 
     fn array_store(
-        _h: &mut Helpers,
+        h: &mut Helpers,
         array: LocalId,
         n: u32,
         ti: &str,
@@ -222,15 +234,17 @@ impl Target for Wgsl {
         i: &str,
     ) -> String {
         format!(
-            "{i}{{ let {ti} = {ix}; let {tv} = {value};\n{i}  if (rk_aok({ti}, {n}lu, {}u)) {{ l{}[u32({ti})] = {tv}; }} }}\n",
+            "{i}{{ let {ti} = {ix}; let {tv} = {value};\n{i}  if (rk_aok({ti}, {n}{}, {}u)) {{ l{}[u32({ti})] = {tv}; }} }}\n",
+            if h.w32 { "u" } else { "lu" },
             codes::ARRAY_CODE + array.0,
             array.0
         )
     }
-    fn array_load(_h: &mut Helpers, array: LocalId, n: u32, ix: &str) -> String {
+    fn array_load(h: &mut Helpers, array: LocalId, n: u32, ix: &str) -> String {
         format!(
-            "l{}[rk_aix({ix}, {n}lu, {}u)]",
+            "l{}[rk_aix({ix}, {n}{}, {}u)]",
             array.0,
+            if h.w32 { "u" } else { "lu" },
             codes::ARRAY_CODE + array.0
         )
     }

@@ -29,8 +29,9 @@ pub struct AdapterSummary {
     pub device_type: String,
     /// The driver's name and version, when it reports them.
     pub driver: String,
-    /// SHADER_INT64: 64-bit integers in shaders. Every kernel needs them today, so an adapter
-    /// without them cannot be used (`Wgpu::new()` answers `Err(BackendUnavailable)` saying so).
+    /// SHADER_INT64: 64-bit integers in shaders. Without them a kernel runs only through its
+    /// 32-bit variant (indices proven to fit 32 bits, no 64-bit integer of its own: see
+    /// `rokkos_core::emit::width`); the others answer `Err(Unsupported)` naming SHADER_INT64.
     pub int64: bool,
     /// SHADER_F64: `f64` values in kernels.
     pub f64: bool,
@@ -64,7 +65,7 @@ impl std::fmt::Display for AdapterSummary {
             if self.int64 {
                 ""
             } else {
-                " (cannot run rokkos kernels: no int64)"
+                " (no int64: runs kernels whose indices fit 32 bits and that use no 64-bit integers)"
             }
         )
     }
@@ -109,7 +110,8 @@ pub(crate) fn hidden_features() -> Result<wgpu::Features, String> {
     }
 }
 
-fn parse_hidden(list: &str) -> Result<wgpu::Features, String> {
+/// The capabilities a `ROKKOS_WGPU_HIDE`-style list names.
+pub(crate) fn parse_hidden(list: &str) -> Result<wgpu::Features, String> {
     let mut hidden = wgpu::Features::empty();
     for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
         hidden |= match word {
@@ -125,23 +127,6 @@ fn parse_hidden(list: &str) -> Result<wgpu::Features, String> {
         };
     }
     Ok(hidden)
-}
-
-/// Why an adapter without 64-bit shader integers cannot be used.
-pub(crate) fn no_int64(info: &wgpu::AdapterInfo, hidden: wgpu::Features) -> String {
-    format!(
-        "adapter `{}` ({:?}) has no SHADER_INT64{}, and every rokkos kernel needs 64-bit integers \
-         in shaders today (kernels with 32-bit index arithmetic are not built yet); \
-         {ADAPTER_ENV} can name another adapter (`cargo run --example adapters --features wgpu` \
-         lists them)",
-        info.name,
-        info.backend,
-        if hidden.contains(wgpu::Features::SHADER_INT64) {
-            format!(" ({HIDE_ENV} hides it)")
-        } else {
-            String::new()
-        }
-    )
 }
 
 fn ranked(instance: &wgpu::Instance) -> Vec<wgpu::Adapter> {

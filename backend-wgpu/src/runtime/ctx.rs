@@ -66,6 +66,8 @@ pub(crate) struct Ctx {
     free_arenas: Arc<Mutex<Vec<wgpu::Buffer>>>,
     /// Validated IR and its hash per kernel type (see `launch::prepare`).
     pub kernels: KernelCache,
+    /// Each kernel's index-width plan ([`rokkos_core::emit::width::plan`]), by IR hash.
+    pub widths: Mutex<HashMap<u64, Arc<rokkos_core::emit::width::WidthPlan>>>,
     uncaptured: Arc<Mutex<Option<String>>>,
     /// Reusable partials, totals and read-back buffers.
     pub pool: BufferPool,
@@ -139,9 +141,33 @@ fn open_pipeline_cache(
 }
 
 fn create() -> std::result::Result<Arc<Ctx>, String> {
+    create_hiding(super::adapters::hidden_features()?)
+}
+
+/// A device made (or not, and why) for one set of hidden capabilities.
+type Hiding = (wgpu::Features, std::result::Result<Arc<Ctx>, String>);
+
+/// Devices made by [`hiding_ctx`], one per list of hidden capabilities.
+static HIDING: Mutex<Vec<Hiding>> = Mutex::new(Vec::new());
+
+/// A device of its own on the default adapter with the capabilities `hide` lists (as
+/// `ROKKOS_WGPU_HIDE` does) hidden; one per list, made on first use.
+pub(crate) fn hiding_ctx(hide: &str) -> std::result::Result<Arc<Ctx>, String> {
+    let hidden = super::adapters::parse_hidden(hide)?;
+    let mut all = HIDING
+        .lock()
+        .map_err(|_| "a device creation panicked".to_string())?;
+    if let Some((_, c)) = all.iter().find(|(h, _)| *h == hidden) {
+        return c.clone();
+    }
+    let c = create_hiding(hidden);
+    all.push((hidden, c.clone()));
+    c
+}
+
+fn create_hiding(hidden: wgpu::Features) -> std::result::Result<Arc<Ctx>, String> {
     let instance = super::adapters::instance();
     let (adapter, chosen_because) = super::adapters::choose(&instance)?;
-    let hidden = super::adapters::hidden_features()?;
     let info = adapter.get_info();
     let spin_us = std::env::var(SPIN_ENV)
         .ok()
@@ -155,12 +181,10 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         | wgpu::Features::SHADER_INT64
         | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
         | wgpu::Features::PIPELINE_CACHE;
+    // Without SHADER_INT64 the device runs the 32-bit variant of every kernel that has one and
+    // uses no 64-bit integer of its own (`rokkos_core::emit::width`); the others answer
+    // `Err(Unsupported)` naming SHADER_INT64 and the kernel.
     let features = adapter.features() & wanted & !hidden;
-    if !features.contains(wgpu::Features::SHADER_INT64) {
-        // Every kernel indexes with the IR's 64-bit `usize`: on such an adapter every launch
-        // would fail, so the space is unavailable (and `Device::new()` takes the next backend).
-        return Err(super::adapters::no_int64(&info, hidden));
-    }
     let mut limits = adapter.limits();
     // rokkos binds one group; asking for more than wgpu-core's own maximum (which an
     // adapter reporting "unlimited", such as wgpu's no-op backend, does) overflows its tables.
@@ -229,6 +253,7 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
         bind_groups: Mutex::new(HashMap::new()),
         pipeline_cache,
         kernels: KernelCache::default(),
+        widths: Mutex::new(HashMap::new()),
         uncaptured,
         spin: std::time::Duration::from_micros(spin_us),
     }))
@@ -265,6 +290,21 @@ const BIND_GROUP_CACHE: usize = 256;
 impl Ctx {
     /// Writes the pipeline cache to disk (after a new pipeline was compiled). Failing to write is
     /// not an error of the launch: the cache is an optimisation.
+    /// The index-width plan of kernel `ir` (hash `hash`), computed on its first launch.
+    pub(crate) fn width_plan(
+        &self,
+        hash: u64,
+        ir: &rokkos_core::ir::Kernel,
+    ) -> Arc<rokkos_core::emit::width::WidthPlan> {
+        if let Some(w) = self.widths.lock().ok().and_then(|m| m.get(&hash).cloned()) {
+            return w;
+        }
+        let w = Arc::new(rokkos_core::emit::width::plan(ir));
+        if let Ok(mut m) = self.widths.lock() {
+            m.insert(hash, w.clone());
+        }
+        w
+    }
     pub(crate) fn save_pipeline_cache(&self) {
         let Some((cache, file)) = &self.pipeline_cache else {
             return;

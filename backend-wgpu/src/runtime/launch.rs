@@ -7,6 +7,7 @@ use super::pool::{Kind, Pooled};
 use crate::emit::{emit, EmitError, EmitOptions};
 use crate::params::{ParamField, ParamsLayout};
 use rokkos_core::device::reduce::{decode_column, Columns};
+use rokkos_core::emit::width::{self, IndexWidth};
 use rokkos_core::ir::{self, Access, Value};
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{Error, Result};
@@ -81,6 +82,26 @@ pub(crate) fn prepare<'a, K: KernelIr<Space = WgpuSpace>>(
 /// the 32-bit address variant ([`EmitOptions::addr32`]) computes the same offsets.
 pub(crate) fn addr32_ok(p: &Prepared<'_>) -> bool {
     p.addr32_ok()
+}
+
+/// The index width of this launch ([`rokkos_core::emit::width`]): the 32-bit variant when the
+/// kernel's plan (computed once per kernel) and this launch's facts allow it. `bounds` are the
+/// policy's bounds (begin and end of each dimension, league and team sizes).
+pub(crate) fn index_width(ctx: &Ctx, p: &Prepared<'_>, bounds: &[u64]) -> IndexWidth {
+    let plan = ctx.width_plan(p.hash, &p.ir);
+    if plan.index32.is_err() {
+        return IndexWidth::W64;
+    }
+    let sizes = p
+        .views
+        .iter()
+        .flat_map(|v| v.extents.iter().map(|&e| e as u64))
+        .chain(p.scalars.iter().filter_map(|s| match s {
+            Value::U64(x) => Some(*x),
+            _ => None,
+        }))
+        .chain(bounds.iter().copied());
+    plan.width(width::launch_fits(sizes, p.addr32_ok()))
 }
 
 /// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument (see

@@ -13,6 +13,7 @@ pub mod names;
 pub mod rules;
 pub mod team;
 pub mod walk;
+pub mod width;
 
 use std::collections::BTreeMap;
 

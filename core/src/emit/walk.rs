@@ -21,6 +21,9 @@ pub struct Cx<'a, T: Target> {
     tmp: Cell<u32>,
     /// The team launch shape, in the body of a team kernel.
     pub team: Option<T::Team>,
+    /// The 32-bit variant ([`super::width`]): every IR `u64` is spelled as `u32`. Set only for
+    /// a kernel whose [`super::width::plan`] accepted it.
+    pub narrow: bool,
 }
 
 impl<'a, T: Target> Cx<'a, T> {
@@ -31,6 +34,19 @@ impl<'a, T: Target> Cx<'a, T> {
             locals,
             tmp: Cell::new(0),
             team: None,
+            narrow: false,
+        }
+    }
+    /// `t` as this variant spells it: `u64` is `u32` in the 32-bit variant.
+    pub fn lower(&self, t: ScalarType) -> ScalarType {
+        lower(self.narrow, t)
+    }
+    /// `e` (of integer type `t`) as an unsigned index of this variant's width.
+    pub fn index(&self, t: ScalarType, e: &str) -> String {
+        if self.narrow {
+            T::to_u32(t, e)
+        } else {
+            T::to_u64(t, e)
         }
     }
     /// A fresh temporary name.
@@ -39,18 +55,37 @@ impl<'a, T: Target> Cx<'a, T> {
         self.tmp.set(n + 1);
         names::tmp(n)
     }
-    /// The type of `e`.
+    /// The type of `e` (as this variant spells it).
     pub fn ty(&self, e: &Expr) -> R<ScalarType> {
         e.ty(self.k, self.locals)
+            .map(|t| self.lower(t))
             .ok_or_else(|| EmitError::Mismatch(format!("ill-typed expression {e:?}")))
     }
-    /// The type of local `l`.
+    /// The type of local `l` (as this variant spells it).
     pub fn local_ty(&self, l: LocalId) -> ScalarType {
-        self.locals[l.0 as usize].ty
+        self.lower(self.locals[l.0 as usize].ty)
     }
     /// The length of local array `l` (0 for a scalar local).
     pub fn array_len(&self, l: LocalId) -> u32 {
         self.locals[l.0 as usize].array_len.unwrap_or(0)
+    }
+}
+
+/// `t` in the 32-bit variant (`narrow`) or the 64-bit one.
+pub fn lower(narrow: bool, t: ScalarType) -> ScalarType {
+    if narrow && t == ScalarType::U64 {
+        ScalarType::U32
+    } else {
+        t
+    }
+}
+
+/// `v` in the 32-bit variant (`narrow`: a `u64` literal the plan proved to fit becomes a `u32`)
+/// or the 64-bit one.
+pub fn lower_value(narrow: bool, v: Value) -> Value {
+    match v {
+        Value::U64(x) if narrow => Value::U32(x as u32),
+        v => v,
     }
 }
 
@@ -127,6 +162,12 @@ pub trait Target: Sized {
     fn discard(call: &str) -> String;
     /// `e` (of integer type `t`) as an unsigned 64-bit index.
     fn to_u64(t: ScalarType, e: &str) -> String;
+    /// `e` (of unsigned integer type `t`, at most 32 bits wide) as an unsigned 32-bit index, in
+    /// the 32-bit variant ([`super::width`]). The default is [`Target::to_u64`]: a target that
+    /// emits the 32-bit variant overrides it.
+    fn to_u32(t: ScalarType, e: &str) -> String {
+        Self::to_u64(t, e)
+    }
     /// `c ? t : f`, all three evaluated.
     fn select(c: &str, t: &str, f: &str) -> String;
     /// Scalar parameter `p` of type `ty`.
@@ -294,11 +335,32 @@ pub fn emit_work<T: Target>(
     h: &mut T::H,
     out: &mut String,
 ) -> R<()> {
+    emit_work_at::<T>(k, team, super::width::IndexWidth::W64, h, out)
+}
+
+/// [`emit_work`] for the variant `width`: [`super::width::IndexWidth::W32`] only for a kernel
+/// whose [`super::width::plan`] accepted it.
+pub fn emit_work_at<T: Target>(
+    k: &Kernel,
+    team: Option<T::Team>,
+    width: super::width::IndexWidth,
+    h: &mut T::H,
+    out: &mut String,
+) -> R<()> {
     let mut cx = Cx::<T>::new(k, &k.locals);
     cx.team = team;
+    cx.narrow = width == super::width::IndexWidth::W32;
     out.push_str(&T::work_head(k));
     if team.is_none() {
-        out.push_str(&decls::<T>(&k.locals));
+        let locals: Vec<LocalDecl> = k
+            .locals
+            .iter()
+            .map(|d| LocalDecl {
+                ty: cx.lower(d.ty),
+                ..d.clone()
+            })
+            .collect();
+        out.push_str(&decls::<T>(&locals));
     }
     block(&cx, h, &k.body, 1, out)?;
     out.push_str(&T::work_tail());
@@ -380,7 +442,7 @@ fn stmt<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, s: &Stmt, d: usize, out: &mut S
         } => {
             let n = cx.array_len(*array);
             let (ti, tv) = (cx.tmp(), cx.tmp());
-            let ix = T::to_u64(cx.ty(index)?, &expr(cx, h, index)?);
+            let ix = cx.index(cx.ty(index)?, &expr(cx, h, index)?);
             let v = expr(cx, h, value)?;
             out.push_str(&T::array_store(h, *array, n, &ti, &tv, &ix, &v, &i));
         }
@@ -427,7 +489,7 @@ fn stmt<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, s: &Stmt, d: usize, out: &mut S
                 ScalarType::I32 | ScalarType::U32 | ScalarType::U8 | ScalarType::U16
             );
             let (s0, e0, st, c) = (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
-            let step_t = step.ty(cx.k, cx.locals).unwrap_or(t);
+            let step_t = cx.ty(step).unwrap_or(t);
             let literal = matches!(step, Expr::Lit(v) if v.to_bits() != 0 && !is_negative(*v));
             let raw = cx.tmp();
             let plan = ForPlan {
@@ -510,9 +572,9 @@ pub const IS_FINAL: &str = "rk_fin";
 /// Emits an expression.
 pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
     Ok(match e {
-        Expr::Lit(v) => T::lit(*v),
+        Expr::Lit(v) => T::lit(lower_value(cx.narrow, *v)),
         Expr::Local(l) => names::local(l.0),
-        Expr::Param(p) => T::param(p.0, cx.k.scalars[p.0 as usize].ty),
+        Expr::Param(p) => T::param(p.0, cx.lower(cx.k.scalars[p.0 as usize].ty)),
         Expr::WorkIndex(k) => names::work(*k),
         Expr::AccRead(f) => names::acc(names::acc_slot(cx.k, *f)),
         Expr::Binary { op, lhs, rhs } => {
@@ -547,7 +609,7 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
             let from = cx.ty(arg)?;
             let a = expr(cx, h, arg)?;
             let a = at_run_time::<T>(h, arg, from, a);
-            T::cast(h, from, *ty, &a)?
+            T::cast(h, from, cx.lower(*ty), &a)?
         }
         Expr::Select {
             cond,
@@ -571,7 +633,7 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
         Expr::Extent { view, dim } => T::extent(cx, *view, *dim)?,
         Expr::ArrayLoad { array, index } => {
             let n = cx.array_len(*array);
-            let ix = T::to_u64(cx.ty(index)?, &expr(cx, h, index)?);
+            let ix = cx.index(cx.ty(index)?, &expr(cx, h, index)?);
             T::array_load(h, *array, n, &ix)
         }
         Expr::Call { func, args } => {
@@ -584,10 +646,10 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
     })
 }
 
-/// The index arguments of an access, as `u64` expressions (left to right).
+/// The index arguments of an access, as unsigned indices of the variant's width (left to right).
 pub fn index_args<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, index: &[Expr]) -> R<Vec<String>> {
     index
         .iter()
-        .map(|e| Ok(T::to_u64(cx.ty(e)?, &expr(cx, h, e)?)))
+        .map(|e| Ok(cx.index(cx.ty(e)?, &expr(cx, h, e)?)))
         .collect()
 }

@@ -55,7 +55,7 @@ pub mod types;
 pub mod valid;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use expr::{AccField, AtomicAccess, Expr, FuncId, LocalId, ScalarParamId};
 pub use ops::{

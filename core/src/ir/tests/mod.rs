@@ -4,7 +4,7 @@
 mod builder;
 mod evaluation;
 mod hashing;
-mod kernels;
+pub(crate) mod kernels;
 mod printer;
 mod ranges;
 mod usize_steps;

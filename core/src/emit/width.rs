@@ -1,0 +1,568 @@
+//! Index width chosen per launch: the proof that lets a device backend run a kernel's `usize`
+//! values (the IR's `u64`) as 32-bit integers.
+//!
+//! A device kernel has two variants. The 64-bit one spells every IR `u64` as a 64-bit integer.
+//! The 32-bit one ([`IndexWidth::W32`]) spells every IR `u64` as `u32`: work indices, extents,
+//! strides, offsets, loop counters, `usize` locals and `usize` scalar arguments. [`plan`] decides,
+//! once per kernel, whether the 32-bit variant computes exactly what the 64-bit one computes
+//! whenever the launch satisfies the [launch facts](#launch-facts); [`launch_fits`] decides, once
+//! per launch, whether it does. A backend runs the 32-bit variant when both hold, and the
+//! variant is part of its compiled-kernel cache key.
+//!
+//! # Launch facts
+//!
+//! The 32-bit variant may run only when, for this launch:
+//!
+//! - every extent of every View argument, every bound of the policy (begin and end of each
+//!   dimension, league size, team size, vector length) and every `usize` scalar argument is at
+//!   most [`ATOM_MAX`] (`2^31 - 1`);
+//! - every View argument's addressed elements lie below element `u32::MAX` of its buffer
+//!   (`offset + span < u32::MAX`), so that the offset `off + Σ i_d·s_d` of an in-bounds index fits.
+//!
+//! # Proof obligations
+//!
+//! Under the launch facts, [`plan`] gives every IR expression of type `u64` an interval
+//! `[lo, hi]` of the values it can take (a sound over-approximation), and accepts the kernel only
+//! when **every** `u64` expression and local has `hi <= u32::MAX`. Then every `u64` value the
+//! 64-bit variant computes fits a `u32` and the 32-bit variant computes the same value, because
+//! each rule below holds:
+//!
+//! 1. **Atoms.** A work index is below its policy end, an extent, a team query and a `usize`
+//!    scalar argument are at most [`ATOM_MAX`] (launch facts): `[0, ATOM_MAX]`. A literal `x` is
+//!    `[x, x]`. A cast to `usize` from `u32`, `u16`, `u8` or `bool` is bounded by its source
+//!    type. Every other source of a `usize` (a load from a `u64` View, an accumulator, a helper
+//!    function's result, a cast from a signed or float type, an atomic) is unbounded.
+//! 2. **Arithmetic** of two bounded operands is bounded by interval arithmetic (`+`, `*`, `/`,
+//!    `%`, `min`, `max`, `clamp`, `&`, `|`, `^`, `>>` and `<<` by a literal below 32). Its result
+//!    must be at most `u32::MAX`, so a 32-bit `+`, `*` or `<<` never overflows where the 64-bit
+//!    one does not, and never wraps. `a - b` is exact when `lo(a) >= hi(b)`; otherwise it is
+//!    accepted only with overflow checks (where both widths fail the work item with the same
+//!    message on `a < b`), never for `wrapping_sub` or without checks (the wrapped values differ).
+//!    Division and remainder by zero fail in both widths alike.
+//! 3. **Locals** (scalars and array elements) are bounded by the hull of every value assigned to
+//!    them, found by iterating to a fixed point; a local whose bound still grows after a few
+//!    rounds (`j = j + 1` in a `while`) is unbounded. A `for` counter takes values in
+//!    `[lo(start), hi(end)]`, and the 32-bit loop never forms a value past its end.
+//! 4. **Uses** of a bounded value outside `usize` are width-independent: a comparison compares
+//!    the same numbers; a cast to any type converts the same number (an integer truncation keeps
+//!    the same low bits, a float conversion rounds the same value); a shift amount is checked
+//!    (`>= width` of the shifted type) and masked on the same number.
+//! 5. **Indices** of View and local-array accesses must be unsigned (`usize` bounded as above,
+//!    `u32`, `u16`, `u8`): a negative signed index is out of bounds in both widths, but its
+//!    reported value would differ.
+//! 6. **Kernels outside the proof**: `usize` View elements, accumulators or helper functions
+//!    that use `usize` (their values cross memory, the host boundary or a call, which the
+//!    analysis does not follow), and team
+//!    kernels (the 32-bit team entry is not built), always run the 64-bit variant.
+//!
+//! A kernel whose plan fails runs the 64-bit variant; its result is the same either way, only
+//! slower. On a device without 64-bit integers such a kernel cannot run, and neither can one
+//! that uses `i64`/`u64` values of its own ([`WidthPlan::int64`]).
+//!
+//! # What the CUDA writer would need
+//!
+//! The CUDA target implements [`crate::emit::walk::Target`] and sees the lowered types through
+//! [`crate::emit::walk::Cx::ty`] when its walk is made with `narrow` set: it would spell a 32-bit
+//! parameter block (extents, strides, offsets, `usize` scalars as `unsigned int`), a 32-bit work
+//! index, and override [`crate::emit::walk::Target::to_u32`]; its launcher would key its module
+//! cache on [`IndexWidth`] like the wgpu one.
+
+use crate::ir::{
+    ArithOp, ArrayInit, BinaryOp, BitwiseOp, Block, Expr, Kernel, LocalDecl, LocalId, MathFn,
+    ScalarType, Stmt, Value, WorkKind,
+};
+
+/// The largest extent, policy bound and `usize` scalar argument the 32-bit variant accepts.
+pub const ATOM_MAX: u64 = (1 << 31) - 1;
+
+/// Which variant of a kernel a launch runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IndexWidth {
+    /// Every IR `u64` spelled as a 32-bit integer.
+    W32,
+    /// Every IR `u64` spelled as a 64-bit integer.
+    W64,
+}
+
+/// What [`plan`] found for one kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WidthPlan {
+    /// `Ok` when the 32-bit variant is exact under the launch facts; otherwise the first value
+    /// that escapes the proof, described for an error message.
+    pub index32: Result<(), String>,
+    /// `Some(reason)` when even the 32-bit variant needs 64-bit integers: a value of type
+    /// `i64`/`u64` of the kernel's own (or [`WidthPlan::index32`]'s escape).
+    pub int64: Option<String>,
+}
+
+impl WidthPlan {
+    /// The variant a launch runs: the 32-bit one when the plan and the launch facts allow it.
+    pub fn width(&self, launch_fits: bool) -> IndexWidth {
+        if launch_fits && self.index32.is_ok() {
+            IndexWidth::W32
+        } else {
+            IndexWidth::W64
+        }
+    }
+}
+
+/// Whether a launch satisfies the launch facts: `sizes` are the extents of every View argument,
+/// the policy's bounds and the `usize` scalar arguments; `addr32` says whether every View
+/// argument's elements lie below element `u32::MAX` of its buffer.
+pub fn launch_fits(sizes: impl IntoIterator<Item = u64>, addr32: bool) -> bool {
+    addr32 && sizes.into_iter().all(|s| s <= ATOM_MAX)
+}
+
+/// A closed interval of `u64` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Iv {
+    lo: u64,
+    hi: u64,
+}
+
+impl Iv {
+    const ATOM: Iv = Iv {
+        lo: 0,
+        hi: ATOM_MAX,
+    };
+    fn hull(self, o: Iv) -> Iv {
+        Iv {
+            lo: self.lo.min(o.lo),
+            hi: self.hi.max(o.hi),
+        }
+    }
+    fn fits(self) -> bool {
+        self.hi <= u32::MAX as u64
+    }
+}
+
+/// What is known of a `u64` local.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    /// Nothing assigned yet.
+    Bottom,
+    /// Every value assigned lies here.
+    In(Iv),
+    /// Unbounded.
+    Wide,
+}
+
+/// Fixed-point rounds after which a still growing local is unbounded.
+const ROUNDS: usize = 4;
+
+struct Analysis<'a> {
+    k: &'a Kernel,
+    locals: Vec<Bound>,
+}
+
+fn is_u64(k: &Kernel, locals: &[LocalDecl], e: &Expr) -> bool {
+    e.ty(k, locals) == Some(ScalarType::U64)
+}
+
+impl Analysis<'_> {
+    /// The interval of a `u64` expression (`None`: unbounded or not representable).
+    fn iv(&self, e: &Expr) -> Option<Iv> {
+        let k = self.k;
+        let iv = |x: &Expr| self.iv(x);
+        match e {
+            Expr::Lit(Value::U64(x)) => Some(Iv { lo: *x, hi: *x }),
+            Expr::Lit(_) => None,
+            Expr::WorkIndex(_) | Expr::Extent { .. } | Expr::Team(_) | Expr::Param(_) => {
+                Some(Iv::ATOM)
+            }
+            Expr::Local(l) | Expr::ArrayLoad { array: l, .. } => match self.locals[l.0 as usize] {
+                Bound::In(b) => Some(b),
+                // An unassigned local is never read (the validator requires an assignment
+                // first); during the fixed point it contributes nothing yet.
+                Bound::Bottom => Some(Iv { lo: 0, hi: 0 }),
+                Bound::Wide => None,
+            },
+            Expr::Cast { arg, .. } => match arg.ty(k, &k.locals)? {
+                ScalarType::U64 => iv(arg),
+                ScalarType::Bool => Some(Iv { lo: 0, hi: 1 }),
+                t @ (ScalarType::U32 | ScalarType::U16 | ScalarType::U8) => Some(Iv {
+                    lo: 0,
+                    hi: u64::MAX >> (64 - t.bits()),
+                }),
+                _ => None,
+            },
+            Expr::Select {
+                on_true, on_false, ..
+            } => Some(iv(on_true)?.hull(iv(on_false)?)),
+            Expr::Binary { op, lhs, rhs } => {
+                let a = iv(lhs)?;
+                let r = match op {
+                    BinaryOp::Bitwise(o @ (BitwiseOp::Shl | BitwiseOp::Shr)) => shift(*o, a, rhs)?,
+                    BinaryOp::Arith(o) => arith(*o, a, iv(rhs)?, k.overflow_checks)?,
+                    BinaryOp::Bitwise(o) => bitwise(*o, a, iv(rhs)?),
+                    _ => return None,
+                };
+                r.fits().then_some(r)
+            }
+            Expr::Math { func, args } => {
+                let ivs = args.iter().map(iv).collect::<Option<Vec<_>>>()?;
+                match (func, ivs.as_slice()) {
+                    (MathFn::Min, [a, b]) => Some(Iv {
+                        lo: a.lo.min(b.lo),
+                        hi: a.hi.min(b.hi),
+                    }),
+                    (MathFn::Max, [a, b]) => Some(Iv {
+                        lo: a.lo.max(b.lo),
+                        hi: a.hi.max(b.hi),
+                    }),
+                    (MathFn::Clamp, [a, b, c]) => Some(a.hull(*b).hull(*c)),
+                    _ => None,
+                }
+            }
+            Expr::AccRead(_)
+            | Expr::Unary { .. }
+            | Expr::Load { .. }
+            | Expr::Call { .. }
+            | Expr::Atomic(_)
+            | Expr::IsFinal => None,
+        }
+    }
+
+    /// Joins `value`'s bound into local `l` (a `u64` local); returns whether it changed.
+    fn assign(&mut self, l: LocalId, value: Option<Iv>, widen: bool) -> bool {
+        let old = self.locals[l.0 as usize];
+        let new = match (old, value) {
+            (Bound::Wide, _) | (_, None) => Bound::Wide,
+            (Bound::Bottom, Some(v)) => Bound::In(v),
+            (Bound::In(o), Some(v)) => Bound::In(o.hull(v)),
+        };
+        let new = match new {
+            Bound::In(v) if !v.fits() => Bound::Wide,
+            Bound::In(_) if widen && new != old => Bound::Wide,
+            b => b,
+        };
+        self.locals[l.0 as usize] = new;
+        new != old
+    }
+
+    /// One round over `b`; returns whether any local's bound changed.
+    fn round(&mut self, b: &Block, widen: bool) -> bool {
+        let mut changed = false;
+        for s in b {
+            let k = self.k;
+            let u64_local = |l: &LocalId| k.locals[l.0 as usize].ty == ScalarType::U64;
+            match s {
+                Stmt::Let {
+                    local,
+                    init: Some(e),
+                }
+                | Stmt::Assign { local, value: e }
+                | Stmt::ArrayStore {
+                    array: local,
+                    value: e,
+                    ..
+                }
+                | Stmt::Broadcast {
+                    local, value: e, ..
+                } if u64_local(local) => {
+                    let v = self.iv(e);
+                    changed |= self.assign(*local, v, widen);
+                }
+                Stmt::LetArray { local, init } if u64_local(local) => {
+                    let es: Vec<&Expr> = match init {
+                        ArrayInit::Fill(e) => vec![e],
+                        ArrayInit::Elems(es) => es.iter().collect(),
+                    };
+                    for e in es {
+                        let v = self.iv(e);
+                        changed |= self.assign(*local, v, widen);
+                    }
+                }
+                Stmt::For {
+                    var, start, end, ..
+                } if u64_local(var) => {
+                    let v = match (self.iv(start), self.iv(end)) {
+                        (Some(s), Some(e)) => Some(Iv { lo: s.lo, hi: e.hi }),
+                        _ => None,
+                    };
+                    changed |= self.assign(*var, v, widen);
+                }
+                Stmt::NestedFor { var, .. }
+                | Stmt::NestedReduce { var, .. }
+                | Stmt::NestedScan { var, .. }
+                    if u64_local(var) =>
+                {
+                    changed |= self.assign(*var, None, widen);
+                }
+                _ => {}
+            }
+            // Every other local a team construct declares or assigns (accumulators, results,
+            // totals) is unbounded when it is a `usize`.
+            if let Stmt::NestedReduce { acc, result, .. } = s {
+                for l in [acc, result] {
+                    if u64_local(l) {
+                        changed |= self.assign(*l, None, widen);
+                    }
+                }
+            }
+            if let Stmt::NestedScan { partial, total, .. } = s {
+                for l in [partial, total] {
+                    if u64_local(l) {
+                        changed |= self.assign(*l, None, widen);
+                    }
+                }
+            }
+            for inner in s.blocks() {
+                changed |= self.round(inner, widen);
+            }
+        }
+        changed
+    }
+}
+
+fn arith(op: ArithOp, a: Iv, b: Iv, checks: bool) -> Option<Iv> {
+    Some(match op {
+        ArithOp::Add | ArithOp::WrappingAdd => Iv {
+            lo: a.lo.checked_add(b.lo)?,
+            hi: a.hi.checked_add(b.hi)?,
+        },
+        ArithOp::Mul | ArithOp::WrappingMul => Iv {
+            lo: a.lo.checked_mul(b.lo)?,
+            hi: a.hi.checked_mul(b.hi)?,
+        },
+        ArithOp::Sub | ArithOp::WrappingSub if a.lo >= b.hi => Iv {
+            lo: a.lo - b.hi,
+            hi: a.hi - b.lo,
+        },
+        // May underflow: both widths fail the work item alike only with overflow checks.
+        ArithOp::Sub if checks => Iv {
+            lo: 0,
+            hi: a.hi.saturating_sub(b.lo),
+        },
+        ArithOp::Sub | ArithOp::WrappingSub => return None,
+        ArithOp::Div => Iv {
+            lo: a.lo / b.hi.max(1),
+            hi: a.hi,
+        },
+        ArithOp::Rem => Iv {
+            lo: 0,
+            hi: a.hi.min(b.hi.saturating_sub(1)),
+        },
+    })
+}
+
+fn bitwise(op: BitwiseOp, a: Iv, b: Iv) -> Iv {
+    let ones = |x: u64| {
+        if x == 0 {
+            0
+        } else {
+            u64::MAX >> x.leading_zeros()
+        }
+    };
+    match op {
+        BitwiseOp::And => Iv {
+            lo: 0,
+            hi: a.hi.min(b.hi),
+        },
+        _ => Iv {
+            lo: 0,
+            hi: ones(a.hi.max(b.hi)),
+        },
+    }
+}
+
+/// `a << s` / `a >> s` by a literal amount below 32 (a larger or computed amount is checked and
+/// masked against the width, which differs between the variants).
+fn shift(op: BitwiseOp, a: Iv, rhs: &Expr) -> Option<Iv> {
+    let s = match rhs {
+        Expr::Lit(v) if v.ty().is_int() && (v.to_bits() as i64) >= 0 => v.to_bits(),
+        _ => return None,
+    };
+    if s >= 32 {
+        return None;
+    }
+    Some(if op == BitwiseOp::Shl {
+        Iv {
+            lo: a.lo << s,
+            hi: a.hi << s,
+        }
+    } else {
+        Iv {
+            lo: a.lo >> s,
+            hi: a.hi >> s,
+        }
+    })
+}
+
+/// Decides, once per kernel, whether its 32-bit variant is exact under the launch facts, and
+/// whether it needs 64-bit integers at all (see the module docs for the rules).
+pub fn plan(k: &Kernel) -> WidthPlan {
+    let index32 = index32(k);
+    let int64 = own_i64(k).or_else(|| index32.clone().err());
+    WidthPlan { index32, int64 }
+}
+
+fn index32(k: &Kernel) -> Result<(), String> {
+    if k.work == WorkKind::Team {
+        return Err("a team kernel (the 32-bit team entry is not built)".into());
+    }
+    if let Some(v) = k.views.iter().find(|v| v.elem == ScalarType::U64) {
+        // Its elements are `u64` in memory: a value stored there is not an index.
+        return Err(format!("View `{}` has usize elements", v.name));
+    }
+    for (f, _) in k.acc_fields() {
+        if k.acc_field_type(f) == Some(ScalarType::U64) {
+            return Err(format!(
+                "accumulator `{}` holds a usize",
+                k.accumulators[f.acc as usize].name
+            ));
+        }
+    }
+    for f in &k.functions {
+        if f.ret == ScalarType::U64 || f.locals.iter().any(|l| l.ty == ScalarType::U64) {
+            return Err(format!("helper function `{}` uses usize values", f.name));
+        }
+    }
+    let mut a = Analysis {
+        k,
+        locals: vec![Bound::Bottom; k.locals.len()],
+    };
+    let mut round = 0;
+    while a.round(&k.body, round >= ROUNDS) {
+        round += 1;
+    }
+    if let Some(l) = k
+        .locals
+        .iter()
+        .enumerate()
+        .find_map(|(i, d)| (d.ty == ScalarType::U64 && a.locals[i] == Bound::Wide).then_some(d))
+    {
+        return Err(format!(
+            "usize local `{}` is not proven to fit 32 bits",
+            l.name
+        ));
+    }
+    let mut err = None;
+    for s in &k.body {
+        s.walk(&mut |s| {
+            for e in s.exprs() {
+                if err.is_none() {
+                    err = check_expr(&a, e).err();
+                }
+            }
+            if err.is_none() {
+                err = check_stmt_indices(k, s).err();
+            }
+        });
+    }
+    err.map_or(Ok(()), Err)
+}
+
+/// Every `u64` sub-expression of `e` is bounded within 32 bits, and its accesses' indices are
+/// unsigned.
+fn check_expr(a: &Analysis<'_>, e: &Expr) -> Result<(), String> {
+    let k = a.k;
+    let mut err = None;
+    e.walk(&mut |x| {
+        if err.is_some() {
+            return;
+        }
+        if is_u64(k, &k.locals, x) && a.iv(x).is_none_or(|v| !v.fits()) {
+            err = Some(format!(
+                "usize value `{}` is not proven to fit 32 bits",
+                short(x)
+            ));
+            return;
+        }
+        let idx: &[Expr] = match x {
+            Expr::Load { index, .. } => index,
+            Expr::Atomic(at) => &at.index,
+            Expr::ArrayLoad { index, .. } => std::slice::from_ref(&**index),
+            _ => &[],
+        };
+        if let Some(e) = signed_index(k, idx) {
+            err = Some(e);
+        }
+    });
+    err.map_or(Ok(()), Err)
+}
+
+fn check_stmt_indices(k: &Kernel, s: &Stmt) -> Result<(), String> {
+    let idx: &[Expr] = match s {
+        Stmt::Store { index, .. } => index,
+        Stmt::Atomic(at) => &at.index,
+        Stmt::ArrayStore { index, .. } => std::slice::from_ref(index),
+        Stmt::NestedFor { .. }
+        | Stmt::NestedReduce { .. }
+        | Stmt::NestedScan { .. }
+        | Stmt::Scratch { .. } => return Err("a team construct".into()),
+        _ => &[],
+    };
+    signed_index(k, idx).map_or(Ok(()), Err)
+}
+
+fn signed_index(k: &Kernel, idx: &[Expr]) -> Option<String> {
+    idx.iter().find_map(|e| {
+        e.ty(k, &k.locals)
+            .filter(|t| t.is_signed_int())
+            .map(|t| format!("an index of type {t} (`{}`)", short(e)))
+    })
+}
+
+/// The first `i64` / `u64` value of the kernel's own that is not a `usize` index candidate:
+/// View elements, scalars, locals, accumulators and expressions of type `i64`, and `u64` View
+/// elements.
+fn own_i64(k: &Kernel) -> Option<String> {
+    if let Some(v) = k
+        .views
+        .iter()
+        .find(|v| matches!(v.elem, ScalarType::I64 | ScalarType::U64))
+    {
+        return Some(format!("View `{}` has {} elements", v.name, v.elem));
+    }
+    if let Some(s) = k.scalars.iter().find(|s| s.ty == ScalarType::I64) {
+        return Some(format!("scalar `{}` is an i64", s.name));
+    }
+    let locals = k
+        .locals
+        .iter()
+        .chain(k.functions.iter().flat_map(|f| f.locals.iter()));
+    if let Some(l) = locals.clone().find(|l| l.ty == ScalarType::I64) {
+        return Some(format!("local `{}` is an i64", l.name));
+    }
+    for (f, t) in k.acc_fields() {
+        if t == ScalarType::I64 {
+            return Some(format!(
+                "accumulator `{}` holds an i64",
+                k.accumulators[f.acc as usize].name
+            ));
+        }
+    }
+    let mut found = None;
+    let mut look = |locals: &[LocalDecl], b: &Block| {
+        for s in b {
+            s.walk(&mut |s| {
+                for e in s.exprs() {
+                    e.walk(&mut |x| {
+                        if found.is_none() && x.ty(k, locals) == Some(ScalarType::I64) {
+                            found = Some(format!("i64 value `{}`", short(x)));
+                        }
+                    });
+                }
+            });
+        }
+    };
+    look(&k.locals, &k.body);
+    for f in &k.functions {
+        look(&f.locals, &f.body);
+    }
+    found
+}
+
+/// A short description of an expression for an error message.
+fn short(e: &Expr) -> String {
+    let s = format!("{e:?}");
+    if s.len() > 80 {
+        format!("{}..", s.chars().take(78).collect::<String>())
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests;
