@@ -194,7 +194,7 @@ fn exp(h: &mut Helpers) -> String {
         h,
         "rk_f32_exp",
         "fn rk_f32_exp(x: f32) -> f32 {
-    if (!(x == x)) { return x; }
+    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u)) { return x; }
     if (x > 90.0f) { return $INF; }
     if (x < -104.0f) { return 0.0f; }
     return rk_f32_exp_scaled(x, 0i);
@@ -210,7 +210,7 @@ fn exp2(h: &mut Helpers) -> String {
         h,
         "rk_f32_exp2",
         "fn rk_f32_exp2(x: f32) -> f32 {
-    if (!(x == x)) { return x; }
+    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u)) { return x; }
     if (x > 129.0f) { return $INF; }
     if (x < -151.0f) { return 0.0f; }
     let n = floor(x + 0.5f);
@@ -283,7 +283,7 @@ fn cosh(h: &mut Helpers) -> String {
         "rk_f32_cosh",
         "fn rk_f32_cosh(x: f32) -> f32 {
     let a = abs(x);
-    if (!(a == a)) { return x; }
+    if (((bitcast<u32>(a) & 0x7fffffffu) > 0x7f800000u)) { return x; }
     if (a < 12.0f) {
         // cosh a = (E + 1/E) / 2 with E = 1 + expm1(a), in double-float.
         let t = rk_f32_expm1_dd(a);
@@ -452,7 +452,7 @@ fn powf(h: &mut Helpers) -> String {
 }
 fn rk_f32_powf(x: f32, y: f32) -> f32 {
     if (y == 0.0f || x == 1.0f) { return 1.0f; }
-    if (!(x == x) || !(y == y)) { return $NAN; }
+    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u) || ((bitcast<u32>(y) & 0x7fffffffu) > 0x7f800000u)) { return $NAN; }
     let ax = abs(x);
     let ay = abs(y);
     if (ay == $INF) {
@@ -761,7 +761,7 @@ fn atan2(h: &mut Helpers) -> String {
         h,
         "rk_f32_atan2",
         "fn rk_f32_atan2(y: f32, x: f32) -> f32 {
-    if (!(x == x) || !(y == y)) { return $NAN; }
+    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u) || ((bitcast<u32>(y) & 0x7fffffffu) > 0x7f800000u)) { return $NAN; }
     let ax = abs(x);
     let ay = abs(y);
     let xneg = (bitcast<u32>(x) >> 31u) == 1u;
@@ -935,7 +935,7 @@ fn hypot(h: &mut Helpers) -> String {
     let a = abs(x);
     let b = abs(y);
     if (a == $INF || b == $INF) { return $INF; }
-    if (!(a == a) || !(b == b)) { return $NAN; }
+    if (((bitcast<u32>(a) & 0x7fffffffu) > 0x7f800000u) || ((bitcast<u32>(b) & 0x7fffffffu) > 0x7f800000u)) { return $NAN; }
     var m = max(a, b);
     var s = min(a, b);
     if (m == 0.0f) { return 0.0f; }

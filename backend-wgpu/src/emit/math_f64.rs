@@ -52,7 +52,7 @@
 //!   identity, so that a compiler which fuses multiply-adds cannot fold it into the error term.
 //!   Where `fma` is fused the code is equally right; it never relies on it. These error-free
 //!   transformations are the shared ones of [`super::exact`];
-//! - NaN is tested with `!(x == x)` (lavapipe answers `NaN != NaN` with false), never produced by
+//! - NaN is tested on its bits (a Vulkan driver may fold a self-comparison away), never produced by
 //!   `x - x` or `0 * x`, and infinities and NaN come from constants;
 //! - integers are found with `floor` (`floor(v + 0.5)` to round): lavapipe's f64 `trunc` and
 //!   `round` return their argument unchanged from 2²⁴ on, as if it were an f32.
@@ -298,7 +298,7 @@ fn exp(h: &mut Helpers) -> String {
         h,
         "rk_f64_exp",
         "fn rk_f64_exp(x: f64) -> f64 {
-    if (!(x == x)) { return x; }
+    if (((bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return x; }
     if (x > 710.0lf) { return $INF; }
     if (x < -746.0lf) { return 0.0lf; }
     return rk_f64_exp_scaled(x, 0i);
@@ -316,7 +316,7 @@ fn exp2(h: &mut Helpers) -> String {
         h,
         "rk_f64_exp2",
         "fn rk_f64_exp2(x: f64) -> f64 {
-    if (!(x == x)) { return x; }
+    if (((bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return x; }
     if (x > 1025.0lf) { return $INF; }
     if (x < -1076.0lf) { return 0.0lf; }
     let n = floor(x + 0.5lf);
@@ -391,7 +391,7 @@ fn cosh(h: &mut Helpers) -> String {
         "rk_f64_cosh",
         "fn rk_f64_cosh(x: f64) -> f64 {
     let a = abs(x);
-    if (!(a == a)) { return x; }
+    if (((bitcast<u64>(a) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return x; }
     if (a < 22.0lf) {
         // cosh a = (E + 1/E) / 2 with E = 1 + expm1(a), in double-double.
         let t = rk_f64_expm1_dd(a);
@@ -562,7 +562,7 @@ fn powf(h: &mut Helpers) -> String {
 }
 fn rk_f64_powf(x: f64, y: f64) -> f64 {
     if (y == 0.0lf || x == 1.0lf) { return 1.0lf; }
-    if (!(x == x) || !(y == y)) { return $NAN; }
+    if (((bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu) || ((bitcast<u64>(y) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return $NAN; }
     let ax = abs(x);
     let ay = abs(y);
     if (ay == $INF) {
@@ -866,7 +866,7 @@ fn atan2(h: &mut Helpers) -> String {
         h,
         "rk_f64_atan2",
         "fn rk_f64_atan2(y: f64, x: f64) -> f64 {
-    if (!(x == x) || !(y == y)) { return $NAN; }
+    if (((bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu) || ((bitcast<u64>(y) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return $NAN; }
     let ax = abs(x);
     let ay = abs(y);
     let xneg = (bitcast<u64>(x) >> 63u) == 1lu;
@@ -1037,7 +1037,7 @@ fn hypot(h: &mut Helpers) -> String {
     let a = abs(x);
     let b = abs(y);
     if (a == $INF || b == $INF) { return $INF; }
-    if (!(a == a) || !(b == b)) { return $NAN; }
+    if (((bitcast<u64>(a) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu) || ((bitcast<u64>(b) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return $NAN; }
     var m = max(a, b);
     var s = min(a, b);
     if (m == 0.0lf) { return 0.0lf; }
