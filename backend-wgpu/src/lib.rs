@@ -166,6 +166,9 @@ mod runtime;
 mod scan_range;
 
 pub use runtime::adapters::{adapters, AdapterSummary, ADAPTER_ENV, HIDE_ENV};
+
+/// Environment variable that lets [`Wgpu::new`] take an adapter without SHADER_INT64 (`1`).
+pub const PARTIAL_ENV: &str = "ROKKOS_WGPU_PARTIAL";
 pub use runtime::ctx::{CACHE_DIR_ENV, SPIN_ENV};
 pub use runtime::launch::DUMP_ENV;
 pub use runtime::memory::{WgpuBuffer, WgpuSpace};
@@ -206,8 +209,27 @@ impl Wgpu {
     /// kernels use: see [`adapters`], which lists them all). SHADER_F64, SHADER_INT64 and 64-bit
     /// atomics are requested when the adapter has them and `ROKKOS_WGPU_HIDE` does not hide them,
     /// with the adapter's limits.
+    ///
+    /// An adapter that really lacks SHADER_INT64 (OpenGL, WebGPU, many mobile GPUs) is taken only
+    /// when [`PARTIAL_ENV`] is `1`; otherwise this is `Err(BackendUnavailable)` saying so, and
+    /// `Device::new()` falls back to a host backend. Such an adapter runs only the kernels whose
+    /// 32-bit variant suffices (see [`rokkos_core::emit::width`]), and on Mesa's OpenGL driver
+    /// two results still differ from Rust's (f32 `clamp` of a NaN with inverted bounds, i32
+    /// `rem` by -1 under overflow checks), so it is not chosen silently.
     pub fn new() -> Result<Wgpu> {
-        default_ctx().map(|ctx| Wgpu { ctx }).map_err(unavailable)
+        let ctx = default_ctx().map_err(unavailable)?;
+        let hidden = runtime::adapters::hidden_features().map_err(unavailable)?;
+        let opted_in = std::env::var(PARTIAL_ENV).as_deref() == Ok("1");
+        if !ctx.caps.int64 && !hidden.contains(wgpu::Features::SHADER_INT64) && !opted_in {
+            return Err(unavailable(format!(
+                "adapter `{}` has no SHADER_INT64: it runs only kernels whose indices fit 32 bits \
+                 and that use no 64-bit integers, so rokkos takes it only with {PARTIAL_ENV}=1 \
+                 ({ADAPTER_ENV} can name another adapter; `cargo run --example adapters \
+                 --features wgpu` lists them)",
+                ctx.adapter_name
+            )));
+        }
+        Ok(Wgpu { ctx })
     }
     /// A space on a device of its own on the same adapter, with the shader capabilities `hide`
     /// lists hidden (a comma-separated list of `int64`, `f64`, `atomic64`, as

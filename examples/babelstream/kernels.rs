@@ -48,8 +48,9 @@ pub fn dot<T: Float>(i: usize, acc: &mut T, a: View<T>, b: View<T>) {
     *acc += a[i] * b[i];
 }
 
-/// An empty kernel, for launch overhead.
+/// An empty kernel, for launch overhead (in the run's precision, so that an f32 run needs no
+/// SHADER_F64).
 #[kernel]
-pub fn empty(i: usize, a: View<f64>) {
+pub fn empty<T: Float>(i: usize, a: View<T>) {
     let _x = a.extent(0) + i;
 }

@@ -65,7 +65,7 @@ impl std::fmt::Display for AdapterSummary {
             if self.int64 {
                 ""
             } else {
-                " (no int64: runs kernels whose indices fit 32 bits and that use no 64-bit integers)"
+                " (no int64: taken only with ROKKOS_WGPU_PARTIAL=1, then runs kernels whose indices fit 32 bits and that use no 64-bit integers)"
             }
         )
     }
