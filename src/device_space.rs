@@ -88,7 +88,8 @@ macro_rules! on_backend {
 impl Device {
     /// The device `ROKKOS_BACKEND` names, or, when it is unset, the best backend compiled in and
     /// usable here (CUDA when a GPU, the driver and NVRTC are there, then wgpu when an adapter
-    /// exists, then rayon, then serial). `Err(InvalidArgument)` for an unknown name, `Err(BackendUnavailable)`
+    /// with SHADER_INT64 exists, or any adapter with `ROKKOS_WGPU_PARTIAL=1`, then rayon, then
+    /// serial). `Err(InvalidArgument)` for an unknown name, `Err(BackendUnavailable)`
     /// for a backend that is not compiled in or has no device.
     pub fn new() -> Result<Device> {
         match crate::backend::env_backend()? {
