@@ -404,6 +404,7 @@ fn cuda_snapshots_match_golden_files() {
                 .collect(),
             bare_in_bounds: false,
             team: Some(rokkos_cuda::emit::TeamShape { team: 4, vlen: 2 }),
+            width: rokkos_cuda::emit::IndexWidth::W64,
         };
         let text = match emit(&k, &info, &opts) {
             Ok(src) => {

@@ -13,7 +13,7 @@
 //! capture), ending with the running count.
 
 use crate::compile::{compile_ptx, Arch};
-use crate::emit::{emit, CudaOptions, EmitError, Entry};
+use crate::emit::{emit, CudaOptions, EmitError, Entry, IndexWidth};
 use rokkos_core::device::prepare::KernelCache;
 use rokkos_core::ir::eval::{EvalMemory, IrEval};
 use rokkos_core::kernel::{
@@ -120,7 +120,9 @@ impl CudaCheck {
     }
 
     /// Emits, compiles and assembles the variant of kernel `K` described by `opts`, once per
-    /// process.
+    /// process, in the index width the launcher would pick for these arguments and `bounds`
+    /// (the policy's, as `runtime::run::index_width` takes them); when that is the 32-bit
+    /// variant, the 64-bit one too (a larger launch of the same kernel takes it).
     /// `opts` is `Err(reason)` for a launch no CUDA C can be emitted for whatever the kernel
     /// (a reducer with no device join): that is counted as not emitted.
     fn check<K: KernelIr>(
@@ -128,6 +130,7 @@ impl CudaCheck {
         kernel: &K,
         opts: std::result::Result<CudaOptions, String>,
         end: Option<usize>,
+        bounds: &[u64],
     ) -> Result<()> {
         let unsupported = |m: String| Error::Unsupported {
             backend: "cuda".into(),
@@ -153,6 +156,28 @@ impl CudaCheck {
             bare_in_bounds: end.is_some_and(|e| p.bare_ok(e)),
             ..opts
         };
+        let widths: &[IndexWidth] = match crate::runtime::run::index_width(&p, bounds) {
+            IndexWidth::W32 => &[IndexWidth::W32, IndexWidth::W64],
+            IndexWidth::W64 => &[IndexWidth::W64],
+        };
+        for &width in widths {
+            self.check_variant(
+                &p,
+                CudaOptions {
+                    width,
+                    ..opts.clone()
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// [`CudaCheck::check`] of one variant.
+    fn check_variant<M: rokkos_core::MemorySpace>(
+        &self,
+        p: &rokkos_core::device::prepare::Prepared<'_, M>,
+        opts: CudaOptions,
+    ) -> Result<()> {
         let key = (p.hash, opts.clone());
         if let Some(o) = book()
             .lock()
@@ -184,9 +209,13 @@ impl CudaCheck {
         match outcome {
             Outcome::Compiled => {
                 log(&format!(
-                    "cuda-check: `{}` compiled by NVRTC and assembled by ptxas for sm_90 and sm_80 \
-                     ({c} kernels compiled so far, {n} not emitted)",
-                    p.ir.name
+                    "cuda-check: `{}` ({}) compiled by NVRTC and assembled by ptxas for sm_90 \
+                     and sm_80 ({c} kernels compiled so far, {n} not emitted)",
+                    p.ir.name,
+                    match opts.width {
+                        IndexWidth::W32 => "32-bit indices",
+                        IndexWidth::W64 => "64-bit indices",
+                    }
                 ));
                 Ok(())
             }
@@ -252,7 +281,37 @@ fn for_opts() -> std::result::Result<CudaOptions, String> {
         joins: Vec::new(),
         bare_in_bounds: false,
         team: None,
+        width: IndexWidth::W64,
     })
+}
+
+/// The bounds of a range launch (see `runtime::run::index_width`).
+fn range_bounds<S: ExecutionSpace>(policy: &RangePolicy<S>) -> [u64; 2] {
+    [policy.begin() as u64, policy.end() as u64]
+}
+
+/// The bounds of an MDRange launch, with the tiles the launcher would take
+/// (`for_mdrange::width_bounds`); a policy the launcher refuses has none, so the check falls
+/// back to the 64-bit variant (the evaluator reports the refusal).
+fn md_bounds<S: ExecutionSpace, const N: usize>(
+    label: &str,
+    policy: &MDRangePolicy<S, N>,
+) -> Vec<u64> {
+    let (begin, end) = (policy.begin(), policy.end());
+    match rokkos_core::device::shape::mdrange_tiles(
+        label,
+        begin,
+        end,
+        policy.tiles(),
+        BLOCK as usize,
+    ) {
+        Ok(tiles) => crate::for_mdrange::width_bounds(
+            begin,
+            end,
+            &crate::for_mdrange::work_fields(begin, end, tiles),
+        ),
+        Err(_) => vec![u64::MAX],
+    }
 }
 
 /// The team shape of `policy` (sizes past `u32` are refused by the emitter's block limit).
@@ -299,14 +358,24 @@ impl ExecutionSpace for CudaCheck {
     where
         K: ForKernel<RangeWork, Space = EvalMemory> + KernelIr,
     {
-        self.check(l.kernel(), for_opts(), Some(l.policy().end()))?;
+        self.check(
+            l.kernel(),
+            for_opts(),
+            Some(l.policy().end()),
+            &range_bounds(l.policy()),
+        )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_range(l))
     }
     fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
     {
-        self.check(l.kernel(), for_opts(), None)?;
+        self.check(
+            l.kernel(),
+            for_opts(),
+            None,
+            &md_bounds(l.label(), l.policy()),
+        )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_mdrange(l))
     }
     fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
@@ -317,7 +386,7 @@ impl ExecutionSpace for CudaCheck {
             team: Some(team_shape(l.policy())),
             ..o
         });
-        self.check(l.kernel(), opts, None)?;
+        self.check(l.kernel(), opts, None, &[])?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_team(l))
     }
     fn reduce_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
@@ -325,7 +394,12 @@ impl ExecutionSpace for CudaCheck {
         K: ReduceKernel<RangeWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(l.kernel(), reduce_opts(r), Some(l.policy().end()))?;
+        self.check(
+            l.kernel(),
+            reduce_opts(r),
+            Some(l.policy().end()),
+            &range_bounds(l.policy()),
+        )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_range(l, r)
         })
@@ -339,7 +413,12 @@ impl ExecutionSpace for CudaCheck {
         K: ReduceKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(l.kernel(), reduce_opts(r), None)?;
+        self.check(
+            l.kernel(),
+            reduce_opts(r),
+            None,
+            &md_bounds(l.label(), l.policy()),
+        )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_mdrange(l, r)
         })
@@ -353,7 +432,7 @@ impl ExecutionSpace for CudaCheck {
             team: Some(team_shape(l.policy())),
             ..o
         });
-        self.check(l.kernel(), opts, None)?;
+        self.check(l.kernel(), opts, None, &[])?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_team(l, r)
         })
@@ -367,7 +446,7 @@ impl ExecutionSpace for CudaCheck {
             entry: Entry::Scan,
             ..o
         });
-        self.check(l.kernel(), opts, None)?;
+        self.check(l.kernel(), opts, None, &range_bounds(l.policy()))?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.scan_range(l, r))
     }
 }

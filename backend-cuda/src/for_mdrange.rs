@@ -7,7 +7,9 @@ use crate::emit::{entry::ENTRY, reduce::FINAL, CudaOptions, Entry};
 use crate::runtime::args::set_u64;
 use crate::runtime::device::Instance;
 use crate::runtime::reduction::{init_values, Buffers};
-use crate::runtime::run::{enqueue, params, prepare, resident_blocks, unsupported, variant, BLOCK};
+use crate::runtime::run::{
+    enqueue, index_width, params, prepare, resident_blocks, unsupported, variant, BLOCK,
+};
 use crate::{Cuda, CudaBuffer, CudaSpace};
 use rokkos_core::device::shape::{mdrange_tiles, tile_counts};
 use rokkos_core::kernel::KernelIr;
@@ -49,6 +51,22 @@ pub(crate) fn work_fields<const N: usize>(
     f
 }
 
+/// The bounds of an MDRange launch the 32-bit variant's launch facts cover: the begin and end of
+/// each dimension and every work field (`work_fields`), since the entry point does its tile
+/// arithmetic in the variant's width.
+pub(crate) fn width_bounds<const N: usize>(
+    begin: [usize; N],
+    end: [usize; N],
+    work: &[(String, u64)],
+) -> Vec<u64> {
+    begin
+        .iter()
+        .chain(end.iter())
+        .map(|&x| x as u64)
+        .chain(work.iter().map(|(_, x)| *x))
+        .collect()
+}
+
 /// `parallel_for`, or with `reducer` the two passes of `parallel_reduce`, over an MDRange; a
 /// reduction's result goes to `into` (a buffer and byte offset) or to the returned buffers.
 /// `None` when the range is empty.
@@ -77,6 +95,8 @@ pub(crate) fn launch<
         }
         None => (Entry::For, Vec::new(), Vec::new()),
     };
+    let work = work_fields(begin, end, tiles);
+    let width = index_width(&p, &width_bounds(begin, end, &work));
     let opts = CudaOptions {
         entry,
         block: BLOCK,
@@ -84,6 +104,7 @@ pub(crate) fn launch<
         joins,
         bare_in_bounds: false,
         team: None,
+        width,
     };
     let entries: &[&str] = if reducer.is_some() {
         &[ENTRY, FINAL]
@@ -91,7 +112,6 @@ pub(crate) fn launch<
         &[ENTRY]
     };
     let v = variant(inst, &p, &opts, entries)?;
-    let work = work_fields(begin, end, tiles);
     let ntiles = work[work.len() - 2].1;
     if ntiles == 0 {
         return Ok(None);
@@ -124,6 +144,7 @@ pub(crate) fn launch<
 mod tests {
     use super::*;
     use crate::emit::params::params_layout;
+    use crate::emit::IndexWidth;
     use rokkos_core::ir::build::KernelBuilder;
     use rokkos_core::ir::{Access, WorkKind};
 
@@ -144,11 +165,12 @@ mod tests {
             joins: vec![],
             bare_in_bounds: false,
             team: None,
+            width: IndexWidth::W64,
         };
         let src = crate::emit::emit(&k, &info, &opts).unwrap().source;
         assert!(src.contains("x0 < P.e0 && x1 < P.e1"), "{src}");
         assert!(src.contains("rk_work(P, P.b0 + x0, P.b1 + x1)"), "{src}");
-        let layout = params_layout(&k);
+        let layout = params_layout(&k, IndexWidth::W64);
         let f = work_fields([3, 10], [20, 11], [16, 16]);
         for (name, _) in &f {
             assert!(layout.offset(name).is_some(), "no field {name}");

@@ -4,7 +4,7 @@
 use crate::emit::{entry::ENTRY, CudaOptions, Entry};
 use crate::runtime::args::set_u64;
 use crate::runtime::device::Instance;
-use crate::runtime::run::{enqueue, params, prepare, resident_blocks, variant, BLOCK};
+use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaSpace};
 use rokkos_core::device::shape::grid_stride_groups;
 use rokkos_core::kernel::KernelIr;
@@ -26,6 +26,7 @@ pub(crate) fn run<K: KernelIr<Space = CudaSpace>>(
         joins: Vec::new(),
         bare_in_bounds: p.bare_ok(end),
         team: None,
+        width: index_width(&p, &[begin as u64, end as u64]),
     };
     // Compiled even for an empty range, so that a kernel CUDA refuses fails at every launch.
     let v = variant(inst, &p, &opts, &[ENTRY])?;

@@ -87,6 +87,7 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
         joins,
         bare_in_bounds: false,
         team: Some(shape),
+        width: crate::emit::IndexWidth::W64,
     };
     let entries: &[&str] = if reducer.is_some() {
         &[ENTRY, FINAL]

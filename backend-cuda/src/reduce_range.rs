@@ -7,7 +7,7 @@ use crate::emit::{entry::ENTRY, reduce::FINAL, CudaOptions, Entry};
 use crate::runtime::args::set_u64;
 use crate::runtime::device::Instance;
 use crate::runtime::reduction::{finish_host, finish_into, init_values, Buffers};
-use crate::runtime::run::{enqueue, params, prepare, resident_blocks, variant, BLOCK};
+use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
 use rokkos_core::device::shape::grid_stride_groups;
 use rokkos_core::kernel::KernelIr;
@@ -61,6 +61,7 @@ fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
         joins,
         bare_in_bounds: p.bare_ok(end),
         team: None,
+        width: index_width(&p, &[begin as u64, end as u64]),
     };
     let v = variant(inst, &p, &opts, &[ENTRY, FINAL])?;
     let n = end.saturating_sub(begin) as u64;

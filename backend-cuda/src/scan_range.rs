@@ -12,7 +12,7 @@ use crate::emit::{
 use crate::runtime::args::set_u64;
 use crate::runtime::device::Instance;
 use crate::runtime::reduction::{finish_host, init_values, Buffers};
-use crate::runtime::run::{enqueue, params, prepare, resident_blocks, variant, BLOCK};
+use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaSpace};
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
@@ -45,6 +45,7 @@ pub(crate) fn run<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
         joins,
         bare_in_bounds: false,
         team: None,
+        width: index_width(&p, &[begin as u64, end as u64]),
     };
     let v = variant(inst, &p, &opts, &[ENTRY, SCAN_PARTS, SCAN_FINAL])?;
     let n = end.saturating_sub(begin) as u64;

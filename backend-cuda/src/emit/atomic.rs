@@ -126,11 +126,11 @@ pub(crate) fn helper(k: &Kernel, h: &mut Helpers, view: usize, op: AtomicOp) -> 
     let v = &k.views[view];
     let (rank, t) = (v.rank as usize, v.elem);
     let name = format!("rk_at{view}_{}", op.name());
-    let checks = h.bounds_checks;
+    let (checks, it) = (h.bounds_checks, super::target::ix(h.narrow));
     h.add(&name, || {
         let tn = cty(t);
         let mut params: Vec<String> = vec!["const rk_P& P".into()];
-        params.extend((0..rank).map(|d| format!("u64 i{d}")));
+        params.extend((0..rank).map(|d| format!("{it} i{d}")));
         for x in ["x", "y"].iter().take(op.arg_count()) {
             params.push(format!("{tn} {x}"));
         }

@@ -23,6 +23,7 @@ mod target;
 pub mod team;
 
 pub use params::{FieldType, ParamsLayout};
+pub use rokkos_core::emit::width::IndexWidth;
 pub use rokkos_core::emit::EmitError;
 pub use team::{TeamLaunch, TeamShape};
 
@@ -63,6 +64,12 @@ pub struct CudaOptions {
     /// Team kernels: the policy's team size and vector length (required for them, ignored
     /// otherwise). [`CudaOptions::block`] is then the block of a reduction's second pass only.
     pub team: Option<TeamShape>,
+    /// The index variant ([`rokkos_core::emit::width`]): [`IndexWidth::W32`] spells work
+    /// indices, View offsets, extents and strides, `usize` scalars, locals and loop counters as
+    /// `u32` (the parameter block's fields too). Only for a kernel whose width plan accepts it
+    /// and a launch that satisfies the launch facts; team kernels are always
+    /// [`IndexWidth::W64`].
+    pub width: IndexWidth,
 }
 
 /// The generated module.
@@ -86,6 +93,8 @@ pub(crate) struct Helpers {
     pub(crate) bounds_checks: bool,
     /// [`CudaOptions::bare_in_bounds`] for a range kernel.
     pub(crate) bare: bool,
+    /// The 32-bit variant ([`CudaOptions::width`]).
+    pub(crate) narrow: bool,
 }
 
 impl Helpers {
@@ -152,10 +161,22 @@ pub fn emit(
         (Pattern::For, _) => {}
     }
     check_types(kernel)?;
-    let params = params::params_layout(kernel);
+    let narrow = opts.width == IndexWidth::W32;
+    if narrow {
+        // Emitting the 32-bit variant of a kernel outside the proof would compute something
+        // else than the 64-bit one: a launcher bug, refused here rather than run.
+        if let Err(why) = rokkos_core::emit::width::plan(kernel).index32 {
+            return Err(EmitError::Mismatch(format!(
+                "the 32-bit index variant of kernel `{}`, whose width plan refuses it: {why}",
+                kernel.name
+            )));
+        }
+    }
+    let params = params::params_layout(kernel, opts.width);
     let mut h = Helpers {
         bounds_checks: opts.bounds_checks,
         bare: opts.bare_in_bounds && kernel.work == WorkKind::Range,
+        narrow,
         ..Helpers::default()
     };
     let mut funcs = String::new();
@@ -171,11 +192,11 @@ pub fn emit(
             ep
         }
         (None, e) => {
-            walk::emit_work::<CudaC>(kernel, None, &mut h, &mut body)?;
+            walk::emit_work_at::<CudaC>(kernel, None, opts.width, &mut h, &mut body)?;
             match e {
-                Entry::For => entry::entry(kernel, opts.block, None)?,
-                Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins))?,
-                Entry::Scan => reduce::scan(kernel, &opts.joins, opts.block)?,
+                Entry::For => entry::entry(kernel, opts.block, None, narrow)?,
+                Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins), narrow)?,
+                Entry::Scan => reduce::scan(kernel, &opts.joins, opts.block, narrow)?,
             }
         }
     };

@@ -5,6 +5,8 @@
 //! the offsets [`ParamsLayout`] computes with C's layout rules.
 
 use rokkos_core::emit::names;
+use rokkos_core::emit::walk::lower;
+use rokkos_core::emit::width::IndexWidth;
 use rokkos_core::ir::{Access, Kernel, ScalarType, WorkKind};
 
 /// The C type of a field.
@@ -92,8 +94,14 @@ fn work_fields(work: WorkKind, rank: u32) -> Vec<String> {
     }
 }
 
-/// The parameter block of `k`.
-pub fn params_layout(k: &Kernel) -> ParamsLayout {
+/// The parameter block of `k` in the index variant `width`.
+///
+/// In the 32-bit variant every index field the kernel's body and entry point read as an index is
+/// a `u32`: View offsets, extents and strides, `usize` scalars, and the work bounds of range and
+/// MDRange launches (the launcher passes those bounds to the launch facts, so they fit). The
+/// reduction and scan bookkeeping (`nparts`, `per`) stays 64-bit: only the entry points read it.
+pub fn params_layout(k: &Kernel, width: IndexWidth) -> ParamsLayout {
+    let ix = |t: ScalarType| lower(width == IndexWidth::W32, t);
     let mut fields: Vec<(String, FieldType)> = vec![
         ("err".into(), FieldType::ErrPtr),
         ("launch".into(), FieldType::Scalar(ScalarType::U32)),
@@ -103,14 +111,14 @@ pub fn params_layout(k: &Kernel) -> ParamsLayout {
             names::view(i),
             FieldType::Ptr(v.elem, v.access == Access::ReadOnly && !v.used_atomically),
         ));
-        fields.push((names::offset(i), FieldType::Scalar(ScalarType::U64)));
+        fields.push((names::offset(i), FieldType::Scalar(ix(ScalarType::U64))));
         for d in 0..v.rank as usize {
-            fields.push((names::extent(i, d), FieldType::Scalar(ScalarType::U64)));
-            fields.push((names::stride(i, d), FieldType::Scalar(ScalarType::U64)));
+            fields.push((names::extent(i, d), FieldType::Scalar(ix(ScalarType::U64))));
+            fields.push((names::stride(i, d), FieldType::Scalar(ix(ScalarType::U64))));
         }
     }
     for (p, s) in k.scalars.iter().enumerate() {
-        fields.push((names::scalar(p as u32), FieldType::Scalar(s.ty)));
+        fields.push((names::scalar(p as u32), FieldType::Scalar(ix(s.ty))));
     }
     // Reductions: the identity per field, the partials (one per block), the result and the
     // number of partials the second pass joins. `bool` fields are stored as `u32` 0/1.
@@ -131,8 +139,9 @@ pub fn params_layout(k: &Kernel) -> ParamsLayout {
         // Consecutive indices per thread.
         fields.push(("per".into(), FieldType::Scalar(ScalarType::U64)));
     }
+    // Team kernels have no 32-bit variant (`emit` refuses one), so their fields never narrow.
     for w in work_fields(k.work, k.work.index_rank()) {
-        fields.push((w, FieldType::Scalar(ScalarType::U64)));
+        fields.push((w, FieldType::Scalar(ix(ScalarType::U64))));
     }
     if k.work == WorkKind::Team {
         // The level-1 scratch pool (8-byte aligned; null when the kernel allocates none there).

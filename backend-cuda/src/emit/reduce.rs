@@ -259,7 +259,15 @@ pub const SCAN_FINAL: &str = "rk_scan_final";
 /// 3. [`SCAN_FINAL`]: the thread totals again, their exclusive scan in the block (shared memory,
 ///    `blockDim.x` steps of doubling), then the body with `final == true` exactly once per index,
 ///    from the block's prefix joined with the thread's.
-pub(crate) fn scan(k: &Kernel, joins: &[JoinKind], block: u32) -> Result<String, EmitError> {
+///
+/// `narrow`: the 32-bit index variant (`begin` and `n` are `u32` fields; the thread's items stay
+/// counted in 64 bits, each passed as a `u32` work index below the range's end).
+pub(crate) fn scan(
+    k: &Kernel,
+    joins: &[JoinKind],
+    block: u32,
+    narrow: bool,
+) -> Result<String, EmitError> {
     let (t, r) = match (k.acc_fields().as_slice(), joins) {
         ([(_, t)], [JoinKind::Op(r)]) => (*t, *r),
         _ => {
@@ -279,9 +287,14 @@ pub(crate) fn scan(k: &Kernel, joins: &[JoinKind], block: u32) -> Result<String,
         "P.init0".to_string()
     };
     // The thread's items: [lo, hi) of the range's offsets.
+    let w = if narrow {
+        "(u32)(P.begin + i)"
+    } else {
+        "P.begin + i"
+    };
     let items = |fin: &str| {
         format!(
-            "    {{ const u64 lo = ((u64)blockIdx.x * blockDim.x + threadIdx.x) * P.per;\n      for (u64 i = lo; i < lo + P.per && i < P.n; ++i) {{ rk_work(P, P.begin + i, a0, {fin}); }} }}\n"
+            "    {{ const u64 lo = ((u64)blockIdx.x * blockDim.x + threadIdx.x) * P.per;\n      for (u64 i = lo; i < lo + P.per && i < P.n; ++i) {{ rk_work(P, {w}, a0, {fin}); }} }}\n"
         )
     };
     s.push_str(&format!(

@@ -71,10 +71,10 @@ impl Target for CudaC {
             ps.join(", ")
         )
     }
-    fn work_head(k: &Kernel) -> String {
+    fn work_head(k: &Kernel, narrow: bool) -> String {
         format!(
             "__device__ __forceinline__ void rk_work({}) {{\n",
-            work_params(k).join(", ")
+            work_params(k, narrow).join(", ")
         )
     }
     fn call_fn(n: usize, args: &[String]) -> String {
@@ -93,6 +93,13 @@ impl Target for CudaC {
             ScalarType::U64 => e.to_string(),
             // A negative signed index becomes huge (modulo 2^64), and fails the bounds check.
             _ => format!("((u64)({e}))"),
+        }
+    }
+    fn to_u32(t: ScalarType, e: &str) -> String {
+        match t {
+            ScalarType::U32 => e.to_string(),
+            // The plan admits only unsigned indices of at most 32 bits here (`u8`, `u16`).
+            _ => format!("((u32)({e}))"),
         }
     }
     fn select(c: &str, t: &str, f: &str) -> String {
@@ -311,7 +318,7 @@ impl Target for CudaC {
         Ok(if dim < cx.k.views[k].rank {
             format!("P.{}", names::extent(k, dim as usize))
         } else {
-            "0ull".to_string()
+            ops::lit(shared::lower_value(cx.narrow, Value::U64(0)))
         })
     }
     fn atomic(cx: &Cx<'_, Self>, h: &mut Helpers, a: &AtomicAccess) -> R<(String, bool)> {
@@ -339,11 +346,22 @@ impl Target for CudaC {
     }
 }
 
-/// The parameters of `rk_work`: the block, the work index, the accumulators by reference.
-pub(crate) fn work_params(k: &Kernel) -> Vec<String> {
+/// The C type of an index (work index, View index, offset) in the 32-bit variant (`narrow`) or
+/// the 64-bit one.
+pub(crate) fn ix(narrow: bool) -> &'static str {
+    if narrow {
+        "u32"
+    } else {
+        "u64"
+    }
+}
+
+/// The parameters of `rk_work`: the block, the work index (of the variant's width), the
+/// accumulators by reference.
+pub(crate) fn work_params(k: &Kernel, narrow: bool) -> Vec<String> {
     let mut v = vec!["const rk_P& P".to_string()];
     for d in 0..k.work.index_rank() {
-        v.push(format!("const u64 {}", names::work(d)));
+        v.push(format!("const {} {}", ix(narrow), names::work(d)));
     }
     for (i, (_, t)) in k.acc_fields().iter().enumerate() {
         v.push(format!("{}& {}", cty(*t), names::acc(i)));
@@ -384,10 +402,10 @@ fn accessor(cx: &Cx<'_, CudaC>, h: &mut Helpers, k: usize, store: bool) -> Strin
     let v = &cx.k.views[k];
     let (rank, t) = (v.rank as usize, v.elem);
     let name = format!("rk_{}{k}", if store { "st" } else { "ld" });
-    let checks = h.bounds_checks;
+    let (checks, it) = (h.bounds_checks, ix(h.narrow));
     h.add(&name, || {
         let mut params: Vec<String> = vec!["const rk_P& P".into()];
-        params.extend((0..rank).map(|d| format!("u64 i{d}")));
+        params.extend((0..rank).map(|d| format!("{it} i{d}")));
         if store {
             params.push(format!("{} x", cty(t)));
         }
@@ -411,7 +429,10 @@ fn accessor(cx: &Cx<'_, CudaC>, h: &mut Helpers, k: usize, store: bool) -> Strin
 
 /// The bounds check of View `k`'s index variables `i0, i1, ..` (a violation recorded with the
 /// View's position as the code, then `return{ret_fail};`), empty without `checks`, and the element
-/// `P.vk[offset]` they address: the shared index arithmetic, spelled in C.
+/// `P.vk[offset]` they address: the shared index arithmetic, spelled in C. In the 32-bit variant
+/// the indices and the parameter block's offset, extents and strides are `u32`, so the sum is
+/// 32-bit arithmetic; the launch facts (`rokkos_core::emit::width`) make it exact for every
+/// in-bounds index.
 pub(crate) fn checked_element(
     k: usize,
     rank: usize,

@@ -25,6 +25,7 @@ fn opts() -> CudaOptions {
         joins: Vec::new(),
         bare_in_bounds: false,
         team: None,
+        width: IndexWidth::W64,
     }
 }
 
@@ -354,4 +355,140 @@ fn team_launch_sizes_round_to_eight_bytes() {
     assert_eq!(TeamLaunch::dynamic_shared_bytes(1 << 32, 0, 1), None);
     assert_eq!(TeamLaunch::level1_slot_bytes(8, 4, 3), Some(24));
     assert_eq!(TeamLaunch::level1_slot_bytes(u64::MAX, 0, 1), None);
+}
+
+/// Emits `k` with `opts` and, where NVRTC is installed, compiles it for sm_90.
+fn check_with(k: &Kernel, opts: &CudaOptions) -> String {
+    let info = rokkos_core::ir::valid::validate(k).expect("valid kernel");
+    let e = emit(k, &info, opts).expect("emits");
+    if crate::compile::nvrtc_version().is_ok() {
+        if let Err(err) =
+            crate::compile::compile_ptx(&e.source, &k.name, crate::compile::Arch::SM_90)
+        {
+            panic!("{err}");
+        }
+    }
+    e.source
+}
+
+fn w32() -> CudaOptions {
+    CudaOptions {
+        width: IndexWidth::W32,
+        ..opts()
+    }
+}
+
+/// A triad whose `usize` scalar `n` bounds a loop of `usize` counters: everything the width plan
+/// narrows (work index, View index arithmetic, a `usize` scalar, a loop counter).
+fn narrow_triad() -> Kernel {
+    let mut kb = KernelBuilder::new("triad32", WorkKind::Range);
+    let i = kb.work_index(0);
+    let a = kb.view::<f32>("a", 1, Access::Writable);
+    let b = kb.view::<f32>("b", 1, Access::ReadOnly);
+    let c = kb.view::<f32>("c", 1, Access::ReadOnly);
+    let n = kb.scalar::<usize>("n");
+    let acc = kb.let_::<f32>("acc", 0.0f32);
+    let j = kb.for_range::<usize>("j", 0usize, n.get());
+    kb.assign(acc, acc.get() + c.load(j.get()));
+    kb.end();
+    kb.store(a, i.clone(), b.load(i) + acc.get());
+    kb.finish().unwrap()
+}
+
+/// The 32-bit variant spells every index as `u32`: the parameter block's offsets, extents,
+/// strides, `usize` scalars and range bounds, the work index, the accessors' indices and the
+/// loop counter; the 64-bit variant of the same kernel keeps them `u64`. Both compile.
+#[test]
+fn the_32_bit_variant_spells_indices_as_u32() {
+    let k = narrow_triad();
+    assert!(rokkos_core::emit::width::plan(&k).index32.is_ok());
+    let src = check_with(&k, &w32());
+    for want in [
+        "    u32 v0_off;\n",
+        "    u32 v2_e0;\n",
+        "    u32 v2_s0;\n",
+        "    u32 s0;\n",
+        "    u32 begin;\n",
+        "    u32 n;\n",
+        "const u32 w0",
+        "rk_ld2(const rk_P& P, u32 i0)",
+        "for (u32 i = g0 < P.n ? (u32)g0 : P.n; i < P.n; i += stride)",
+    ] {
+        assert!(src.contains(want), "no `{want}` in\n{src}");
+    }
+    // No 64-bit value is left in the body: its locals, counters and indices are all `u32`.
+    let body = &src[src.find("void rk_work(").unwrap()..src.find("extern \"C\"").unwrap()];
+    assert!(!body.contains("u64"), "{body}");
+    let wide = check_with(&k, &opts());
+    for want in [
+        "    u64 v0_off;\n",
+        "    u64 s0;\n",
+        "const u64 w0",
+        "u64 i0)",
+    ] {
+        assert!(wide.contains(want), "no `{want}` in\n{wide}");
+    }
+}
+
+/// MDRange and range reductions have 32-bit variants too (tile arithmetic in `u32`), and they
+/// compile.
+#[test]
+fn mdrange_and_reductions_have_32_bit_variants() {
+    let mut kb = KernelBuilder::new("stencil32", WorkKind::MDRange(2));
+    let (i, j) = (kb.work_index(0), kb.work_index(1));
+    let a = kb.view::<f32>("a", 2, Access::Writable);
+    let b = kb.view::<f32>("b", 2, Access::ReadOnly);
+    let up = b.load(vec![i.clone() + 1usize, j.clone()]);
+    let right = b.load(vec![i.clone(), j.clone() + 1usize]);
+    kb.store(a, vec![i, j], up + right);
+    let src = check_with(&kb.finish().unwrap(), &w32());
+    assert!(
+        src.contains("for (u32 tile = blockIdx.x; tile < P.ntiles"),
+        "{src}"
+    );
+    assert!(src.contains("const u32 x1 = c1 * P.t1 + q % P.t1"), "{src}");
+    assert!(src.contains("    u32 ntiles;\n"), "{src}");
+
+    let mut kb = KernelBuilder::new("dot32", WorkKind::Range);
+    let i = kb.work_index(0);
+    let x = kb.view::<f64>("x", 1, Access::ReadOnly);
+    let acc = kb.acc::<f64>("sum");
+    kb.acc_set(acc, acc.get() + x.load(i));
+    let reduce = CudaOptions {
+        entry: Entry::Reduce,
+        joins: vec![rokkos_core::reducer::JoinKind::Op(ReducerKind::Sum)],
+        ..w32()
+    };
+    let src = check_with(&kb.finish().unwrap(), &reduce);
+    assert!(src.contains("const u32 w0"), "{src}");
+    // The partials' count stays 64-bit: only the second pass reads it.
+    assert!(src.contains("    u64 nparts;\n"), "{src}");
+}
+
+/// Asking for the 32-bit variant of a kernel its width plan refuses (here a View of `usize`
+/// elements, whose values are not indices the analysis bounds; and a team kernel) is a
+/// mismatch, not a kernel that computes something else.
+#[test]
+fn the_32_bit_variant_of_a_kernel_outside_the_plan_is_refused() {
+    let mut kb = KernelBuilder::new("wide", WorkKind::Range);
+    let i = kb.work_index(0);
+    let a = kb.view::<usize>("a", 1, Access::Writable);
+    kb.store(a, i.clone(), i);
+    let k = kb.finish().unwrap();
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    match emit(&k, &info, &w32()) {
+        Err(EmitError::Mismatch(m)) => assert!(m.contains("usize elements"), "{m}"),
+        other => panic!("{:?}", other.map(|s| s.source)),
+    }
+    assert!(emit(&k, &info, &opts()).is_ok());
+    let k = team_kernel(vec![]);
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let team = CudaOptions {
+        team: Some(TeamShape { team: 4, vlen: 2 }),
+        ..w32()
+    };
+    assert!(matches!(
+        emit(&k, &info, &team),
+        Err(EmitError::Mismatch(_))
+    ));
 }

@@ -26,7 +26,10 @@ fn field(layout: &ParamsLayout, name: &str) -> Result<(FieldType, usize)> {
         })
 }
 
-/// Writes `v` into scalar field `name` (a `bool` as a `u32` 0/1, as the emitter declares it).
+/// Writes `v` into scalar field `name` (a `bool` as a `u32` 0/1, as the emitter declares it). A
+/// `usize` value (`u64`) goes into a `u32` field of the 32-bit index variant only when it fits;
+/// the launcher chose that variant because it does, so a value that does not is a disagreement
+/// between launcher and emitter, `Err(InvalidArgument)`.
 pub(crate) fn set_value<B>(
     block: &mut ParamBlock<'_, B>,
     layout: &ParamsLayout,
@@ -34,6 +37,16 @@ pub(crate) fn set_value<B>(
     v: Value,
 ) -> Result<()> {
     let (t, at) = field(layout, name)?;
+    let v = match (t, v) {
+        (FieldType::Scalar(ScalarType::U32), Value::U64(x)) => {
+            Value::U32(u32::try_from(x).map_err(|_| {
+                Error::InvalidArgument(format!(
+                    "parameter `{name}` of the 32-bit index variant given {x}, past u32"
+                ))
+            })?)
+        }
+        _ => v,
+    };
     if t != FieldType::Scalar(v.ty()) {
         return Err(Error::InvalidArgument(format!(
             "parameter `{name}` is {t:?}, given a {} value",
@@ -44,7 +57,8 @@ pub(crate) fn set_value<B>(
     block.put_bytes(at, &bits[..t.size()])
 }
 
-/// Writes `v` into the `u64` field `name` (work bounds, counts).
+/// Writes `v` into the index field `name` (work bounds, counts, View offsets, extents and
+/// strides): a `u64` field, or a `u32` one of the 32-bit index variant when `v` fits.
 pub(crate) fn set_u64<B>(
     block: &mut ParamBlock<'_, B>,
     layout: &ParamsLayout,
@@ -129,6 +143,7 @@ pub(crate) fn stored_size(t: ScalarType) -> usize {
 mod tests {
     use super::*;
     use crate::emit::params::params_layout;
+    use crate::emit::IndexWidth;
     use rokkos_core::ir::build::KernelBuilder;
     use rokkos_core::ir::{Access, WorkKind};
     use rokkos_core::{HostBuffer, HostSpace};
@@ -154,7 +169,7 @@ mod tests {
         let _ = (m, flag, k);
         kb.store(a, i.clone(), s.get());
         let ir = kb.finish().unwrap();
-        let layout = params_layout(&ir);
+        let layout = params_layout(&ir, IndexWidth::W64);
         let mut end = 0;
         for (n, t, at) in &layout.fields {
             assert_eq!(at % t.size(), 0, "{n} misaligned");
@@ -227,7 +242,7 @@ mod tests {
         let acc = kb.acc::<f64>("sum");
         kb.acc_set(acc, 1.0f64);
         let ir = kb.finish().unwrap();
-        let layout = params_layout(&ir);
+        let layout = params_layout(&ir, IndexWidth::W64);
         // The reducer's identity goes to `init0` with its bits.
         let b = fill::<HostSpace>(&layout, &[], &[], &[Value::F64(-0.0)], |_| 0).unwrap();
         let at = layout.offset("init0").unwrap();
@@ -260,5 +275,54 @@ mod tests {
                 "the reduction's block has no `{f}`"
             );
         }
+    }
+
+    /// In the 32-bit index variant the View's offset, extents and strides, a `usize` scalar and
+    /// the range bounds are 4-byte fields holding the values; a value past `u32` is refused
+    /// instead of being truncated into a wrong launch.
+    #[test]
+    fn the_32_bit_variant_writes_4_byte_index_fields_and_refuses_wider_values() {
+        let mut kb = KernelBuilder::new("narrow", WorkKind::Range);
+        let i = kb.work_index(0);
+        let a = kb.view::<f32>("a", 1, Access::Writable);
+        let n = kb.scalar::<usize>("n");
+        let _ = n;
+        kb.store(a, i, 1.0f32);
+        let ir = kb.finish().unwrap();
+        let layout = params_layout(&ir, IndexWidth::W32);
+        let buf = HostBuffer::from_owner(vec![0u8; 64]);
+        let views = vec![ViewBinding::<HostSpace> {
+            param: "a",
+            label: "A",
+            buffer: &buf,
+            elem: ScalarType::F32,
+            offset: 2,
+            extents: &[9],
+            strides: &[1],
+            writable: true,
+        }];
+        let mut b = fill(&layout, &views, &[Value::U64(12)], &[], |_| 64).unwrap();
+        set_u64(&mut b, &layout, "begin", 1).unwrap();
+        set_u64(&mut b, &layout, "n", 8).unwrap();
+        for (name, want) in [
+            ("v0_off", 2u64),
+            ("v0_e0", 9),
+            ("v0_s0", 1),
+            ("s0", 12),
+            ("begin", 1),
+            ("n", 8),
+        ] {
+            let (_, t, at) = layout.fields.iter().find(|(f, ..)| f == name).unwrap();
+            assert_eq!(*t, FieldType::Scalar(ScalarType::U32), "field {name}");
+            assert_eq!(word(b.bytes(), *at, 4), want, "field {name}");
+        }
+        assert!(matches!(
+            set_u64(&mut b, &layout, "n", 1 << 32),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            fill(&layout, &views, &[Value::U64(u64::MAX)], &[], |_| 64),
+            Err(Error::InvalidArgument(_))
+        ));
     }
 }

@@ -193,6 +193,7 @@ mod tests {
             joins: vec![],
             bare_in_bounds: false,
             team: None,
+            width: crate::emit::IndexWidth::W64,
         };
         let info = rokkos_core::ir::valid::validate(&k).unwrap();
         let emitted = crate::emit::emit(&k, &info, &opts).unwrap();

@@ -104,7 +104,7 @@ impl Target for Wgsl {
             .collect();
         format!("fn {name}({}) -> {} {{\n", ps.join(", "), wty(ret))
     }
-    fn work_head(_k: &Kernel) -> String {
+    fn work_head(_k: &Kernel, _narrow: bool) -> String {
         "fn rk_work() {\n".into()
     }
     fn loop_kw() -> &'static str {

@@ -7,7 +7,7 @@ use super::pool::{Kind, Pooled};
 use crate::emit::{emit, EmitError, EmitOptions};
 use crate::params::{ParamField, ParamsLayout};
 use rokkos_core::device::reduce::{decode_column, Columns};
-use rokkos_core::emit::width::{self, IndexWidth};
+use rokkos_core::emit::width::IndexWidth;
 use rokkos_core::ir::{self, Access, Value};
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{Error, Result};
@@ -92,16 +92,7 @@ pub(crate) fn index_width(ctx: &Ctx, p: &Prepared<'_>, bounds: &[u64]) -> IndexW
     if plan.index32.is_err() {
         return IndexWidth::W64;
     }
-    let sizes = p
-        .views
-        .iter()
-        .flat_map(|v| v.extents.iter().map(|&e| e as u64))
-        .chain(p.scalars.iter().filter_map(|s| match s {
-            Value::U64(x) => Some(*x),
-            _ => None,
-        }))
-        .chain(bounds.iter().copied());
-    plan.width(width::launch_fits(sizes, p.addr32_ok()))
+    plan.width(p.launch_fits(bounds))
 }
 
 /// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument (see

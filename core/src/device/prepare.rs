@@ -145,6 +145,24 @@ impl<M: MemorySpace> Prepared<'_, M> {
         })
     }
 
+    /// Whether this launch satisfies the 32-bit index variant's launch facts
+    /// ([`crate::emit::width`]): every View extent, every `usize` scalar argument and every
+    /// policy bound in `bounds` at most [`crate::emit::width::ATOM_MAX`], and every View's
+    /// elements below element `u32::MAX` of its buffer. Every device backend decides its
+    /// variant here, so that they agree on which launches may run 32-bit.
+    pub fn launch_fits(&self, bounds: &[u64]) -> bool {
+        let sizes = self
+            .views
+            .iter()
+            .flat_map(|v| v.extents.iter().map(|&e| e as u64))
+            .chain(self.scalars.iter().filter_map(|s| match s {
+                Value::U64(x) => Some(*x),
+                _ => None,
+            }))
+            .chain(bounds.iter().copied());
+        crate::emit::width::launch_fits(sizes, self.addr32_ok())
+    }
+
     /// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument
     /// (so an access at the bare work index needs no check).
     pub fn bare_ok(&self, end: usize) -> bool {

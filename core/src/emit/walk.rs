@@ -146,8 +146,9 @@ pub trait Target: Sized {
     fn let_tmp(name: &str, ty: ScalarType, value: &str) -> String;
     /// The head of kernel function `name` (`{` included, newline-terminated).
     fn fn_head(name: &str, params: &[(String, ScalarType)], ret: ScalarType) -> String;
-    /// The head of kernel `k`'s body function (newline-terminated).
-    fn work_head(k: &Kernel) -> String;
+    /// The head of kernel `k`'s body function (newline-terminated), in the 32-bit variant when
+    /// `narrow` (a target that passes the work index as a parameter spells its type from it).
+    fn work_head(k: &Kernel, narrow: bool) -> String;
     /// The end of the body function (newline-terminated).
     fn work_tail() -> String {
         "}\n".into()
@@ -350,7 +351,7 @@ pub fn emit_work_at<T: Target>(
     let mut cx = Cx::<T>::new(k, &k.locals);
     cx.team = team;
     cx.narrow = width == super::width::IndexWidth::W32;
-    out.push_str(&T::work_head(k));
+    out.push_str(&T::work_head(k, cx.narrow));
     if team.is_none() {
         let locals: Vec<LocalDecl> = k
             .locals
