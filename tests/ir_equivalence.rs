@@ -374,7 +374,8 @@ fn hashed_kernels() -> Vec<IrKernel> {
 /// teams of 4 threads with vector length 2: `team_rows` is a team `parallel_for` with level-0
 /// team scratch and every team construct, `team_vec` a team reduction with nested levels and
 /// thread scratch, on virtual lanes for its vector reduction, `lane_sums` vector reductions and
-/// scans through warp shuffles); a kernel the
+/// scans through warp shuffles; `triad.w32` BabelStream's triad in the 32-bit index variant,
+/// the one a launch whose sizes fit 32 bits runs); a kernel the
 /// emitter does not implement yet has its `Unsupported` reason as the golden text, so the gap is
 /// reviewable too. Regenerate with `ROKKOS_BLESS=1 cargo test --test ir_equivalence snapshots`.
 #[test]
@@ -390,7 +391,15 @@ fn cuda_snapshots_match_golden_files() {
     all.push(ir_of(&team_vec(&m, &m)));
     let f = View::<f64, 2>::new("f", [2, 2]).unwrap();
     all.push(ir_of(&lane_sums(&f, &f)));
-    for k in all {
+    use rokkos_cuda::emit::IndexWidth;
+    let v = View::<f64>::new("v", [4]).unwrap();
+    let mut all: Vec<(IrKernel, IndexWidth)> =
+        all.into_iter().map(|k| (k, IndexWidth::W64)).collect();
+    all.push((
+        ir_of(&babelstream_kernels::triad(&v, &v, &v, 0.4)),
+        IndexWidth::W32,
+    ));
+    for (k, width) in all {
         let info = validate(&k).unwrap();
         let reduce = k.pattern() == Pattern::Reduce;
         let opts = CudaOptions {
@@ -404,7 +413,7 @@ fn cuda_snapshots_match_golden_files() {
                 .collect(),
             bare_in_bounds: false,
             team: Some(rokkos_cuda::emit::TeamShape { team: 4, vlen: 2 }),
-            width: rokkos_cuda::emit::IndexWidth::W64,
+            width,
         };
         let text = match emit(&k, &info, &opts) {
             Ok(src) => {
@@ -419,7 +428,8 @@ fn cuda_snapshots_match_golden_files() {
             }
             Err(e) => format!("// not emitted: {e}\n"),
         };
-        let path = dir.join(format!("{}.cu", k.name));
+        let suffix = if width == IndexWidth::W32 { ".w32" } else { "" };
+        let path = dir.join(format!("{}{suffix}.cu", k.name));
         if bless {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&path, &text).unwrap();

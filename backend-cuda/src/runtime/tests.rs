@@ -196,3 +196,29 @@ fn without_a_driver_every_entry_point_answers_backend_unavailable() {
         rokkos_core::View::<f32, 1, rokkos_core::LayoutLeft, CudaSpace>::new_in(&space, "v", [4]);
     assert!(matches!(v, Err(Error::BackendUnavailable { .. })));
 }
+
+/// The two index variants of one kernel are distinct entries of the module cache (the in-memory
+/// key hashes every launch option, the variant included; the on-disk key is the source, which
+/// differs).
+#[test]
+fn the_index_variant_is_part_of_the_module_key() {
+    use crate::emit::{CudaOptions, Entry, IndexWidth};
+    let opts = |width| CudaOptions {
+        entry: Entry::For,
+        block: super::run::BLOCK,
+        bounds_checks: true,
+        joins: Vec::new(),
+        bare_in_bounds: false,
+        team: None,
+        width,
+    };
+    let (a, b) = (opts(IndexWidth::W32), opts(IndexWidth::W64));
+    assert_ne!(
+        super::run::variant_key(7, &a),
+        super::run::variant_key(7, &b)
+    );
+    assert_eq!(
+        super::run::variant_key(7, &a),
+        super::run::variant_key(7, &a)
+    );
+}

@@ -171,3 +171,58 @@ impl<M: MemorySpace> Prepared<'_, M> {
             .all(|v| v.extents.len() != 1 || end <= v.extents[0])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::width::ATOM_MAX;
+    use crate::ir::build::KernelBuilder;
+    use crate::ir::{Access, ScalarType, WorkKind};
+    use crate::{HostBuffer, HostSpace};
+
+    /// The launch facts: every extent, `usize` scalar and policy bound at most `ATOM_MAX`, and
+    /// every View's elements below element `u32::MAX` of its buffer; any one past its limit
+    /// sends the launch to the 64-bit variant.
+    #[test]
+    fn launch_fits_checks_every_launch_fact() {
+        let mut kb = KernelBuilder::new("facts", WorkKind::Range);
+        let i = kb.work_index(0);
+        let a = kb.view::<f32>("a", 1, Access::Writable);
+        let _n = kb.scalar::<usize>("n");
+        kb.store(a, i, 1.0f32);
+        let ir = kb.finish().unwrap();
+        let info = ir::valid::validate(&ir).unwrap();
+        let buf = HostBuffer::from_owner(vec![0u8; 16]);
+        let at =
+            |offset: usize, extent: &'static [usize], stride: &'static [usize], n: u64| Prepared::<
+                HostSpace,
+            > {
+                ir: Arc::new(ir.clone()),
+                info: Arc::new(info.clone()),
+                hash: 0,
+                views: vec![ViewBinding {
+                    param: "a",
+                    label: "A",
+                    buffer: &buf,
+                    elem: ScalarType::F32,
+                    offset,
+                    extents: extent,
+                    strides: stride,
+                    writable: true,
+                }],
+                scalars: vec![Value::U64(n)],
+            };
+        let max = ATOM_MAX as usize;
+        assert!(at(0, &[4], &[1], 7).launch_fits(&[0, 4]));
+        assert!(at(0, &[2147483647], &[1], ATOM_MAX).launch_fits(&[0, ATOM_MAX]));
+        // An extent, a scalar, a bound past 2^31 - 1.
+        assert!(!at(0, &[2147483648], &[1], 7).launch_fits(&[0, 4]));
+        assert!(!at(0, &[4], &[1], ATOM_MAX + 1).launch_fits(&[0, 4]));
+        assert!(!at(0, &[4], &[1], 7).launch_fits(&[0, ATOM_MAX + 1]));
+        // A span reaching element u32::MAX: a stride that multiplies a small extent past it,
+        // or an offset that puts the View there.
+        assert!(!at(0, &[4], &[1 << 31], 7).launch_fits(&[0, 4]));
+        assert!(!at(u32::MAX as usize - 2, &[4], &[1], 7).launch_fits(&[0, 4]));
+        assert!(at(max, &[4], &[1], 7).launch_fits(&[0, 4]));
+    }
+}

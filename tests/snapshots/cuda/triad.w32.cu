@@ -1,0 +1,117 @@
+// rokkos kernel `triad` (IR hash 9567a1f356c9653b)
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef int i32;
+typedef unsigned int u32;
+typedef long long i64;
+typedef unsigned long long u64;
+typedef float f32;
+typedef double f64;
+struct rk_P {
+    u32* err;
+    u32 launch;
+    f64* v0;
+    u32 v0_off;
+    u32 v0_e0;
+    u32 v0_s0;
+    const f64* v1;
+    u32 v1_off;
+    u32 v1_e0;
+    u32 v1_s0;
+    const f64* v2;
+    u32 v2_off;
+    u32 v2_e0;
+    u32 v2_s0;
+    f64 s0;
+    u32 begin;
+    u32 n;
+};
+// The launch's error record: the first failure of the launch wins it.
+__device__ __forceinline__ u32* rk_slot(const rk_P& P) { return P.err + (P.launch % 64u) * 20u; }
+__device__ __forceinline__ bool rk_oob_begin(const rk_P& P, u32 code, u32 rank) {
+    u32* s = rk_slot(P);
+    if (atomicMax(s, 1u) == 0u) {
+        atomicExch(s + 1, P.launch);
+        atomicExch(s + 2, code);
+        atomicExch(s + 3, rank);
+        return true;
+    }
+    return false;
+}
+__device__ __forceinline__ void rk_oob_idx(const rk_P& P, u32 d, u64 i) {
+    u32* s = rk_slot(P);
+    atomicExch(s + 4 + 2 * d, (u32)(i & 0xffffffffull));
+    atomicExch(s + 5 + 2 * d, (u32)(i >> 32));
+}
+__device__ __forceinline__ void rk_fail(const rk_P& P, u32 code) { (void)rk_oob_begin(P, code, 0u); }
+__device__ __forceinline__ u64 rk_aix(const rk_P& P, u64 i, u64 n, u32 code) {
+    if (i >= n) {
+        if (rk_oob_begin(P, code, 1u)) { rk_oob_idx(P, 0u, i); }
+        return 0ull;
+    }
+    return i;
+}
+__device__ __forceinline__ bool rk_aok(const rk_P& P, u64 i, u64 n, u32 code) {
+    if (i >= n) {
+        if (rk_oob_begin(P, code, 1u)) { rk_oob_idx(P, 0u, i); }
+        return false;
+    }
+    return true;
+}
+// All three operands evaluated, as the IR's select.
+template <class T> __device__ __forceinline__ T rk_sel(bool c, T t, T f) { return c ? t : f; }
+// Two's complement wrapping through the unsigned type of the same width.
+template <class T> struct rk_ut;
+// u8 and u16 compute in u32 (their C promotion to int could overflow a product) and truncate.
+template <> struct rk_ut<u8> { typedef u32 t; };
+template <> struct rk_ut<u16> { typedef u32 t; };
+template <> struct rk_ut<i32> { typedef u32 t; };
+template <> struct rk_ut<u32> { typedef u32 t; };
+template <> struct rk_ut<i64> { typedef u64 t; };
+template <> struct rk_ut<u64> { typedef u64 t; };
+template <class T> __device__ __forceinline__ T rk_wadd(T a, T b) { typedef typename rk_ut<T>::t U; return (T)((U)a + (U)b); }
+template <class T> __device__ __forceinline__ T rk_wsub(T a, T b) { typedef typename rk_ut<T>::t U; return (T)((U)a - (U)b); }
+template <class T> __device__ __forceinline__ T rk_wmul(T a, T b) { typedef typename rk_ut<T>::t U; return (T)((U)a * (U)b); }
+template <class T> __device__ __forceinline__ T rk_wneg(T a) { typedef typename rk_ut<T>::t U; return (T)((U)0 - (U)a); }
+template <class T> __device__ __forceinline__ T rk_wshl(T a, u32 n) { typedef typename rk_ut<T>::t U; return (T)((U)a << n); }
+// Arithmetic for signed types, logical for unsigned ones (NVCC's signed >> is arithmetic).
+template <class T> __device__ __forceinline__ T rk_wshr(T a, u32 n) { return (T)(a >> n); }
+template <class T> __device__ __forceinline__ T rk_imin(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T rk_imax(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ f32 rk_f32_bits(u32 b) { return __uint_as_float(b); }
+__device__ __forceinline__ f64 rk_f64_bits(u64 b) { return __longlong_as_double((long long)b); }
+__device__ __forceinline__ f64 rk_ld1(const rk_P& P, u32 i0) {
+    if (i0 >= P.v1_e0) {
+        if (rk_oob_begin(P, 1u, 1u)) { rk_oob_idx(P, 0u, i0); }
+        return 0.0;
+    }
+    return P.v1[P.v1_off + i0 * P.v1_s0];
+}
+
+__device__ __forceinline__ f64 rk_ld2(const rk_P& P, u32 i0) {
+    if (i0 >= P.v2_e0) {
+        if (rk_oob_begin(P, 2u, 1u)) { rk_oob_idx(P, 0u, i0); }
+        return 0.0;
+    }
+    return P.v2[P.v2_off + i0 * P.v2_s0];
+}
+
+__device__ __forceinline__ void rk_st0(const rk_P& P, u32 i0, f64 x) {
+    if (i0 >= P.v0_e0) {
+        if (rk_oob_begin(P, 0u, 1u)) { rk_oob_idx(P, 0u, i0); }
+        return;
+    }
+    P.v0[P.v0_off + i0 * P.v0_s0] = x;
+}
+
+__device__ __forceinline__ void rk_work(const rk_P& P, const u32 w0) {
+    rk_st0(P, w0, (rk_ld1(P, w0) + (P.s0 * rk_ld2(P, w0))));
+}
+extern "C" __global__ void __launch_bounds__(256) rk_main(const rk_P P) {
+    const u64 g0 = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+    const u64 s0 = (u64)gridDim.x * blockDim.x;
+    const u32 stride = s0 < 0x80000000ull ? (u32)s0 : 0x80000000u;
+    for (u32 i = g0 < P.n ? (u32)g0 : P.n; i < P.n; i += stride) {
+        rk_work(P, P.begin + i);
+    }
+}
