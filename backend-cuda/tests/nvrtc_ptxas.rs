@@ -179,3 +179,88 @@ fn a_second_process_compiles_nothing() {
     assert_eq!(files.len(), 1, "one entry, no temporary files: {files:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The PTX instructions of entry `rk_main` in `ptx`: every statement of its body (directives and
+/// labels excluded), and those on 64-bit integers (`.u64`, `.s64`, `.b64` and `mul.wide`, which
+/// forms a 64-bit product).
+fn entry_instructions(ptx: &str) -> (usize, usize) {
+    let body = ptx
+        .split(".entry rk_main")
+        .nth(1)
+        .and_then(|s| s.split(".entry ").next())
+        .unwrap_or("");
+    let insts: Vec<&str> = body
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.ends_with(';') && !l.starts_with('.') && !l.starts_with("//"))
+        .collect();
+    let wide = insts
+        .iter()
+        .filter(|l| {
+            [".u64", ".s64", ".b64", "mul.wide"]
+                .iter()
+                .any(|w| l.contains(w))
+        })
+        .count();
+    (insts.len(), wide)
+}
+
+/// BabelStream's f32 triad and a 2-D five-point stencil over an MDRange, emitted in both index
+/// variants: each is compiled by NVRTC and assembled by ptxas for sm_90 without spills, and the
+/// 32-bit variant needs fewer 64-bit integer instructions than the 64-bit one (it keeps only
+/// the pointer arithmetic 64-bit). The registers and instruction counts are printed.
+#[test]
+fn both_index_variants_of_triad_and_a_stencil_assemble() {
+    use rokkos_core::ir::build::KernelBuilder;
+    use rokkos_core::ir::{Access, Kernel, WorkKind};
+    use rokkos_cuda::emit::{emit, CudaOptions, Entry, IndexWidth};
+    let Some(ptxas) = tools() else { return };
+    let mut kb = KernelBuilder::new("triad", WorkKind::Range);
+    let i = kb.work_index(0);
+    let a = kb.view::<f32>("a", 1, Access::Writable);
+    let b = kb.view::<f32>("b", 1, Access::ReadOnly);
+    let c = kb.view::<f32>("c", 1, Access::ReadOnly);
+    let s = kb.scalar::<f32>("s");
+    kb.store(a, i.clone(), b.load(i.clone()) + s.get() * c.load(i));
+    let triad = kb.finish().unwrap();
+    // out[i+1][j+1] = (in[i][j+1] + in[i+2][j+1] + in[i+1][j] + in[i+1][j+2]) / 4, over the
+    // interior (the launch's MDRange covers 0..n-2 in each dimension).
+    let mut kb = KernelBuilder::new("stencil2d", WorkKind::MDRange(2));
+    let (i, j) = (kb.work_index(0), kb.work_index(1));
+    let out = kb.view::<f64>("out", 2, Access::Writable);
+    let inp = kb.view::<f64>("inp", 2, Access::ReadOnly);
+    let (i1, j1) = (i.clone() + 1usize, j.clone() + 1usize);
+    let sum = inp.load(vec![i.clone(), j1.clone()])
+        + inp.load(vec![i + 2usize, j1.clone()])
+        + inp.load(vec![i1.clone(), j.clone()])
+        + inp.load(vec![i1.clone(), j + 2usize]);
+    kb.store(out, vec![i1, j1], sum * 0.25f64);
+    let stencil = kb.finish().unwrap();
+    let figures = |k: &Kernel, width| {
+        let info = rokkos_core::ir::valid::validate(k).unwrap();
+        let opts = CudaOptions {
+            entry: Entry::For,
+            block: 256,
+            bounds_checks: true,
+            joins: Vec::new(),
+            bare_in_bounds: false,
+            team: None,
+            width,
+        };
+        let src = emit(k, &info, &opts).unwrap().source;
+        let ptx = compile_ptx(&src, &k.name, Arch::SM_90).unwrap();
+        let report = ptxas::assemble(&ptxas, &ptx, &k.name, Arch::SM_90).unwrap();
+        let main = report.iter().find(|f| f.name == "rk_main").unwrap().clone();
+        assert!(!main.spills(), "{}: {main:?}", k.name);
+        let (insts, wide) = entry_instructions(&ptx);
+        eprintln!(
+            "{} {width:?}: {} registers, {insts} PTX instructions in rk_main, {wide} of them on 64-bit integers",
+            k.name, main.registers
+        );
+        wide
+    };
+    for k in [&triad, &stencil] {
+        let (w32, w64) = (figures(k, IndexWidth::W32), figures(k, IndexWidth::W64));
+        assert!(w32 < w64, "{}: {w32} vs {w64} 64-bit instructions", k.name);
+    }
+}
