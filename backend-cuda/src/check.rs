@@ -153,7 +153,7 @@ impl CudaCheck {
             }
         };
         let opts = CudaOptions {
-            bare_in_bounds: end.is_some_and(|e| p.bare_ok(e)),
+            bare_in_bounds: end.is_some_and(|e| p.drop_bare_checks(e)),
             ..opts
         };
         let widths: &[IndexWidth] = match crate::runtime::run::index_width(&p, bounds) {

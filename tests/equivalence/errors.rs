@@ -480,3 +480,34 @@ fn division_by_zero_fails<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(division_by_zero_fails);
+
+/// `ROKKOS_DEVICE_BOUNDS_CHECKS` (read once per process, so set in a child process running this
+/// suite's wgpu out-of-bounds test): with every check kept (`all`), and with a request to turn
+/// them off (`0`, which is not honoured: device checks stay on in every build), the out-of-bounds
+/// read and write are still `Err(OutOfBounds)`.
+#[cfg(feature = "wgpu")]
+#[test]
+fn device_bounds_check_settings_still_report() {
+    let exe = std::env::current_exe().expect("the test executable");
+    for setting in ["all", "0"] {
+        let out = std::process::Command::new(&exe)
+            .args([
+                "--exact",
+                "errors::out_of_bounds_is_an_error::wgpu",
+                "--test-threads=1",
+            ])
+            .env(rokkos::device::bounds::ENV, setting)
+            .output()
+            .expect("the child test process");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{setting}: {text}");
+        assert!(text.contains("1 passed"), "{setting}: {text}");
+        if setting == "0" {
+            assert!(text.contains("not honoured"), "{text}");
+        }
+    }
+}

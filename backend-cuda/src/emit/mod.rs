@@ -54,12 +54,15 @@ pub struct CudaOptions {
     /// Threads per block (`__launch_bounds__`).
     pub block: u32,
     /// Check every View index against its extent (`Err(OutOfBounds)` at the next
-    /// synchronisation). On in debug builds; a release build may turn it off.
+    /// synchronisation). Every launcher sets it, in every build (`rokkos_core::device::bounds`
+    /// says why no setting turns device checks off); off, the module indexes Views unchecked,
+    /// which is only for reading what the emitter makes.
     pub bounds_checks: bool,
     /// One join per accumulator (reductions).
     pub joins: Vec<JoinKind>,
     /// Range kernels: the launcher proved the work range inside extent 0 of every rank-1 View
-    /// argument, so an access at the bare work index needs no check.
+    /// argument, so an access at the bare work index needs no check (set where
+    /// `Prepared::drop_bare_checks` allows: not under `ROKKOS_DEVICE_BOUNDS_CHECKS=all`).
     pub bare_in_bounds: bool,
     /// Team kernels: the policy's team size and vector length (required for them, ignored
     /// otherwise). [`CudaOptions::block`] is then the block of a reduction's second pass only.

@@ -492,3 +492,38 @@ fn the_32_bit_variant_of_a_kernel_outside_the_plan_is_refused() {
         Err(EmitError::Mismatch(_))
     ));
 }
+
+/// The two device bounds-check settings (`rokkos_core::device::bounds`): with the proven checks
+/// dropped (the launcher proved the range inside every rank-1 View, `bare_in_bounds`) the
+/// triad's accesses at the bare work index index the View directly; with every check kept, each
+/// access goes through its checked accessor. Accesses the launcher did not prove (here `b[i + 1]`)
+/// are checked in both, and so they are in the 32-bit variant.
+#[test]
+fn proven_checks_are_dropped_only_where_the_setting_allows() {
+    let mut kb = KernelBuilder::new("shifted", WorkKind::Range);
+    let i = kb.work_index(0);
+    let a = kb.view::<f32>("a", 1, Access::Writable);
+    let b = kb.view::<f32>("b", 1, Access::ReadOnly);
+    kb.store(a, i.clone(), b.load(i.clone()) + b.load(i + 1usize));
+    let k = kb.finish().unwrap();
+    for width in [IndexWidth::W64, IndexWidth::W32] {
+        let dropped = check_with(
+            &k,
+            &CudaOptions {
+                bare_in_bounds: true,
+                width,
+                ..opts()
+            },
+        );
+        let body = &dropped[dropped.find("void rk_work(").unwrap()..];
+        assert!(body.contains("P.v0[P.v0_off + w0 * P.v0_s0] = "), "{body}");
+        assert!(body.contains("P.v1[P.v1_off + w0 * P.v1_s0]"), "{body}");
+        assert!(body.contains("rk_ld1(P, "), "b[i + 1] is checked: {body}");
+        assert!(dropped.contains("if (i0 >= P.v1_e0)"), "{dropped}");
+        let all = check_with(&k, &CudaOptions { width, ..opts() });
+        let body = &all[all.find("void rk_work(").unwrap()..];
+        assert!(!body.contains("P.v0["), "{body}");
+        assert!(body.contains("rk_st0(P, w0, "), "{body}");
+        assert!(all.contains("if (i0 >= P.v0_e0)"), "{all}");
+    }
+}

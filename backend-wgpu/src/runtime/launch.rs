@@ -96,9 +96,10 @@ pub(crate) fn index_width(ctx: &Ctx, p: &Prepared<'_>, bounds: &[u64]) -> IndexW
 }
 
 /// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument (see
-/// [`EmitOptions::bare_in_bounds`]).
+/// [`EmitOptions::bare_in_bounds`]) and the device bounds-check setting lets such proven checks
+/// go (`rokkos_core::device::bounds`).
 pub(crate) fn bare_ok(p: &Prepared<'_>, end: usize) -> bool {
-    p.bare_ok(end)
+    p.drop_bare_checks(end)
 }
 
 /// Environment variable naming a folder into which every newly compiled kernel's WGSL is written

@@ -24,9 +24,12 @@
 //!
 //! 6. Launch shapes both backends compute alike (MDRange tiles, grid-stride group counts) are
 //!    [`shape`].
+//! 7. Which bounds checks a launch keeps ([`bounds`]: all of them in every build, except those
+//!    the launcher proved redundant; `ROKKOS_DEVICE_BOUNDS_CHECKS=all` keeps those too).
 //!
 //! rokkos-wgpu and rokkos-cuda use all of it.
 
+pub mod bounds;
 pub mod errors;
 pub mod pool;
 pub mod prepare;

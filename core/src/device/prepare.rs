@@ -163,6 +163,13 @@ impl<M: MemorySpace> Prepared<'_, M> {
         crate::emit::width::launch_fits(sizes, self.addr32_ok())
     }
 
+    /// Whether the device kernel of a range launch over `..end` may drop the checks of its
+    /// accesses at the bare work index: [`Prepared::bare_ok`] proves them redundant, and the
+    /// device bounds-check setting ([`crate::device::bounds`]) lets proven checks go.
+    pub fn drop_bare_checks(&self, end: usize) -> bool {
+        crate::device::bounds::BoundsChecks::get().drop_proven() && self.bare_ok(end)
+    }
+
     /// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument
     /// (so an access at the bare work index needs no check).
     pub fn bare_ok(&self, end: usize) -> bool {

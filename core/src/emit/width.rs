@@ -59,13 +59,14 @@
 //! slower. On a device without 64-bit integers such a kernel cannot run, and neither can one
 //! that uses `i64`/`u64` values of its own ([`WidthPlan::int64`]).
 //!
-//! # What the CUDA writer would need
+//! # The device backends
 //!
-//! The CUDA target implements [`crate::emit::walk::Target`] and sees the lowered types through
-//! [`crate::emit::walk::Cx::ty`] when its walk is made with `narrow` set: it would spell a 32-bit
-//! parameter block (extents, strides, offsets, `usize` scalars as `unsigned int`), a 32-bit work
-//! index, and override [`crate::emit::walk::Target::to_u32`]; its launcher would key its module
-//! cache on [`IndexWidth`] like the wgpu one.
+//! Both device targets (WGSL, CUDA C) implement [`crate::emit::walk::Target`] and see the lowered
+//! types through [`crate::emit::walk::Cx::ty`] when their walk is made with `narrow` set: each
+//! spells a 32-bit parameter block (extents, strides, offsets, `usize` scalars), a 32-bit work
+//! index, and overrides [`crate::emit::walk::Target::to_u32`]. Both launchers decide the variant
+//! with [`crate::device::prepare::Prepared::launch_fits`] and key their compiled-kernel caches on
+//! [`IndexWidth`].
 
 use crate::ir::{
     ArithOp, ArrayInit, BinaryOp, BitwiseOp, Block, Expr, Kernel, LocalDecl, LocalId, MathFn,
