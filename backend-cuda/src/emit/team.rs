@@ -27,6 +27,7 @@ use super::ops::lit;
 use super::target::{cty, CudaC};
 use super::Helpers;
 use rokkos_core::emit::codes::{SCRATCH_CODE, SCRATCH_VIEW_CODE};
+use rokkos_core::emit::team::{self as team_rules, TeamOps};
 use rokkos_core::emit::walk::{block, expr, Cx, Target};
 use rokkos_core::emit::{names, EmitError};
 use rokkos_core::ir::valid::KernelInfo;
@@ -285,13 +286,35 @@ fn body_fn(
     Ok(format!("{name}()"))
 }
 
-/// (participant index, participant count) of a nested range of `kind`, as `u64` expressions.
-fn participants(kind: NestedKind, d: &Dims) -> (String, String) {
-    match kind {
-        NestedKind::Thread => ("t_tr".into(), format!("{}ull", d.team)),
-        NestedKind::Vector => ("(u64)rk_lane".into(), format!("{}ull", d.vp)),
-        NestedKind::TeamVector => ("(u64)rk_li".into(), format!("{}ull", d.wg())),
+/// The `u64` spelling of the shared team formulas (`rokkos_core::emit::team`).
+impl TeamOps for CudaC {
+    fn u64_lit(x: u64, hex: bool) -> String {
+        if hex {
+            format!("{x:#x}ull")
+        } else {
+            format!("{x}ull")
+        }
     }
+    fn select(c: &str, t: &str, f: &str) -> String {
+        // A compound condition is parenthesised: `?:` binds looser than `&&` but reads better so.
+        if c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+            format!("{c} ? {t} : {f}")
+        } else {
+            format!("({c}) ? {t} : {f}")
+        }
+    }
+    fn min_u64(a: &str, b: &str) -> String {
+        format!("rk_imin<u64>({a}, {b})")
+    }
+    fn widen(e: &str) -> String {
+        format!("(u64){e}")
+    }
+}
+
+/// (participant index, participant count) of a nested range of `kind`, as `u64` expressions
+/// (the shared rule, `rokkos_core::emit::team::participants`).
+fn participants(kind: NestedKind, d: &Dims) -> (String, String) {
+    team_rules::participants::<CudaC>(kind, d.team, d.vp, d.wg())
 }
 
 /// The loop of a nested range: the participant's indices, strided by the participant count,
@@ -501,16 +524,20 @@ fn scan(
     let pass = format!(
         "{i}  {{ u64 {j} = {s0} + {off}; for (u64 {k} = 0ull; {k} < {n}; ++{k}) {{ {v} = {j}; {call}; {j} += 1ull; }} }}\n"
     );
-    let (nonempty, last) = if inclusive {
-        (format!("{e0} >= {s0}"), format!("{e0} - {s0}"))
-    } else {
-        (format!("{e0} > {s0}"), format!("{e0} - {s0} - 1ull"))
+    let names = team_rules::Chunk {
+        s0: &s0,
+        e0: &e0,
+        ne: &ne,
+        lo: &lo,
+        ch: &ch,
+        off: &off,
+        n: &n,
     };
-    out.push_str(&format!(
-        "{i}{{ const u64 {s0} = {}; const u64 {e0} = {}; const bool {ne} = {nonempty}; const u64 {lo} = {ne} ? {last} : 0ull;\n{i}  const u64 {ch} = {ne} ? {lo} / {c} + 1ull : 0ull; const u64 {off} = {p} * {ch};\n{i}  const u64 {n} = ({ne} && {off} <= {lo}) ? rk_imin<u64>({ch} - 1ull, {lo} - {off}) + 1ull : 0ull;\n",
-        expr(cx, h, start)?,
-        expr(cx, h, end)?,
-    ));
+    let (se, ee) = (expr(cx, h, start)?, expr(cx, h, end)?);
+    let lines = team_rules::scan_chunks::<CudaC>(&names, &se, &ee, inclusive, &p, &c);
+    out.push_str(&team_rules::render_bindings(&lines, i, |n, t, v| {
+        format!("const {} {n} = {v};", cty(t))
+    }));
     let parts = match kind {
         NestedKind::Vector => d.vp,
         NestedKind::Thread => d.team,
@@ -618,12 +645,11 @@ fn scratch_alloc(
     let n = cx.tmp();
     let id = id.0;
     out.push_str(&format!("{i}{{\n{i}  u64 {n}p = 1ull;\n"));
-    // The element count saturates at 2^32 (more than any pool holds) instead of wrapping: `p`
-    // stays <= 2^32 and each factor is clamped to 2^32, so `p * e` < 2^64 unless `p` has already
-    // saturated, and then the count is either 0 (a zero extent) or saturated again.
+    // The element count saturates instead of wrapping (`team_rules::saturating_count`).
     for (kk, e) in es.iter().enumerate() {
+        let next = team_rules::saturating_count::<CudaC>(&format!("{n}p"), &format!("{n}e{kk}"));
         out.push_str(&format!(
-            "{i}  const u64 {n}e{kk} = {e};\n{i}  {n}p = ({n}p == 0x100000000ull && {n}e{kk} != 0ull) ? 0x100000000ull : rk_imin<u64>({n}p * rk_imin<u64>({n}e{kk}, 0x100000000ull), 0x100000000ull);\n"
+            "{i}  const u64 {n}e{kk} = {e};\n{i}  {n}p = {next};\n"
         ));
     }
     let mut set_e = String::new();
@@ -632,8 +658,10 @@ fn scratch_alloc(
         set_e.push_str(&format!(" sc{id}.e[{kk}] = {n}e{kk};"));
         zero_e.push_str(&format!(" sc{id}.e[{kk}] = 0ull;"));
     }
+    let start = team_rules::aligned8::<CudaC>(&ptr);
+    let fits = team_rules::scratch_fits::<CudaC>(&format!("{n}p"), &format!("{n}s"), size, &end);
     out.push_str(&format!(
-        "{i}  const u64 {n}s = ({ptr} + 7ull) / 8ull * 8ull;\n{i}  if ({n}p <= 0xffffffffull && {n}s + {n}p * {size}ull <= {end}) {{ {ptr} = {n}s + {n}p * {size}ull; sc{id}.p = {base} + {n}s;{set_e} }}\n{i}  else {{ sc{id}.p = nullptr;{zero_e}\n{i}    if (rk_oob_begin(P, {code}u, 3u)) {{ rk_oob_idx(P, 0u, {n}p); rk_oob_idx(P, 1u, {size}ull); rk_oob_idx(P, 2u, {cap}); }} }}\n{i}}}\n"
+        "{i}  const u64 {n}s = {start};\n{i}  if ({fits}) {{ {ptr} = {n}s + {n}p * {size}ull; sc{id}.p = {base} + {n}s;{set_e} }}\n{i}  else {{ sc{id}.p = nullptr;{zero_e}\n{i}    if (rk_oob_begin(P, {code}u, 3u)) {{ rk_oob_idx(P, 0u, {n}p); rk_oob_idx(P, 1u, {size}ull); rk_oob_idx(P, 2u, {cap}); }} }}\n{i}}}\n"
     ));
     Ok(())
 }

@@ -9,8 +9,9 @@
 //! scan, a thread `single` with a result) are run with virtual lanes: the launcher then gives each
 //! thread one invocation ([`TeamShape::lanes`] false) and the vector range runs sequentially in it.
 
-use super::walk::{block, expr, Cx};
+use super::walk::{block, expr, Cx, Wgsl};
 use super::{lit, wty, EmitError, Helpers};
+use rokkos_core::emit::team::{self as team_rules, TeamOps};
 use rokkos_core::ir::{
     Expr, Kernel, LocalId, NestedKind, ReducerKind, ScalarType, ScratchId, ScratchScope,
     SingleKind, Stmt, Value,
@@ -184,14 +185,30 @@ fn body_fn(cx: &Cx<'_>, h: &mut Helpers, body: &rokkos_core::ir::Block) -> R<Str
     Ok(format!("{name}()"))
 }
 
-/// (participant index, participant count) of a nested range of `kind`, as `u64` expressions.
-fn participants(kind: NestedKind, sh: &TeamShape) -> (String, String) {
-    let vp = sh.vphys();
-    match kind {
-        NestedKind::Thread => ("t_tr".into(), format!("{}lu", sh.team)),
-        NestedKind::Vector => ("u64(rk_lane)".into(), format!("{vp}lu")),
-        NestedKind::TeamVector => ("u64(rk_li)".into(), format!("{}lu", sh.wg())),
+/// The `u64` spelling of the shared team formulas (`rokkos_core::emit::team`).
+impl TeamOps for Wgsl {
+    fn u64_lit(x: u64, hex: bool) -> String {
+        if hex {
+            format!("{x:#x}lu")
+        } else {
+            format!("{x}lu")
+        }
     }
+    fn select(c: &str, t: &str, f: &str) -> String {
+        format!("select({f}, {t}, {c})")
+    }
+    fn min_u64(a: &str, b: &str) -> String {
+        format!("min({a}, {b})")
+    }
+    fn widen(e: &str) -> String {
+        format!("u64({e})")
+    }
+}
+
+/// (participant index, participant count) of a nested range of `kind`, as `u64` expressions
+/// (the shared rule, `rokkos_core::emit::team::participants`).
+fn participants(kind: NestedKind, sh: &TeamShape) -> (String, String) {
+    team_rules::participants::<Wgsl>(kind, sh.team, sh.vphys(), sh.wg())
 }
 
 /// Emits a team construct (the statements `walk` hands over).
@@ -324,16 +341,20 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                 "{i}  {{ var {j} = {s0} + {off}; var {k} = 0lu; loop {{ if ({k} >= {n}) {{ break; }} l{} = {j}; {call}; {j} = {j} + 1lu; {k} = {k} + 1lu; }} }}\n",
                 var.0
             );
-            let (nonempty, last) = if *inclusive {
-                (format!("{e0} >= {s0}"), format!("{e0} - {s0}"))
-            } else {
-                (format!("{e0} > {s0}"), format!("{e0} - {s0} - 1lu"))
+            let names = team_rules::Chunk {
+                s0: &s0,
+                e0: &e0,
+                ne: &ne,
+                lo: &lo,
+                ch: &ch,
+                off: &off,
+                n: &n,
             };
-            out.push_str(&format!(
-                "{i}{{ let {s0} = {}; let {e0} = {}; let {ne} = {nonempty}; let {lo} = select(0lu, {last}, {ne});\n{i}  let {ch} = select(0lu, {lo} / {c} + 1lu, {ne}); let {off} = {p} * {ch};\n{i}  let {n} = select(0lu, min({ch} - 1lu, {lo} - {off}) + 1lu, {ne} && {off} <= {lo});\n",
-                expr(cx, h, start)?,
-                expr(cx, h, end)?,
-            ));
+            let (se, ee) = (expr(cx, h, start)?, expr(cx, h, end)?);
+            let lines = team_rules::scan_chunks::<Wgsl>(&names, &se, &ee, *inclusive, &p, &c);
+            out.push_str(&team_rules::render_bindings(&lines, i, |n, _, v| {
+                format!("let {n} = {v};")
+            }));
             let parts = match kind {
                 NestedKind::Vector => 1,
                 NestedKind::Thread => sh.team,
@@ -431,19 +452,18 @@ fn scratch_alloc(
         .collect::<R<_>>()?;
     let n = cx.tmp();
     out.push_str(&format!("{i}{{\n"));
-    // The element count saturates at 2^32 (more than any pool holds) instead of wrapping in 64
-    // bits: `p` stays <= 2^32 and each factor is clamped to 2^32, so `p * e` < 2^64 unless `p` has
-    // already saturated, and then the count is either 0 (a zero extent) or saturated again.
+    // The element count saturates instead of wrapping (`team_rules::saturating_count`).
     out.push_str(&format!("{i}  var {n}p = 1lu;\n"));
     for (k, e) in es.iter().enumerate() {
-        out.push_str(&format!(
-            "{i}  let {n}e{k} = {e};\n{i}  {n}p = select(min({n}p * min({n}e{k}, 0x100000000lu), 0x100000000lu), 0x100000000lu, {n}p == 0x100000000lu && {n}e{k} != 0lu);\n"
-        ));
+        let next = team_rules::saturating_count::<Wgsl>(&format!("{n}p"), &format!("{n}e{k}"));
+        out.push_str(&format!("{i}  let {n}e{k} = {e};\n{i}  {n}p = {next};\n"));
     }
     // The count and the end are compared in 64 bits against pools below 2^32.
     let id = id.0;
+    let start = team_rules::aligned8::<Wgsl>(&ptr);
+    let fits = team_rules::scratch_fits::<Wgsl>(&n, &format!("{n}s"), size, &end);
     out.push_str(&format!(
-        "{i}  let {n} = {n}p;\n{i}  let {n}s = ({ptr} + 7lu) / 8lu * 8lu;\n{i}  let {n}ok = {n} <= 0xfffffffflu && {n}s + {n} * {size}lu <= {end};\n"
+        "{i}  let {n} = {n}p;\n{i}  let {n}s = {start};\n{i}  let {n}ok = {fits};\n"
     ));
     let rank = es.len();
     let mut set_e = String::new();

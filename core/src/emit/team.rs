@@ -1,7 +1,9 @@
 //! What every target decides the same way about a team kernel: whether the lanes of a thread run
 //! as parallel invocations or one after the other ([`needs_lane_comm`]), which scratch pools it
-//! allocates from, and how a policy's scratch request is split between the team and its threads
-//! ([`pool_split`]).
+//! allocates from, how a policy's scratch request is split between the team and its threads
+//! ([`pool_split`]), and the `u64` formulas of nested ranges and scratch allocations, spelled
+//! through [`TeamOps`]: who shares a nested range ([`participants`]), how a nested scan chunks
+//! it ([`scan_chunks`]), how an allocation counts its elements ([`saturating_count`]).
 
 use crate::ir::valid::KernelInfo;
 use crate::ir::{Kernel, NestedKind, ScratchScope, SingleKind, Stmt};
@@ -79,4 +81,177 @@ pub fn pool_split(
             (false, false) => (0, 0),
         },
     )
+}
+
+/// How a target spells the `u64` arithmetic of the team formulas below ([`participants`],
+/// [`scan_chunks`], [`saturating_count`], [`scratch_fits`]), so that the formulas, and the
+/// reasoning that they never wrap, exist once.
+pub trait TeamOps {
+    /// The `u64` literal `x` (in hexadecimal when `hex`: bit limits read better so).
+    fn u64_lit(x: u64, hex: bool) -> String;
+    /// `t` when the `bool` `c` holds, else `f` (all three evaluated).
+    fn select(c: &str, t: &str, f: &str) -> String;
+    /// The smaller of the `u64`s `a` and `b`.
+    fn min_u64(a: &str, b: &str) -> String;
+    /// The `u32` value `e` as a `u64`.
+    fn widen(e: &str) -> String;
+}
+
+/// The name of a team body's vector lane (`0 .. lanes`) in every target.
+pub const LANE: &str = "rk_lane";
+/// The name of a team body's invocation index in its block (`0 .. team * lanes`).
+pub const INVOCATION: &str = "rk_li";
+
+/// Who shares the indices of a nested range of `kind` in a team of `team` threads of `lanes`
+/// lanes each (`block` invocations): `(this invocation's participant index, the participant
+/// count)` as `u64` expressions. A thread range is shared by the team's threads (every lane of a
+/// thread runs the thread's indices), a vector range by a thread's lanes, a team-vector range by
+/// every invocation of the block.
+pub fn participants<O: TeamOps>(
+    kind: NestedKind,
+    team: u32,
+    lanes: u32,
+    block: u32,
+) -> (String, String) {
+    match kind {
+        NestedKind::Thread => (
+            super::walk::team_query(crate::ir::TeamQuery::TeamRank).into(),
+            O::u64_lit(team as u64, false),
+        ),
+        NestedKind::Vector => (O::widen(LANE), O::u64_lit(lanes as u64, false)),
+        NestedKind::TeamVector => (O::widen(INVOCATION), O::u64_lit(block as u64, false)),
+    }
+}
+
+/// The names of a nested scan's chunking temporaries (fresh names of the target's walk).
+pub struct Chunk<'a> {
+    /// The range's start.
+    pub s0: &'a str,
+    /// Its end (inclusive or not).
+    pub e0: &'a str,
+    /// Whether the range is not empty.
+    pub ne: &'a str,
+    /// The last offset from the start (0 for an empty range).
+    pub lo: &'a str,
+    /// Offsets per participant.
+    pub ch: &'a str,
+    /// This participant's first offset.
+    pub off: &'a str,
+    /// This participant's number of indices.
+    pub n: &'a str,
+}
+
+/// One binding of [`scan_chunks`]: name, type, value.
+pub type Binding = (String, crate::ir::ScalarType, String);
+
+/// How a nested scan over `start..end` (`..=end` when `inclusive`) splits its indices between
+/// participant `p` of `c` ([`participants`]): contiguous chunks, so that one sequential pass per
+/// chunk follows the index order. The chunks are offsets from the start up to the last offset
+/// `lo` (`ch = lo / c + 1` offsets each), and each pass counts its `n` indices from
+/// `start + off`, so that no form computes `end + 1` (which wraps for an inclusive range ending
+/// at `u64::MAX`), and `off = p * ch <= lo + c` cannot wrap either. The bindings come line by
+/// line, in the order the target declares them ([`render_bindings`]).
+pub fn scan_chunks<O: TeamOps>(
+    t: &Chunk<'_>,
+    start: &str,
+    end: &str,
+    inclusive: bool,
+    p: &str,
+    c: &str,
+) -> [Vec<Binding>; 3] {
+    use crate::ir::ScalarType::{Bool, U64};
+    let Chunk {
+        s0,
+        e0,
+        ne,
+        lo,
+        ch,
+        off,
+        n,
+    } = *t;
+    let (zero, one) = (O::u64_lit(0, false), O::u64_lit(1, false));
+    let (nonempty, last) = if inclusive {
+        (format!("{e0} >= {s0}"), format!("{e0} - {s0}"))
+    } else {
+        (format!("{e0} > {s0}"), format!("{e0} - {s0} - {one}"))
+    };
+    let b = |name: &str, ty, value: String| (name.to_string(), ty, value);
+    [
+        vec![
+            b(s0, U64, start.to_string()),
+            b(e0, U64, end.to_string()),
+            b(ne, Bool, nonempty),
+            b(lo, U64, O::select(ne, &last, &zero)),
+        ],
+        vec![
+            b(
+                ch,
+                U64,
+                O::select(ne, &format!("{lo} / {c} + {one}"), &zero),
+            ),
+            b(off, U64, format!("{p} * {ch}")),
+        ],
+        vec![b(
+            n,
+            U64,
+            O::select(
+                &format!("{ne} && {off} <= {lo}"),
+                &format!(
+                    "{} + {one}",
+                    O::min_u64(&format!("{ch} - {one}"), &format!("{lo} - {off}"))
+                ),
+                &zero,
+            ),
+        )],
+    ]
+}
+
+/// The lines of `lines` at indentation `i`, the first opening a block (`{`): each binding
+/// spelled by `decl(name, type, value)`, a line's bindings separated by spaces.
+pub fn render_bindings(
+    lines: &[Vec<Binding>],
+    i: &str,
+    decl: impl Fn(&str, crate::ir::ScalarType, &str) -> String,
+) -> String {
+    let mut s = String::new();
+    for (k, line) in lines.iter().enumerate() {
+        s.push_str(i);
+        s.push_str(if k == 0 { "{ " } else { "  " });
+        let ds: Vec<String> = line.iter().map(|(n, t, v)| decl(n, *t, v)).collect();
+        s.push_str(&ds.join(" "));
+        s.push('\n');
+    }
+    s
+}
+
+/// The largest element count a scratch allocation's count reaches: 2^32, more than any pool holds.
+pub const SCRATCH_COUNT_CAP: u64 = 1 << 32;
+
+/// The element count `p` of a scratch allocation (a `u64`, starting at 1) times the next extent
+/// `e`, saturating at [`SCRATCH_COUNT_CAP`] instead of wrapping: `p` stays at most 2^32 and the
+/// factor is clamped to 2^32, so `p * e` stays below 2^64 unless `p` has already saturated, and
+/// then the count is 0 (a zero extent) or saturated again.
+pub fn saturating_count<O: TeamOps>(p: &str, e: &str) -> String {
+    let cap = O::u64_lit(SCRATCH_COUNT_CAP, true);
+    O::select(
+        &format!("{p} == {cap} && {e} != {}", O::u64_lit(0, false)),
+        &cap,
+        &O::min_u64(&format!("{p} * {}", O::min_u64(e, &cap)), &cap),
+    )
+}
+
+/// Whether `count` elements of `size` bytes fit a pool between the 8-byte aligned `start` and
+/// `end` (pools are below 2^32 bytes, so a count below 2^32 keeps the product exact in 64 bits).
+pub fn scratch_fits<O: TeamOps>(count: &str, start: &str, size: u64, end: &str) -> String {
+    format!(
+        "{count} <= {} && {start} + {count} * {} <= {end}",
+        O::u64_lit(u32::MAX as u64, true),
+        O::u64_lit(size, false)
+    )
+}
+
+/// The pool position `ptr` rounded up to 8 bytes, where a scratch View starts.
+pub fn aligned8<O: TeamOps>(ptr: &str) -> String {
+    let (seven, eight) = (O::u64_lit(7, false), O::u64_lit(8, false));
+    format!("({ptr} + {seven}) / {eight} * {eight}")
 }
