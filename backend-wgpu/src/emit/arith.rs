@@ -69,6 +69,9 @@ pub(crate) fn binary(
         };
     }
     let name = match rules::int_arith(op, t, checks, r_lit) {
+        IntArith::Plain | IntArith::Wrapping if base == ArithOp::Rem && t.is_signed_int() => {
+            signed_rem(h, t)
+        }
         IntArith::Plain | IntArith::Wrapping => return format!("({l} {} {r})", base.symbol()),
         IntArith::DivRem { zero, overflow } => div_rem(h, base, t, zero, overflow),
         IntArith::Checked(f) if base == ArithOp::Mul => mul(h, t, f),
@@ -93,10 +96,31 @@ fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType, zero_f: Failure, ovf_f: 
     } else {
         String::new()
     };
+    let result = if !div && t.is_signed_int() {
+        format!("{}(a, b)", signed_rem(h, t))
+    } else {
+        format!("a {} b", op.symbol())
+    };
     h.add(&name, || {
         format!(
-            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    if (b == {zero}) {{ {on_zero}; return {zero}; }}\n{overflow}    return a {} b;\n}}\n",
-            op.symbol()
+            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    if (b == {zero}) {{ {on_zero}; return {zero}; }}\n{overflow}    return {result};\n}}\n"
+        )
+    })
+}
+
+/// The helper computing a signed `a % b` (`b != 0`) on the operands' magnitudes, returning its
+/// name. WGSL defines `%` on negative operands as Rust does, but naga writes it as GLSL's `%`,
+/// whose result the GLSL specification leaves undefined when an operand is negative (Mesa's GL
+/// driver gives `1 % -1 == 1`); the unsigned remainder is defined everywhere, and the result takes
+/// the dividend's sign, as Rust's does. `MIN % -1` is 0 here, as wrapping gives.
+fn signed_rem(h: &mut Helpers, t: ScalarType) -> String {
+    let tn = t.name();
+    let un = if t == ScalarType::I32 { "u32" } else { "u64" };
+    let zero = int_lit(t, 0);
+    let name = format!("rk_srem_{tn}");
+    h.add(&name, || {
+        format!(
+            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    let ua = select({un}(a), {un}(0) - {un}(a), a < {zero});\n    let ub = select({un}(b), {un}(0) - {un}(b), b < {zero});\n    let r = {tn}(ua % ub);\n    return select(r, -r, a < {zero});\n}}\n"
         )
     })
 }
