@@ -204,8 +204,8 @@ pub(crate) fn checked_neg(h: &mut Helpers, t: ScalarType, abs: bool) -> String {
 ///
 /// `x % y` for finite `x`, `y ≠ 0` with `|x| > |y|` is `x - n·y` for an integer `n`: with the
 /// significands as integers `mx`, `my` and exponents `ex ≥ ey`, it is `(mx·2^(ex-ey) mod my)·2^ey`,
-/// computed exactly in 64-bit integers by taking the exponent difference in steps small enough that
-/// `mx·2^step` cannot overflow, reducing modulo `my` after each. The result is then made a float
+/// computed exactly in integers of the float's width by taking the exponent difference in steps
+/// small enough that `mx·2^step` cannot overflow, reducing modulo `my` after each. The result is then made a float
 /// again; it is exact, so it is never rounded (a subnormal result is built from its bits). Only
 /// integer operations touch the value, so no compiler's float optimisation can disturb it, and the
 /// `f32` helper uses no `f64`.
@@ -219,8 +219,9 @@ pub(crate) fn rem_float(h: &mut Helpers, t: ScalarType) -> &'static str {
     }
 }
 
-/// `fmod` on `f32`: significands of 24 bits, so a 64-bit remainder takes 40 exponent steps at a
-/// time (at most 7 trips from 2^127 down to 2^-149).
+/// `fmod` on `f32`: significands of 24 bits, so a 32-bit remainder takes 8 exponent steps at a
+/// time (at most 32 trips from 2^127 down to 2^-149), and the helper needs no 64-bit integer
+/// (adapters without SHADER_INT64 run it).
 const FREM_F32: &str = "fn rk_frem_f32(x: f32, y: f32) -> f32 {
     let bx = bitcast<u32>(x);
     let by = bitcast<u32>(y);
@@ -233,23 +234,23 @@ const FREM_F32: &str = "fn rk_frem_f32(x: f32, y: f32) -> f32 {
     if (ax < ay) { return x; }
     var ex = i32(ax >> 23u);
     var ey = i32(ay >> 23u);
-    var mx = u64(ax & 0x7fffffu);
-    var my = u64(ay & 0x7fffffu);
-    if (ex == 0i) { ex = 1i; } else { mx = mx | 0x800000lu; }
-    if (ey == 0i) { ey = 1i; } else { my = my | 0x800000lu; }
+    var mx = ax & 0x7fffffu;
+    var my = ay & 0x7fffffu;
+    if (ex == 0i) { ex = 1i; } else { mx = mx | 0x800000u; }
+    if (ey == 0i) { ey = 1i; } else { my = my | 0x800000u; }
     var d = ex - ey;
     loop {
         mx = mx % my;
-        if (d == 0i || mx == 0lu) { break; }
-        let s = min(d, 40i);
+        if (d == 0i || mx == 0u) { break; }
+        let s = min(d, 8i);
         mx = mx << u32(s);
         d = d - s;
     }
-    if (mx == 0lu) { return bitcast<f32>(sx); }
+    if (mx == 0u) { return bitcast<f32>(sx); }
     // Normalise: the result's exponent is ey minus the shift that brings the leading bit to 23,
     // or the subnormal encoding (exponent field 0) when that would go below 1.
     var e = ey;
-    var m = u32(mx);
+    var m = mx;
     loop {
         if (m >= 0x800000u || e == 1i) { break; }
         m = m << 1u;

@@ -358,6 +358,40 @@ fn signed_remainders_go_through_unsigned_ones() {
     }
 }
 
+/// f32 `%` (the exact `fmod` helper) needs no 64-bit integer: its 32-bit variant emits on an
+/// adapter with neither SHADER_INT64 nor SHADER_F64.
+#[test]
+fn f32_rem_runs_without_int64() {
+    let mut kb = KernelBuilder::new("frem", WorkKind::Range);
+    kb.view::<f32>("out", 1, Access::Writable);
+    kb.scalar::<f32>("x");
+    kb.scalar::<f32>("y");
+    let mut k = kb.finish().unwrap();
+    let (x, y) = (Expr::Param(ScalarParamId(0)), Expr::Param(ScalarParamId(1)));
+    k.body.push(Stmt::Store {
+        view: ViewRef::Param(ViewId(0)),
+        index: vec![Expr::WorkIndex(0)],
+        value: bin(BinaryOp::Arith(ArithOp::Rem), x, y),
+    });
+    let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+    let opts = EmitOptions {
+        entry: Entry::For,
+        wg: 64,
+        joins: vec![],
+        addr32: true,
+        bare_in_bounds: true,
+        width: rokkos_core::emit::width::IndexWidth::W32,
+    };
+    let none = Caps {
+        f64: false,
+        int64: false,
+        atomic64: false,
+    };
+    let e = emit(&k, &info, &opts, none).expect("f32 % emits without SHADER_INT64");
+    assert!(e.source.contains("fn rk_frem_f32("), "{}", e.source);
+    naga_check_with(&e.source, naga::valid::Capabilities::empty());
+}
+
 /// A NaN clamped stays NaN, tested on its bits before the comparisons (Mesa's GL driver turns
 /// them into `min`/`max`, which give a bound).
 #[test]
