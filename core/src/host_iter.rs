@@ -43,6 +43,36 @@ pub fn chunk_count(n: usize, workers: usize, min_chunk: usize) -> usize {
     by_size.min(workers.max(1) * 4).max(1)
 }
 
+/// Work items a default MDRange tile aims at on the host (see [`TileGrid::new`]): enough that the
+/// per-tile work is a few percent of a tile's, few enough that a tile of a 3-D stencil's planes
+/// stays in the caches.
+pub const MIN_TILE_ITEMS: usize = 2048;
+
+/// Widens default row tiles (`tile` is whole in the fastest dimension, 1 elsewhere) over the next
+/// dimensions, slowest last, while the tile holds fewer than [`MIN_TILE_ITEMS`] items and fewer
+/// than a 64th of the box (so that up to 16 workers still get four chunks each). A dimension is
+/// widened only when every faster one is whole, which keeps the visiting order of the box.
+fn widen_rows<const N: usize>(tile: &mut [usize; N], len: &[usize; N], order: Iterate) {
+    let total = len.iter().fold(1usize, |a, &l| a.saturating_mul(l));
+    let target = (total / 64).clamp(1, MIN_TILE_ITEMS);
+    let dim = |level: usize| {
+        if order == Iterate::Right {
+            N - 1 - level
+        } else {
+            level
+        }
+    };
+    let mut items = tile[dim(0)];
+    for level in 1..N {
+        let k = dim(level);
+        if items >= target || tile[dim(level - 1)] < len[dim(level - 1)] {
+            break;
+        }
+        tile[k] = target.div_ceil(items.max(1)).clamp(1, len[k].max(1));
+        items = items.saturating_mul(tile[k]);
+    }
+}
+
 /// The tiles of an MDRange policy, numbered in the policy's iteration order.
 #[derive(Debug, Clone)]
 pub struct TileGrid<const N: usize> {
@@ -54,22 +84,35 @@ pub struct TileGrid<const N: usize> {
 }
 
 impl<const N: usize> TileGrid<N> {
-    /// Tiles of `policy`; unset tile extents default to the whole range in the fastest dimension and
-    /// 1 elsewhere (rows as tasks), which keeps the innermost loop long and contiguous.
+    /// Tiles of `policy`. When the policy sets no tile extent, a tile is the whole range in the
+    /// fastest dimension, widened over the next dimensions (each whole but the last one widened)
+    /// until it holds [`MIN_TILE_ITEMS`] work items or a 64th of the box; unset extents of a
+    /// partly tiled policy are the whole range in the fastest dimension and 1 elsewhere.
+    ///
+    /// Tiles that are whole in every faster dimension visit the box in exactly the order of rows,
+    /// so widening keeps the serial order; it changes how often a task pays the per-tile work (the
+    /// odometer step and the tile's bounds check), which a row of a 256³ box (254 items) does not
+    /// amortise, and puts chunk boundaries on the coarser tiles.
     pub fn new<E: Clone>(policy: &MDRangePolicy<E, N>) -> Self {
         let (begin, end, order) = (policy.begin(), policy.end(), policy.order());
         let fastest = if order == Iterate::Right { N - 1 } else { 0 };
         let mut tile = policy.tiles();
+        // Validated policies have `begin <= end`; saturating keeps an invalid box empty.
+        let len: [usize; N] = std::array::from_fn(|k| end[k].saturating_sub(begin[k]));
+        let unset = tile.iter().all(|&t| t == 0);
         let mut count = [0usize; N];
         for k in 0..N {
-            // Validated policies have `begin <= end`; saturating keeps an invalid box empty.
-            let len = end[k].saturating_sub(begin[k]);
             if tile[k] == 0 {
-                tile[k] = if k == fastest { len } else { 1 };
+                tile[k] = if k == fastest { len[k] } else { 1 };
             }
             // A tile never needs to exceed its dimension; clamping keeps `lo + tile` from overflowing.
-            tile[k] = tile[k].min(len).max(1);
-            count[k] = len.div_ceil(tile[k]);
+            tile[k] = tile[k].min(len[k]).max(1);
+        }
+        if unset && N > 1 {
+            widen_rows(&mut tile, &len, order);
+        }
+        for k in 0..N {
+            count[k] = len[k].div_ceil(tile[k]);
         }
         TileGrid {
             begin,
@@ -336,6 +379,61 @@ pub fn run_reduce_tiles<const N: usize, A, B: ReduceBody<MDWork<N>, A>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn row_major_visits<const N: usize>(p: &MDRangePolicy<(), N>) -> Vec<[usize; N]> {
+        let g = TileGrid::new(p);
+        let mut seen = Vec::new();
+        for t in 0..g.len() {
+            g.for_each_in_tile(t, |i| seen.push(i));
+        }
+        seen
+    }
+
+    #[test]
+    fn default_tiles_widen_rows_and_keep_the_order() {
+        // A 254³ interior: rows of 254 widened to 9 rows (2286 items) per tile.
+        let p = MDRangePolicy::new(&(), [1, 1, 1], [255, 255, 255]);
+        let g = TileGrid::new(&p);
+        assert_eq!(g.tile, [1, 9, 254]);
+        assert_eq!(g.len(), 254 * 254usize.div_ceil(9));
+        // Small boxes keep at least 64 tiles where they have that many rows; 2-D rows of 4094 stay rows.
+        assert_eq!(
+            TileGrid::new(&MDRangePolicy::new(&(), [0, 0], [64, 10])).tile,
+            [1, 10]
+        );
+        assert_eq!(
+            TileGrid::new(&MDRangePolicy::new(&(), [1, 1], [4095, 4095])).tile,
+            [1, 4094]
+        );
+        // Rank 4 with short rows widens over every dimension, the slowest last and partly.
+        let g4 = TileGrid::new(&MDRangePolicy::new(&(), [0; 4], [100, 50, 8, 4]));
+        assert_eq!(g4.tile, [2, 50, 8, 4]);
+        // A tile set by the user is kept as given.
+        let set = MDRangePolicy::new(&(), [0, 0, 0], [9, 9, 9]).tile([0, 0, 3]);
+        assert_eq!(TileGrid::new(&set).tile, [1, 1, 3]);
+        // Whatever the shape and order, the tiles visit the box in the order of its rows.
+        for order in [Iterate::Right, Iterate::Left] {
+            for ext in [[3usize, 5, 7], [70, 2, 3], [1, 1, 300], [40, 40, 1]] {
+                let p = MDRangePolicy::new(&(), [0; 3], ext).iterate(order);
+                let mut want = Vec::new();
+                let (a, b, c) = if order == Iterate::Right {
+                    (0, 1, 2)
+                } else {
+                    (2, 1, 0)
+                };
+                for x in 0..ext[a] {
+                    for y in 0..ext[b] {
+                        for z in 0..ext[c] {
+                            let mut i = [0; 3];
+                            (i[a], i[b], i[c]) = (x, y, z);
+                            want.push(i);
+                        }
+                    }
+                }
+                assert_eq!(row_major_visits(&p), want, "{ext:?} {order:?}");
+            }
+        }
+    }
 
     #[test]
     fn chunks_cover_the_range_once() {

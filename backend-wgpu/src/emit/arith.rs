@@ -69,6 +69,9 @@ pub(crate) fn binary(
         };
     }
     let name = match rules::int_arith(op, t, checks, r_lit) {
+        IntArith::Plain | IntArith::Wrapping if base == ArithOp::Rem && t.is_signed_int() => {
+            signed_rem(h, t)
+        }
         IntArith::Plain | IntArith::Wrapping => return format!("({l} {} {r})", base.symbol()),
         IntArith::DivRem { zero, overflow } => div_rem(h, base, t, zero, overflow),
         IntArith::Checked(f) if base == ArithOp::Mul => mul(h, t, f),
@@ -93,10 +96,31 @@ fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType, zero_f: Failure, ovf_f: 
     } else {
         String::new()
     };
+    let result = if !div && t.is_signed_int() {
+        format!("{}(a, b)", signed_rem(h, t))
+    } else {
+        format!("a {} b", op.symbol())
+    };
     h.add(&name, || {
         format!(
-            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    if (b == {zero}) {{ {on_zero}; return {zero}; }}\n{overflow}    return a {} b;\n}}\n",
-            op.symbol()
+            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    if (b == {zero}) {{ {on_zero}; return {zero}; }}\n{overflow}    return {result};\n}}\n"
+        )
+    })
+}
+
+/// The helper computing a signed `a % b` (`b != 0`) on the operands' magnitudes, returning its
+/// name. WGSL defines `%` on negative operands as Rust does, but naga writes it as GLSL's `%`,
+/// whose result the GLSL specification leaves undefined when an operand is negative (Mesa's GL
+/// driver gives `1 % -1 == 1`); the unsigned remainder is defined everywhere, and the result takes
+/// the dividend's sign, as Rust's does. `MIN % -1` is 0 here, as wrapping gives.
+fn signed_rem(h: &mut Helpers, t: ScalarType) -> String {
+    let tn = t.name();
+    let un = if t == ScalarType::I32 { "u32" } else { "u64" };
+    let zero = int_lit(t, 0);
+    let name = format!("rk_srem_{tn}");
+    h.add(&name, || {
+        format!(
+            "fn {name}(a: {tn}, b: {tn}) -> {tn} {{\n    let ua = select({un}(a), {un}(0) - {un}(a), a < {zero});\n    let ub = select({un}(b), {un}(0) - {un}(b), b < {zero});\n    let r = {tn}(ua % ub);\n    return select(r, -r, a < {zero});\n}}\n"
         )
     })
 }
@@ -180,8 +204,8 @@ pub(crate) fn checked_neg(h: &mut Helpers, t: ScalarType, abs: bool) -> String {
 ///
 /// `x % y` for finite `x`, `y ≠ 0` with `|x| > |y|` is `x - n·y` for an integer `n`: with the
 /// significands as integers `mx`, `my` and exponents `ex ≥ ey`, it is `(mx·2^(ex-ey) mod my)·2^ey`,
-/// computed exactly in 64-bit integers by taking the exponent difference in steps small enough that
-/// `mx·2^step` cannot overflow, reducing modulo `my` after each. The result is then made a float
+/// computed exactly in integers of the float's width by taking the exponent difference in steps
+/// small enough that `mx·2^step` cannot overflow, reducing modulo `my` after each. The result is then made a float
 /// again; it is exact, so it is never rounded (a subnormal result is built from its bits). Only
 /// integer operations touch the value, so no compiler's float optimisation can disturb it, and the
 /// `f32` helper uses no `f64`.
@@ -195,8 +219,9 @@ pub(crate) fn rem_float(h: &mut Helpers, t: ScalarType) -> &'static str {
     }
 }
 
-/// `fmod` on `f32`: significands of 24 bits, so a 64-bit remainder takes 40 exponent steps at a
-/// time (at most 7 trips from 2^127 down to 2^-149).
+/// `fmod` on `f32`: significands of 24 bits, so a 32-bit remainder takes 8 exponent steps at a
+/// time (at most 32 trips from 2^127 down to 2^-149), and the helper needs no 64-bit integer
+/// (adapters without SHADER_INT64 run it).
 const FREM_F32: &str = "fn rk_frem_f32(x: f32, y: f32) -> f32 {
     let bx = bitcast<u32>(x);
     let by = bitcast<u32>(y);
@@ -209,23 +234,23 @@ const FREM_F32: &str = "fn rk_frem_f32(x: f32, y: f32) -> f32 {
     if (ax < ay) { return x; }
     var ex = i32(ax >> 23u);
     var ey = i32(ay >> 23u);
-    var mx = u64(ax & 0x7fffffu);
-    var my = u64(ay & 0x7fffffu);
-    if (ex == 0i) { ex = 1i; } else { mx = mx | 0x800000lu; }
-    if (ey == 0i) { ey = 1i; } else { my = my | 0x800000lu; }
+    var mx = ax & 0x7fffffu;
+    var my = ay & 0x7fffffu;
+    if (ex == 0i) { ex = 1i; } else { mx = mx | 0x800000u; }
+    if (ey == 0i) { ey = 1i; } else { my = my | 0x800000u; }
     var d = ex - ey;
     loop {
         mx = mx % my;
-        if (d == 0i || mx == 0lu) { break; }
-        let s = min(d, 40i);
+        if (d == 0i || mx == 0u) { break; }
+        let s = min(d, 8i);
         mx = mx << u32(s);
         d = d - s;
     }
-    if (mx == 0lu) { return bitcast<f32>(sx); }
+    if (mx == 0u) { return bitcast<f32>(sx); }
     // Normalise: the result's exponent is ey minus the shift that brings the leading bit to 23,
     // or the subnormal encoding (exponent field 0) when that would go below 1.
     var e = ey;
-    var m = u32(mx);
+    var m = mx;
     loop {
         if (m >= 0x800000u || e == 1i) { break; }
         m = m << 1u;

@@ -125,10 +125,17 @@ pub(crate) fn call(
                     format!("u32(bitcast<u64>({v}) & 0xfffffffflu), u32(bitcast<u64>({v}) >> 32u)")
                 }
             };
+            // A NaN `x` is returned as it is, tested on its bits: Mesa's GL driver turns the two
+            // comparisons into `min`/`max`, which give a bound for NaN.
+            let nan = if t.is_float() {
+                format!("    if ({}) {{ return x; }}\n", nan_bits_test(t, "x"))
+            } else {
+                String::new()
+            };
             let n = helper(
                 format!("rk_clamp_{tn}"),
                 format!(
-                    "fn rk_clamp_{tn}(x: {tn}, lo: {tn}, hi: {tn}) -> {tn} {{\n    if (!(lo <= hi)) {{ if (rk_oob_begin({code}u, 2u)) {{ rk_oob_w(0u, {}); rk_oob_w(1u, {}); }} }}\n    if (x < lo) {{ return lo; }}\n    if (x > hi) {{ return hi; }}\n    return x;\n}}\n",
+                    "fn rk_clamp_{tn}(x: {tn}, lo: {tn}, hi: {tn}) -> {tn} {{\n    if (!(lo <= hi)) {{ if (rk_oob_begin({code}u, 2u)) {{ rk_oob_w(0u, {}); rk_oob_w(1u, {}); }} }}\n{nan}    if (x < lo) {{ return lo; }}\n    if (x > hi) {{ return hi; }}\n    return x;\n}}\n",
                     bits("lo"),
                     bits("hi")
                 ),

@@ -319,6 +319,104 @@ fn arith_bitwise_cmp_logic_unary(checks: bool) {
     check(&k, Entry::For, vec![]);
 }
 
+/// Signed `%` never reaches WGSL's `%` on signed operands (naga writes it as GLSL's `%`, undefined
+/// for negative operands, and Mesa's GL gives `1 % -1 == 1`): every `%` of a kernel of signed
+/// remainders (divisor a parameter or a literal, checked or not) is the unsigned one of the
+/// `rk_srem` helper.
+#[test]
+fn signed_remainders_go_through_unsigned_ones() {
+    for checks in [false, true] {
+        for t in [ScalarType::I32, ScalarType::I64] {
+            let mut k = skeleton("srem");
+            k.overflow_checks = checks;
+            let rem = BinaryOp::Arith(ArithOp::Rem);
+            k.body.push(store(t, bin(rem, p(t), p(t))));
+            let lit = if t == ScalarType::I32 {
+                Value::I32(-3)
+            } else {
+                Value::I64(-3)
+            };
+            k.body.push(store(t, bin(rem, p(t), Expr::Lit(lit))));
+            let src = check(&k, Entry::For, vec![]);
+            assert!(src.contains(&format!("fn rk_srem_{t}(")), "{src}");
+            // Apart from the helper's, the only `%`s are the launch bookkeeping's by unsigned
+            // literals (`P.launch % 64u`).
+            for (at, _) in src.match_indices(" % ") {
+                let rhs = src[at + 3..]
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .next();
+                let unsigned_lit = rhs.is_some_and(|r| {
+                    r.ends_with('u') && r[..r.len() - 1].chars().all(|c| c.is_ascii_digit())
+                });
+                assert!(
+                    unsigned_lit || src[at - 2..].starts_with("ua % ub"),
+                    "signed `%` at {}\n{src}",
+                    &src[at - 10..at + 10]
+                );
+            }
+        }
+    }
+}
+
+/// f32 `%` (the exact `fmod` helper) needs no 64-bit integer: its 32-bit variant emits on an
+/// adapter with neither SHADER_INT64 nor SHADER_F64.
+#[test]
+fn f32_rem_runs_without_int64() {
+    let mut kb = KernelBuilder::new("frem", WorkKind::Range);
+    kb.view::<f32>("out", 1, Access::Writable);
+    kb.scalar::<f32>("x");
+    kb.scalar::<f32>("y");
+    let mut k = kb.finish().unwrap();
+    let (x, y) = (Expr::Param(ScalarParamId(0)), Expr::Param(ScalarParamId(1)));
+    k.body.push(Stmt::Store {
+        view: ViewRef::Param(ViewId(0)),
+        index: vec![Expr::WorkIndex(0)],
+        value: bin(BinaryOp::Arith(ArithOp::Rem), x, y),
+    });
+    let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+    let opts = EmitOptions {
+        entry: Entry::For,
+        wg: 64,
+        joins: vec![],
+        addr32: true,
+        bare_in_bounds: true,
+        width: rokkos_core::emit::width::IndexWidth::W32,
+    };
+    let none = Caps {
+        f64: false,
+        int64: false,
+        atomic64: false,
+    };
+    let e = emit(&k, &info, &opts, none).expect("f32 % emits without SHADER_INT64");
+    assert!(e.source.contains("fn rk_frem_f32("), "{}", e.source);
+    naga_check_with(&e.source, naga::valid::Capabilities::empty());
+}
+
+/// A NaN clamped stays NaN, tested on its bits before the comparisons (Mesa's GL driver turns
+/// them into `min`/`max`, which give a bound).
+#[test]
+fn float_clamp_returns_nan_before_comparing() {
+    for t in [ScalarType::F32, ScalarType::F64] {
+        let mut k = skeleton("clamp");
+        let e = Expr::Math {
+            func: MathFn::Clamp,
+            args: vec![p(t), p(t), p(t)],
+        };
+        k.body.push(store(t, e));
+        let src = check(&k, Entry::For, vec![]);
+        let body = &src[src
+            .find(&format!("fn rk_clamp_{t}("))
+            .expect("a clamp helper")..];
+        let nan = body
+            .find(&super::math::nan_bits_test(t, "x"))
+            .expect("a NaN test");
+        assert!(
+            nan < body.find("if (x < lo)").expect("the comparison"),
+            "{body}"
+        );
+    }
+}
+
 #[test]
 fn every_cast_and_literal() {
     let mut k = skeleton("casts");
