@@ -10,8 +10,9 @@
 //!
 //! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range, MDRange and
 //! TeamPolicy (with every team construct and scratch, [`team`]), `parallel_scan` over Range,
-//! atomics. Atomics on scratch Views and the transcendental functions CUDA's own library cannot
-//! give within the precision contract are `Err(EmitError::Unsupported)` naming the construct.
+//! atomics, every math function (the f64 transcendental functions CUDA's own library cannot give
+//! within the precision contract from the shared software library, lowered by [`wgsl_c`]).
+//! Atomics on scratch Views are `Err(EmitError::Unsupported)` naming the construct.
 
 mod atomic;
 pub mod entry;
@@ -21,6 +22,7 @@ mod prelude;
 pub mod reduce;
 mod target;
 pub mod team;
+mod wgsl_c;
 
 pub use params::{FieldType, ParamsLayout};
 pub use rokkos_core::emit::width::IndexWidth;
@@ -29,7 +31,7 @@ pub use team::{TeamLaunch, TeamShape};
 
 use rokkos_core::emit::{joins, names, walk, HelperSet};
 use rokkos_core::ir::valid::KernelInfo;
-use rokkos_core::ir::{Kernel, Pattern, WorkKind};
+use rokkos_core::ir::{Kernel, MathFn, Pattern, WorkKind};
 use rokkos_core::reducer::JoinKind;
 use target::{cty, CudaC};
 
@@ -98,6 +100,9 @@ pub(crate) struct Helpers {
     pub(crate) bare: bool,
     /// The 32-bit variant ([`CudaOptions::width`]).
     pub(crate) narrow: bool,
+    /// The first math library helper the WGSL lowering refused ([`wgsl_c`]): the library is a
+    /// constant, so this is a bug in it or in the lowering, answered as `Err(Unsupported)`.
+    pub(crate) math_error: Option<String>,
 }
 
 impl Helpers {
@@ -109,6 +114,61 @@ impl Helpers {
     pub(crate) fn next_id(&mut self) -> u32 {
         self.set.next_id()
     }
+}
+
+impl rokkos_core::emit::mathlib::MathHelpers for Helpers {
+    /// The helper lowered to CUDA C++ ([`wgsl_c`]), its prototypes declared ahead of every
+    /// definition (after the built-ins the lowered text uses, [`wgsl_c::SUPPORT`]).
+    fn add_wgsl(&mut self, name: &str, wgsl: impl FnOnce() -> String) -> String {
+        let mut protos = Vec::new();
+        let mut error = None;
+        let n = self.set.add(name, || match wgsl_c::lower(&wgsl()) {
+            Ok(l) => {
+                protos = l.protos;
+                l.defs
+            }
+            Err(e) => {
+                error = Some(format!("math helper `{name}`: {e}"));
+                String::new()
+            }
+        });
+        // Declarations render in name order: "0" puts the built-ins first, "1 " the prototypes.
+        self.set.declare("0", wgsl_c::SUPPORT.to_string());
+        for (f, p) in protos {
+            self.set.declare(&format!("1 {f}"), p);
+        }
+        if self.math_error.is_none() {
+            self.math_error = error;
+        }
+        n
+    }
+}
+
+/// The software math library's helpers behind the f64 functions `funcs` (each a transcendental
+/// [`MathFn`]), lowered to CUDA C++ as a kernel module has them, standalone: the scalar type
+/// names, the bit-pattern helpers, then the helpers; with the call of each function on `x` (and
+/// `y`), in the order of `funcs`. For checking the lowering without a GPU: compiled by NVRTC, or
+/// by a host C++ compiler with `__device__` and CUDA's bit-cast intrinsics defined for the host.
+pub fn f64_math_library(funcs: &[MathFn]) -> Result<(String, Vec<String>), EmitError> {
+    let mut h = Helpers::default();
+    let mut calls = Vec::new();
+    for &f in funcs {
+        let args: Vec<String> = ["x", "y"][..f.arity()]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        let call = rokkos_core::emit::mathlib::f64::call(&mut h, f, &args).ok_or_else(|| {
+            EmitError::Unsupported(format!("f64 `{}` is not in the math library", f.name()))
+        })?;
+        calls.push(call);
+    }
+    if let Some(e) = h.math_error {
+        return Err(EmitError::Unsupported(e));
+    }
+    Ok((
+        format!("{}{}{}", prelude::TYPES, prelude::BITS, h.set.render()),
+        calls,
+    ))
 }
 
 /// Emits the CUDA C module of `kernel` (validated: `info` is its [`KernelInfo`]) for `opts`.

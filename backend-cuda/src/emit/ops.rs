@@ -412,11 +412,17 @@ pub(crate) fn math(
             let args: Vec<String> = xs.iter().map(|a| format!("(f64)({a})")).collect();
             return Ok(format!("((f32){f}({}))", args.join(", ")));
         }
-        return Err(EmitError::Unsupported(format!(
-            "{t} `{}` on CUDA: CUDA's own function is documented above the 1-ulp contract \
-             and the software math library is not emitted as CUDA C yet",
-            func.name()
-        )));
+        // f64 functions CUDA documents above 1 ulp: the software library, lowered from WGSL.
+        let call = if f32 {
+            None
+        } else {
+            rokkos_core::emit::mathlib::f64::call(h, func, xs)
+        };
+        if let Some(e) = h.math_error.clone() {
+            return Err(EmitError::Unsupported(e));
+        }
+        return call
+            .ok_or_else(|| EmitError::Unsupported(format!("{t} `{}` on CUDA", func.name())));
     }
     Ok(match func {
         M::Sqrt => format!("{}({x})", cf("sqrt")),

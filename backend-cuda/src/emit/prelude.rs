@@ -69,9 +69,14 @@ template <class T> __device__ __forceinline__ T rk_wshl(T a, u32 n) { typedef ty
 template <class T> __device__ __forceinline__ T rk_wshr(T a, u32 n) { return (T)(a >> n); }
 template <class T> __device__ __forceinline__ T rk_imin(T a, T b) { return b < a ? b : a; }
 template <class T> __device__ __forceinline__ T rk_imax(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ f32 rk_f32_bits(u32 b) { return __uint_as_float(b); }
-__device__ __forceinline__ f64 rk_f64_bits(u64 b) { return __longlong_as_double((long long)b); }
 "
     .replace("SLOTSu", &format!("{RECORDS}u"))
     .replace("WORDSu", &format!("{RECORD_WORDS}u"))
+        + BITS
 }
+
+/// Floats from their bits (the literals of non-finite constants), last in [`helpers`].
+pub(crate) const BITS: &str =
+    "__device__ __forceinline__ f32 rk_f32_bits(u32 b) { return __uint_as_float(b); }
+__device__ __forceinline__ f64 rk_f64_bits(u64 b) { return __longlong_as_double((long long)b); }
+";

@@ -191,21 +191,35 @@ fn operators_casts_and_math_compile() {
     }
 }
 
+/// Every f64 transcendental function is emitted: CUDA's own where it is documented within the
+/// contract, the software library (lowered from WGSL) for the others, and the module compiles.
 #[test]
-fn transcendental_functions_outside_the_contract_are_unsupported() {
-    let mut k = per_type("sin", false);
-    k.body.push(put(
-        ScalarType::F64,
-        Expr::Math {
-            func: MathFn::Sin,
-            args: vec![Expr::Param(ScalarParamId(at(ScalarType::F64)))],
-        },
-    ));
-    let info = rokkos_core::ir::valid::validate(&k).unwrap();
-    match emit(&k, &info, &opts()) {
-        Err(EmitError::Unsupported(m)) => assert!(m.contains("f64 `sin`"), "{m}"),
-        other => panic!("{other:?}"),
+fn f64_transcendental_functions_are_emitted() {
+    let mut k = per_type("f64_math", false);
+    let x = || Expr::Param(ScalarParamId(at(ScalarType::F64)));
+    for f in MathFn::ALL.iter().filter(|f| f.is_transcendental()) {
+        let args = (0..f.arity()).map(|_| x()).collect();
+        k.body
+            .push(put(ScalarType::F64, Expr::Math { func: *f, args }));
     }
+    let src = check(&k);
+    for lib in [
+        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "powf", "hypot",
+    ] {
+        // Its prototype, its definition and the kernel's call.
+        let n = src.matches(&format!("rk_f64_{lib}(")).count();
+        assert!(n >= 3, "{lib}: {n} in {src}");
+    }
+    for own in [
+        "exp(", "exp2(", "log(", "log2(", "log10(", "cbrt(", "cosh(", "tanh(",
+    ] {
+        assert!(src.contains(own), "{own}");
+    }
+    // The prototypes come before the definitions, the built-ins before both.
+    let support = src.find("struct rk_vec2").unwrap();
+    let proto = src.find("__device__ f64 rk_f64_sin(f64 x);").unwrap();
+    let def = src.find("__device__ f64 rk_f64_sin(f64 x) {").unwrap();
+    assert!(support < proto && proto < def);
 }
 
 /// Every f32 transcendental function is emitted: CUDA's f32 function where it meets the

@@ -8,8 +8,8 @@
 //! ignore a NaN operand and return the receiver of equal operands, `clamp` keeps a NaN receiver and
 //! fails on bad bounds, `round` is half away from zero, `fract` is `x - trunc(x)`, `signum` keeps
 //! the sign of zero, `powi` multiplies by repeated squaring like compiler-rt's `__powi*f2`, and
-//! `mul_add` is a correctly rounded fused multiply-add ([`super::exact`]). Transcendental functions
-//! are software libraries for both float types ([`super::math_f32`], [`super::math_f64`]): WGSL's
+//! `mul_add` is a correctly rounded fused multiply-add (`rokkos_core::emit::mathlib::exact`). Transcendental functions
+//! are software libraries for both float types ([`super::math_f32`], `rokkos_core::emit::mathlib::f64`): WGSL's
 //! f32 built-ins lose NaN, flush subnormals and may be thousands of ulps off, and SPIR-V's
 //! GLSL.std.450 has no 64-bit ones.
 
@@ -72,7 +72,7 @@ pub(crate) fn call(
         | M::Powf
         | M::Hypot => {
             let lib = if t == ScalarType::F64 {
-                super::math_f64::call(h, func, xs)
+                rokkos_core::emit::mathlib::f64::call(h, func, xs)
             } else {
                 super::math_f32::call(h, func, xs)
             };
@@ -163,7 +163,12 @@ pub(crate) fn call(
             format!("{n}({x})")
         }
         // Fused in every case: WGSL's `fma` need not be (lavapipe's f64 one is not).
-        M::MulAdd => format!("{}({x}, {}, {})", super::exact::fma(h, t), a(1), a(2)),
+        M::MulAdd => format!(
+            "{}({x}, {}, {})",
+            rokkos_core::emit::mathlib::exact::fma(h, t),
+            a(1),
+            a(2)
+        ),
         M::Signum if t.is_float() => {
             // The sign bit decides, as in Rust (`-0.0` and NaN with the sign set give -1 and
             // NaN): a comparison with 0 and `1 / x` is what a relaxed compiler may rewrite.

@@ -2,9 +2,9 @@
 //! adapter without SHADER_F64 runs them): WGSL's built-ins lose NaN (`atan(NaN) = 0`), flush
 //! subnormals (`ln`, `cbrt`), get special values wrong (`powf(-inf, 0.5)`, `sinh(-0.0)`) and are
 //! allowed thousands of ulps of error (`asin`, `atan`). Each function is one helper
-//! (`rk_f32_sin`, ...) on shared cores, the structure of the f64 library ([`super::math_f64`]) in
+//! (`rk_f32_sin`, ...) on shared cores, the structure of the f64 library (`rokkos_core::emit::mathlib::f64`) in
 //! "double-float" arithmetic (a value as an unevaluated sum of two `f32`s, about 48 bits), with the
-//! error-free transformations of [`super::exact`].
+//! error-free transformations of `rokkos_core::emit::mathlib::exact`.
 //!
 //! # Method
 //!
@@ -40,9 +40,9 @@
 //! and against Rust's own `f32` functions and prints the largest errors). Special values (NaN,
 //! ±∞, ±0 with its sign, overflow to ∞, underflow to 0, domain errors to NaN) follow Rust.
 
-use super::exact;
-use super::mathlib::{inv_factorial, template, TWO_OVER_PI};
 use super::Helpers;
+use rokkos_core::emit::mathlib::exact;
+use rokkos_core::emit::mathlib::{inv_factorial, template, TWO_OVER_PI};
 use rokkos_core::ir::{MathFn, ScalarType, Value};
 use std::f64::consts;
 
@@ -105,7 +105,7 @@ fn constant(name: &str) -> Option<f32> {
 /// A Horner polynomial in `x` with the `f32` roundings of `c`.
 fn horner(x: &str, c: &[f64]) -> String {
     let c: Vec<Value> = c.iter().map(|&v| Value::F32(v as f32)).collect();
-    super::mathlib::horner(x, &c)
+    rokkos_core::emit::mathlib::horner(x, &c)
 }
 
 /// Registers helper `name` (whose text is `src` with the constants and `snippets` filled in).

@@ -13,13 +13,10 @@ mod bitwise;
 mod cast;
 mod cmp;
 pub mod entry;
-mod exact;
 pub(crate) mod join;
 mod logic;
 mod math;
 mod math_f32;
-mod math_f64;
-mod mathlib;
 mod memory;
 mod packed;
 pub mod team;
@@ -38,7 +35,7 @@ pub(crate) fn memory_err_words() -> usize {
 }
 use rokkos_core::emit::width::{self, IndexWidth};
 use rokkos_core::ir::valid::KernelInfo;
-use rokkos_core::ir::{Kernel, ScalarType, Value};
+use rokkos_core::ir::{Kernel, ScalarType};
 use rokkos_core::reducer::JoinKind;
 
 /// Which entry point to generate.
@@ -137,48 +134,7 @@ pub fn wty(t: ScalarType) -> &'static str {
 }
 
 /// A WGSL literal (or constant expression) of `v`'s type.
-pub fn lit(v: Value) -> String {
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::I32(x) if x == i32::MIN => "(-2147483647i - 1i)".into(),
-        Value::I32(x) => format!("{x}i"),
-        Value::U32(x) => format!("{x}u"),
-        Value::U8(x) => format!("{x}u"),
-        Value::U16(x) => format!("{x}u"),
-        Value::I64(x) if x == i64::MIN => "(-9223372036854775807li - 1li)".into(),
-        Value::I64(x) => format!("{x}li"),
-        Value::U64(x) => format!("{x}lu"),
-        Value::F32(x) if x.is_finite() => format!(
-            "{}f",
-            float_text(x == 0.0, x.is_sign_negative(), format!("{x:e}"))
-        ),
-        Value::F32(x) => format!("rk_f32_bits({}u)", x.to_bits()),
-        Value::F64(x) if x.is_finite() => format!(
-            "{}lf",
-            float_text(x == 0.0, x.is_sign_negative(), format!("{x:e}"))
-        ),
-        // Non-finite f64 constants: widened from f32 (exact for infinities; NaN stays a NaN).
-        Value::F64(x) => format!(
-            "f64(rk_f32_bits({}u))",
-            if x.is_nan() {
-                f32::NAN.to_bits()
-            } else if x > 0.0 {
-                f32::INFINITY.to_bits()
-            } else {
-                f32::NEG_INFINITY.to_bits()
-            }
-        ),
-    }
-}
-
-/// A decimal text of a finite float that reads back exactly (Rust's shortest round-trip form, in
-/// scientific notation so that WGSL never sees a huge digit string).
-fn float_text(zero: bool, negative: bool, sci: String) -> String {
-    if zero {
-        return if negative { "-0.0" } else { "0.0" }.into();
-    }
-    sci
-}
+pub use rokkos_core::emit::mathlib::lit;
 
 /// Accumulates helper function definitions by name (emitted once each, in name order), with the
 /// options that decide how they are spelled.
@@ -208,6 +164,13 @@ impl Helpers {
     }
     fn render(&self) -> String {
         self.set.render()
+    }
+}
+
+impl rokkos_core::emit::mathlib::MathHelpers for Helpers {
+    /// WGSL is the library's own language: the text is the helper.
+    fn add_wgsl(&mut self, name: &str, wgsl: impl FnOnce() -> String) -> String {
+        self.add(name, wgsl)
     }
 }
 

@@ -933,3 +933,44 @@ fn f32_stream_kernels_in_32_bits() {
         }
     }
 }
+
+/// Every function of the shared f64 math library, alone, forms a module that naga accepts.
+#[test]
+fn every_f64_math_function_validates() {
+    use MathFn as M;
+    let all = [
+        M::Cbrt,
+        M::Sin,
+        M::Cos,
+        M::Tan,
+        M::Asin,
+        M::Acos,
+        M::Atan,
+        M::Atan2,
+        M::Sinh,
+        M::Cosh,
+        M::Tanh,
+        M::Exp,
+        M::Exp2,
+        M::Ln,
+        M::Log2,
+        M::Log10,
+        M::Powf,
+        M::Hypot,
+    ];
+    for f in all {
+        let mut h = Helpers::default();
+        let args: Vec<String> = (0..f.arity()).map(|i| format!("b[{i}]")).collect();
+        let e = rokkos_core::emit::mathlib::f64::call(&mut h, f, &args).expect("implemented");
+        let src = format!(
+            "fn rk_f32_bits(b: u32) -> f32 {{ return bitcast<f32>(b); }}\n{}\n@group(0) @binding(0) var<storage, read_write> b: array<f64>;\n@compute @workgroup_size(1) fn main() {{ b[3] = {e}; }}\n",
+            h.render()
+        );
+        crate::emit::tests::naga_check(&src);
+    }
+    let mut h = Helpers::default();
+    assert_eq!(
+        rokkos_core::emit::mathlib::f64::call(&mut h, M::Sqrt, &["x".into()]),
+        None
+    );
+}

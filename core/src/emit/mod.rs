@@ -9,6 +9,7 @@
 pub mod codes;
 pub mod index;
 pub mod joins;
+pub mod mathlib;
 pub mod names;
 pub mod rules;
 pub mod team;
@@ -40,6 +41,7 @@ impl std::fmt::Display for EmitError {
 #[derive(Default)]
 pub struct HelperSet {
     defs: BTreeMap<String, String>,
+    decls: BTreeMap<String, String>,
     next: u32,
 }
 
@@ -57,8 +59,19 @@ impl HelperSet {
         self.next += 1;
         self.next
     }
-    /// Every definition, in name order, separated by blank lines.
+    /// Declares `decl` (a prototype, by its name `name`) before every definition: a target that
+    /// must declare a function before its use (C) can then define helpers in name order, whatever
+    /// calls what.
+    pub fn declare(&mut self, name: &str, decl: String) {
+        self.decls.entry(name.to_string()).or_insert(decl);
+    }
+    /// Every declaration, then every definition, in name order, separated by blank lines.
     pub fn render(&self) -> String {
-        self.defs.values().cloned().collect::<Vec<_>>().join("\n")
+        let defs = self.defs.values().cloned().collect::<Vec<_>>().join("\n");
+        if self.decls.is_empty() {
+            return defs;
+        }
+        let decls: String = self.decls.values().map(|d| format!("{d}\n")).collect();
+        format!("{decls}\n{defs}")
     }
 }

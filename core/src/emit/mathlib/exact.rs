@@ -1,7 +1,7 @@
 //! Exact floating-point building blocks in WGSL, for `f32` and `f64` alike: the opaque identity,
 //! error-free sums and products (`two_sum`, `two_prod`), a sum rounded to odd, an exact `ldexp`, and
 //! the correctly rounded fused multiply-add built from them. The f32 and f64 math libraries
-//! ([`super::math_f32`], [`super::math_f64`]) and `mul_add` use them; every helper is generated
+//! (`rokkos-wgpu`'s `math_f32`, [`super::f64`]) and `mul_add` use them; every helper is generated
 //! from one template per type, named `rk_<type>_<name>`.
 //!
 //! GPU compilers treat WGSL float arithmetic as relaxed: they may reassociate, cancel `(a + b) - a`,
@@ -11,8 +11,8 @@
 //! halves of a product are made by integer rounding of the bits (not Veltkamp's `c - (c - a)`,
 //! which a compiler can fold). Nothing here relies on `fma` being fused, or unfused.
 
-use super::Helpers;
-use rokkos_core::ir::ScalarType;
+use super::MathHelpers;
+use crate::ir::ScalarType;
 
 /// The spelling of one float type in the templates.
 struct Ty {
@@ -63,15 +63,15 @@ fn expand(t: &Ty, src: &str) -> String {
         .replace("$SIGN", if t.t == "f32" { "31" } else { "63" })
 }
 
-fn def(h: &mut Helpers, t: ScalarType, name: &str, src: &str) -> String {
+fn def(h: &mut impl MathHelpers, t: ScalarType, name: &str, src: &str) -> String {
     let tt = ty(t);
     let full = format!("rk_{}_{name}", tt.t);
-    h.add(&full, || expand(&tt, src))
+    h.add_wgsl(&full, || expand(&tt, src))
 }
 
 /// The opaque identity `rk_<t>_opq`. The bit pattern it compares with is a NaN that nothing here
 /// produces; if it came in, a NaN would still come out.
-pub(crate) fn opq(h: &mut Helpers, t: ScalarType) -> String {
+pub fn opq(h: &mut impl MathHelpers, t: ScalarType) -> String {
     let magic = if t == ScalarType::F32 {
         "0x7fc0beefu"
     } else {
@@ -95,7 +95,7 @@ pub(crate) fn opq(h: &mut Helpers, t: ScalarType) -> String {
 /// `fast_two_sum` for `|a| ≥ |b|` (Dekker). Every operand and every partial result that is
 /// combined again goes through the opaque identity: the compiler would otherwise cancel
 /// `(s - a) - b` or reorder a sum around a constant inside an operand.
-pub(crate) fn two_sum(h: &mut Helpers, t: ScalarType) -> String {
+pub fn two_sum(h: &mut impl MathHelpers, t: ScalarType) -> String {
     opq(h, t);
     def(
         h,
@@ -123,7 +123,7 @@ fn rk_$T_fast_two_sum(a0: $T, b0: $T) -> vec2<$T> {
 /// stay in the normal range (Dekker's product). The halves are the significand rounded to half
 /// its width (12 of 24 bits, 26 of 53) by integer arithmetic on the bits, and the remainder, which
 /// then fits the other half with its sign, so that every partial product is exact.
-pub(crate) fn two_prod(h: &mut Helpers, t: ScalarType) -> String {
+pub fn two_prod(h: &mut impl MathHelpers, t: ScalarType) -> String {
     opq(h, t);
     let (round, mask) = if t == ScalarType::F32 {
         ("0x800u", "0xfffff000u")
@@ -152,7 +152,7 @@ fn rk_$T_two_prod(a: $T, b: $T) -> vec2<$T> {{
 /// `rk_<t>_ldexp(y, k)`: `y·2ᵏ` rounded once, for any `k` (overflow to ±∞, underflow to a
 /// subnormal or ±0 as the exact value says). `y` is rebuilt with its exponent moved; only a result
 /// below the normal range is made by one multiplication, which is where it rounds.
-pub(crate) fn ldexp(h: &mut Helpers, t: ScalarType) -> String {
+pub fn ldexp(h: &mut impl MathHelpers, t: ScalarType) -> String {
     let src = "fn rk_$T_ldexp(y0: $T, k0: i32) -> $T {
     var y = y0;
     var k = k0;
@@ -184,7 +184,7 @@ pub(crate) fn ldexp(h: &mut Helpers, t: ScalarType) -> String {
 /// `rk_<t>_ro_add(x, y)`: `x + y` rounded to odd (the nearest value with an odd significand when the
 /// sum is inexact): the exact sum from `two_sum`, then one step toward the exact value when the
 /// rounded sum is even and not exact.
-pub(crate) fn ro_add(h: &mut Helpers, t: ScalarType) -> String {
+pub fn ro_add(h: &mut impl MathHelpers, t: ScalarType) -> String {
     two_sum(h, t);
     def(
         h,
@@ -213,7 +213,7 @@ pub(crate) fn ro_add(h: &mut Helpers, t: ScalarType) -> String {
 /// rounding (more than `2·MANT + 8` binades below `a·b`) only contributes its sign, as a tiny
 /// stand-in; one whose binade is that far above `a·b` is the result. Zeros, infinities and NaN take
 /// IEEE's rules directly.
-pub(crate) fn fma(h: &mut Helpers, t: ScalarType) -> String {
+pub fn fma(h: &mut impl MathHelpers, t: ScalarType) -> String {
     two_prod(h, t);
     ro_add(h, t);
     ldexp(h, t);

@@ -33,7 +33,7 @@
 //! The polynomials for atan and asin were fitted offline (Chebyshev interpolation in 256-bit
 //! arithmetic with mpmath; the bit patterns are below) and keep the approximation error under
 //! 2⁻⁵⁵ of the correction term; every other polynomial is a Taylor series whose coefficients are
-//! computed here. Constants are printed from `f64` values through [`super::lit`], so nothing is
+//! computed here. Constants are printed from `f64` values through [`super::lit`] (WGSL's spelling), so nothing is
 //! rounded twice.
 //!
 //! # What the compiler may do, and how the code copes
@@ -71,8 +71,8 @@
 //! when scaled), so they can be 1 ulp off; lavapipe keeps subnormals (no flushing). Special values
 //! (NaN, ±∞, ±0 with its sign, overflow to ∞, underflow to 0, domain errors to NaN) follow Rust.
 
-use super::Helpers;
-use rokkos_core::ir::{MathFn, ScalarType, Value};
+use super::MathHelpers;
+use crate::ir::{MathFn, ScalarType, Value};
 use std::f64::consts;
 
 /// Bit patterns of constants that `std` has no name for (tails of double-double constants, from
@@ -131,7 +131,7 @@ mod bits {
         0xbfa50271856f7796,
     ];
     /// The binary digits of 2/π (shared with the f32 library).
-    pub(crate) use super::super::mathlib::TWO_OVER_PI;
+    pub(crate) use super::super::TWO_OVER_PI;
 }
 
 /// `ln 2` with its low 21 mantissa bits cleared (32 significant bits): `n·LN2_HI` is exact for
@@ -186,23 +186,23 @@ fn constant(name: &str) -> Option<f64> {
     })
 }
 
-use super::mathlib::inv_factorial;
+use super::inv_factorial;
 
 /// A Horner evaluation of `Σ c[i]·xⁱ` with `fma`.
 fn horner(x: &str, c: &[f64]) -> String {
     let c: Vec<Value> = c.iter().map(|&v| Value::F64(v)).collect();
-    super::mathlib::horner(x, &c)
+    super::horner(x, &c)
 }
 
 /// `src` with every `$NAME` replaced: by the snippet `NAME` of `snippets`, else by the WGSL literal
 /// of [`constant`] `NAME`.
 fn wgsl(src: &str, snippets: &[(&str, String)]) -> String {
-    super::mathlib::template(src, snippets, |n| constant(n).map(Value::F64))
+    super::template(src, snippets, |n| constant(n).map(Value::F64))
 }
 
 /// Registers helper `name` (whose text is `src` after [`wgsl`]) and returns its name.
-fn def(h: &mut Helpers, name: &str, src: &str, snippets: &[(&str, String)]) -> String {
-    h.add(name, || wgsl(src, snippets))
+fn def(h: &mut impl MathHelpers, name: &str, src: &str, snippets: &[(&str, String)]) -> String {
+    h.add_wgsl(name, || wgsl(src, snippets))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -210,15 +210,15 @@ fn def(h: &mut Helpers, name: &str, src: &str, snippets: &[(&str, String)]) -> S
 
 /// `two_sum` and `fast_two_sum`, and the exact `two_prod` (with the opaque identity): the shared ones of
 /// [`super::exact`] (see the module documentation there for why they survive relaxed compilers).
-fn two_sum(h: &mut Helpers) -> String {
+fn two_sum(h: &mut impl MathHelpers) -> String {
     super::exact::two_sum(h, ScalarType::F64)
 }
-fn two_prod(h: &mut Helpers) -> String {
+fn two_prod(h: &mut impl MathHelpers) -> String {
     super::exact::two_prod(h, ScalarType::F64)
 }
 
 /// `(n.x + n.y) / (d.x + d.y)` as a double-double (quotient, correction from the exact residual).
-fn div_dd(h: &mut Helpers) -> String {
+fn div_dd(h: &mut impl MathHelpers) -> String {
     two_prod(h);
     def(
         h,
@@ -236,7 +236,7 @@ fn div_dd(h: &mut Helpers) -> String {
 
 /// `y·2ᵏ` rounded once: `2^(k/2)` and `2^(k - k/2)` are normal, `y·2^(k/2)` is exact for `y`
 /// near 1, and the second product rounds (to ∞, a subnormal or 0 as the exact value says).
-fn scale(h: &mut Helpers) -> String {
+fn scale(h: &mut impl MathHelpers) -> String {
     def(
         h,
         "rk_f64_scale",
@@ -256,7 +256,7 @@ fn rk_f64_scale(y: f64, k: i32) -> f64 {
 
 /// `exp(hi + lo) - 1` as a double-double for `|hi + lo| ≤ ln 2 / 2` (Taylor to r¹⁴/14!: the
 /// truncation is under 2⁻⁶² relative).
-fn em1(h: &mut Helpers) -> String {
+fn em1(h: &mut impl MathHelpers) -> String {
     two_sum(h);
     let c: Vec<f64> = (2..=14).map(inv_factorial).collect();
     def(
@@ -273,7 +273,7 @@ fn em1(h: &mut Helpers) -> String {
 }
 
 /// `exp(x)·2ˢ` for `-746 ≤ x ≤ 711`.
-fn exp_scaled(h: &mut Helpers) -> String {
+fn exp_scaled(h: &mut impl MathHelpers) -> String {
     em1(h);
     scale(h);
     def(
@@ -292,7 +292,7 @@ fn exp_scaled(h: &mut Helpers) -> String {
     )
 }
 
-fn exp(h: &mut Helpers) -> String {
+fn exp(h: &mut impl MathHelpers) -> String {
     exp_scaled(h);
     def(
         h,
@@ -308,7 +308,7 @@ fn exp(h: &mut Helpers) -> String {
     )
 }
 
-fn exp2(h: &mut Helpers) -> String {
+fn exp2(h: &mut impl MathHelpers) -> String {
     em1(h);
     scale(h);
     two_prod(h);
@@ -333,7 +333,7 @@ fn exp2(h: &mut Helpers) -> String {
 
 /// `exp(x) - 1` as a double-double for `|x| ≤ 45`: `2ⁿ·e + (2ⁿ - 1)` with `e = exp(r) - 1`
 /// (`2ⁿ - 1` is exact for `n ≤ 53` and negligible beyond).
-fn expm1_dd(h: &mut Helpers) -> String {
+fn expm1_dd(h: &mut impl MathHelpers) -> String {
     em1(h);
     scale(h);
     def(
@@ -353,7 +353,7 @@ fn expm1_dd(h: &mut Helpers) -> String {
     )
 }
 
-fn sinh(h: &mut Helpers) -> String {
+fn sinh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     exp_scaled(h);
     div_dd(h);
@@ -382,7 +382,7 @@ fn sinh(h: &mut Helpers) -> String {
     )
 }
 
-fn cosh(h: &mut Helpers) -> String {
+fn cosh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     exp_scaled(h);
     div_dd(h);
@@ -409,7 +409,7 @@ fn cosh(h: &mut Helpers) -> String {
     )
 }
 
-fn tanh(h: &mut Helpers) -> String {
+fn tanh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     div_dd(h);
     def(
@@ -441,7 +441,7 @@ fn tanh(h: &mut Helpers) -> String {
 /// `ln m = 2s + s³·T(s²)`, `s = (m - 1)/(m + 1)`, `T(z) = Σ 2zᵏ/(2k + 3)` to `k = 11` (truncation
 /// below 2⁻⁷⁰ of the result); `s`, `s²`, `s³` and `T`'s leading 2/3 are carried in
 /// double-double, the rest of `T` (under 2⁻⁶ of it) in double.
-fn log_parts(h: &mut Helpers) -> String {
+fn log_parts(h: &mut impl MathHelpers) -> String {
     two_sum(h);
     two_prod(h);
     let q: Vec<f64> = (1..=11).map(|k| 2.0 / f64::from(2 * k + 3)).collect();
@@ -480,7 +480,7 @@ fn log_parts(h: &mut Helpers) -> String {
 }
 
 /// `ln x` as a double-double for finite `x > 0`.
-fn log_dd(h: &mut Helpers) -> String {
+fn log_dd(h: &mut impl MathHelpers) -> String {
     log_parts(h);
     def(
         h,
@@ -502,7 +502,7 @@ const LOG_SPECIAL: &str = "    if (!(x >= 0.0lf)) { return $NAN; }
     if (x == $INF) { return x; }
 ";
 
-fn ln(h: &mut Helpers) -> String {
+fn ln(h: &mut impl MathHelpers) -> String {
     log_dd(h);
     let src = format!(
         "fn rk_f64_ln(x: f64) -> f64 {{\n{LOG_SPECIAL}    let l = rk_f64_log_dd(x);\n    return l.x + l.y;\n}}\n"
@@ -510,7 +510,7 @@ fn ln(h: &mut Helpers) -> String {
     def(h, "rk_f64_ln", &src, &[])
 }
 
-fn log2(h: &mut Helpers) -> String {
+fn log2(h: &mut impl MathHelpers) -> String {
     log_parts(h);
     let src = format!(
         "fn rk_f64_log2(x: f64) -> f64 {{
@@ -524,7 +524,7 @@ fn log2(h: &mut Helpers) -> String {
     def(h, "rk_f64_log2", &src, &[])
 }
 
-fn log10(h: &mut Helpers) -> String {
+fn log10(h: &mut impl MathHelpers) -> String {
     log_dd(h);
     let src = format!(
         "fn rk_f64_log10(x: f64) -> f64 {{
@@ -541,7 +541,7 @@ fn log10(h: &mut Helpers) -> String {
 /// propagates, `(-1)^±∞ = 1`, the zero and infinity cases keep the sign of `x` for odd integer
 /// `y`, a negative `x` needs an integer `y` (else NaN). The general case is `exp(y·ln|x|)` with
 /// `y·ln|x|` in double-double.
-fn powf(h: &mut Helpers) -> String {
+fn powf(h: &mut impl MathHelpers) -> String {
     log_dd(h);
     em1(h);
     scale(h);
@@ -593,7 +593,7 @@ fn rk_f64_powf(x: f64, y: f64) -> f64 {
 
 /// `x = n·π/2 + r`: returns `(r as a double-double, n)`, `|r| ≤ π/4` (slightly more where
 /// `x·2/π` rounds across a half-integer). Cody–Waite below 1.6e6 (`|n| < 2²⁰`), Payne–Hanek above.
-fn rem_pio2(h: &mut Helpers) -> String {
+fn rem_pio2(h: &mut impl MathHelpers) -> String {
     two_sum(h);
     rem_pio2_large(h);
     def(
@@ -618,7 +618,7 @@ fn rem_pio2(h: &mut Helpers) -> String {
 /// eight 32-bit words of 2/π starting where the integer part reaches 2² (earlier words only add
 /// multiples of 4) gives `x·2/π mod 4` with 128 fraction bits (the words left out weigh under
 /// 2⁻¹³⁹), enough for the closest approach of a double to a multiple of π/2 (about 2⁻⁶¹).
-fn rem_pio2_large(h: &mut Helpers) -> String {
+fn rem_pio2_large(h: &mut impl MathHelpers) -> String {
     two_sum(h);
     two_prod(h);
     let words = std::iter::repeat_n(0u32, 2)
@@ -682,7 +682,7 @@ fn rem_pio2_large(h: &mut Helpers) -> String {
 
 /// `sin(h + l)` for `|h| ≤ 0.8`, `|l| ≤ ulp(h)`, as `(h, tail)`: Taylor to `r¹⁷/17!` (truncation
 /// under 2⁻⁶² relative), the `l` term by `cos h ≈ 1 - h²/2`.
-fn sin_kernel(h: &mut Helpers) -> String {
+fn sin_kernel(h: &mut impl MathHelpers) -> String {
     let c: Vec<f64> = (1..=8)
         .map(|k| {
             let s = if k % 2 == 1 { -1.0 } else { 1.0 };
@@ -703,7 +703,7 @@ fn sin_kernel(h: &mut Helpers) -> String {
 
 /// `cos(h + l)` for `|h| ≤ 0.8` as `(head, tail)`: `1 - h²/2` exactly (`h²` by `two_prod`), then
 /// Taylor from `h⁴/4!` to `h¹⁸/18!`, and `-h·l`.
-fn cos_kernel(h: &mut Helpers) -> String {
+fn cos_kernel(h: &mut impl MathHelpers) -> String {
     two_sum(h);
     two_prod(h);
     let c: Vec<f64> = (2..=9)
@@ -726,7 +726,7 @@ fn cos_kernel(h: &mut Helpers) -> String {
 }
 
 /// The shared start of sin, cos and tan: `NaN` and `±∞` give NaN.
-fn trig(h: &mut Helpers, name: &str, tiny: &str, body: &str) -> String {
+fn trig(h: &mut impl MathHelpers, name: &str, tiny: &str, body: &str) -> String {
     rem_pio2(h);
     sin_kernel(h);
     cos_kernel(h);
@@ -742,7 +742,7 @@ fn trig(h: &mut Helpers, name: &str, tiny: &str, body: &str) -> String {
     def(h, name, &src, &[])
 }
 
-fn sin(h: &mut Helpers) -> String {
+fn sin(h: &mut impl MathHelpers) -> String {
     trig(
         h,
         "rk_f64_sin",
@@ -756,7 +756,7 @@ fn sin(h: &mut Helpers) -> String {
     )
 }
 
-fn cos(h: &mut Helpers) -> String {
+fn cos(h: &mut impl MathHelpers) -> String {
     trig(
         h,
         "rk_f64_cos",
@@ -769,7 +769,7 @@ fn cos(h: &mut Helpers) -> String {
     )
 }
 
-fn tan(h: &mut Helpers) -> String {
+fn tan(h: &mut impl MathHelpers) -> String {
     div_dd(h);
     trig(
         h,
@@ -795,7 +795,7 @@ fn tan(h: &mut Helpers) -> String {
 /// `atan(a + al)` for `a ≥ 0` (`a ≤ 2⁶⁰`) as `(head, tail)`: `atan(c) + atan(u)` with
 /// `u = (a - c)/(1 + a·c)`, `c ∈ {0, ½, 1, 2, ∞}`, `|u| ≤ ¼`; `u` is a double-double (the
 /// numerators are exact, the denominators carry their rounding error).
-fn atan_dd(h: &mut Helpers) -> String {
+fn atan_dd(h: &mut impl MathHelpers) -> String {
     div_dd(h);
     two_sum(h);
     let r: Vec<f64> = bits::ATAN_R.iter().map(|&b| f64::from_bits(b)).collect();
@@ -834,7 +834,7 @@ fn atan_dd(h: &mut Helpers) -> String {
     )
 }
 
-fn atan(h: &mut Helpers) -> String {
+fn atan(h: &mut impl MathHelpers) -> String {
     atan_dd(h);
     def(
         h,
@@ -859,7 +859,7 @@ fn atan(h: &mut Helpers) -> String {
 /// `x = ±0`: ±π/2; `y = ±∞`: ±π/4, ±3π/4 or ±π/2; `x = ±∞`: ±0 or ±π. Otherwise `atan(|y/x|)`
 /// with the quotient in double-double (both scaled near 1 first), placed in its quadrant. (No
 /// `frexp`: naga types its exponent for f64 as `i64`, which WGSL does not specify.)
-fn atan2(h: &mut Helpers) -> String {
+fn atan2(h: &mut impl MathHelpers) -> String {
     atan_dd(h);
     scale(h);
     def(
@@ -914,7 +914,7 @@ fn atan2(h: &mut Helpers) -> String {
 
 /// `R` of asin (see [`bits::ASIN_R`]) and the half-angle argument: for `a ∈ (½, 1]`,
 /// `t = (1 - a)/2` (exact), `s = √t` and its correction `(t - s²)/(2s)` from the exact residual.
-fn asin_parts(h: &mut Helpers) -> String {
+fn asin_parts(h: &mut impl MathHelpers) -> String {
     two_prod(h);
     two_sum(h);
     let r: Vec<f64> = bits::ASIN_R.iter().map(|&b| f64::from_bits(b)).collect();
@@ -934,7 +934,7 @@ fn rk_f64_sqrt_half(a: f64) -> vec3<f64> {
     )
 }
 
-fn asin(h: &mut Helpers) -> String {
+fn asin(h: &mut impl MathHelpers) -> String {
     asin_parts(h);
     def(
         h,
@@ -960,7 +960,7 @@ fn asin(h: &mut Helpers) -> String {
     )
 }
 
-fn acos(h: &mut Helpers) -> String {
+fn acos(h: &mut impl MathHelpers) -> String {
     asin_parts(h);
     def(
         h,
@@ -992,7 +992,7 @@ fn acos(h: &mut Helpers) -> String {
 /// `cbrt`: `|x| = m·2^(3k)` with `m ∈ [1, 8)` (so nothing below can overflow or underflow), a
 /// first guess for `∛m` from a third of its bits (within 7%), two Halley steps (cubic
 /// convergence: 2⁻³⁵ after them), and a Newton step on the exact residual `m - y³`.
-fn cbrt(h: &mut Helpers) -> String {
+fn cbrt(h: &mut impl MathHelpers) -> String {
     two_prod(h);
     scale(h);
     def(
@@ -1026,7 +1026,7 @@ fn cbrt(h: &mut Helpers) -> String {
     )
 }
 
-fn hypot(h: &mut Helpers) -> String {
+fn hypot(h: &mut impl MathHelpers) -> String {
     two_sum(h);
     two_prod(h);
     scale(h);
@@ -1059,7 +1059,7 @@ fn hypot(h: &mut Helpers) -> String {
 
 /// A call of the f64 transcendental function `func` on `xs` (receiver first), or `None` for a
 /// function this module does not implement (every other function has an exact WGSL spelling).
-pub(crate) fn call(h: &mut Helpers, func: MathFn, xs: &[String]) -> Option<String> {
+pub fn call(h: &mut impl MathHelpers, func: MathFn, xs: &[String]) -> Option<String> {
     use MathFn as M;
     let name = match func {
         M::Cbrt => cbrt(h),
@@ -1088,44 +1088,6 @@ pub(crate) fn call(h: &mut Helpers, func: MathFn, xs: &[String]) -> Option<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Every function's helpers, alone, form a module that naga accepts.
-    #[test]
-    fn every_function_validates() {
-        use MathFn as M;
-        let all = [
-            M::Cbrt,
-            M::Sin,
-            M::Cos,
-            M::Tan,
-            M::Asin,
-            M::Acos,
-            M::Atan,
-            M::Atan2,
-            M::Sinh,
-            M::Cosh,
-            M::Tanh,
-            M::Exp,
-            M::Exp2,
-            M::Ln,
-            M::Log2,
-            M::Log10,
-            M::Powf,
-            M::Hypot,
-        ];
-        for f in all {
-            let mut h = Helpers::default();
-            let args: Vec<String> = (0..f.arity()).map(|i| format!("b[{i}]")).collect();
-            let e = call(&mut h, f, &args).expect("implemented");
-            let src = format!(
-                "fn rk_f32_bits(b: u32) -> f32 {{ return bitcast<f32>(b); }}\n{}\n@group(0) @binding(0) var<storage, read_write> b: array<f64>;\n@compute @workgroup_size(1) fn main() {{ b[3] = {e}; }}\n",
-                h.render()
-            );
-            crate::emit::tests::naga_check(&src);
-        }
-        let mut h = Helpers::default();
-        assert_eq!(call(&mut h, M::Sqrt, &["x".into()]), None);
-    }
 
     /// The constants are what their names say.
     #[test]
