@@ -101,7 +101,7 @@ pub fn kernel_items(sig: &KernelSignature) -> syn::Result<TokenStream> {
         let n = arg.name();
         let pname = n.to_string();
         match arg {
-            Arg::View(v) if v.injective => {
+            Arg::View(v) if v.checked.is_some() => {
                 view_args.push(quote!(__f(#p::KernelArg::View(self.#n.__binding(#pname)));));
             }
             Arg::View(v) => {

@@ -69,6 +69,11 @@ fn read_only_msg(env: &BodyEnv, name: &str) -> String {
             "`{name}` is an `InjectiveView`, read-only everywhere: its entries stay pairwise distinct only because nothing writes them"
         );
     }
+    if env.ranges.contains(name) {
+        return format!(
+            "`{name}` is a `DisjointRanges`, read-only everywhere: its ranges stay disjoint only because nothing writes them"
+        );
+    }
     format!("View `{name}` is read-only in this kernel; declare it `ViewMut<..>` to write it")
 }
 
