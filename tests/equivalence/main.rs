@@ -263,6 +263,7 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 mod atomics;
 mod casts;
 mod create_mirror;
+mod disjoint;
 mod errors;
 mod host_team;
 mod inclusive;
@@ -533,6 +534,8 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("control_flow_in_kernels", "SHADER_INT64"),
     ("copy_kernel_copy_back", "SHADER_INT64"),
     ("custom_reducers", "Custom"),
+    ("disjoint_ranges_mdrange", "SHADER_INT64"),
+    ("disjoint_ranges_team", "SHADER_INT64"),
     ("division_by_zero_fails", "SHADER_INT64"),
     ("escaping_usize", "SHADER_INT64"),
     ("every_cast_matches_rust", "SHADER_F64"),
