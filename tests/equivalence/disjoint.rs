@@ -8,7 +8,6 @@
 use crate::{check, dev_from_vec, splitmix, to_host, DevView};
 use proptest::prelude::*;
 use rokkos::prelude::*;
-use rokkos::DisjointRanges;
 
 const SENTINEL: i32 = -7_777;
 
@@ -163,8 +162,15 @@ pub fn disjoint_ranges_refused<E: ExecutionSpace>(space: E) {
         Err(Error::InvalidArgument(m)) => m,
         other => panic!("expected InvalidArgument, got {other:?}"),
     };
-    let m = message(DisjointRanges::new_on(&space, "iv", &[(5, 9), (0, 2), (9, 12)]));
-    assert!(m.contains("`iv`: ranges 0 and 2 overlap (both hold 9..=9)"), "{m}");
+    let m = message(DisjointRanges::new_on(
+        &space,
+        "iv",
+        &[(5, 9), (0, 2), (9, 12)],
+    ));
+    assert!(
+        m.contains("`iv`: ranges 0 and 2 overlap (both hold 9..=9)"),
+        "{m}"
+    );
     let m = message(DisjointRanges::new_on(&space, "iv", &[(3, 2)]));
     assert!(m.contains("range 0 (3..=2) ends before it starts"), "{m}");
     let m = message(DisjointRanges::new_on(&space, "iv", &[(0, 0), (-4, -1)]));

@@ -387,6 +387,10 @@ impl Owner<'_> {
         if let Some((view, name)) = self.injective_lookup(c) {
             return Part::owned(name, Form::Through(view));
         }
+        // A range's first and last index lie in it.
+        if let Some((ranges, v, _)) = self.usize_bound(c) {
+            return Part::owned(v, Form::InRange(ranges));
+        }
         match self.local(c) {
             Some(Meaning::Lookup(view, name)) => Part::owned(name, Form::Through(view)),
             Some(Meaning::Sample {
@@ -465,6 +469,11 @@ impl Owner<'_> {
     ) -> bool {
         let text = compact(&span.to_string());
         let key = (view.to_string(), name.to_string());
+        let also = if self.env.ranges.is_empty() {
+            ""
+        } else {
+            " or as a sample of the same `DisjointRanges`"
+        };
         match self
             .positions
             .record(view.to_string(), &name.to_string(), parts)
@@ -479,7 +488,7 @@ impl Owner<'_> {
                 self.errs.spanned(
                     span,
                     format!(
-                        "`{view}` is indexed with {owned} at different positions or in different forms (`{text}` here, `{first}` before): two work items could reach the same element. Keep {owned} at the same position, either itself or through the same `InjectiveView`, in every access to `{view}`, {UNSAFE_HINT}"
+                        "`{view}` is indexed with {owned} at different positions or in different forms (`{text}` here, `{first}` before): two work items could reach the same element. Keep {owned} at the same position, either itself or through the same `InjectiveView`{also}, in every access to `{view}`, {UNSAFE_HINT}"
                     ),
                 );
                 false
@@ -1326,6 +1335,14 @@ mod tests {
             "different positions",
         );
 
+        let ends = |b: &str| {
+            check(&format!(
+                "fn k(i: usize, iv: DisjointRanges<u32>, o: ViewMut<f64>) {{ {b} }}"
+            ))
+        };
+        ends("o[iv[(i, 0)] as usize] = 1.0; let l = iv[(i, 1)]; o[l as usize] += 1.0;").unwrap();
+        err(ends("o[iv[(i, 0)] as usize + 1] = 1.0;"), "work index `i`");
+        err(ends("o[iv[(0, 0)] as usize] = 1.0;"), "work index `i`");
         let range = |b: &str| check(&format!("fn k(i: usize, m: ViewMut<f64, 2>) {{ {b} }}"));
         range("let q = i / 4; let r = i % 4; m[(q, r)] = 1.0;").unwrap();
         err(
