@@ -650,10 +650,10 @@ impl Owner<'_> {
                 }
                 self.track_splits(view, &parts, &span);
             }
-            (Some(Work::Team(_)), ViewKind::Write) => {
-                if self.track_positions(view, LEAGUE, LEAGUE, &parts, &span) {
-                    self.track_splits(view, &parts, &span);
-                }
+            (Some(Work::Team(_)), ViewKind::Write)
+                if self.track_positions(view, LEAGUE, LEAGUE, &parts, &span) =>
+            {
+                self.track_splits(view, &parts, &span);
             }
             _ => {}
         }
