@@ -272,6 +272,7 @@ mod launch_hold;
 mod launches;
 mod math;
 mod mdrange;
+mod multi_return;
 mod narrow;
 mod neighbours;
 mod overflow;
@@ -576,6 +577,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("mdrange_6d", "SHADER_INT64"),
     ("mdrange_on_subview", "SHADER_INT64"),
     ("mul_add_is_fused", "SHADER_F64"),
+    ("multi_return_funcs", "SHADER_F64"),
     ("neighbour_reduce", "SHADER_F64"),
     ("neighbours_2d", "SHADER_F64"),
     ("neighbours_3d", "SHADER_F64"),

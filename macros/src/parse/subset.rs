@@ -117,6 +117,12 @@ impl Subset<'_> {
                     self.check_binding(e, true);
                 }
             }
+            // `let [x, y, z] = f(..);` for a `#[func]` returning an array.
+            Pat::Slice(t) if allow_tuple => {
+                for e in &t.elems {
+                    self.check_binding(e, false);
+                }
+            }
             _ => self.errs.spanned(
                 p,
                 "patterns are limited to names and tuples of names (`let x = ..`, `let (a, b) = ..`); use if / else instead of pattern matching",
@@ -642,6 +648,9 @@ impl<'ast> Visit<'ast> for Subset<'_> {
                 t.question_token,
                 "`?` is not available in kernels: there are no errors to propagate",
             ),
+            // A `#[func]` may return several values as a tuple (its IR translation accepts one
+            // only as the returned value).
+            Expr::Tuple(t) if self.env.is_func => t.elems.iter().for_each(|c| self.visit_expr(c)),
             Expr::Tuple(t) => {
                 if !t.elems.is_empty() {
                     self.errs.spanned(
