@@ -253,7 +253,7 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Marks a function callable from kernels (and from other `#[rokkos::func]` functions).
 ///
 /// Parameters are scalars passed by value (`x: f64`, `n: i32`, `x: T`), the return type is a scalar
-/// (or nothing), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
+/// (or nothing, or several scalars: below), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
 /// `return value` allowed. The function stays an ordinary (`#[inline(always)]`) Rust function, usable
 /// from host code too. A hidden `mark_NAME_with_rokkos_func` beside it records the function into the
 /// IR of the kernels that call it (a generic function once per instantiation, named `NAME_f32`, ...).
@@ -261,6 +261,23 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// ```text
 /// #[rokkos::func]
 /// fn sq(x: f64) -> f64 { x * x }
+/// ```
+///
+/// A function may also return several scalars: a tuple (`-> (f64, i32)`) or an array with a
+/// literal length up to 16 (`-> [f64; 3]`), written as a literal in every `return` and at the end
+/// (`return (a, b);`, `[x, y, z]`; an `if` / `else` ending in two literals is refused: return
+/// from the branches). Callers bind the values to names, `let (a, b) = f(..);` or
+/// `let [x, y, z] = f(..);` (in kernels and functions; `_` for a value not needed). In the IR
+/// each component is its own function (`NAME.k`) and a call evaluates each of them on the same
+/// arguments (bound once): the IR, its validator and evaluator and the GPU emitters stay
+/// scalar-valued, and the results are those of the native function (it has no side effects),
+/// at the cost of computing the shared part once per component unless the GPU compiler merges
+/// the inlined copies.
+///
+/// ```text
+/// #[rokkos::func]
+/// fn divmod(a: i32, b: i32) -> (i32, i32) { (a / b, a % b) }
+/// // in a kernel:  let (q, r) = divmod(x[i], 7);
 /// ```
 #[proc_macro_attribute]
 pub fn func(attr: TokenStream, item: TokenStream) -> TokenStream {
