@@ -197,10 +197,10 @@ pub mod prelude {
         create_mirror_view_and_copy_in, create_mirror_view_in, deep_copy, fill, func, kernel,
         parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan, parallel_scan_with,
         scratch_size, BAnd, BOr, Custom, DefaultExecutionSpace, Device, DeviceMemory, DeviceView,
-        Error, ExecutionSpace, Float, HostSpace, HostView, InjectiveView, Iterate, LAnd, LOr,
-        Layout, LayoutKind, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, Min,
-        MinLoc, MinMax, MinMaxVal, Pod, Prod, RangePolicy, Serial, SliceArg, Sum, TeamMember,
-        TeamPolicy, TeamSize, ValLoc, View,
+        DisjointRanges, Error, ExecutionSpace, Float, HostSpace, HostView, InjectiveView, Iterate,
+        LAnd, LOr, Layout, LayoutKind, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max,
+        MaxLoc, Min, MinLoc, MinMax, MinMaxVal, Pod, Prod, RangePolicy, Serial, SliceArg, Sum,
+        TeamMember, TeamPolicy, TeamSize, ValLoc, View,
     };
 }
 
@@ -217,7 +217,7 @@ pub mod __private {
         ReduceKernel, ScanBody, ScanKernel, TeamWork, ViewArg, ViewBinding, WorkKind,
     };
     pub use rokkos_core::{
-        InjectiveView, Layout, LayoutRight, MemorySpace, Pod, ReadAccess, TeamMember, View,
-        WriteAccess,
+        DisjointRanges, InjectiveView, Layout, LayoutRight, MemorySpace, Pod, ReadAccess,
+        TeamMember, View, WriteAccess,
     };
 }

@@ -25,6 +25,7 @@ pub mod ndarray_interop;
 pub mod pattern;
 pub mod policy;
 pub mod profiling;
+mod ranges;
 pub mod reducer;
 pub mod scalar;
 pub mod space;
@@ -54,6 +55,7 @@ pub use pattern::{
 pub use policy::{
     Iterate, MDRangePolicy, Policy, RangePolicy, ScratchRequest, TeamPolicy, TeamSize,
 };
+pub use ranges::DisjointRanges;
 pub use reducer::{
     AccValue, BAnd, BOr, Custom, JoinKind, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal,
     Prod, Reducer, Sum, ValLoc,

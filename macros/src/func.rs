@@ -124,11 +124,35 @@ fn check_signature(sig: &syn::Signature, errs: &mut Errors) {
         }
     }
     if let ReturnType::Type(_, t) = &sig.output {
-        if !matches!(&**t, Type::Path(p) if p.qself.is_none()) {
+        if !matches!(&**t, Type::Path(p) if p.qself.is_none()) && components(t).is_none() {
             errs.spanned(
                 t,
-                "#[func] functions return a scalar (`f64`, `i32`, `T`, ...) or nothing",
+                "#[func] functions return a scalar (`f64`, `i32`, `T`, ...), a tuple of scalars (`(f64, i32)`), an array of scalars with a literal length (`[f64; 3]`, at most 16), or nothing",
             );
         }
+    }
+}
+
+/// The component types of a result of several values: a tuple of two or more scalar types, or
+/// an array of a scalar type with an integer literal length from 1 to 16. `None` otherwise.
+pub(crate) fn components(t: &Type) -> Option<Vec<Type>> {
+    let scalar = |t: &Type| matches!(t, Type::Path(p) if p.qself.is_none());
+    match t {
+        Type::Paren(p) => components(&p.elem),
+        Type::Tuple(tt) if tt.elems.len() >= 2 && tt.elems.iter().all(scalar) => {
+            Some(tt.elems.iter().cloned().collect())
+        }
+        Type::Array(a) if scalar(&a.elem) => {
+            let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(n),
+                ..
+            }) = &a.len
+            else {
+                return None;
+            };
+            let n: usize = n.base10_parse().ok()?;
+            (1..=16).contains(&n).then(|| vec![(*a.elem).clone(); n])
+        }
+        _ => None,
     }
 }

@@ -43,6 +43,9 @@ mod parse;
 ///   caller passes `&rokkos::View<T, R, L, S>`, all in one memory space. `InjectiveView<T>`
 ///   (`T` = `i32` or `u32`) is a read-only rank-1 index map whose entries are pairwise distinct
 ///   (the caller passes `&rokkos::InjectiveView<T, S>`): writes through it are owned (below).
+///   `DisjointRanges<T>` (`T` = `i32` or `u32`) is a read-only `[n, 2]` View of inclusive ranges
+///   (`r[(v, 0)]` first, `r[(v, 1)]` last) that are pairwise disjoint (the caller passes
+///   `&rokkos::DisjointRanges<T, S>`): a sample of an owned range is owned (below).
 /// * Type and const parameters and where clauses are passed through (bound element types by
 ///   `rokkos::Float` or similar); lifetime parameters, `self`, `async`, `const` and `unsafe` kernels
 ///   are rejected.
@@ -141,8 +144,31 @@ mod parse;
 /// plain `View`, or one of a nested range's index are not owned, and a local holding a lookup may
 /// not be rebound.
 ///
-/// An owned name must also sit at the same index position, in the same form (itself, or through
-/// the same `InjectiveView`), in every access to a View (`m[(i, k)]` and `m[(k, i)]` in one kernel
+/// A component may hold a range index `v` (itself owned: a work index, the league rank, or a
+/// part of one as below) as a sample of range `v` of a `DisjointRanges` parameter `r`: the
+/// range's bounds `r[(v, 0)] as usize` / `r[(v, 1)] as usize`; the index `s` of
+/// `for s in team.thread_range(r[(v, 0)] as usize..=r[(v, 1)] as usize)` (inclusive, as written);
+/// or `let s = r[(v, 0)] as usize + k;` (`k` owned too, and then held as well) once a statement
+/// `if s > r[(v, 1)] as usize { return; }` of an enclosing block, outside any closure, has run
+/// (a guard under a condition, after the access, or with another range is not one). Bounds may
+/// go through immutable locals (`let f = r[(v, 0)]; .. f as usize`). The ranges are disjoint
+/// (checked when the `DisjointRanges` is made; nothing can write it), so the sample determines
+/// its range (and `k = s - first`). An owned name `o` is also held by an index that holds both
+/// `o / x` and `o % x` (immutable locals; `x` the same integer literal or View parameter's
+/// `extent(k)`, or a local holding one): a team per (row, range) owns both with
+/// `let d = l / r.extent(0); let v = l % r.extent(0);`.
+///
+/// ```text
+/// let s = r[(v, 0)] as usize + k;       // work item (d, v, k)
+/// if s > r[(v, 1)] as usize { return; }  // a statement of the body: s lies in range v now
+/// out[(rows[d] as usize, s)] = ..;        // owned: rows is injective, s determines (v, k)
+/// ```
+///
+/// (the README's "Owned writes" section runs the whole kernel).
+///
+/// An owned name must also sit at the same index position, in the same form (itself, through
+/// the same `InjectiveView`, or as a sample of the same `DisjointRanges`), in every access to a
+/// View (`m[(i, k)]` and `m[(k, i)]` in one kernel
 /// would let work items `1` and `2` both reach `m[(1, 2)]`; `a[i]` and `a[idx[i] as usize]` would
 /// let work items `idx[0]` and `0` meet).
 ///
@@ -227,7 +253,7 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Marks a function callable from kernels (and from other `#[rokkos::func]` functions).
 ///
 /// Parameters are scalars passed by value (`x: f64`, `n: i32`, `x: T`), the return type is a scalar
-/// (or nothing), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
+/// (or nothing, or several scalars: below), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
 /// `return value` allowed. The function stays an ordinary (`#[inline(always)]`) Rust function, usable
 /// from host code too. A hidden `mark_NAME_with_rokkos_func` beside it records the function into the
 /// IR of the kernels that call it (a generic function once per instantiation, named `NAME_f32`, ...).
@@ -235,6 +261,23 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// ```text
 /// #[rokkos::func]
 /// fn sq(x: f64) -> f64 { x * x }
+/// ```
+///
+/// A function may also return several scalars: a tuple (`-> (f64, i32)`) or an array with a
+/// literal length up to 16 (`-> [f64; 3]`), written as a literal in every `return` and at the end
+/// (`return (a, b);`, `[x, y, z]`; an `if` / `else` ending in two literals is refused: return
+/// from the branches). Callers bind the values to names, `let (a, b) = f(..);` or
+/// `let [x, y, z] = f(..);` (in kernels and functions; `_` for a value not needed). In the IR
+/// each component is its own function (`NAME.k`) and a call evaluates each of them on the same
+/// arguments (bound once): the IR, its validator and evaluator and the GPU emitters stay
+/// scalar-valued, and the results are those of the native function (it has no side effects),
+/// at the cost of computing the shared part once per component unless the GPU compiler merges
+/// the inlined copies.
+///
+/// ```text
+/// #[rokkos::func]
+/// fn divmod(a: i32, b: i32) -> (i32, i32) { (a / b, a % b) }
+/// // in a kernel:  let (q, r) = divmod(x[i], 7);
 /// ```
 #[proc_macro_attribute]
 pub fn func(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -12,6 +12,15 @@
 //!   made and never written afterwards; `as usize` of a non-negative 32-bit integer is the
 //!   identity on its value).
 //!
+//! * [`Form::InRange`]: as a sample of range `name` of a `DisjointRanges` (a value of
+//!   `first(name)..=last(name)`): the ranges are pairwise disjoint, so the sample determines the
+//!   range it lies in;
+//! * [`Form::Offset`]: as the `k` of a sample `first(v) + k` guarded by `<= last(v)` (the same
+//!   component holds `v` in [`Form::InRange`]): the sample determines `v`, so `k = s - first(v)`;
+//! * [`Form::Split`]: jointly, as `name / x` and `name % x` (each held in some component, and
+//!   tracked under its own name) for one launch-constant `x`: `name = (name / x) * x + name % x`.
+//!   The macro puts this holding in a pseudo component after the real ones.
+//!
 //! Then the element determines every owned name, so distinct work items reach distinct
 //! elements. Compositions the rule does not know (`idx[i] + 1`, `idx[idx2[i]]`, `idx[i + 1]`,
 //! `idx[k]` with `k` not owned, a lookup in a View that is not injective) are not owned.
@@ -37,31 +46,50 @@ pub enum Form<V> {
     Direct,
     /// The entry of injective index View `V` at the name.
     Through(V),
+    /// A sample of the range the name indexes in the disjoint ranges `V`.
+    InRange(V),
+    /// The offset of a sample from the first index of its range in the disjoint ranges `V`,
+    /// guarded to stay in that range.
+    Offset(V),
+    /// Jointly through its quotient and remainder by `V` (a launch-constant's text).
+    Split(V),
 }
 
-/// One component of an index, as the rule sees it.
+/// One component of an index, as the rule sees it: the owned names it holds (none: it says
+/// nothing about who owns the element), each with its form. A sample `first(v) + k` holds two.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Part<N, V> {
-    /// Holds owned name `N` in form `form`.
-    Owned {
-        /// The owned name.
-        name: N,
-        /// How the component holds it.
-        form: Form<V>,
-    },
-    /// Anything else: says nothing about who owns the element.
-    Other,
+pub struct Part<N, V> {
+    /// (owned name, how the component holds it).
+    pub holds: Vec<(N, Form<V>)>,
+}
+
+impl<N, V> Part<N, V> {
+    /// A component that holds no owned name.
+    pub fn other() -> Self {
+        Part { holds: Vec::new() }
+    }
+
+    /// A component that holds `name` in form `form`.
+    pub fn owned(name: N, form: Form<V>) -> Self {
+        Part {
+            holds: vec![(name, form)],
+        }
+    }
+
+    /// True when the component holds `name` in some form.
+    pub fn holds(&self, name: &N) -> bool
+    where
+        N: PartialEq,
+    {
+        self.holds.iter().any(|(n, _)| n == name)
+    }
 }
 
 /// The names of `required` that no component of `parts` holds, in `required`'s order.
 pub fn missing<'r, N: PartialEq, V>(parts: &[Part<N, V>], required: &'r [N]) -> Vec<&'r N> {
     required
         .iter()
-        .filter(|r| {
-            !parts
-                .iter()
-                .any(|p| matches!(p, Part::Owned { name, .. } if name == *r))
-        })
+        .filter(|r| !parts.iter().any(|p| p.holds(r)))
         .collect()
 }
 
@@ -96,9 +124,11 @@ impl<W: Hash + Eq, N: Hash + Eq + Clone, V: Clone + PartialEq> Positions<W, N, V
         let here: Vec<Holding<V>> = parts
             .iter()
             .enumerate()
-            .filter_map(|(p, part)| match part {
-                Part::Owned { name: n, form } if n == name => Some((p, form.clone())),
-                _ => None,
+            .flat_map(|(p, part)| {
+                part.holds
+                    .iter()
+                    .filter(|(n, _)| n == name)
+                    .map(move |(_, form)| (p, form.clone()))
             })
             .collect();
         if here.is_empty() {
@@ -129,16 +159,16 @@ mod tests {
     type P = Part<&'static str, &'static str>;
 
     fn direct(n: &'static str) -> P {
-        Part::Owned {
-            name: n,
-            form: Form::Direct,
-        }
+        Part::owned(n, Form::Direct)
     }
 
     fn through(v: &'static str, n: &'static str) -> P {
-        Part::Owned {
-            name: n,
-            form: Form::Through(v),
+        Part::owned(n, Form::Through(v))
+    }
+
+    fn sample(r: &'static str, v: &'static str, k: &'static str) -> P {
+        Part {
+            holds: vec![(v, Form::InRange(r)), (k, Form::Offset(r))],
         }
     }
 
@@ -146,8 +176,11 @@ mod tests {
     fn every_owned_name_must_appear_in_some_form() {
         let req = ["d", "s"];
         assert!(missing(&[through("idx", "d"), direct("s")], &req).is_empty());
-        assert_eq!(missing(&[through("idx", "d"), P::Other], &req), vec![&"s"]);
-        assert_eq!(missing::<_, &str>(&[P::Other], &req), vec![&"d", &"s"]);
+        assert_eq!(
+            missing(&[through("idx", "d"), P::other()], &req),
+            vec![&"s"]
+        );
+        assert_eq!(missing::<_, &str>(&[P::other()], &req), vec![&"d", &"s"]);
     }
 
     #[test]
@@ -168,7 +201,7 @@ mod tests {
             .is_err());
         // Other Views are independent; an index without the name records nothing.
         assert_eq!(p.record("other", &"d", &[direct("d")]), Ok(true));
-        assert_eq!(p.record("out", &"d", &[P::Other]), Ok(false));
+        assert_eq!(p.record("out", &"d", &[P::other()]), Ok(false));
     }
 
     #[test]
@@ -177,13 +210,38 @@ mod tests {
         let both = [through("idx", "d"), through("idx", "d")];
         assert_eq!(p.record("m", &"d", &both), Ok(true));
         assert_eq!(
-            p.record("m", &"d", &[through("idx", "d"), P::Other]),
+            p.record("m", &"d", &[through("idx", "d"), P::other()]),
             Ok(true)
         );
         // Only position 0 is shared by every access now.
         assert_eq!(
-            p.record("m", &"d", &[P::Other, through("idx", "d")]),
+            p.record("m", &"d", &[P::other(), through("idx", "d")]),
             Err(vec![(0, Form::Through("idx"))])
         );
+    }
+
+    #[test]
+    fn a_sample_holds_its_range_and_offset() {
+        let req = ["d", "v", "k"];
+        let a = [through("rows", "d"), sample("iv", "v", "k")];
+        assert!(missing(&a, &req).is_empty());
+        assert_eq!(missing(&a[1..], &req), vec![&"d"]);
+        let mut p = Positions::default();
+        for n in &req {
+            assert_eq!(p.record("out", n, &a), Ok(true));
+        }
+        // The same range index directly at the sample's position: sample 3 of range 0 and
+        // range index 3 could meet.
+        assert!(p
+            .record("out", &"v", &[through("rows", "d"), direct("v")])
+            .is_err());
+        // Samples of other ranges.
+        assert!(p
+            .record(
+                "out",
+                &"k",
+                &[through("rows", "d"), sample("iv2", "v", "k")]
+            )
+            .is_err());
     }
 }

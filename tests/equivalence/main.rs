@@ -263,6 +263,7 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 mod atomics;
 mod casts;
 mod create_mirror;
+mod disjoint;
 mod errors;
 mod host_team;
 mod inclusive;
@@ -271,6 +272,7 @@ mod launch_hold;
 mod launches;
 mod math;
 mod mdrange;
+mod multi_return;
 mod narrow;
 mod neighbours;
 mod overflow;
@@ -533,6 +535,8 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("control_flow_in_kernels", "SHADER_INT64"),
     ("copy_kernel_copy_back", "SHADER_INT64"),
     ("custom_reducers", "Custom"),
+    ("disjoint_ranges_mdrange", "SHADER_INT64"),
+    ("disjoint_ranges_team", "SHADER_INT64"),
     ("division_by_zero_fails", "SHADER_INT64"),
     ("escaping_usize", "SHADER_INT64"),
     ("every_cast_matches_rust", "SHADER_F64"),
@@ -573,6 +577,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("mdrange_6d", "SHADER_INT64"),
     ("mdrange_on_subview", "SHADER_INT64"),
     ("mul_add_is_fused", "SHADER_F64"),
+    ("multi_return_funcs", "SHADER_F64"),
     ("neighbour_reduce", "SHADER_F64"),
     ("neighbours_2d", "SHADER_F64"),
     ("neighbours_3d", "SHADER_F64"),

@@ -11,6 +11,7 @@
 //! - [`Interval`]: the input record both read.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod destriper;
 pub mod gen;

@@ -7,24 +7,20 @@ use super::{ensure, Outcome};
 use rokkos::prelude::*;
 
 /// Weights every sample inside an interval by its detector's inverse noise; samples outside all
-/// intervals are flagged to zero. One team per interval, its samples split over the threads.
+/// intervals keep their value. One team per interval, its samples split over the threads. The
+/// intervals are `DisjointRanges` (inclusive, checked pairwise disjoint when made), so a sample
+/// of the team's own interval is the team's own: `#[kernel]` accepts the write without `unsafe`.
 #[kernel]
 fn noise_weight(
     team: &TeamMember,
     signal: ViewMut<f64, 2>,
-    starts: View<u64>,
-    ends: View<u64>,
+    intervals: DisjointRanges<u32>,
     inv_noise: View<f64>,
 ) {
     let iv = team.league_rank();
-    let (s, e) = (starts[iv] as usize, ends[iv] as usize);
-    for d in 0..signal.extent(0) {
-        for t in team.thread_range(s..e) {
-            // SAFETY (the kernel author's): the intervals are disjoint, so the samples of one
-            // team are no other team's, and a thread range gives each sample one thread.
-            unsafe {
-                signal[(d, t)] = signal[(d, t)] * inv_noise[d];
-            }
+    for t in team.thread_range(intervals[(iv, 0)] as usize..=intervals[(iv, 1)] as usize) {
+        for d in 0..signal.extent(0) {
+            signal[(d, t)] = signal[(d, t)] * inv_noise[d];
         }
     }
 }
@@ -82,11 +78,17 @@ pub fn run(dev: &Device, n: usize) -> Outcome {
         &View::<f64>::from_fn("inv_noise", [dets], |[d]| 1.0 / (d + 1) as f64)?,
     )?;
     let signal = create_mirror_view_and_copy_in(dev, &hs)?;
+    // The same intervals, inclusive (each holds at least one sample).
+    let inclusive: Vec<(u32, u32)> = bounds
+        .iter()
+        .map(|&(s, e)| (s as u32, e as u32 - 1))
+        .collect();
+    let intervals = DisjointRanges::new_on(dev, "intervals", &inclusive)?;
     let amp = DeviceView::<f64, 2>::new_on(dev, "amplitudes", [dets, ni])?;
     parallel_for(
         "noise_weight",
         TeamPolicy::new(dev, ni, TeamSize::Auto),
-        noise_weight(&signal, &starts, &ends, &inv),
+        noise_weight(&signal, &intervals, &inv),
     )?;
     parallel_for(
         "offsets",

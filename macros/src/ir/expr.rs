@@ -316,10 +316,7 @@ impl Tx {
         if let Some(ty) = assoc_ty {
             return self.assoc_call(ty, last, &args);
         }
-        // A `#[rokkos::func]`: `a::f::<T>(x)` → `a::mark_f_with_rokkos_func::<T>(builder, x)`.
-        let mut path = p.path.clone();
-        let seg = path.segments.last_mut().expect("path");
-        seg.ident = crate::native::generate::marker_ident(&seg.ident);
+        let (path, args) = self.func_marker(c)?;
         let v = self.operands(&args)?;
         let (b, t) = (self.b.clone(), self.tmp());
         self.emit(quote_spanned!(c.span()=> let #t = #path(&mut *#b, #(#v),*);));
@@ -328,6 +325,18 @@ impl Tx {
             stable: false,
             effects: v.iter().any(|x| x.effects),
         })
+    }
+
+    /// A `#[rokkos::func]` call's marker and arguments: `a::f::<T>(x)` →
+    /// `a::mark_f_with_rokkos_func::<T>` and `[x]`.
+    pub(super) fn func_marker<'c>(&self, c: &'c syn::ExprCall) -> R<(syn::Path, Vec<&'c Expr>)> {
+        let Expr::Path(p) = strip(&c.func) else {
+            return reject(&c.func, "only `#[rokkos::func]` functions can be called");
+        };
+        let mut path = p.path.clone();
+        let seg = path.segments.last_mut().expect("path");
+        seg.ident = crate::native::generate::marker_ident(&seg.ident);
+        Ok((path, c.args.iter().collect()))
     }
 
     /// `f64::max(a, b)`, `T::from_f64(x)`, `<T as Float>::sqrt(x)`, `i32::from(b)`.

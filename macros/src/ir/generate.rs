@@ -101,7 +101,7 @@ pub fn kernel_items(sig: &KernelSignature) -> syn::Result<TokenStream> {
         let n = arg.name();
         let pname = n.to_string();
         match arg {
-            Arg::View(v) if v.injective => {
+            Arg::View(v) if v.checked.is_some() => {
                 view_args.push(quote!(__f(#p::KernelArg::View(self.#n.__binding(#pname)));));
             }
             Arg::View(v) => {
@@ -313,15 +313,23 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
         let arg = format_ident!("__rokkos_a{}", k, span = Span::mixed_site());
         params.push((p.ident.clone(), types::strip(&t.ty).clone(), arg));
     }
-    let ret = match &f.sig.output {
+    // A result of several values is one IR function per component (`name.k`, returning
+    // component `k`): the IR's functions return one scalar, and the marker returns a tuple of
+    // their calls.
+    let rets: Option<Vec<syn::Type>> = match &f.sig.output {
         ReturnType::Default => None,
         ReturnType::Type(_, t) => {
-            if types::scalar(t, &tps).is_none() {
-                unsupported.get_or_insert(types::unsupported_type("the result", t));
+            let all = crate::func::components(t).unwrap_or_else(|| vec![(**t).clone()]);
+            for c in &all {
+                if types::scalar(c, &tps).is_none() {
+                    unsupported.get_or_insert(types::unsupported_type("the result", c));
+                }
             }
-            Some(types::strip(t).clone())
+            Some(all.iter().map(|c| types::strip(c).clone()).collect())
         }
     };
+    let multi =
+        matches!(&f.sig.output, ReturnType::Type(_, t) if crate::func::components(t).is_some());
     let args = params.iter().map(|(_, _, a)| a);
     let arg_tys = params.iter().map(|(_, t, _)| t);
     let mut preds: Vec<TokenStream> = generics
@@ -354,7 +362,7 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
     let (impl_generics, _, _) = generics.split_for_impl();
     let allow = allow();
     let sig = quote!(#ir_name #impl_generics (#scope: &mut impl #irb::FuncScope, #(#args: #irb::Expr<#arg_tys>),*));
-    let Some(ret) = ret else {
+    let Some(rets) = rets else {
         // A function without a result has no effect the IR could observe (functions cannot reach
         // Views): calls of it record nothing.
         return quote! {
@@ -362,21 +370,49 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
             #vis fn #sig #where_clause {}
         };
     };
-    let body = match unsupported.map_or_else(
-        || func_body(f, &fb, &tps, &params),
-        |m| Err(Fail::Unsupported(m)),
-    ) {
-        Ok(code) => {
+    let projs: Vec<Option<usize>> = if multi {
+        (0..rets.len()).map(Some).collect()
+    } else {
+        vec![None]
+    };
+    let codes: Result<Vec<Vec<TokenStream>>, Fail> = match unsupported {
+        Some(m) => Err(Fail::Unsupported(m)),
+        None => projs
+            .iter()
+            .map(|&p| func_body(f, &fb, &tps, &params, p))
+            .collect(),
+    };
+    let body = match codes {
+        Ok(codes) => {
             let name_str = name.to_string();
-            let args = params.iter().map(|(_, _, a)| a);
+            let calls: Vec<TokenStream> = codes
+                .iter()
+                .zip(&rets)
+                .zip(&projs)
+                .map(|((code, ret), p)| {
+                    let args = params.iter().map(|(_, _, a)| a);
+                    let fname = match p {
+                        Some(k) => quote!(&::std::format!("{}.{}", __rokkos_name, #k)),
+                        None => quote!(&__rokkos_name),
+                    };
+                    quote! {{
+                        let __rokkos_f = #irb::FuncScope::func::<#ret>(#scope, #fname, |#fb| { #(#code)* });
+                        __rokkos_f.call(::std::vec![#(::std::clone::Clone::clone(&#args).into_ir()),*])
+                    }}
+                })
+                .collect();
+            let result = if multi {
+                quote!((#(#calls),*))
+            } else {
+                quote!(#(#calls)*)
+            };
             quote! {
                 let __rokkos_name = {
                     let mut __n = ::std::string::String::from(#name_str);
                     #(#suffix)*
                     __n
                 };
-                let __rokkos_f = #irb::FuncScope::func::<#ret>(#scope, &__rokkos_name, |#fb| { #(#code)* });
-                __rokkos_f.call(::std::vec![#(#args.into_ir()),*])
+                #result
             }
         }
         Err(Fail::Compile(e)) => return e.into_compile_error(),
@@ -388,9 +424,14 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
             .into_compile_error()
         }
     };
+    let out = if multi {
+        quote!((#(#irb::Expr<#rets>),*))
+    } else {
+        quote!(#(#irb::Expr<#rets>)*)
+    };
     quote! {
         #[doc(hidden)] #(#cfgs)* #allow
-        #vis fn #sig -> #irb::Expr<#ret> #where_clause {
+        #vis fn #sig -> #out #where_clause {
             #body
         }
     }
@@ -401,15 +442,29 @@ fn func_body(
     fb: &Ident,
     tps: &HashSet<String>,
     params: &[(Ident, syn::Type, Ident)],
+    proj: Option<usize>,
 ) -> R<Vec<TokenStream>> {
     let mut tx = Tx::new(fb.clone(), true, tps.clone());
+    tx.proj = proj;
     for (n, ty, _) in params {
         let ns = n.to_string();
         tx.record(quote!(let #n = #fb.param::<#ty>(#ns);));
         tx.bind(n, Sym::Local { depth: 0 });
     }
-    if let Some(v) = tx.stmts(&f.block.stmts, true)? {
-        tx.record(quote!(#fb.return_value(#v);));
+    let stmts = &f.block.stmts;
+    match (proj, stmts.split_last()) {
+        // The tail of a function returning several values: the literal's component `k` only
+        // (the other components are the other projections' results).
+        (Some(k), Some((syn::Stmt::Expr(tail, None), rest))) if super::has_value(tail) => {
+            tx.stmts(rest, false)?;
+            let v = tx.value(super::stmt::component(tail, k)?)?;
+            tx.record(quote!(#fb.return_value(#v);));
+        }
+        _ => {
+            if let Some(v) = tx.stmts(stmts, true)? {
+                tx.record(quote!(#fb.return_value(#v);));
+            }
+        }
     }
     Ok(tx.finish())
 }

@@ -156,6 +156,9 @@ pub struct Tx {
     next: usize,
     /// In a `#[func]`: `return value` records `return_value`.
     pub is_func: bool,
+    /// In a `#[func]` returning several values (a tuple or an array): the component this
+    /// translation returns (each component is its own IR function, see `func_items`).
+    pub proj: Option<usize>,
     /// User type parameters.
     pub type_params: HashSet<String>,
 }
@@ -172,6 +175,7 @@ impl Tx {
             depth: 0,
             next: 0,
             is_func,
+            proj: None,
             type_params,
         }
     }

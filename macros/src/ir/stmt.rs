@@ -95,6 +95,12 @@ impl Tx {
             Pat::Type(t) => self.let_bind(&t.pat, Some(&t.ty), init),
             Pat::Wild(_) => self.effect(init),
             Pat::Ident(p) => self.let_name(&p.ident, ty, init),
+            Pat::Tuple(pt) if matches!(strip(init), Expr::Call(_)) => {
+                self.let_multi(pt.elems.iter().collect(), ty, init)
+            }
+            Pat::Slice(ps) if matches!(strip(init), Expr::Call(_)) => {
+                self.let_multi(ps.elems.iter().collect(), ty, init)
+            }
             Pat::Tuple(pt) => {
                 let Expr::Tuple(t) = strip(init) else {
                     return reject(
@@ -126,6 +132,47 @@ impl Tx {
             }
             _ => reject(pat, "patterns are names or tuples of names"),
         }
+    }
+
+    /// `let (a, b) = f(..);` / `let [x, y, z] = f(..);` with `f` a `#[func]` returning several
+    /// values: its marker returns one IR call per component (each its own IR function), bound
+    /// here in order. A component bound to `_` is still evaluated, as in Rust.
+    fn let_multi(&mut self, pats: Vec<&Pat>, ty: Option<&Type>, init: &Expr) -> R<()> {
+        let Expr::Call(c) = strip(init) else {
+            unreachable!("checked by the caller")
+        };
+        let tys: Vec<Option<&Type>> = match ty.map(types::strip) {
+            Some(Type::Tuple(tt)) => tt.elems.iter().map(Some).collect(),
+            Some(Type::Array(a)) => vec![Some(&*a.elem); pats.len()],
+            _ => vec![None; pats.len()],
+        };
+        let (path, args) = self.func_marker(c)?;
+        // Every component's call takes the arguments: bind those that are not plain values
+        // once, so that they are evaluated once, before the calls, as in Rust.
+        let mut v = self.operands(&args)?;
+        for x in v.iter_mut().filter(|x| !x.stable) {
+            *x = self.spill(x.clone());
+        }
+        let (b, t) = (self.b.clone(), self.tmp());
+        self.emit(quote_spanned!(c.span()=> let #t = #path(&mut *#b, #(#v),*);));
+        for (k, (p, ty)) in pats.into_iter().zip(tys).enumerate() {
+            let idx = syn::Index::from(k);
+            let val = Val {
+                ts: quote!(#t.#idx),
+                stable: false,
+                effects: true,
+            };
+            let (p, ty) = match p {
+                Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
+                p => (p, ty),
+            };
+            match p {
+                Pat::Ident(id) => self.let_val(&id.ident, ty, val)?,
+                Pat::Wild(_) => drop(self.spill(val)),
+                _ => return reject(p, "bind the results to names: `let (a, b) = f(..);`"),
+            }
+        }
+        Ok(())
     }
 
     fn let_name(&mut self, name: &Ident, ty: Option<&Type>, init: &Expr) -> R<()> {
@@ -421,7 +468,10 @@ impl Tx {
         }
         match (&r.expr, self.is_func) {
             (Some(v), true) => {
-                let v = self.value(v)?;
+                let v = match self.proj {
+                    Some(k) => self.value(component(v, k)?)?,
+                    None => self.value(v)?,
+                };
                 self.record(quote_spanned!(r.span()=> #b.return_value(#v);));
             }
             (None, false) => self.record(quote!(#b.return_();)),
@@ -429,5 +479,17 @@ impl Tx {
             (None, true) => return reject(r, "return a value"),
         }
         Ok(())
+    }
+}
+
+/// Component `k` of a `#[func]`'s tuple or array result, written as a literal.
+pub fn component(v: &Expr, k: usize) -> R<&Expr> {
+    match strip(v) {
+        Expr::Tuple(t) => Ok(&t.elems[k]),
+        Expr::Array(a) => Ok(&a.elems[k]),
+        other => reject(
+            other,
+            "a function returning several values returns them as a literal: `return (a, b);` or `return [x, y, z];` (ending with `(a, b)` or `[x, y, z]`)",
+        ),
     }
 }

@@ -229,14 +229,18 @@ fn generate(
         let n = arg.name();
         ctor_names.push(n);
         match arg {
-            Arg::View(v) if v.injective => {
-                let elem = &v.elem;
-                let view_ty = quote!(&#k #p::InjectiveView<#elem, #m>);
+            Arg::View(v) if v.checked.is_some() => {
+                let (elem, rank) = (&v.elem, &v.rank);
+                let ty = syn::Ident::new(
+                    v.checked.expect("matched").type_name(),
+                    proc_macro2::Span::call_site(),
+                );
+                let view_ty = quote!(&#k #p::#ty<#elem, #m>);
                 kernel_fields.push(quote!(#n: #view_ty));
                 ctor_inputs.push(quote!(#n: #view_ty));
                 let pname = n.to_string();
                 visits.push(quote!(__f(self.#n.__kernel_arg(#pname));));
-                native_fields.push(quote!(#n: #p::ReadAccess<#k, #elem, 1, #p::LayoutRight>));
+                native_fields.push(quote!(#n: #p::ReadAccess<#k, #elem, #rank, #p::LayoutRight>));
                 binds.push(quote!(#n: unsafe { self.#n.__read_access(#name_str) }));
                 locals.push(quote!(let #n = self.#n;));
             }

@@ -1,7 +1,7 @@
 //! The names a kernel body can refer to specially: Views (parameters and scratch), the team member,
 //! accumulators, the league-rank locals, and which Views are used atomically.
 
-use super::signature::{KernelSignature, PatternKind, Work};
+use super::signature::{Checked, KernelSignature, PatternKind, Work};
 use super::{expr_ident, NestedKind, ATOMIC_METHODS};
 use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
@@ -44,6 +44,8 @@ pub struct BodyEnv {
     pub work: Option<Work>,
     /// `InjectiveView` parameters (read-only; an index looked up in one can own a write).
     pub injective: HashSet<String>,
+    /// `DisjointRanges` parameters (read-only; a sample of an owned range can own a write).
+    pub ranges: HashSet<String>,
     /// Locals bound by an immutable `let NAME = TEAM.league_rank();`.
     pub league_vars: HashSet<String>,
     /// Writable Views some `atomic_*` method is called on.
@@ -67,8 +69,14 @@ impl BodyEnv {
                 ViewKind::Read
             };
             env.views.insert(v.name.to_string(), kind);
-            if v.injective {
-                env.injective.insert(v.name.to_string());
+            match v.checked {
+                Some(Checked::Injective) => {
+                    env.injective.insert(v.name.to_string());
+                }
+                Some(Checked::Ranges) => {
+                    env.ranges.insert(v.name.to_string());
+                }
+                None => {}
             }
         }
         for a in sig.accums() {

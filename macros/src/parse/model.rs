@@ -293,13 +293,29 @@ impl Builder<'_> {
                         }
                     }
                 }
-                other => {
-                    self.value(other, out);
-                }
+                other => self.bind_all(pat, other, out),
             },
+            // `let [x, y, z] = f(..);`: every name depends on the whole call.
+            Pat::Slice(_) => self.bind_all(pat, init, out),
             _ => {
                 self.value(init, out);
             }
+        }
+    }
+
+    /// Binds every name of `pat` to a local depending on all of `init` (a call returning several
+    /// values: each result may depend on every argument).
+    fn bind_all(&mut self, pat: &Pat, init: &Expr, out: &mut Vec<Node<Tag>>) {
+        let value = self.value(init, out);
+        let mut ids = Vec::new();
+        super::env::pat_bindings(pat, &mut ids);
+        for id in ids {
+            let l = self.fresh();
+            out.push(Node::Def {
+                local: l,
+                value: value.clone(),
+            });
+            self.bind(&id, Name::Local(l, false));
         }
     }
 

@@ -5,8 +5,14 @@
 //! "contains" a name when one of its components is that bare name or, for the work indices and the
 //! league rank, its entry in an `InjectiveView` parameter (`idx[i] as usize`, or an immutable local
 //! bound to exactly that): the rule itself, and why it is sound, is `rokkos_rules::owner`.
-//! Accesses inside `unsafe { }` are the author's responsibility and not checked. Owned names, and
-//! locals holding an injective lookup, may not be rebound.
+//! A sample of a `DisjointRanges` range `v` (with `v` owned) holds `v`: a thread range over
+//! `r[(v, 0)] as usize..=r[(v, 1)] as usize`, or `let s = r[(v, 0)] as usize + k;` (`k` owned
+//! too, then held as well) after a guard `if s > r[(v, 1)] as usize { return; }` that is a
+//! statement of an enclosing block. An owned name `o` is also held jointly by `o / x` and
+//! `o % x` (immutable locals, `x` a literal or a View parameter's extent), which is how a team
+//! per (detector, range) owns both. Accesses inside `unsafe { }` are the author's
+//! responsibility and not checked. Owned names, and locals holding any of these forms, may not
+//! be rebound.
 
 use super::env::{pat_bindings, pat_ident, plain_binding, BodyEnv, ViewKind};
 use super::signature::Work;
@@ -30,6 +36,8 @@ pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<()> {
         first_access: HashMap::new(),
         lookups: vec![HashMap::new()],
         binding_lookup: None,
+        splits: Vec::new(),
+        closure_depth: 0,
     };
     o.visit_block(body);
     o.errs.finish()
@@ -50,12 +58,50 @@ struct Owner<'a> {
     positions: Positions<String, String, String>,
     /// Per (View, owned name): the first access holding it, for messages.
     first_access: HashMap<(String, String), String>,
-    /// Per block scope: locals bound to an injective lookup (`let r = idx[i] as usize;`), as
-    /// (InjectiveView, owned name).
-    lookups: Vec<HashMap<String, (String, String)>>,
-    /// While checking a `let` that binds an injective lookup: that lookup (the one rebinding of a
-    /// lookup local that keeps its meaning).
-    binding_lookup: Option<(String, String)>,
+    /// Per block scope: locals bound to a form the rule knows (`let r = idx[i] as usize;`,
+    /// `let f = ranges[(v, 0)];`, `let d = l / n;`, ...).
+    lookups: Vec<HashMap<String, Meaning>>,
+    /// While checking a `let` that binds a known form: that form (the one rebinding of such a
+    /// local that keeps its meaning).
+    binding_lookup: Option<Meaning>,
+    /// The splits `(owned name, divisor)` some local holds a quotient or remainder of.
+    splits: Vec<(String, String)>,
+    /// Closures entered: a `return` in one leaves the closure, not the work item, so no guard.
+    closure_depth: usize,
+}
+
+/// What an immutable local holds, as far as the owner rule cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Meaning {
+    /// `idx[o] as usize`: (InjectiveView, owned name).
+    Lookup(String, String),
+    /// `ranges[(v, 0)]` (first) or `ranges[(v, 1)]` (last) of range `v` (an owned name), cast
+    /// `as usize` or not.
+    Bound {
+        ranges: String,
+        v: String,
+        last: bool,
+        usize: bool,
+    },
+    /// `o / by` (quotient) or `o % by` (remainder) of owned name `o`.
+    Split { base: String, by: String, rem: bool },
+    /// A launch constant (`p.extent(k)`, a literal), by its text.
+    Const(String),
+    /// A sample of range `v` of `ranges`: `first + k` (`k` an owned name) or a thread range's
+    /// index over the range; `guarded` once it is known to be `<= last`.
+    Sample {
+        ranges: String,
+        v: String,
+        k: Option<String>,
+        guarded: bool,
+    },
+    /// Rebound in this scope: a plain local again.
+    Shadowed,
+}
+
+/// The owned name of `o / by` or `o % by`.
+fn split_name(base: &str, by: &str, rem: bool) -> String {
+    format!("`{base}` {} `{by}`", if rem { "%" } else { "/" })
 }
 
 /// The owned name of the league rank (all its spellings are one name).
@@ -127,30 +173,274 @@ impl Owner<'_> {
         if !is_usize || !self.env.injective.contains(&view) || comps.len() != 1 {
             return None;
         }
-        Some((view, self.owned_name(comps[0])?))
+        Some((view, self.atom(comps[0])?))
     }
 
-    /// The local `e` names, if it holds an injective lookup in the current scope.
-    fn lookup_local(&self, e: &Expr) -> Option<(String, String)> {
+    /// An owned name `c` is: bare ([`Owner::owned_name`]) or a local holding its quotient or
+    /// remainder by a launch constant (named by [`split_name`]).
+    fn atom(&self, c: &Expr) -> Option<String> {
+        if let Some(n) = self.owned_name(c) {
+            return Some(n);
+        }
+        match self.local(c)? {
+            Meaning::Split { base, by, rem } => Some(split_name(&base, &by, rem)),
+            _ => None,
+        }
+    }
+
+    /// What the local `e` names holds, if it is one with a known form in the current scope.
+    fn local(&self, e: &Expr) -> Option<Meaning> {
         let id = expr_ident(e)?.to_string();
-        self.lookups.iter().rev().find_map(|s| s.get(&id)).cloned()
+        self.lookups
+            .iter()
+            .rev()
+            .find_map(|s| s.get(&id))
+            .filter(|m| **m != Meaning::Shadowed)
+            .cloned()
     }
 
-    /// How index component `c` holds an owned name, if it does.
-    fn part(&self, c: &Expr) -> Part<String, String> {
-        if let Some(name) = self.owned_name(c) {
-            return Part::Owned {
-                name,
-                form: Form::Direct,
+    /// `ranges[(v, 0)]` / `ranges[(v, 1)]` with `ranges` a `DisjointRanges` and `v` owned:
+    /// (ranges, v, last).
+    fn range_bound(&self, e: &Expr) -> Option<(String, String, bool)> {
+        let Expr::Index(ix) = strip(e) else {
+            return None;
+        };
+        let ranges = expr_ident(&ix.expr)?.to_string();
+        let comps = components(&ix.index);
+        if !self.env.ranges.contains(&ranges) || comps.len() != 2 {
+            return None;
+        }
+        let last = match strip(comps[1]) {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => match i.base10_digits() {
+                "0" => false,
+                "1" => true,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some((ranges, self.atom(comps[0])?, last))
+    }
+
+    /// A range bound as a `usize`: `ranges[(v, b)] as usize`, `x as usize` with `x` a local
+    /// holding `ranges[(v, b)]`, or a local holding the former. The entries are non-negative
+    /// 32-bit integers, so the cast keeps the value.
+    fn usize_bound(&self, e: &Expr) -> Option<(String, String, bool)> {
+        if let Expr::Cast(c) = strip(e) {
+            let is_usize = matches!(&*c.ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"));
+            if !is_usize {
+                return None;
+            }
+            if let Some(b) = self.range_bound(&c.expr) {
+                return Some(b);
+            }
+            return match self.local(&c.expr)? {
+                Meaning::Bound {
+                    ranges,
+                    v,
+                    last,
+                    usize: false,
+                } => Some((ranges, v, last)),
+                _ => None,
             };
         }
-        match self.injective_lookup(c).or_else(|| self.lookup_local(c)) {
-            Some((view, name)) => Part::Owned {
-                name,
-                form: Form::Through(view),
-            },
-            None => Part::Other,
+        match self.local(e)? {
+            Meaning::Bound {
+                ranges,
+                v,
+                last,
+                usize: true,
+            } => Some((ranges, v, last)),
+            _ => None,
         }
+    }
+
+    /// The text of a launch constant: an integer literal, `p.extent(k)` with `p` a View
+    /// parameter and `k` a literal, or a local holding one.
+    fn constant(&self, e: &Expr) -> Option<String> {
+        match strip(e) {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => Some(i.base10_digits().to_string()),
+            Expr::MethodCall(m) if m.method == "extent" && m.args.len() == 1 => {
+                let view = expr_ident(&m.receiver)?.to_string();
+                let param = matches!(
+                    self.env.views.get(&view),
+                    Some(ViewKind::Read | ViewKind::Write)
+                );
+                let k = match strip(&m.args[0]) {
+                    Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(i),
+                        ..
+                    }) => i.base10_digits().to_string(),
+                    _ => return None,
+                };
+                param.then(|| format!("{view}.extent({k})"))
+            }
+            Expr::Path(_) => match self.local(e)? {
+                Meaning::Const(t) => Some(t),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The form the initializer of an immutable `let` has, if the rule knows it.
+    fn meaning(&self, init: &Expr) -> Option<Meaning> {
+        if let Some((view, name)) = self.injective_lookup(init) {
+            return Some(Meaning::Lookup(view, name));
+        }
+        if let Some((ranges, v, last)) = self.range_bound(init) {
+            return Some(Meaning::Bound {
+                ranges,
+                v,
+                last,
+                usize: false,
+            });
+        }
+        if let Some((ranges, v, last)) = self.usize_bound(init) {
+            return Some(Meaning::Bound {
+                ranges,
+                v,
+                last,
+                usize: true,
+            });
+        }
+        if let Some(t) = self.constant(init) {
+            return Some(Meaning::Const(t));
+        }
+        let Expr::Binary(b) = strip(init) else {
+            return None;
+        };
+        match b.op {
+            syn::BinOp::Div(_) | syn::BinOp::Rem(_) => {
+                let base = self.owned_name(&b.left)?;
+                let by = self.constant(&b.right)?;
+                Some(Meaning::Split {
+                    base,
+                    by,
+                    rem: matches!(b.op, syn::BinOp::Rem(_)),
+                })
+            }
+            syn::BinOp::Add(_) => {
+                let sample = |f: &Expr, k: &Expr| {
+                    let (ranges, v, last) = self.usize_bound(f)?;
+                    let k = self.atom(k)?;
+                    (!last).then_some(Meaning::Sample {
+                        ranges,
+                        v,
+                        k: Some(k),
+                        guarded: false,
+                    })
+                };
+                sample(&b.left, &b.right).or_else(|| sample(&b.right, &b.left))
+            }
+            _ => None,
+        }
+    }
+
+    /// `if s > ranges[(v, 1)] as usize { return; }` (or `last < s`) for a sample local `s` of
+    /// range `v` of `ranges`: (the local's name, its guarded meaning).
+    fn guard(&self, e: &Expr) -> Option<(String, Meaning)> {
+        let Expr::If(i) = strip(e) else {
+            return None;
+        };
+        let returns = i.else_branch.is_none()
+            && i.then_branch.stmts.len() == 1
+            && match &i.then_branch.stmts[0] {
+                syn::Stmt::Expr(Expr::Return(r), _) => r.expr.is_none(),
+                _ => false,
+            };
+        let Expr::Binary(b) = strip(&i.cond) else {
+            return None;
+        };
+        let (s, last) = match b.op {
+            syn::BinOp::Gt(_) if returns => (&*b.left, &*b.right),
+            syn::BinOp::Lt(_) if returns => (&*b.right, &*b.left),
+            _ => return None,
+        };
+        let Some(Meaning::Sample { ranges, v, k, .. }) = self.local(s) else {
+            return None;
+        };
+        let (r2, v2, is_last) = self.usize_bound(last)?;
+        (r2 == ranges && v2 == v && is_last).then(|| {
+            (
+                expr_ident(s).expect("a local").to_string(),
+                Meaning::Sample {
+                    ranges,
+                    v,
+                    k,
+                    guarded: true,
+                },
+            )
+        })
+    }
+
+    /// How index component `c` holds owned names, if it does.
+    fn part(&self, c: &Expr) -> Part<String, String> {
+        if let Some(name) = self.atom(c) {
+            return Part::owned(name, Form::Direct);
+        }
+        if let Some((view, name)) = self.injective_lookup(c) {
+            return Part::owned(name, Form::Through(view));
+        }
+        // A range's first and last index lie in it.
+        if let Some((ranges, v, _)) = self.usize_bound(c) {
+            return Part::owned(v, Form::InRange(ranges));
+        }
+        match self.local(c) {
+            Some(Meaning::Lookup(view, name)) => Part::owned(name, Form::Through(view)),
+            Some(Meaning::Sample {
+                ranges,
+                v,
+                k,
+                guarded: true,
+            }) => {
+                let mut holds = vec![(v, Form::InRange(ranges.clone()))];
+                holds.extend(k.map(|k| (k, Form::Offset(ranges))));
+                Part { holds }
+            }
+            _ => Part::other(),
+        }
+    }
+
+    /// The components' parts, with one pseudo component after them holding each owned name
+    /// whose quotient and remainder by one divisor the components hold ([`Form::Split`]).
+    fn parts(&self, comps: &[&Expr]) -> Vec<Part<String, String>> {
+        let mut parts: Vec<Part<String, String>> = comps.iter().map(|c| self.part(c)).collect();
+        let held = |n: &str| parts.iter().any(|p| p.holds(&n.to_string()));
+        let joint: Vec<(String, Form<String>)> = self
+            .splits
+            .iter()
+            .filter(|(b, by)| held(&split_name(b, by, false)) && held(&split_name(b, by, true)))
+            .map(|(b, by)| (b.clone(), Form::Split(by.clone())))
+            .collect();
+        parts.push(Part { holds: joint });
+        parts
+    }
+
+    /// A hint for a write whose index has a sample that is not guarded yet.
+    fn unguarded_hint(&self, comps: &[&Expr]) -> String {
+        for c in comps {
+            if let Some(Meaning::Sample {
+                ranges,
+                v,
+                guarded: false,
+                ..
+            }) = self.local(c)
+            {
+                let s = compact(&c.to_token_stream().to_string());
+                let v = self.spell(&v);
+                return format!(" (`{s}` is a sample of `{ranges}` but may lie past its range: write `if {s} > {ranges}[({v}, 1)] as usize {{ return; }}` before the access)");
+            }
+        }
+        if self.env.ranges.is_empty() {
+            return String::new();
+        }
+        " (a sample `s` of range `v` of a `DisjointRanges` holds `v`, with `v` owned: `for s in team.thread_range(r[(v, 0)] as usize..=r[(v, 1)] as usize)`, or `let s = r[(v, 0)] as usize + k;` then `if s > r[(v, 1)] as usize { return; }`)".to_string()
     }
 
     /// An owned name as the user spells it in a lookup.
@@ -179,6 +469,11 @@ impl Owner<'_> {
     ) -> bool {
         let text = compact(&span.to_string());
         let key = (view.to_string(), name.to_string());
+        let also = if self.env.ranges.is_empty() {
+            ""
+        } else {
+            " or as a sample of the same `DisjointRanges`"
+        };
         match self
             .positions
             .record(view.to_string(), &name.to_string(), parts)
@@ -193,7 +488,7 @@ impl Owner<'_> {
                 self.errs.spanned(
                     span,
                     format!(
-                        "`{view}` is indexed with {owned} at different positions or in different forms (`{text}` here, `{first}` before): two work items could reach the same element. Keep {owned} at the same position, either itself or through the same `InjectiveView`, in every access to `{view}`, {UNSAFE_HINT}"
+                        "`{view}` is indexed with {owned} at different positions or in different forms (`{text}` here, `{first}` before): two work items could reach the same element. Keep {owned} at the same position, either itself or through the same `InjectiveView`{also}, in every access to `{view}`, {UNSAFE_HINT}"
                     ),
                 );
                 false
@@ -243,7 +538,8 @@ impl Owner<'_> {
             return;
         }
         let comps = components(index);
-        let parts: Vec<Part<String, String>> = comps.iter().map(|c| self.part(c)).collect();
+        let parts = self.parts(&comps);
+        let hint = self.unguarded_hint(&comps);
         let race = if write {
             "two work items could write the same element"
         } else {
@@ -260,7 +556,7 @@ impl Owner<'_> {
                 self.errs.spanned(
                     &span,
                     format!(
-                        "{access} at an index that does not contain the work index `{i}`: {race}. Index with `{i}` (e.g. `{view}[{i}]` or `{view}[({i}, k)]`), {remedy}, {UNSAFE_HINT}"
+                        "{access} at an index that does not contain the work index `{i}`{hint}: {race}. Index with `{i}` (e.g. `{view}[{i}]` or `{view}[({i}, k)]`), {remedy}, {UNSAFE_HINT}"
                     ),
                 );
             }
@@ -287,7 +583,7 @@ impl Owner<'_> {
                     self.errs.spanned(
                         &span,
                         format!(
-                            "{access} at an index that does not contain {which} (the work item is `({})`): {race}. Index with all of the work indices (e.g. `{view}[({})]`), {remedy}, {UNSAFE_HINT}",
+                            "{access} at an index that does not contain {which} (the work item is `({})`){hint}: {race}. Index with all of the work indices (e.g. `{view}[({})]`), {remedy}, {UNSAFE_HINT}",
                             all.join(", "),
                             all.join(", ")
                         ),
@@ -312,7 +608,7 @@ impl Owner<'_> {
                     self.errs.spanned(
                         &span,
                         format!(
-                            "{what} at an index that does not contain the league rank: two teams could {}. {} (e.g. `{view}[({l}, j)]`), {remedy}, {UNSAFE_HINT}",
+                            "{what} at an index that does not contain the league rank{hint}: two teams could {}. {} (e.g. `{view}[({l}, j)]`), {remedy}, {UNSAFE_HINT}",
                             if write { "write the same element" } else { "race on that element" },
                             capitalize(&bind)
                         ),
@@ -349,14 +645,33 @@ impl Owner<'_> {
                 for id in ids {
                     let owned = format!("the work index `{id}`");
                     if !self.track_positions(view, &id, &owned, &parts, &span) {
-                        break;
+                        return;
                     }
                 }
+                self.track_splits(view, &parts, &span);
             }
-            (Some(Work::Team(_)), ViewKind::Write) => {
-                self.track_positions(view, LEAGUE, LEAGUE, &parts, &span);
+            (Some(Work::Team(_)), ViewKind::Write)
+                if self.track_positions(view, LEAGUE, LEAGUE, &parts, &span) =>
+            {
+                self.track_splits(view, &parts, &span);
             }
             _ => {}
+        }
+    }
+
+    /// Tracks the quotient and remainder of every owned name the index holds jointly (the last,
+    /// pseudo, part): equal elements must give equal quotients and equal remainders.
+    fn track_splits(&mut self, view: &str, parts: &[Part<String, String>], span: &TokenStream) {
+        let joint = parts.last().map(|p| p.holds.clone()).unwrap_or_default();
+        for (base, form) in joint {
+            let Form::Split(by) = form else { continue };
+            for rem in [false, true] {
+                let name = split_name(&base, &by, rem);
+                let owned = format!("{name} (a part of {})", self.spell(&base));
+                if !self.track_positions(view, &name, &owned, parts, span) {
+                    return;
+                }
+            }
         }
     }
 
@@ -412,8 +727,8 @@ impl Owner<'_> {
             Some(format!(
                 "do not rebind `{name}`, the index of an enclosing nested range; use another name"
             ))
-        } else if let Some((view, owned)) = self
-            .lookup_local(&syn::parse_quote!(#id))
+        } else if let Some(Meaning::Lookup(view, owned)) = self
+            .local(&syn::parse_quote!(#id))
             .filter(|l| self.binding_lookup.as_ref() != Some(l))
         {
             let owned = self.spell(&owned);
@@ -455,6 +770,17 @@ impl Owner<'_> {
         pat_bindings(p, &mut ids);
         for id in ids {
             self.check_rebinding(&id, allow_league, allow_scratch);
+            // A range bound, split, constant or sample rebound is a plain local from here on
+            // in this scope (the binding's own form, if any, is recorded after this).
+            let shadows = self
+                .local(&syn::parse_quote!(#id))
+                .is_some_and(|m| !matches!(m, Meaning::Lookup(..)));
+            if shadows {
+                self.lookups
+                    .last_mut()
+                    .expect("a scope")
+                    .insert(id.to_string(), Meaning::Shadowed);
+            }
         }
     }
 
@@ -469,6 +795,7 @@ impl Owner<'_> {
     }
 
     fn nested_closure(&mut self, c: &syn::ExprClosure, kind: NestedKind, method: &str) {
+        self.lookups.push(HashMap::new());
         let mut params = c.inputs.iter();
         let mut pushed = false;
         if let Some(p) = params.next() {
@@ -501,7 +828,10 @@ impl Owner<'_> {
             }
             self.check_pat(p, false, false);
         }
+        self.closure_depth += 1;
         self.visit_expr(&c.body);
+        self.closure_depth -= 1;
+        self.lookups.pop();
         if pushed {
             self.nested.pop();
         }
@@ -572,11 +902,16 @@ impl<'ast> Visit<'ast> for Owner<'_> {
                     && p.subpat.is_none()
                     && init.diverge.is_none() =>
             {
-                self.injective_lookup(&init.expr)
-                    .map(|lk| (p.ident.to_string(), lk))
+                self.meaning(&init.expr).map(|m| (p.ident.to_string(), m))
             }
             _ => None,
         };
+        if let Some((_, Meaning::Split { base, by, .. })) = &lookup {
+            let s = (base.clone(), by.clone());
+            if !self.splits.contains(&s) {
+                self.splits.push(s);
+            }
+        }
         self.binding_lookup = lookup.as_ref().map(|(_, lk)| lk.clone());
         self.check_pat(&l.pat, league, scratch);
         self.binding_lookup = None;
@@ -590,7 +925,21 @@ impl<'ast> Visit<'ast> for Owner<'_> {
 
     fn visit_block(&mut self, b: &'ast syn::Block) {
         self.lookups.push(HashMap::new());
-        syn::visit::visit_block(self, b);
+        for st in &b.stmts {
+            self.visit_stmt(st);
+            // A guard that is a statement of this block holds for the rest of it (a `return`
+            // in a closure would leave the closure only).
+            if let syn::Stmt::Expr(e, _) = st {
+                if self.closure_depth == 0 {
+                    if let Some((s, m)) = self.guard(e) {
+                        self.lookups
+                            .last_mut()
+                            .expect("this block's scope")
+                            .insert(s, m);
+                    }
+                }
+            }
+        }
         self.lookups.pop();
     }
 
@@ -599,7 +948,35 @@ impl<'ast> Visit<'ast> for Owner<'_> {
         let nested = self.env.team_method(&f.expr).and_then(|m| {
             NestedKind::of_range(&m.method.to_string()).map(|k| (k, m.method.to_string()))
         });
+        // The loop variable's scope is the loop.
+        self.lookups.push(HashMap::new());
         self.check_pat(&f.pat, false, false);
+        // `for s in team.thread_range(r[(v, 0)] as usize..=r[(v, 1)] as usize)`: `s` is a
+        // sample of range `v`.
+        let sample = self
+            .env
+            .team_method(&f.expr)
+            .filter(|m| m.args.len() == 1 && nested.is_some())
+            .and_then(|m| match strip(&m.args[0]) {
+                Expr::Range(r) if matches!(r.limits, syn::RangeLimits::Closed(_)) => {
+                    let (r1, v1, l1) = self.usize_bound(r.start.as_deref()?)?;
+                    let (r2, v2, l2) = self.usize_bound(r.end.as_deref()?)?;
+                    (r1 == r2 && v1 == v2 && !l1 && l2).then_some((r1, v1))
+                }
+                _ => None,
+            })
+            .zip(pat_ident(&f.pat).map(|i| i.to_string()));
+        if let Some(((ranges, v), s)) = sample {
+            self.lookups.last_mut().expect("pushed").insert(
+                s,
+                Meaning::Sample {
+                    ranges,
+                    v,
+                    k: None,
+                    guarded: true,
+                },
+            );
+        }
         let mut pushed = false;
         if let Some((kind, method)) = nested {
             if let Pat::Ident(p) = &*f.pat {
@@ -616,6 +993,7 @@ impl<'ast> Visit<'ast> for Owner<'_> {
             }
         }
         self.visit_block(&f.body);
+        self.lookups.pop();
         if pushed {
             self.nested.pop();
         }
@@ -640,10 +1018,14 @@ impl<'ast> Visit<'ast> for Owner<'_> {
     }
 
     fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        self.lookups.push(HashMap::new());
         for p in &c.inputs {
             self.check_pat(p, false, false);
         }
+        self.closure_depth += 1;
         self.visit_expr(&c.body);
+        self.closure_depth -= 1;
+        self.lookups.pop();
     }
 
     fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
@@ -888,6 +1270,88 @@ mod tests {
         err(
             team("let l = team.league_rank(); team.single_team(|| { o1[idx[l] as usize] = 1.0; o1[l] = 2.0; });"),
             "different positions or in different forms",
+        );
+    }
+
+    #[test]
+    fn samples_of_disjoint_ranges_own() {
+        let md = |b: &str| {
+            check(&format!(
+                "fn k((d, v, k): (usize, usize, usize), iv: DisjointRanges<u32>, rows: InjectiveView<i32>, plain: View<u32, 2>, out: ViewMut<f64, 2>) {{ {b} }}"
+            ))
+        };
+        md("let s = iv[(v, 0)] as usize + k; if s > iv[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0;").unwrap();
+        md("let f = iv[(v, 0)]; let l = iv[(v, 1)]; let s = k + f as usize; if (l as usize) < s { return; } let r = rows[d] as usize; out[(r, s)] += out[(r, s)];").unwrap();
+        md("let f = iv[(v, 0)] as usize; let s = f + k; if s > iv[(v, 1)] as usize { return; } if d > 0 { out[(rows[d] as usize, s)] = 1.0; }").unwrap();
+        let past = "may lie past its range: write `if s > iv[(v, 1)] as usize { return; }`";
+        err(
+            md("let s = iv[(v, 0)] as usize + k; out[(rows[d] as usize, s)] = 1.0;"),
+            past,
+        );
+        err(md("let s = iv[(v, 0)] as usize + k; out[(rows[d] as usize, s)] = 1.0; if s > iv[(v, 1)] as usize { return; }"), past);
+        err(md("let s = iv[(v, 0)] as usize + k; { if s > iv[(v, 1)] as usize { return; } } out[(rows[d] as usize, s)] = 1.0;"), past);
+        err(md("let s = iv[(v, 0)] as usize + k; if d > 0 { if s > iv[(v, 1)] as usize { return; } } out[(rows[d] as usize, s)] = 1.0;"), past);
+        err(md("let s = iv[(v, 0)] as usize + k; if s >= iv[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0;"), past);
+        err(md("let s = iv[(v, 0)] as usize + k; if s > iv[(k, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0;"), past);
+        err(md("let s = iv[(v, 0)] as usize + k; if s > iv[(v, 0)] as usize { return; } out[(rows[d] as usize, s)] = 1.0;"), past);
+        let no_vk = "does not contain the work indices `v`, `k`";
+        err(md("let s = iv[(v, 0)] as usize + k; if s > iv[(v, 1)] as usize { return; } let s = s + 1; out[(rows[d] as usize, s)] = 1.0;"), no_vk);
+        err(md("let s = plain[(v, 0)] as usize + k; if s > plain[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0;"), no_vk);
+        err(md("let s = iv[(v, 0)] as usize + k + 1; if s > iv[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0;"), no_vk);
+        err(md("let s = iv[(0, 0)] as usize + k; if s > iv[(0, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0;"), "a sample `s` of range `v` of a `DisjointRanges` holds `v`");
+        err(md("let s = iv[(v, 0)] as usize + k; if s > iv[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0; out[(rows[d] as usize, v)] = 1.0;"), "work index `k`");
+        err(md("let s = iv[(v, 0)] as usize + k; if s > iv[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0; out[(s, rows[d] as usize)] = 1.0;"), "different positions");
+
+        let team = |b: &str| {
+            check(&format!(
+                "fn k(team: &TeamMember, iv: DisjointRanges<u32>, rows: InjectiveView<i32>, out: ViewMut<f64, 2>, o1: ViewMut<f64>) {{ {b} }}"
+            ))
+        };
+        team("let l = team.league_rank(); let n = iv.extent(0); let d = l / n; let v = l % n;
+              let f = iv[(v, 0)]; let last = iv[(v, 1)];
+              for s in team.thread_range(f as usize..=last as usize) { let r = rows[d] as usize; out[(r, s)] = 1.0; }").unwrap();
+        team("let l = team.league_rank(); for s in team.thread_range(iv[(l, 0)] as usize..=iv[(l, 1)] as usize) { o1[s] = 1.0; }").unwrap();
+        team("let l = team.league_rank(); let d = l / 3; let v = l % 3; team.single_team(|| { out[(d, v)] = 1.0; });").unwrap();
+        let league = "does not contain the league rank";
+        err(team("let l = team.league_rank(); for s in team.thread_range(iv[(l, 0)] as usize..iv[(l, 1)] as usize) { o1[s] = 1.0; }"), league);
+        err(team("let l = team.league_rank(); let d = l / iv.extent(0); let v = l % 4;
+                  for s in team.thread_range(iv[(v, 0)] as usize..=iv[(v, 1)] as usize) { out[(rows[d] as usize, s)] = 1.0; }"), league);
+        err(team("let l = team.league_rank(); let d = l / 4; let v = l % 4;
+                  for s in team.thread_range(iv[(v, 0)] as usize..=iv[(d, 1)] as usize) { out[(rows[d] as usize, s)] = 1.0; }"), league);
+        err(
+            team(
+                "let l = team.league_rank(); let d = l / 4;
+                  for s in team.thread_range(0..4) { out[(rows[d] as usize, s)] = 1.0; }",
+            ),
+            league,
+        );
+        err(team("let l = team.league_rank(); let n = o1.extent(0) + 1; let d = l / n; let v = l % n;
+                  team.single_team(|| { out[(d, v)] = 1.0; });"), league);
+        err(
+            team(
+                "let l = team.league_rank(); let d = l / 4; let v = l % 4;
+                  team.single_team(|| { out[(d, v)] = 1.0; out[(v, d)] = 1.0; });",
+            ),
+            "different positions",
+        );
+
+        let ends = |b: &str| {
+            check(&format!(
+                "fn k(i: usize, iv: DisjointRanges<u32>, o: ViewMut<f64>) {{ {b} }}"
+            ))
+        };
+        ends("o[iv[(i, 0)] as usize] = 1.0; let l = iv[(i, 1)]; o[l as usize] += 1.0;").unwrap();
+        err(ends("o[iv[(i, 0)] as usize + 1] = 1.0;"), "work index `i`");
+        err(ends("o[iv[(0, 0)] as usize] = 1.0;"), "work index `i`");
+        let range = |b: &str| check(&format!("fn k(i: usize, m: ViewMut<f64, 2>) {{ {b} }}"));
+        range("let q = i / 4; let r = i % 4; m[(q, r)] = 1.0;").unwrap();
+        err(
+            range("let q = i / 4; let r = i % 3; m[(q, r)] = 1.0;"),
+            "work index `i`",
+        );
+        err(
+            range("let q = i / 4; let r = i % 4; let r = 0; m[(q, r)] = 1.0;"),
+            "work index `i`",
         );
     }
 }

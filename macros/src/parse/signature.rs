@@ -83,10 +83,38 @@ pub struct ViewParam {
     pub rank: TokenStream,
     /// `ViewMut`.
     pub writable: bool,
-    /// `InjectiveView<T>`: read-only, rank 1, entries pairwise distinct (no layout parameter).
-    pub injective: bool,
+    /// `InjectiveView<T>` / `DisjointRanges<T>`: a checked read-only index View (no layout
+    /// parameter); `None` for `View` / `ViewMut`.
+    pub checked: Option<Checked>,
     /// The generated layout type parameter (`__LName`).
     pub layout: Ident,
+}
+
+/// The checked read-only index View types a kernel may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checked {
+    /// `InjectiveView<T>`: rank 1, entries pairwise distinct.
+    Injective,
+    /// `DisjointRanges<T>`: rank 2 (`[n, 2]`, first and last of each range), ranges disjoint.
+    Ranges,
+}
+
+impl Checked {
+    /// The type's name.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Checked::Injective => "InjectiveView",
+            Checked::Ranges => "DisjointRanges",
+        }
+    }
+
+    /// The rank a kernel indexes it with.
+    pub fn rank(self) -> usize {
+        match self {
+            Checked::Injective => 1,
+            Checked::Ranges => 2,
+        }
+    }
 }
 
 /// A by-value scalar parameter.
@@ -201,7 +229,7 @@ impl KernelSignature {
     }
     /// The View parameters with a layout type parameter (every one but `InjectiveView`s).
     pub fn layout_views(&self) -> impl Iterator<Item = &ViewParam> {
-        self.views().filter(|v| !v.injective)
+        self.views().filter(|v| v.checked.is_none())
     }
     /// The View parameters.
     pub fn views(&self) -> impl Iterator<Item = &ViewParam> {
@@ -393,7 +421,7 @@ fn parse_view(
         elem,
         rank,
         writable,
-        injective: false,
+        checked: None,
         layout: Ident::new(
             &format!("__L{}", camel(&name.to_string())),
             Span::call_site(),
@@ -401,10 +429,14 @@ fn parse_view(
     })
 }
 
-/// `InjectiveView<T>`: the element type only (rank 1, row-major, read-only).
-fn parse_injective(name: &Ident, ty: &Type) -> syn::Result<ViewParam> {
+/// `InjectiveView<T>` / `DisjointRanges<T>`: the element type only (fixed rank, row-major,
+/// read-only).
+fn parse_checked(name: &Ident, ty: &Type, which: Checked) -> syn::Result<ViewParam> {
     let seg = last_segment(ty).expect("checked by caller");
-    let help = "write `InjectiveView<i32>` or `InjectiveView<u32>`: the element type only (an injective View has rank 1)";
+    let help = match which {
+        Checked::Injective => "write `InjectiveView<i32>` or `InjectiveView<u32>`: the element type only (an injective View has rank 1)",
+        Checked::Ranges => "write `DisjointRanges<i32>` or `DisjointRanges<u32>`: the element type only (its View is `[n, 2]`, first and last of each range)",
+    };
     let PathArguments::AngleBracketed(args) = &seg.arguments else {
         return Err(syn::Error::new_spanned(ty, help));
     };
@@ -416,9 +448,12 @@ fn parse_injective(name: &Ident, ty: &Type) -> syn::Result<ViewParam> {
     Ok(ViewParam {
         name: name.clone(),
         elem,
-        rank: quote!(1),
+        rank: {
+            let r = proc_macro2::Literal::usize_unsuffixed(which.rank());
+            quote!(#r)
+        },
         writable: false,
-        injective: true,
+        checked: Some(which),
         layout: Ident::new(
             &format!("__L{}", camel(&name.to_string())),
             Span::call_site(),
@@ -441,14 +476,24 @@ fn parse_arg(pat: &Pat, ty: &Type, generics: &Generics) -> syn::Result<Arg> {
             }
             return parse_view(name, ty, !view, generics).map(Arg::View);
         }
-        if seg.ident == "InjectiveView" {
+        let checked = if seg.ident == "InjectiveView" {
+            Some(Checked::Injective)
+        } else if seg.ident == "DisjointRanges" {
+            Some(Checked::Ranges)
+        } else {
+            None
+        };
+        if let Some(which) = checked {
             if mutable {
                 return Err(syn::Error::new_spanned(
                     pat,
-                    "an `InjectiveView` parameter is never `mut`: it is read-only",
+                    format!(
+                        "an `{}` parameter is never `mut`: it is read-only",
+                        which.type_name()
+                    ),
                 ));
             }
-            return parse_injective(name, ty).map(Arg::View);
+            return parse_checked(name, ty, which).map(Arg::View);
         }
     }
     match ty {

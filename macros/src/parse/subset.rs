@@ -69,6 +69,11 @@ fn read_only_msg(env: &BodyEnv, name: &str) -> String {
             "`{name}` is an `InjectiveView`, read-only everywhere: its entries stay pairwise distinct only because nothing writes them"
         );
     }
+    if env.ranges.contains(name) {
+        return format!(
+            "`{name}` is a `DisjointRanges`, read-only everywhere: its ranges stay disjoint only because nothing writes them"
+        );
+    }
     format!("View `{name}` is read-only in this kernel; declare it `ViewMut<..>` to write it")
 }
 
@@ -110,6 +115,12 @@ impl Subset<'_> {
             Pat::Tuple(t) if allow_tuple => {
                 for e in &t.elems {
                     self.check_binding(e, true);
+                }
+            }
+            // `let [x, y, z] = f(..);` for a `#[func]` returning an array.
+            Pat::Slice(t) if allow_tuple => {
+                for e in &t.elems {
+                    self.check_binding(e, false);
                 }
             }
             _ => self.errs.spanned(
@@ -637,6 +648,9 @@ impl<'ast> Visit<'ast> for Subset<'_> {
                 t.question_token,
                 "`?` is not available in kernels: there are no errors to propagate",
             ),
+            // A `#[func]` may return several values as a tuple (its IR translation accepts one
+            // only as the returned value).
+            Expr::Tuple(t) if self.env.is_func => t.elems.iter().for_each(|c| self.visit_expr(c)),
             Expr::Tuple(t) => {
                 if !t.elems.is_empty() {
                     self.errs.spanned(

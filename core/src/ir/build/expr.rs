@@ -36,6 +36,9 @@ impl<T> std::fmt::Debug for Expr<T> {
 /// host value of type `T`. Because the only Rust number type implementing `IntoExpr<T>` is `T` itself,
 /// an unsuffixed literal next to an `Expr<T>` is inferred as `T` (`x * 0.4` with `x: Expr<f32>` records
 /// `0.4f32`, parsed exactly as the native path parses it).
+#[diagnostic::on_unimplemented(
+    note = "a `#[rokkos::func]` returning several values is bound to names, `let (a, b) = f(..);` or `let [x, y, z] = f(..);`, not used as one value"
+)]
 pub trait IntoExpr<T> {
     /// The expression.
     fn into_expr(self) -> Expr<T>;

@@ -1,8 +1,9 @@
 //! The iteration domain of every per-sample kernel (spec §1.2): detectors × the samples of each
 //! interval, with no padding. [`Intervals`] holds a validated interval list in the space's
 //! memory and sizes the policy of each loop design; [`RowIndex`] is a detector → buffer-row map,
-//! a rokkos [`InjectiveView`] (checked injective), which is what makes the kernels' writes at
-//! `out[(row[d], s)]` disjoint.
+//! a rokkos [`InjectiveView`] (checked injective), which with the intervals held as rokkos
+//! [`DisjointRanges`] (checked pairwise disjoint) is what makes the kernels' writes at
+//! `out[(row[d], s)]` disjoint, and lets `#[kernel]` prove it: no kernel needs `unsafe`.
 //! The macros at the bottom write one per-sample body into the three loop designs and launch
 //! the one asked for, so each kernel's math exists once.
 
@@ -10,7 +11,7 @@ use super::{invalid, Design, DevView};
 use crate::Interval;
 use rokkos::prelude::*;
 use rokkos::Result;
-use rokkos::{InjectiveView, Pod};
+use rokkos::{DisjointRanges, InjectiveView, Pod};
 
 /// A sorted, disjoint list of non-empty intervals, in the memory of `E`, with what the three
 /// loop designs need: the bounds, the exclusive prefix sum of the lengths (flattened design) and
@@ -18,6 +19,10 @@ use rokkos::{InjectiveView, Pod};
 pub struct Intervals<E: ExecutionSpace> {
     /// `[n_view][2]`: `first`, `last` (inclusive).
     pub(crate) bounds: DevView<E, i64, 2>,
+    /// The same bounds as rokkos' [`DisjointRanges`]: a sample of interval `v` (a thread range
+    /// over `first..=last`, or `first + k` guarded by `<= last`) is owned by whoever owns `v`,
+    /// so the team and MDRange designs write `out[(row[d], s)]` without `unsafe`.
+    pub(crate) ranges: DisjointRanges<u32, E::Memory>,
     /// `[n_view + 1]`: `offsets[v] = Σ_{u<v} len_u`, the flat index of view `v`'s first sample.
     pub(crate) offsets: DevView<E, i64>,
     /// `[total]`: the sample at each flat index, every interval's samples in order. Injective
@@ -67,8 +72,14 @@ impl<E: ExecutionSpace> Intervals<E> {
             })
             .collect::<Result<_>>()?;
         let flat: Vec<i64> = list.iter().flat_map(|iv| [iv.first, iv.last]).collect();
+        // Every sample fits u32 (checked above), so the bounds do.
+        let ranges: Vec<(u32, u32)> = list
+            .iter()
+            .map(|iv| (iv.first as u32, iv.last as u32))
+            .collect();
         Ok(Intervals {
             bounds: upload(space, "intervals", [list.len(), 2], flat)?,
+            ranges: DisjointRanges::new_on(space, "interval ranges", &ranges)?,
             offsets: upload(space, "interval offsets", [list.len() + 1], offsets)?,
             samples: InjectiveView::new_on(space, "interval samples", &samples)?,
             lens: list.iter().map(Interval::len).collect(),
@@ -197,13 +208,13 @@ impl Design {
 /// sample `s` (names chosen by the caller) and the kernel's own parameters, and writes at
 /// `out[(row, s)]` with `let row = index[d] as usize;` (`index` an `InjectiveView` parameter).
 ///
-/// In the flat kernel `d` is a work index and `s` a lookup of the other in an `InjectiveView`,
-/// so `#[kernel]` proves those writes owned by the work item. In the other two the sample comes
-/// from the interval bounds (`first + k`, or a thread range over `first..=last`), and what
-/// keeps two work items apart is that the intervals are disjoint (checked by [`Intervals::new`]),
-/// which the owner-computes rule cannot see: their bodies run in the one `unsafe` block left.
-/// TOAST-PHASE-B(disjoint interval ranges): a rokkos type of ranges checked pairwise disjoint,
-/// owning the samples of a range read from it, would let these two designs drop it.
+/// `#[kernel]` proves every write at `out[(row, s)]` owned by the work item, with no `unsafe`:
+/// `row` is `d` through an `InjectiveView`, and `s` is held by what owns it in each design. In
+/// the flat kernel `d` and the flat index are work indices and `s` a lookup of the flat index in
+/// an `InjectiveView`. In the other two `s` is a sample of interval `v` of the intervals'
+/// [`DisjointRanges`] (checked pairwise disjoint by rokkos), so it determines `v` (and, as
+/// `first + k` in the MDRange design, `k`); the team design owns `d` and `v` as the league
+/// rank's quotient and remainder by the number of intervals.
 macro_rules! per_sample_kernels {
     (
         $(#[$meta:meta])*
@@ -216,22 +227,20 @@ macro_rules! per_sample_kernels {
         #[kernel]
         fn $team<$($gen)*>(
             iv_team: &TeamMember,
-            iv_bounds: View<i64, 2>,
+            iv_ranges: DisjointRanges<u32>,
             $($params)*
         ) {
             let iv_rank = iv_team.league_rank();
-            let iv_n_view = iv_bounds.extent(0);
+            let iv_n_view = iv_ranges.extent(0);
             let $d = iv_rank / iv_n_view;
             let $v = iv_rank % iv_n_view;
             // Loads from a read-only View at a team-uniform index are team-uniform, so they
             // can bound the team range on every backend.
-            let $first = iv_bounds[($v, 0)];
-            let iv_last = iv_bounds[($v, 1)];
-            for $s in iv_team.thread_range($first as usize..=iv_last as usize) {
-                // SAFETY: the body writes `(row[d], s)` only: the rows are injective and the
-                // intervals disjoint (`Intervals::new`), so the team of (d, v) and its thread s
-                // are the only ones to reach it.
-                unsafe { $body }
+            let iv_first = iv_ranges[($v, 0)];
+            let iv_last = iv_ranges[($v, 1)];
+            let $first = iv_first as i64;
+            for $s in iv_team.thread_range(iv_first as usize..=iv_last as usize) {
+                $body
             }
         }
 
@@ -239,18 +248,15 @@ macro_rules! per_sample_kernels {
         #[kernel]
         fn $mdrange<$($gen)*>(
             ($d, $v, iv_k): (usize, usize, usize),
-            iv_bounds: View<i64, 2>,
+            iv_ranges: DisjointRanges<u32>,
             $($params)*
         ) {
-            let $first = iv_bounds[($v, 0)];
-            let $s = $first as usize + iv_k;
-            if ($s as i64) > iv_bounds[($v, 1)] {
+            let $s = iv_ranges[($v, 0)] as usize + iv_k;
+            if $s > iv_ranges[($v, 1)] as usize {
                 return;
             }
-            // SAFETY: the body writes `(row[d], s)` only, `s = first(v) + k` inside interval v:
-            // the rows are injective and the intervals disjoint (`Intervals::new`), so (d, v, k)
-            // is the only work item to reach it.
-            unsafe { $body }
+            let $first = iv_ranges[($v, 0)] as i64;
+            $body
         }
 
         $(#[$meta])*
@@ -296,12 +302,12 @@ macro_rules! launch_per_sample {
             Design::Team => parallel_for(
                 $label,
                 Design::team(space, n_det, iv),
-                $team(&iv.bounds, $($arg),*),
+                $team(&iv.ranges, $($arg),*),
             ),
             Design::MDRange => parallel_for(
                 $label,
                 Design::mdrange(space, n_det, iv),
-                $mdrange(&iv.bounds, $($arg),*),
+                $mdrange(&iv.ranges, $($arg),*),
             ),
             Design::Flat => parallel_for(
                 $label,

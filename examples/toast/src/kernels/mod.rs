@@ -7,18 +7,13 @@
 //! [`rokkos::InjectiveView`] (entries checked pairwise distinct when it is made, never written
 //! afterwards), so `#[kernel]` accepts those writes as the work item's own wherever `d` and the
 //! sample are owned by it: in the flattened design (an MDRange over detector × flat sample index,
-//! the sample looked up in the intervals' injective sample map) with no `unsafe` at all.
+//! the sample looked up in the intervals' injective sample map).
 //!
-//! # What rokkos cannot express yet, and the temporary form (`TOAST-PHASE-B:`)
-//!
-//! Each site is marked `// TOAST-PHASE-B(<feature>)`:
-//!
-//! - **disjoint interval ranges**: in the team and MDRange designs the sample is `first + k` or a
-//!   thread range over `first..=last`, with the bounds loaded from the intervals View; two work
-//!   items stay apart only because the intervals are disjoint ([`Intervals::new`] checks it),
-//!   which the owner-computes rule cannot see. Those two designs run the shared body in one
-//!   `unsafe` block (in `domain.rs`'s `per_sample_kernels!`). A rokkos type of ranges checked
-//!   pairwise disjoint, whose ranges own their samples, would remove it.
+//! In the team and MDRange designs the sample is the index of a thread range over
+//! `first..=last`, or `first + k` after returning where it passes `last`, with the bounds read
+//! from the intervals as rokkos [`rokkos::DisjointRanges`] (checked pairwise disjoint when
+//! [`Intervals::new`] makes them): a sample determines its interval, so `#[kernel]` accepts those
+//! writes too, and the crate forbids `unsafe` code.
 //!
 //! Flags, masks and `hit_submaps` are `u8` Views (`hit_submaps` marked with an atomic byte OR),
 //! the team design's range is `first..=last`, and the interval bounds are loaded directly from
