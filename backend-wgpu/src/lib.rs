@@ -169,7 +169,7 @@ pub use runtime::adapters::{adapters, AdapterSummary, ADAPTER_ENV, HIDE_ENV};
 
 /// Environment variable that lets [`Wgpu::new`] take an adapter without SHADER_INT64 (`1`).
 pub const PARTIAL_ENV: &str = "ROKKOS_WGPU_PARTIAL";
-pub use runtime::ctx::{CACHE_DIR_ENV, SPIN_ENV};
+pub use runtime::ctx::{CACHE_DIR_ENV, MAX_BINDING_ENV, SPIN_ENV};
 pub use runtime::launch::DUMP_ENV;
 pub use runtime::memory::{WgpuBuffer, WgpuSpace};
 
@@ -237,9 +237,26 @@ impl Wgpu {
     /// default device has them (the test suite runs the equivalence tests so). One device per
     /// list, made on first use; Views of one space cannot be used by another.
     pub fn with_hidden(hide: &str) -> Result<Wgpu> {
-        runtime::ctx::hiding_ctx(hide)
+        runtime::ctx::hiding_ctx(hide, None)
             .map(|ctx| Wgpu { ctx })
             .map_err(unavailable)
+    }
+    /// A space on a device of its own on the same adapter (one per limit, made on first use)
+    /// whose storage bindings hold at most `bytes` bytes, for tests: every View larger than that
+    /// is split over several bindings, as a View past the adapter's
+    /// `max_storage_buffer_binding_size` is, so that small Views exercise the split code.
+    /// [`MAX_BINDING_ENV`] does the same for the default device. A limit below the adapter's
+    /// `min_storage_buffer_offset_alignment` cannot split anything: launches on Views larger than
+    /// it answer `Err(Unsupported)`.
+    pub fn with_max_binding(bytes: u64) -> Result<Wgpu> {
+        runtime::ctx::hiding_ctx("", Some(bytes))
+            .map(|ctx| Wgpu { ctx })
+            .map_err(unavailable)
+    }
+    /// The largest storage binding a launch on this space makes, in bytes (see
+    /// [`Wgpu::with_max_binding`]).
+    pub fn max_binding(&self) -> u64 {
+        self.ctx.binding_max
     }
     /// The adapter's name (e.g. `"llvmpipe (LLVM 19.1.7, 256 bits)"`).
     pub fn adapter_name(&self) -> &str {

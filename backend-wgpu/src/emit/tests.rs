@@ -39,6 +39,7 @@ fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
             addr32,
             bare_in_bounds: addr32,
             width: rokkos_core::emit::width::IndexWidth::W64,
+            splits: vec![],
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
         naga_check(&e.source);
@@ -84,6 +85,7 @@ fn check_w32(
         addr32: true,
         bare_in_bounds: true,
         width: rokkos_core::emit::width::IndexWidth::W32,
+        splits: vec![],
     };
     if plan.index32.is_err() {
         let r = emit(k, info, &opts, Caps::ALL);
@@ -406,6 +408,7 @@ fn every_math_function_in(checks: bool) {
                 addr32: false,
                 bare_in_bounds: false,
                 width: rokkos_core::emit::width::IndexWidth::W64,
+                splits: vec![],
             };
             match emit(&info_k, &info, &opts, Caps::ALL) {
                 Ok(_) => k.body.push(store(t, e)),
@@ -439,6 +442,7 @@ fn may_fail_only_with_checked_accesses() {
             addr32: true,
             bare_in_bounds: proven,
             width: rokkos_core::emit::width::IndexWidth::W64,
+            splits: vec![],
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
         naga_check(&e.source);
@@ -486,6 +490,7 @@ fn every_atomic_on_every_type() {
         addr32: true,
         bare_in_bounds: false,
         width: rokkos_core::emit::width::IndexWidth::W64,
+        splits: vec![],
     };
     let caps = Caps {
         atomic64: false,
@@ -671,6 +676,7 @@ fn team_constructs_validate() {
                     addr32: t == 4,
                     bare_in_bounds: false,
                     width: rokkos_core::emit::width::IndexWidth::W64,
+                    splits: vec![],
                 };
                 let e = emit(&k, &info, &opts, Caps::ALL).expect("emits");
                 naga_check(&e.source);
@@ -696,6 +702,7 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
         addr32: false,
         bare_in_bounds: false,
         width: rokkos_core::emit::width::IndexWidth::W64,
+        splits: vec![],
     };
     assert!(emit(&k, &info, &opts, Caps::ALL).is_err());
     assert!(team::needs_lane_comm(&k, &info));
@@ -820,6 +827,7 @@ fn f32_stream_kernels_in_32_bits() {
             addr32: true,
             bare_in_bounds: true,
             width: rokkos_core::emit::width::IndexWidth::W32,
+            splits: vec![],
         };
         let e = emit(&k, &info, &opts, none).expect("the 32-bit variant");
         assert!(
