@@ -43,7 +43,29 @@ fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
         naga_check(&e.source);
+        // Views that each fit one binding emit the module they did before splits existed.
+        let whole = EmitOptions {
+            splits: vec![Split::NONE; k.views.len()],
+            ..opts.clone()
+        };
+        let same = emit(k, &info, &whole, Caps::ALL).expect("emits");
+        assert_eq!(same.source, e.source);
         sources.push(e.source);
+        // Every View split over three bindings: each accessor picks its chunk.
+        let split = EmitOptions {
+            splits: vec![
+                Split {
+                    chunks: 3,
+                    shift: 4
+                };
+                k.views.len()
+            ],
+            ..opts
+        };
+        let e = emit(k, &info, &split, Caps::ALL).expect("emits split");
+        naga_check(&e.source);
+        let bindings = 2 + 3 * k.views.len() + entry::extra_bindings(k, &split).len();
+        assert_eq!(e.read_only.len(), bindings, "{}", e.source);
     }
     check_w32(k, &info, entry, &joins);
     sources.swap_remove(0)
