@@ -173,20 +173,25 @@ fn split_atomics_and_bytes<E: ExecutionSpace>(space: E) {
             }
             prop_assert_eq!(to_host(&counts), want);
 
-            let bs: Vec<u8> = xs.iter().map(|&v| (v >> 3) as u8).collect();
-            let b: DevView<E, u8> = dev_from_vec(&space, "b", [n], bs.clone())?;
-            let flags: DevView<E, u8> = dev(&space, "flags", [n.div_ceil(8)])?;
-            parallel_for("bytes", RangePolicy::new(&space, 0..n), bytes(&b, &flags))?;
+            // Past the limit whatever `n` is, so that the packed words always span chunks.
+            let nb = n + 1500;
+            let bs: Vec<u8> = crate::splitmix(seed ^ 2, nb)
+                .iter()
+                .map(|&v| v as u8)
+                .collect();
+            let b: DevView<E, u8> = dev_from_vec(&space, "b", [nb], bs.clone())?;
+            let flags: DevView<E, u8> = dev(&space, "flags", [nb.div_ceil(8)])?;
+            parallel_for("bytes", RangePolicy::new(&space, 0..nb), bytes(&b, &flags))?;
             let want: Vec<u8> = bs
                 .iter()
                 .enumerate()
                 .map(|(i, &v)| (v as u32 * 3 + i as u32 % 7) as u8)
                 .collect();
             prop_assert_eq!(to_host(&b), want);
-            let want: Vec<u8> = (0..n.div_ceil(8))
+            let want: Vec<u8> = (0..nb.div_ceil(8))
                 .map(|w| {
                     (0..8)
-                        .filter(|k| w * 8 + k < n)
+                        .filter(|k| w * 8 + k < nb)
                         .fold(0u8, |f, k| f | (1 << k))
                 })
                 .collect();
@@ -243,6 +248,43 @@ fn split_reductions_and_copies<E: ExecutionSpace>(space: E) {
     );
 }
 per_backend!(split_reductions_and_copies);
+
+#[kernel]
+fn bump(i: usize, x: ViewMut<u32>) {
+    x[i] = x[i] + (i % 3) as u32;
+}
+
+#[kernel]
+fn sum_u32(i: usize, acc: &mut u32, x: View<u32>) {
+    *acc += x[i];
+}
+
+/// A View past lavapipe's real 128 MiB storage binding limit on the default wgpu device: a fill,
+/// a kernel and a reduction over every element, and the elements on both sides of the first
+/// chunk boundary read back (lavapipe refused this View at allocation before).
+#[cfg(feature = "wgpu")]
+#[test]
+fn view_over_128_mib_on_wgpu() {
+    let Some(s) = crate::wgpu_space() else { return };
+    let n = (1usize << 25) + 4099;
+    if s.max_binding() >= 4 * n as u64 {
+        eprintln!(
+            "note: `{}` binds {} bytes at once: nothing to split",
+            s.adapter_name(),
+            s.max_binding()
+        );
+    }
+    let x = View::<u32, 1, LayoutRight, _>::new_in(&s.memory_space(), "x", [n]).unwrap();
+    x.fill(1).unwrap();
+    parallel_for("bump", RangePolicy::new(&s, 0..n), bump(&x)).unwrap();
+    let got = parallel_reduce("sum_u32", RangePolicy::new(&s, 0..n), sum_u32(&x), Sum).unwrap();
+    let want = n as u32 + (0..n).map(|i| (i % 3) as u32).sum::<u32>();
+    assert_eq!(got, want);
+    let edge = 1usize << 25;
+    let around: View<u32, 1, LayoutStride, _> = x.subview((edge - 3..edge + 3,)).unwrap();
+    let want: Vec<u32> = (edge - 3..edge + 3).map(|i| 1 + (i % 3) as u32).collect();
+    assert_eq!(crate::to_host(&around), want);
+}
 
 /// The bodies above on a wgpu device whose storage bindings hold [`LIMIT`] bytes.
 #[cfg(feature = "wgpu")]

@@ -276,10 +276,11 @@ pub(crate) fn chunked(h: &Helpers, k: usize, body: impl Fn(&str, &str) -> String
         } else {
             format!("case {c}u")
         };
-        s.push_str(&format!(
-            "        {label}: {{\n{}        }}\n",
-            body(&format!("v{k}_{c}"), "q")
-        ));
+        let stmts: String = body(&format!("v{k}_{c}"), "q")
+            .lines()
+            .map(|l| format!("        {l}\n"))
+            .collect();
+        s.push_str(&format!("        {label}: {{\n{stmts}        }}\n"));
     }
     s.push_str("    }\n");
     s
