@@ -12,7 +12,8 @@
 //!   and, where the adapter has PIPELINE_CACHE (Vulkan), the driver's compiled code persists on
 //!   disk per adapter ([`CACHE_DIR_ENV`]), so a later process does not compile a kernel again.
 //! - **Bindings** (group 0): binding 0 the parameter block, 1 the out-of-bounds record, then one
-//!   `array<T>` per View parameter (`read` or `read_write`; `atomic<u32>`/`atomic<i32>` when the View
+//!   `array<T>` per View parameter (one per chunk of a View larger than a storage binding: see
+//!   *Requirements* below) (`read` or `read_write`; `atomic<u32>`/`atomic<i32>` when the View
 //!   is used atomically), then the output buffers of reductions/scans.
 //! - **Parameters**: scalars, each View's offset/extents/strides, the work bounds and the initial
 //!   accumulator values live in one uniform struct (constant memory on GPUs) whose layout
@@ -127,7 +128,17 @@
 //!   f64, so adapters without SHADER_F64 run it. It costs more than the built-ins (a few dozen
 //!   operations per call, Payne–Hanek argument reduction for trigonometry).
 //! - **User-defined (`Custom`) reducers**: `Err(Unsupported)` (their join is host code).
-//! - A View larger than `max_storage_buffer_binding_size` is refused at allocation.
+//! - **Views larger than one storage binding** (`max_storage_buffer_binding_size`: 128 MiB on
+//!   lavapipe, 2 GiB on most GPUs) are bound as several chunks of their one buffer, each
+//!   `2^s` elements for the largest `s` that fits (a whole number of words and of
+//!   `min_storage_buffer_offset_alignment`); the accessors take chunk `o >> s` at `o & (2^s - 1)`
+//!   in a `switch` (loads, stores, atomics, packed `u8`/`u16` words alike). The chunk count is
+//!   part of the pipeline variant; a View that fits one binding gets the same code as before.
+//!   A kernel whose bindings then exceed `max_storage_buffers_per_shader_stage` (32 on
+//!   lavapipe) is `Err(Unsupported)` naming the kernel, its split Views and the limit. A View
+//!   larger than `max_buffer_size` (one wgpu buffer) is refused at allocation: a View over
+//!   several buffers is not implemented. [`MAX_BINDING_ENV`] and [`Wgpu::with_max_binding`]
+//!   force a smaller binding limit for tests.
 //!
 //! # Failures
 //!
