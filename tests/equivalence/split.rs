@@ -327,6 +327,47 @@ mod on_split_wgpu {
             Err(e) => panic!("{e}"),
         }
     }
+    /// Any binding limit (a power of two from 256 bytes, wgpu's largest offset alignment, or not)
+    /// and any size up to 14 chunks per View: a read-modify-write and a reduction match the loop.
+    #[test]
+    fn limits_and_sizes() {
+        use proptest::prelude::*;
+        use rokkos::prelude::*;
+        if crate::wgpu_space().is_none() {
+            return;
+        }
+        let limits = proptest::sample::select(vec![256u64, 512, 1000, 4096]);
+        // A chunk is the largest power of two of elements that fits the limit.
+        let chunk = |l: u64| (1usize << l.ilog2()) / 4;
+        let case = limits.prop_flat_map(move |l| (Just(l), 0usize..14 * chunk(l), any::<u64>()));
+        crate::check(8, case, |(limit, n, seed)| {
+            let s = rokkos::Wgpu::with_max_binding(limit).expect("a device with a binding limit");
+            let xs: Vec<i32> = crate::ints(seed, n, -1000, 1000)
+                .iter()
+                .map(|&v| v as i32)
+                .collect();
+            let x: crate::DevView<rokkos::Wgpu, i32> =
+                crate::dev_from_vec(&s, "x", [n], xs.clone())?;
+            let y: crate::DevView<rokkos::Wgpu, i32> =
+                crate::dev_from_fn(&s, "y", [n], |[i]| i as i32)?;
+            parallel_for(
+                "scale_add",
+                RangePolicy::new(&s, 0..n),
+                super::scale_add(&y, &x, -2),
+            )?;
+            let want: Vec<i32> = xs
+                .iter()
+                .enumerate()
+                .map(|(i, x)| i as i32 - 2 * x)
+                .collect();
+            prop_assert_eq!(crate::to_host(&y), want);
+            let f: crate::DevView<rokkos::Wgpu, f32> =
+                crate::dev_from_vec(&s, "f", [n], xs.iter().map(|&v| v as f32).collect())?;
+            let got = parallel_reduce("total", RangePolicy::new(&s, 0..n), super::total(&f), Sum)?;
+            prop_assert_eq!(got, xs.iter().map(|&v| v as f32).sum::<f32>());
+            Ok(())
+        });
+    }
     #[test]
     fn ranks() {
         if let Some(s) = space() {
