@@ -148,8 +148,8 @@ pub(crate) fn splits(ctx: &Ctx, p: &Prepared<'_>) -> Result<Vec<Split>> {
         .collect()
 }
 
-/// The binding of each chunk of View `k`'s buffer `buf` split as `split` (elements of `esize`
-/// bytes): `(offset, size)` in bytes.
+/// `(offset, size)` in bytes of each chunk binding of a buffer of `buf_size` bytes split as
+/// `split` (elements of `esize` bytes): full chunks, then the rest of the buffer.
 pub(crate) fn chunk_ranges(buf_size: u64, esize: u64, split: Split) -> Vec<(u64, u64)> {
     let chunk = esize << split.shift;
     (0..u64::from(split.chunks))
