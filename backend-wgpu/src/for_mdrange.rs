@@ -5,7 +5,7 @@
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, dispatch, fold, index_width, pipeline, prepare, unsupported,
+    addr32_ok, dispatch, fold, index_width, pipeline, prepare, splits, unsupported,
 };
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{init_values, Reduction};
@@ -81,6 +81,7 @@ pub(crate) fn launch<
                 .map(|&b| b as u64)
                 .collect::<Vec<_>>(),
         ),
+        splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;
     let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));

@@ -4,7 +4,9 @@
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
-use crate::runtime::launch::{addr32_ok, dispatch, fold, pipeline, prepare, scratch_buffer};
+use crate::runtime::launch::{
+    addr32_ok, dispatch, fold, pipeline, prepare, scratch_buffer, splits,
+};
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{init_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
@@ -135,6 +137,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         bare_in_bounds: false,
         // The 32-bit team entry is not built (the width plan refuses team kernels).
         width: rokkos_core::emit::width::IndexWidth::W64,
+        splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;
     let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));

@@ -12,7 +12,8 @@
 //!   and, where the adapter has PIPELINE_CACHE (Vulkan), the driver's compiled code persists on
 //!   disk per adapter ([`CACHE_DIR_ENV`]), so a later process does not compile a kernel again.
 //! - **Bindings** (group 0): binding 0 the parameter block, 1 the out-of-bounds record, then one
-//!   `array<T>` per View parameter (`read` or `read_write`; `atomic<u32>`/`atomic<i32>` when the View
+//!   `array<T>` per View parameter (one per chunk of a View larger than a storage binding: see
+//!   *Requirements* below) (`read` or `read_write`; `atomic<u32>`/`atomic<i32>` when the View
 //!   is used atomically), then the output buffers of reductions/scans.
 //! - **Parameters**: scalars, each View's offset/extents/strides, the work bounds and the initial
 //!   accumulator values live in one uniform struct (constant memory on GPUs) whose layout
@@ -127,7 +128,17 @@
 //!   f64, so adapters without SHADER_F64 run it. It costs more than the built-ins (a few dozen
 //!   operations per call, Payne–Hanek argument reduction for trigonometry).
 //! - **User-defined (`Custom`) reducers**: `Err(Unsupported)` (their join is host code).
-//! - A View larger than `max_storage_buffer_binding_size` is refused at allocation.
+//! - **Views larger than one storage binding** (`max_storage_buffer_binding_size`: 128 MiB on
+//!   lavapipe, 2 GiB on most GPUs) are bound as several chunks of their one buffer, each
+//!   `2^s` elements for the largest `s` that fits (a whole number of words and of
+//!   `min_storage_buffer_offset_alignment`); the accessors take chunk `o >> s` at `o & (2^s - 1)`
+//!   in a `switch` (loads, stores, atomics, packed `u8`/`u16` words alike). The chunk count is
+//!   part of the pipeline variant; a View that fits one binding gets the same code as before.
+//!   A kernel whose bindings then exceed `max_storage_buffers_per_shader_stage` (32 on
+//!   lavapipe) is `Err(Unsupported)` naming the kernel, its split Views and the limit. A View
+//!   larger than `max_buffer_size` (one wgpu buffer) is refused at allocation: a View over
+//!   several buffers is not implemented. [`MAX_BINDING_ENV`] and [`Wgpu::with_max_binding`]
+//!   force a smaller binding limit for tests.
 //!
 //! # Failures
 //!
@@ -169,7 +180,7 @@ pub use runtime::adapters::{adapters, AdapterSummary, ADAPTER_ENV, HIDE_ENV};
 
 /// Environment variable that lets [`Wgpu::new`] take an adapter without SHADER_INT64 (`1`).
 pub const PARTIAL_ENV: &str = "ROKKOS_WGPU_PARTIAL";
-pub use runtime::ctx::{CACHE_DIR_ENV, SPIN_ENV};
+pub use runtime::ctx::{CACHE_DIR_ENV, MAX_BINDING_ENV, SPIN_ENV};
 pub use runtime::launch::DUMP_ENV;
 pub use runtime::memory::{WgpuBuffer, WgpuSpace};
 
@@ -237,9 +248,26 @@ impl Wgpu {
     /// default device has them (the test suite runs the equivalence tests so). One device per
     /// list, made on first use; Views of one space cannot be used by another.
     pub fn with_hidden(hide: &str) -> Result<Wgpu> {
-        runtime::ctx::hiding_ctx(hide)
+        runtime::ctx::hiding_ctx(hide, None)
             .map(|ctx| Wgpu { ctx })
             .map_err(unavailable)
+    }
+    /// A space on a device of its own on the same adapter (one per limit, made on first use)
+    /// whose storage bindings hold at most `bytes` bytes, for tests: every View larger than that
+    /// is split over several bindings, as a View past the adapter's
+    /// `max_storage_buffer_binding_size` is, so that small Views exercise the split code.
+    /// [`MAX_BINDING_ENV`] does the same for the default device. A limit below the adapter's
+    /// `min_storage_buffer_offset_alignment` cannot split anything: launches on Views larger than
+    /// it answer `Err(Unsupported)`.
+    pub fn with_max_binding(bytes: u64) -> Result<Wgpu> {
+        runtime::ctx::hiding_ctx("", Some(bytes))
+            .map(|ctx| Wgpu { ctx })
+            .map_err(unavailable)
+    }
+    /// The largest storage binding a launch on this space makes, in bytes (see
+    /// [`Wgpu::with_max_binding`]).
+    pub fn max_binding(&self) -> u64 {
+        self.ctx.binding_max
     }
     /// The adapter's name (e.g. `"llvmpipe (LLVM 19.1.7, 256 bits)"`).
     pub fn adapter_name(&self) -> &str {

@@ -6,7 +6,7 @@ use crate::params::{storage_type, ParamsLayout};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
     addr32_ok, bare_ok, dispatch, fold, index_width, pipeline, prepare, read_fields,
-    scratch_buffer, wg_size,
+    scratch_buffer, splits, wg_size,
 };
 use crate::runtime::reduction::init_values;
 use crate::{Wgpu, WgpuSpace};
@@ -37,6 +37,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         addr32: addr32_ok(&p),
         bare_in_bounds: bare_ok(&p, end),
         width,
+        splits: splits(ctx, &p)?,
     };
     let o2 = EmitOptions {
         entry: Entry::ScanFinal,
@@ -45,6 +46,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         addr32: addr32_ok(&p),
         bare_in_bounds: bare_ok(&p, end),
         width,
+        splits: splits(ctx, &p)?,
     };
     let c1 = pipeline(ctx, &p, &o1)?;
     let c2 = pipeline(ctx, &p, &o2)?;

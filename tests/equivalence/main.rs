@@ -282,6 +282,7 @@ mod reducers;
 mod scan;
 mod sizes;
 mod small_ints;
+mod split;
 mod subview;
 mod team_basic;
 mod team_rules;

@@ -34,10 +34,20 @@ pub(crate) fn call(
     let name = format!("rk_at{k}_{}", a.op.name());
     let tn = super::wty(t);
     let (_, sentinel) = super::memory::offset_kind(h);
-    let packed = if super::packed::is_packed(t) {
-        Some(super::packed::atomic_body(t, k, a.op)?)
+    // The body on one binding at one offset; a split View's helper has one per chunk.
+    let on = |b: &str, o: &str| {
+        if super::packed::is_packed(t) {
+            super::packed::atomic_body(t, b, o, a.op)
+        } else {
+            Ok(body(a.op, t, &format!("&{b}[u32({o})]")))
+        }
+    };
+    // A packed op the word atomics cannot do is refused before anything is emitted.
+    let access = on(&format!("v{k}"), "o")?;
+    let access = if super::split_of(&h.splits, k).is_some() {
+        super::memory::chunked(h, k, |b, o| on(b, o).unwrap_or_default())
     } else {
-        None
+        access
     };
     let ity = super::memory::index_ty(h);
     h.add(&name, || {
@@ -52,8 +62,7 @@ pub(crate) fn call(
             _ => {}
         }
         let zero = super::lit(rokkos_core::ir::Value::zero(t));
-        let p = format!("&v{k}[u32(o)]");
-        let body = packed.unwrap_or_else(|| body(a.op, t, &p));
+        let body = access;
         let ret = if a.op.yields_value() {
             format!(" -> {tn}")
         } else {

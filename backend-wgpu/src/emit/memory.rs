@@ -9,7 +9,7 @@
 //! `Err(OutOfBounds)`.
 
 use super::walk::{expr, Cx};
-use super::{EmitError, Helpers};
+use super::{EmitError, Helpers, Split};
 use rokkos_core::emit::index::{self, Spelling};
 use rokkos_core::ir::{Expr, ScalarType, ViewParam, ViewRef};
 
@@ -194,6 +194,7 @@ pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
     let addr32 = h.addr32;
     let ity = index_ty(h);
     let w32 = h.w32;
+    let split = super::split_of(&h.splits, k);
     h.add(&name, || {
         let params: Vec<String> = (0..rank).map(|d| format!("i{d}: {ity}")).collect();
         let field = |n: &str| format!("P.{n}");
@@ -220,12 +221,7 @@ pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
             .collect();
         let sum = index::offset_sum(k, rank, &sp);
         if !addr32 {
-            let elem = cx.k.views[k].elem;
-            oob.push(if super::packed::is_packed(elem) {
-                format!("o >= {}", super::packed::array_elems(elem, k))
-            } else {
-                format!("o >= u64(arrayLength(&v{k}))")
-            });
+            oob.push(format!("o >= {}", view_elems(cx.k.views[k].elem, k, split)));
         }
         let cond = if oob.is_empty() {
             "false".to_string()
@@ -238,6 +234,56 @@ pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
         )
     });
     name
+}
+
+/// The number of elements View `k`'s binding(s) hold, as a `u64` expression: the full chunks
+/// and the last chunk's length when it is split.
+fn view_elems(t: ScalarType, k: usize, split: Option<Split>) -> String {
+    let one = |b: &str| {
+        if super::packed::is_packed(t) {
+            super::packed::array_elems(t, b)
+        } else {
+            format!("u64(arrayLength(&{b}))")
+        }
+    };
+    match split {
+        None => one(&format!("v{k}")),
+        Some(sp) => format!(
+            "({}lu + {})",
+            u64::from(sp.chunks - 1) << sp.shift,
+            one(&format!("v{k}_{}", sp.chunks - 1))
+        ),
+    }
+}
+
+/// The statements that access element offset `o` (the variable of the accessor helpers) of View
+/// `k`: `body(binding, offset)` once, on `v{k}` at `o`, or, for a split View, once per chunk
+/// in a `switch` on the chunk number `o >> shift`, at the offset `o & mask` in that chunk (the
+/// last chunk is the `default`, so that every path has a body).
+pub(crate) fn chunked(h: &Helpers, k: usize, body: impl Fn(&str, &str) -> String) -> String {
+    let Some(sp) = super::split_of(&h.splits, k) else {
+        return body(&format!("v{k}"), "o");
+    };
+    let suffix = if h.addr32 { "u" } else { "lu" };
+    let mut s = format!(
+        "    let j = u32(o >> {}u);\n    let q = o & {}{suffix};\n    switch (j) {{\n",
+        sp.shift,
+        (1u64 << sp.shift) - 1
+    );
+    for c in 0..sp.chunks {
+        let label = if c + 1 == sp.chunks {
+            "default".to_string()
+        } else {
+            format!("case {c}u")
+        };
+        let stmts: String = body(&format!("v{k}_{c}"), "q")
+            .lines()
+            .map(|l| format!("        {l}\n"))
+            .collect();
+        s.push_str(&format!("        {label}: {{\n{stmts}        }}\n"));
+    }
+    s.push_str("    }\n");
+    s
 }
 
 /// The index arguments of an access, as `u64` expressions.
@@ -259,15 +305,18 @@ fn bare_access(cx: &Cx<'_>, h: &Helpers, view: ViewRef, index: &[Expr]) -> Optio
     let k = p.0 as usize;
     let bare = matches!(index, [Expr::WorkIndex(0)]);
     let packed = super::packed::is_packed(cx.k.views[k].elem);
-    (h.bare && bare && cx.k.views[k].rank == 1 && !is_atomic(cx, k) && !packed).then(|| {
-        let field = |n: &str| format!("P.{n}");
-        let narrow = |e: &str| format!("u32({e})");
-        let sp = Spelling {
-            field: &field,
-            narrow: Some(&narrow),
-        };
-        format!("v{k}[{}]", index::bare_offset(k, &sp))
-    })
+    let whole = super::split_of(&h.splits, k).is_none();
+    (h.bare && bare && whole && cx.k.views[k].rank == 1 && !is_atomic(cx, k) && !packed).then(
+        || {
+            let field = |n: &str| format!("P.{n}");
+            let narrow = |e: &str| format!("u32({e})");
+            let sp = Spelling {
+                field: &field,
+                narrow: Some(&narrow),
+            };
+            format!("v{k}[{}]", index::bare_offset(k, &sp))
+        },
+    )
 }
 
 /// `view[index]`.
@@ -294,22 +343,31 @@ pub(crate) fn load(
         && (atomic || cx.k.views[k].access == rokkos_core::ir::Access::Writable);
     let (_, sentinel) = offset_kind(h);
     let ity = index_ty(h);
+    let zero = super::lit(rokkos_core::ir::Value::zero(t));
+    let access = chunked(h, k, |b, o| {
+        let read = match (atomic, t) {
+            _ if super::packed::is_packed(t) => super::packed::load(t, b, o, packed_words),
+            (false, _) => format!("{b}[u32({o})]"),
+            (true, ScalarType::F32) => format!("bitcast<f32>(atomicLoad(&{b}[u32({o})]))"),
+            (true, ScalarType::F64) => format!("bitcast<f64>(atomicLoad(&{b}[u32({o})]))"),
+            (true, _) => format!("atomicLoad(&{b}[u32({o})])"),
+        };
+        format!("    return {read};\n")
+    });
+    // After a split View's `switch`, whose every case returns, WGSL still wants a final return.
+    let tail = if super::split_of(&h.splits, k).is_some() {
+        format!("    return {zero};\n")
+    } else {
+        String::new()
+    };
     h.add(&name, || {
         let params: Vec<String> = (0..rank).map(|d| format!("i{d}: {ity}")).collect();
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
-        let read = match (atomic, t) {
-            _ if super::packed::is_packed(t) => super::packed::load(t, k, "o", packed_words),
-            (false, _) => format!("v{k}[u32(o)]"),
-            (true, ScalarType::F32) => format!("bitcast<f32>(atomicLoad(&v{k}[u32(o)]))"),
-            (true, ScalarType::F64) => format!("bitcast<f64>(atomicLoad(&v{k}[u32(o)]))"),
-            (true, _) => format!("atomicLoad(&v{k}[u32(o)])"),
-        };
         format!(
-            "fn {name}({}) -> {tn} {{\n    let o = {off}({});\n    if (o == {sentinel}) {{ return {zero}; }}\n    return {read};\n}}\n",
+            "fn {name}({}) -> {tn} {{\n    let o = {off}({});\n    if (o == {sentinel}) {{ return {zero}; }}\n{access}{tail}}}\n",
             params.join(", "),
             call.join(", "),
             tn = super::wty(t),
-            zero = super::lit(rokkos_core::ir::Value::zero(t)),
         )
     });
     Ok(format!("{name}({})", args.join(", ")))
@@ -339,19 +397,30 @@ pub(crate) fn store(
     let atomic = is_atomic(cx, k);
     let (_, sentinel) = offset_kind(h);
     let ity = index_ty(h);
+    let write = |b: &str, o: &str| match (atomic, t) {
+        _ if super::packed::is_packed(t) => super::packed::store(t, b, o, "x"),
+        (false, _) => format!("{b}[u32({o})] = x"),
+        (true, ScalarType::F32) => format!("atomicStore(&{b}[u32({o})], bitcast<u32>(x))"),
+        (true, ScalarType::F64) => format!("atomicStore(&{b}[u32({o})], bitcast<u64>(x))"),
+        (true, _) => format!("atomicStore(&{b}[u32({o})], x)"),
+    };
+    let access = if super::split_of(&h.splits, k).is_some() {
+        format!(
+            "    if (o == {sentinel}) {{ return; }}\n{}",
+            chunked(h, k, |b, o| format!("    {};\n", write(b, o)))
+        )
+    } else {
+        format!(
+            "    if (o != {sentinel}) {{ {}; }}\n",
+            write(&format!("v{k}"), "o")
+        )
+    };
     h.add(&name, || {
         let mut params: Vec<String> = (0..rank).map(|d| format!("i{d}: {ity}")).collect();
         params.push(format!("x: {}", super::wty(t)));
         let call: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
-        let write = match (atomic, t) {
-            _ if super::packed::is_packed(t) => super::packed::store(t, k, "o", "x"),
-            (false, _) => format!("v{k}[u32(o)] = x"),
-            (true, ScalarType::F32) => format!("atomicStore(&v{k}[u32(o)], bitcast<u32>(x))"),
-            (true, ScalarType::F64) => format!("atomicStore(&v{k}[u32(o)], bitcast<u64>(x))"),
-            (true, _) => format!("atomicStore(&v{k}[u32(o)], x)"),
-        };
         format!(
-            "fn {name}({}) {{\n    let o = {off}({});\n    if (o != {sentinel}) {{ {write}; }}\n}}\n",
+            "fn {name}({}) {{\n    let o = {off}({});\n{access}}}\n",
             params.join(", "),
             call.join(", "),
         )

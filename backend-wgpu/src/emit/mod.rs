@@ -81,6 +81,37 @@ pub struct EmitOptions {
     /// (work indices, extents, strides, offsets, `usize` locals and scalars) is a `u32`. The
     /// launcher chooses it per launch ([`crate::runtime::launch`]); `W32` implies `addr32`.
     pub width: IndexWidth,
+    /// How each View parameter is bound, by parameter number: a View whose buffer exceeds the
+    /// device's storage binding limit is bound as several chunks ([`Split`]). Empty, or
+    /// `chunks == 1` for a View, is one binding, and the module is then exactly what it was before
+    /// splits existed. Part of the pipeline cache key, as every field here.
+    pub splits: Vec<Split>,
+}
+
+/// A View bound as `chunks` bindings `v{k}_0 ..` of `2^shift` elements each (the last may be
+/// shorter): element offset `o` of the buffer is element `o & (2^shift - 1)` of binding
+/// `o >> shift`, and the accessors pick the binding with a `switch`. The launcher chooses the
+/// shift so that a chunk is a whole number of 32-bit words and of the device's storage offset
+/// alignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Split {
+    /// Number of bindings (1: not split).
+    pub chunks: u32,
+    /// `log2` of the elements per binding.
+    pub shift: u32,
+}
+
+impl Split {
+    /// One binding.
+    pub const NONE: Split = Split {
+        chunks: 1,
+        shift: 0,
+    };
+}
+
+/// The split of View parameter `k` when it has more than one chunk.
+pub(crate) fn split_of(splits: &[Split], k: usize) -> Option<Split> {
+    splits.get(k).copied().filter(|s| s.chunks > 1)
 }
 
 /// Device capabilities the emitted code may use.
@@ -151,6 +182,8 @@ pub(crate) struct Helpers {
     pub(crate) w32: bool,
     /// [`Caps::int64`]: helpers may use 64-bit integers.
     pub(crate) int64: bool,
+    /// [`EmitOptions::splits`].
+    pub(crate) splits: Vec<Split>,
 }
 
 impl Helpers {
@@ -262,6 +295,7 @@ pub fn emit(
         bare: opts.addr32 && opts.bare_in_bounds && kernel.work == rokkos_core::ir::WorkKind::Range,
         w32,
         int64: caps.int64,
+        splits: opts.splits.clone(),
         ..Helpers::default()
     };
     let mut out = String::new();
@@ -271,20 +305,26 @@ pub fn emit(
     let mut read_only = vec![true, false];
     for (k, v) in kernel.views.iter().enumerate() {
         let (access, elem) = memory::binding_type(v, v.used_atomically, caps.atomic64)?;
-        read_only.push(access == "read");
-        out.push_str(&format!(
-            "@group(0) @binding({}) var<storage, {access}> v{k}: array<{elem}>;\n",
-            2 + k
-        ));
+        let names: Vec<String> = match split_of(&opts.splits, k) {
+            Some(sp) => (0..sp.chunks).map(|j| format!("v{k}_{j}")).collect(),
+            None => vec![format!("v{k}")],
+        };
+        for name in names {
+            out.push_str(&format!(
+                "@group(0) @binding({}) var<storage, {access}> {name}: array<{elem}>;\n",
+                read_only.len()
+            ));
+            read_only.push(access == "read");
+        }
     }
     let extra = entry::extra_bindings(kernel, opts);
-    for (i, (name, access, ty)) in extra.iter().enumerate() {
-        read_only.push(*access == "read");
+    for (name, access, ty) in extra.iter() {
         out.push_str(&format!(
             "@group(0) @binding({}) var<storage, {access}> {name}: array<{}>;\n",
-            2 + kernel.views.len() + i,
+            read_only.len(),
             ty.name()
         ));
+        read_only.push(*access == "read");
     }
     let mut body = String::new();
     let shape = match opts.entry {

@@ -129,41 +129,46 @@ fn place(t: ScalarType, o: &str) -> (String, String) {
     )
 }
 
-/// The number of elements the binding `v{k}` holds (its words times elements per word), as `u64`.
-pub(crate) fn array_elems(t: ScalarType, k: usize) -> String {
-    format!("(u64(arrayLength(&v{k})) * {}lu)", per_word(t).0)
+/// The number of elements binding `b` holds (its words times elements per word), as `u64`.
+pub(crate) fn array_elems(t: ScalarType, b: &str) -> String {
+    format!("(u64(arrayLength(&{b})) * {}lu)", per_word(t).0)
 }
 
-/// The value of element offset `o` of View binding `v{k}`.
-pub(crate) fn load(t: ScalarType, k: usize, o: &str, atomic: bool) -> String {
+/// The value of element offset `o` of View binding `b`.
+pub(crate) fn load(t: ScalarType, b: &str, o: &str, atomic: bool) -> String {
     let (w, sh) = place(t, o);
     let word = if atomic {
-        format!("atomicLoad(&v{k}[{w}])")
+        format!("atomicLoad(&{b}[{w}])")
     } else {
-        format!("v{k}[{w}]")
+        format!("{b}[{w}]")
     };
     format!("(({word} >> {sh}) & {})", max_lit(t))
 }
 
-/// Stores `x` (in range) at element offset `o` of the atomic binding `v{k}`: clears the element's
+/// Stores `x` (in range) at element offset `o` of the atomic binding `b`: clears the element's
 /// bits, then sets them, each with one atomic on the word (see the module docs).
-pub(crate) fn store(t: ScalarType, k: usize, o: &str, x: &str) -> String {
+pub(crate) fn store(t: ScalarType, b: &str, o: &str, x: &str) -> String {
     let (w, sh) = place(t, o);
     format!(
-        "let w = {w}; let sh = {sh}; atomicAnd(&v{k}[w], ~({} << sh)); atomicOr(&v{k}[w], {x} << sh)",
+        "let w = {w}; let sh = {sh}; atomicAnd(&{b}[w], ~({} << sh)); atomicOr(&{b}[w], {x} << sh)",
         max_lit(t)
     )
 }
 
-/// The body of atomic `op` on element offset `o` of binding `v{k}` (inside a helper whose
+/// The body of atomic `op` on element offset `o` of binding `b` (inside a helper whose
 /// arguments are `x` and `y`), returning the old value when `op` yields one.
-pub(crate) fn atomic_body(t: ScalarType, k: usize, op: AtomicOp) -> Result<String, EmitError> {
+pub(crate) fn atomic_body(
+    t: ScalarType,
+    b: &str,
+    o: &str,
+    op: AtomicOp,
+) -> Result<String, EmitError> {
     use AtomicOp as A;
     let max = max_lit(t);
     let head = format!(
-        "    let w = {0}; let sh = {1}; let p = &v{k}[w];\n",
-        place(t, "o").0,
-        place(t, "o").1
+        "    let w = {0}; let sh = {1}; let p = &{b}[w];\n",
+        place(t, o).0,
+        place(t, o).1
     );
     let old = format!("((ob >> sh) & {max})");
     let word_op = |f: &str, operand: &str| {

@@ -39,10 +39,33 @@ fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
             addr32,
             bare_in_bounds: addr32,
             width: rokkos_core::emit::width::IndexWidth::W64,
+            splits: vec![],
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
         naga_check(&e.source);
+        // Views that each fit one binding emit the module they did before splits existed.
+        let whole = EmitOptions {
+            splits: vec![Split::NONE; k.views.len()],
+            ..opts.clone()
+        };
+        let same = emit(k, &info, &whole, Caps::ALL).expect("emits");
+        assert_eq!(same.source, e.source);
         sources.push(e.source);
+        // Every View split over three bindings: each accessor picks its chunk.
+        let split = EmitOptions {
+            splits: vec![
+                Split {
+                    chunks: 3,
+                    shift: 4
+                };
+                k.views.len()
+            ],
+            ..opts
+        };
+        let e = emit(k, &info, &split, Caps::ALL).expect("emits split");
+        naga_check(&e.source);
+        let bindings = 2 + 3 * k.views.len() + entry::extra_bindings(k, &split).len();
+        assert_eq!(e.read_only.len(), bindings, "{}", e.source);
     }
     check_w32(k, &info, entry, &joins);
     sources.swap_remove(0)
@@ -84,6 +107,7 @@ fn check_w32(
         addr32: true,
         bare_in_bounds: true,
         width: rokkos_core::emit::width::IndexWidth::W32,
+        splits: vec![],
     };
     if plan.index32.is_err() {
         let r = emit(k, info, &opts, Caps::ALL);
@@ -504,6 +528,7 @@ fn every_math_function_in(checks: bool) {
                 addr32: false,
                 bare_in_bounds: false,
                 width: rokkos_core::emit::width::IndexWidth::W64,
+                splits: vec![],
             };
             match emit(&info_k, &info, &opts, Caps::ALL) {
                 Ok(_) => k.body.push(store(t, e)),
@@ -537,6 +562,7 @@ fn may_fail_only_with_checked_accesses() {
             addr32: true,
             bare_in_bounds: proven,
             width: rokkos_core::emit::width::IndexWidth::W64,
+            splits: vec![],
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
         naga_check(&e.source);
@@ -584,6 +610,7 @@ fn every_atomic_on_every_type() {
         addr32: true,
         bare_in_bounds: false,
         width: rokkos_core::emit::width::IndexWidth::W64,
+        splits: vec![],
     };
     let caps = Caps {
         atomic64: false,
@@ -769,6 +796,7 @@ fn team_constructs_validate() {
                     addr32: t == 4,
                     bare_in_bounds: false,
                     width: rokkos_core::emit::width::IndexWidth::W64,
+                    splits: vec![],
                 };
                 let e = emit(&k, &info, &opts, Caps::ALL).expect("emits");
                 naga_check(&e.source);
@@ -794,6 +822,7 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
         addr32: false,
         bare_in_bounds: false,
         width: rokkos_core::emit::width::IndexWidth::W64,
+        splits: vec![],
     };
     assert!(emit(&k, &info, &opts, Caps::ALL).is_err());
     assert!(team::needs_lane_comm(&k, &info));
@@ -918,6 +947,7 @@ fn f32_stream_kernels_in_32_bits() {
             addr32: true,
             bare_in_bounds: true,
             width: rokkos_core::emit::width::IndexWidth::W32,
+            splits: vec![],
         };
         let e = emit(&k, &info, &opts, none).expect("the 32-bit variant");
         assert!(

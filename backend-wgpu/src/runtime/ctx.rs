@@ -48,6 +48,10 @@ pub(crate) struct Ctx {
     pub queue: wgpu::Queue,
     pub caps: crate::emit::Caps,
     pub limits: wgpu::Limits,
+    /// The largest storage binding a launch makes (`max_storage_buffer_binding_size`, or less
+    /// when [`MAX_BINDING_ENV`] or [`crate::Wgpu::with_max_binding`] forces a test limit): a View
+    /// whose buffer is larger is bound as several chunks (see `launch::splits`).
+    pub binding_max: u64,
     pub state: Mutex<State>,
     pub err_buf: wgpu::Buffer,
     /// Host-mappable copy of `err_buf`, refreshed at the end of every submission that holds a
@@ -140,32 +144,55 @@ fn open_pipeline_cache(
     Some((cache, file))
 }
 
+/// Environment variable (tests only): the largest storage binding, in bytes, the default device
+/// makes, below the adapter's `max_storage_buffer_binding_size`, so that small Views are split
+/// over several bindings as Views past the real limit are (see [`crate::Wgpu::with_max_binding`]).
+pub const MAX_BINDING_ENV: &str = "ROKKOS_WGPU_MAX_BINDING";
+
 fn create() -> std::result::Result<Arc<Ctx>, String> {
-    create_hiding(super::adapters::hidden_features()?)
+    let max_binding = match std::env::var(MAX_BINDING_ENV) {
+        Ok(v) => Some(
+            v.trim()
+                .parse::<u64>()
+                .map_err(|e| format!("{MAX_BINDING_ENV}=`{v}`: not a number of bytes ({e})"))?,
+        ),
+        Err(_) => None,
+    };
+    create_hiding(super::adapters::hidden_features()?, max_binding)
 }
 
-/// A device made (or not, and why) for one set of hidden capabilities.
-type Hiding = (wgpu::Features, std::result::Result<Arc<Ctx>, String>);
+/// A device made (or not, and why) for one set of hidden capabilities and binding limit.
+type Hiding = (
+    (wgpu::Features, Option<u64>),
+    std::result::Result<Arc<Ctx>, String>,
+);
 
 /// Devices made by [`hiding_ctx`], one per list of hidden capabilities.
 static HIDING: Mutex<Vec<Hiding>> = Mutex::new(Vec::new());
 
 /// A device of its own on the default adapter with the capabilities `hide` lists (as
-/// `ROKKOS_WGPU_HIDE` does) hidden; one per list, made on first use.
-pub(crate) fn hiding_ctx(hide: &str) -> std::result::Result<Arc<Ctx>, String> {
-    let hidden = super::adapters::parse_hidden(hide)?;
+/// `ROKKOS_WGPU_HIDE` does) hidden and storage bindings at most `max_binding` bytes; one per
+/// (list, limit), made on first use.
+pub(crate) fn hiding_ctx(
+    hide: &str,
+    max_binding: Option<u64>,
+) -> std::result::Result<Arc<Ctx>, String> {
+    let key = (super::adapters::parse_hidden(hide)?, max_binding);
     let mut all = HIDING
         .lock()
         .map_err(|_| "a device creation panicked".to_string())?;
-    if let Some((_, c)) = all.iter().find(|(h, _)| *h == hidden) {
+    if let Some((_, c)) = all.iter().find(|(h, _)| *h == key) {
         return c.clone();
     }
-    let c = create_hiding(hidden);
-    all.push((hidden, c.clone()));
+    let c = create_hiding(key.0, key.1);
+    all.push((key, c.clone()));
     c
 }
 
-fn create_hiding(hidden: wgpu::Features) -> std::result::Result<Arc<Ctx>, String> {
+fn create_hiding(
+    hidden: wgpu::Features,
+    max_binding: Option<u64>,
+) -> std::result::Result<Arc<Ctx>, String> {
     let instance = super::adapters::instance();
     let (adapter, chosen_because) = super::adapters::choose(&instance)?;
     let info = adapter.get_info();
@@ -233,6 +260,9 @@ fn create_hiding(hidden: wgpu::Features) -> std::result::Result<Arc<Ctx>, String
             int64: features.contains(wgpu::Features::SHADER_INT64),
             atomic64: features.contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS),
         },
+        binding_max: max_binding.map_or(limits.max_storage_buffer_binding_size, |m| {
+            m.min(limits.max_storage_buffer_binding_size)
+        }),
         limits,
         state: Mutex::new(State {
             encoder: None,

@@ -4,7 +4,7 @@ use super::ctx::{Ctx, BACKEND};
 use super::memory::WgpuSpace;
 use super::pipeline::{build_pipeline, Compiled};
 use super::pool::{Kind, Pooled};
-use crate::emit::{emit, EmitError, EmitOptions};
+use crate::emit::{emit, EmitError, EmitOptions, Split};
 use crate::params::{ParamField, ParamsLayout};
 use rokkos_core::device::reduce::{decode_column, Columns};
 use rokkos_core::emit::width::IndexWidth;
@@ -102,6 +102,86 @@ pub(crate) fn bare_ok(p: &Prepared<'_>, end: usize) -> bool {
     p.drop_bare_checks(end)
 }
 
+/// How each View argument is bound ([`EmitOptions::splits`]): empty when every View's buffer fits
+/// one storage binding (`Ctx::binding_max`), else per View one [`Split`], a larger one as
+/// chunks of `2^shift` elements, the largest power of two whose bytes fit the limit. Such a chunk
+/// is a whole number of 32-bit words and of the storage offset alignment (both powers of two
+/// no larger than it), so each chunk's binding offset is valid and a packed `u8`/`u16` word never
+/// straddles two chunks. A limit too small for one aligned chunk is `Err(Unsupported)`.
+pub(crate) fn splits(ctx: &Ctx, p: &Prepared<'_>) -> Result<Vec<Split>> {
+    let max = ctx.binding_max;
+    if p.views.iter().all(|v| v.buffer.buf.size() <= max) {
+        return Ok(Vec::new());
+    }
+    let align = u64::from(ctx.limits.min_storage_buffer_offset_alignment).max(4);
+    p.views
+        .iter()
+        .zip(&p.ir.views)
+        .map(|(v, param)| {
+            let size = v.buffer.buf.size();
+            if size <= max {
+                return Ok(Split::NONE);
+            }
+            let esize = param.elem.size() as u64;
+            let elems = max / esize;
+            let shift = elems.checked_ilog2().unwrap_or(0);
+            let chunk = esize << shift;
+            let chunks = u32::try_from(size.div_ceil(chunk)).ok();
+            match chunks {
+                Some(chunks) if elems > 0 && chunk >= align => Ok(Split { chunks, shift }),
+                _ => Err(unsupported(format!(
+                    "View `{}` of kernel `{}` ({size} bytes): a storage binding of at most {max} \
+                     bytes cannot hold one chunk of whole elements aligned to the device's \
+                     {align}-byte min_storage_buffer_offset_alignment",
+                    param.name, p.ir.name
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// `(offset, size)` in bytes of each chunk binding of a buffer of `buf_size` bytes split as
+/// `split` (elements of `esize` bytes): full chunks, then the rest of the buffer.
+pub(crate) fn chunk_ranges(buf_size: u64, esize: u64, split: Split) -> Vec<(u64, u64)> {
+    let chunk = esize << split.shift;
+    (0..u64::from(split.chunks))
+        .map(|j| (j * chunk, chunk.min(buf_size - j * chunk)))
+        .collect()
+}
+
+/// Refuses a module with more storage bindings than the device allows in one shader stage,
+/// naming the kernel and its split Views (a split View takes one binding per chunk).
+fn check_binding_count(
+    ctx: &Ctx,
+    p: &Prepared<'_>,
+    opts: &EmitOptions,
+    read_only: &[bool],
+) -> Result<()> {
+    let lim = ctx.limits.max_storage_buffers_per_shader_stage as usize;
+    // Binding 0, the parameter block, is a uniform buffer.
+    let storage = read_only.len().saturating_sub(1);
+    if storage <= lim {
+        return Ok(());
+    }
+    let split: Vec<String> = opts
+        .splits
+        .iter()
+        .zip(&p.ir.views)
+        .filter(|(s, _)| s.chunks > 1)
+        .map(|(s, v)| format!("View `{}` in {} bindings", v.name, s.chunks))
+        .collect();
+    Err(unsupported(format!(
+        "kernel `{}` needs {storage} storage bindings ({}), above the device's \
+         max_storage_buffers_per_shader_stage ({lim})",
+        p.ir.name,
+        if split.is_empty() {
+            "no View split".to_string()
+        } else {
+            split.join(", ")
+        }
+    )))
+}
+
 /// Environment variable naming a folder into which every newly compiled kernel's WGSL is written
 /// (`<kernel>-<IR hash>.wgsl`), for debugging and reading what the emitter made.
 pub const DUMP_ENV: &str = "ROKKOS_WGPU_DUMP";
@@ -145,6 +225,7 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
         EmitError::Unsupported(f) => unsupported(f),
         EmitError::Mismatch(m) => Error::InvalidArgument(m),
     })?;
+    check_binding_count(ctx, p, opts, &emitted.read_only)?;
     if let Some(dir) = std::env::var_os(DUMP_ENV) {
         dump(std::path::Path::new(&dir), &p.ir, &emitted.source);
     }
@@ -161,6 +242,7 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
         args: arg_slots(&p.ir, &emitted.params),
         params: emitted.params,
         may_fail: emitted.may_fail,
+        splits: opts.splits.clone(),
     });
     // Two threads may compile the same kernel at once: the first entry stays, so that every
     // launch uses one `Compiled`, whose address keys its cached bind groups (a dropped duplicate's
@@ -242,14 +324,30 @@ pub(crate) fn dispatch(
                     },
                 ];
                 for (k, v) in p.views.iter().enumerate() {
-                    entries.push(wgpu::BindGroupEntry {
-                        binding: 2 + k as u32,
-                        resource: v.buffer.buf.as_entire_binding(),
-                    });
+                    let buf = &v.buffer.buf;
+                    match crate::emit::split_of(&c.splits, k) {
+                        None => entries.push(wgpu::BindGroupEntry {
+                            binding: entries.len() as u32,
+                            resource: buf.as_entire_binding(),
+                        }),
+                        Some(sp) => {
+                            let esize = p.ir.views[k].elem.size() as u64;
+                            for (offset, size) in chunk_ranges(buf.size(), esize, sp) {
+                                entries.push(wgpu::BindGroupEntry {
+                                    binding: entries.len() as u32,
+                                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                                        buffer: buf,
+                                        offset,
+                                        size: std::num::NonZeroU64::new(size),
+                                    }),
+                                });
+                            }
+                        }
+                    }
                 }
-                for (i, b) in extra.iter().enumerate() {
+                for b in extra.iter() {
                     entries.push(wgpu::BindGroupEntry {
-                        binding: (2 + p.views.len() + i) as u32,
+                        binding: entries.len() as u32,
                         resource: b.as_entire_binding(),
                     });
                 }

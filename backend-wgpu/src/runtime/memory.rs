@@ -6,7 +6,9 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 /// The wgpu memory space: every allocation is one storage buffer
-/// (`STORAGE | COPY_SRC | COPY_DST`, size rounded up to 4 bytes) on the space's device.
+/// (`STORAGE | COPY_SRC | COPY_DST`, size rounded up to 8 bytes) on the space's device, of at
+/// most the device's `max_buffer_size`; a kernel binds one larger than a storage binding may be
+/// as several chunks.
 ///
 /// `WgpuSpace::default()` is bound to the process-wide default device, the one [`crate::Wgpu::new`]
 /// uses. When no adapter exists, allocating answers `Err(BackendUnavailable)` with the reason.
@@ -65,12 +67,14 @@ impl MemorySpace for WgpuSpace {
         // A multiple of 8 bytes, at least 8: a binding of `array<f64>` (or i64/u64) must hold one
         // element even for an empty View.
         let size = (bytes.div_ceil(8) * 8).max(8) as u64;
-        let max = ctx.limits.max_storage_buffer_binding_size;
+        // A View larger than one storage binding is bound as several chunks of this one buffer
+        // (`launch::splits`); only one wgpu buffer's own limit bounds it.
+        let max = ctx.limits.max_buffer_size;
         if size > max {
             return Err(Error::Unsupported {
                 backend: BACKEND.into(),
                 feature: format!(
-                    "View `{label}` of {bytes} bytes: above the device's max_storage_buffer_binding_size ({max} bytes on `{}`)",
+                    "View `{label}` of {bytes} bytes: above the device's max_buffer_size ({max} bytes on `{}`; a View over several buffers is not implemented)",
                     ctx.adapter_name
                 ),
             });

@@ -102,8 +102,9 @@ fn join_pipeline(ctx: &Ctx, spec: &JoinSpec<'_>) -> Result<Arc<JoinPipeline>> {
 }
 
 /// Encodes one join pass: `groups` workgroups fold `n` partials of `ins` into elements
-/// `off .. off + groups` of `outs`. `lasting`: every buffer outlives the launch (its bind group
-/// may be cached); `defer`: more work follows at once (see `Ctx::encode_with_params`).
+/// `off .. off + groups` of `outs` (bound whole, or the `(offset, size)` bytes of `window`).
+/// `lasting`: every buffer outlives the launch (its bind group may be cached); `defer`: more
+/// work follows at once (see `Ctx::encode_with_params`).
 #[allow(clippy::too_many_arguments)]
 fn join_pass(
     ctx: &Ctx,
@@ -112,6 +113,7 @@ fn join_pass(
     ins: &[&wgpu::Buffer],
     n: u64,
     outs: &[&wgpu::Buffer],
+    window: Option<(u64, u64)>,
     off: u32,
     groups: u32,
     lasting: bool,
@@ -143,10 +145,26 @@ fn join_pass(
                         size: std::num::NonZeroU64::new(len),
                     }),
                 }];
-                for (i, b) in ins.iter().chain(outs).enumerate() {
+                for (i, b) in ins.iter().enumerate() {
                     entries.push(wgpu::BindGroupEntry {
                         binding: 1 + i as u32,
                         resource: b.as_entire_binding(),
+                    });
+                }
+                for (i, b) in outs.iter().enumerate() {
+                    let resource = match window {
+                        None => b.as_entire_binding(),
+                        Some((offset, size)) => {
+                            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                                buffer: b,
+                                offset,
+                                size: std::num::NonZeroU64::new(size),
+                            })
+                        }
+                    };
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: (1 + ins.len() + i) as u32,
+                        resource,
                     });
                 }
                 ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -161,7 +179,8 @@ fn join_pass(
                     .chain(ins.iter().chain(outs).map(|b| (*b).clone()))
                     .collect(),
             );
-            let bg = ctx.bind_group(key, pooled && lasting, make);
+            // The key names buffers, not windows: a windowed bind group is not cached.
+            let bg = ctx.bind_group(key, pooled && lasting && window.is_none(), make);
             let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
             pass.set_pipeline(&jp.pipeline);
             pass.set_bind_group(0, &bg, &[offset as u32]);
@@ -190,6 +209,7 @@ fn shrink(ctx: &Ctx, spec: &JoinSpec<'_>, parts: Partials, target: u64) -> Resul
         &ins,
         parts.count,
         &outs,
+        None,
         0,
         groups as u32,
         lasting,
@@ -220,6 +240,17 @@ pub(crate) fn into_element(
     let parts = shrink(ctx, spec, parts, HOST_PARTIALS)?;
     let jp = join_pipeline(ctx, spec)?;
     let ins: Vec<&wgpu::Buffer> = parts.bufs.iter().map(|b| &**b).collect();
+    // A View larger than one storage binding is bound as the aligned window holding the element.
+    let (window, elem) = match spec.ir.acc_fields().as_slice() {
+        [(_, t)] if dst.size() > ctx.binding_max => {
+            let esize = storage_type(*t).size() as u64;
+            let unit = u64::from(ctx.limits.min_storage_buffer_offset_alignment).max(esize);
+            let start = u64::from(elem) * esize / unit * unit;
+            let size = unit.min(dst.size() - start);
+            (Some((start, size)), elem - (start / esize) as u32)
+        }
+        _ => (None, elem),
+    };
     // A View's buffer lives on; its bind groups go when it is dropped (`forget_buffer`).
     let lasting = parts.bufs.iter().all(Pooled::lasting);
     join_pass(
@@ -229,6 +260,7 @@ pub(crate) fn into_element(
         &ins,
         parts.count,
         &[dst],
+        window,
         elem,
         1,
         lasting,

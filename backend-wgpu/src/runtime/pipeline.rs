@@ -14,6 +14,8 @@ pub(crate) struct Compiled {
     pub may_fail: bool,
     /// Where `launch::fill_args` writes each argument (see `launch::arg_slots`).
     pub args: Vec<Option<ParamField>>,
+    /// How the View arguments are bound ([`crate::emit::EmitOptions::splits`]).
+    pub splits: Vec<crate::emit::Split>,
 }
 
 /// A compiled partials join.
