@@ -405,6 +405,7 @@ fn f32_rem_runs_without_int64() {
         addr32: true,
         bare_in_bounds: true,
         width: rokkos_core::emit::width::IndexWidth::W32,
+        splits: vec![],
     };
     let none = Caps {
         f64: false,
