@@ -24,6 +24,7 @@ mod target;
 pub mod team;
 mod wgsl_c;
 
+pub use atomic::narrow_atomic_library;
 pub use params::{FieldType, ParamsLayout};
 pub use rokkos_core::emit::width::IndexWidth;
 pub use rokkos_core::emit::EmitError;
@@ -109,6 +110,11 @@ impl Helpers {
     /// Adds `def` under `name` unless present; returns `name`.
     pub(crate) fn add(&mut self, name: &str, def: impl FnOnce() -> String) -> String {
         self.set.add(name, def)
+    }
+    /// Declares `decl` (the prototype of helper `name`) ahead of every definition, for a helper
+    /// called by one whose name sorts before it.
+    pub(crate) fn declare(&mut self, name: &str, decl: String) {
+        self.set.declare(name, decl)
     }
     /// A fresh number for a generated name.
     pub(crate) fn next_id(&mut self) -> u32 {
