@@ -3,7 +3,8 @@
 //! and, or, xor, exchange and compare-exchange on the bits, f64 add), compare-and-swap loops on the
 //! bits otherwise (f32 add, which PTX's `atom.add.f32` would flush to zero on subnormals; float
 //! sub, min, max). Float min/max replace only when the operand compares less/greater, so a NaN
-//! operand never replaces, as in the other backends.
+//! operand never replaces, as in the other backends. u8 and u16 elements, narrower than every
+//! CUDA atomic, go through the aligned 32-bit word holding them ([`narrow_body`]).
 
 use super::target::{checked_element, cty};
 use super::{ops, Helpers};

@@ -10,8 +10,9 @@
 //!
 //! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range, MDRange and
 //! TeamPolicy (with every team construct and scratch, [`team`]), `parallel_scan` over Range,
-//! atomics, every math function (the f64 transcendental functions CUDA's own library cannot give
-//! within the precision contract from the shared software library, lowered by [`wgsl_c`]).
+//! atomics (on u8/u16 Views through the enclosing 32-bit word), every math function (the f64
+//! transcendental functions CUDA's own library cannot give within the precision contract from the
+//! shared software library, lowered by [`wgsl_c`]).
 //! Atomics on scratch Views are `Err(EmitError::Unsupported)` naming the construct.
 
 mod atomic;
