@@ -40,8 +40,13 @@
 //! `emit::wgsl_c`; tested on the host against Rust's `std` and compiled by NVRTC and ptxas in
 //! `tests/math_host.rs`).
 //!
-//! Not yet: atomics on u8/u16 Views, user-defined (`Custom`) reducers (their join
-//! is host code), and a release-mode switch for the bounds checks (always on).
+//! Atomics on u8/u16 Views act on the aligned 32-bit word holding the element (a
+//! compare-and-swap loop that replaces only its bits, or CUDA's word-wide and/or/xor; see
+//! `emit::atomic`, tested on the host in `tests/narrow_atomics_host.rs`); allocations are whole
+//! 8-byte words, so that word is always inside the View's buffer.
+//!
+//! Not yet: user-defined (`Custom`) reducers (their join is host code), and a release-mode switch
+//! for the bounds checks (always on).
 //!
 //! # Ordering and safety
 //!

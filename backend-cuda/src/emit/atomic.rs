@@ -3,7 +3,8 @@
 //! and, or, xor, exchange and compare-exchange on the bits, f64 add), compare-and-swap loops on the
 //! bits otherwise (f32 add, which PTX's `atom.add.f32` would flush to zero on subnormals; float
 //! sub, min, max). Float min/max replace only when the operand compares less/greater, so a NaN
-//! operand never replaces, as in the other backends.
+//! operand never replaces, as in the other backends. u8 and u16 elements, narrower than every
+//! CUDA atomic, go through the aligned 32-bit word holding them ([`narrow_body`]).
 
 use super::target::{checked_element, cty};
 use super::{ops, Helpers};
@@ -120,6 +121,99 @@ fn body(op: AtomicOp, t: ScalarType) -> String {
     }
 }
 
+/// Whether `t` is narrower than CUDA's atomics (32 and 64 bits), so that its atomics go through
+/// the enclosing word ([`narrow_helper`]).
+fn is_narrow(t: ScalarType) -> bool {
+    matches!(t, ScalarType::U8 | ScalarType::U16)
+}
+
+/// The mask of a narrow type's bits within its word.
+fn narrow_mask(t: ScalarType) -> &'static str {
+    if t == ScalarType::U8 {
+        "0xffu"
+    } else {
+        "0xffffu"
+    }
+}
+
+/// The body of `op` on the u8 / u16 element at `p`, through the aligned 32-bit word holding it
+/// (the way libcu++ implements `cuda::atomic_ref` on 8 and 16-bit types): every access, the load
+/// and the store included, is on that word, so the element is never accessed in two sizes at
+/// once. And, or and xor are CUDA's word instructions with the other elements' bits left as
+/// they are (all ones for and, zeros for or and xor); the others are a compare-and-swap loop
+/// that replaces only the element's bits, its new value computed in `u32` and masked, which is
+/// Rust's wrapping arithmetic of the narrow type. CUDA is little-endian: the element at byte
+/// `a & 3` of the word occupies bits `8 * (a & 3)` and up.
+fn narrow_body(op: AtomicOp, t: ScalarType) -> String {
+    use AtomicOp as A;
+    let (tn, m) = (cty(t), narrow_mask(t));
+    let head = "    unsigned int* w = (unsigned int*)((u64)p & ~3ull);\n    const u32 sh = (u32)(((u64)p & 3ull) * 8ull);\n";
+    let old = format!("((ob >> sh) & {m})");
+    let word_op = |f: &str, operand: &str| {
+        format!("{head}    const u32 ob = {f}(w, {operand});\n    return ({tn}){old};\n")
+    };
+    let new = match op {
+        A::Load => {
+            return format!(
+                "{head}    const u32 ob = *(volatile u32*)w;\n    return ({tn}){old};\n"
+            )
+        }
+        A::Or => return word_op("atomicOr", "(u32)x << sh"),
+        A::Xor => return word_op("atomicXor", "(u32)x << sh"),
+        A::And => return word_op("atomicAnd", &format!("((u32)x << sh) | ~({m} << sh)")),
+        A::Add => format!("(old + (u32)x) & {m}"),
+        A::Sub => format!("(old - (u32)x) & {m}"),
+        A::Min => "((u32)x < old ? (u32)x : old)".to_string(),
+        A::Max => "((u32)x > old ? (u32)x : old)".to_string(),
+        A::Exchange | A::Store => "(u32)x".to_string(),
+        A::CompareExchange => "(old == (u32)x ? (u32)y : old)".to_string(),
+    };
+    let ret = if op.yields_value() {
+        format!(" ({tn})old")
+    } else {
+        String::new()
+    };
+    format!(
+        "{head}    u32 ob = *(volatile u32*)w;\n    for (;;) {{\n        const u32 old = {old};\n        const u32 nw = {new};\n        if (nw == old) {{ return{ret}; }}\n        const u32 r = atomicCAS(w, ob, (ob & ~({m} << sh)) | (nw << sh));\n        if (r == ob) {{ return{ret}; }}\n        ob = r;\n    }}\n"
+    )
+}
+
+/// The helper performing `op` on the u8 / u16 element at `p` (of type `t`), once per module for
+/// every View of the type; returns its name. Its parameters: the element's address, then the
+/// operands. Declared ahead of the definitions, as the View helpers that call it sort first.
+fn narrow_helper(h: &mut Helpers, t: ScalarType, op: AtomicOp) -> String {
+    let tn = cty(t);
+    let name = format!("rk_nat_{tn}_{}", op.name());
+    let mut params = vec![format!("{tn}* p")];
+    for x in ["x", "y"].iter().take(op.arg_count()) {
+        params.push(format!("{tn} {x}"));
+    }
+    let ret = if op.yields_value() { tn } else { "void" };
+    let head = format!(
+        "__device__ __forceinline__ {ret} {name}({})",
+        params.join(", ")
+    );
+    h.declare(&name, format!("{head};"));
+    h.add(&name, || format!("{head} {{\n{}}}\n", narrow_body(op, t)))
+}
+
+/// Every atomic operation the IR has on u8 / u16 elements (`t`), as a kernel module defines
+/// them, standalone: the scalar type names, the prototypes, then the helpers, each named
+/// `rk_nat_<t>_<op>` and taking the element's address then the operands (as
+/// [`AtomicOp::arg_count`]). For checking them without a GPU: compiled by a host C++ compiler
+/// with `__device__` and CUDA's `atomicCAS`, `atomicAnd`, `atomicOr` and `atomicXor` defined for
+/// one thread. `None` for a type whose atomics are not emitted this way.
+pub fn narrow_atomic_library(t: ScalarType) -> Option<String> {
+    if !is_narrow(t) {
+        return None;
+    }
+    let mut h = Helpers::default();
+    for op in AtomicOp::ALL.into_iter().filter(|op| op.supports(t)) {
+        narrow_helper(&mut h, t, op);
+    }
+    Some(format!("{}{}", super::prelude::TYPES, h.set.render()))
+}
+
 /// The helper performing `op` on an element of View `k`, bounds-checked like every access;
 /// returns its name. Its parameters: the block, the indices, then the operands.
 pub(crate) fn helper(k: &Kernel, h: &mut Helpers, view: usize, op: AtomicOp) -> String {
@@ -127,6 +221,18 @@ pub(crate) fn helper(k: &Kernel, h: &mut Helpers, view: usize, op: AtomicOp) -> 
     let (rank, t) = (v.rank as usize, v.elem);
     let name = format!("rk_at{view}_{}", op.name());
     let (checks, it) = (h.bounds_checks, super::target::ix(h.narrow));
+    let op_body = if is_narrow(t) {
+        let f = narrow_helper(h, t, op);
+        let args: String = ["x", "y"]
+            .iter()
+            .take(op.arg_count())
+            .map(|a| format!(", {a}"))
+            .collect();
+        let ret = if op.yields_value() { "return " } else { "" };
+        format!("    {ret}{f}(p{args});\n")
+    } else {
+        body(op, t)
+    };
     h.add(&name, || {
         let tn = cty(t);
         let mut params: Vec<String> = vec!["const rk_P& P".into()];
@@ -144,7 +250,7 @@ pub(crate) fn helper(k: &Kernel, h: &mut Helpers, view: usize, op: AtomicOp) -> 
         format!(
             "__device__ __forceinline__ {ret} {name}({}) {{\n{check}    {tn}* p = &{at};\n{}}}\n",
             params.join(", "),
-            body(op, t)
+            op_body
         )
     })
 }

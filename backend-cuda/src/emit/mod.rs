@@ -10,8 +10,9 @@
 //!
 //! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range, MDRange and
 //! TeamPolicy (with every team construct and scratch, [`team`]), `parallel_scan` over Range,
-//! atomics, every math function (the f64 transcendental functions CUDA's own library cannot give
-//! within the precision contract from the shared software library, lowered by [`wgsl_c`]).
+//! atomics (on u8/u16 Views through the enclosing 32-bit word), every math function (the f64
+//! transcendental functions CUDA's own library cannot give within the precision contract from the
+//! shared software library, lowered by [`wgsl_c`]).
 //! Atomics on scratch Views are `Err(EmitError::Unsupported)` naming the construct.
 
 mod atomic;
@@ -24,6 +25,7 @@ mod target;
 pub mod team;
 mod wgsl_c;
 
+pub use atomic::narrow_atomic_library;
 pub use params::{FieldType, ParamsLayout};
 pub use rokkos_core::emit::width::IndexWidth;
 pub use rokkos_core::emit::EmitError;
@@ -109,6 +111,11 @@ impl Helpers {
     /// Adds `def` under `name` unless present; returns `name`.
     pub(crate) fn add(&mut self, name: &str, def: impl FnOnce() -> String) -> String {
         self.set.add(name, def)
+    }
+    /// Declares `decl` (the prototype of helper `name`) ahead of every definition, for a helper
+    /// called by one whose name sorts before it.
+    pub(crate) fn declare(&mut self, name: &str, decl: String) {
+        self.set.declare(name, decl)
     }
     /// A fresh number for a generated name.
     pub(crate) fn next_id(&mut self) -> u32 {

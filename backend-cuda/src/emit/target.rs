@@ -323,14 +323,6 @@ impl Target for CudaC {
     }
     fn atomic(cx: &Cx<'_, Self>, h: &mut Helpers, a: &AtomicAccess) -> R<(String, bool)> {
         let k = param_id(a.view)?;
-        let t = cx.k.views[k].elem;
-        if matches!(t, ScalarType::U8 | ScalarType::U16) {
-            // CUDA's atomics are 32 and 64 bits wide; a narrow element would need a
-            // compare-and-swap loop on its enclosing word, not written yet.
-            return Err(EmitError::Unsupported(format!(
-                "atomic operations on {t} Views in CUDA kernels"
-            )));
-        }
         let mut args = shared::index_args(cx, h, &a.index)?;
         for e in &a.args {
             args.push(shared::expr(cx, h, e)?);

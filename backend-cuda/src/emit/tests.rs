@@ -298,22 +298,80 @@ fn narrow(t: ScalarType) -> bool {
     matches!(t, ScalarType::U8 | ScalarType::U16)
 }
 
-/// Atomics on u8 / u16 Views are refused by name (CUDA's atomics are 32 and 64 bits wide).
+/// Atomics on u8 / u16 Views, every operation (the store too), in both index variants: each
+/// View helper checks its indices and calls the type's word-wide helper, declared ahead of the
+/// definitions; NVRTC compiles the module for sm_90 and sm_80 and ptxas assembles it (where they
+/// are installed; `ROKKOS_REQUIRE_NVRTC=1` makes their absence a failure).
 #[test]
-fn atomics_on_narrow_views_are_unsupported() {
+fn atomics_on_narrow_views_compile() {
+    let mut k = per_type("narrow_atomic", true);
+    // Only the u8 and u16 Views and scalars (first in `NUM`): a u64 View refuses the 32-bit plan.
+    k.views.truncate(2);
+    k.scalars.truncate(2);
     for t in NUM.into_iter().filter(|t| narrow(*t)) {
-        let mut k = per_type("narrow_atomic", true);
         k.views[at(t) as usize].used_atomically = true;
-        k.body.push(Stmt::Atomic(AtomicAccess {
-            op: AtomicOp::Add,
-            view: ViewRef::Param(ViewId(at(t))),
-            index: vec![Expr::WorkIndex(0)],
-            args: vec![Expr::Param(ScalarParamId(at(t)))],
-        }));
-        let info = rokkos_core::ir::valid::validate(&k).unwrap();
-        match emit(&k, &info, &opts()) {
-            Err(EmitError::Unsupported(m)) => assert!(m.contains(&format!("{t} Views")), "{m}"),
-            other => panic!("{other:?}"),
+        for op in AtomicOp::ALL {
+            k.body.push(Stmt::Atomic(AtomicAccess {
+                op,
+                view: ViewRef::Param(ViewId(at(t))),
+                index: vec![Expr::WorkIndex(0)],
+                args: (0..op.arg_count())
+                    .map(|_| Expr::Param(ScalarParamId(at(t))))
+                    .collect(),
+            }));
+        }
+    }
+    let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+    for o in [opts(), w32()] {
+        let src = emit(&k, &info, &o).expect("emits").source;
+        for t in ["u8", "u16"] {
+            for op in AtomicOp::ALL {
+                let f = format!("rk_nat_{t}_{}", op.name());
+                let head = format!("{f}({t}* p");
+                let line = |end: char| {
+                    src.lines()
+                        .position(|l| l.contains(&head) && l.ends_with(end))
+                        .unwrap_or_else(|| panic!("no `{head}` ending in {end}:\n{src}"))
+                };
+                let (decl, _def) = (line(';'), line('{'));
+                let caller = src
+                    .lines()
+                    .position(|l| l.contains("rk_at0_") && l.ends_with('{'))
+                    .expect("a View helper");
+                assert!(decl < caller, "{src}");
+                assert!(src.contains(&format!("{f}(p")), "{src}");
+            }
+        }
+        // The word holding the element, and the compare-and-swap on it.
+        assert!(src.contains("(unsigned int*)((u64)p & ~3ull)"), "{src}");
+        assert!(
+            src.contains("atomicCAS(w, ob, (ob & ~(0xffu << sh))"),
+            "{src}"
+        );
+        assert!(
+            src.contains("atomicCAS(w, ob, (ob & ~(0xffffu << sh))"),
+            "{src}"
+        );
+        compile_all_archs(&src, &k.name);
+    }
+}
+
+/// Compiles `src` with NVRTC for every checked architecture and assembles it with ptxas, where
+/// they are installed; with `ROKKOS_REQUIRE_NVRTC=1` their absence fails.
+fn compile_all_archs(src: &str, name: &str) {
+    let required = std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1");
+    if let Err(e) = crate::compile::nvrtc_version() {
+        assert!(!required, "ROKKOS_REQUIRE_NVRTC=1 but {e}");
+        return;
+    }
+    let ptxas = crate::ptxas::find();
+    if let Err(e) = &ptxas {
+        assert!(!required, "ROKKOS_REQUIRE_NVRTC=1 but {e}");
+    }
+    for arch in crate::check::ARCHS {
+        let ptx = crate::compile::compile_ptx(src, name, arch).unwrap_or_else(|e| panic!("{e}"));
+        if let Ok(p) = &ptxas {
+            crate::ptxas::assemble(p, &ptx, name, arch).unwrap_or_else(|e| panic!("{e}"));
         }
     }
 }
