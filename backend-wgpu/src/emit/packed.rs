@@ -13,8 +13,8 @@
 //! atomic operations that commute, so no store can lose another's (a plain read-modify-write of the
 //! word would). Loads of a writable View are `atomicLoad`s of the word. Atomic `|`, `&`, `^` are
 //! one word atomic with the operand shifted into place (`&` with ones elsewhere); the other atomics
-//! (add, sub, min, max, exchange, compare-exchange) are compare-exchange loops on the word that
-//! replace only the element's bits.
+//! (store, add, sub, min, max, exchange, compare-exchange) are compare-exchange loops on the word
+//! that replace only the element's bits, so an atomic load never sees a value nobody stored.
 //!
 //! Team scratch of these types is refused (`Unsupported`): its words would need workgroup atomics.
 //!
@@ -179,7 +179,11 @@ pub(crate) fn atomic_body(
         A::Or => word_op("atomicOr", "x << sh"),
         A::Xor => word_op("atomicXor", "x << sh"),
         A::And => word_op("atomicAnd", &format!("(x << sh) | ~({max} << sh)")),
-        A::Store => format!("{head}    atomicAnd(p, ~({max} << sh));\n    atomicOr(p, x << sh);\n"),
+        // One compare-exchange, not a clear then a set: an atomic load between those two would
+        // see 0, a value nobody stored.
+        A::Store => format!(
+            "{head}    loop {{\n        let ob = atomicLoad(p);\n        let r = atomicCompareExchangeWeak(p, ob, (ob & ~({max} << sh)) | (x << sh));\n        if (r.exchanged) {{ return; }}\n    }}\n"
+        ),
         _ => {
             // A compare-exchange loop on the word that replaces only this element's bits.
             let new = match op {
