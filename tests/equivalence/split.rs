@@ -12,6 +12,7 @@ use rokkos::prelude::*;
 
 /// The forced binding limit: 256 `i32`s or 1024 `u8`s per chunk, so that the Views below (up to
 /// about 15 KiB) take up to 15 bindings each, within lavapipe's 32 per shader stage.
+#[cfg(feature = "wgpu")]
 pub const LIMIT: u64 = 1024;
 
 #[kernel]
