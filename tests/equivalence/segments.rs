@@ -280,3 +280,46 @@ mod on_segmented_wgpu {
         });
     }
 }
+
+#[kernel]
+fn bump_u32(i: usize, x: ViewMut<u32>) {
+    x[i] = x[i] + (i % 5) as u32;
+}
+
+#[kernel]
+fn sum_u32(i: usize, acc: &mut u32, x: View<u32>) {
+    *acc += x[i];
+}
+
+/// A View past the default device's real `max_buffer_size` (2 GiB - 1 on lavapipe: a View of
+/// 2 GiB + 16 KiB, held in three buffers of 1 GiB and bound as 17 chunks of 128 MiB), filled, run
+/// through a kernel and a reduction, and read back on both sides of each segment boundary. Ignored
+/// by default: it needs about 7 GiB of memory on lavapipe. Run it with
+/// `cargo test --features wgpu --test equivalence -- --ignored view_over_max_buffer_size`.
+#[cfg(feature = "wgpu")]
+#[test]
+#[ignore]
+fn view_over_max_buffer_size_on_wgpu() {
+    let Some(s) = crate::wgpu_space() else { return };
+    let max = s.max_buffer();
+    if max > 2 << 30 {
+        eprintln!(
+            "note: `{}` holds {max} bytes in one buffer: a View past it does not fit this test",
+            s.adapter_name()
+        );
+        return;
+    }
+    let n = (max / 4) as usize + 4096;
+    let x = View::<u32, 1, LayoutRight, _>::new_in(&s.memory_space(), "x", [n]).unwrap();
+    x.fill(1).unwrap();
+    parallel_for("bump_u32", RangePolicy::new(&s, 0..n), bump_u32(&x)).unwrap();
+    let got = parallel_reduce("sum_u32", RangePolicy::new(&s, 0..n), sum_u32(&x), Sum).unwrap();
+    let want = (0..n).fold(0u32, |a, i| a.wrapping_add(1 + (i % 5) as u32));
+    assert_eq!(got, want);
+    let seg = 1usize << (max.ilog2() - 2);
+    for edge in [seg, 2 * seg, n - 3] {
+        let around: View<u32, 1, LayoutStride, _> = x.subview((edge - 3..edge + 3,)).unwrap();
+        let want: Vec<u32> = (edge - 3..edge + 3).map(|i| 1 + (i % 5) as u32).collect();
+        assert_eq!(crate::to_host(&around), want, "around element {edge}");
+    }
+}
