@@ -294,7 +294,7 @@ fn sum_u32(i: usize, acc: &mut u32, x: View<u32>) {
 /// A View past the default device's real `max_buffer_size` (2 GiB - 1 on lavapipe: a View of
 /// 2 GiB + 16 KiB, held in three buffers of 1 GiB and bound as 17 chunks of 128 MiB), filled, run
 /// through a kernel and a reduction, and read back on both sides of each segment boundary. Ignored
-/// by default: it needs about 7 GiB of memory on lavapipe. Run it with
+/// by default: on lavapipe it takes 4.3 GB of memory and a minute (debug build). Run it with
 /// `cargo test --features wgpu --test equivalence -- --ignored view_over_max_buffer_size`.
 #[cfg(feature = "wgpu")]
 #[test]
