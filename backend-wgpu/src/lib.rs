@@ -136,9 +136,15 @@
 //!   part of the pipeline variant; a View that fits one binding gets the same code as before.
 //!   A kernel whose bindings then exceed `max_storage_buffers_per_shader_stage` (32 on
 //!   lavapipe) is `Err(Unsupported)` naming the kernel, its split Views and the limit. A View
-//!   larger than `max_buffer_size` (one wgpu buffer) is refused at allocation: a View over
-//!   several buffers is not implemented. [`MAX_BINDING_ENV`] and [`Wgpu::with_max_binding`]
-//!   force a smaller binding limit for tests.
+//!   larger than `max_buffer_size` (one wgpu buffer) is held in several buffers ("segments") of
+//!   the largest power of two of bytes within that limit, the last one shorter: a segment is a
+//!   whole number of chunks of every element type (the binding limit is kept at most the buffer
+//!   limit), so each chunk is bound from the segment holding it and the shader is the same.
+//!   Host reads and writes, device copies (between Views segmented at different places too),
+//!   fills, mirrors, resizes, subviews and reductions into an element span segments; a host read
+//!   goes through staging buffers of at most `max_buffer_size` bytes each. [`MAX_BINDING_ENV`],
+//!   [`MAX_BUFFER_ENV`], [`Wgpu::with_max_binding`], [`Wgpu::with_max_buffer`] and
+//!   [`Wgpu::with_test_limits`] force smaller limits for tests.
 //!
 //! # Failures
 //!
@@ -180,7 +186,7 @@ pub use runtime::adapters::{adapters, AdapterSummary, ADAPTER_ENV, HIDE_ENV};
 
 /// Environment variable that lets [`Wgpu::new`] take an adapter without SHADER_INT64 (`1`).
 pub const PARTIAL_ENV: &str = "ROKKOS_WGPU_PARTIAL";
-pub use runtime::ctx::{CACHE_DIR_ENV, MAX_BINDING_ENV, SPIN_ENV};
+pub use runtime::ctx::{CACHE_DIR_ENV, MAX_BINDING_ENV, MAX_BUFFER_ENV, SPIN_ENV};
 pub use runtime::launch::DUMP_ENV;
 pub use runtime::memory::{WgpuBuffer, WgpuSpace};
 
@@ -248,7 +254,7 @@ impl Wgpu {
     /// default device has them (the test suite runs the equivalence tests so). One device per
     /// list, made on first use; Views of one space cannot be used by another.
     pub fn with_hidden(hide: &str) -> Result<Wgpu> {
-        runtime::ctx::hiding_ctx(hide, None)
+        runtime::ctx::hiding_ctx(hide, Default::default())
             .map(|ctx| Wgpu { ctx })
             .map_err(unavailable)
     }
@@ -260,7 +266,28 @@ impl Wgpu {
     /// `min_storage_buffer_offset_alignment` cannot split anything: launches on Views larger than
     /// it answer `Err(Unsupported)`.
     pub fn with_max_binding(bytes: u64) -> Result<Wgpu> {
-        runtime::ctx::hiding_ctx("", Some(bytes))
+        Self::with_test_limits(Some(bytes), None)
+    }
+    /// A space on a device of its own on the same adapter (one per limit, made on first use)
+    /// whose Views are held in wgpu buffers of at most `bytes` bytes, for tests: every View larger
+    /// than that is allocated as several buffers ("segments", each the largest power of two of
+    /// bytes within the limit), as a View past the adapter's `max_buffer_size` is, so that small
+    /// Views exercise the segment code. Storage bindings are then at most `bytes` too.
+    /// [`MAX_BUFFER_ENV`] does the same for the default device. A limit below 8 bytes is
+    /// `Err(BackendUnavailable)`.
+    pub fn with_max_buffer(bytes: u64) -> Result<Wgpu> {
+        Self::with_test_limits(None, Some(bytes))
+    }
+    /// A space on a device of its own on the same adapter (one per pair of limits, made on first
+    /// use) with both test limits of [`Wgpu::with_max_binding`] and [`Wgpu::with_max_buffer`]
+    /// (`None`: the adapter's own), so that a View spans several buffers of several bindings
+    /// each.
+    pub fn with_test_limits(max_binding: Option<u64>, max_buffer: Option<u64>) -> Result<Wgpu> {
+        let limits = runtime::ctx::TestLimits {
+            binding: max_binding,
+            buffer: max_buffer,
+        };
+        runtime::ctx::hiding_ctx("", limits)
             .map(|ctx| Wgpu { ctx })
             .map_err(unavailable)
     }
@@ -268,6 +295,11 @@ impl Wgpu {
     /// [`Wgpu::with_max_binding`]).
     pub fn max_binding(&self) -> u64 {
         self.ctx.binding_max
+    }
+    /// The largest wgpu buffer a View's allocation on this space makes, in bytes; a larger View
+    /// is held in several (see [`Wgpu::with_max_buffer`]).
+    pub fn max_buffer(&self) -> u64 {
+        self.ctx.buffer_max
     }
     /// The adapter's name (e.g. `"llvmpipe (LLVM 19.1.7, 256 bits)"`).
     pub fn adapter_name(&self) -> &str {

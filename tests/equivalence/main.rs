@@ -280,6 +280,7 @@ mod range;
 mod reduce;
 mod reducers;
 mod scan;
+mod segments;
 mod sizes;
 mod small_ints;
 mod split;

@@ -54,7 +54,7 @@ fn total(i: usize, acc: &mut f32, x: View<f32>) {
 
 /// Rank-1 read-modify-write, rank-2 and rank-3 writes over every element, on Views of up to a
 /// few thousand elements (many chunks each when split).
-fn split_ranks<E: ExecutionSpace>(space: E) {
+pub(crate) fn split_ranks<E: ExecutionSpace>(space: E) {
     check(
         8,
         (crate::sizes(), 1usize..40, 1usize..9, any::<u64>()),
@@ -108,7 +108,7 @@ per_backend!(split_ranks);
 
 /// Subviews whose elements start deep inside a split buffer: a column of a LayoutRight View
 /// (LayoutStride) written from a column of a LayoutLeft one, and a 2-D block at an offset.
-fn split_subviews<E: ExecutionSpace>(space: E) {
+pub(crate) fn split_subviews<E: ExecutionSpace>(space: E) {
     check(8, (1usize..300, 2usize..6), |(rows, cols)| {
         let src: DevView<E, i32, 2, LayoutLeft> =
             dev_from_fn(&space, "src", [rows, cols], |[i, j]| (i * 10 + j) as i32)?;
@@ -159,7 +159,7 @@ per_backend!(split_subviews);
 
 /// Atomic additions into bins spread over many chunks, and packed `u8` Views: plain
 /// read-modify-writes and word atomics on bytes of every chunk.
-fn split_atomics_and_bytes<E: ExecutionSpace>(space: E) {
+pub(crate) fn split_atomics_and_bytes<E: ExecutionSpace>(space: E) {
     check(
         8,
         (crate::sizes(), 1usize..700, any::<u64>()),
@@ -206,7 +206,7 @@ per_backend!(split_atomics_and_bytes);
 /// A reduction over a split View, into a host value and into an element of another split View
 /// (the device joins it there); then fill, deep_copy between split Views, a mirror round trip and
 /// a resize keep every element.
-fn split_reductions_and_copies<E: ExecutionSpace>(space: E) {
+pub(crate) fn split_reductions_and_copies<E: ExecutionSpace>(space: E) {
     check(
         8,
         (crate::sizes(), 1usize..500, any::<u64>()),

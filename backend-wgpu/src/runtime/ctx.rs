@@ -50,8 +50,13 @@ pub(crate) struct Ctx {
     pub limits: wgpu::Limits,
     /// The largest storage binding a launch makes (`max_storage_buffer_binding_size`, or less
     /// when [`MAX_BINDING_ENV`] or [`crate::Wgpu::with_max_binding`] forces a test limit): a View
-    /// whose buffer is larger is bound as several chunks (see `launch::splits`).
+    /// whose buffer is larger is bound as several chunks (see `launch::splits`). Never above
+    /// `buffer_max`, so that a chunk's power of two of bytes divides a segment's.
     pub binding_max: u64,
+    /// The largest wgpu buffer a View's allocation makes (`max_buffer_size`, or less when
+    /// [`MAX_BUFFER_ENV`] or [`crate::Wgpu::with_max_buffer`] forces a test limit; at least 8): a
+    /// larger View is held in several buffers (see `runtime::segments`).
+    pub buffer_max: u64,
     pub state: Mutex<State>,
     pub err_buf: wgpu::Buffer,
     /// Host-mappable copy of `err_buf`, refreshed at the end of every submission that holds a
@@ -149,21 +154,43 @@ fn open_pipeline_cache(
 /// over several bindings as Views past the real limit are (see [`crate::Wgpu::with_max_binding`]).
 pub const MAX_BINDING_ENV: &str = "ROKKOS_WGPU_MAX_BINDING";
 
-fn create() -> std::result::Result<Arc<Ctx>, String> {
-    let max_binding = match std::env::var(MAX_BINDING_ENV) {
-        Ok(v) => Some(
-            v.trim()
-                .parse::<u64>()
-                .map_err(|e| format!("{MAX_BINDING_ENV}=`{v}`: not a number of bytes ({e})"))?,
-        ),
-        Err(_) => None,
-    };
-    create_hiding(super::adapters::hidden_features()?, max_binding)
+/// Environment variable (tests only): the largest wgpu buffer, in bytes, a View's allocation on
+/// the default device makes, below the adapter's `max_buffer_size`, so that small Views are held in
+/// several buffers as Views past the real limit are (see [`crate::Wgpu::with_max_buffer`]).
+pub const MAX_BUFFER_ENV: &str = "ROKKOS_WGPU_MAX_BUFFER";
+
+/// The test limit an environment variable names, if set.
+fn env_limit(name: &str) -> std::result::Result<Option<u64>, String> {
+    match std::env::var(name) {
+        Ok(v) => v
+            .trim()
+            .parse::<u64>()
+            .map(Some)
+            .map_err(|e| format!("{name}=`{v}`: not a number of bytes ({e})")),
+        Err(_) => Ok(None),
+    }
 }
 
-/// A device made (or not, and why) for one set of hidden capabilities and binding limit.
+fn create() -> std::result::Result<Arc<Ctx>, String> {
+    let limits = TestLimits {
+        binding: env_limit(MAX_BINDING_ENV)?,
+        buffer: env_limit(MAX_BUFFER_ENV)?,
+    };
+    create_hiding(super::adapters::hidden_features()?, limits)
+}
+
+/// Limits forced below the adapter's for tests (`None`: the adapter's own).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TestLimits {
+    /// The largest storage binding, in bytes.
+    pub binding: Option<u64>,
+    /// The largest buffer of a View's allocation, in bytes.
+    pub buffer: Option<u64>,
+}
+
+/// A device made (or not, and why) for one set of hidden capabilities and test limits.
 type Hiding = (
-    (wgpu::Features, Option<u64>),
+    (wgpu::Features, TestLimits),
     std::result::Result<Arc<Ctx>, String>,
 );
 
@@ -171,13 +198,10 @@ type Hiding = (
 static HIDING: Mutex<Vec<Hiding>> = Mutex::new(Vec::new());
 
 /// A device of its own on the default adapter with the capabilities `hide` lists (as
-/// `ROKKOS_WGPU_HIDE` does) hidden and storage bindings at most `max_binding` bytes; one per
-/// (list, limit), made on first use.
-pub(crate) fn hiding_ctx(
-    hide: &str,
-    max_binding: Option<u64>,
-) -> std::result::Result<Arc<Ctx>, String> {
-    let key = (super::adapters::parse_hidden(hide)?, max_binding);
+/// `ROKKOS_WGPU_HIDE` does) hidden and the test limits `limits`; one per (list, limits), made on
+/// first use.
+pub(crate) fn hiding_ctx(hide: &str, limits: TestLimits) -> std::result::Result<Arc<Ctx>, String> {
+    let key = (super::adapters::parse_hidden(hide)?, limits);
     let mut all = HIDING
         .lock()
         .map_err(|_| "a device creation panicked".to_string())?;
@@ -191,8 +215,13 @@ pub(crate) fn hiding_ctx(
 
 fn create_hiding(
     hidden: wgpu::Features,
-    max_binding: Option<u64>,
+    test: TestLimits,
 ) -> std::result::Result<Arc<Ctx>, String> {
+    if let Some(b) = test.buffer.filter(|&b| b < 8) {
+        return Err(format!(
+            "a buffer limit of {b} bytes: a View's buffer holds at least 8 bytes"
+        ));
+    }
     let instance = super::adapters::instance();
     let (adapter, chosen_because) = super::adapters::choose(&instance)?;
     let info = adapter.get_info();
@@ -250,6 +279,16 @@ fn create_hiding(
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
+    let buffer_max = test
+        .buffer
+        .map_or(limits.max_buffer_size, |m| m.min(limits.max_buffer_size))
+        .max(8);
+    let binding_max = test
+        .binding
+        .map_or(limits.max_storage_buffer_binding_size, |m| {
+            m.min(limits.max_storage_buffer_binding_size)
+        })
+        .min(buffer_max);
     Ok(Arc::new(Ctx {
         adapter_name: info.name,
         chosen_because,
@@ -260,9 +299,8 @@ fn create_hiding(
             int64: features.contains(wgpu::Features::SHADER_INT64),
             atomic64: features.contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS),
         },
-        binding_max: max_binding.map_or(limits.max_storage_buffer_binding_size, |m| {
-            m.min(limits.max_storage_buffer_binding_size)
-        }),
+        binding_max,
+        buffer_max,
         limits,
         state: Mutex::new(State {
             encoder: None,
@@ -727,13 +765,6 @@ impl Ctx {
             self.settle_locked(&mut st, Some(&words), covered, true)
         };
         self.then_uncaptured(mine)
-    }
-
-    /// Copies `size` bytes at `offset` (both multiples of 4) of `buf` to the host (submits pending
-    /// work first and waits); an out-of-bounds record of an earlier launch is the error.
-    pub(crate) fn read_back(&self, buf: &wgpu::Buffer, offset: u64, size: u64) -> Result<Vec<u8>> {
-        let mut v = self.read_regions(&[(buf, offset, size)])?;
-        Ok(v.pop().unwrap_or_default())
     }
 
     /// The one host synchronisation: submits the pending work together with copies of every

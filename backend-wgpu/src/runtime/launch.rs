@@ -51,10 +51,9 @@ pub(crate) fn prepare<'a, K: KernelIr<Space = WgpuSpace>>(
     let alias_rw: Vec<usize> = (0..views.len())
         .filter(|&i| {
             ir.views[i].access == Access::ReadOnly
-                && views
-                    .iter()
-                    .enumerate()
-                    .any(|(j, w)| j != i && w.writable && w.buffer.buf == views[i].buffer.buf)
+                && views.iter().enumerate().any(|(j, w)| {
+                    j != i && w.writable && w.buffer.first() == views[i].buffer.first()
+                })
         })
         .collect();
     let (ir, info, hash) = if alias_rw.is_empty() {
@@ -108,9 +107,11 @@ pub(crate) fn bare_ok(p: &Prepared<'_>, end: usize) -> bool {
 /// is a whole number of 32-bit words and of the storage offset alignment (both powers of two
 /// no larger than it), so each chunk's binding offset is valid and a packed `u8`/`u16` word never
 /// straddles two chunks. A limit too small for one aligned chunk is `Err(Unsupported)`.
+/// A View held in several buffers is always split (each is larger than a binding), and its
+/// chunks divide its segments (`runtime::segments`), so each chunk is bound from one of them.
 pub(crate) fn splits(ctx: &Ctx, p: &Prepared<'_>) -> Result<Vec<Split>> {
     let max = ctx.binding_max;
-    if p.views.iter().all(|v| v.buffer.buf.size() <= max) {
+    if p.views.iter().all(|v| v.buffer.size() <= max) {
         return Ok(Vec::new());
     }
     let align = u64::from(ctx.limits.min_storage_buffer_offset_alignment).max(4);
@@ -118,7 +119,7 @@ pub(crate) fn splits(ctx: &Ctx, p: &Prepared<'_>) -> Result<Vec<Split>> {
         .iter()
         .zip(&p.ir.views)
         .map(|(v, param)| {
-            let size = v.buffer.buf.size();
+            let size = v.buffer.size();
             if size <= max {
                 return Ok(Split::NONE);
             }
@@ -127,8 +128,13 @@ pub(crate) fn splits(ctx: &Ctx, p: &Prepared<'_>) -> Result<Vec<Split>> {
             let shift = elems.checked_ilog2().unwrap_or(0);
             let chunk = esize << shift;
             let chunks = u32::try_from(size.div_ceil(chunk)).ok();
+            // Guaranteed by `Ctx::binding_max <= Ctx::buffer_max` for the power-of-two element
+            // sizes; checked so that no chunk could ever be bound across two segments.
+            let fits_segments = v.buffer.segs.len() == 1 || v.buffer.layout.seg % chunk == 0;
             match chunks {
-                Some(chunks) if elems > 0 && chunk >= align => Ok(Split { chunks, shift }),
+                Some(chunks) if elems > 0 && chunk >= align && fits_segments => {
+                    Ok(Split { chunks, shift })
+                }
                 _ => Err(unsupported(format!(
                     "View `{}` of kernel `{}` ({size} bytes): a storage binding of at most {max} \
                      bytes cannot hold one chunk of whole elements aligned to the device's \
@@ -324,19 +330,22 @@ pub(crate) fn dispatch(
                     },
                 ];
                 for (k, v) in p.views.iter().enumerate() {
-                    let buf = &v.buffer.buf;
                     match crate::emit::split_of(&c.splits, k) {
+                        // Not split: within one binding, so one buffer (`splits`).
                         None => entries.push(wgpu::BindGroupEntry {
                             binding: entries.len() as u32,
-                            resource: buf.as_entire_binding(),
+                            resource: v.buffer.first().as_entire_binding(),
                         }),
                         Some(sp) => {
                             let esize = p.ir.views[k].elem.size() as u64;
-                            for (offset, size) in chunk_ranges(buf.size(), esize, sp) {
+                            for (at, size) in chunk_ranges(v.buffer.size(), esize, sp) {
+                                // `splits` checked that chunks divide segments.
+                                let (buffer, offset) =
+                                    v.buffer.within(at, size).unwrap_or((v.buffer.first(), at));
                                 entries.push(wgpu::BindGroupEntry {
                                     binding: entries.len() as u32,
                                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                                        buffer: buf,
+                                        buffer,
                                         offset,
                                         size: std::num::NonZeroU64::new(size),
                                     }),
@@ -358,11 +367,12 @@ pub(crate) fn dispatch(
                 })
             };
             // Launches whose buffers live on (Views, pooled parameter arenas and scratch) reuse
-            // bind groups; a buffer made for the one launch (a large one) makes a new one.
+            // bind groups; a buffer made for the one launch (a large one) makes a new one. A
+            // View's first buffer names its whole allocation (its other segments are fixed).
             let key = (
                 c as *const Compiled as usize,
                 std::iter::once(params.clone())
-                    .chain(p.views.iter().map(|v| v.buffer.buf.clone()))
+                    .chain(p.views.iter().map(|v| v.buffer.first().clone()))
                     .chain(extra.iter().map(|b| (***b).clone()))
                     .collect(),
             );

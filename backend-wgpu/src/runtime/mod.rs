@@ -1,6 +1,7 @@
 //! The wgpu runtime under the patterns, in dependency order (each module uses only those above
 //! it; what every device backend shares lives in `rokkos_core::device`):
 //!
+//! - [`segments`]: where the bytes of an allocation of several buffers lie;
 //! - [`adapters`]: which adapter is taken, and why (ranking, `ROKKOS_WGPU_ADAPTER`, `ROKKOS_WGPU_HIDE`);
 //! - [`pool`]: wgpu buffers in the shared buffer pool;
 //! - [`pipeline`]: compiled pipelines (kernels, partials joins) and how WGSL becomes one;
@@ -19,3 +20,4 @@ pub(crate) mod partials;
 pub(crate) mod pipeline;
 pub(crate) mod pool;
 pub(crate) mod reduction;
+pub(crate) mod segments;

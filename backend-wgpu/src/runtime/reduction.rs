@@ -76,12 +76,17 @@ pub(crate) fn finish_into<V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
 ) -> Result<()> {
     let fields = red.ir.acc_fields();
     let size = std::mem::size_of::<V>();
-    let elem = device_result_element(&fields, size, slot.byte_offset());
-    let same_device = std::ptr::eq(&*slot.buffer().ctx, ctx);
+    let buf = slot.buffer();
+    // The element's buffer (of a View held in several, the segment holding it) and its index
+    // there.
+    let seg = buf.within(slot.byte_offset() as u64, size as u64);
+    let elem =
+        seg.and_then(|(b, at)| Some((b, device_result_element(&fields, size, at as usize)?)));
+    let same_device = std::ptr::eq(&*buf.ctx, ctx);
     match (elem, red.parts.take()) {
-        (Some(elem), Some(parts)) if same_device => {
-            rokkos_core::space::check_byte_range(slot.buffer().bytes, slot.byte_offset(), size)?;
-            into_element(ctx, &red.spec(), parts, &slot.buffer().buf, elem)
+        (Some((seg, elem)), Some(parts)) if same_device => {
+            rokkos_core::space::check_byte_range(buf.bytes, slot.byte_offset(), size)?;
+            into_element(ctx, &red.spec(), parts, seg, elem)
         }
         (_, parts) => {
             red.parts = parts;
