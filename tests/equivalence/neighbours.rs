@@ -443,11 +443,12 @@ fn neighbours_nested_reduce<E: ExecutionSpace>(space: E) {
 per_backend!(neighbours_nested_reduce);
 
 #[kernel]
-fn five_point((i, j): (usize, usize), out: ViewMut<f64, 2>, u: View<f64, 2, LayoutLeft>) {
+fn five_point((i, j): (usize, usize), out: ViewMut<f32, 2>, u: View<f32, 2>) {
     out[(i, j)] = u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)] - 4.0 * u[(i, j)];
 }
 
-/// The 2-D five-point stencil (its input in `LayoutLeft`): over the interior of the grid, where
+/// The 2-D five-point stencil (its input in `LayoutLeft`; small integers in f32, so every
+/// backend's sums are exact): over the interior of the grid, where
 /// the device backends prove every access in bounds and emit it unchecked, the result is the host
 /// loop's, bit for bit; a box that reaches an edge fails naming `u`, on every backend: `[1, n)`
 /// in dimension 0 reads `u[(n, j)]` (`Err(OutOfBounds)`), `[0, n - 1)` reads `u[(0 - 1, j)]`
@@ -455,12 +456,11 @@ fn five_point((i, j): (usize, usize), out: ViewMut<f64, 2>, u: View<f64, 2, Layo
 /// in dimension 1.
 fn five_point_edges<E: ExecutionSpace>(space: E) {
     for (n, m) in [(3usize, 3usize), (5, 9), (34, 17)] {
-        let u: DevView<E, f64, 2, LayoutLeft> =
-            dev_from_fn(&space, "u", [n, m], |[a, c]| value(9, a * 64 + c)).unwrap();
+        let u: DevView<E, f32, 2, LayoutLeft> =
+            dev_from_fn(&space, "u", [n, m], |[a, c]| value(9, a * 64 + c) as f32).unwrap();
         let host_u = to_host(&u);
-        // `to_host` gives memory order: LayoutLeft's is column-major.
-        let at = |i: usize, j: usize| host_u[j * n + i];
-        let out: DevView<E, f64, 2> = dev(&space, "out", [n, m]).unwrap();
+        let at = |i: usize, j: usize| host_u[i * m + j];
+        let out: DevView<E, f32, 2> = dev(&space, "out", [n, m]).unwrap();
         let interior = MDRangePolicy::new(&space, [1, 1], [n - 1, m - 1]);
         let r = launch(&space, || {
             parallel_for("five_point", interior, five_point(&out, &u))
