@@ -498,3 +498,29 @@ fn five_point_edges<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(five_point_edges);
+
+/// What `#[kernel]` records of the stencil: the write and the five reads as shifted work indices
+/// (`rokkos::emit::inbounds`), the candidates a device launch proves in bounds.
+#[test]
+fn five_point_records_shifted_work_indices() {
+    use rokkos::emit::inbounds::{Shifted, Site};
+    use rokkos::KernelIr;
+    let out = View::<f32, 2>::new("out", [3, 3]).unwrap();
+    let u = View::<f32, 2, LayoutLeft>::new("u", [3, 3]).unwrap();
+    let ir = five_point(&out, &u).ir().unwrap();
+    let info = rokkos::ir::valid::validate(&ir).unwrap();
+    let at = |view, (a, b): (i64, i64)| Site {
+        view,
+        index: vec![Shifted { dim: 0, offset: a }, Shifted { dim: 1, offset: b }],
+    };
+    let mut want = vec![
+        at(0, (0, 0)),
+        at(1, (-1, 0)),
+        at(1, (1, 0)),
+        at(1, (0, -1)),
+        at(1, (0, 1)),
+        at(1, (0, 0)),
+    ];
+    want.sort();
+    assert_eq!(info.shifted, want, "{ir}");
+}
