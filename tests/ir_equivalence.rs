@@ -411,7 +411,7 @@ fn cuda_snapshots_match_golden_files() {
                 .iter()
                 .map(|_| JoinKind::Op(rokkos::ir::ReducerKind::Sum))
                 .collect(),
-            bare_in_bounds: false,
+            in_bounds: Default::default(),
             team: Some(rokkos_cuda::emit::TeamShape { team: 4, vlen: 2 }),
             width,
         };

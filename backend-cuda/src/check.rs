@@ -15,6 +15,7 @@
 use crate::compile::{compile_ptx, Arch};
 use crate::emit::{emit, CudaOptions, EmitError, Entry, IndexWidth};
 use rokkos_core::device::prepare::KernelCache;
+use rokkos_core::emit::inbounds::Proven;
 use rokkos_core::ir::eval::{EvalMemory, IrEval};
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
@@ -129,7 +130,7 @@ impl CudaCheck {
         &self,
         kernel: &K,
         opts: std::result::Result<CudaOptions, String>,
-        end: Option<usize>,
+        work: &[(usize, usize)],
         bounds: &[u64],
     ) -> Result<()> {
         let unsupported = |m: String| Error::Unsupported {
@@ -153,7 +154,7 @@ impl CudaCheck {
             }
         };
         let opts = CudaOptions {
-            bare_in_bounds: end.is_some_and(|e| p.drop_bare_checks(e)),
+            in_bounds: p.proven(work),
             ..opts
         };
         let widths: &[IndexWidth] = match crate::runtime::run::index_width(&p, bounds) {
@@ -279,10 +280,20 @@ fn for_opts() -> std::result::Result<CudaOptions, String> {
         block: BLOCK,
         bounds_checks: true,
         joins: Vec::new(),
-        bare_in_bounds: false,
+        in_bounds: Proven::NONE,
         team: None,
         width: IndexWidth::W64,
     })
+}
+
+/// The work range of a range launch (what `Prepared::proven` proves accesses over).
+fn range_work<S: ExecutionSpace>(policy: &RangePolicy<S>) -> [(usize, usize); 1] {
+    [(policy.begin(), policy.end())]
+}
+
+/// The work ranges of an MDRange launch, one per dimension.
+fn md_work<S: ExecutionSpace, const N: usize>(policy: &MDRangePolicy<S, N>) -> Vec<(usize, usize)> {
+    policy.begin().into_iter().zip(policy.end()).collect()
 }
 
 /// The bounds of a range launch (see `runtime::run::index_width`).
@@ -361,7 +372,7 @@ impl ExecutionSpace for CudaCheck {
         self.check(
             l.kernel(),
             for_opts(),
-            Some(l.policy().end()),
+            &range_work(l.policy()),
             &range_bounds(l.policy()),
         )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_range(l))
@@ -373,7 +384,7 @@ impl ExecutionSpace for CudaCheck {
         self.check(
             l.kernel(),
             for_opts(),
-            None,
+            &md_work(l.policy()),
             &md_bounds(l.label(), l.policy()),
         )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_mdrange(l))
@@ -386,7 +397,7 @@ impl ExecutionSpace for CudaCheck {
             team: Some(team_shape(l.policy())),
             ..o
         });
-        self.check(l.kernel(), opts, None, &[])?;
+        self.check(l.kernel(), opts, &[], &[])?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_team(l))
     }
     fn reduce_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
@@ -397,7 +408,7 @@ impl ExecutionSpace for CudaCheck {
         self.check(
             l.kernel(),
             reduce_opts(r),
-            Some(l.policy().end()),
+            &range_work(l.policy()),
             &range_bounds(l.policy()),
         )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
@@ -416,7 +427,7 @@ impl ExecutionSpace for CudaCheck {
         self.check(
             l.kernel(),
             reduce_opts(r),
-            None,
+            &md_work(l.policy()),
             &md_bounds(l.label(), l.policy()),
         )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
@@ -432,7 +443,7 @@ impl ExecutionSpace for CudaCheck {
             team: Some(team_shape(l.policy())),
             ..o
         });
-        self.check(l.kernel(), opts, None, &[])?;
+        self.check(l.kernel(), opts, &[], &[])?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_team(l, r)
         })
@@ -446,7 +457,12 @@ impl ExecutionSpace for CudaCheck {
             entry: Entry::Scan,
             ..o
         });
-        self.check(l.kernel(), opts, None, &range_bounds(l.policy()))?;
+        self.check(
+            l.kernel(),
+            opts,
+            &range_work(l.policy()),
+            &range_bounds(l.policy()),
+        )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.scan_range(l, r))
     }
 }

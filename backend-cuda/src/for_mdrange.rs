@@ -102,7 +102,7 @@ pub(crate) fn launch<
         block: BLOCK,
         bounds_checks: true,
         joins,
-        bare_in_bounds: false,
+        in_bounds: p.proven(&begin.into_iter().zip(end).collect::<Vec<_>>()),
         team: None,
         width,
     };
@@ -163,7 +163,7 @@ mod tests {
             block: BLOCK,
             bounds_checks: true,
             joins: vec![],
-            bare_in_bounds: false,
+            in_bounds: Default::default(),
             team: None,
             width: IndexWidth::W64,
         };

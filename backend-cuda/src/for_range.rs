@@ -24,7 +24,7 @@ pub(crate) fn run<K: KernelIr<Space = CudaSpace>>(
         block: BLOCK,
         bounds_checks: true,
         joins: Vec::new(),
-        bare_in_bounds: p.drop_bare_checks(end),
+        in_bounds: p.proven(&[(begin, end)]),
         team: None,
         width: index_width(&p, &[begin as u64, end as u64]),
     };

@@ -85,7 +85,7 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
         block: BLOCK,
         bounds_checks: true,
         joins,
-        bare_in_bounds: false,
+        in_bounds: Default::default(),
         team: Some(shape),
         width: crate::emit::IndexWidth::W64,
     };

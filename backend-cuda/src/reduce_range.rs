@@ -59,7 +59,7 @@ fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
         block: BLOCK,
         bounds_checks: true,
         joins,
-        bare_in_bounds: p.drop_bare_checks(end),
+        in_bounds: p.proven(&[(begin, end)]),
         team: None,
         width: index_width(&p, &[begin as u64, end as u64]),
     };

@@ -43,7 +43,7 @@ pub(crate) fn run<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
         block: BLOCK,
         bounds_checks: true,
         joins,
-        bare_in_bounds: false,
+        in_bounds: p.proven(&[(begin, end)]),
         team: None,
         width: index_width(&p, &[begin as u64, end as u64]),
     };

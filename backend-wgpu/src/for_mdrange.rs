@@ -71,7 +71,7 @@ pub(crate) fn launch<
         wg,
         joins: joins.clone(),
         addr32: addr32_ok(&p),
-        bare_in_bounds: false,
+        in_bounds: p.proven(&begin.into_iter().zip(end).collect::<Vec<_>>()),
         width: index_width(
             ctx,
             &p,

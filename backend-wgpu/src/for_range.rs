@@ -4,7 +4,7 @@
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, bare_ok, dispatch, index_width, pipeline, prepare, splits, wg_size,
+    addr32_ok, dispatch, index_width, pipeline, prepare, splits, wg_size,
 };
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::kernel::KernelIr;
@@ -25,7 +25,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>>(
         wg,
         joins: vec![],
         addr32: addr32_ok(&p),
-        bare_in_bounds: bare_ok(&p, end),
+        in_bounds: p.proven(&[(begin, end)]),
         width: index_width(ctx, &p, &[begin as u64, end as u64]),
         splits: splits(ctx, &p)?,
     };

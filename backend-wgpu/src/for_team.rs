@@ -134,7 +134,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         wg,
         joins: joins.clone(),
         addr32: addr32_ok(&p),
-        bare_in_bounds: false,
+        in_bounds: Default::default(),
         // The 32-bit team entry is not built (the width plan refuses team kernels).
         width: rokkos_core::emit::width::IndexWidth::W64,
         splits: splits(ctx, &p)?,

@@ -5,7 +5,7 @@
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, bare_ok, dispatch, index_width, pipeline, prepare, splits, wg_size,
+    addr32_ok, dispatch, index_width, pipeline, prepare, splits, wg_size,
 };
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{finish_host, finish_into, init_values, Reduction};
@@ -57,7 +57,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         wg,
         joins: joins.clone(),
         addr32: addr32_ok(&p),
-        bare_in_bounds: bare_ok(&p, end),
+        in_bounds: p.proven(&[(begin, end)]),
         width: index_width(ctx, &p, &[begin as u64, end as u64]),
         splits: splits(ctx, &p)?,
     };

@@ -5,8 +5,8 @@ use crate::emit::{EmitOptions, Entry};
 use crate::params::{storage_type, ParamsLayout};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, bare_ok, dispatch, fold, index_width, pipeline, prepare, read_fields,
-    scratch_buffer, splits, wg_size,
+    addr32_ok, dispatch, fold, index_width, pipeline, prepare, read_fields, scratch_buffer, splits,
+    wg_size,
 };
 use crate::runtime::reduction::init_values;
 use crate::{Wgpu, WgpuSpace};
@@ -35,7 +35,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         wg,
         joins: joins.clone(),
         addr32: addr32_ok(&p),
-        bare_in_bounds: bare_ok(&p, end),
+        in_bounds: p.proven(&[(begin, end)]),
         width,
         splits: splits(ctx, &p)?,
     };
@@ -44,7 +44,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         wg,
         joins,
         addr32: addr32_ok(&p),
-        bare_in_bounds: bare_ok(&p, end),
+        in_bounds: p.proven(&[(begin, end)]),
         width,
         splits: splits(ctx, &p)?,
     };

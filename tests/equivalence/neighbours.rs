@@ -441,3 +441,86 @@ fn neighbours_nested_reduce<E: ExecutionSpace>(space: E) {
     });
 }
 per_backend!(neighbours_nested_reduce);
+
+#[kernel]
+fn five_point((i, j): (usize, usize), out: ViewMut<f32, 2>, u: View<f32, 2>) {
+    out[(i, j)] = u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)] - 4.0 * u[(i, j)];
+}
+
+/// The 2-D five-point stencil (its input in `LayoutLeft`; small integers in f32, so every
+/// backend's sums are exact): over the interior of the grid, where
+/// the device backends prove every access in bounds and emit it unchecked, the result is the host
+/// loop's, bit for bit; a box that reaches an edge fails naming `u`, on every backend: `[1, n)`
+/// in dimension 0 reads `u[(n, j)]` (`Err(OutOfBounds)`), `[0, n - 1)` reads `u[(0 - 1, j)]`
+/// (Rust's overflow check where the kernel has one, else a wrapped index out of bounds), and so
+/// in dimension 1.
+fn five_point_edges<E: ExecutionSpace>(space: E) {
+    for (n, m) in [(3usize, 3usize), (5, 9), (34, 17)] {
+        let u: DevView<E, f32, 2, LayoutLeft> =
+            dev_from_fn(&space, "u", [n, m], |[a, c]| value(9, a * 64 + c) as f32).unwrap();
+        let host_u = to_host(&u);
+        let at = |i: usize, j: usize| host_u[i * m + j];
+        let out: DevView<E, f32, 2> = dev(&space, "out", [n, m]).unwrap();
+        let interior = MDRangePolicy::new(&space, [1, 1], [n - 1, m - 1]);
+        let r = launch(&space, || {
+            parallel_for("five_point", interior, five_point(&out, &u))
+        });
+        assert!(matches!(r, Ok(Ok(()))), "{n} x {m} interior: {r:?}");
+        let mut want = vec![0.0; n * m];
+        for i in 1..n - 1 {
+            for j in 1..m - 1 {
+                want[i * m + j] =
+                    at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1) - 4.0 * at(i, j);
+            }
+        }
+        assert_eq!(to_host(&out), want, "{n} x {m}");
+        let edges = [
+            ([1, 1], [n, m - 1], true),
+            ([1, 1], [n - 1, m], true),
+            ([0, 1], [n - 1, m - 1], false),
+            ([1, 0], [n - 1, m - 1], false),
+        ];
+        for (b, e, past_end) in edges {
+            let policy = MDRangePolicy::new(&space, b, e);
+            let r = launch(&space, || {
+                parallel_for("five_point", policy, five_point(&out, &u))
+            });
+            if past_end {
+                assert!(
+                    matches!(&r, Ok(Err(rokkos::Error::OutOfBounds { kernel, view, .. }))
+                        if kernel == "five_point" && view == "u"),
+                    "{b:?}..{e:?}: {r:?}"
+                );
+            } else if let Err(why) = expect_failure(r, "five_point", &["u"]) {
+                panic!("{b:?}..{e:?}: {why}");
+            }
+        }
+    }
+}
+per_backend!(five_point_edges);
+
+/// What `#[kernel]` records of the stencil: the write and the five reads as shifted work indices
+/// (`rokkos::emit::inbounds`), the candidates a device launch proves in bounds.
+#[test]
+fn five_point_records_shifted_work_indices() {
+    use rokkos::emit::inbounds::{Shifted, Site};
+    use rokkos::KernelIr;
+    let out = View::<f32, 2>::new("out", [3, 3]).unwrap();
+    let u = View::<f32, 2, LayoutLeft>::new("u", [3, 3]).unwrap();
+    let ir = five_point(&out, &u).ir().unwrap();
+    let info = rokkos::ir::valid::validate(&ir).unwrap();
+    let at = |view, (a, b): (i64, i64)| Site {
+        view,
+        index: vec![Shifted { dim: 0, offset: a }, Shifted { dim: 1, offset: b }],
+    };
+    let mut want = vec![
+        at(0, (0, 0)),
+        at(1, (-1, 0)),
+        at(1, (1, 0)),
+        at(1, (0, -1)),
+        at(1, (0, 1)),
+        at(1, (0, 0)),
+    ];
+    want.sort();
+    assert_eq!(info.shifted, want, "{ir}");
+}

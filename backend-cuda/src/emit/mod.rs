@@ -31,6 +31,7 @@ pub use rokkos_core::emit::width::IndexWidth;
 pub use rokkos_core::emit::EmitError;
 pub use team::{TeamLaunch, TeamShape};
 
+use rokkos_core::emit::inbounds::Proven;
 use rokkos_core::emit::{joins, names, walk, HelperSet};
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{Kernel, MathFn, Pattern, WorkKind};
@@ -64,10 +65,11 @@ pub struct CudaOptions {
     pub bounds_checks: bool,
     /// One join per accumulator (reductions).
     pub joins: Vec<JoinKind>,
-    /// Range kernels: the launcher proved the work range inside extent 0 of every rank-1 View
-    /// argument, so an access at the bare work index needs no check (set where
-    /// `Prepared::drop_bare_checks` allows: not under `ROKKOS_DEVICE_BOUNDS_CHECKS=all`).
-    pub bare_in_bounds: bool,
+    /// The accesses the launcher proved in bounds for every work item of this launch
+    /// ([`rokkos_core::emit::inbounds`]: every index a work index plus or minus a literal, the
+    /// policy's bounds inside the View's extents), emitted without a check (from
+    /// `Prepared::proven`: none under `ROKKOS_DEVICE_BOUNDS_CHECKS=all`).
+    pub in_bounds: Proven,
     /// Team kernels: the policy's team size and vector length (required for them, ignored
     /// otherwise). [`CudaOptions::block`] is then the block of a reduction's second pass only.
     pub team: Option<TeamShape>,
@@ -98,8 +100,8 @@ pub(crate) struct Helpers {
     set: HelperSet,
     /// [`CudaOptions::bounds_checks`].
     pub(crate) bounds_checks: bool,
-    /// [`CudaOptions::bare_in_bounds`] for a range kernel.
-    pub(crate) bare: bool,
+    /// [`CudaOptions::in_bounds`].
+    pub(crate) proven: Proven,
     /// The 32-bit variant ([`CudaOptions::width`]).
     pub(crate) narrow: bool,
     /// The first math library helper the WGSL lowering refused ([`wgsl_c`]): the library is a
@@ -245,7 +247,7 @@ pub fn emit(
     let params = params::params_layout(kernel, opts.width);
     let mut h = Helpers {
         bounds_checks: opts.bounds_checks,
-        bare: opts.bare_in_bounds && kernel.work == WorkKind::Range,
+        proven: opts.in_bounds.clone(),
         narrow,
         ..Helpers::default()
     };

@@ -10,7 +10,7 @@ use rokkos_core::emit::walk::{self as shared, Cx, ForPlan, Target};
 use rokkos_core::emit::{codes, names, EmitError};
 use rokkos_core::ir::{
     ArithOp, AtomicAccess, BitwiseOp, CmpOp, Expr, Kernel, LocalId, LogicOp, MathFn, ScalarType,
-    Stmt, Value, ViewRef, WorkKind,
+    Stmt, Value, ViewRef,
 };
 
 type R<T> = Result<T, EmitError>;
@@ -283,10 +283,10 @@ impl Target for CudaC {
         if let ViewRef::Scratch(id) = view {
             return super::team::load(cx, h, id, index);
         }
-        let k = param_id(view)?;
-        if let Some(r) = bare_access(cx, h, k, index) {
+        if let Some(r) = proven_access(cx, h, view, index)? {
             return Ok(r);
         }
+        let k = param_id(view)?;
         let args = shared::index_args(cx, h, index)?;
         let name = accessor(cx, h, k, false);
         Ok(format!("{name}(P, {})", args.join(", ")))
@@ -301,10 +301,10 @@ impl Target for CudaC {
         if let ViewRef::Scratch(id) = view {
             return super::team::store(cx, h, id, index, value);
         }
-        let k = param_id(view)?;
-        if let Some(r) = bare_access(cx, h, k, index) {
+        if let Some(r) = proven_access(cx, h, view, index)? {
             return Ok(format!("{r} = {}", shared::expr(cx, h, value)?));
         }
+        let k = param_id(view)?;
         let mut args = shared::index_args(cx, h, index)?;
         args.push(shared::expr(cx, h, value)?);
         let name = accessor(cx, h, k, true);
@@ -373,17 +373,27 @@ fn param_id(v: ViewRef) -> R<usize> {
     }
 }
 
-/// `P.vk[off + w0 * s0]` at the bare work index of a range kernel whose launcher proved the range
-/// inside extent 0 of View `k` (rank 1), else `None`.
-fn bare_access(cx: &Cx<'_, CudaC>, h: &Helpers, k: usize, index: &[Expr]) -> Option<String> {
-    let bare = matches!(index, [Expr::WorkIndex(0)]);
-    (h.bare && bare && cx.k.work == WorkKind::Range && cx.k.views[k].rank == 1).then(|| {
-        let sp = Spelling {
-            field: &field,
-            narrow: None,
-        };
-        format!("P.{}[{}]", names::view(k), index::bare_offset(k, &sp))
-    })
+/// `P.vk[off + Σ idx_d · s_d]` for an access the launcher proved in bounds
+/// ([`super::CudaOptions::in_bounds`]), else `None` (the checked accessor).
+fn proven_access(
+    cx: &Cx<'_, CudaC>,
+    h: &mut Helpers,
+    view: ViewRef,
+    index: &[Expr],
+) -> R<Option<String>> {
+    let (ViewRef::Param(p), Some(idx)) = (view, h.proven.index_of(view, index)) else {
+        return Ok(None);
+    };
+    let args = shared::index_args(cx, h, &idx)?;
+    let sp = Spelling {
+        field: &field,
+        narrow: None,
+    };
+    Ok(Some(format!(
+        "P.{}[{}]",
+        names::view(p.0 as usize),
+        index::offset_at(p.0 as usize, &args, &sp)
+    )))
 }
 
 /// The bounds-checked load (or store, when `store`) helper of View `k`: every index against its

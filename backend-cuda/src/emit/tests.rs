@@ -23,7 +23,7 @@ fn opts() -> CudaOptions {
         block: 256,
         bounds_checks: true,
         joins: Vec::new(),
-        bare_in_bounds: false,
+        in_bounds: Default::default(),
         team: None,
         width: IndexWidth::W64,
     }
@@ -566,7 +566,7 @@ fn the_32_bit_variant_of_a_kernel_outside_the_plan_is_refused() {
 }
 
 /// The two device bounds-check settings (`rokkos_core::device::bounds`): with the proven checks
-/// dropped (the launcher proved the range inside every rank-1 View, `bare_in_bounds`) the
+/// dropped (the launcher proved the range inside every rank-1 View, `in_bounds`) the
 /// triad's accesses at the bare work index index the View directly; with every check kept, each
 /// access goes through its checked accessor. Accesses the launcher did not prove (here `b[i + 1]`)
 /// are checked in both, and so they are in the 32-bit variant.
@@ -578,11 +578,15 @@ fn proven_checks_are_dropped_only_where_the_setting_allows() {
     let b = kb.view::<f32>("b", 1, Access::ReadOnly);
     kb.store(a, i.clone(), b.load(i.clone()) + b.load(i + 1usize));
     let k = kb.finish().unwrap();
+    // A launch over 0..64 with both Views of extent 64 proves `a[i]` and `b[i]`, not `b[i + 1]`.
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let proven =
+        rokkos_core::emit::inbounds::Proven::prove(&info.shifted, &[(0, 64)], &[&[64], &[64]]);
     for width in [IndexWidth::W64, IndexWidth::W32] {
         let dropped = check_with(
             &k,
             &CudaOptions {
-                bare_in_bounds: true,
+                in_bounds: proven.clone(),
                 width,
                 ..opts()
             },
@@ -597,5 +601,55 @@ fn proven_checks_are_dropped_only_where_the_setting_allows() {
         assert!(!body.contains("P.v0["), "{body}");
         assert!(body.contains("rk_st0(P, w0, "), "{body}");
         assert!(all.contains("if (i0 >= P.v0_e0)"), "{all}");
+    }
+}
+
+/// The 2-D five-point stencil over the interior `[1, n-1)²` of `n × n` Views: every access is
+/// proven and indexes its View directly; over `[0, n)` in dimension 0 (the policy reaches the
+/// edge) `u[(i-1, j)]` and `u[(i+1, j)]` go through the checked accessor, the rest stay direct.
+/// Each index variant the kernel has, compiled by NVRTC where it is installed.
+#[test]
+fn stencil_checks_go_exactly_where_the_launch_proves_them() {
+    let mut kb = KernelBuilder::new("five_point", WorkKind::MDRange(2));
+    let (i, j) = (kb.work_index(0), kb.work_index(1));
+    let out = kb.view::<f32>("out", 2, Access::Writable);
+    let u = kb.view::<f32>("u", 2, Access::ReadOnly);
+    let sum = u.load(vec![i.clone() - 1usize, j.clone()])
+        + u.load(vec![i.clone() + 1usize, j.clone()])
+        + u.load(vec![i.clone(), j.clone() - 1usize])
+        + u.load(vec![i.clone(), j.clone() + 1usize])
+        - u.load(vec![i.clone(), j.clone()]) * 4.0f32;
+    kb.store(out, vec![i, j], sum);
+    let k = kb.finish().unwrap();
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let ext: &[usize] = &[34, 34];
+    let prove = |b| rokkos_core::emit::inbounds::Proven::prove(&info.shifted, b, &[ext, ext]);
+    let (interior, edge) = (prove(&[(1, 33), (1, 33)]), prove(&[(0, 34), (1, 33)]));
+    // `i - 1` keeps the kernel out of the 32-bit variant (its width plan's decision).
+    let exact32 = rokkos_core::emit::width::plan(&k).index32.is_ok();
+    let widths = [IndexWidth::W64, IndexWidth::W32];
+    for width in widths.into_iter().filter(|&w| exact32 || w == widths[0]) {
+        let body = |in_bounds: &rokkos_core::emit::inbounds::Proven| {
+            let opts = CudaOptions {
+                in_bounds: in_bounds.clone(),
+                width,
+                ..opts()
+            };
+            let src = check_with(&k, &opts);
+            src[src.find("void rk_work(").unwrap()..].to_string()
+        };
+        let b = body(&interior);
+        assert!(!b.contains("rk_ld") && !b.contains("rk_st"), "{b}");
+        assert_eq!(b.matches("P.v1[").count(), 5, "{b}");
+        assert!(
+            b.contains("P.v0[P.v0_off + w0 * P.v0_s0 + w1 * P.v0_s1] = "),
+            "{b}"
+        );
+        let b = body(&edge);
+        assert_eq!(b.matches("rk_ld1(P, ").count(), 2, "{b}");
+        assert_eq!(b.matches("P.v1[").count(), 3, "{b}");
+        let b = body(&Default::default());
+        assert_eq!(b.matches("rk_ld1(P, ").count(), 5, "{b}");
+        assert!(b.contains("rk_st0(P, "), "{b}");
     }
 }

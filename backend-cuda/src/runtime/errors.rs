@@ -191,7 +191,7 @@ mod tests {
             block: 256,
             bounds_checks: true,
             joins: vec![],
-            bare_in_bounds: false,
+            in_bounds: Default::default(),
             team: None,
             width: crate::emit::IndexWidth::W64,
         };

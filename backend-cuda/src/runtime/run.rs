@@ -230,8 +230,8 @@ pub(crate) fn enqueue_steps(
             // SAFETY: the block was filled at the offsets the emitter declared for this variant
             // (`args`), with every View's whole buffer, and the pooled buffers' sizes, as the
             // ranges; the generated kernel checks every View index against its extent (bounds
-            // checks are on), or accesses the bare work index only where the launcher proved
-            // the range inside the View (`bare_in_bounds`); reductions write their partials at
+            // checks are on), except at the accesses the launcher proved inside the View's
+            // extents for every work item of the policy (`in_bounds`); reductions write their partials at
             // block indices below the grid the partials were sized for, and their result at
             // element 0; team kernels index their level-1 pool below `grid * l1s` bytes and
             // their dynamic shared memory below the level-0 pools' bytes, which the launcher

@@ -208,7 +208,7 @@ fn the_index_variant_is_part_of_the_module_key() {
         block: super::run::BLOCK,
         bounds_checks: true,
         joins: Vec::new(),
-        bare_in_bounds: false,
+        in_bounds: Default::default(),
         team: None,
         width,
     };

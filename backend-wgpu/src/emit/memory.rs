@@ -298,25 +298,33 @@ pub(crate) fn index_args(
         .collect()
 }
 
-/// The unchecked element reference of `view[i]` at the bare work index of a range kernel when the
-/// launcher proved it in bounds ([`super::EmitOptions::bare_in_bounds`]), else `None`.
-fn bare_access(cx: &Cx<'_>, h: &Helpers, view: ViewRef, index: &[Expr]) -> Option<String> {
-    let ViewRef::Param(p) = view else { return None };
+/// The unchecked element reference of `view[index]` when the launcher proved the access in
+/// bounds ([`super::EmitOptions::in_bounds`]; addresses are then 32-bit) and the View is bound
+/// whole as a plain array; else `None` (the checked accessor).
+fn proven_access(
+    cx: &Cx<'_>,
+    h: &mut Helpers,
+    view: ViewRef,
+    index: &[Expr],
+) -> Result<Option<String>, EmitError> {
+    let ViewRef::Param(p) = view else {
+        return Ok(None);
+    };
     let k = p.0 as usize;
-    let bare = matches!(index, [Expr::WorkIndex(0)]);
-    let packed = super::packed::is_packed(cx.k.views[k].elem);
-    let whole = super::split_of(&h.splits, k).is_none();
-    (h.bare && bare && whole && cx.k.views[k].rank == 1 && !is_atomic(cx, k) && !packed).then(
-        || {
-            let field = |n: &str| format!("P.{n}");
-            let narrow = |e: &str| format!("u32({e})");
-            let sp = Spelling {
-                field: &field,
-                narrow: Some(&narrow),
-            };
-            format!("v{k}[{}]", index::bare_offset(k, &sp))
-        },
-    )
+    let plain = super::split_of(&h.splits, k).is_none()
+        && !is_atomic(cx, k)
+        && !super::packed::is_packed(cx.k.views[k].elem);
+    let Some(idx) = h.proven.index_of(view, index).filter(|_| plain) else {
+        return Ok(None);
+    };
+    let args = index_args(cx, h, &idx)?;
+    let field = |n: &str| format!("P.{n}");
+    let narrow = |e: &str| format!("u32({e})");
+    let sp = Spelling {
+        field: &field,
+        narrow: Some(&narrow),
+    };
+    Ok(Some(format!("v{k}[{}]", index::offset_at(k, &args, &sp))))
 }
 
 /// `view[index]`.
@@ -326,7 +334,7 @@ pub(crate) fn load(
     view: ViewRef,
     index: &[Expr],
 ) -> Result<String, EmitError> {
-    if let Some(r) = bare_access(cx, h, view, index) {
+    if let Some(r) = proven_access(cx, h, view, index)? {
         return Ok(r);
     }
     if let ViewRef::Scratch(id) = view {
@@ -381,7 +389,7 @@ pub(crate) fn store(
     index: &[Expr],
     value: &Expr,
 ) -> Result<String, EmitError> {
-    if let Some(r) = bare_access(cx, h, view, index) {
+    if let Some(r) = proven_access(cx, h, view, index)? {
         return Ok(format!("{r} = {}", expr(cx, h, value)?));
     }
     if let ViewRef::Scratch(id) = view {

@@ -33,6 +33,7 @@ pub(crate) use memory::{ERR_SLOTS, SLOT_WORDS};
 pub(crate) fn memory_err_words() -> usize {
     memory::ERR_WORDS
 }
+use rokkos_core::emit::inbounds::Proven;
 use rokkos_core::emit::width::{self, IndexWidth};
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{Kernel, ScalarType};
@@ -72,11 +73,12 @@ pub struct EmitOptions {
     /// below element `u32::MAX - 1` of its buffer, so `offset + Σ idx·stride` of an in-bounds
     /// index fits a `u32`. Index checks against the extents stay 64-bit and exact.
     pub addr32: bool,
-    /// Range kernels: the launcher has checked that the work range lies inside extent 0 of every
-    /// rank-1 View argument, so an access `v[i]` at the bare work index is in bounds and is
-    /// emitted without a check (what the native path's per-chunk check achieves on the host).
-    /// Only used together with `addr32`.
-    pub bare_in_bounds: bool,
+    /// The accesses the launcher proved in bounds for every work item of this launch
+    /// ([`rokkos_core::emit::inbounds`]: every index a work index plus or minus a literal, the
+    /// policy's bounds inside the View's extents), emitted without a check (what the native
+    /// path's per-chunk check achieves on the host). Only used together with `addr32`, on
+    /// Views bound whole, neither packed nor atomic.
+    pub in_bounds: Proven,
     /// The index width ([`rokkos_core::emit::width`]): in the 32-bit variant every IR `u64`
     /// (work indices, extents, strides, offsets, `usize` locals and scalars) is a `u32`. The
     /// launcher chooses it per launch ([`crate::runtime::launch`]); `W32` implies `addr32`.
@@ -176,8 +178,8 @@ pub(crate) struct Helpers {
     pub(crate) addr32: bool,
     /// [`Caps::atomic64`].
     pub(crate) atomic64: bool,
-    /// [`EmitOptions::bare_in_bounds`] (with `addr32`) for a range kernel.
-    pub(crate) bare: bool,
+    /// [`EmitOptions::in_bounds`] (empty without `addr32`).
+    pub(crate) proven: Proven,
     /// The 32-bit variant ([`EmitOptions::width`]): indices and offsets are `u32`.
     pub(crate) w32: bool,
     /// [`Caps::int64`]: helpers may use 64-bit integers.
@@ -292,7 +294,11 @@ pub fn emit(
     let mut h = Helpers {
         addr32: opts.addr32,
         atomic64: caps.atomic64,
-        bare: opts.addr32 && opts.bare_in_bounds && kernel.work == rokkos_core::ir::WorkKind::Range,
+        proven: if opts.addr32 {
+            opts.in_bounds.clone()
+        } else {
+            Proven::NONE
+        },
         w32,
         int64: caps.int64,
         splits: opts.splits.clone(),

@@ -2,8 +2,23 @@
 //! SHADER_INT64, the capabilities lavapipe and NVIDIA adapters have): every operator family.
 
 use super::*;
+use rokkos_core::emit::inbounds::Proven;
 use rokkos_core::ir::build::KernelBuilder;
 use rokkos_core::ir::*;
+
+/// The accesses a launch over `lo..hi` in every work dimension proves when every View has extent
+/// `n` in every dimension.
+pub(crate) fn proven_over(
+    k: &Kernel,
+    info: &rokkos_core::ir::valid::KernelInfo,
+    (lo, hi): (u64, u64),
+    n: usize,
+) -> Proven {
+    let ext: Vec<Vec<usize>> = k.views.iter().map(|v| vec![n; v.rank as usize]).collect();
+    let refs: Vec<&[usize]> = ext.iter().map(|e| &e[..]).collect();
+    let bounds = vec![(lo, hi); k.work.index_rank() as usize];
+    Proven::prove(&info.shifted, &bounds, &refs)
+}
 
 pub(crate) fn naga_check(src: &str) {
     naga_check_with(
@@ -37,7 +52,11 @@ fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
             wg: 64,
             joins: joins.clone(),
             addr32,
-            bare_in_bounds: addr32,
+            in_bounds: if addr32 {
+                proven_over(k, &info, (1, 63), 64)
+            } else {
+                Proven::NONE
+            },
             width: rokkos_core::emit::width::IndexWidth::W64,
             splits: vec![],
         };
@@ -105,7 +124,7 @@ fn check_w32(
         wg: 64,
         joins: joins.to_vec(),
         addr32: true,
-        bare_in_bounds: true,
+        in_bounds: proven_over(k, info, (1, 63), 64),
         width: rokkos_core::emit::width::IndexWidth::W32,
         splits: vec![],
     };
@@ -403,7 +422,7 @@ fn f32_rem_runs_without_int64() {
         wg: 64,
         joins: vec![],
         addr32: true,
-        bare_in_bounds: true,
+        in_bounds: proven_over(&k, &info, (0, 64), 64),
         width: rokkos_core::emit::width::IndexWidth::W32,
         splits: vec![],
     };
@@ -527,7 +546,7 @@ fn every_math_function_in(checks: bool) {
                 wg: 64,
                 joins: vec![],
                 addr32: false,
-                bare_in_bounds: false,
+                in_bounds: Proven::NONE,
                 width: rokkos_core::emit::width::IndexWidth::W64,
                 splits: vec![],
             };
@@ -561,7 +580,11 @@ fn may_fail_only_with_checked_accesses() {
             wg: 64,
             joins: vec![],
             addr32: true,
-            bare_in_bounds: proven,
+            in_bounds: if proven {
+                proven_over(k, &info, (0, 64), 64)
+            } else {
+                Proven::NONE
+            },
             width: rokkos_core::emit::width::IndexWidth::W64,
             splits: vec![],
         };
@@ -609,7 +632,7 @@ fn every_atomic_on_every_type() {
         wg: 64,
         joins: vec![],
         addr32: true,
-        bare_in_bounds: false,
+        in_bounds: Proven::NONE,
         width: rokkos_core::emit::width::IndexWidth::W64,
         splits: vec![],
     };
@@ -795,7 +818,7 @@ fn team_constructs_validate() {
                         vec![]
                     },
                     addr32: t == 4,
-                    bare_in_bounds: false,
+                    in_bounds: Proven::NONE,
                     width: rokkos_core::emit::width::IndexWidth::W64,
                     splits: vec![],
                 };
@@ -821,7 +844,7 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
         wg: shape.wg(),
         joins: vec![],
         addr32: false,
-        bare_in_bounds: false,
+        in_bounds: Proven::NONE,
         width: rokkos_core::emit::width::IndexWidth::W64,
         splits: vec![],
     };
@@ -946,7 +969,7 @@ fn f32_stream_kernels_in_32_bits() {
             wg: 256,
             joins,
             addr32: true,
-            bare_in_bounds: true,
+            in_bounds: proven_over(&k, &info, (0, 64), 64),
             width: rokkos_core::emit::width::IndexWidth::W32,
             splits: vec![],
         };
@@ -1004,4 +1027,75 @@ fn every_f64_math_function_validates() {
         rokkos_core::emit::mathlib::f64::call(&mut h, M::Sqrt, &["x".into()]),
         None
     );
+}
+
+/// `out[(i, j)] = u[(i-1, j)] + u[(i+1, j)] + u[(i, j-1)] + u[(i, j+1)] - 4 u[(i, j)]` over an
+/// MDRange.
+pub(crate) fn five_point() -> Kernel {
+    let mut kb = KernelBuilder::new("five_point", WorkKind::MDRange(2));
+    let (i, j) = (kb.work_index(0), kb.work_index(1));
+    let out = kb.view::<f32>("out", 2, Access::Writable);
+    let u = kb.view::<f32>("u", 2, Access::ReadOnly);
+    let sum = u.load(vec![i.clone() - 1usize, j.clone()])
+        + u.load(vec![i.clone() + 1usize, j.clone()])
+        + u.load(vec![i.clone(), j.clone() - 1usize])
+        + u.load(vec![i.clone(), j.clone() + 1usize])
+        - u.load(vec![i.clone(), j.clone()]) * 4.0f32;
+    kb.store(out, vec![i, j], sum);
+    kb.finish().expect("records")
+}
+
+/// The 2-D five-point stencil over the interior `[1, n-1)²` of `n × n` Views: every access is
+/// proven, so the module has no checked accessor and cannot record an error. Over `[0, n)` in
+/// dimension 0 (the policy reaches the edge) `u[(i-1, j)]` and `u[(i+1, j)]` keep their checks,
+/// the other accesses stay unchecked; with nothing proven (`ROKKOS_DEVICE_BOUNDS_CHECKS=all`)
+/// every access is checked. Each module validates, in each index variant the kernel has.
+#[test]
+fn stencil_checks_go_exactly_where_the_launch_proves_them() {
+    let k = five_point();
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let n = 34usize;
+    let ext: &[usize] = &[n, n];
+    let interior = Proven::prove(&info.shifted, &[(1, 33), (1, 33)], &[ext, ext]);
+    let edge = Proven::prove(&info.shifted, &[(0, 34), (1, 33)], &[ext, ext]);
+    assert_eq!(interior.sites().len(), 6);
+    assert_eq!(edge.sites().len(), 4);
+    // `i - 1` keeps the kernel out of the 32-bit variant (its width plan's decision).
+    let widths = [
+        rokkos_core::emit::width::IndexWidth::W64,
+        rokkos_core::emit::width::IndexWidth::W32,
+    ];
+    let exact32 = rokkos_core::emit::width::plan(&k).index32.is_ok();
+    for width in widths.into_iter().filter(|&w| exact32 || w == widths[0]) {
+        let emit_with = |in_bounds: &Proven| {
+            let opts = EmitOptions {
+                entry: Entry::For,
+                wg: 64,
+                joins: vec![],
+                addr32: true,
+                in_bounds: in_bounds.clone(),
+                width,
+                splits: vec![],
+            };
+            let e = emit(&k, &info, &opts, Caps::ALL).expect("emits");
+            naga_check(&e.source);
+            let body = e.source[e.source.find("fn rk_work(").unwrap()..].to_string();
+            (body, e.may_fail)
+        };
+        let (body, may_fail) = emit_with(&interior);
+        assert!(
+            !may_fail && !body.contains("rk_ld") && !body.contains("rk_st"),
+            "{body}"
+        );
+        assert_eq!(body.matches("v1[").count(), 5, "{body}");
+        let (body, may_fail) = emit_with(&edge);
+        assert!(may_fail);
+        assert_eq!(body.matches("rk_ld1(").count(), 2, "{body}");
+        assert_eq!(body.matches("v1[").count(), 3, "{body}");
+        assert!(!body.contains("rk_st0("), "{body}");
+        let (body, may_fail) = emit_with(&Proven::NONE);
+        assert!(may_fail);
+        assert_eq!(body.matches("rk_ld1(").count(), 5, "{body}");
+        assert!(body.contains("rk_st0("), "{body}");
+    }
 }

@@ -94,13 +94,6 @@ pub(crate) fn index_width(ctx: &Ctx, p: &Prepared<'_>, bounds: &[u64]) -> IndexW
     plan.width(p.launch_fits(bounds))
 }
 
-/// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument (see
-/// [`EmitOptions::bare_in_bounds`]) and the device bounds-check setting lets such proven checks
-/// go (`rokkos_core::device::bounds`).
-pub(crate) fn bare_ok(p: &Prepared<'_>, end: usize) -> bool {
-    p.drop_bare_checks(end)
-}
-
 /// How each View argument is bound ([`EmitOptions::splits`]): empty when every View's buffer fits
 /// one storage binding (`Ctx::binding_max`), else per View one [`Split`], a larger one as
 /// chunks of `2^shift` elements, the largest power of two whose bytes fit the limit. Such a chunk

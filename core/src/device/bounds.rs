@@ -11,9 +11,10 @@
 //!
 //! - every View access of a device kernel is checked against its extents, and a violation is
 //!   `Err(OutOfBounds)` naming kernel, View, index and extent at the next synchronisation;
-//! - a check is dropped only where the launcher proved it redundant for the whole launch (today:
-//!   an access at the bare work index of a range kernel to a rank-1 View whose extent covers the
-//!   range, [`crate::device::prepare::Prepared::bare_ok`]).
+//! - a check is dropped only where the launcher proved it redundant for the whole launch: an
+//!   access whose every index is a work index plus or minus a literal (`u[i - 1]`,
+//!   `u[(i, j + 1)]`), when the policy's bounds keep it inside the View's extents for every work
+//!   item ([`crate::emit::inbounds`], [`crate::device::prepare::Prepared::proven`]).
 //!
 //! There is deliberately no setting that turns checks off. An unchecked device access is reachable
 //! from safe code (the index is the user's value) and would read or write device memory outside

@@ -2,6 +2,7 @@
 //! hashed once per kernel type), the View bindings and scalars in IR parameter order, checked
 //! against the parameters, and the facts the emitters' fast variants depend on.
 
+use crate::emit::inbounds::Proven;
 use crate::error::{Error, Result};
 use crate::ir::{self, valid::KernelInfo, Value};
 use crate::kernel::{KernelArg, KernelIr, ViewBinding};
@@ -163,19 +164,23 @@ impl<M: MemorySpace> Prepared<'_, M> {
         crate::emit::width::launch_fits(sizes, self.addr32_ok())
     }
 
-    /// Whether the device kernel of a range launch over `..end` may drop the checks of its
-    /// accesses at the bare work index: [`Prepared::bare_ok`] proves them redundant, and the
-    /// device bounds-check setting ([`crate::device::bounds`]) lets proven checks go.
-    pub fn drop_bare_checks(&self, end: usize) -> bool {
-        crate::device::bounds::BoundsChecks::get().drop_proven() && self.bare_ok(end)
+    /// The accesses a device launch over `bounds` (`begin..end` of each work dimension: one for
+    /// a range, `N` for an MDRange) emits unchecked: those [`Prepared::prove`] proves, unless the
+    /// device bounds-check setting ([`crate::device::bounds`]) keeps every check.
+    pub fn proven(&self, bounds: &[(usize, usize)]) -> Proven {
+        if crate::device::bounds::BoundsChecks::get().drop_proven() {
+            self.prove(bounds)
+        } else {
+            Proven::NONE
+        }
     }
 
-    /// Whether a range launch over `..end` stays inside extent 0 of every rank-1 View argument
-    /// (so an access at the bare work index needs no check).
-    pub fn bare_ok(&self, end: usize) -> bool {
-        self.views
-            .iter()
-            .all(|v| v.extents.len() != 1 || end <= v.extents[0])
+    /// The kernel's accesses at shifted work indices ([`crate::emit::inbounds`]) that stay
+    /// inside their View's extents for every work item of a launch over `bounds`.
+    pub fn prove(&self, bounds: &[(usize, usize)]) -> Proven {
+        let bounds: Vec<(u64, u64)> = bounds.iter().map(|&(b, e)| (b as u64, e as u64)).collect();
+        let extents: Vec<&[usize]> = self.views.iter().map(|v| v.extents).collect();
+        Proven::prove(&self.info.shifted, &bounds, &extents)
     }
 }
 

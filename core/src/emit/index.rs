@@ -15,16 +15,24 @@ pub struct Spelling<'a> {
 /// `off + Σ i_d · s_d` of View `k` with index variables `i0, i1, ..`, in the address type the
 /// spelling says (64-bit, or 32-bit with every term narrowed).
 pub fn offset_sum(k: usize, rank: usize, sp: &Spelling<'_>) -> String {
+    let vars: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
+    offset_at(k, &vars, sp)
+}
+
+/// `off + Σ idx[d] · s_d` of View `k` at the index expressions `idx` (one per dimension), in the
+/// address type the spelling says: the offset helpers' sum, and the element of an access the
+/// launcher proved in bounds ([`super::inbounds`]), which is emitted without a helper.
+pub fn offset_at(k: usize, idx: &[String], sp: &Spelling<'_>) -> String {
     let f = |n: String| (sp.field)(&n);
     let cast = |e: String| match sp.narrow {
         Some(n) => n(&e),
         None => e,
     };
     let mut s = cast(f(names::offset(k)));
-    for d in 0..rank {
+    for (d, i) in idx.iter().enumerate() {
         s.push_str(&format!(
             " + {} * {}",
-            cast(format!("i{d}")),
+            cast(i.clone()),
             cast(f(names::stride(k, d)))
         ));
     }
@@ -36,20 +44,4 @@ pub fn oob_conditions(k: usize, rank: usize, sp: &Spelling<'_>) -> Vec<String> {
     (0..rank)
         .map(|d| format!("i{d} >= {}", (sp.field)(&names::extent(k, d))))
         .collect()
-}
-
-/// The element offset at the bare work index `w0` of a rank-1 View whose range was proven inside
-/// its extent: `off + w0 · s0`, narrowed to 32 bits.
-pub fn bare_offset(k: usize, sp: &Spelling<'_>) -> String {
-    let f = |n: String| (sp.field)(&n);
-    let cast = |e: String| match sp.narrow {
-        Some(n) => n(&e),
-        None => e,
-    };
-    format!(
-        "{} + {} * {}",
-        cast(f(names::offset(k))),
-        cast(names::work(0)),
-        cast(f(names::stride(k, 0)))
-    )
 }

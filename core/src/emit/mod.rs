@@ -7,6 +7,7 @@
 //! that every target computes the same thing the IR evaluator computes.
 
 pub mod codes;
+pub mod inbounds;
 pub mod index;
 pub mod joins;
 pub mod mathlib;

@@ -41,6 +41,9 @@ pub struct KernelInfo {
     /// For a team kernel, whether its vector lanes may run in parallel with the effect of running
     /// them in order ([`super::lanes_independent`]; computed once here, not per launch).
     pub lanes_independent: bool,
+    /// The View accesses whose every index is a shifted work index, the candidates a launch may
+    /// prove in bounds ([`crate::emit::inbounds`]; computed once here, proven per launch).
+    pub shifted: Vec<crate::emit::inbounds::Site>,
 }
 
 impl KernelInfo {
@@ -79,6 +82,7 @@ pub fn analyze(kernel: &Kernel) -> KernelInfo {
         uses_team_constructs: false,
         calls: BTreeSet::new(),
         lanes_independent: super::lanes_independent(kernel),
+        shifted: crate::emit::inbounds::sites(kernel),
     };
     info.types.extend(kernel.views.iter().map(|v| v.elem));
     info.types.extend(kernel.scalars.iter().map(|s| s.ty));
