@@ -1005,3 +1005,22 @@ fn every_f64_math_function_validates() {
         None
     );
 }
+
+/// Every function of the shared f32 math library, alone, forms a module that naga accepts without
+/// SHADER_F64.
+#[test]
+fn every_f32_math_function_validates_without_f64() {
+    for f in MathFn::ALL {
+        let mut h = Helpers::default();
+        let args: Vec<String> = (0..f.arity()).map(|i| format!("b[{i}]")).collect();
+        let Some(e) = rokkos_core::emit::mathlib::f32::call(&mut h, f, &args) else {
+            continue;
+        };
+        let src = format!(
+            "fn rk_f32_bits(b: u32) -> f32 {{ return bitcast<f32>(b); }}\n{}\n@group(0) @binding(0) var<storage, read_write> b: array<f32>;\n@compute @workgroup_size(1) fn main() {{ b[3] = {e}; }}\n",
+            h.render()
+        );
+        assert!(!src.contains("f64"), "{f:?} uses f64:\n{src}");
+        naga_check_with(&src, naga::valid::Capabilities::SHADER_INT64);
+    }
+}

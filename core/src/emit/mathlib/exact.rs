@@ -1,7 +1,7 @@
 //! Exact floating-point building blocks in WGSL, for `f32` and `f64` alike: the opaque identity,
 //! error-free sums and products (`two_sum`, `two_prod`), a sum rounded to odd, an exact `ldexp`, and
 //! the correctly rounded fused multiply-add built from them. The f32 and f64 math libraries
-//! (`rokkos-wgpu`'s `math_f32`, [`super::f64`]) and `mul_add` use them; every helper is generated
+//! ([`super::f32`], [`super::f64`]) and `mul_add` use them; every helper is generated
 //! from one template per type, named `rk_<type>_<name>`.
 //!
 //! GPU compilers treat WGSL float arithmetic as relaxed: they may reassociate, cancel `(a + b) - a`,
