@@ -494,6 +494,7 @@ fn rk_f32_powf(x: f32, y: f32) -> f32 {
 /// becomes a double-float, so `r` keeps 48 significant bits however small it is.
 fn rem_pio2(h: &mut impl MathHelpers) -> String {
     basics(h);
+    exact::mac_u32(h);
     let words = std::iter::repeat_n(0u32, 2)
         .chain(TWO_OVER_PI.iter().copied().take(8))
         .map(|w| format!("{w:#010x}u"))
@@ -507,31 +508,32 @@ fn rem_pio2(h: &mut impl MathHelpers) -> String {
         + "fn rk_f32_rem_pio2(x: f32) -> vec3<f32> {
     if (abs(x) <= $PIO4) { return vec3<f32>(x, 0.0f, 0.0f); }
     let b = bitcast<u32>(x);
-    let mant = u64((b & 0x7fffffu) | 0x800000u);
+    let mant = (b & 0x7fffffu) | 0x800000u;
     // |x| = mant·2^ex with ex >= -24 here; the table starts with two zero words.
     let sh = i32((b >> 23u) & 0xffu) - 150i + 32i;
     let q = sh / 32i;
-    let ms = mant << u32(sh % 32i);
+    let rho = u32(sh % 32i);
+    // M·2^rho in two 32-bit limbs (the high one shifted in two steps: a shift by 32 is not one).
     var m: array<u32, 2>;
-    m[0] = u32(ms & 0xfffffffflu);
-    m[1] = u32(ms >> 32u);
+    m[0] = mant << rho;
+    m[1] = (mant >> 1u) >> (31u - rho);
     // acc = Σ_j (M·2^rho)·T[q + j]·2^(32·(7 - j)); the integer part of x·2/π is at limb 7.
     var acc: array<u32, 10>;
     for (var j = 0i; j < 6i; j = j + 1i) {
-        let w = u64(RK_F32_TWO_OVER_PI[q + j]);
-        var carry = 0lu;
+        let w = RK_F32_TWO_OVER_PI[q + j];
+        var carry = 0u;
         var pos = 7i - j;
         for (var k = 0i; k < 2i; k = k + 1i) {
-            let t = u64(acc[pos]) + u64(m[k]) * w + carry;
-            acc[pos] = u32(t & 0xfffffffflu);
-            carry = t >> 32u;
+            let t = rk_u32_mac(acc[pos], m[k], w, carry);
+            acc[pos] = t.x;
+            carry = t.y;
             pos = pos + 1i;
         }
         loop {
-            if (carry == 0lu || pos >= 10i) { break; }
-            let t = u64(acc[pos]) + carry;
-            acc[pos] = u32(t & 0xfffffffflu);
-            carry = t >> 32u;
+            if (carry == 0u || pos >= 10i) { break; }
+            let t = acc[pos] + carry;
+            carry = select(0u, 1u, t < carry);
+            acc[pos] = t;
             pos = pos + 1i;
         }
     }
@@ -1025,6 +1027,157 @@ mod tests {
             "the emitted f32 library differs from {} (regenerate with ROKKOS_BLESS=1 if the change is intended)",
             path.display()
         );
+    }
+
+    /// `rk_u32_mac` as written in WGSL (wrapping 32-bit operations, in the same order).
+    fn mac(c: u32, a: u32, b: u32, d: u32) -> (u32, u32) {
+        let (al, ah, bl, bh) = (a & 0xffff, a >> 16, b & 0xffff, b >> 16);
+        let (ll, lh, hl) = (al * bl, al * bh, ah * bl);
+        let mid = (ll >> 16) + (lh & 0xffff) + (hl & 0xffff);
+        let lo = (mid << 16) | (ll & 0xffff);
+        let hi = ah * bh + (lh >> 16) + (hl >> 16) + (mid >> 16);
+        let s = lo.wrapping_add(c);
+        let t = s.wrapping_add(d);
+        (t, hi + u32::from(s < c) + u32::from(t < d))
+    }
+
+    /// The limbs of `x·2/π` that `rk_f32_rem_pio2` accumulates (`|x| > π/4`), in 32-bit limbs as
+    /// the WGSL does now (`wide: false`) or in 64-bit integers as it did before (`wide: true`).
+    fn limbs(x: f32, wide: bool) -> [u32; 10] {
+        let table: Vec<u32> = [0, 0]
+            .into_iter()
+            .chain(TWO_OVER_PI.into_iter().take(8))
+            .collect();
+        let b = x.to_bits();
+        let mant = (b & 0x7f_ffff) | 0x80_0000;
+        let sh = ((b >> 23) & 0xff) as i32 - 150 + 32;
+        let (q, rho) = ((sh / 32) as usize, (sh % 32) as u32);
+        let m = if wide {
+            let ms = u64::from(mant) << rho;
+            [ms as u32, (ms >> 32) as u32]
+        } else {
+            [mant << rho, (mant >> 1) >> (31 - rho)]
+        };
+        let mut acc = [0u32; 10];
+        for j in 0..6 {
+            let w = table[q + j];
+            let mut pos = 7 - j;
+            if wide {
+                let mut carry = 0u64;
+                for mk in m {
+                    let t = u64::from(acc[pos]) + u64::from(mk) * u64::from(w) + carry;
+                    (acc[pos], carry) = (t as u32, t >> 32);
+                    pos += 1;
+                }
+                while carry != 0 && pos < 10 {
+                    let t = u64::from(acc[pos]) + carry;
+                    (acc[pos], carry) = (t as u32, t >> 32);
+                    pos += 1;
+                }
+            } else {
+                let mut carry = 0u32;
+                for mk in m {
+                    (acc[pos], carry) = mac(acc[pos], mk, w, carry);
+                    pos += 1;
+                }
+                while carry != 0 && pos < 10 {
+                    let t = acc[pos].wrapping_add(carry);
+                    carry = u32::from(t < carry);
+                    acc[pos] = t;
+                    pos += 1;
+                }
+            }
+        }
+        acc
+    }
+
+    /// `rk_u32_mac` is `c + a·b + d` exactly, at the edges of its halves and at random.
+    #[test]
+    fn mac_is_exact() {
+        let edges = [
+            0u32,
+            1,
+            0xffff,
+            0x1_0000,
+            0x1_ffff,
+            0x8000_0000,
+            0xffff_0000,
+            u32::MAX,
+        ];
+        let mut r = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = || {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            r as u32
+        };
+        let mut cases: Vec<[u32; 4]> = Vec::new();
+        for &a in &edges {
+            for &b in &edges {
+                for &c in &edges {
+                    for &d in &edges {
+                        cases.push([c, a, b, d]);
+                    }
+                }
+            }
+        }
+        cases.extend((0..100_000).map(|_| [rand(), rand(), rand(), rand()]));
+        for [c, a, b, d] in cases {
+            let want = u64::from(c) + u64::from(a) * u64::from(b) + u64::from(d);
+            let (lo, hi) = mac(c, a, b, d);
+            assert_eq!(
+                (u64::from(hi) << 32) | u64::from(lo),
+                want,
+                "{c} + {a}·{b} + {d}"
+            );
+        }
+    }
+
+    /// The 32-bit-limb Payne–Hanek product is the 64-bit one's, limb for limb (so the reduced
+    /// argument and quadrant, computed from those limbs by unchanged code, are bit for bit the
+    /// same): every binade above π/4 with random significands and both ends, the floats nearest
+    /// to multiples of π/2 (the hardest cases for the reduction), and their neighbours.
+    #[test]
+    fn reduction_limbs_match_the_64_bit_ones() {
+        let mut xs: Vec<f32> = Vec::new();
+        let mut r = 0x9e37_79b9_7f4a_7c15u64;
+        for e in 126u32..=254 {
+            xs.push(f32::from_bits(e << 23));
+            xs.push(f32::from_bits((e << 23) | 0x7f_ffff));
+            for _ in 0..2000 {
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                xs.push(f32::from_bits((e << 23) | (r as u32 & 0x7f_ffff)));
+            }
+        }
+        for k in (1..200_000u64).chain((1..2000).map(|k| k * 1_000_003)) {
+            xs.push((k as f64 * consts::FRAC_PI_2) as f32);
+        }
+        for b in [
+            0x4afd_0ad8u32,
+            0x5922_aa80,
+            0x5d08_0000,
+            0x6d0c_28d7,
+            0x7a54_0000,
+        ] {
+            xs.push(f32::from_bits(b));
+        }
+        let near: Vec<f32> = xs
+            .iter()
+            .flat_map(|x| [-1i32, 1].map(|d| f32::from_bits(x.to_bits().wrapping_add_signed(d))))
+            .collect();
+        xs.extend(near);
+        xs.push(f32::MAX);
+        let mut n = 0;
+        for x in xs {
+            if !(x.abs() > consts::FRAC_PI_4 as f32 && x.is_finite()) {
+                continue;
+            }
+            n += 1;
+            assert_eq!(limbs(x, false), limbs(x, true), "x = {x:e}");
+        }
+        assert!(n > 600_000, "{n} arguments");
     }
 
     /// The constants are what their names say.

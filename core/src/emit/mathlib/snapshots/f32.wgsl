@@ -388,31 +388,32 @@ const RK_F32_TWO_OVER_PI = array<u32, 10>(0x00000000u, 0x00000000u, 0xa2f9836eu,
 fn rk_f32_rem_pio2(x: f32) -> vec3<f32> {
     if (abs(x) <= 7.853982e-1f) { return vec3<f32>(x, 0.0f, 0.0f); }
     let b = bitcast<u32>(x);
-    let mant = u64((b & 0x7fffffu) | 0x800000u);
+    let mant = (b & 0x7fffffu) | 0x800000u;
     // |x| = mant·2^ex with ex >= -24 here; the table starts with two zero words.
     let sh = i32((b >> 23u) & 0xffu) - 150i + 32i;
     let q = sh / 32i;
-    let ms = mant << u32(sh % 32i);
+    let rho = u32(sh % 32i);
+    // M·2^rho in two 32-bit limbs (the high one shifted in two steps: a shift by 32 is not one).
     var m: array<u32, 2>;
-    m[0] = u32(ms & 0xfffffffflu);
-    m[1] = u32(ms >> 32u);
+    m[0] = mant << rho;
+    m[1] = (mant >> 1u) >> (31u - rho);
     // acc = Σ_j (M·2^rho)·T[q + j]·2^(32·(7 - j)); the integer part of x·2/π is at limb 7.
     var acc: array<u32, 10>;
     for (var j = 0i; j < 6i; j = j + 1i) {
-        let w = u64(RK_F32_TWO_OVER_PI[q + j]);
-        var carry = 0lu;
+        let w = RK_F32_TWO_OVER_PI[q + j];
+        var carry = 0u;
         var pos = 7i - j;
         for (var k = 0i; k < 2i; k = k + 1i) {
-            let t = u64(acc[pos]) + u64(m[k]) * w + carry;
-            acc[pos] = u32(t & 0xfffffffflu);
-            carry = t >> 32u;
+            let t = rk_u32_mac(acc[pos], m[k], w, carry);
+            acc[pos] = t.x;
+            carry = t.y;
             pos = pos + 1i;
         }
         loop {
-            if (carry == 0lu || pos >= 10i) { break; }
-            let t = u64(acc[pos]) + carry;
-            acc[pos] = u32(t & 0xfffffffflu);
-            carry = t >> 32u;
+            if (carry == 0u || pos >= 10i) { break; }
+            let t = acc[pos] + carry;
+            carry = select(0u, 1u, t < carry);
+            acc[pos] = t;
             pos = pos + 1i;
         }
     }
@@ -543,4 +544,21 @@ fn rk_f32_fast_two_sum(a0: f32, b0: f32) -> vec2<f32> {
     let b = rk_f32_opq(b0);
     let s = a + b;
     return vec2<f32>(s, b - rk_f32_opq(rk_f32_opq(s) - a));
+}
+
+fn rk_u32_mac(c: u32, a: u32, b: u32, d: u32) -> vec2<u32> {
+    let al = a & 0xffffu;
+    let ah = a >> 16u;
+    let bl = b & 0xffffu;
+    let bh = b >> 16u;
+    let ll = al * bl;
+    let lh = al * bh;
+    let hl = ah * bl;
+    // The middle column holds at most 3·(2^16 - 1).
+    let mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
+    let lo = (mid << 16u) | (ll & 0xffffu);
+    let hi = ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u);
+    let s = lo + c;
+    let t = s + d;
+    return vec2<u32>(t, hi + select(0u, 1u, s < c) + select(0u, 1u, t < d));
 }
