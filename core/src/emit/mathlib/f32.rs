@@ -994,39 +994,11 @@ pub fn call(h: &mut impl MathHelpers, func: MathFn, xs: &[String]) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emit::HelperSet;
 
-    /// The helpers as WGSL text, as the WGSL target keeps them.
-    #[derive(Default)]
-    struct Wgsl(HelperSet);
-    impl MathHelpers for Wgsl {
-        fn add_wgsl(&mut self, name: &str, wgsl: impl FnOnce() -> String) -> String {
-            self.0.add(name, wgsl)
-        }
-    }
-
-    /// The whole library as the WGSL target emits it (every function's helpers, in name order)
-    /// against `snapshots/f32.wgsl`, so that a change of the emitted text is a reviewable diff.
-    /// Regenerate with `ROKKOS_BLESS=1 cargo test -p rokkos-core f32_library_snapshot`.
+    /// The whole library as the WGSL target emits it against `snapshots/f32.wgsl`.
     #[test]
     fn f32_library_snapshot() {
-        let mut h = Wgsl::default();
-        for f in MathFn::ALL {
-            let args: Vec<String> = (0..f.arity()).map(|i| format!("b[{i}]")).collect();
-            call(&mut h, f, &args);
-        }
-        let got = h.0.render();
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("src/emit/mathlib/snapshots/f32.wgsl");
-        if std::env::var_os("ROKKOS_BLESS").is_some() {
-            std::fs::write(&path, &got).unwrap();
-        }
-        let want = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            got == want,
-            "the emitted f32 library differs from {} (regenerate with ROKKOS_BLESS=1 if the change is intended)",
-            path.display()
-        );
+        super::super::snapshot::check("f32", call);
     }
 
     /// `rk_u32_mac` as written in WGSL (wrapping 32-bit operations, in the same order).

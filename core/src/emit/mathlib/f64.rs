@@ -1089,6 +1089,12 @@ pub fn call(h: &mut impl MathHelpers, func: MathFn, xs: &[String]) -> Option<Str
 mod tests {
     use super::*;
 
+    /// The whole library as the WGSL target emits it against `snapshots/f64.wgsl`.
+    #[test]
+    fn f64_library_snapshot() {
+        super::super::snapshot::check("f64", call);
+    }
+
     /// The constants are what their names say.
     #[test]
     fn constants() {

@@ -18,6 +18,8 @@
 pub mod exact;
 pub mod f32;
 pub mod f64;
+#[cfg(test)]
+mod snapshot;
 
 use crate::ir::Value;
 
