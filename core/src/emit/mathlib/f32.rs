@@ -47,7 +47,7 @@
 //! and against Rust's own `f32` functions and prints the largest errors). Special values (NaN,
 //! ±∞, ±0 with its sign, overflow to ∞, underflow to 0, domain errors to NaN) follow Rust.
 
-use super::{exact, inv_factorial, template, MathHelpers, TWO_OVER_PI};
+use super::{exact, inv_factorial, library_text, templates, MathHelpers, TWO_OVER_PI};
 use crate::ir::{MathFn, ScalarType, Value};
 use std::f64::consts;
 
@@ -98,6 +98,12 @@ fn constant(name: &str) -> Option<f32> {
         "SIXTH_LO" => split(-1.0 / 6.0).1,
         "TWO_THIRDS" => split(2.0 / 3.0).0,
         "TWO_THIRDS_LO" => split(2.0 / 3.0).1,
+        // Below these, sin, tan, asin, atan, sinh and tanh are x and cos is 1, to within half an
+        // ulp; above ATAN_BIG atan is ±π/2; from POW_INT_LIMIT on every f32 is an even integer.
+        "SIN_TINY" | "COS_TINY" | "TAN_TINY" | "ASIN_TINY" | "ATAN_TINY" | "SINH_TINY"
+        | "TANH_TINY" => 2f32.powi(-12),
+        "ATAN_BIG" => 2f32.powi(26),
+        "POW_INT_LIMIT" => 2f32.powi(24),
         _ if name.starts_with("TWO_P") || name.starts_with("TWO_M") => {
             // Powers of two, exact: TWO_P24 = 2^24, TWO_M12 = 2^-12.
             let k: i32 = name[5..].parse().ok()?;
@@ -116,9 +122,24 @@ fn horner(x: &str, c: &[f64]) -> String {
 /// Registers helper `name` (whose text is `src` with the constants and `snippets` filled in).
 fn def(h: &mut impl MathHelpers, name: &str, src: &str, snippets: &[(&str, String)]) -> String {
     h.add_wgsl(name, || {
-        template(src, snippets, |n| constant(n).map(Value::F32))
+        library_text(src, F32, snippets, PARAMS, |n| constant(n).map(Value::F32))
     })
 }
+
+/// The parameters of the shared templates ([`templates`]) spelled for `f32`: the ranges of the
+/// exponential functions (beyond them the result is ∞ or 0), the thresholds of `sinh`, `cosh`,
+/// `tanh` and `atan_dd`, and `ldexp` as the scaling helper.
+const PARAMS: &[(&str, &str)] = &[
+    ("SCALE", "ldexp"),
+    ("EXP_OVER", "90.0f"),
+    ("EXP_UNDER", "-104.0f"),
+    ("EXP2_OVER", "129.0f"),
+    ("EXP2_UNDER", "-151.0f"),
+    ("HYP_SMALL", "12.0f"),
+    ("HYP_BIG", "90.0f"),
+    ("TANH_SMALL", "10.0f"),
+    ("FOUR_THIRDS", "1.3333334f"),
+];
 
 /// The exact building blocks and `rk_f32_pow2(k)` (`2ᵏ` for `-126 ≤ k ≤ 127`).
 fn basics(h: &mut impl MathHelpers) {
@@ -136,18 +157,7 @@ fn basics(h: &mut impl MathHelpers) {
 /// `(n.x + n.y) / (d.x + d.y)` as a double-float: the quotient, corrected by the exact residual.
 fn div_dd(h: &mut impl MathHelpers) -> String {
     basics(h);
-    def(
-        h,
-        "rk_f32_div_dd",
-        "fn rk_f32_div_dd(n: vec2<f32>, d: vec2<f32>) -> vec2<f32> {
-    let nx = rk_f32_opq(n.x);
-    let q = rk_f32_opq(nx / d.x);
-    let p = rk_f32_two_prod(q, d.x);
-    return vec2<f32>(q, (rk_f32_opq(nx - p.x) - p.y + (n.y - q * d.y)) / d.x);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_div_dd", templates::DIV_DD, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,158 +187,43 @@ fn em1(h: &mut impl MathHelpers) -> String {
 /// `exp(x)·2ˢ` for `-104 ≤ x ≤ 90`.
 fn exp_scaled(h: &mut impl MathHelpers) -> String {
     em1(h);
-    def(
-        h,
-        "rk_f32_exp_scaled",
-        "fn rk_f32_exp_scaled(x: f32, s: i32) -> f32 {
-    let n = floor(x * $LOG2_E + 0.5f);
-    let hi = x - n * $LN2_HI;
-    let lo = -(n * $LN2_MID + n * $LN2_LO);
-    let e = rk_f32_em1(hi, lo);
-    let y = rk_f32_fast_two_sum(1.0f, e.x);
-    return rk_f32_ldexp(y.x + (y.y + e.y), i32(n) + s);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_exp_scaled", templates::EXP_SCALED, &[])
 }
 
 fn exp(h: &mut impl MathHelpers) -> String {
     exp_scaled(h);
-    def(
-        h,
-        "rk_f32_exp",
-        "fn rk_f32_exp(x: f32) -> f32 {
-    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u)) { return x; }
-    if (x > 90.0f) { return $INF; }
-    if (x < -104.0f) { return 0.0f; }
-    return rk_f32_exp_scaled(x, 0i);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_exp", templates::EXP, &[])
 }
 
 fn exp2(h: &mut impl MathHelpers) -> String {
     em1(h);
-    def(
-        h,
-        "rk_f32_exp2",
-        "fn rk_f32_exp2(x: f32) -> f32 {
-    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u)) { return x; }
-    if (x > 129.0f) { return $INF; }
-    if (x < -151.0f) { return 0.0f; }
-    let n = floor(x + 0.5f);
-    let r = x - n;
-    let p = rk_f32_two_prod(r, $LN2);
-    let e = rk_f32_em1(p.x, p.y + r * $LN2_LO);
-    let y = rk_f32_fast_two_sum(1.0f, e.x);
-    return rk_f32_ldexp(y.x + (y.y + e.y), i32(n));
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_exp2", templates::EXP2, &[])
 }
 
 /// `exp(x) - 1` as a double-float for `|x| ≤ 21`: `2ⁿ·e + (2ⁿ - 1)` with `e = exp(r) - 1`.
 fn expm1_dd(h: &mut impl MathHelpers) -> String {
     em1(h);
-    def(
-        h,
-        "rk_f32_expm1_dd",
-        "fn rk_f32_expm1_dd(x: f32) -> vec2<f32> {
-    let n = floor(x * $LOG2_E + 0.5f);
-    let hi = x - n * $LN2_HI;
-    let lo = -(n * $LN2_MID + n * $LN2_LO);
-    let e = rk_f32_em1(hi, lo);
-    let p = rk_f32_pow2(i32(n));
-    let a = rk_f32_two_sum(p - 1.0f, p * e.x);
-    return rk_f32_fast_two_sum(a.x, a.y + p * e.y);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_expm1_dd", templates::EXPM1_DD, &[])
 }
 
 fn sinh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     exp_scaled(h);
     div_dd(h);
-    def(
-        h,
-        "rk_f32_sinh",
-        "fn rk_f32_sinh(x: f32) -> f32 {
-    let a = abs(x);
-    // sinh x = x to within half an ulp below 2^-12 (and keeps -0 and subnormals); NaN passes too.
-    if (!(a >= $TWO_M12)) { return x; }
-    var r = $INF;
-    if (a < 12.0f) {
-        // sinh a = (t + t / (1 + t)) / 2 with t = expm1(a), in double-float.
-        let t = rk_f32_expm1_dd(a);
-        let e = rk_f32_two_sum(1.0f, t.x);
-        let q = rk_f32_div_dd(t, vec2<f32>(e.x, e.y + t.y));
-        let s = rk_f32_two_sum(t.x, q.x);
-        r = 0.5f * (s.x + (s.y + (t.y + q.y)));
-    } else if (a <= 90.0f) {
-        r = rk_f32_exp_scaled(a, -1i);
-    }
-    return select(r, -r, x < 0.0f);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_sinh", templates::SINH, &[])
 }
 
 fn cosh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     exp_scaled(h);
     div_dd(h);
-    def(
-        h,
-        "rk_f32_cosh",
-        "fn rk_f32_cosh(x: f32) -> f32 {
-    let a = abs(x);
-    if (((bitcast<u32>(a) & 0x7fffffffu) > 0x7f800000u)) { return x; }
-    if (a < 12.0f) {
-        // cosh a = (E + 1/E) / 2 with E = 1 + expm1(a), in double-float.
-        let t = rk_f32_expm1_dd(a);
-        let e = rk_f32_two_sum(1.0f, t.x);
-        let d = vec2<f32>(e.x, e.y + t.y);
-        let r = rk_f32_div_dd(vec2<f32>(1.0f, 0.0f), d);
-        let s = rk_f32_two_sum(d.x, r.x);
-        return 0.5f * (s.x + (s.y + (d.y + r.y)));
-    }
-    if (a <= 90.0f) { return rk_f32_exp_scaled(a, -1i); }
-    return $INF;
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_cosh", templates::COSH, &[])
 }
 
 fn tanh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     div_dd(h);
-    def(
-        h,
-        "rk_f32_tanh",
-        "fn rk_f32_tanh(x: f32) -> f32 {
-    let a = abs(x);
-    // tanh x = x to within half an ulp below 2^-12 (and keeps -0 and subnormals); NaN passes too.
-    if (!(a >= $TWO_M12)) { return x; }
-    var r = 1.0f;
-    if (a < 10.0f) {
-        // tanh a = t / (t + 2) with t = expm1(2a), in double-float.
-        let t = rk_f32_expm1_dd(2.0f * a);
-        let d = rk_f32_two_sum(t.x, 2.0f);
-        let q = rk_f32_div_dd(t, vec2<f32>(d.x, d.y + t.y));
-        r = q.x + q.y;
-    }
-    return select(r, -r, x < 0.0f);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_tanh", templates::TANH, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -378,59 +273,22 @@ fn log_parts(h: &mut impl MathHelpers) -> String {
 /// `ln x` as a double-float for finite `x > 0`.
 fn log_dd(h: &mut impl MathHelpers) -> String {
     log_parts(h);
-    def(
-        h,
-        "rk_f32_log_dd",
-        "fn rk_f32_log_dd(x: f32) -> vec2<f32> {
-    let p = rk_f32_log_parts(x);
-    let e = p.x;
-    let a = rk_f32_two_sum(e * $LN2_HI, p.y);
-    return rk_f32_fast_two_sum(a.x, a.y + (e * $LN2_MID + (p.z + e * $LN2_LO)));
+    def(h, "rk_f32_log_dd", templates::LOG_DD, &[])
 }
-",
-        &[],
-    )
-}
-
-/// The shared special cases of the logarithms: NaN and negative → NaN, ±0 → -∞, +∞ → +∞.
-const LOG_SPECIAL: &str = "    if (!(x >= 0.0f)) { return $NAN; }
-    if (x == 0.0f) { return -$INF; }
-    if (x == $INF) { return x; }
-";
 
 fn ln(h: &mut impl MathHelpers) -> String {
     log_dd(h);
-    let src = format!(
-        "fn rk_f32_ln(x: f32) -> f32 {{\n{LOG_SPECIAL}    let l = rk_f32_log_dd(x);\n    return l.x + l.y;\n}}\n"
-    );
-    def(h, "rk_f32_ln", &src, &[])
+    def(h, "rk_f32_ln", &templates::ln(), &[])
 }
 
 fn log2(h: &mut impl MathHelpers) -> String {
     log_parts(h);
-    let src = format!(
-        "fn rk_f32_log2(x: f32) -> f32 {{
-{LOG_SPECIAL}    let p = rk_f32_log_parts(x);
-    let q = rk_f32_two_prod(p.y, $LOG2_E);
-    let s = rk_f32_two_sum(p.x, q.x);
-    return s.x + (s.y + (q.y + (p.y * $LOG2_E_LO + p.z * $LOG2_E)));
-}}
-"
-    );
-    def(h, "rk_f32_log2", &src, &[])
+    def(h, "rk_f32_log2", &templates::log2(), &[])
 }
 
 fn log10(h: &mut impl MathHelpers) -> String {
     log_dd(h);
-    let src = format!(
-        "fn rk_f32_log10(x: f32) -> f32 {{
-{LOG_SPECIAL}    let l = rk_f32_log_dd(x);
-    let q = rk_f32_two_prod(l.x, $LOG10_E);
-    return q.x + (q.y + (l.x * $LOG10_E_LO + l.y * $LOG10_E));
-}}
-"
-    );
-    def(h, "rk_f32_log10", &src, &[])
+    def(h, "rk_f32_log10", &templates::log10(), &[])
 }
 
 /// `powf` as Rust (C99 `pow`): `y = ±0` or `x = 1` give 1 (even with NaN), NaN otherwise
@@ -440,47 +298,7 @@ fn log10(h: &mut impl MathHelpers) -> String {
 fn powf(h: &mut impl MathHelpers) -> String {
     log_dd(h);
     em1(h);
-    def(
-        h,
-        "rk_f32_powf",
-        "fn rk_f32_pow_core(x: f32, y: f32) -> f32 {
-    let l = rk_f32_log_dd(x);
-    let p = rk_f32_two_prod(y, l.x);
-    if (p.x > 90.0f) { return $INF; }
-    if (p.x < -104.0f) { return 0.0f; }
-    let n = floor(p.x * $LOG2_E + 0.5f);
-    let hi = p.x - n * $LN2_HI;
-    let lo = (p.y + y * l.y) - (n * $LN2_MID + n * $LN2_LO);
-    let e = rk_f32_em1(hi, lo);
-    let w = rk_f32_fast_two_sum(1.0f, e.x);
-    return rk_f32_ldexp(w.x + (w.y + e.y), i32(n));
-}
-fn rk_f32_powf(x: f32, y: f32) -> f32 {
-    if (y == 0.0f || x == 1.0f) { return 1.0f; }
-    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u) || ((bitcast<u32>(y) & 0x7fffffffu) > 0x7f800000u)) { return $NAN; }
-    let ax = abs(x);
-    let ay = abs(y);
-    if (ay == $INF) {
-        if (ax == 1.0f) { return 1.0f; }
-        return select(0.0f, $INF, (ax > 1.0f) == (y > 0.0f));
-    }
-    let xneg = (bitcast<u32>(x) >> 31u) == 1u;
-    let yint = floor(y) == y;
-    let odd = xneg && yint && ay < $TWO_P24 && !(floor(0.5f * y) == 0.5f * y);
-    var r: f32;
-    if (ax == 0.0f) {
-        r = select(0.0f, $INF, y < 0.0f);
-    } else if (ax == $INF) {
-        r = select($INF, 0.0f, y < 0.0f);
-    } else {
-        if (xneg && !yint) { return $NAN; }
-        r = rk_f32_pow_core(ax, y);
-    }
-    return select(r, -r, odd);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_powf", templates::POWF, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -615,12 +433,7 @@ fn cos_kernel(h: &mut impl MathHelpers) -> String {
     def(
         h,
         "rk_f32_cos_k",
-        "fn rk_f32_cos_k(h: f32, l: f32) -> vec2<f32> {
-    let z = rk_f32_two_prod(h, h);
-    let w = rk_f32_fast_two_sum(1.0f, -0.5f * z.x);
-    return vec2<f32>(w.x, w.y + (z.x * z.x * $POLY - (0.5f * z.y + h * l)));
-}
-",
+        templates::COS_K,
         &[("POLY", horner("z.x", &c))],
     )
 }
@@ -630,63 +443,23 @@ fn trig(h: &mut impl MathHelpers, name: &str, tiny: &str, body: &str) -> String 
     rem_pio2(h);
     sin_kernel(h);
     cos_kernel(h);
-    let src = format!(
-        "fn {name}(x: f32) -> f32 {{
-    {tiny}
-    if (!(abs(x) <= $MAX)) {{ return $NAN; }}
-    let r = rk_f32_rem_pio2(x);
-    let q = i32(r.z) & 3i;
-{body}}}
-"
-    );
-    def(h, name, &src, &[])
+    def(h, name, &templates::trig(name, tiny, body), &[])
 }
 
 fn sin(h: &mut impl MathHelpers) -> String {
-    trig(
-        h,
-        "rk_f32_sin",
-        // sin x = x to within half an ulp below 2^-12, and keeps -0 and subnormals.
-        "if (abs(x) < $TWO_M12) { return x; }",
-        "    var v: vec2<f32>;
-    if ((q & 1i) == 0i) { v = rk_f32_sin_k(r.x, r.y); } else { v = rk_f32_cos_k(r.x, r.y); }
-    let s = v.x + v.y;
-    return select(s, -s, q >= 2i);
-",
-    )
+    let (tiny, body) = templates::SIN;
+    trig(h, "rk_f32_sin", tiny, body)
 }
 
 fn cos(h: &mut impl MathHelpers) -> String {
-    trig(
-        h,
-        "rk_f32_cos",
-        "if (abs(x) < $TWO_M12) { return 1.0f; }",
-        "    var v: vec2<f32>;
-    if ((q & 1i) == 0i) { v = rk_f32_cos_k(r.x, r.y); } else { v = rk_f32_sin_k(r.x, r.y); }
-    let s = v.x + v.y;
-    return select(s, -s, q == 1i || q == 2i);
-",
-    )
+    let (tiny, body) = templates::COS;
+    trig(h, "rk_f32_cos", tiny, body)
 }
 
 fn tan(h: &mut impl MathHelpers) -> String {
     div_dd(h);
-    trig(
-        h,
-        "rk_f32_tan",
-        // tan x = x to within half an ulp below 2^-12, and keeps -0 and subnormals.
-        "if (abs(x) < $TWO_M12) { return x; }",
-        "    let odd = (q & 1i) == 1i;
-    let s = rk_f32_sin_k(r.x, r.y);
-    let c = rk_f32_cos_k(r.x, r.y);
-    let sn = rk_f32_fast_two_sum(s.x, s.y);
-    let cn = rk_f32_fast_two_sum(c.x, c.y);
-    // tan = sin/cos in even quadrants, -cos/sin in odd ones.
-    let t = rk_f32_div_dd(select(sn, cn, odd), select(cn, sn, odd));
-    let v = t.x + t.y;
-    return select(v, -v, odd);
-",
-    )
+    let (tiny, body) = templates::TAN;
+    trig(h, "rk_f32_tan", tiny, body)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -706,57 +479,14 @@ fn atan_dd(h: &mut impl MathHelpers) -> String {
     def(
         h,
         "rk_f32_atan_dd",
-        "fn rk_f32_atan_dd(a: f32, al: f32) -> vec2<f32> {
-    var base = vec2<f32>(0.0f, 0.0f);
-    var num = a;
-    var den = vec2<f32>(1.0f, 0.0f);
-    if (a > 4.0f) {
-        base = vec2<f32>($PIO2, $PIO2_LO);
-        num = -1.0f;
-        den = vec2<f32>(a, 0.0f);
-    } else if (a > 1.3333334f) {
-        base = vec2<f32>($ATAN_TWO, $ATAN_TWO_LO);
-        num = a - 2.0f;
-        den = rk_f32_fast_two_sum(2.0f * a, 1.0f);
-    } else if (a > 0.75f) {
-        base = vec2<f32>($PIO4, $PIO4_LO);
-        num = a - 1.0f;
-        den = rk_f32_two_sum(a, 1.0f);
-    } else if (a > 0.25f) {
-        base = vec2<f32>($ATAN_HALF, $ATAN_HALF_LO);
-        num = 2.0f * a - 1.0f;
-        den = rk_f32_fast_two_sum(2.0f, a);
-    }
-    let u = rk_f32_div_dd(vec2<f32>(num, 0.0f), den);
-    let z = u.x * u.x;
-    let tail = u.x * z * $POLY + u.y * (1.0f - z) + al / (1.0f + a * a);
-    let s = rk_f32_two_sum(base.x, u.x);
-    return vec2<f32>(s.x, s.y + (base.y + tail));
-}
-",
+        templates::ATAN_DD,
         &[("POLY", horner("z", &r))],
     )
 }
 
 fn atan(h: &mut impl MathHelpers) -> String {
     atan_dd(h);
-    def(
-        h,
-        "rk_f32_atan",
-        "fn rk_f32_atan(x: f32) -> f32 {
-    let a = abs(x);
-    // atan x = x to within half an ulp below 2^-12 (and keeps -0 and subnormals); NaN passes too.
-    if (!(a >= $TWO_M12)) { return x; }
-    var v = $PIO2;
-    if (a <= $TWO_P26) {
-        let t = rk_f32_atan_dd(a, 0.0f);
-        v = t.x + t.y;
-    }
-    return select(v, -v, x < 0.0f);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_atan", templates::ATAN, &[])
 }
 
 /// `y.atan2(x)`: NaN → NaN; `y = ±0`: ±0 for `x` = +0 or positive, ±π for `x` = -0 or negative;
@@ -829,69 +559,19 @@ fn asin_parts(h: &mut impl MathHelpers) -> String {
     def(
         h,
         "rk_f32_asin_r",
-        "fn rk_f32_asin_r(z: f32) -> f32 { return $POLY; }
-fn rk_f32_sqrt_half(a: f32) -> vec3<f32> {
-    let t = rk_f32_opq(0.5f * (1.0f - a));
-    if (t == 0.0f) { return vec3<f32>(0.0f, 0.0f, 0.0f); }
-    let s = rk_f32_opq(sqrt(t));
-    let p = rk_f32_two_prod(s, s);
-    return vec3<f32>(s, (rk_f32_opq(t - p.x) - p.y) / (2.0f * s), t);
-}
-",
+        templates::ASIN_R,
         &[("POLY", horner("z", &r))],
     )
 }
 
 fn asin(h: &mut impl MathHelpers) -> String {
     asin_parts(h);
-    def(
-        h,
-        "rk_f32_asin",
-        "fn rk_f32_asin(x: f32) -> f32 {
-    let a = abs(x);
-    if (!(a <= 1.0f)) { return $NAN; }
-    // asin x = x to within half an ulp below 2^-12, and keeps -0 and subnormals.
-    if (a < $TWO_M12) { return x; }
-    if (a <= 0.5f) {
-        let z = x * x;
-        return x + x * z * rk_f32_asin_r(z);
-    }
-    // asin a = pi/2 - 2 asin(s), s = sqrt((1 - a)/2)
-    let s = rk_f32_sqrt_half(a);
-    let w = s.x * s.z * rk_f32_asin_r(s.z);
-    let d = rk_f32_two_sum($PIO2, -2.0f * s.x);
-    let v = d.x + (d.y + ($PIO2_LO - 2.0f * (s.y + w)));
-    return select(v, -v, x < 0.0f);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_asin", templates::ASIN, &[])
 }
 
 fn acos(h: &mut impl MathHelpers) -> String {
     asin_parts(h);
-    def(
-        h,
-        "rk_f32_acos",
-        "fn rk_f32_acos(x: f32) -> f32 {
-    let a = abs(x);
-    if (!(a <= 1.0f)) { return $NAN; }
-    if (a <= 0.5f) {
-        // pi/2 - asin x
-        let z = x * x;
-        let d = rk_f32_two_sum($PIO2, -x);
-        return d.x + (d.y + ($PIO2_LO - x * z * rk_f32_asin_r(z)));
-    }
-    // acos x = 2 asin(s) for x > 0 and pi - 2 asin(s) for x < 0, s = sqrt((1 - |x|)/2)
-    let s = rk_f32_sqrt_half(a);
-    let w = s.x * s.z * rk_f32_asin_r(s.z);
-    if (x > 0.0f) { return 2.0f * s.x + 2.0f * (s.y + w); }
-    let d = rk_f32_two_sum($PI, -2.0f * s.x);
-    return d.x + (d.y + ($PI_LO - 2.0f * (s.y + w)));
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_acos", templates::ACOS, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -963,33 +643,7 @@ fn hypot(h: &mut impl MathHelpers) -> String {
     )
 }
 
-/// A call of the f32 transcendental function `func` on `xs` (receiver first), or `None` for a
-/// function this module does not implement (every other function has an exact WGSL spelling).
-pub fn call(h: &mut impl MathHelpers, func: MathFn, xs: &[String]) -> Option<String> {
-    use MathFn as M;
-    let name = match func {
-        M::Cbrt => cbrt(h),
-        M::Sin => sin(h),
-        M::Cos => cos(h),
-        M::Tan => tan(h),
-        M::Asin => asin(h),
-        M::Acos => acos(h),
-        M::Atan => atan(h),
-        M::Atan2 => atan2(h),
-        M::Sinh => sinh(h),
-        M::Cosh => cosh(h),
-        M::Tanh => tanh(h),
-        M::Exp => exp(h),
-        M::Exp2 => exp2(h),
-        M::Ln => ln(h),
-        M::Log2 => log2(h),
-        M::Log10 => log10(h),
-        M::Powf => powf(h),
-        M::Hypot => hypot(h),
-        _ => return None,
-    };
-    Some(format!("{name}({})", xs.join(", ")))
-}
+library_call!("f32");
 
 #[cfg(test)]
 mod tests {

@@ -18,7 +18,7 @@ fn rk_f64_acos(x: f64) -> f64 {
 fn rk_f64_asin(x: f64) -> f64 {
     let a = abs(x);
     if (!(a <= 1.0lf)) { return f64(rk_f32_bits(2143289344u)); }
-    // asin x = x to within half an ulp below 2^-26, and keeps -0.
+    // Below the threshold asin x = x to within half an ulp, and keeps -0.
     if (a < 1.4901161193847656e-8lf) { return x; }
     if (a <= 0.5lf) {
         let z = x * x;
@@ -43,7 +43,7 @@ fn rk_f64_sqrt_half(a: f64) -> vec3<f64> {
 
 fn rk_f64_atan(x: f64) -> f64 {
     let a = abs(x);
-    // atan x = x to within half an ulp below 2^-27 (and keeps -0); NaN passes too.
+    // Below the threshold atan x = x to within half an ulp (and keeps -0); NaN passes too.
     if (!(a >= 7.450580596923828e-9lf)) { return x; }
     var v = 1.5707963267948966e0lf;
     if (a <= 1.152921504606847e18lf) {
@@ -437,7 +437,7 @@ fn rk_f64_sin_k(h: f64, l: f64) -> vec2<f64> {
 
 fn rk_f64_sinh(x: f64) -> f64 {
     let a = abs(x);
-    // sinh x = x to within half an ulp below 2^-26 (and keeps -0); NaN passes too.
+    // Below the threshold sinh x = x to within half an ulp (and keeps -0); NaN passes too.
     if (!(a >= 1.4901161193847656e-8lf)) { return x; }
     var r = f64(rk_f32_bits(2139095040u));
     if (a < 22.0lf) {
@@ -471,7 +471,7 @@ fn rk_f64_tan(x: f64) -> f64 {
 
 fn rk_f64_tanh(x: f64) -> f64 {
     let a = abs(x);
-    // tanh x = x to within half an ulp below 2^-28 (and keeps -0); NaN passes too.
+    // Below the threshold tanh x = x to within half an ulp (and keeps -0); NaN passes too.
     if (!(a >= 3.725290298461914e-9lf)) { return x; }
     var r = 1.0lf;
     if (a < 22.0lf) {
