@@ -260,6 +260,7 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v.subview::<0>(index)?.fill(value)
 }
 
+mod array_params;
 mod atomics;
 mod casts;
 mod create_mirror;
@@ -555,6 +556,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("float_predicates_match", "SHADER_F64"),
     ("float_reducers", "SHADER_F64"),
     ("float_rem_is_exact", "SHADER_F64"),
+    ("func_array_params", "SHADER_INT64"),
     ("funcs_and_generic_kernels", "SHADER_F64"),
     ("generic_funcs", "SHADER_F64"),
     ("histograms", "SHADER_INT64"),
