@@ -18,10 +18,11 @@ fn dot3(a: [f32; 3], b: [f32; 3]) -> f32 {
 /// `Σ (w[j] + k)·(j + 1)`, adding `k` to its own copy of `w` first.
 #[func]
 fn shifted_sum(mut w: [i32; 4], k: i32) -> i32 {
-    let mut s = 0;
-    for j in 0..4 {
+    let (mut s, mut j) = (0, 0);
+    while j < 4 {
         w[j] += k;
         s += w[j] * (j as i32 + 1);
+        j += 1;
     }
     s
 }

@@ -411,8 +411,8 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
                     let args = params.iter().map(|p| {
                         let a = &p.arg;
                         match p.len {
-                            Some(_) => quote!(#a.iter().map(|e| ::std::clone::Clone::clone(e).into_ir()).collect::<::std::vec::Vec<_>>()),
-                            None => quote!(::std::vec![::std::clone::Clone::clone(&#a).into_ir()]),
+                            Some(_) => quote!(#a.iter().map(|e| ::std::clone::Clone::clone(e).into_ir())),
+                            None => quote!([::std::clone::Clone::clone(&#a).into_ir()]),
                         }
                     });
                     let fname = match p {
@@ -421,7 +421,10 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
                     };
                     quote! {{
                         let __rokkos_f = #irb::FuncScope::func::<#ret>(#scope, #fname, |#fb| { #(#code)* });
-                        __rokkos_f.call([#(#args),*].concat())
+                        // Typed by `call` (a function may have no parameter).
+                        let mut __rokkos_v = ::std::vec::Vec::new();
+                        #(__rokkos_v.extend(#args);)*
+                        __rokkos_f.call(__rokkos_v)
                     }}
                 })
                 .collect();
