@@ -1,6 +1,7 @@
 //! `#[rokkos::func]`: functions callable from kernels.
 //!
-//! The function is kept (marked `#[inline(always)]`) after checking that its signature is scalar and its
+//! The function is kept (marked `#[inline(always)]`) after checking that its signature is scalar (scalars
+//! and arrays of at most 16 scalars in and out) and its
 //! body stays in the kernel subset. Beside it, the hidden name `mark_NAME_with_rokkos_func` is both
 //! the function that records it into a kernel's IR (which kernels call, so calling a function without
 //! `#[func]` is one error naming it) and a marker type.
@@ -114,10 +115,12 @@ fn check_signature(sig: &syn::Signature, errs: &mut Errors) {
                     Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {}
                     p => errs.spanned(p, "#[func] parameters are plain names: `x: f64`"),
                 }
-                if !matches!(&*t.ty, Type::Path(p) if p.qself.is_none()) {
+                if !matches!(&*t.ty, Type::Path(p) if p.qself.is_none())
+                    && array_param(&t.ty).is_none()
+                {
                     errs.spanned(
                         &t.ty,
-                        "#[func] parameters are scalars passed by value (`f64`, `i32`, `T`, ...)",
+                        "#[func] parameters are scalars passed by value (`f64`, `i32`, `T`, ...) or arrays of them with a literal length (`[f64; 3]`, at most 16)",
                     );
                 }
             }
@@ -142,17 +145,26 @@ pub(crate) fn components(t: &Type) -> Option<Vec<Type>> {
         Type::Tuple(tt) if tt.elems.len() >= 2 && tt.elems.iter().all(scalar) => {
             Some(tt.elems.iter().cloned().collect())
         }
-        Type::Array(a) if scalar(&a.elem) => {
-            let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(n),
-                ..
-            }) = &a.len
-            else {
-                return None;
-            };
-            let n: usize = n.base10_parse().ok()?;
-            (1..=16).contains(&n).then(|| vec![(*a.elem).clone(); n])
-        }
+        Type::Array(_) => array_param(t).map(|(elem, n)| vec![elem; n]),
         _ => None,
     }
+}
+
+/// The element type and length of an array of a scalar type with an integer literal length from
+/// 1 to 16 (a `#[func]` parameter or result `[f64; 3]`, which the IR passes as that many scalars).
+/// `None` for any other type.
+pub(crate) fn array_param(t: &Type) -> Option<(Type, usize)> {
+    let Type::Array(a) = t else { return None };
+    if !matches!(&*a.elem, Type::Path(p) if p.qself.is_none()) {
+        return None;
+    }
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(n),
+        ..
+    }) = &a.len
+    else {
+        return None;
+    };
+    let n: usize = n.base10_parse().ok()?;
+    (1..=16).contains(&n).then(|| ((*a.elem).clone(), n))
 }

@@ -252,7 +252,8 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Marks a function callable from kernels (and from other `#[rokkos::func]` functions).
 ///
-/// Parameters are scalars passed by value (`x: f64`, `n: i32`, `x: T`), the return type is a scalar
+/// Parameters are scalars passed by value (`x: f64`, `n: i32`, `x: T`) or arrays of them with a
+/// literal length up to 16 (`v: [f64; 3]`, below), the return type is a scalar
 /// (or nothing, or several scalars: below), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
 /// `return value` allowed. The function stays an ordinary (`#[inline(always)]`) Rust function, usable
 /// from host code too. A hidden `mark_NAME_with_rokkos_func` beside it records the function into the
@@ -278,6 +279,18 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// #[rokkos::func]
 /// fn divmod(a: i32, b: i32) -> (i32, i32) { (a / b, a % b) }
 /// // in a kernel:  let (q, r) = divmod(x[i], 7);
+/// ```
+///
+/// An array parameter `[T; N]` is, in the IR, `N` scalar parameters that the function's body
+/// gathers into its own local array, so it is passed by value as in Rust (the function may write
+/// to its copy). A caller passes an array literal (`f([a, b, c])`, `f([0.0; 3])`) or a local array
+/// (`let w = [..]; f(w)`), taken at its place in the argument list. Other forms (a length that is
+/// not a literal, nested arrays, references) are refused at compile time.
+///
+/// ```text
+/// #[rokkos::func]
+/// fn dot3(a: [f64; 3], b: [f64; 3]) -> f64 { a[0] * b[0] + a[1] * b[1] + a[2] * b[2] }
+/// // in a kernel:  let d = dot3(u, [x[i], y[i], z[i]]);
 /// ```
 #[proc_macro_attribute]
 pub fn func(attr: TokenStream, item: TokenStream) -> TokenStream {

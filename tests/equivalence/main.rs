@@ -260,6 +260,7 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v.subview::<0>(index)?.fill(value)
 }
 
+mod array_params;
 mod atomics;
 mod casts;
 mod create_mirror;
@@ -543,6 +544,10 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("escaping_usize", "SHADER_INT64"),
     ("every_cast_matches_rust", "SHADER_F64"),
     ("exact_functions_keep_signed_zeros", "SHADER_F64"),
+    (
+        "f64_transcendentals_keep_rusts_special_values",
+        "SHADER_F64",
+    ),
     ("f64_transcendentals_match", "SHADER_F64"),
     ("fill_rows_all_layouts", "SHADER_INT64"),
     ("fill_strided_layouts", "SHADER_INT64"),
@@ -552,6 +557,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("float_predicates_match", "SHADER_F64"),
     ("float_reducers", "SHADER_F64"),
     ("float_rem_is_exact", "SHADER_F64"),
+    ("func_array_params", "SHADER_INT64"),
     ("funcs_and_generic_kernels", "SHADER_F64"),
     ("generic_funcs", "SHADER_F64"),
     ("histograms", "SHADER_INT64"),
@@ -632,7 +638,6 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("team_vector_minloc", "SHADER_F64"),
     ("thread_private_scratch", "SHADER_INT64"),
     ("thread_vector_nesting", "SHADER_INT64"),
-    ("transcendentals_keep_rusts_special_values", "SHADER_INT64"),
     ("tuple_reducers", "SHADER_F64"),
     ("typed_step_literals", "SHADER_INT64"),
     ("u32_to_i64_zero_extends", "SHADER_F64"),

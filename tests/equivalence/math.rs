@@ -733,26 +733,42 @@ macro_rules! check_transcendentals {
     }};
 }
 
-/// Every transcendental function, f32 and f64, on every backend: NaN, infinities, signed zeros,
+/// The special pairs and 100 random ones of `seed`, for the transcendental tests.
+fn transcendental_pairs(seed: u64) -> Vec<(f64, f64)> {
+    let mut pairs = special_pairs();
+    let r = crate::splitmix(seed, 200);
+    for k in 0..100 {
+        let unit = |u: u64| (u >> 11) as f64 / (1u64 << 53) as f64;
+        let x = (unit(r[2 * k]) - 0.5) * 2f64.powi((r[2 * k] % 40) as i32 - 10);
+        pairs.push((x, (unit(r[2 * k + 1]) - 0.5) * 20.0));
+    }
+    pairs
+}
+
+/// Every transcendental function, f32 and f64 (one test each, so that the f32 one runs on the
+/// device without SHADER_INT64 and SHADER_F64), on every backend: NaN, infinities, signed zeros,
 /// overflow and underflow exactly as Rust gives them, finite results within the contract's distance
 /// from Rust's (`MathFn::max_ulp_from_std`; 0 on the host backends and the evaluator, which are
 /// Rust). (Audit items 8 and 11: on wgpu `atan(NaN)` was 0, `hypot(NaN, 1)` 1.414, `powf(-inf, 0.5)`
 /// NaN, `tanh(1e-40)` 2.98e-8, `sinh(-0.0)` 0.0, subnormals flushed by `ln`, `log2`, `cbrt`.)
-fn transcendentals_keep_rusts_special_values<E: ExecutionSpace>(space: E) {
+fn f32_transcendentals_keep_rusts_special_values<E: ExecutionSpace>(space: E) {
     check(2, any::<u64>(), |seed| {
-        let mut pairs = special_pairs();
-        let r = crate::splitmix(seed, 200);
-        for k in 0..100 {
-            let unit = |u: u64| (u >> 11) as f64 / (1u64 << 53) as f64;
-            let x = (unit(r[2 * k]) - 0.5) * 2f64.powi((r[2 * k] % 40) as i32 - 10);
-            pairs.push((x, (unit(r[2 * k + 1]) - 0.5) * 20.0));
-        }
+        let pairs = transcendental_pairs(seed);
         check_transcendentals!(&space, E, transcendentals_f32, f32, pairs);
+        Ok(())
+    });
+}
+per_backend!(f32_transcendentals_keep_rusts_special_values);
+
+/// [`f32_transcendentals_keep_rusts_special_values`] on `f64`.
+fn f64_transcendentals_keep_rusts_special_values<E: ExecutionSpace>(space: E) {
+    check(2, any::<u64>(), |seed| {
+        let pairs = transcendental_pairs(seed);
         check_transcendentals!(&space, E, transcendentals_f64, f64, pairs);
         Ok(())
     });
 }
-per_backend!(transcendentals_keep_rusts_special_values);
+per_backend!(f64_transcendentals_keep_rusts_special_values);
 
 macro_rules! exact_functions {
     ($name:ident, $t:ident) => {

@@ -9,7 +9,7 @@
 //! fails on bad bounds, `round` is half away from zero, `fract` is `x - trunc(x)`, `signum` keeps
 //! the sign of zero, `powi` multiplies by repeated squaring like compiler-rt's `__powi*f2`, and
 //! `mul_add` is a correctly rounded fused multiply-add (`rokkos_core::emit::mathlib::exact`). Transcendental functions
-//! are software libraries for both float types ([`super::math_f32`], `rokkos_core::emit::mathlib::f64`): WGSL's
+//! are software libraries for both float types (`rokkos_core::emit::mathlib::f32` and `f64`): WGSL's
 //! f32 built-ins lose NaN, flush subnormals and may be thousands of ulps off, and SPIR-V's
 //! GLSL.std.450 has no 64-bit ones.
 
@@ -74,7 +74,7 @@ pub(crate) fn call(
             let lib = if t == ScalarType::F64 {
                 rokkos_core::emit::mathlib::f64::call(h, func, xs)
             } else {
-                super::math_f32::call(h, func, xs)
+                rokkos_core::emit::mathlib::f32::call(h, func, xs)
             };
             lib.ok_or_else(|| {
                 EmitError::Unsupported(format!("{t} `{}` has no WGSL implementation", func.name()))

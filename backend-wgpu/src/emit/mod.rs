@@ -16,7 +16,6 @@ pub mod entry;
 pub(crate) mod join;
 mod logic;
 mod math;
-mod math_f32;
 mod memory;
 mod packed;
 pub mod team;

@@ -1099,3 +1099,117 @@ fn stencil_checks_go_exactly_where_the_launch_proves_them() {
         assert!(body.contains("rk_st0("), "{body}");
     }
 }
+
+/// Every function of the shared f32 math library, alone, forms a module that naga accepts without
+/// SHADER_F64 and SHADER_INT64 (a GL- or WebGPU-class adapter runs them).
+#[test]
+fn every_f32_math_function_validates_without_64_bit_types() {
+    for f in MathFn::ALL {
+        let mut h = Helpers::default();
+        let args: Vec<String> = (0..f.arity()).map(|i| format!("b[{i}]")).collect();
+        let Some(e) = rokkos_core::emit::mathlib::f32::call(&mut h, f, &args) else {
+            continue;
+        };
+        let src = format!(
+            "fn rk_f32_bits(b: u32) -> f32 {{ return bitcast<f32>(b); }}\n{}\n@group(0) @binding(0) var<storage, read_write> b: array<f32>;\n@compute @workgroup_size(1) fn main() {{ b[3] = {e}; }}\n",
+            h.render()
+        );
+        assert!(!src.contains("f64"), "{f:?} uses f64:\n{src}");
+        naga_check_with(&src, naga::valid::Capabilities::empty());
+    }
+}
+
+/// Every math function, arithmetic operator and cast on the types of at most 32 bits, in the
+/// 32-bit variant of a kernel that has no 64-bit type of its own, emits for a device without
+/// SHADER_INT64 and SHADER_F64 and validates without them: none of their helpers (the f32
+/// transcendental library, `mul_add`, float `%`, the checked integer operations, `clamp`'s error
+/// record, the float-to-integer casts) needs a 64-bit integer.
+#[test]
+fn operations_on_32_bit_types_need_no_64_bit_integers() {
+    const T32: [ScalarType; 5] = [
+        ScalarType::I32,
+        ScalarType::U32,
+        ScalarType::F32,
+        ScalarType::U8,
+        ScalarType::U16,
+    ];
+    let pos = |t: ScalarType| T32.iter().position(|&u| u == t).unwrap() as u32;
+    let param = |t: ScalarType| {
+        Expr::Param(ScalarParamId(if t == ScalarType::Bool {
+            T32.len() as u32
+        } else {
+            pos(t)
+        }))
+    };
+    let st = |t: ScalarType, e: Expr| Stmt::Store {
+        view: ViewRef::Param(ViewId(pos(t))),
+        index: vec![Expr::WorkIndex(0)],
+        value: e,
+    };
+    for checks in [false, true] {
+        let mut k = skeleton("ops32");
+        k.views.retain(|v| T32.contains(&v.elem));
+        k.scalars
+            .retain(|s| T32.contains(&s.ty) || s.ty == ScalarType::Bool);
+        k.overflow_checks = checks;
+        for t in T32 {
+            for f in MathFn::ALL {
+                let args: Vec<Expr> = (0..f.arity())
+                    .map(|i| {
+                        param(if f == MathFn::Powi && i == 1 {
+                            ScalarType::I32
+                        } else {
+                            t
+                        })
+                    })
+                    .collect();
+                let tys: Vec<ScalarType> = args.iter().map(|a| a.ty(&k, &[]).unwrap()).collect();
+                match f.result_type(&tys) {
+                    Some(rt) if rt == t => k.body.push(st(t, Expr::Math { func: f, args })),
+                    _ => {}
+                }
+            }
+            for op in [
+                ArithOp::Add,
+                ArithOp::Sub,
+                ArithOp::Mul,
+                ArithOp::Div,
+                ArithOp::Rem,
+            ] {
+                if BinaryOp::Arith(op).result_type(t, t) == Some(t) {
+                    k.body
+                        .push(st(t, bin(BinaryOp::Arith(op), param(t), param(t))));
+                }
+            }
+            for from in T32.into_iter().chain([ScalarType::Bool]) {
+                if t.can_cast_from(from) {
+                    k.body.push(st(
+                        t,
+                        Expr::Cast {
+                            ty: t,
+                            arg: Box::new(param(from)),
+                        },
+                    ));
+                }
+            }
+        }
+        let info = rokkos_core::ir::valid::validate(&k).unwrap();
+        let opts = EmitOptions {
+            entry: Entry::For,
+            wg: 64,
+            joins: vec![],
+            addr32: true,
+            bare_in_bounds: false,
+            width: rokkos_core::emit::width::IndexWidth::W32,
+            splits: vec![],
+        };
+        let none = Caps {
+            f64: false,
+            int64: false,
+            atomic64: false,
+        };
+        let e = emit(&k, &info, &opts, none).expect("emits without 64-bit types");
+        assert!(e.source.contains("fn rk_f32_rem_pio2("), "{}", e.source);
+        naga_check_with(&e.source, naga::valid::Capabilities::empty());
+    }
+}

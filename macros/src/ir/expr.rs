@@ -2,7 +2,7 @@
 //! calls, View and array reads, accumulator reads, and `if` / block expressions.
 
 use super::types::{self, IR_SUFFIXES};
-use super::{has_value, irb, reject, unsupported, AccKind, Sym, Tx, Val, R};
+use super::{has_value, irb, reject, unsupported, AccKind, Fail, Sym, Tx, Val, R};
 use crate::parse::{MATH_METHODS, SCALAR_TYPES};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -317,7 +317,7 @@ impl Tx {
             return self.assoc_call(ty, last, &args);
         }
         let (path, args) = self.func_marker(c)?;
-        let v = self.operands(&args)?;
+        let v = self.call_args(&args, false)?;
         let (b, t) = (self.b.clone(), self.tmp());
         self.emit(quote_spanned!(c.span()=> let #t = #path(&mut *#b, #(#v),*);));
         Ok(Val {
@@ -337,6 +337,94 @@ impl Tx {
         let seg = path.segments.last_mut().expect("path");
         seg.ident = crate::native::generate::marker_ident(&seg.ident);
         Ok((path, c.args.iter().collect()))
+    }
+
+    /// The arguments of a `#[func]` call as its marker function takes them: a scalar's value; for
+    /// an array parameter `[T; N]`, the values of an array literal (`[a, b]`, `[x; 3]`) or a local
+    /// array's elements (`w`). Evaluated left to right: when an argument records IR statements,
+    /// the values before it are bound to IR locals first and a local array before it is copied
+    /// (the statements could write to it; Rust passes its value at its place in the list), as
+    /// [`Tx::operands`] does for operands. With `settle`, every value that is not a plain one is
+    /// bound (and every local array copied) at the end too, for arguments used by several calls.
+    pub(super) fn call_args(&mut self, args: &[&Expr], settle: bool) -> R<Vec<Val>> {
+        enum Arg {
+            Scalar(Val),
+            Elems(Vec<Val>),
+            Local(TokenStream),
+        }
+        let mut out: Vec<Arg> = Vec::new();
+        let settle_all = |tx: &mut Self, out: &mut Vec<Arg>| {
+            for prev in out.iter_mut() {
+                match prev {
+                    Arg::Scalar(v) if !v.stable => *v = tx.spill(v.clone()),
+                    Arg::Elems(vs) => {
+                        for v in vs.iter_mut().filter(|v| !v.stable) {
+                            *v = tx.spill(v.clone());
+                        }
+                    }
+                    Arg::Local(id) => {
+                        let (b, t) = (tx.b.clone(), tx.tmp());
+                        tx.record(quote!(let #t = #b.array_copy("_a", #id);));
+                        *id = quote!(#t);
+                    }
+                    Arg::Scalar(_) => {}
+                }
+            }
+        };
+        for a in args {
+            let (mark, rec) = (self.code.len(), self.records);
+            let arg = match strip(a) {
+                Expr::Array(arr) => {
+                    Arg::Elems(self.operands(&arr.elems.iter().collect::<Vec<_>>())?)
+                }
+                Expr::Repeat(r) => {
+                    let n: usize = match strip(&r.len) {
+                        Expr::Lit(syn::ExprLit {
+                            lit: Lit::Int(n), ..
+                        }) => n.base10_parse().map_err(Fail::Compile)?,
+                        _ => 0,
+                    };
+                    if !(1..=16).contains(&n) {
+                        return reject(
+                            &r.len,
+                            "an array argument has a literal length from 1 to 16: `[0.0; 3]`",
+                        );
+                    }
+                    let v = self.value(&r.expr)?;
+                    let v = self.reusable(v);
+                    Arg::Elems(vec![v; n])
+                }
+                x => match self.sym_of(x) {
+                    Some((id, Sym::Array { .. })) => Arg::Local(quote!(#id)),
+                    _ => Arg::Scalar(self.value(a)?),
+                },
+            };
+            if self.records > rec {
+                let own = self.code.split_off(mark);
+                settle_all(self, &mut out);
+                self.code.extend(own);
+            }
+            out.push(arg);
+        }
+        if settle {
+            settle_all(self, &mut out);
+        }
+        Ok(out
+            .into_iter()
+            .map(|a| match a {
+                Arg::Scalar(v) => v,
+                Arg::Elems(v) => Val {
+                    ts: quote!([#(#v),*]),
+                    stable: v.iter().all(|x| x.stable),
+                    effects: v.iter().any(|x| x.effects),
+                },
+                Arg::Local(id) => Val {
+                    ts: quote!(#id.elements()),
+                    stable: false,
+                    effects: false,
+                },
+            })
+            .collect())
     }
 
     /// `f64::max(a, b)`, `T::from_f64(x)`, `<T as Float>::sqrt(x)`, `i32::from(b)`.

@@ -304,14 +304,24 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
     for (k, input) in f.sig.inputs.iter().enumerate() {
         let FnArg::Typed(t) = input else { continue };
         let Pat::Ident(p) = &*t.pat else { continue };
-        if types::scalar(&t.ty, &tps).is_none() {
+        // An array parameter `[T; N]` is N scalar parameters of the IR function.
+        let (elem, len) = match crate::func::array_param(types::strip(&t.ty)) {
+            Some((elem, n)) => (elem, Some(n)),
+            None => ((*t.ty).clone(), None),
+        };
+        if types::scalar(&elem, &tps).is_none() {
             unsupported.get_or_insert(types::unsupported_type(
                 &format!("parameter `{}`", p.ident),
-                &t.ty,
+                &elem,
             ));
         }
         let arg = format_ident!("__rokkos_a{}", k, span = Span::mixed_site());
-        params.push((p.ident.clone(), types::strip(&t.ty).clone(), arg));
+        params.push(Param {
+            name: p.ident.clone(),
+            ty: types::strip(&elem).clone(),
+            len,
+            arg,
+        });
     }
     // A result of several values is one IR function per component (`name.k`, returning
     // component `k`): the IR's functions return one scalar, and the marker returns a tuple of
@@ -330,8 +340,14 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
     };
     let multi =
         matches!(&f.sig.output, ReturnType::Type(_, t) if crate::func::components(t).is_some());
-    let args = params.iter().map(|(_, _, a)| a);
-    let arg_tys = params.iter().map(|(_, t, _)| t);
+    let args = params.iter().map(|p| &p.arg);
+    let arg_tys = params.iter().map(|p| {
+        let ty = &p.ty;
+        match p.len {
+            Some(n) => quote!([#irb::Expr<#ty>; #n]),
+            None => quote!(#irb::Expr<#ty>),
+        }
+    });
     let mut preds: Vec<TokenStream> = generics
         .where_clause
         .iter()
@@ -361,7 +377,8 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
     };
     let (impl_generics, _, _) = generics.split_for_impl();
     let allow = allow();
-    let sig = quote!(#ir_name #impl_generics (#scope: &mut impl #irb::FuncScope, #(#args: #irb::Expr<#arg_tys>),*));
+    let sig =
+        quote!(#ir_name #impl_generics (#scope: &mut impl #irb::FuncScope, #(#args: #arg_tys),*));
     let Some(rets) = rets else {
         // A function without a result has no effect the IR could observe (functions cannot reach
         // Views): calls of it record nothing.
@@ -390,14 +407,24 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
                 .zip(&rets)
                 .zip(&projs)
                 .map(|((code, ret), p)| {
-                    let args = params.iter().map(|(_, _, a)| a);
+                    // The IR arguments: each scalar, each array's elements in order.
+                    let args = params.iter().map(|p| {
+                        let a = &p.arg;
+                        match p.len {
+                            Some(_) => quote!(#a.iter().map(|e| ::std::clone::Clone::clone(e).into_ir())),
+                            None => quote!([::std::clone::Clone::clone(&#a).into_ir()]),
+                        }
+                    });
                     let fname = match p {
                         Some(k) => quote!(&::std::format!("{}.{}", __rokkos_name, #k)),
                         None => quote!(&__rokkos_name),
                     };
                     quote! {{
                         let __rokkos_f = #irb::FuncScope::func::<#ret>(#scope, #fname, |#fb| { #(#code)* });
-                        __rokkos_f.call(::std::vec![#(::std::clone::Clone::clone(&#args).into_ir()),*])
+                        // Typed by `call` (a function may have no parameter).
+                        let mut __rokkos_v = ::std::vec::Vec::new();
+                        #(__rokkos_v.extend(#args);)*
+                        __rokkos_f.call(__rokkos_v)
                     }}
                 })
                 .collect();
@@ -437,19 +464,47 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
     }
 }
 
+/// A parameter of a `#[func]`: its name, its scalar type (an array's element type), its length
+/// when it is an array `[T; N]`, and the name of the marker function's argument.
+struct Param {
+    name: Ident,
+    ty: syn::Type,
+    len: Option<usize>,
+    arg: Ident,
+}
+
 fn func_body(
     f: &syn::ItemFn,
     fb: &Ident,
     tps: &HashSet<String>,
-    params: &[(Ident, syn::Type, Ident)],
+    params: &[Param],
     proj: Option<usize>,
 ) -> R<Vec<TokenStream>> {
     let mut tx = Tx::new(fb.clone(), true, tps.clone());
     tx.proj = proj;
-    for (n, ty, _) in params {
+    for Param {
+        name: n, ty, len, ..
+    } in params
+    {
         let ns = n.to_string();
-        tx.record(quote!(let #n = #fb.param::<#ty>(#ns);));
-        tx.bind(n, Sym::Local { depth: 0 });
+        match *len {
+            None => {
+                tx.record(quote!(let #n = #fb.param::<#ty>(#ns);));
+                tx.bind(n, Sym::Local { depth: 0 });
+            }
+            // The elements arrive as scalar parameters and become the function's own local
+            // array (Rust passes arrays by value: the body may write to its copy).
+            Some(len) => {
+                let names: Vec<String> = (0..len).map(|j| format!("{ns}[{j}]")).collect();
+                tx.record(quote! {
+                    let #n = {
+                        let __rokkos_e = ::std::vec![#(#fb.param::<#ty>(#names).get()),*];
+                        #fb.array_from::<#ty>(#ns, __rokkos_e)
+                    };
+                });
+                tx.bind(n, Sym::Array { depth: 0 });
+            }
+        }
     }
     let stmts = &f.block.stmts;
     match (proj, stmts.split_last()) {

@@ -149,10 +149,7 @@ impl Tx {
         let (path, args) = self.func_marker(c)?;
         // Every component's call takes the arguments: bind those that are not plain values
         // once, so that they are evaluated once, before the calls, as in Rust.
-        let mut v = self.operands(&args)?;
-        for x in v.iter_mut().filter(|x| !x.stable) {
-            *x = self.spill(x.clone());
-        }
+        let v = self.call_args(&args, true)?;
         let (b, t) = (self.b.clone(), self.tmp());
         self.emit(quote_spanned!(c.span()=> let #t = #path(&mut *#b, #(#v),*);));
         for (k, (p, ty)) in pats.into_iter().zip(tys).enumerate() {

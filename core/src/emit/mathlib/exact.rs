@@ -1,7 +1,7 @@
 //! Exact floating-point building blocks in WGSL, for `f32` and `f64` alike: the opaque identity,
 //! error-free sums and products (`two_sum`, `two_prod`), a sum rounded to odd, an exact `ldexp`, and
 //! the correctly rounded fused multiply-add built from them. The f32 and f64 math libraries
-//! (`rokkos-wgpu`'s `math_f32`, [`super::f64`]) and `mul_add` use them; every helper is generated
+//! ([`super::f32`], [`super::f64`]) and `mul_add` use them; every helper is generated
 //! from one template per type, named `rk_<type>_<name>`.
 //!
 //! GPU compilers treat WGSL float arithmetic as relaxed: they may reassociate, cancel `(a + b) - a`,
@@ -272,4 +272,32 @@ fn rk_$T_fma(a0: $T, b0: $T, c0: $T) -> $T {
 }
 ";
     def(h, t, "fma", src)
+}
+
+/// `rk_u32_mac(c, a, b, d)`: `c + a·b + d` for `u32` operands as its (low, high) words, in 32-bit
+/// integers only, so that multi-word arithmetic (the Payne–Hanek reductions) runs on a target
+/// without 64-bit integers (WGSL without SHADER_INT64). The product is made from the four products
+/// of the 16-bit halves, each exact in 32 bits; the sum is at most `2⁶⁴ - 1`, so the high word
+/// never overflows.
+pub fn mac_u32(h: &mut impl MathHelpers) -> String {
+    h.add_wgsl("rk_u32_mac", || {
+        "fn rk_u32_mac(c: u32, a: u32, b: u32, d: u32) -> vec2<u32> {
+    let al = a & 0xffffu;
+    let ah = a >> 16u;
+    let bl = b & 0xffffu;
+    let bh = b >> 16u;
+    let ll = al * bl;
+    let lh = al * bh;
+    let hl = ah * bl;
+    // The middle column holds at most 3·(2^16 - 1).
+    let mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
+    let lo = (mid << 16u) | (ll & 0xffffu);
+    let hi = ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u);
+    let s = lo + c;
+    let t = s + d;
+    return vec2<u32>(t, hi + select(0u, 1u, s < c) + select(0u, 1u, t < d));
+}
+"
+        .to_string()
+    })
 }

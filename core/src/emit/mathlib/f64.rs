@@ -71,7 +71,7 @@
 //! when scaled), so they can be 1 ulp off; lavapipe keeps subnormals (no flushing). Special values
 //! (NaN, ±∞, ±0 with its sign, overflow to ∞, underflow to 0, domain errors to NaN) follow Rust.
 
-use super::MathHelpers;
+use super::{templates, MathHelpers};
 use crate::ir::{MathFn, ScalarType, Value};
 use std::f64::consts;
 
@@ -175,6 +175,14 @@ fn constant(name: &str) -> Option<f64> {
         "CW3" => f(bits::PIO2_PARTS[2]),
         "CW4" => f(bits::PIO2_PARTS[3]),
         "TWO_THIRDS" => 2.0 / 3.0,
+        // Below these, sin, asin and sinh are x, cos is 1, tan and atan are x, tanh is x, to
+        // within half an ulp; above ATAN_BIG atan is ±π/2; from POW_INT_LIMIT on every f64 is
+        // an even integer.
+        "SIN_TINY" | "ASIN_TINY" | "SINH_TINY" => 2f64.powi(-26),
+        "COS_TINY" | "TAN_TINY" | "ATAN_TINY" => 2f64.powi(-27),
+        "TANH_TINY" => 2f64.powi(-28),
+        "ATAN_BIG" => 2f64.powi(60),
+        "POW_INT_LIMIT" => 2f64.powi(53),
         _ if name.starts_with("TWO_P") || name.starts_with("TWO_M") => {
             // Powers of two, exact: TWO_P54 = 2^54, TWO_M26 = 2^-26.
             let k: i32 = name[5..].parse().ok()?;
@@ -197,8 +205,25 @@ fn horner(x: &str, c: &[f64]) -> String {
 /// `src` with every `$NAME` replaced: by the snippet `NAME` of `snippets`, else by the WGSL literal
 /// of [`constant`] `NAME`.
 fn wgsl(src: &str, snippets: &[(&str, String)]) -> String {
-    super::template(src, snippets, |n| constant(n).map(Value::F64))
+    super::library_text(src, ScalarType::F64, snippets, PARAMS, |n| {
+        constant(n).map(Value::F64)
+    })
 }
+
+/// The parameters of the shared templates ([`templates`]) spelled for `f64`: the ranges of the
+/// exponential functions (beyond them the result is ∞ or 0), the thresholds of `sinh`, `cosh`,
+/// `tanh` and `atan_dd`, and `scale` as the scaling helper.
+const PARAMS: &[(&str, &str)] = &[
+    ("SCALE", "scale"),
+    ("EXP_OVER", "710.0lf"),
+    ("EXP_UNDER", "-746.0lf"),
+    ("EXP2_OVER", "1025.0lf"),
+    ("EXP2_UNDER", "-1076.0lf"),
+    ("HYP_SMALL", "22.0lf"),
+    ("HYP_BIG", "711.0lf"),
+    ("TANH_SMALL", "22.0lf"),
+    ("FOUR_THIRDS", "1.3333333333333333lf"),
+];
 
 /// Registers helper `name` (whose text is `src` after [`wgsl`]) and returns its name.
 fn def(h: &mut impl MathHelpers, name: &str, src: &str, snippets: &[(&str, String)]) -> String {
@@ -220,18 +245,7 @@ fn two_prod(h: &mut impl MathHelpers) -> String {
 /// `(n.x + n.y) / (d.x + d.y)` as a double-double (quotient, correction from the exact residual).
 fn div_dd(h: &mut impl MathHelpers) -> String {
     two_prod(h);
-    def(
-        h,
-        "rk_f64_div_dd",
-        "fn rk_f64_div_dd(n: vec2<f64>, d: vec2<f64>) -> vec2<f64> {
-    let nx = rk_f64_opq(n.x);
-    let q = rk_f64_opq(nx / d.x);
-    let p = rk_f64_two_prod(q, d.x);
-    return vec2<f64>(q, (rk_f64_opq(nx - p.x) - p.y + (n.y - q * d.y)) / d.x);
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_div_dd", templates::DIV_DD, &[])
 }
 
 /// `y·2ᵏ` rounded once: `2^(k/2)` and `2^(k - k/2)` are normal, `y·2^(k/2)` is exact for `y`
@@ -276,59 +290,19 @@ fn em1(h: &mut impl MathHelpers) -> String {
 fn exp_scaled(h: &mut impl MathHelpers) -> String {
     em1(h);
     scale(h);
-    def(
-        h,
-        "rk_f64_exp_scaled",
-        "fn rk_f64_exp_scaled(x: f64, s: i32) -> f64 {
-    let n = floor(x * $LOG2_E + 0.5lf);
-    let hi = x - n * $LN2_HI;
-    let lo = -(n * $LN2_MID + n * $LN2_LO);
-    let e = rk_f64_em1(hi, lo);
-    let y = rk_f64_fast_two_sum(1.0lf, e.x);
-    return rk_f64_scale(y.x + (y.y + e.y), i32(n) + s);
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_exp_scaled", templates::EXP_SCALED, &[])
 }
 
 fn exp(h: &mut impl MathHelpers) -> String {
     exp_scaled(h);
-    def(
-        h,
-        "rk_f64_exp",
-        "fn rk_f64_exp(x: f64) -> f64 {
-    if (((bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return x; }
-    if (x > 710.0lf) { return $INF; }
-    if (x < -746.0lf) { return 0.0lf; }
-    return rk_f64_exp_scaled(x, 0i);
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_exp", templates::EXP, &[])
 }
 
 fn exp2(h: &mut impl MathHelpers) -> String {
     em1(h);
     scale(h);
     two_prod(h);
-    def(
-        h,
-        "rk_f64_exp2",
-        "fn rk_f64_exp2(x: f64) -> f64 {
-    if (((bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return x; }
-    if (x > 1025.0lf) { return $INF; }
-    if (x < -1076.0lf) { return 0.0lf; }
-    let n = floor(x + 0.5lf);
-    let r = x - n;
-    let p = rk_f64_two_prod(r, $LN2);
-    let e = rk_f64_em1(p.x, p.y + r * $LN2_LO);
-    let y = rk_f64_fast_two_sum(1.0lf, e.x);
-    return rk_f64_scale(y.x + (y.y + e.y), i32(n));
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_exp2", templates::EXP2, &[])
 }
 
 /// `exp(x) - 1` as a double-double for `|x| ≤ 45`: `2ⁿ·e + (2ⁿ - 1)` with `e = exp(r) - 1`
@@ -336,102 +310,27 @@ fn exp2(h: &mut impl MathHelpers) -> String {
 fn expm1_dd(h: &mut impl MathHelpers) -> String {
     em1(h);
     scale(h);
-    def(
-        h,
-        "rk_f64_expm1_dd",
-        "fn rk_f64_expm1_dd(x: f64) -> vec2<f64> {
-    let n = floor(x * $LOG2_E + 0.5lf);
-    let hi = x - n * $LN2_HI;
-    let lo = -(n * $LN2_MID + n * $LN2_LO);
-    let e = rk_f64_em1(hi, lo);
-    let p = rk_f64_pow2(i32(n));
-    let a = rk_f64_two_sum(p - 1.0lf, p * e.x);
-    return rk_f64_fast_two_sum(a.x, a.y + p * e.y);
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_expm1_dd", templates::EXPM1_DD, &[])
 }
 
 fn sinh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     exp_scaled(h);
     div_dd(h);
-    def(
-        h,
-        "rk_f64_sinh",
-        "fn rk_f64_sinh(x: f64) -> f64 {
-    let a = abs(x);
-    // sinh x = x to within half an ulp below 2^-26 (and keeps -0); NaN passes too.
-    if (!(a >= $TWO_M26)) { return x; }
-    var r = $INF;
-    if (a < 22.0lf) {
-        // sinh a = (t + t / (1 + t)) / 2 with t = expm1(a), in double-double.
-        let t = rk_f64_expm1_dd(a);
-        let e = rk_f64_two_sum(1.0lf, t.x);
-        let q = rk_f64_div_dd(t, vec2<f64>(e.x, e.y + t.y));
-        let s = rk_f64_two_sum(t.x, q.x);
-        r = 0.5lf * (s.x + (s.y + (t.y + q.y)));
-    } else if (a <= 711.0lf) {
-        r = rk_f64_exp_scaled(a, -1i);
-    }
-    return select(r, -r, x < 0.0lf);
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_sinh", templates::SINH, &[])
 }
 
 fn cosh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     exp_scaled(h);
     div_dd(h);
-    def(
-        h,
-        "rk_f64_cosh",
-        "fn rk_f64_cosh(x: f64) -> f64 {
-    let a = abs(x);
-    if (((bitcast<u64>(a) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return x; }
-    if (a < 22.0lf) {
-        // cosh a = (E + 1/E) / 2 with E = 1 + expm1(a), in double-double.
-        let t = rk_f64_expm1_dd(a);
-        let e = rk_f64_two_sum(1.0lf, t.x);
-        let d = vec2<f64>(e.x, e.y + t.y);
-        let r = rk_f64_div_dd(vec2<f64>(1.0lf, 0.0lf), d);
-        let s = rk_f64_two_sum(d.x, r.x);
-        return 0.5lf * (s.x + (s.y + (d.y + r.y)));
-    }
-    if (a <= 711.0lf) { return rk_f64_exp_scaled(a, -1i); }
-    return $INF;
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_cosh", templates::COSH, &[])
 }
 
 fn tanh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     div_dd(h);
-    def(
-        h,
-        "rk_f64_tanh",
-        "fn rk_f64_tanh(x: f64) -> f64 {
-    let a = abs(x);
-    // tanh x = x to within half an ulp below 2^-28 (and keeps -0); NaN passes too.
-    if (!(a >= $TWO_M28)) { return x; }
-    var r = 1.0lf;
-    if (a < 22.0lf) {
-        // tanh a = t / (t + 2) with t = expm1(2a), in double-double.
-        let t = rk_f64_expm1_dd(2.0lf * a);
-        let d = rk_f64_two_sum(t.x, 2.0lf);
-        let q = rk_f64_div_dd(t, vec2<f64>(d.x, d.y + t.y));
-        r = q.x + q.y;
-    }
-    return select(r, -r, x < 0.0lf);
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_tanh", templates::TANH, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -482,59 +381,22 @@ fn log_parts(h: &mut impl MathHelpers) -> String {
 /// `ln x` as a double-double for finite `x > 0`.
 fn log_dd(h: &mut impl MathHelpers) -> String {
     log_parts(h);
-    def(
-        h,
-        "rk_f64_log_dd",
-        "fn rk_f64_log_dd(x: f64) -> vec2<f64> {
-    let p = rk_f64_log_parts(x);
-    let e = p.x;
-    let a = rk_f64_two_sum(e * $LN2_HI, p.y);
-    return rk_f64_fast_two_sum(a.x, a.y + (e * $LN2_MID + (p.z + e * $LN2_LO)));
+    def(h, "rk_f64_log_dd", templates::LOG_DD, &[])
 }
-",
-        &[],
-    )
-}
-
-/// The shared special cases of the logarithms: NaN and negative → NaN, ±0 → -∞, +∞ → +∞.
-const LOG_SPECIAL: &str = "    if (!(x >= 0.0lf)) { return $NAN; }
-    if (x == 0.0lf) { return -$INF; }
-    if (x == $INF) { return x; }
-";
 
 fn ln(h: &mut impl MathHelpers) -> String {
     log_dd(h);
-    let src = format!(
-        "fn rk_f64_ln(x: f64) -> f64 {{\n{LOG_SPECIAL}    let l = rk_f64_log_dd(x);\n    return l.x + l.y;\n}}\n"
-    );
-    def(h, "rk_f64_ln", &src, &[])
+    def(h, "rk_f64_ln", &templates::ln(), &[])
 }
 
 fn log2(h: &mut impl MathHelpers) -> String {
     log_parts(h);
-    let src = format!(
-        "fn rk_f64_log2(x: f64) -> f64 {{
-{LOG_SPECIAL}    let p = rk_f64_log_parts(x);
-    let q = rk_f64_two_prod(p.y, $LOG2_E);
-    let s = rk_f64_two_sum(p.x, q.x);
-    return s.x + (s.y + (q.y + (p.y * $LOG2_E_LO + p.z * $LOG2_E)));
-}}
-"
-    );
-    def(h, "rk_f64_log2", &src, &[])
+    def(h, "rk_f64_log2", &templates::log2(), &[])
 }
 
 fn log10(h: &mut impl MathHelpers) -> String {
     log_dd(h);
-    let src = format!(
-        "fn rk_f64_log10(x: f64) -> f64 {{
-{LOG_SPECIAL}    let l = rk_f64_log_dd(x);
-    let q = rk_f64_two_prod(l.x, $LOG10_E);
-    return q.x + (q.y + (l.x * $LOG10_E_LO + l.y * $LOG10_E));
-}}
-"
-    );
-    def(h, "rk_f64_log10", &src, &[])
+    def(h, "rk_f64_log10", &templates::log10(), &[])
 }
 
 /// `powf` as Rust (C99 `pow`): `y = ±0` or `x = 1` give 1 (even with NaN), NaN otherwise
@@ -545,47 +407,7 @@ fn powf(h: &mut impl MathHelpers) -> String {
     log_dd(h);
     em1(h);
     scale(h);
-    def(
-        h,
-        "rk_f64_powf",
-        "fn rk_f64_pow_core(x: f64, y: f64) -> f64 {
-    let l = rk_f64_log_dd(x);
-    let p = rk_f64_two_prod(y, l.x);
-    if (p.x > 710.0lf) { return $INF; }
-    if (p.x < -746.0lf) { return 0.0lf; }
-    let n = floor(p.x * $LOG2_E + 0.5lf);
-    let hi = p.x - n * $LN2_HI;
-    let lo = (p.y + y * l.y) - (n * $LN2_MID + n * $LN2_LO);
-    let e = rk_f64_em1(hi, lo);
-    let w = rk_f64_fast_two_sum(1.0lf, e.x);
-    return rk_f64_scale(w.x + (w.y + e.y), i32(n));
-}
-fn rk_f64_powf(x: f64, y: f64) -> f64 {
-    if (y == 0.0lf || x == 1.0lf) { return 1.0lf; }
-    if (((bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu) || ((bitcast<u64>(y) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)) { return $NAN; }
-    let ax = abs(x);
-    let ay = abs(y);
-    if (ay == $INF) {
-        if (ax == 1.0lf) { return 1.0lf; }
-        return select(0.0lf, $INF, (ax > 1.0lf) == (y > 0.0lf));
-    }
-    let xneg = (bitcast<u64>(x) >> 63u) == 1lu;
-    let yint = floor(y) == y;
-    let odd = xneg && yint && ay < $TWO_P53 && !(floor(0.5lf * y) == 0.5lf * y);
-    var r: f64;
-    if (ax == 0.0lf) {
-        r = select(0.0lf, $INF, y < 0.0lf);
-    } else if (ax == $INF) {
-        r = select($INF, 0.0lf, y < 0.0lf);
-    } else {
-        if (xneg && !yint) { return $NAN; }
-        r = rk_f64_pow_core(ax, y);
-    }
-    return select(r, -r, odd);
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_powf", templates::POWF, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -715,12 +537,7 @@ fn cos_kernel(h: &mut impl MathHelpers) -> String {
     def(
         h,
         "rk_f64_cos_k",
-        "fn rk_f64_cos_k(h: f64, l: f64) -> vec2<f64> {
-    let z = rk_f64_two_prod(h, h);
-    let w = rk_f64_fast_two_sum(1.0lf, -0.5lf * z.x);
-    return vec2<f64>(w.x, w.y + (z.x * z.x * $POLY - (0.5lf * z.y + h * l)));
-}
-",
+        templates::COS_K,
         &[("POLY", horner("z.x", &c))],
     )
 }
@@ -730,63 +547,23 @@ fn trig(h: &mut impl MathHelpers, name: &str, tiny: &str, body: &str) -> String 
     rem_pio2(h);
     sin_kernel(h);
     cos_kernel(h);
-    let src = format!(
-        "fn {name}(x: f64) -> f64 {{
-    {tiny}
-    if (!(abs(x) <= $MAX)) {{ return $NAN; }}
-    let r = rk_f64_rem_pio2(x);
-    let q = i32(r.z) & 3i;
-{body}}}
-"
-    );
-    def(h, name, &src, &[])
+    def(h, name, &templates::trig(name, tiny, body), &[])
 }
 
 fn sin(h: &mut impl MathHelpers) -> String {
-    trig(
-        h,
-        "rk_f64_sin",
-        // sin x = x to within half an ulp below 2^-26, and keeps -0.
-        "if (abs(x) < $TWO_M26) { return x; }",
-        "    var v: vec2<f64>;
-    if ((q & 1i) == 0i) { v = rk_f64_sin_k(r.x, r.y); } else { v = rk_f64_cos_k(r.x, r.y); }
-    let s = v.x + v.y;
-    return select(s, -s, q >= 2i);
-",
-    )
+    let (tiny, body) = templates::SIN;
+    trig(h, "rk_f64_sin", tiny, body)
 }
 
 fn cos(h: &mut impl MathHelpers) -> String {
-    trig(
-        h,
-        "rk_f64_cos",
-        "if (abs(x) < $TWO_M27) { return 1.0lf; }",
-        "    var v: vec2<f64>;
-    if ((q & 1i) == 0i) { v = rk_f64_cos_k(r.x, r.y); } else { v = rk_f64_sin_k(r.x, r.y); }
-    let s = v.x + v.y;
-    return select(s, -s, q == 1i || q == 2i);
-",
-    )
+    let (tiny, body) = templates::COS;
+    trig(h, "rk_f64_cos", tiny, body)
 }
 
 fn tan(h: &mut impl MathHelpers) -> String {
     div_dd(h);
-    trig(
-        h,
-        "rk_f64_tan",
-        // tan x = x to within half an ulp below 2^-27, and keeps -0.
-        "if (abs(x) < $TWO_M27) { return x; }",
-        "    let odd = (q & 1i) == 1i;
-    let s = rk_f64_sin_k(r.x, r.y);
-    let c = rk_f64_cos_k(r.x, r.y);
-    let sn = rk_f64_fast_two_sum(s.x, s.y);
-    let cn = rk_f64_fast_two_sum(c.x, c.y);
-    // tan = sin/cos in even quadrants, -cos/sin in odd ones.
-    let t = rk_f64_div_dd(select(sn, cn, odd), select(cn, sn, odd));
-    let v = t.x + t.y;
-    return select(v, -v, odd);
-",
-    )
+    let (tiny, body) = templates::TAN;
+    trig(h, "rk_f64_tan", tiny, body)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -802,57 +579,14 @@ fn atan_dd(h: &mut impl MathHelpers) -> String {
     def(
         h,
         "rk_f64_atan_dd",
-        "fn rk_f64_atan_dd(a: f64, al: f64) -> vec2<f64> {
-    var base = vec2<f64>(0.0lf, 0.0lf);
-    var num = a;
-    var den = vec2<f64>(1.0lf, 0.0lf);
-    if (a > 4.0lf) {
-        base = vec2<f64>($PIO2, $PIO2_LO);
-        num = -1.0lf;
-        den = vec2<f64>(a, 0.0lf);
-    } else if (a > 1.3333333333333333lf) {
-        base = vec2<f64>($ATAN_TWO, $ATAN_TWO_LO);
-        num = a - 2.0lf;
-        den = rk_f64_fast_two_sum(2.0lf * a, 1.0lf);
-    } else if (a > 0.75lf) {
-        base = vec2<f64>($PIO4, $PIO4_LO);
-        num = a - 1.0lf;
-        den = rk_f64_two_sum(a, 1.0lf);
-    } else if (a > 0.25lf) {
-        base = vec2<f64>($ATAN_HALF, $ATAN_HALF_LO);
-        num = 2.0lf * a - 1.0lf;
-        den = rk_f64_fast_two_sum(2.0lf, a);
-    }
-    let u = rk_f64_div_dd(vec2<f64>(num, 0.0lf), den);
-    let z = u.x * u.x;
-    let tail = u.x * z * $POLY + u.y * (1.0lf - z) + al / (1.0lf + a * a);
-    let s = rk_f64_two_sum(base.x, u.x);
-    return vec2<f64>(s.x, s.y + (base.y + tail));
-}
-",
+        templates::ATAN_DD,
         &[("POLY", horner("z", &r))],
     )
 }
 
 fn atan(h: &mut impl MathHelpers) -> String {
     atan_dd(h);
-    def(
-        h,
-        "rk_f64_atan",
-        "fn rk_f64_atan(x: f64) -> f64 {
-    let a = abs(x);
-    // atan x = x to within half an ulp below 2^-27 (and keeps -0); NaN passes too.
-    if (!(a >= $TWO_M27)) { return x; }
-    var v = $PIO2;
-    if (a <= $TWO_P60) {
-        let t = rk_f64_atan_dd(a, 0.0lf);
-        v = t.x + t.y;
-    }
-    return select(v, -v, x < 0.0lf);
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_atan", templates::ATAN, &[])
 }
 
 /// `y.atan2(x)`: NaN → NaN; `y = ±0`: ±0 for `x` = +0 or positive, ±π for `x` = -0 or negative;
@@ -921,69 +655,19 @@ fn asin_parts(h: &mut impl MathHelpers) -> String {
     def(
         h,
         "rk_f64_asin_r",
-        "fn rk_f64_asin_r(z: f64) -> f64 { return $POLY; }
-fn rk_f64_sqrt_half(a: f64) -> vec3<f64> {
-    let t = rk_f64_opq(0.5lf * (1.0lf - a));
-    if (t == 0.0lf) { return vec3<f64>(0.0lf, 0.0lf, 0.0lf); }
-    let s = rk_f64_opq(sqrt(t));
-    let p = rk_f64_two_prod(s, s);
-    return vec3<f64>(s, (rk_f64_opq(t - p.x) - p.y) / (2.0lf * s), t);
-}
-",
+        templates::ASIN_R,
         &[("POLY", horner("z", &r))],
     )
 }
 
 fn asin(h: &mut impl MathHelpers) -> String {
     asin_parts(h);
-    def(
-        h,
-        "rk_f64_asin",
-        "fn rk_f64_asin(x: f64) -> f64 {
-    let a = abs(x);
-    if (!(a <= 1.0lf)) { return $NAN; }
-    // asin x = x to within half an ulp below 2^-26, and keeps -0.
-    if (a < $TWO_M26) { return x; }
-    if (a <= 0.5lf) {
-        let z = x * x;
-        return x + x * z * rk_f64_asin_r(z);
-    }
-    // asin a = pi/2 - 2 asin(s), s = sqrt((1 - a)/2)
-    let s = rk_f64_sqrt_half(a);
-    let w = s.x * s.z * rk_f64_asin_r(s.z);
-    let d = rk_f64_two_sum($PIO2, -2.0lf * s.x);
-    let v = d.x + (d.y + ($PIO2_LO - 2.0lf * (s.y + w)));
-    return select(v, -v, x < 0.0lf);
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_asin", templates::ASIN, &[])
 }
 
 fn acos(h: &mut impl MathHelpers) -> String {
     asin_parts(h);
-    def(
-        h,
-        "rk_f64_acos",
-        "fn rk_f64_acos(x: f64) -> f64 {
-    let a = abs(x);
-    if (!(a <= 1.0lf)) { return $NAN; }
-    if (a <= 0.5lf) {
-        // pi/2 - asin x
-        let z = x * x;
-        let d = rk_f64_two_sum($PIO2, -x);
-        return d.x + (d.y + ($PIO2_LO - x * z * rk_f64_asin_r(z)));
-    }
-    // acos x = 2 asin(s) for x > 0 and pi - 2 asin(s) for x < 0, s = sqrt((1 - |x|)/2)
-    let s = rk_f64_sqrt_half(a);
-    let w = s.x * s.z * rk_f64_asin_r(s.z);
-    if (x > 0.0lf) { return 2.0lf * s.x + 2.0lf * (s.y + w); }
-    let d = rk_f64_two_sum($PI, -2.0lf * s.x);
-    return d.x + (d.y + ($PI_LO - 2.0lf * (s.y + w)));
-}
-",
-        &[],
-    )
+    def(h, "rk_f64_acos", templates::ACOS, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1057,37 +741,17 @@ fn hypot(h: &mut impl MathHelpers) -> String {
     )
 }
 
-/// A call of the f64 transcendental function `func` on `xs` (receiver first), or `None` for a
-/// function this module does not implement (every other function has an exact WGSL spelling).
-pub fn call(h: &mut impl MathHelpers, func: MathFn, xs: &[String]) -> Option<String> {
-    use MathFn as M;
-    let name = match func {
-        M::Cbrt => cbrt(h),
-        M::Sin => sin(h),
-        M::Cos => cos(h),
-        M::Tan => tan(h),
-        M::Asin => asin(h),
-        M::Acos => acos(h),
-        M::Atan => atan(h),
-        M::Atan2 => atan2(h),
-        M::Sinh => sinh(h),
-        M::Cosh => cosh(h),
-        M::Tanh => tanh(h),
-        M::Exp => exp(h),
-        M::Exp2 => exp2(h),
-        M::Ln => ln(h),
-        M::Log2 => log2(h),
-        M::Log10 => log10(h),
-        M::Powf => powf(h),
-        M::Hypot => hypot(h),
-        _ => return None,
-    };
-    Some(format!("{name}({})", xs.join(", ")))
-}
+library_call!("f64");
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The whole library as the WGSL target emits it against `snapshots/f64.wgsl`.
+    #[test]
+    fn f64_library_snapshot() {
+        super::super::snapshot::check("f64", call);
+    }
 
     /// The constants are what their names say.
     #[test]

@@ -1,5 +1,5 @@
 //! The software math library of the GPU targets, written once in WGSL: exact building blocks
-//! ([`exact`]), the f64 transcendental functions ([`f64`]) and what the libraries share
+//! ([`exact`]), the f32 and f64 transcendental functions ([`f32`], [`f64`]) and what the libraries share
 //! (templates whose `$NAME`s are a library's named constants, printed through [`lit`] so that
 //! nothing is rounded twice, or generated snippets; Horner polynomials; the digits of 2/π).
 //!
@@ -15,10 +15,49 @@
 //! lavapipe. Each helper is registered through [`MathHelpers::add_wgsl`], which each target
 //! implements: the WGSL one stores the text, the CUDA one stores its lowering.
 
-pub mod exact;
-pub mod f64;
+/// Defines a library's `call`: the transcendental functions both libraries implement, each by the
+/// module's function of that name (which registers its helpers and returns the helper's name).
+macro_rules! library_call {
+    ($t:literal) => {
+        #[doc = concat!("A call of the ", $t, " transcendental function `func` on `xs` (receiver ")]
+        #[doc = "first), or `None` for a function this library does not implement (every other"]
+        #[doc = "function has an exact WGSL spelling)."]
+        pub fn call(h: &mut impl MathHelpers, func: MathFn, xs: &[String]) -> Option<String> {
+            use MathFn as M;
+            let name = match func {
+                M::Cbrt => cbrt(h),
+                M::Sin => sin(h),
+                M::Cos => cos(h),
+                M::Tan => tan(h),
+                M::Asin => asin(h),
+                M::Acos => acos(h),
+                M::Atan => atan(h),
+                M::Atan2 => atan2(h),
+                M::Sinh => sinh(h),
+                M::Cosh => cosh(h),
+                M::Tanh => tanh(h),
+                M::Exp => exp(h),
+                M::Exp2 => exp2(h),
+                M::Ln => ln(h),
+                M::Log2 => log2(h),
+                M::Log10 => log10(h),
+                M::Powf => powf(h),
+                M::Hypot => hypot(h),
+                _ => return None,
+            };
+            Some(format!("{name}({})", xs.join(", ")))
+        }
+    };
+}
 
-use crate::ir::Value;
+pub mod exact;
+pub mod f32;
+pub mod f64;
+#[cfg(test)]
+mod snapshot;
+mod templates;
+
+use crate::ir::{ScalarType, Value};
 
 /// A target's accumulator of helper definitions, as the math library sees it.
 pub trait MathHelpers {
@@ -100,6 +139,85 @@ pub fn template(
     }
     out.push_str(rest);
     out
+}
+
+/// `src` in float type `t` (`f32` or `f64`): the templates both libraries share ([`templates`])
+/// write `@T` for the type, `@F` for its literal suffix, `@DD` for the name of its pairs
+/// (double-float, double-double), `@ISNAN(v)` and `@SIGNBIT(v)` for the tests of `v`'s bits.
+/// Text without `@` is returned as it is.
+pub(crate) fn typed(src: &str, t: ScalarType) -> String {
+    if !src.contains('@') {
+        return src.to_string();
+    }
+    let f32 = t == ScalarType::F32;
+    let mut out = String::with_capacity(src.len() + 64);
+    let mut rest = src;
+    while let Some(p) = rest.find('@') {
+        out.push_str(&rest[..p]);
+        let tail = &rest[p + 1..];
+        let end = tail
+            .find(|c: char| !c.is_ascii_uppercase())
+            .unwrap_or(tail.len());
+        let (word, after) = tail.split_at(end);
+        // `@ISNAN(v)` and `@SIGNBIT(v)` take a plain name as their argument.
+        let arg = || {
+            let close = after.find(')').expect("a closing parenthesis");
+            (&after[1..close], &after[close + 1..])
+        };
+        rest = match word {
+            "T" => {
+                out.push_str(if f32 { "f32" } else { "f64" });
+                after
+            }
+            "F" => {
+                out.push_str(if f32 { "f" } else { "lf" });
+                after
+            }
+            "DD" => {
+                out.push_str(if f32 { "double-float" } else { "double-double" });
+                after
+            }
+            "ISNAN" => {
+                let (v, after) = arg();
+                out.push_str(&if f32 {
+                    format!("((bitcast<u32>({v}) & 0x7fffffffu) > 0x7f800000u)")
+                } else {
+                    format!("((bitcast<u64>({v}) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu)")
+                });
+                after
+            }
+            "SIGNBIT" => {
+                let (v, after) = arg();
+                out.push_str(&if f32 {
+                    format!("(bitcast<u32>({v}) >> 31u) == 1u")
+                } else {
+                    format!("(bitcast<u64>({v}) >> 63u) == 1lu")
+                });
+                after
+            }
+            _ => panic!("unknown template word @{word}"),
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A library's helper text: [`template`] of [`typed`]`(src, t)`, the call's own `snippets` first,
+/// then the library's textual parameters `params` (thresholds spelled as the library always wrote
+/// them, the name of its scaling helper), then its named constants.
+pub(crate) fn library_text(
+    src: &str,
+    t: ScalarType,
+    snippets: &[(&str, String)],
+    params: &[(&str, &str)],
+    constant: impl Fn(&str) -> Option<Value>,
+) -> String {
+    let all: Vec<(&str, String)> = snippets
+        .iter()
+        .cloned()
+        .chain(params.iter().map(|&(n, v)| (n, v.to_string())))
+        .collect();
+    template(&typed(src, t), &all, constant)
 }
 
 /// A Horner evaluation of `Σ c[i]·xⁱ` with `fma` (fused or not: both are accurate enough for the

@@ -83,6 +83,14 @@ impl<T> ArrayVar<T> {
         })
     }
 }
+impl<T: IrScalar> ArrayVar<T> {
+    /// Its first `N` elements, `[array[0], .., array[N - 1]]`: the array passed by value to a
+    /// `#[rokkos::func]` parameter `[T; N]` (whose IR function takes `N` scalar parameters). The
+    /// native path has checked, as Rust's types, that the array has exactly `N` elements.
+    pub fn elements<const N: usize>(self) -> [Expr<T>; N] {
+        std::array::from_fn(|k| self.load(Expr::lit(k)))
+    }
+}
 
 /// Which construct an open block belongs to.
 pub(crate) enum Frame {
@@ -221,6 +229,13 @@ impl BodyBuilder {
             len,
             ArrayInit::Elems(elems.into_iter().map(Expr::into_ir).collect()),
         )
+    }
+    /// `let name = src;`: a copy of local array `src` (an argument of a `#[rokkos::func]` call,
+    /// taken at its place in the argument list before a later argument could write to `src`).
+    pub fn array_copy<T: IrScalar>(&mut self, name: &str, src: ArrayVar<T>) -> ArrayVar<T> {
+        let len = self.locals[src.id.0 as usize].array_len.unwrap_or(0);
+        let elems = (0..len as usize).map(|k| src.load(Expr::lit(k))).collect();
+        self.array_from(name, elems)
     }
     fn array<T: IrScalar>(&mut self, name: &str, len: u32, init: ArrayInit) -> ArrayVar<T> {
         let id = self.new_local(name, T::TYPE, Some(len));

@@ -2,9 +2,16 @@
 //! adapter without SHADER_F64 runs them): WGSL's built-ins lose NaN (`atan(NaN) = 0`), flush
 //! subnormals (`ln`, `cbrt`), get special values wrong (`powf(-inf, 0.5)`, `sinh(-0.0)`) and are
 //! allowed thousands of ulps of error (`asin`, `atan`). Each function is one helper
-//! (`rk_f32_sin`, ...) on shared cores, the structure of the f64 library (`rokkos_core::emit::mathlib::f64`) in
+//! (`rk_f32_sin`, ...) on shared cores, the structure of the f64 library ([`super::f64`]) in
 //! "double-float" arithmetic (a value as an unevaluated sum of two `f32`s, about 48 bits), with the
-//! error-free transformations of `rokkos_core::emit::mathlib::exact`.
+//! error-free transformations of [`super::exact`].
+//!
+//! The WGSL target uses this library; the CUDA target does not, as CUDA has native functions that
+//! meet the contract (`rokkos-cuda`'s `emit::ops`): `logf`, `log2f` and `cbrtf` are documented
+//! within 1 ulp (CUDA Math API, single-precision appendix); the others (`sinf` 2 ulp, `tanf` 4,
+//! `powf` 4, ...) are documented above it, so an f32 call there is CUDA's f64 function on the
+//! exactly widened arguments, rounded once (at most 2 f64 ulps off, far inside an f32 ulp). Both
+//! are faster on NVIDIA hardware than double-float arithmetic in `f32`.
 //!
 //! # Method
 //!
@@ -40,10 +47,8 @@
 //! and against Rust's own `f32` functions and prints the largest errors). Special values (NaN,
 //! ±∞, ±0 with its sign, overflow to ∞, underflow to 0, domain errors to NaN) follow Rust.
 
-use super::Helpers;
-use rokkos_core::emit::mathlib::exact;
-use rokkos_core::emit::mathlib::{inv_factorial, template, TWO_OVER_PI};
-use rokkos_core::ir::{MathFn, ScalarType, Value};
+use super::{exact, inv_factorial, library_text, templates, MathHelpers, TWO_OVER_PI};
+use crate::ir::{MathFn, ScalarType, Value};
 use std::f64::consts;
 
 const F32: ScalarType = ScalarType::F32;
@@ -93,6 +98,12 @@ fn constant(name: &str) -> Option<f32> {
         "SIXTH_LO" => split(-1.0 / 6.0).1,
         "TWO_THIRDS" => split(2.0 / 3.0).0,
         "TWO_THIRDS_LO" => split(2.0 / 3.0).1,
+        // Below these, sin, tan, asin, atan, sinh and tanh are x and cos is 1, to within half an
+        // ulp; above ATAN_BIG atan is ±π/2; from POW_INT_LIMIT on every f32 is an even integer.
+        "SIN_TINY" | "COS_TINY" | "TAN_TINY" | "ASIN_TINY" | "ATAN_TINY" | "SINH_TINY"
+        | "TANH_TINY" => 2f32.powi(-12),
+        "ATAN_BIG" => 2f32.powi(26),
+        "POW_INT_LIMIT" => 2f32.powi(24),
         _ if name.starts_with("TWO_P") || name.starts_with("TWO_M") => {
             // Powers of two, exact: TWO_P24 = 2^24, TWO_M12 = 2^-12.
             let k: i32 = name[5..].parse().ok()?;
@@ -105,18 +116,33 @@ fn constant(name: &str) -> Option<f32> {
 /// A Horner polynomial in `x` with the `f32` roundings of `c`.
 fn horner(x: &str, c: &[f64]) -> String {
     let c: Vec<Value> = c.iter().map(|&v| Value::F32(v as f32)).collect();
-    rokkos_core::emit::mathlib::horner(x, &c)
+    super::horner(x, &c)
 }
 
 /// Registers helper `name` (whose text is `src` with the constants and `snippets` filled in).
-fn def(h: &mut Helpers, name: &str, src: &str, snippets: &[(&str, String)]) -> String {
-    h.add(name, || {
-        template(src, snippets, |n| constant(n).map(Value::F32))
+fn def(h: &mut impl MathHelpers, name: &str, src: &str, snippets: &[(&str, String)]) -> String {
+    h.add_wgsl(name, || {
+        library_text(src, F32, snippets, PARAMS, |n| constant(n).map(Value::F32))
     })
 }
 
+/// The parameters of the shared templates ([`templates`]) spelled for `f32`: the ranges of the
+/// exponential functions (beyond them the result is ∞ or 0), the thresholds of `sinh`, `cosh`,
+/// `tanh` and `atan_dd`, and `ldexp` as the scaling helper.
+const PARAMS: &[(&str, &str)] = &[
+    ("SCALE", "ldexp"),
+    ("EXP_OVER", "90.0f"),
+    ("EXP_UNDER", "-104.0f"),
+    ("EXP2_OVER", "129.0f"),
+    ("EXP2_UNDER", "-151.0f"),
+    ("HYP_SMALL", "12.0f"),
+    ("HYP_BIG", "90.0f"),
+    ("TANH_SMALL", "10.0f"),
+    ("FOUR_THIRDS", "1.3333334f"),
+];
+
 /// The exact building blocks and `rk_f32_pow2(k)` (`2ᵏ` for `-126 ≤ k ≤ 127`).
-fn basics(h: &mut Helpers) {
+fn basics(h: &mut impl MathHelpers) {
     exact::two_sum(h, F32);
     exact::two_prod(h, F32);
     exact::ldexp(h, F32);
@@ -129,20 +155,9 @@ fn basics(h: &mut Helpers) {
 }
 
 /// `(n.x + n.y) / (d.x + d.y)` as a double-float: the quotient, corrected by the exact residual.
-fn div_dd(h: &mut Helpers) -> String {
+fn div_dd(h: &mut impl MathHelpers) -> String {
     basics(h);
-    def(
-        h,
-        "rk_f32_div_dd",
-        "fn rk_f32_div_dd(n: vec2<f32>, d: vec2<f32>) -> vec2<f32> {
-    let nx = rk_f32_opq(n.x);
-    let q = rk_f32_opq(nx / d.x);
-    let p = rk_f32_two_prod(q, d.x);
-    return vec2<f32>(q, (rk_f32_opq(nx - p.x) - p.y + (n.y - q * d.y)) / d.x);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_div_dd", templates::DIV_DD, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,7 +166,7 @@ fn div_dd(h: &mut Helpers) -> String {
 /// `exp(hi + lo) - 1` as a double-float for `|hi + lo| ≤ 0.35` (`lo` need not be below an ulp of
 /// `hi`): `hi + hi²/2` exactly, the rest (`lo`, `lo·(hi + lo/2)`, and the Taylor series from
 /// `r³/3!` to `r⁹/9!` in `r = hi + lo`, truncated under 2⁻³⁵) in `f32`.
-fn em1(h: &mut Helpers) -> String {
+fn em1(h: &mut impl MathHelpers) -> String {
     basics(h);
     let c: Vec<f64> = (3..=9).map(inv_factorial).collect();
     def(
@@ -170,160 +185,45 @@ fn em1(h: &mut Helpers) -> String {
 }
 
 /// `exp(x)·2ˢ` for `-104 ≤ x ≤ 90`.
-fn exp_scaled(h: &mut Helpers) -> String {
+fn exp_scaled(h: &mut impl MathHelpers) -> String {
     em1(h);
-    def(
-        h,
-        "rk_f32_exp_scaled",
-        "fn rk_f32_exp_scaled(x: f32, s: i32) -> f32 {
-    let n = floor(x * $LOG2_E + 0.5f);
-    let hi = x - n * $LN2_HI;
-    let lo = -(n * $LN2_MID + n * $LN2_LO);
-    let e = rk_f32_em1(hi, lo);
-    let y = rk_f32_fast_two_sum(1.0f, e.x);
-    return rk_f32_ldexp(y.x + (y.y + e.y), i32(n) + s);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_exp_scaled", templates::EXP_SCALED, &[])
 }
 
-fn exp(h: &mut Helpers) -> String {
+fn exp(h: &mut impl MathHelpers) -> String {
     exp_scaled(h);
-    def(
-        h,
-        "rk_f32_exp",
-        "fn rk_f32_exp(x: f32) -> f32 {
-    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u)) { return x; }
-    if (x > 90.0f) { return $INF; }
-    if (x < -104.0f) { return 0.0f; }
-    return rk_f32_exp_scaled(x, 0i);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_exp", templates::EXP, &[])
 }
 
-fn exp2(h: &mut Helpers) -> String {
+fn exp2(h: &mut impl MathHelpers) -> String {
     em1(h);
-    def(
-        h,
-        "rk_f32_exp2",
-        "fn rk_f32_exp2(x: f32) -> f32 {
-    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u)) { return x; }
-    if (x > 129.0f) { return $INF; }
-    if (x < -151.0f) { return 0.0f; }
-    let n = floor(x + 0.5f);
-    let r = x - n;
-    let p = rk_f32_two_prod(r, $LN2);
-    let e = rk_f32_em1(p.x, p.y + r * $LN2_LO);
-    let y = rk_f32_fast_two_sum(1.0f, e.x);
-    return rk_f32_ldexp(y.x + (y.y + e.y), i32(n));
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_exp2", templates::EXP2, &[])
 }
 
 /// `exp(x) - 1` as a double-float for `|x| ≤ 21`: `2ⁿ·e + (2ⁿ - 1)` with `e = exp(r) - 1`.
-fn expm1_dd(h: &mut Helpers) -> String {
+fn expm1_dd(h: &mut impl MathHelpers) -> String {
     em1(h);
-    def(
-        h,
-        "rk_f32_expm1_dd",
-        "fn rk_f32_expm1_dd(x: f32) -> vec2<f32> {
-    let n = floor(x * $LOG2_E + 0.5f);
-    let hi = x - n * $LN2_HI;
-    let lo = -(n * $LN2_MID + n * $LN2_LO);
-    let e = rk_f32_em1(hi, lo);
-    let p = rk_f32_pow2(i32(n));
-    let a = rk_f32_two_sum(p - 1.0f, p * e.x);
-    return rk_f32_fast_two_sum(a.x, a.y + p * e.y);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_expm1_dd", templates::EXPM1_DD, &[])
 }
 
-fn sinh(h: &mut Helpers) -> String {
+fn sinh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     exp_scaled(h);
     div_dd(h);
-    def(
-        h,
-        "rk_f32_sinh",
-        "fn rk_f32_sinh(x: f32) -> f32 {
-    let a = abs(x);
-    // sinh x = x to within half an ulp below 2^-12 (and keeps -0 and subnormals); NaN passes too.
-    if (!(a >= $TWO_M12)) { return x; }
-    var r = $INF;
-    if (a < 12.0f) {
-        // sinh a = (t + t / (1 + t)) / 2 with t = expm1(a), in double-float.
-        let t = rk_f32_expm1_dd(a);
-        let e = rk_f32_two_sum(1.0f, t.x);
-        let q = rk_f32_div_dd(t, vec2<f32>(e.x, e.y + t.y));
-        let s = rk_f32_two_sum(t.x, q.x);
-        r = 0.5f * (s.x + (s.y + (t.y + q.y)));
-    } else if (a <= 90.0f) {
-        r = rk_f32_exp_scaled(a, -1i);
-    }
-    return select(r, -r, x < 0.0f);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_sinh", templates::SINH, &[])
 }
 
-fn cosh(h: &mut Helpers) -> String {
+fn cosh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     exp_scaled(h);
     div_dd(h);
-    def(
-        h,
-        "rk_f32_cosh",
-        "fn rk_f32_cosh(x: f32) -> f32 {
-    let a = abs(x);
-    if (((bitcast<u32>(a) & 0x7fffffffu) > 0x7f800000u)) { return x; }
-    if (a < 12.0f) {
-        // cosh a = (E + 1/E) / 2 with E = 1 + expm1(a), in double-float.
-        let t = rk_f32_expm1_dd(a);
-        let e = rk_f32_two_sum(1.0f, t.x);
-        let d = vec2<f32>(e.x, e.y + t.y);
-        let r = rk_f32_div_dd(vec2<f32>(1.0f, 0.0f), d);
-        let s = rk_f32_two_sum(d.x, r.x);
-        return 0.5f * (s.x + (s.y + (d.y + r.y)));
-    }
-    if (a <= 90.0f) { return rk_f32_exp_scaled(a, -1i); }
-    return $INF;
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_cosh", templates::COSH, &[])
 }
 
-fn tanh(h: &mut Helpers) -> String {
+fn tanh(h: &mut impl MathHelpers) -> String {
     expm1_dd(h);
     div_dd(h);
-    def(
-        h,
-        "rk_f32_tanh",
-        "fn rk_f32_tanh(x: f32) -> f32 {
-    let a = abs(x);
-    // tanh x = x to within half an ulp below 2^-12 (and keeps -0 and subnormals); NaN passes too.
-    if (!(a >= $TWO_M12)) { return x; }
-    var r = 1.0f;
-    if (a < 10.0f) {
-        // tanh a = t / (t + 2) with t = expm1(2a), in double-float.
-        let t = rk_f32_expm1_dd(2.0f * a);
-        let d = rk_f32_two_sum(t.x, 2.0f);
-        let q = rk_f32_div_dd(t, vec2<f32>(d.x, d.y + t.y));
-        r = q.x + q.y;
-    }
-    return select(r, -r, x < 0.0f);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_tanh", templates::TANH, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -333,7 +233,7 @@ fn tanh(h: &mut Helpers) -> String {
 /// (subnormals scaled by 2²⁴ first). `ln m = 2s + s³·T(s²)`, `s = (m - 1)/(m + 1)`,
 /// `T(z) = Σ 2zᵏ/(2k + 3)` to `k = 6` (truncation under 2⁻³⁸ of the result); `s`, `s²`, `s³`
 /// and `T`'s leading 2/3 are carried in double-float.
-fn log_parts(h: &mut Helpers) -> String {
+fn log_parts(h: &mut impl MathHelpers) -> String {
     basics(h);
     let q: Vec<f64> = (1..=6).map(|k| 2.0 / f64::from(2 * k + 3)).collect();
     def(
@@ -371,111 +271,34 @@ fn log_parts(h: &mut Helpers) -> String {
 }
 
 /// `ln x` as a double-float for finite `x > 0`.
-fn log_dd(h: &mut Helpers) -> String {
+fn log_dd(h: &mut impl MathHelpers) -> String {
     log_parts(h);
-    def(
-        h,
-        "rk_f32_log_dd",
-        "fn rk_f32_log_dd(x: f32) -> vec2<f32> {
-    let p = rk_f32_log_parts(x);
-    let e = p.x;
-    let a = rk_f32_two_sum(e * $LN2_HI, p.y);
-    return rk_f32_fast_two_sum(a.x, a.y + (e * $LN2_MID + (p.z + e * $LN2_LO)));
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_log_dd", templates::LOG_DD, &[])
 }
 
-/// The shared special cases of the logarithms: NaN and negative → NaN, ±0 → -∞, +∞ → +∞.
-const LOG_SPECIAL: &str = "    if (!(x >= 0.0f)) { return $NAN; }
-    if (x == 0.0f) { return -$INF; }
-    if (x == $INF) { return x; }
-";
-
-fn ln(h: &mut Helpers) -> String {
+fn ln(h: &mut impl MathHelpers) -> String {
     log_dd(h);
-    let src = format!(
-        "fn rk_f32_ln(x: f32) -> f32 {{\n{LOG_SPECIAL}    let l = rk_f32_log_dd(x);\n    return l.x + l.y;\n}}\n"
-    );
-    def(h, "rk_f32_ln", &src, &[])
+    def(h, "rk_f32_ln", &templates::ln(), &[])
 }
 
-fn log2(h: &mut Helpers) -> String {
+fn log2(h: &mut impl MathHelpers) -> String {
     log_parts(h);
-    let src = format!(
-        "fn rk_f32_log2(x: f32) -> f32 {{
-{LOG_SPECIAL}    let p = rk_f32_log_parts(x);
-    let q = rk_f32_two_prod(p.y, $LOG2_E);
-    let s = rk_f32_two_sum(p.x, q.x);
-    return s.x + (s.y + (q.y + (p.y * $LOG2_E_LO + p.z * $LOG2_E)));
-}}
-"
-    );
-    def(h, "rk_f32_log2", &src, &[])
+    def(h, "rk_f32_log2", &templates::log2(), &[])
 }
 
-fn log10(h: &mut Helpers) -> String {
+fn log10(h: &mut impl MathHelpers) -> String {
     log_dd(h);
-    let src = format!(
-        "fn rk_f32_log10(x: f32) -> f32 {{
-{LOG_SPECIAL}    let l = rk_f32_log_dd(x);
-    let q = rk_f32_two_prod(l.x, $LOG10_E);
-    return q.x + (q.y + (l.x * $LOG10_E_LO + l.y * $LOG10_E));
-}}
-"
-    );
-    def(h, "rk_f32_log10", &src, &[])
+    def(h, "rk_f32_log10", &templates::log10(), &[])
 }
 
 /// `powf` as Rust (C99 `pow`): `y = ±0` or `x = 1` give 1 (even with NaN), NaN otherwise
 /// propagates, `(-1)^±∞ = 1`, the zero and infinity cases keep the sign of `x` for odd integer
 /// `y` (so `powf(-∞, 0.5) = +∞`), a negative finite `x` needs an integer `y` (else NaN). The
 /// general case is `exp(y·ln|x|)` with `y·ln|x|` in double-float.
-fn powf(h: &mut Helpers) -> String {
+fn powf(h: &mut impl MathHelpers) -> String {
     log_dd(h);
     em1(h);
-    def(
-        h,
-        "rk_f32_powf",
-        "fn rk_f32_pow_core(x: f32, y: f32) -> f32 {
-    let l = rk_f32_log_dd(x);
-    let p = rk_f32_two_prod(y, l.x);
-    if (p.x > 90.0f) { return $INF; }
-    if (p.x < -104.0f) { return 0.0f; }
-    let n = floor(p.x * $LOG2_E + 0.5f);
-    let hi = p.x - n * $LN2_HI;
-    let lo = (p.y + y * l.y) - (n * $LN2_MID + n * $LN2_LO);
-    let e = rk_f32_em1(hi, lo);
-    let w = rk_f32_fast_two_sum(1.0f, e.x);
-    return rk_f32_ldexp(w.x + (w.y + e.y), i32(n));
-}
-fn rk_f32_powf(x: f32, y: f32) -> f32 {
-    if (y == 0.0f || x == 1.0f) { return 1.0f; }
-    if (((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u) || ((bitcast<u32>(y) & 0x7fffffffu) > 0x7f800000u)) { return $NAN; }
-    let ax = abs(x);
-    let ay = abs(y);
-    if (ay == $INF) {
-        if (ax == 1.0f) { return 1.0f; }
-        return select(0.0f, $INF, (ax > 1.0f) == (y > 0.0f));
-    }
-    let xneg = (bitcast<u32>(x) >> 31u) == 1u;
-    let yint = floor(y) == y;
-    let odd = xneg && yint && ay < $TWO_P24 && !(floor(0.5f * y) == 0.5f * y);
-    var r: f32;
-    if (ax == 0.0f) {
-        r = select(0.0f, $INF, y < 0.0f);
-    } else if (ax == $INF) {
-        r = select($INF, 0.0f, y < 0.0f);
-    } else {
-        if (xneg && !yint) { return $NAN; }
-        r = rk_f32_pow_core(ax, y);
-    }
-    return select(r, -r, odd);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_powf", templates::POWF, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -487,8 +310,9 @@ fn rk_f32_powf(x: f32, y: f32) -> f32 {
 /// gives `x·2/π mod 4` with 96 fraction bits (the words left out weigh under 2⁻¹⁵⁰). The fraction
 /// is rounded to the nearest quadrant, negated when it was above ½, and normalised before it
 /// becomes a double-float, so `r` keeps 48 significant bits however small it is.
-fn rem_pio2(h: &mut Helpers) -> String {
+fn rem_pio2(h: &mut impl MathHelpers) -> String {
     basics(h);
+    exact::mac_u32(h);
     let words = std::iter::repeat_n(0u32, 2)
         .chain(TWO_OVER_PI.iter().copied().take(8))
         .map(|w| format!("{w:#010x}u"))
@@ -502,31 +326,32 @@ fn rem_pio2(h: &mut Helpers) -> String {
         + "fn rk_f32_rem_pio2(x: f32) -> vec3<f32> {
     if (abs(x) <= $PIO4) { return vec3<f32>(x, 0.0f, 0.0f); }
     let b = bitcast<u32>(x);
-    let mant = u64((b & 0x7fffffu) | 0x800000u);
+    let mant = (b & 0x7fffffu) | 0x800000u;
     // |x| = mant·2^ex with ex >= -24 here; the table starts with two zero words.
     let sh = i32((b >> 23u) & 0xffu) - 150i + 32i;
     let q = sh / 32i;
-    let ms = mant << u32(sh % 32i);
+    let rho = u32(sh % 32i);
+    // M·2^rho in two 32-bit limbs (the high one shifted in two steps: a shift by 32 is not one).
     var m: array<u32, 2>;
-    m[0] = u32(ms & 0xfffffffflu);
-    m[1] = u32(ms >> 32u);
+    m[0] = mant << rho;
+    m[1] = (mant >> 1u) >> (31u - rho);
     // acc = Σ_j (M·2^rho)·T[q + j]·2^(32·(7 - j)); the integer part of x·2/π is at limb 7.
     var acc: array<u32, 10>;
     for (var j = 0i; j < 6i; j = j + 1i) {
-        let w = u64(RK_F32_TWO_OVER_PI[q + j]);
-        var carry = 0lu;
+        let w = RK_F32_TWO_OVER_PI[q + j];
+        var carry = 0u;
         var pos = 7i - j;
         for (var k = 0i; k < 2i; k = k + 1i) {
-            let t = u64(acc[pos]) + u64(m[k]) * w + carry;
-            acc[pos] = u32(t & 0xfffffffflu);
-            carry = t >> 32u;
+            let t = rk_u32_mac(acc[pos], m[k], w, carry);
+            acc[pos] = t.x;
+            carry = t.y;
             pos = pos + 1i;
         }
         loop {
-            if (carry == 0lu || pos >= 10i) { break; }
-            let t = u64(acc[pos]) + carry;
-            acc[pos] = u32(t & 0xfffffffflu);
-            carry = t >> 32u;
+            if (carry == 0u || pos >= 10i) { break; }
+            let t = acc[pos] + carry;
+            carry = select(0u, 1u, t < carry);
+            acc[pos] = t;
             pos = pos + 1i;
         }
     }
@@ -571,7 +396,7 @@ fn rem_pio2(h: &mut Helpers) -> String {
 /// `sin(h + l)` for `|h| ≤ π/4`, `|l| ≤ ulp(h)`, as `(head, tail)`: `h - h³/6` with `h³/6` in
 /// double-float, the Taylor series from `h⁵/5!` to `h¹³/13!` (truncation under 2⁻³⁶ relative), and
 /// the `l` term by `cos h ≈ 1 - h²/2`.
-fn sin_kernel(h: &mut Helpers) -> String {
+fn sin_kernel(h: &mut impl MathHelpers) -> String {
     basics(h);
     let c: Vec<f64> = (2..=6)
         .map(|k| {
@@ -597,7 +422,7 @@ fn sin_kernel(h: &mut Helpers) -> String {
 
 /// `cos(h + l)` for `|h| ≤ π/4` as `(head, tail)`: `1 - h²/2` exactly (`h²` by `two_prod`), then
 /// Taylor from `h⁴/4!` to `h¹²/12!`, and `-h·l`.
-fn cos_kernel(h: &mut Helpers) -> String {
+fn cos_kernel(h: &mut impl MathHelpers) -> String {
     basics(h);
     let c: Vec<f64> = (2..=6)
         .map(|k| {
@@ -608,78 +433,33 @@ fn cos_kernel(h: &mut Helpers) -> String {
     def(
         h,
         "rk_f32_cos_k",
-        "fn rk_f32_cos_k(h: f32, l: f32) -> vec2<f32> {
-    let z = rk_f32_two_prod(h, h);
-    let w = rk_f32_fast_two_sum(1.0f, -0.5f * z.x);
-    return vec2<f32>(w.x, w.y + (z.x * z.x * $POLY - (0.5f * z.y + h * l)));
-}
-",
+        templates::COS_K,
         &[("POLY", horner("z.x", &c))],
     )
 }
 
 /// The shared start of sin, cos and tan: `NaN` and `±∞` give NaN.
-fn trig(h: &mut Helpers, name: &str, tiny: &str, body: &str) -> String {
+fn trig(h: &mut impl MathHelpers, name: &str, tiny: &str, body: &str) -> String {
     rem_pio2(h);
     sin_kernel(h);
     cos_kernel(h);
-    let src = format!(
-        "fn {name}(x: f32) -> f32 {{
-    {tiny}
-    if (!(abs(x) <= $MAX)) {{ return $NAN; }}
-    let r = rk_f32_rem_pio2(x);
-    let q = i32(r.z) & 3i;
-{body}}}
-"
-    );
-    def(h, name, &src, &[])
+    def(h, name, &templates::trig(name, tiny, body), &[])
 }
 
-fn sin(h: &mut Helpers) -> String {
-    trig(
-        h,
-        "rk_f32_sin",
-        // sin x = x to within half an ulp below 2^-12, and keeps -0 and subnormals.
-        "if (abs(x) < $TWO_M12) { return x; }",
-        "    var v: vec2<f32>;
-    if ((q & 1i) == 0i) { v = rk_f32_sin_k(r.x, r.y); } else { v = rk_f32_cos_k(r.x, r.y); }
-    let s = v.x + v.y;
-    return select(s, -s, q >= 2i);
-",
-    )
+fn sin(h: &mut impl MathHelpers) -> String {
+    let (tiny, body) = templates::SIN;
+    trig(h, "rk_f32_sin", tiny, body)
 }
 
-fn cos(h: &mut Helpers) -> String {
-    trig(
-        h,
-        "rk_f32_cos",
-        "if (abs(x) < $TWO_M12) { return 1.0f; }",
-        "    var v: vec2<f32>;
-    if ((q & 1i) == 0i) { v = rk_f32_cos_k(r.x, r.y); } else { v = rk_f32_sin_k(r.x, r.y); }
-    let s = v.x + v.y;
-    return select(s, -s, q == 1i || q == 2i);
-",
-    )
+fn cos(h: &mut impl MathHelpers) -> String {
+    let (tiny, body) = templates::COS;
+    trig(h, "rk_f32_cos", tiny, body)
 }
 
-fn tan(h: &mut Helpers) -> String {
+fn tan(h: &mut impl MathHelpers) -> String {
     div_dd(h);
-    trig(
-        h,
-        "rk_f32_tan",
-        // tan x = x to within half an ulp below 2^-12, and keeps -0 and subnormals.
-        "if (abs(x) < $TWO_M12) { return x; }",
-        "    let odd = (q & 1i) == 1i;
-    let s = rk_f32_sin_k(r.x, r.y);
-    let c = rk_f32_cos_k(r.x, r.y);
-    let sn = rk_f32_fast_two_sum(s.x, s.y);
-    let cn = rk_f32_fast_two_sum(c.x, c.y);
-    // tan = sin/cos in even quadrants, -cos/sin in odd ones.
-    let t = rk_f32_div_dd(select(sn, cn, odd), select(cn, sn, odd));
-    let v = t.x + t.y;
-    return select(v, -v, odd);
-",
-    )
+    let (tiny, body) = templates::TAN;
+    trig(h, "rk_f32_tan", tiny, body)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -688,7 +468,7 @@ fn tan(h: &mut Helpers) -> String {
 /// `atan(a + al)` for `a ≥ 0` as `(head, tail)`: `atan(c) + atan(u)` with `u = (a - c)/(1 + a·c)`,
 /// `c ∈ {0, ½, 1, 2, ∞}`, `|u| ≤ ¼`; `u` is a double-float (the numerators are exact, the
 /// denominators carry their rounding error); `atan u = u + u·z·R(z)`, Taylor to `u¹⁵/15`.
-fn atan_dd(h: &mut Helpers) -> String {
+fn atan_dd(h: &mut impl MathHelpers) -> String {
     div_dd(h);
     let r: Vec<f64> = (0..7)
         .map(|k| {
@@ -699,63 +479,20 @@ fn atan_dd(h: &mut Helpers) -> String {
     def(
         h,
         "rk_f32_atan_dd",
-        "fn rk_f32_atan_dd(a: f32, al: f32) -> vec2<f32> {
-    var base = vec2<f32>(0.0f, 0.0f);
-    var num = a;
-    var den = vec2<f32>(1.0f, 0.0f);
-    if (a > 4.0f) {
-        base = vec2<f32>($PIO2, $PIO2_LO);
-        num = -1.0f;
-        den = vec2<f32>(a, 0.0f);
-    } else if (a > 1.3333334f) {
-        base = vec2<f32>($ATAN_TWO, $ATAN_TWO_LO);
-        num = a - 2.0f;
-        den = rk_f32_fast_two_sum(2.0f * a, 1.0f);
-    } else if (a > 0.75f) {
-        base = vec2<f32>($PIO4, $PIO4_LO);
-        num = a - 1.0f;
-        den = rk_f32_two_sum(a, 1.0f);
-    } else if (a > 0.25f) {
-        base = vec2<f32>($ATAN_HALF, $ATAN_HALF_LO);
-        num = 2.0f * a - 1.0f;
-        den = rk_f32_fast_two_sum(2.0f, a);
-    }
-    let u = rk_f32_div_dd(vec2<f32>(num, 0.0f), den);
-    let z = u.x * u.x;
-    let tail = u.x * z * $POLY + u.y * (1.0f - z) + al / (1.0f + a * a);
-    let s = rk_f32_two_sum(base.x, u.x);
-    return vec2<f32>(s.x, s.y + (base.y + tail));
-}
-",
+        templates::ATAN_DD,
         &[("POLY", horner("z", &r))],
     )
 }
 
-fn atan(h: &mut Helpers) -> String {
+fn atan(h: &mut impl MathHelpers) -> String {
     atan_dd(h);
-    def(
-        h,
-        "rk_f32_atan",
-        "fn rk_f32_atan(x: f32) -> f32 {
-    let a = abs(x);
-    // atan x = x to within half an ulp below 2^-12 (and keeps -0 and subnormals); NaN passes too.
-    if (!(a >= $TWO_M12)) { return x; }
-    var v = $PIO2;
-    if (a <= $TWO_P26) {
-        let t = rk_f32_atan_dd(a, 0.0f);
-        v = t.x + t.y;
-    }
-    return select(v, -v, x < 0.0f);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_atan", templates::ATAN, &[])
 }
 
 /// `y.atan2(x)`: NaN → NaN; `y = ±0`: ±0 for `x` = +0 or positive, ±π for `x` = -0 or negative;
 /// `x = ±0`: ±π/2; `y = ±∞`: ±π/4, ±3π/4 or ±π/2; `x = ±∞`: ±0 or ±π. Otherwise `atan(|y/x|)`
 /// with the quotient in double-float (both arguments scaled near 1 first), placed in its quadrant.
-fn atan2(h: &mut Helpers) -> String {
+fn atan2(h: &mut impl MathHelpers) -> String {
     atan_dd(h);
     def(
         h,
@@ -810,7 +547,7 @@ fn atan2(h: &mut Helpers) -> String {
 /// `R` of `asin x = x + x·z·R(z)` (Taylor, `z = x² ≤ ¼`, to `x²⁵`) and the half-angle argument:
 /// for `a ∈ (½, 1]`, `t = (1 - a)/2` (exact), `s = √t` and its correction `(t - s²)/(2s)` from
 /// the exact residual.
-fn asin_parts(h: &mut Helpers) -> String {
+fn asin_parts(h: &mut impl MathHelpers) -> String {
     basics(h);
     // c_k = (2k)! / (4^k (k!)^2 (2k + 1)), k = 1..12.
     let mut r = Vec::new();
@@ -822,69 +559,19 @@ fn asin_parts(h: &mut Helpers) -> String {
     def(
         h,
         "rk_f32_asin_r",
-        "fn rk_f32_asin_r(z: f32) -> f32 { return $POLY; }
-fn rk_f32_sqrt_half(a: f32) -> vec3<f32> {
-    let t = rk_f32_opq(0.5f * (1.0f - a));
-    if (t == 0.0f) { return vec3<f32>(0.0f, 0.0f, 0.0f); }
-    let s = rk_f32_opq(sqrt(t));
-    let p = rk_f32_two_prod(s, s);
-    return vec3<f32>(s, (rk_f32_opq(t - p.x) - p.y) / (2.0f * s), t);
-}
-",
+        templates::ASIN_R,
         &[("POLY", horner("z", &r))],
     )
 }
 
-fn asin(h: &mut Helpers) -> String {
+fn asin(h: &mut impl MathHelpers) -> String {
     asin_parts(h);
-    def(
-        h,
-        "rk_f32_asin",
-        "fn rk_f32_asin(x: f32) -> f32 {
-    let a = abs(x);
-    if (!(a <= 1.0f)) { return $NAN; }
-    // asin x = x to within half an ulp below 2^-12, and keeps -0 and subnormals.
-    if (a < $TWO_M12) { return x; }
-    if (a <= 0.5f) {
-        let z = x * x;
-        return x + x * z * rk_f32_asin_r(z);
-    }
-    // asin a = pi/2 - 2 asin(s), s = sqrt((1 - a)/2)
-    let s = rk_f32_sqrt_half(a);
-    let w = s.x * s.z * rk_f32_asin_r(s.z);
-    let d = rk_f32_two_sum($PIO2, -2.0f * s.x);
-    let v = d.x + (d.y + ($PIO2_LO - 2.0f * (s.y + w)));
-    return select(v, -v, x < 0.0f);
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_asin", templates::ASIN, &[])
 }
 
-fn acos(h: &mut Helpers) -> String {
+fn acos(h: &mut impl MathHelpers) -> String {
     asin_parts(h);
-    def(
-        h,
-        "rk_f32_acos",
-        "fn rk_f32_acos(x: f32) -> f32 {
-    let a = abs(x);
-    if (!(a <= 1.0f)) { return $NAN; }
-    if (a <= 0.5f) {
-        // pi/2 - asin x
-        let z = x * x;
-        let d = rk_f32_two_sum($PIO2, -x);
-        return d.x + (d.y + ($PIO2_LO - x * z * rk_f32_asin_r(z)));
-    }
-    // acos x = 2 asin(s) for x > 0 and pi - 2 asin(s) for x < 0, s = sqrt((1 - |x|)/2)
-    let s = rk_f32_sqrt_half(a);
-    let w = s.x * s.z * rk_f32_asin_r(s.z);
-    if (x > 0.0f) { return 2.0f * s.x + 2.0f * (s.y + w); }
-    let d = rk_f32_two_sum($PI, -2.0f * s.x);
-    return d.x + (d.y + ($PI_LO - 2.0f * (s.y + w)));
-}
-",
-        &[],
-    )
+    def(h, "rk_f32_acos", templates::ACOS, &[])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -893,7 +580,7 @@ fn acos(h: &mut Helpers) -> String {
 /// `cbrt`: `|x| = m·2^(3k)` with `m ∈ [1, 8)` (subnormals scaled by 2²⁴ first), a first guess for
 /// `∛m` from a third of its bits, two Halley steps, and a Newton step on the exact residual
 /// `m - y³`.
-fn cbrt(h: &mut Helpers) -> String {
+fn cbrt(h: &mut impl MathHelpers) -> String {
     basics(h);
     def(
         h,
@@ -926,7 +613,7 @@ fn cbrt(h: &mut Helpers) -> String {
     )
 }
 
-fn hypot(h: &mut Helpers) -> String {
+fn hypot(h: &mut impl MathHelpers) -> String {
     basics(h);
     def(
         h,
@@ -956,54 +643,167 @@ fn hypot(h: &mut Helpers) -> String {
     )
 }
 
-/// A call of the f32 transcendental function `func` on `xs` (receiver first), or `None` for a
-/// function this module does not implement (every other function has an exact WGSL spelling).
-pub(crate) fn call(h: &mut Helpers, func: MathFn, xs: &[String]) -> Option<String> {
-    use MathFn as M;
-    let name = match func {
-        M::Cbrt => cbrt(h),
-        M::Sin => sin(h),
-        M::Cos => cos(h),
-        M::Tan => tan(h),
-        M::Asin => asin(h),
-        M::Acos => acos(h),
-        M::Atan => atan(h),
-        M::Atan2 => atan2(h),
-        M::Sinh => sinh(h),
-        M::Cosh => cosh(h),
-        M::Tanh => tanh(h),
-        M::Exp => exp(h),
-        M::Exp2 => exp2(h),
-        M::Ln => ln(h),
-        M::Log2 => log2(h),
-        M::Log10 => log10(h),
-        M::Powf => powf(h),
-        M::Hypot => hypot(h),
-        _ => return None,
-    };
-    Some(format!("{name}({})", xs.join(", ")))
-}
+library_call!("f32");
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every function's helpers, alone, form a module that naga accepts without f64.
+    /// The whole library as the WGSL target emits it against `snapshots/f32.wgsl`.
     #[test]
-    fn every_function_validates_without_f64() {
-        for f in MathFn::ALL {
-            let mut h = Helpers::default();
-            let args: Vec<String> = (0..f.arity()).map(|i| format!("b[{i}]")).collect();
-            let Some(e) = call(&mut h, f, &args) else {
-                continue;
-            };
-            let src = format!(
-                "fn rk_f32_bits(b: u32) -> f32 {{ return bitcast<f32>(b); }}\n{}\n@group(0) @binding(0) var<storage, read_write> b: array<f32>;\n@compute @workgroup_size(1) fn main() {{ b[3] = {e}; }}\n",
-                h.render()
-            );
-            assert!(!src.contains("f64"), "{f:?} uses f64:\n{src}");
-            crate::emit::tests::naga_check(&src);
+    fn f32_library_snapshot() {
+        super::super::snapshot::check("f32", call);
+    }
+
+    /// `rk_u32_mac` as written in WGSL (wrapping 32-bit operations, in the same order).
+    fn mac(c: u32, a: u32, b: u32, d: u32) -> (u32, u32) {
+        let (al, ah, bl, bh) = (a & 0xffff, a >> 16, b & 0xffff, b >> 16);
+        let (ll, lh, hl) = (al * bl, al * bh, ah * bl);
+        let mid = (ll >> 16) + (lh & 0xffff) + (hl & 0xffff);
+        let lo = (mid << 16) | (ll & 0xffff);
+        let hi = ah * bh + (lh >> 16) + (hl >> 16) + (mid >> 16);
+        let s = lo.wrapping_add(c);
+        let t = s.wrapping_add(d);
+        (t, hi + u32::from(s < c) + u32::from(t < d))
+    }
+
+    /// The limbs of `x·2/π` that `rk_f32_rem_pio2` accumulates (`|x| > π/4`), in 32-bit limbs as
+    /// the WGSL does now (`wide: false`) or in 64-bit integers as it did before (`wide: true`).
+    fn limbs(x: f32, wide: bool) -> [u32; 10] {
+        let table: Vec<u32> = [0, 0]
+            .into_iter()
+            .chain(TWO_OVER_PI.into_iter().take(8))
+            .collect();
+        let b = x.to_bits();
+        let mant = (b & 0x7f_ffff) | 0x80_0000;
+        let sh = ((b >> 23) & 0xff) as i32 - 150 + 32;
+        let (q, rho) = ((sh / 32) as usize, (sh % 32) as u32);
+        let m = if wide {
+            let ms = u64::from(mant) << rho;
+            [ms as u32, (ms >> 32) as u32]
+        } else {
+            [mant << rho, (mant >> 1) >> (31 - rho)]
+        };
+        let mut acc = [0u32; 10];
+        for j in 0..6 {
+            let w = table[q + j];
+            let mut pos = 7 - j;
+            if wide {
+                let mut carry = 0u64;
+                for mk in m {
+                    let t = u64::from(acc[pos]) + u64::from(mk) * u64::from(w) + carry;
+                    (acc[pos], carry) = (t as u32, t >> 32);
+                    pos += 1;
+                }
+                while carry != 0 && pos < 10 {
+                    let t = u64::from(acc[pos]) + carry;
+                    (acc[pos], carry) = (t as u32, t >> 32);
+                    pos += 1;
+                }
+            } else {
+                let mut carry = 0u32;
+                for mk in m {
+                    (acc[pos], carry) = mac(acc[pos], mk, w, carry);
+                    pos += 1;
+                }
+                while carry != 0 && pos < 10 {
+                    let t = acc[pos].wrapping_add(carry);
+                    carry = u32::from(t < carry);
+                    acc[pos] = t;
+                    pos += 1;
+                }
+            }
         }
+        acc
+    }
+
+    /// `rk_u32_mac` is `c + a·b + d` exactly, at the edges of its halves and at random.
+    #[test]
+    fn mac_is_exact() {
+        let edges = [
+            0u32,
+            1,
+            0xffff,
+            0x1_0000,
+            0x1_ffff,
+            0x8000_0000,
+            0xffff_0000,
+            u32::MAX,
+        ];
+        let mut r = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = || {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            r as u32
+        };
+        let mut cases: Vec<[u32; 4]> = Vec::new();
+        for &a in &edges {
+            for &b in &edges {
+                for &c in &edges {
+                    for &d in &edges {
+                        cases.push([c, a, b, d]);
+                    }
+                }
+            }
+        }
+        cases.extend((0..100_000).map(|_| [rand(), rand(), rand(), rand()]));
+        for [c, a, b, d] in cases {
+            let want = u64::from(c) + u64::from(a) * u64::from(b) + u64::from(d);
+            let (lo, hi) = mac(c, a, b, d);
+            assert_eq!(
+                (u64::from(hi) << 32) | u64::from(lo),
+                want,
+                "{c} + {a}·{b} + {d}"
+            );
+        }
+    }
+
+    /// The 32-bit-limb Payne–Hanek product is the 64-bit one's, limb for limb (so the reduced
+    /// argument and quadrant, computed from those limbs by unchanged code, are bit for bit the
+    /// same): every binade above π/4 with random significands and both ends, the floats nearest
+    /// to multiples of π/2 (the hardest cases for the reduction), and their neighbours.
+    #[test]
+    fn reduction_limbs_match_the_64_bit_ones() {
+        let mut xs: Vec<f32> = Vec::new();
+        let mut r = 0x9e37_79b9_7f4a_7c15u64;
+        for e in 126u32..=254 {
+            xs.push(f32::from_bits(e << 23));
+            xs.push(f32::from_bits((e << 23) | 0x7f_ffff));
+            for _ in 0..2000 {
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                xs.push(f32::from_bits((e << 23) | (r as u32 & 0x7f_ffff)));
+            }
+        }
+        for k in (1..200_000u64).chain((1..2000).map(|k| k * 1_000_003)) {
+            xs.push((k as f64 * consts::FRAC_PI_2) as f32);
+        }
+        for b in [
+            0x4afd_0ad8u32,
+            0x5922_aa80,
+            0x5d08_0000,
+            0x6d0c_28d7,
+            0x7a54_0000,
+        ] {
+            xs.push(f32::from_bits(b));
+        }
+        let near: Vec<f32> = xs
+            .iter()
+            .flat_map(|x| [-1i32, 1].map(|d| f32::from_bits(x.to_bits().wrapping_add_signed(d))))
+            .collect();
+        xs.extend(near);
+        xs.push(f32::MAX);
+        let mut n = 0;
+        for x in xs {
+            if !(x.abs() > consts::FRAC_PI_4 as f32 && x.is_finite()) {
+                continue;
+            }
+            n += 1;
+            assert_eq!(limbs(x, false), limbs(x, true), "x = {x:e}");
+        }
+        assert!(n > 600_000, "{n} arguments");
     }
 
     /// The constants are what their names say.
