@@ -1199,7 +1199,7 @@ fn operations_on_32_bit_types_need_no_64_bit_integers() {
             wg: 64,
             joins: vec![],
             addr32: true,
-            bare_in_bounds: false,
+            in_bounds: Proven::NONE,
             width: rokkos_core::emit::width::IndexWidth::W32,
             splits: vec![],
         };
