@@ -241,6 +241,12 @@ pub fn emit(
                 kernel.name
             )));
         }
+        if team.is_some() {
+            return Err(EmitError::Unsupported(format!(
+                "the 32-bit index variant of team kernel `{}` on CUDA (its launcher runs the 64-bit one)",
+                kernel.name
+            )));
+        }
     }
     let params = params::params_layout(kernel, opts.width);
     let mut h = Helpers {

@@ -286,13 +286,15 @@ fn body_fn(
     Ok(format!("{name}()"))
 }
 
-/// The `u64` spelling of the shared team formulas (`rokkos_core::emit::team`).
+/// The index spelling of the shared team formulas (`rokkos_core::emit::team`): `u64`, or `u32`
+/// in the 32-bit variant.
 impl TeamOps for CudaC {
-    fn u64_lit(x: u64, hex: bool) -> String {
+    fn idx_lit(x: u64, hex: bool, narrow: bool) -> String {
+        let suffix = if narrow { "u" } else { "ull" };
         if hex {
-            format!("{x:#x}ull")
+            format!("{x:#x}{suffix}")
         } else {
-            format!("{x}ull")
+            format!("{x}{suffix}")
         }
     }
     fn select(c: &str, t: &str, f: &str) -> String {
@@ -303,18 +305,22 @@ impl TeamOps for CudaC {
             format!("({c}) ? {t} : {f}")
         }
     }
-    fn min_u64(a: &str, b: &str) -> String {
-        format!("rk_imin<u64>({a}, {b})")
+    fn min_idx(a: &str, b: &str, narrow: bool) -> String {
+        format!("rk_imin<{}>({a}, {b})", if narrow { "u32" } else { "u64" })
     }
-    fn widen(e: &str) -> String {
-        format!("(u64){e}")
+    fn widen(e: &str, narrow: bool) -> String {
+        if narrow {
+            e.to_string()
+        } else {
+            format!("(u64){e}")
+        }
     }
 }
 
 /// (participant index, participant count) of a nested range of `kind`, as `u64` expressions
 /// (the shared rule, `rokkos_core::emit::team::participants`).
 fn participants(kind: NestedKind, d: &Dims) -> (String, String) {
-    team_rules::participants::<CudaC>(kind, d.team, d.vp, d.wg())
+    team_rules::participants::<CudaC>(kind, d.team, d.vp, d.wg(), false)
 }
 
 /// The loop of a nested range: the participant's indices, strided by the participant count,
@@ -534,7 +540,7 @@ fn scan(
         n: &n,
     };
     let (se, ee) = (expr(cx, h, start)?, expr(cx, h, end)?);
-    let lines = team_rules::scan_chunks::<CudaC>(&names, &se, &ee, inclusive, &p, &c);
+    let lines = team_rules::scan_chunks::<CudaC>(&names, &se, &ee, inclusive, &p, &c, false);
     out.push_str(&team_rules::render_bindings(&lines, i, |n, t, v| {
         format!("const {} {n} = {v};", cty(t))
     }));
@@ -658,8 +664,9 @@ fn scratch_alloc(
         set_e.push_str(&format!(" sc{id}.e[{kk}] = {n}e{kk};"));
         zero_e.push_str(&format!(" sc{id}.e[{kk}] = 0ull;"));
     }
-    let start = team_rules::aligned8::<CudaC>(&ptr);
-    let fits = team_rules::scratch_fits::<CudaC>(&format!("{n}p"), &format!("{n}s"), size, &end);
+    let start = team_rules::aligned8::<CudaC>(&ptr, false);
+    let fits =
+        team_rules::scratch_fits::<CudaC>(&format!("{n}p"), &format!("{n}s"), size, &end, false);
     out.push_str(&format!(
         "{i}  const u64 {n}s = {start};\n{i}  if ({fits}) {{ {ptr} = {n}s + {n}p * {size}ull; sc{id}.p = {base} + {n}s;{set_e} }}\n{i}  else {{ sc{id}.p = nullptr;{zero_e}\n{i}    if (rk_oob_begin(P, {code}u, 3u)) {{ rk_oob_idx(P, 0u, {n}p); rk_oob_idx(P, 1u, {size}ull); rk_oob_idx(P, 2u, {cap}); }} }}\n{i}}}\n"
     ));
