@@ -286,6 +286,7 @@ mod split;
 mod subview;
 mod team_basic;
 mod team_rules;
+mod team32;
 mod team_scratch;
 mod team_vector;
 mod view_api;
