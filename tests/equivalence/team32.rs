@@ -140,7 +140,9 @@ fn vector_constructs_32<E: ExecutionSpace>(space: E) {
             // Each thread's pool starts 8-byte aligned: request whole 8-byte words.
             let per_thread = (4 * n).div_ceil(8) * 8;
             let lim = space.team_limits();
-            let fit = lim.scratch_max[0].checked_div(per_thread).unwrap_or(usize::MAX);
+            let fit = lim.scratch_max[0]
+                .checked_div(per_thread)
+                .unwrap_or(usize::MAX);
             let ts = TeamSize::Exactly(lim.team_size_auto.min(fit).clamp(1, 8));
             let p = TeamPolicy::new(&space, league, ts)
                 .vector_length(4)
