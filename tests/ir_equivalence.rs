@@ -374,8 +374,8 @@ fn hashed_kernels() -> Vec<IrKernel> {
 /// teams of 4 threads with vector length 2: `team_rows` is a team `parallel_for` with level-0
 /// team scratch and every team construct, `team_vec` a team reduction with nested levels and
 /// thread scratch, on virtual lanes for its vector reduction, `lane_sums` vector reductions and
-/// scans through warp shuffles; `triad.w32` BabelStream's triad in the 32-bit index variant,
-/// the one a launch whose sizes fit 32 bits runs); a kernel the
+/// scans through warp shuffles; `triad.w32` BabelStream's triad and `team_rows.w32` the team
+/// kernel in the 32-bit index variant, the one a launch whose sizes fit 32 bits runs); a kernel the
 /// emitter does not implement yet has its `Unsupported` reason as the golden text, so the gap is
 /// reviewable too. Regenerate with `ROKKOS_BLESS=1 cargo test --test ir_equivalence snapshots`.
 #[test]
@@ -399,6 +399,8 @@ fn cuda_snapshots_match_golden_files() {
         ir_of(&babelstream_kernels::triad(&v, &v, &v, 0.4)),
         IndexWidth::W32,
     ));
+    let r = View::<f64>::new("r", [2]).unwrap();
+    all.push((ir_of(&team_rows(&f, &f, &r)), IndexWidth::W32));
     for (k, width) in all {
         let info = validate(&k).unwrap();
         let reduce = k.pattern() == Pattern::Reduce;

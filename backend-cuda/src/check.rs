@@ -325,6 +325,18 @@ fn md_bounds<S: ExecutionSpace, const N: usize>(
     }
 }
 
+/// The bounds of a team launch (see `runtime::run::index_width`): the policy's sizes and each
+/// level's whole scratch request (at least the arena the launcher splits from it).
+fn team_bounds<S: ExecutionSpace>(policy: &TeamPolicy<S>) -> [u64; 6] {
+    let arena = |l: usize| policy.scratch_bytes(l).map_or(u64::MAX, |b| b as u64);
+    rokkos_core::emit::width::team_bounds(
+        policy.league_size() as u64,
+        policy.team_size() as u64,
+        policy.vector_len() as u64,
+        [arena(0), arena(1)],
+    )
+}
+
 /// The team shape of `policy` (sizes past `u32` are refused by the emitter's block limit).
 fn team_shape<S: ExecutionSpace>(policy: &TeamPolicy<S>) -> crate::emit::TeamShape {
     let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
@@ -397,7 +409,7 @@ impl ExecutionSpace for CudaCheck {
             team: Some(team_shape(l.policy())),
             ..o
         });
-        self.check(l.kernel(), opts, &[], &[])?;
+        self.check(l.kernel(), opts, &[], &team_bounds(l.policy()))?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_team(l))
     }
     fn reduce_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
@@ -443,7 +455,7 @@ impl ExecutionSpace for CudaCheck {
             team: Some(team_shape(l.policy())),
             ..o
         });
-        self.check(l.kernel(), opts, &[], &[])?;
+        self.check(l.kernel(), opts, &[], &team_bounds(l.policy()))?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_team(l, r)
         })

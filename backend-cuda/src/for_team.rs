@@ -8,7 +8,7 @@ use crate::emit::{entry::ENTRY, reduce::FINAL, CudaOptions, Entry, TeamLaunch, T
 use crate::runtime::args::{set_buffer, set_u64};
 use crate::runtime::device::Instance;
 use crate::runtime::reduction::{init_values, take, Buffers};
-use crate::runtime::run::{enqueue_steps, params, prepare, variant, Step, BLOCK};
+use crate::runtime::run::{enqueue_steps, index_width, params, prepare, variant, Step, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
 use rokkos_core::emit::team::pool_split;
 use rokkos_core::kernel::KernelIr;
@@ -87,7 +87,15 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
         joins,
         in_bounds: Default::default(),
         team: Some(shape),
-        width: crate::emit::IndexWidth::W64,
+        width: index_width(
+            &p,
+            &rokkos_core::emit::width::team_bounds(
+                league,
+                team,
+                vlen,
+                pools.map(|(tp, tq)| tq.saturating_mul(team).saturating_add(tp)),
+            ),
+        ),
     };
     let entries: &[&str] = if reducer.is_some() {
         &[ENTRY, FINAL]

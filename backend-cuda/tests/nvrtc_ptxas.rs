@@ -326,3 +326,68 @@ fn the_proven_stencil_drops_its_checks() {
         assert!(proven.1 < checked.1, "{proven:?} vs {checked:?}");
     }
 }
+
+/// A team kernel emitted in both index variants (row sums of a matrix in level-0 team scratch:
+/// a thread range staging the row, a barrier, a team-vector reduction, a team `single`):
+/// each is compiled by NVRTC and assembled by ptxas for sm_90 without spills, and the 32-bit
+/// variant needs fewer 64-bit integer instructions than the 64-bit one. The registers and
+/// instruction counts are printed.
+#[test]
+fn both_index_variants_of_a_team_kernel_assemble() {
+    use rokkos_core::ir::build::{Expr, KernelBuilder};
+    use rokkos_core::ir::{
+        Access, NestedKind, ReducerKind, ScratchScope, SingleKind, TeamQuery, WorkKind,
+    };
+    use rokkos_cuda::emit::{emit, CudaOptions, Entry, IndexWidth, TeamShape};
+    let Some(ptxas) = tools() else { return };
+    let mut kb = KernelBuilder::new("team_row_sums", WorkKind::Team);
+    let a = kb.view::<f32>("a", 2, Access::ReadOnly);
+    let out = kb.view::<f32>("out", 1, Access::Writable);
+    let lr = kb.team_query(TeamQuery::LeagueRank);
+    let r = kb.let_::<usize>("r", lr);
+    let n = kb.let_::<usize>("n", a.extent(1));
+    let row = kb.scratch::<f32>(0, ScratchScope::Team, vec![n.get()]);
+    let j = kb.nested_for(NestedKind::Thread, "j", Expr::lit(0usize), n.get());
+    kb.store(row, j.get(), a.load((r.get(), j.get())));
+    kb.end();
+    kb.barrier();
+    let s = kb.nested_reduce::<f32>(
+        NestedKind::TeamVector,
+        "s",
+        Expr::lit(0usize),
+        n.get(),
+        ReducerKind::Sum,
+    );
+    kb.assign(s.acc, s.acc.get() + row.load(s.index.get()));
+    kb.end();
+    kb.single(SingleKind::Team);
+    kb.store(out, r.get(), s.result.get());
+    kb.end();
+    let k = kb.finish().unwrap();
+    assert_eq!(rokkos_core::emit::width::plan(&k).index32, Ok(()));
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let figures = |width| {
+        let opts = CudaOptions {
+            entry: Entry::For,
+            block: 256,
+            bounds_checks: true,
+            joins: Vec::new(),
+            in_bounds: Default::default(),
+            team: Some(TeamShape { team: 8, vlen: 32 }),
+            width,
+        };
+        let src = emit(&k, &info, &opts).unwrap().source;
+        let ptx = compile_ptx(&src, &k.name, Arch::SM_90).unwrap();
+        let report = ptxas::assemble(&ptxas, &ptx, &k.name, Arch::SM_90).unwrap();
+        let main = report.iter().find(|f| f.name == "rk_main").unwrap().clone();
+        assert!(!main.spills(), "{width:?}: {main:?}");
+        let (insts, wide) = entry_instructions(&ptx);
+        eprintln!(
+            "{} {width:?}: {} registers, {insts} PTX instructions in rk_main, {wide} of them on 64-bit integers",
+            k.name, main.registers
+        );
+        wide
+    };
+    let (w32, w64) = (figures(IndexWidth::W32), figures(IndexWidth::W64));
+    assert!(w32 < w64, "{w32} vs {w64} 64-bit instructions");
+}

@@ -5,7 +5,7 @@
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, dispatch, fold, pipeline, prepare, scratch_buffer, splits,
+    addr32_ok, dispatch, fold, index_width, pipeline, prepare, scratch_buffer, splits,
 };
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{init_values, Reduction};
@@ -135,8 +135,16 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         joins: joins.clone(),
         addr32: addr32_ok(&p),
         in_bounds: Default::default(),
-        // The 32-bit team entry is not built (the width plan refuses team kernels).
-        width: rokkos_core::emit::width::IndexWidth::W64,
+        width: index_width(
+            ctx,
+            &p,
+            &rokkos_core::emit::width::team_bounds(
+                tl.league as u64,
+                tl.team as u64,
+                tl.vlen as u64,
+                [shape.arena(0), shape.arena(1)],
+            ),
+        ),
         splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;

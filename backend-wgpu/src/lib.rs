@@ -111,7 +111,9 @@
 //!   the 64-bit one. Without **SHADER_INT64** only the 32-bit variant of a kernel that uses no
 //!   64-bit integer of its own runs; the others answer `Err(Unsupported)` naming SHADER_INT64,
 //!   the kernel and why. `f64` needs **SHADER_F64**, and answers the same way without it. Team
-//!   kernels always run the 64-bit variant (the 32-bit team entry is not built).
+//!   kernels have the 32-bit variant too when their nested ranges and scratch extents are
+//!   proven (rule 6 of `rokkos_core::emit::width`) and the league size, team size, vector
+//!   length and scratch arenas are at most `2^31 - 1`.
 //! - **Team scratch**: atomics on scratch Views and `bool` scratch Views are `Err(Unsupported)`.
 //! - **64-bit atomics** (i64/u64/f64 elements) need SHADER_INT64_ATOMIC_ALL_OPS (lavapipe and NVIDIA
 //!   have it): `i64` / `u64` natively, `f64` as compare-exchange loops on the bits; without it

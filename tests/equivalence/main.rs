@@ -286,6 +286,7 @@ mod sizes;
 mod small_ints;
 mod split;
 mod subview;
+mod team32;
 mod team_basic;
 mod team_rules;
 mod team_scratch;

@@ -76,8 +76,9 @@ pub struct CudaOptions {
     /// The index variant ([`rokkos_core::emit::width`]): [`IndexWidth::W32`] spells work
     /// indices, View offsets, extents and strides, `usize` scalars, locals and loop counters as
     /// `u32` (the parameter block's fields too). Only for a kernel whose width plan accepts it
-    /// and a launch that satisfies the launch facts; team kernels are always
-    /// [`IndexWidth::W64`].
+    /// and a launch that satisfies the launch facts (for a team launch also its league,
+    /// team and scratch sizes, `rokkos_core::emit::width::team_bounds`; the team queries,
+    /// nested-range counters and scratch pools are then `u32` too).
     pub width: IndexWidth,
 }
 
@@ -259,7 +260,7 @@ pub fn emit(
         (Some(d), e) => {
             body = team::work(kernel, d, &mut h)?;
             let joins = (e == Entry::Reduce).then_some(opts.joins.as_slice());
-            let (ep, sh) = team::entry(kernel, &d, joins, opts.block)?;
+            let (ep, sh) = team::entry(kernel, &d, joins, opts.block, narrow)?;
             shared = sh;
             ep
         }

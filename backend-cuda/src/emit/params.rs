@@ -98,7 +98,8 @@ fn work_fields(work: WorkKind, rank: u32) -> Vec<String> {
 ///
 /// In the 32-bit variant every index field the kernel's body and entry point read as an index is
 /// a `u32`: View offsets, extents and strides, `usize` scalars, and the work bounds of range and
-/// MDRange launches (the launcher passes those bounds to the launch facts, so they fit). The
+/// MDRange launches and the league and scratch pool sizes of team launches (the launcher passes
+/// those bounds to the launch facts, so they fit). The
 /// reduction and scan bookkeeping (`nparts`, `per`) stays 64-bit: only the entry points read it.
 pub fn params_layout(k: &Kernel, width: IndexWidth) -> ParamsLayout {
     let ix = |t: ScalarType| lower(width == IndexWidth::W32, t);
@@ -139,7 +140,8 @@ pub fn params_layout(k: &Kernel, width: IndexWidth) -> ParamsLayout {
         // Consecutive indices per thread.
         fields.push(("per".into(), FieldType::Scalar(ScalarType::U64)));
     }
-    // Team kernels have no 32-bit variant (`emit` refuses one), so their fields never narrow.
+    // A team kernel's league and pool sizes are launch facts (`width::team_bounds`): they
+    // narrow with the rest.
     for w in work_fields(k.work, k.work.index_rank()) {
         fields.push((w, FieldType::Scalar(ix(ScalarType::U64))));
     }

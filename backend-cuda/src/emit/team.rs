@@ -24,11 +24,11 @@
 //! View empty, so that every access to it is an out-of-bounds access recorded and skipped.
 
 use super::ops::lit;
-use super::target::{cty, CudaC};
+use super::target::{cty, ix, CudaC};
 use super::Helpers;
 use rokkos_core::emit::codes::{SCRATCH_CODE, SCRATCH_VIEW_CODE};
 use rokkos_core::emit::team::{self as team_rules, TeamOps};
-use rokkos_core::emit::walk::{block, expr, Cx, Target};
+use rokkos_core::emit::walk::{block, expr, Cx};
 use rokkos_core::emit::{names, EmitError};
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{
@@ -286,13 +286,15 @@ fn body_fn(
     Ok(format!("{name}()"))
 }
 
-/// The `u64` spelling of the shared team formulas (`rokkos_core::emit::team`).
+/// The index spelling of the shared team formulas (`rokkos_core::emit::team`): `u64`, or `u32`
+/// in the 32-bit variant.
 impl TeamOps for CudaC {
-    fn u64_lit(x: u64, hex: bool) -> String {
+    fn idx_lit(x: u64, hex: bool, narrow: bool) -> String {
+        let suffix = if narrow { "u" } else { "ull" };
         if hex {
-            format!("{x:#x}ull")
+            format!("{x:#x}{suffix}")
         } else {
-            format!("{x}ull")
+            format!("{x}{suffix}")
         }
     }
     fn select(c: &str, t: &str, f: &str) -> String {
@@ -303,18 +305,27 @@ impl TeamOps for CudaC {
             format!("({c}) ? {t} : {f}")
         }
     }
-    fn min_u64(a: &str, b: &str) -> String {
-        format!("rk_imin<u64>({a}, {b})")
+    fn min_idx(a: &str, b: &str, narrow: bool) -> String {
+        format!("rk_imin<{}>({a}, {b})", if narrow { "u32" } else { "u64" })
     }
-    fn widen(e: &str) -> String {
-        format!("(u64){e}")
+    fn widen(e: &str, narrow: bool) -> String {
+        if narrow {
+            e.to_string()
+        } else {
+            format!("(u64){e}")
+        }
     }
 }
 
-/// (participant index, participant count) of a nested range of `kind`, as `u64` expressions
+/// (participant index, participant count) of a nested range of `kind`, as index expressions
 /// (the shared rule, `rokkos_core::emit::team::participants`).
-fn participants(kind: NestedKind, d: &Dims) -> (String, String) {
-    team_rules::participants::<CudaC>(kind, d.team, d.vp, d.wg())
+fn participants(kind: NestedKind, d: &Dims, narrow: bool) -> (String, String) {
+    team_rules::participants::<CudaC>(kind, d.team, d.vp, d.wg(), narrow)
+}
+
+/// The index literal `x` of the variant (`narrow`: a `u32`).
+fn ix_lit(x: u64, narrow: bool) -> String {
+    <CudaC as TeamOps>::idx_lit(x, false, narrow)
 }
 
 /// The loop of a nested range: the participant's indices, strided by the participant count,
@@ -331,11 +342,12 @@ fn strided(
     call: &str,
     i: &str,
 ) -> R<String> {
-    let (p, c) = participants(kind, d);
+    let (p, c) = participants(kind, d, cx.narrow);
     let (s0, e0, j) = (cx.tmp(), cx.tmp(), cx.tmp());
     let past = if inclusive { ">" } else { ">=" };
+    let t = ix(cx.narrow);
     Ok(format!(
-        "{i}{{ const u64 {s0} = {}; const u64 {e0} = {}; u64 {j} = {s0} + {p};\n{i}  for (;;) {{ if ({j} {past} {e0} || {j} < {s0}) {{ break; }} {} = {j}; {call}; {j} += {c}; }} }}\n",
+        "{i}{{ const {t} {s0} = {}; const {t} {e0} = {}; {t} {j} = {s0} + {p};\n{i}  for (;;) {{ if ({j} {past} {e0} || {j} < {s0}) {{ break; }} {} = {j}; {call}; {j} += {c}; }} }}\n",
         expr(cx, h, start)?,
         expr(cx, h, end)?,
         names::local(var.0)
@@ -474,12 +486,13 @@ pub(crate) fn stmt(
             let src_ty = cx.ty(src)?;
             // A source outside the team yields the caller's own value (as the evaluator does).
             out.push_str(&format!(
-                "{i}{{ const {tn} {v} = {}; const u64 {sr} = {};\n{i}  const {tn} {v}b = {f}({v}, (u32)({sr} < {team}ull ? {sr} : {team}ull) * {vp}u, rk_li);\n{i}  {} = {sr} < {team}ull ? {v}b : {v}; }}\n",
+                "{i}{{ const {tn} {v} = {}; const {it} {sr} = {};\n{i}  const {tn} {v}b = {f}({v}, (u32)({sr} < {team} ? {sr} : {team}) * {vp}u, rk_li);\n{i}  {} = {sr} < {team} ? {v}b : {v}; }}\n",
                 expr(cx, h, value)?,
-                CudaC::to_u64(src_ty, &expr(cx, h, src)?),
+                cx.index(src_ty, &expr(cx, h, src)?),
                 l(*local),
                 tn = cty(t),
-                team = d.team,
+                it = ix(cx.narrow),
+                team = ix_lit(d.team as u64, cx.narrow),
                 vp = d.vp,
             ));
         }
@@ -514,15 +527,16 @@ fn scan(
     let t = cx.local_ty(partial);
     let zero = lit(Value::zero(t));
     let call = body_fn(cx, h, body, i, out)?;
-    let (p, c) = participants(kind, d);
+    let (p, c) = participants(kind, d, cx.narrow);
     let [s0, e0, ne, lo, ch, off, n, j, k] = std::array::from_fn(|_| cx.tmp());
+    let (it, zero_i, one) = (ix(cx.narrow), ix_lit(0, cx.narrow), ix_lit(1, cx.narrow));
     let (pr, fl, v) = (
         names::local(partial.0),
         names::local(is_final.0),
         names::local(var.0),
     );
     let pass = format!(
-        "{i}  {{ u64 {j} = {s0} + {off}; for (u64 {k} = 0ull; {k} < {n}; ++{k}) {{ {v} = {j}; {call}; {j} += 1ull; }} }}\n"
+        "{i}  {{ {it} {j} = {s0} + {off}; for ({it} {k} = {zero_i}; {k} < {n}; ++{k}) {{ {v} = {j}; {call}; {j} += {one}; }} }}\n"
     );
     let names = team_rules::Chunk {
         s0: &s0,
@@ -534,7 +548,7 @@ fn scan(
         n: &n,
     };
     let (se, ee) = (expr(cx, h, start)?, expr(cx, h, end)?);
-    let lines = team_rules::scan_chunks::<CudaC>(&names, &se, &ee, inclusive, &p, &c);
+    let lines = team_rules::scan_chunks::<CudaC>(&names, &se, &ee, inclusive, &p, &c, cx.narrow);
     out.push_str(&team_rules::render_bindings(&lines, i, |n, t, v| {
         format!("const {} {n} = {v};", cty(t))
     }));
@@ -577,20 +591,24 @@ fn scan(
     Ok(())
 }
 
-/// `rk_sv<R>`: a scratch View's state (its first byte, its extents; empty until allocated).
+/// `rk_sv<R>`: a scratch View's state (its first byte, its extents of the variant's index
+/// type; empty until allocated).
 fn scratch_state(h: &mut Helpers) {
+    let t = ix(h.narrow);
     h.add("0_rk_sv", || {
-        "template <int R> struct rk_sv { unsigned char* p; u64 e[R > 0 ? R : 1]; };\n".into()
+        format!("template <int R> struct rk_sv {{ unsigned char* p; {t} e[R > 0 ? R : 1]; }};\n")
     });
 }
 
 /// The declarations a team body starts with: the team queries, the pools and the scratch Views.
 pub(crate) fn preamble(k: &Kernel, h: &mut Helpers, d: &Dims) -> String {
+    let narrow = h.narrow;
+    let t = ix(narrow);
     let mut s = format!(
-        "    const u32 rk_lane = threadIdx.x;\n    const u32 rk_li = threadIdx.y * {vp}u + threadIdx.x;\n    const u64 t_tr = threadIdx.y; const u64 t_ts = {team}ull; const u64 t_vl = {vl}ull; const u64 t_ls = P.league;\n    (void)t_ts; (void)t_vl; (void)t_ls; (void)t_lr; (void)rk_s1;\n",
+        "    const u32 rk_lane = threadIdx.x;\n    const u32 rk_li = threadIdx.y * {vp}u + threadIdx.x;\n    const {t} t_tr = threadIdx.y; const {t} t_ts = {team}; const {t} t_vl = {vl}; const {t} t_ls = P.league;\n    (void)t_ts; (void)t_vl; (void)t_ls; (void)t_lr; (void)rk_s1;\n",
         vp = d.vp,
-        team = d.team,
-        vl = d.vlen
+        team = ix_lit(d.team as u64, narrow),
+        vl = ix_lit(d.vlen as u64, narrow)
     );
     if !k.scratch.is_empty() {
         scratch_state(h);
@@ -603,7 +621,8 @@ pub(crate) fn preamble(k: &Kernel, h: &mut Helpers, d: &Dims) -> String {
     for l in 0..2 {
         if rokkos_core::emit::team::uses_level(k, l) {
             s.push_str(&format!(
-                "    u64 rk_tp{l} = 0ull; u64 rk_hp{l} = P.tp{l} + t_tr * P.tq{l}; const u64 rk_he{l} = rk_hp{l} + P.tq{l};\n"
+                "    {t} rk_tp{l} = {}; {t} rk_hp{l} = P.tp{l} + t_tr * P.tq{l}; const {t} rk_he{l} = rk_hp{l} + P.tq{l};\n",
+                ix_lit(0, narrow)
             ));
         }
     }
@@ -638,30 +657,59 @@ fn scratch_alloc(
     };
     let code = SCRATCH_CODE + 2 * level + (sd.scope == ScratchScope::Thread) as u32;
     let base = if level == 0 { "rk_dyn" } else { "rk_s1" };
+    let narrow = cx.narrow;
+    let (t, il) = (ix(narrow), |x: u64| ix_lit(x, narrow));
     let es: Vec<String> = extents
         .iter()
-        .map(|e| Ok(CudaC::to_u64(cx.ty(e)?, &expr(cx, h, e)?)))
+        .map(|e| Ok(cx.index(cx.ty(e)?, &expr(cx, h, e)?)))
         .collect::<R<_>>()?;
     let n = cx.tmp();
     let id = id.0;
-    out.push_str(&format!("{i}{{\n{i}  u64 {n}p = 1ull;\n"));
-    // The element count saturates instead of wrapping (`team_rules::saturating_count`).
+    out.push_str(&format!("{i}{{\n{i}  {t} {n}p = {};\n", il(1)));
+    if narrow {
+        out.push_str(&format!("{i}  bool {n}h = false;\n"));
+    }
+    // The element count saturates instead of wrapping (`team_rules::saturating_count`; in the
+    // 32-bit variant with a flag, `team_rules::saturating_count32`).
     for (kk, e) in es.iter().enumerate() {
-        let next = team_rules::saturating_count::<CudaC>(&format!("{n}p"), &format!("{n}e{kk}"));
-        out.push_str(&format!(
-            "{i}  const u64 {n}e{kk} = {e};\n{i}  {n}p = {next};\n"
-        ));
+        out.push_str(&format!("{i}  const {t} {n}e{kk} = {e};\n"));
+        if narrow {
+            let (p, sat) = team_rules::saturating_count32::<CudaC>(
+                &format!("{n}p"),
+                &format!("{n}h"),
+                &format!("{n}e{kk}"),
+            );
+            out.push_str(&format!(
+                "{i}  {{ const u32 {n}q = {p}; {n}h = {sat}; {n}p = {n}q; }}\n"
+            ));
+        } else {
+            let next =
+                team_rules::saturating_count::<CudaC>(&format!("{n}p"), &format!("{n}e{kk}"));
+            out.push_str(&format!("{i}  {n}p = {next};\n"));
+        }
     }
     let mut set_e = String::new();
     let mut zero_e = String::new();
     for kk in 0..es.len() {
         set_e.push_str(&format!(" sc{id}.e[{kk}] = {n}e{kk};"));
-        zero_e.push_str(&format!(" sc{id}.e[{kk}] = 0ull;"));
+        zero_e.push_str(&format!(" sc{id}.e[{kk}] = {};", il(0)));
     }
-    let start = team_rules::aligned8::<CudaC>(&ptr);
-    let fits = team_rules::scratch_fits::<CudaC>(&format!("{n}p"), &format!("{n}s"), size, &end);
+    let start = team_rules::aligned8::<CudaC>(&ptr, narrow);
+    let fits =
+        team_rules::scratch_fits::<CudaC>(&format!("{n}p"), &format!("{n}s"), size, &end, narrow);
+    // The record holds the 64-bit count in both variants (the same error message).
+    let count = if narrow {
+        <CudaC as TeamOps>::select(
+            &format!("{n}h"),
+            &<CudaC as TeamOps>::idx_lit(team_rules::SCRATCH_COUNT_CAP, true, false),
+            &format!("(u64){n}p"),
+        )
+    } else {
+        format!("{n}p")
+    };
     out.push_str(&format!(
-        "{i}  const u64 {n}s = {start};\n{i}  if ({fits}) {{ {ptr} = {n}s + {n}p * {size}ull; sc{id}.p = {base} + {n}s;{set_e} }}\n{i}  else {{ sc{id}.p = nullptr;{zero_e}\n{i}    if (rk_oob_begin(P, {code}u, 3u)) {{ rk_oob_idx(P, 0u, {n}p); rk_oob_idx(P, 1u, {size}ull); rk_oob_idx(P, 2u, {cap}); }} }}\n{i}}}\n"
+        "{i}  const {t} {n}s = {start};\n{i}  if ({fits}) {{ {ptr} = {n}s + {n}p * {}; sc{id}.p = {base} + {n}s;{set_e} }}\n{i}  else {{ sc{id}.p = nullptr;{zero_e}\n{i}    if (rk_oob_begin(P, {code}u, 3u)) {{ rk_oob_idx(P, 0u, {count}); rk_oob_idx(P, 1u, {size}ull); rk_oob_idx(P, 2u, {cap}); }} }}\n{i}}}\n",
+        il(size)
     ));
     Ok(())
 }
@@ -673,24 +721,26 @@ fn scratch_off(cx: &Cx<'_, CudaC>, h: &mut Helpers, id: u32) -> String {
     let rank = cx.k.scratch[id as usize].rank as usize;
     let name = format!("rk_soff{id}");
     scratch_state(h);
+    let (t, narrow) = (ix(h.narrow), h.narrow);
     // Keyed to sort before the accessors that call it (helpers are emitted in key order).
     h.add(&format!("1_{name}"), || {
         let mut params = vec!["const rk_P& P".to_string(), format!("const rk_sv<{rank}>& s")];
-        params.extend((0..rank).map(|kk| format!("u64 i{kk}")));
+        params.extend((0..rank).map(|kk| format!("{t} i{kk}")));
         let mut cond = vec!["s.p == nullptr".to_string()];
         cond.extend((0..rank).map(|kk| format!("i{kk} >= s.e[{kk}]")));
         let rec: String = (0..rank)
             .map(|kk| format!(" rk_oob_idx(P, {kk}u, i{kk});"))
             .collect();
-        let mut off = "0ull".to_string();
+        let mut off = ix_lit(0, narrow);
         for kk in 0..rank {
             off = format!("({off}) * s.e[{kk}] + i{kk}");
         }
         format!(
-            "__device__ __forceinline__ u64 {name}({}) {{\n    if ({}) {{\n        if (rk_oob_begin(P, {}u, {rank}u)) {{{rec} }}\n        return ~0ull;\n    }}\n    return {off};\n}}\n",
+            "__device__ __forceinline__ {t} {name}({}) {{\n    if ({}) {{\n        if (rk_oob_begin(P, {}u, {rank}u)) {{{rec} }}\n        return ~{};\n    }}\n    return {off};\n}}\n",
             params.join(", "),
             cond.join(" || "),
-            SCRATCH_VIEW_CODE + id
+            SCRATCH_VIEW_CODE + id,
+            ix_lit(0, narrow)
         )
     });
     name
@@ -734,28 +784,29 @@ fn accessor(
     let d = &cx.k.scratch[id.0 as usize];
     let (t, rank) = (d.elem, d.rank as usize);
     let name = format!("rk_s{}{}", if store { "st" } else { "ld" }, id.0);
+    let (it, none) = (ix(h.narrow), format!("~{}", ix_lit(0, h.narrow)));
     h.add(&name, || {
-        let params: String = (0..rank).map(|kk| format!(", u64 i{kk}")).collect();
+        let params: String = (0..rank).map(|kk| format!(", {it} i{kk}")).collect();
         let call: String = (0..rank).map(|kk| format!(", i{kk}")).collect();
         let tn = cty(t);
         let (ret, x, body) = if store {
             (
                 "void".to_string(),
                 format!(", {tn} x"),
-                format!("if (o != ~0ull) {{ reinterpret_cast<{tn}*>(s.p)[o] = x; }}"),
+                format!("if (o != {none}) {{ reinterpret_cast<{tn}*>(s.p)[o] = x; }}"),
             )
         } else {
             (
                 tn.to_string(),
                 String::new(),
                 format!(
-                    "return o == ~0ull ? {} : reinterpret_cast<const {tn}*>(s.p)[o];",
+                    "return o == {none} ? {} : reinterpret_cast<const {tn}*>(s.p)[o];",
                     lit(Value::zero(t))
                 ),
             )
         };
         format!(
-            "__device__ __forceinline__ {ret} {name}(const rk_P& P, const rk_sv<{rank}>& s{params}{x}) {{\n    const u64 o = {off}(P, s{call});\n    {body}\n}}\n"
+            "__device__ __forceinline__ {ret} {name}(const rk_P& P, const rk_sv<{rank}>& s{params}{x}) {{\n    const {it} o = {off}(P, s{call});\n    {body}\n}}\n"
         )
     });
     let mut a = vec!["P".to_string(), format!("sc{}", id.0)];
@@ -768,15 +819,16 @@ pub(crate) fn extent(cx: &Cx<'_, CudaC>, id: ScratchId, dim: u32) -> String {
     if dim < cx.k.scratch[id.0 as usize].rank {
         format!("sc{}.e[{dim}]", id.0)
     } else {
-        "0ull".into()
+        ix_lit(0, cx.narrow)
     }
 }
 
 /// The parameters of a team kernel's `rk_work`.
-pub(crate) fn work_params(k: &Kernel) -> Vec<String> {
+/// `narrow`: the 32-bit variant, whose league rank is a `u32`.
+pub(crate) fn work_params(k: &Kernel, narrow: bool) -> Vec<String> {
     let mut v = vec![
         "const rk_P& P".to_string(),
-        "const u64 t_lr".to_string(),
+        format!("const {} t_lr", ix(narrow)),
         "unsigned char* const rk_s1".to_string(),
     ];
     for (i, (_, t)) in k.acc_fields().iter().enumerate() {
@@ -789,11 +841,14 @@ pub(crate) fn work_params(k: &Kernel) -> Vec<String> {
 /// teams (the next team reuses the block's scratch), and with `joins` the block's accumulators
 /// joined through shared memory into `P.outN[blockIdx.x]` (the second pass is
 /// [`super::reduce::FINAL`]).
+/// `narrow`: the 32-bit variant (the league rank is a `u32`: below the league size, at most
+/// 2^31 - 1, plus a grid width below 2^31, it never wraps).
 pub(crate) fn entry(
     k: &Kernel,
     d: &Dims,
     joins: Option<&[JoinKind]>,
     final_block: u32,
+    narrow: bool,
 ) -> R<(String, u32)> {
     let wg = d.wg();
     let fields = k.acc_fields();
@@ -813,7 +868,8 @@ pub(crate) fn entry(
     let mut call = vec!["P".to_string(), "lr".into(), "rk_s1".into()];
     call.extend(accs.iter().cloned());
     s.push_str(&format!(
-        "    unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;\n    for (u64 lr = blockIdx.x; lr < P.league; lr += gridDim.x) {{\n        rk_work({});\n        __syncthreads();\n    }}\n",
+        "    unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;\n    for ({} lr = blockIdx.x; lr < P.league; lr += gridDim.x) {{\n        rk_work({});\n        __syncthreads();\n    }}\n",
+        ix(narrow),
         call.join(", ")
     ));
     let mut shared = 0u32;
@@ -864,12 +920,21 @@ pub(crate) fn entry(
 pub(crate) fn work(k: &Kernel, d: Dims, h: &mut Helpers) -> R<String> {
     let mut cx = Cx::<CudaC>::new(k, &k.locals);
     cx.team = Some(d);
+    cx.narrow = h.narrow;
     let mut out = format!(
         "__device__ __forceinline__ void rk_work({}) {{\n",
-        work_params(k).join(", ")
+        work_params(k, cx.narrow).join(", ")
     );
     out.push_str(&preamble(k, h, &d));
-    out.push_str(&rokkos_core::emit::walk::decls::<CudaC>(&k.locals));
+    let locals: Vec<rokkos_core::ir::LocalDecl> = k
+        .locals
+        .iter()
+        .map(|l| rokkos_core::ir::LocalDecl {
+            ty: cx.lower(l.ty),
+            ..l.clone()
+        })
+        .collect();
+    out.push_str(&rokkos_core::emit::walk::decls::<CudaC>(&locals));
     block(&cx, h, &k.body, 1, &mut out)?;
     out.push_str("}\n");
     Ok(out)

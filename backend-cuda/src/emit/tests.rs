@@ -538,8 +538,8 @@ fn mdrange_and_reductions_have_32_bit_variants() {
 }
 
 /// Asking for the 32-bit variant of a kernel its width plan refuses (here a View of `usize`
-/// elements, whose values are not indices the analysis bounds; and a team kernel) is a
-/// mismatch, not a kernel that computes something else.
+/// elements, whose values are not indices the analysis bounds, in a range and in a team
+/// kernel) is a mismatch, not a kernel that computes something else.
 #[test]
 fn the_32_bit_variant_of_a_kernel_outside_the_plan_is_refused() {
     let mut kb = KernelBuilder::new("wide", WorkKind::Range);
@@ -651,5 +651,94 @@ fn stencil_checks_go_exactly_where_the_launch_proves_them() {
         let b = body(&Default::default());
         assert_eq!(b.matches("rk_ld1(P, ").count(), 5, "{b}");
         assert!(b.contains("rk_st0(P, "), "{b}");
+    }
+}
+
+/// A team kernel whose `usize` values the width proof bounds, with every team construct:
+/// nested ranges of each kind over an extent, team and thread scratch at both levels, nested
+/// reductions and scans (vector ones through warp shuffles), singles and a `usize` broadcast.
+fn team32() -> Kernel {
+    use rokkos_core::ir::build::Expr as BE;
+    use rokkos_core::ir::{NestedKind, ReducerKind, ScratchScope, SingleKind, TeamQuery};
+    let mut k = KernelBuilder::new("team32", WorkKind::Team);
+    k.overflow_checks(true);
+    let a = k.view::<f32>("a", 2, Access::ReadOnly);
+    let out = k.view::<u32>("out", 1, Access::Writable);
+    let lr = k.team_query(TeamQuery::LeagueRank);
+    let tr = k.team_query(TeamQuery::TeamRank);
+    let ts = k.team_query(TeamQuery::TeamSize);
+    let m = k.let_::<usize>("m", a.extent(1).min(BE::lit(64usize)));
+    let s0 = k.scratch::<f32>(0, ScratchScope::Team, vec![m.get()]);
+    let s1 = k.scratch::<u32>(1, ScratchScope::Thread, vec![ts.clone(), BE::lit(2usize)]);
+    for kind in [
+        NestedKind::Thread,
+        NestedKind::Vector,
+        NestedKind::TeamVector,
+    ] {
+        let j = k.nested_for(kind, "j", BE::lit(0usize), m.get());
+        k.store(s0, j.get(), a.load((lr.clone(), j.get())));
+        k.end();
+    }
+    k.store(s1, (tr.clone(), BE::lit(1usize)), BE::lit(7u32));
+    k.barrier();
+    for kind in [
+        NestedKind::Thread,
+        NestedKind::Vector,
+        NestedKind::TeamVector,
+    ] {
+        let v = k.nested_reduce::<f32>(kind, "r", BE::lit(0usize), m.get(), ReducerKind::Max);
+        k.assign(v.acc, v.acc.get().max(s0.load(v.index.get())));
+        k.end();
+        k.store(out, lr.clone(), v.result.get().cast::<u32>());
+        let v = k.nested_scan::<u32>(kind, "s", BE::lit(0usize), m.get());
+        k.assign(v.partial, v.partial.get() + v.index.get().cast::<u32>());
+        k.end();
+        k.store(out, BE::lit(1usize), v.total.get());
+    }
+    let w = k.single_with::<u32>(SingleKind::Team, "w");
+    k.assign(w, s1.load((tr.clone(), BE::lit(1usize))));
+    k.end();
+    let row = k.broadcast::<usize>("row", tr * BE::lit(2usize), BE::lit(0usize));
+    k.single(SingleKind::Thread);
+    k.store(out, row.get(), w.get());
+    k.end();
+    k.finish().unwrap()
+}
+
+/// The 32-bit team variant: the parameter block's league and pool fields, the team queries,
+/// the nested ranges' counters, the scratch pools, counts and extents are `u32`, and no `u64`
+/// local or temporary is declared in the body; the 64-bit variant keeps them `u64`. Both
+/// compile (where NVRTC is installed).
+#[test]
+fn the_32_bit_team_variant_spells_indices_as_u32() {
+    let k = team32();
+    assert_eq!(rokkos_core::emit::width::plan(&k).index32, Ok(()));
+    let team = |width| CudaOptions {
+        team: Some(TeamShape { team: 4, vlen: 8 }),
+        width,
+        ..opts()
+    };
+    let src = check_with(&k, &team(IndexWidth::W32));
+    for want in [
+        "    u32 league;\n",
+        "    u32 tq1;\n",
+        "const u32 t_lr",
+        "const u32 t_tr = threadIdx.y; const u32 t_ts = 4u;",
+        "for (u32 lr = blockIdx.x; lr < P.league; lr += gridDim.x)",
+        "u32 e[R > 0 ? R : 1]",
+    ] {
+        assert!(src.contains(want), "no `{want}` in\n{src}");
+    }
+    let body = &src[src.find("void rk_work(").unwrap()..src.find("extern \"C\"").unwrap()];
+    for wide in ["u64 ", "0ull;", "1ull;"] {
+        assert!(!body.contains(wide), "`{wide}` in\n{body}");
+    }
+    let src = check_with(&k, &team(IndexWidth::W64));
+    for want in [
+        "    u64 league;\n",
+        "const u64 t_lr",
+        "u64 e[R > 0 ? R : 1]",
+    ] {
+        assert!(src.contains(want), "no `{want}` in\n{src}");
     }
 }

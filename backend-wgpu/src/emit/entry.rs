@@ -179,7 +179,12 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
         if reduce {
             check_joins(k, &opts.joins)?;
         }
-        return super::team::entry(k, &shape, reduce.then_some(opts.joins.as_slice()));
+        return super::team::entry(
+            k,
+            &shape,
+            reduce.then_some(opts.joins.as_slice()),
+            opts.width == IndexWidth::W32,
+        );
     }
     if opts.entry != Entry::For {
         check_joins(k, &opts.joins)?;

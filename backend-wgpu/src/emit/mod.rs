@@ -351,7 +351,7 @@ pub fn emit(
     let ep = entry::emit_entry(kernel, opts, &mut h)?;
     out.push_str(&walk::private_decls(kernel, w32));
     if let Entry::Team { .. } = opts.entry {
-        out.push_str(&team::private_decls(kernel));
+        out.push_str(&team::private_decls(kernel, w32));
     }
     out.push_str(&memory::error_helpers(&h));
     out.push_str(&h.render());

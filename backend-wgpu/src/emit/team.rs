@@ -60,13 +60,16 @@ impl TeamShape {
 
 pub use rokkos_core::emit::team::{needs_lane_comm, uses_level, uses_scratch};
 
-/// Module-scope private variables of a team kernel: its locals and the team state.
-pub(crate) fn private_decls(k: &Kernel) -> String {
+/// Module-scope private variables of a team kernel: its locals and the team state, with the
+/// index type of the variant (`u32` when `w32`).
+pub(crate) fn private_decls(k: &Kernel, w32: bool) -> String {
     let mut s = String::new();
+    let ix = ix_ty(w32);
     for (i, d) in k.locals.iter().enumerate() {
+        let t = wty(rokkos_core::emit::walk::lower(w32, d.ty));
         match d.array_len {
-            Some(n) => s.push_str(&format!("var<private> l{i}: array<{}, {n}>;\n", wty(d.ty))),
-            None => s.push_str(&format!("var<private> l{i}: {};\n", wty(d.ty))),
+            Some(n) => s.push_str(&format!("var<private> l{i}: array<{t}, {n}>;\n")),
+            None => s.push_str(&format!("var<private> l{i}: {t};\n")),
         }
     }
     s.push_str(
@@ -74,16 +77,30 @@ pub(crate) fn private_decls(k: &Kernel) -> String {
     );
     for l in 0..2 {
         s.push_str(&format!(
-            "var<private> rk_tp{l}: u64;\nvar<private> rk_hp{l}: u64;\nvar<private> rk_he{l}: u64;\n"
+            "var<private> rk_tp{l}: {ix};\nvar<private> rk_hp{l}: {ix};\nvar<private> rk_he{l}: {ix};\n"
         ));
     }
     for (id, d) in k.scratch.iter().enumerate() {
         s.push_str(&format!("var<private> sc{id}_b: u32;\n"));
         for dd in 0..d.rank {
-            s.push_str(&format!("var<private> sc{id}_e{dd}: u64;\n"));
+            s.push_str(&format!("var<private> sc{id}_e{dd}: {ix};\n"));
         }
     }
     s
+}
+
+/// The index type of the variant: `u32` in the 32-bit one (`w32`), else `u64`.
+fn ix_ty(w32: bool) -> &'static str {
+    if w32 {
+        "u32"
+    } else {
+        "u64"
+    }
+}
+
+/// The index literal `x` of the variant (`w32`: a `u32`).
+fn ix_lit(x: u64, w32: bool) -> String {
+    <Wgsl as TeamOps>::idx_lit(x, false, w32)
 }
 
 /// Workgroup exchange buffer of the storage class of `t`: (name, element, to word, from word).
@@ -185,30 +202,36 @@ fn body_fn(cx: &Cx<'_>, h: &mut Helpers, body: &rokkos_core::ir::Block) -> R<Str
     Ok(format!("{name}()"))
 }
 
-/// The `u64` spelling of the shared team formulas (`rokkos_core::emit::team`).
+/// The index spelling of the shared team formulas (`rokkos_core::emit::team`): `u64`, or `u32`
+/// in the 32-bit variant.
 impl TeamOps for Wgsl {
-    fn u64_lit(x: u64, hex: bool) -> String {
+    fn idx_lit(x: u64, hex: bool, narrow: bool) -> String {
+        let suffix = if narrow { "u" } else { "lu" };
         if hex {
-            format!("{x:#x}lu")
+            format!("{x:#x}{suffix}")
         } else {
-            format!("{x}lu")
+            format!("{x}{suffix}")
         }
     }
     fn select(c: &str, t: &str, f: &str) -> String {
         format!("select({f}, {t}, {c})")
     }
-    fn min_u64(a: &str, b: &str) -> String {
+    fn min_idx(a: &str, b: &str, _narrow: bool) -> String {
         format!("min({a}, {b})")
     }
-    fn widen(e: &str) -> String {
-        format!("u64({e})")
+    fn widen(e: &str, narrow: bool) -> String {
+        if narrow {
+            e.to_string()
+        } else {
+            format!("u64({e})")
+        }
     }
 }
 
-/// (participant index, participant count) of a nested range of `kind`, as `u64` expressions
-/// (the shared rule, `rokkos_core::emit::team::participants`).
-fn participants(kind: NestedKind, sh: &TeamShape) -> (String, String) {
-    team_rules::participants::<Wgsl>(kind, sh.team, sh.vphys(), sh.wg())
+/// (participant index, participant count) of a nested range of `kind`, as index expressions
+/// of the variant (the shared rule, `rokkos_core::emit::team::participants`).
+fn participants(kind: NestedKind, sh: &TeamShape, w32: bool) -> (String, String) {
+    team_rules::participants::<Wgsl>(kind, sh.team, sh.vphys(), sh.wg(), w32)
 }
 
 /// Emits a team construct (the statements `walk` hands over).
@@ -225,7 +248,7 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                    (start, end, inclusive): (&Expr, &Expr, bool),
                    call: &str|
      -> R<String> {
-        let (p, c) = participants(kind, &sh);
+        let (p, c) = participants(kind, &sh, cx.narrow);
         let (s0, e0, j) = (cx.tmp(), cx.tmp(), cx.tmp());
         // An inclusive range stops past its last index without forming `end + 1`; a step that
         // wraps past `u64::MAX` lands below the start and stops too.
@@ -268,7 +291,7 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
             body,
             result,
         } => {
-            let t = cx.locals[acc.0 as usize].ty;
+            let t = cx.local_ty(*acc);
             let id = reducer
                 .identity(t)
                 .ok_or_else(|| EmitError::Mismatch(format!("reducer {} on {t}", reducer.name())))?;
@@ -313,10 +336,10 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
             body,
             total,
         } => {
-            let t = cx.locals[partial.0 as usize].ty;
+            let t = cx.local_ty(*partial);
             let zero = lit(Value::zero(t));
             let call = body_fn(cx, h, body)?;
-            let (p, c) = participants(*kind, &sh);
+            let (p, c) = participants(*kind, &sh, cx.narrow);
             if *kind == NestedKind::Vector && vp > 1 {
                 return Err(EmitError::Mismatch(
                     "a vector scan with physical lanes".into(),
@@ -337,8 +360,9 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                 cx.tmp(),
             );
             let (pr, fl) = (partial.0, is_final.0);
+            let (zero_i, one) = (ix_lit(0, cx.narrow), ix_lit(1, cx.narrow));
             let pass = format!(
-                "{i}  {{ var {j} = {s0} + {off}; var {k} = 0lu; loop {{ if ({k} >= {n}) {{ break; }} l{} = {j}; {call}; {j} = {j} + 1lu; {k} = {k} + 1lu; }} }}\n",
+                "{i}  {{ var {j} = {s0} + {off}; var {k} = {zero_i}; loop {{ if ({k} >= {n}) {{ break; }} l{} = {j}; {call}; {j} = {j} + {one}; {k} = {k} + {one}; }} }}\n",
                 var.0
             );
             let names = team_rules::Chunk {
@@ -351,7 +375,8 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                 n: &n,
             };
             let (se, ee) = (expr(cx, h, start)?, expr(cx, h, end)?);
-            let lines = team_rules::scan_chunks::<Wgsl>(&names, &se, &ee, *inclusive, &p, &c);
+            let lines =
+                team_rules::scan_chunks::<Wgsl>(&names, &se, &ee, *inclusive, &p, &c, cx.narrow);
             out.push_str(&team_rules::render_bindings(&lines, i, |n, _, v| {
                 format!("let {n} = {v};")
             }));
@@ -390,7 +415,7 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
                 SingleKind::Team => {
                     out.push_str(&format!("{i}if (rk_li == 0u) {{ {call}; }}\n"));
                     if let Some(r) = result {
-                        let f = bcast_fn(h, wg, cx.locals[r.0 as usize].ty);
+                        let f = bcast_fn(h, wg, cx.local_ty(*r));
                         out.push_str(&format!("{i}l{0} = {f}(l{0}, 0u);\n", r.0));
                     }
                 }
@@ -405,17 +430,16 @@ pub(crate) fn stmt(cx: &Cx<'_>, h: &mut Helpers, s: &Stmt, i: &str, out: &mut St
             }
         }
         Stmt::Broadcast { local, value, src } => {
-            let t = cx.locals[local.0 as usize].ty;
+            let t = cx.local_ty(*local);
             let f = bcast_fn(h, wg, t);
             let (v, sr) = (cx.tmp(), cx.tmp());
+            let team = ix_lit(sh.team as u64, cx.narrow);
             // A source outside the team yields the caller's own value (as the evaluator does).
             out.push_str(&format!(
-                "{i}{{ let {v} = {}; let {sr} = {};\n{i}  let b = {f}({v}, u32(min({sr}, {}lu)) * {vp}u);\n{i}  l{} = select({v}, b, {sr} < {}lu); }}\n",
+                "{i}{{ let {v} = {}; let {sr} = {};\n{i}  let b = {f}({v}, u32(min({sr}, {team})) * {vp}u);\n{i}  l{} = select({v}, b, {sr} < {team}); }}\n",
                 expr(cx, h, value)?,
-                expr(cx, h, src)?,
-                sh.team,
+                cx.index(cx.ty(src)?, &expr(cx, h, src)?),
                 local.0,
-                sh.team
             ));
         }
         Stmt::Scratch { id, extents } => scratch_alloc(cx, h, &sh, *id, extents, i, out)?,
@@ -439,8 +463,10 @@ fn scratch_alloc(
     if d.elem == ScalarType::Bool {
         return Err(EmitError::Unsupported("bool scratch Views".into()));
     }
+    let w32 = cx.narrow;
+    let il = |x: u64| ix_lit(x, w32);
     let (ptr, end) = match d.scope {
-        ScratchScope::Team => (format!("rk_tp{level}"), format!("{}lu", sh.pools[level].0)),
+        ScratchScope::Team => (format!("rk_tp{level}"), il(sh.pools[level].0 as u64)),
         ScratchScope::Thread => (format!("rk_hp{level}"), format!("rk_he{level}")),
     };
     let scope = (d.scope == ScratchScope::Thread) as u32;
@@ -448,20 +474,36 @@ fn scratch_alloc(
     let base = if level == 0 { "0u" } else { "rk_l1base" };
     let es: Vec<String> = extents
         .iter()
-        .map(|e| Ok(super::memory::to_u64(cx.ty(e)?, &expr(cx, h, e)?)))
+        .map(|e| Ok(cx.index(cx.ty(e)?, &expr(cx, h, e)?)))
         .collect::<R<_>>()?;
     let n = cx.tmp();
     out.push_str(&format!("{i}{{\n"));
-    // The element count saturates instead of wrapping (`team_rules::saturating_count`).
-    out.push_str(&format!("{i}  var {n}p = 1lu;\n"));
-    for (k, e) in es.iter().enumerate() {
-        let next = team_rules::saturating_count::<Wgsl>(&format!("{n}p"), &format!("{n}e{k}"));
-        out.push_str(&format!("{i}  let {n}e{k} = {e};\n{i}  {n}p = {next};\n"));
+    // The element count saturates instead of wrapping (`team_rules::saturating_count`; in the
+    // 32-bit variant with a flag, `team_rules::saturating_count32`).
+    out.push_str(&format!("{i}  var {n}p = {};\n", il(1)));
+    if w32 {
+        out.push_str(&format!("{i}  var {n}h = false;\n"));
     }
-    // The count and the end are compared in 64 bits against pools below 2^32.
+    for (k, e) in es.iter().enumerate() {
+        out.push_str(&format!("{i}  let {n}e{k} = {e};\n"));
+        if w32 {
+            let (p, sat) = team_rules::saturating_count32::<Wgsl>(
+                &format!("{n}p"),
+                &format!("{n}h"),
+                &format!("{n}e{k}"),
+            );
+            out.push_str(&format!(
+                "{i}  {{ let {n}q = {p}; {n}h = {sat}; {n}p = {n}q; }}\n"
+            ));
+        } else {
+            let next = team_rules::saturating_count::<Wgsl>(&format!("{n}p"), &format!("{n}e{k}"));
+            out.push_str(&format!("{i}  {n}p = {next};\n"));
+        }
+    }
+    // The count and the end are compared without wrapping against pools below 2^32.
     let id = id.0;
-    let start = team_rules::aligned8::<Wgsl>(&ptr);
-    let fits = team_rules::scratch_fits::<Wgsl>(&n, &format!("{n}s"), size, &end);
+    let start = team_rules::aligned8::<Wgsl>(&ptr, w32);
+    let fits = team_rules::scratch_fits::<Wgsl>(&n, &format!("{n}s"), size, &end, w32);
     out.push_str(&format!(
         "{i}  let {n} = {n}p;\n{i}  let {n}s = {start};\n{i}  let {n}ok = {fits};\n"
     ));
@@ -470,11 +512,24 @@ fn scratch_alloc(
     let mut zero_e = String::new();
     for k in 0..rank {
         set_e.push_str(&format!(" sc{id}_e{k} = {n}e{k};"));
-        zero_e.push_str(&format!(" sc{id}_e{k} = 0lu;"));
+        zero_e.push_str(&format!(" sc{id}_e{k} = {};", il(0)));
     }
+    let cap = if scope == 0 {
+        sh.pools[level].0
+    } else {
+        sh.pools[level].1
+    };
+    // The record holds the 64-bit count in both variants (the same error message).
+    let record = if w32 {
+        let (lo, hi) = team_rules::count64_words::<Wgsl>(&n, &format!("{n}h"));
+        format!("rk_oob_w(0u, {lo}, {hi}); rk_oob_w(1u, {size}u, 0u); rk_oob_w(2u, {cap}u, 0u);")
+    } else {
+        format!("rk_oob_idx(0u, {n}); rk_oob_idx(1u, {size}lu); rk_oob_idx(2u, {cap}lu);")
+    };
     out.push_str(&format!(
-        "{i}  if ({n}ok) {{ {ptr} = {n}s + {n} * {size}lu; sc{id}_b = {base} + u32({n}s / 4lu);{set_e} }}\n{i}  else {{{zero_e}\n{i}    if (rk_oob_begin({code}u, 3u)) {{ rk_oob_idx(0u, {n}); rk_oob_idx(1u, {size}lu); rk_oob_idx(2u, {cap}lu); }} }}\n{i}}}\n",
-        cap = if scope == 0 { sh.pools[level].0 } else { sh.pools[level].1 }
+        "{i}  if ({n}ok) {{ {ptr} = {n}s + {n} * {}; sc{id}_b = {base} + u32({n}s / {});{set_e} }}\n{i}  else {{{zero_e}\n{i}    if (rk_oob_begin({code}u, 3u)) {{ {record} }} }}\n{i}}}\n",
+        il(size),
+        il(4)
     ));
     let _ = h;
     Ok(())
@@ -487,15 +542,24 @@ fn scratch_off(cx: &Cx<'_>, h: &mut Helpers, id: u32) -> String {
     let rank = d.rank as usize;
     let words = (d.elem.size() / 4).max(1);
     let name = format!("rk_soff{id}");
+    let (w32, ix) = (h.w32, super::memory::index_ty(h));
     h.add(&name, || {
-        let params: Vec<String> = (0..rank).map(|k| format!("i{k}: u64")).collect();
+        let params: Vec<String> = (0..rank).map(|k| format!("i{k}: {ix}")).collect();
         let mut cond: Vec<String> = (0..rank).map(|k| format!("i{k} >= sc{id}_e{k}")).collect();
         if cond.is_empty() {
             cond.push("false".into());
         }
-        let rec: String = (0..rank).map(|k| format!(" rk_oob_idx({k}u, i{k});")).collect();
+        let rec: String = (0..rank)
+            .map(|k| {
+                if w32 {
+                    format!(" rk_oob_w({k}u, i{k}, 0u);")
+                } else {
+                    format!(" rk_oob_idx({k}u, i{k});")
+                }
+            })
+            .collect();
         // LayoutRight: the last index is contiguous.
-        let mut off = "0lu".to_string();
+        let mut off = ix_lit(0, w32);
         for k in 0..rank {
             off = format!("({off}) * sc{id}_e{k} + i{k}");
         }
@@ -525,9 +589,10 @@ pub(crate) fn load(cx: &Cx<'_>, h: &mut Helpers, id: ScratchId, index: &[Expr]) 
     let t = cx.k.scratch[id.0 as usize].elem;
     let a = arena(cx, id.0);
     let name = format!("rk_sld{}", id.0);
+    let ix = super::memory::index_ty(h);
     let rank = index.len();
     h.add(&name, || {
-        let params: Vec<String> = (0..rank).map(|k| format!("i{k}: u64")).collect();
+        let params: Vec<String> = (0..rank).map(|k| format!("i{k}: {ix}")).collect();
         let call: Vec<String> = (0..rank).map(|k| format!("i{k}")).collect();
         let read = match t {
             ScalarType::U32 => format!("{a}[o]"),
@@ -564,9 +629,10 @@ pub(crate) fn store(
     let t = cx.k.scratch[id.0 as usize].elem;
     let a = arena(cx, id.0);
     let name = format!("rk_sst{}", id.0);
+    let ix = super::memory::index_ty(h);
     let rank = index.len();
     h.add(&name, || {
-        let mut params: Vec<String> = (0..rank).map(|k| format!("i{k}: u64")).collect();
+        let mut params: Vec<String> = (0..rank).map(|k| format!("i{k}: {ix}")).collect();
         params.push(format!("x: {}", wty(t)));
         let call: Vec<String> = (0..rank).map(|k| format!("i{k}")).collect();
         let write = match t {
@@ -593,16 +659,20 @@ pub(crate) fn extent(cx: &Cx<'_>, id: ScratchId, dim: u32) -> String {
     if dim < cx.k.scratch[id.0 as usize].rank {
         format!("sc{}_e{dim}", id.0)
     } else {
-        "0lu".into()
+        ix_lit(0, cx.narrow)
     }
 }
 
 /// The module-scope arrays and the entry point of a team kernel.
+/// `w32`: the 32-bit variant, whose team queries and pool positions are `u32`.
 pub(crate) fn entry(
     k: &Kernel,
     sh: &TeamShape,
     reduce: Option<&[rokkos_core::reducer::JoinKind]>,
+    w32: bool,
 ) -> R<String> {
+    let il = |x: u64| ix_lit(x, w32);
+    let widen = |e: &str| <Wgsl as TeamOps>::widen(e, w32);
     let wg = sh.wg();
     let vp = sh.vphys();
     let fields = k.acc_fields();
@@ -624,7 +694,8 @@ pub(crate) fn entry(
         }
     }
     s.push_str(&format!(
-        "@compute @workgroup_size({wg})\nfn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{\n    let g = wid.x + wid.y * nw.x;\n    let ng = nw.x * nw.y;\n    rk_li = li; rk_lane = li % {vp}u;\n    t_tr = u64(li / {vp}u); t_ts = P.tsize; t_vl = P.vlen; t_ls = P.league;\n    rk_l1base = g * {}u;\n    rk_fin = false;\n",
+        "@compute @workgroup_size({wg})\nfn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{\n    let g = wid.x + wid.y * nw.x;\n    let ng = nw.x * nw.y;\n    rk_li = li; rk_lane = li % {vp}u;\n    t_tr = {}; t_ts = P.tsize; t_vl = P.vlen; t_ls = P.league;\n    rk_l1base = g * {}u;\n    rk_fin = false;\n",
+        widen(&format!("li / {vp}u")),
         sh.arena_words(1)
     ));
     if reduce.is_some() {
@@ -641,11 +712,17 @@ pub(crate) fn entry(
     for l in 0..2 {
         let (tp, q) = sh.pools[l];
         reset.push_str(&format!(
-            "        rk_tp{l} = 0lu; rk_hp{l} = {tp}lu + t_tr * {q}lu; rk_he{l} = rk_hp{l} + {q}lu;\n"
+            "        rk_tp{l} = {}; rk_hp{l} = {} + t_tr * {}; rk_he{l} = rk_hp{l} + {};\n",
+            il(0),
+            il(tp as u64),
+            il(q as u64),
+            il(q as u64)
         ));
     }
     s.push_str(&format!(
-        "    var lr = u64(g);\n    loop {{\n        if (lr >= P.league) {{ break; }}\n        t_lr = lr;\n{reset}        rk_work();\n        storageBarrier();\n        workgroupBarrier();\n        lr = lr + u64(ng);\n    }}\n"
+        "    var lr = {};\n    loop {{\n        if (lr >= P.league) {{ break; }}\n        t_lr = lr;\n{reset}        rk_work();\n        storageBarrier();\n        workgroupBarrier();\n        lr = lr + {};\n    }}\n",
+        widen("g"),
+        widen("ng")
     ));
     if let Some(joins) = reduce {
         for (i, (_, t)) in fields.iter().enumerate() {

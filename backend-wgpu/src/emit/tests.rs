@@ -1213,3 +1213,142 @@ fn operations_on_32_bit_types_need_no_64_bit_integers() {
         naga_check_with(&e.source, naga::valid::Capabilities::empty());
     }
 }
+
+/// A team kernel with every team construct and no 64-bit value of its own, whose `usize` values
+/// the width proof bounds: nested ranges over team queries and extents, scratch of both scopes
+/// and levels with extents from team queries, nested reductions and scans of every kind
+/// (`vector_comm`), singles, broadcasts, and a `usize` computed from the team rank.
+fn team_kernel32(vector_comm: bool, reduce: bool) -> Kernel {
+    let mut k = KernelBuilder::new("team32", WorkKind::Team);
+    k.overflow_checks(true);
+    let a = k.view::<f32>("a", 2, Access::ReadOnly);
+    let out = k.view::<u32>("out", 1, Access::Writable);
+    let lr = k.team_query(TeamQuery::LeagueRank);
+    let tr = k.team_query(TeamQuery::TeamRank);
+    let ts = k.team_query(TeamQuery::TeamSize);
+    let m = k.let_::<usize>("m", a.extent(1).min(BE::lit(64usize)));
+    let s0 = k.scratch::<f32>(0, ScratchScope::Team, vec![m.get()]);
+    let s1 = k.scratch::<u32>(1, ScratchScope::Thread, vec![ts.clone(), BE::lit(2usize)]);
+    let s2 = k.scratch::<i32>(0, ScratchScope::Thread, vec![BE::lit(3usize)]);
+    for kind in [
+        NestedKind::Thread,
+        NestedKind::Vector,
+        NestedKind::TeamVector,
+    ] {
+        let j = k.nested_for(kind, "j", BE::lit(0usize), m.get());
+        k.store(s0, j.get(), a.load((lr.clone(), j.get())));
+        k.end();
+    }
+    let j = k.nested_for_inclusive(NestedKind::Thread, "j", BE::lit(1usize), ts.clone());
+    k.store(s1, (tr.clone(), BE::lit(1usize)), j.get().cast::<u32>());
+    k.store(s2, BE::lit(2usize), BE::lit(-1i32));
+    k.end();
+    k.barrier();
+    let mut kinds = vec![NestedKind::Thread, NestedKind::TeamVector];
+    if vector_comm {
+        kinds.push(NestedKind::Vector);
+    }
+    for kind in kinds {
+        let v = k.nested_reduce::<f32>(kind, "r", BE::lit(0usize), m.get(), ReducerKind::Max);
+        k.assign(v.acc, v.acc.get().max(s0.load(v.index.get())));
+        k.end();
+        k.store(out, lr.clone(), v.result.get().cast::<u32>());
+        let v =
+            k.nested_scan_inclusive::<u32>(kind, "s", BE::lit(0usize), m.get() - BE::lit(1usize));
+        k.if_(v.is_final.get());
+        k.store(out, v.index.get(), v.partial.get());
+        k.end();
+        k.assign(v.partial, v.partial.get() + v.index.get().cast::<u32>());
+        k.end();
+        k.store(out, BE::lit(1usize), v.total.get());
+    }
+    let w = k.single_with::<u32>(SingleKind::Team, "w");
+    k.assign(
+        w,
+        s1.load((tr.clone(), BE::lit(1usize))) + s2.extent(0).cast::<u32>(),
+    );
+    k.end();
+    let row = k.broadcast::<usize>("row", tr.clone() * BE::lit(2usize), BE::lit(0usize));
+    k.single(SingleKind::Thread);
+    k.store(out, row.get(), w.get());
+    k.end();
+    if reduce {
+        let acc = k.acc::<u32>("acc");
+        k.single(SingleKind::Team);
+        k.acc_set(acc, acc.get() + w.get());
+        k.end();
+    }
+    k.finish().expect("builds")
+}
+
+/// The 32-bit team entry: the width plan accepts `team_kernel32`, and its module spells no
+/// 64-bit integer, so it validates without SHADER_INT64 (and is emitted for an adapter without
+/// it); the 64-bit variant of the same kernel still uses `u64`.
+#[test]
+fn team_kernels_emit_a_32_bit_variant_without_int64() {
+    use rokkos_core::emit::width::IndexWidth;
+    let small = Caps {
+        f64: false,
+        int64: false,
+        atomic64: false,
+    };
+    for (vector_comm, lanes) in [(false, true), (false, false), (true, false)] {
+        for reduce in [false, true] {
+            let k = team_kernel32(vector_comm, reduce);
+            let plan = rokkos_core::emit::width::plan(&k);
+            assert_eq!(plan.index32, Ok(()));
+            assert_eq!(plan.int64, None);
+            let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+            for (t, v) in [(1, 1), (4, 1), (3, 4), (32, 8)] {
+                let shape = team_shape(t, v, lanes);
+                let opts = |width| EmitOptions {
+                    entry: Entry::Team { reduce, shape },
+                    wg: shape.wg(),
+                    joins: if reduce {
+                        vec![JoinKind::Op(ReducerKind::Sum)]
+                    } else {
+                        vec![]
+                    },
+                    addr32: true,
+                    in_bounds: Proven::NONE,
+                    width,
+                    splits: vec![],
+                };
+                let e = emit(&k, &info, &opts(IndexWidth::W32), small).expect("emits 32-bit");
+                naga_check_with(&e.source, naga::valid::Capabilities::empty());
+                // No 64-bit type and no 64-bit literal (`0lu`, `0x10li`).
+                let wide = e
+                    .source
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .find(|x| {
+                        ["u64", "i64"].contains(x)
+                            || (x.starts_with(|c: char| c.is_ascii_digit())
+                                && (x.ends_with("lu") || x.ends_with("li")))
+                    });
+                assert_eq!(wide, None, "in the 32-bit team module:\n{}", e.source);
+                assert!(e.params.fields.iter().all(|f| f.ty.size() <= 4));
+                let e64 = emit(&k, &info, &opts(IndexWidth::W64), Caps::ALL).expect("emits");
+                naga_check(&e64.source);
+                assert!(e64.source.contains("u64"));
+                // Without SHADER_INT64 the 64-bit variant is refused, naming the feature.
+                match emit(&k, &info, &opts(IndexWidth::W64), small) {
+                    Err(EmitError::Unsupported(m)) => assert!(m.contains("SHADER_INT64"), "{m}"),
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
+    }
+    // A team kernel outside the proof is never emitted 32-bit.
+    let k = team_kernel(false, false);
+    let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+    let shape = team_shape(4, 1, false);
+    check_w32(
+        &k,
+        &info,
+        Entry::Team {
+            reduce: false,
+            shape,
+        },
+        &[],
+    );
+}

@@ -46,7 +46,7 @@ pub(crate) fn private_decls(k: &Kernel, w32: bool) -> String {
     s.push_str("var<private> rk_fin: bool;\n");
     if k.work == WorkKind::Team {
         for q in ["t_lr", "t_ls", "t_tr", "t_ts", "t_vl"] {
-            s.push_str(&format!("var<private> {q}: u64;\n"));
+            s.push_str(&format!("var<private> {q}: {ity};\n"));
         }
     }
     s

@@ -83,18 +83,19 @@ pub fn pool_split(
     )
 }
 
-/// How a target spells the `u64` arithmetic of the team formulas below ([`participants`],
+/// How a target spells the index arithmetic of the team formulas below ([`participants`],
 /// [`scan_chunks`], [`saturating_count`], [`scratch_fits`]), so that the formulas, and the
-/// reasoning that they never wrap, exist once.
+/// reasoning that they never wrap, exist once. `narrow`: the 32-bit index variant
+/// ([`super::width`]), whose index type is `u32`; otherwise it is `u64`.
 pub trait TeamOps {
-    /// The `u64` literal `x` (in hexadecimal when `hex`: bit limits read better so).
-    fn u64_lit(x: u64, hex: bool) -> String;
+    /// The index literal `x` (in hexadecimal when `hex`: bit limits read better so).
+    fn idx_lit(x: u64, hex: bool, narrow: bool) -> String;
     /// `t` when the `bool` `c` holds, else `f` (all three evaluated).
     fn select(c: &str, t: &str, f: &str) -> String;
-    /// The smaller of the `u64`s `a` and `b`.
-    fn min_u64(a: &str, b: &str) -> String;
-    /// The `u32` value `e` as a `u64`.
-    fn widen(e: &str) -> String;
+    /// The smaller of the indices `a` and `b`.
+    fn min_idx(a: &str, b: &str, narrow: bool) -> String;
+    /// The `u32` value `e` as an index.
+    fn widen(e: &str, narrow: bool) -> String;
 }
 
 /// The name of a team body's vector lane (`0 .. lanes`) in every target.
@@ -104,7 +105,7 @@ pub const INVOCATION: &str = "rk_li";
 
 /// Who shares the indices of a nested range of `kind` in a team of `team` threads of `lanes`
 /// lanes each (`block` invocations): `(this invocation's participant index, the participant
-/// count)` as `u64` expressions. A thread range is shared by the team's threads (every lane of a
+/// count)` as index expressions (`u32` ones when `narrow`). A thread range is shared by the team's threads (every lane of a
 /// thread runs the thread's indices), a vector range by a thread's lanes, a team-vector range by
 /// every invocation of the block.
 pub fn participants<O: TeamOps>(
@@ -112,14 +113,16 @@ pub fn participants<O: TeamOps>(
     team: u32,
     lanes: u32,
     block: u32,
+    narrow: bool,
 ) -> (String, String) {
+    let lit = |x: u32| O::idx_lit(x as u64, false, narrow);
     match kind {
         NestedKind::Thread => (
             super::walk::team_query(crate::ir::TeamQuery::TeamRank).into(),
-            O::u64_lit(team as u64, false),
+            lit(team),
         ),
-        NestedKind::Vector => (O::widen(LANE), O::u64_lit(lanes as u64, false)),
-        NestedKind::TeamVector => (O::widen(INVOCATION), O::u64_lit(block as u64, false)),
+        NestedKind::Vector => (O::widen(LANE, narrow), lit(lanes)),
+        NestedKind::TeamVector => (O::widen(INVOCATION, narrow), lit(block)),
     }
 }
 
@@ -149,8 +152,12 @@ pub type Binding = (String, crate::ir::ScalarType, String);
 /// chunk follows the index order. The chunks are offsets from the start up to the last offset
 /// `lo` (`ch = lo / c + 1` offsets each), and each pass counts its `n` indices from
 /// `start + off`, so that no form computes `end + 1` (which wraps for an inclusive range ending
-/// at `u64::MAX`), and `off = p * ch <= lo + c` cannot wrap either. The bindings come line by
-/// line, in the order the target declares them ([`render_bindings`]).
+/// at `u64::MAX`), and `off = p * ch <= lo + c` cannot wrap either. In the 32-bit variant
+/// (`narrow`) start and end are at most 2^31 and `c` at most 2^31 - 1 (the width proof's rule
+/// for nested ranges), so `lo + c`, `start + off` where `n > 0`, and the pass's counter stay
+/// below 2^32. The bindings come line by line, in the order the target declares them
+/// ([`render_bindings`]).
+#[allow(clippy::too_many_arguments)]
 pub fn scan_chunks<O: TeamOps>(
     t: &Chunk<'_>,
     start: &str,
@@ -158,8 +165,11 @@ pub fn scan_chunks<O: TeamOps>(
     inclusive: bool,
     p: &str,
     c: &str,
+    narrow: bool,
 ) -> [Vec<Binding>; 3] {
-    use crate::ir::ScalarType::{Bool, U64};
+    use crate::ir::ScalarType::Bool;
+    // The index type of the variant.
+    let ix = super::walk::lower(narrow, crate::ir::ScalarType::U64);
     let Chunk {
         s0,
         e0,
@@ -169,7 +179,7 @@ pub fn scan_chunks<O: TeamOps>(
         off,
         n,
     } = *t;
-    let (zero, one) = (O::u64_lit(0, false), O::u64_lit(1, false));
+    let (zero, one) = (O::idx_lit(0, false, narrow), O::idx_lit(1, false, narrow));
     let (nonempty, last) = if inclusive {
         (format!("{e0} >= {s0}"), format!("{e0} - {s0}"))
     } else {
@@ -178,27 +188,23 @@ pub fn scan_chunks<O: TeamOps>(
     let b = |name: &str, ty, value: String| (name.to_string(), ty, value);
     [
         vec![
-            b(s0, U64, start.to_string()),
-            b(e0, U64, end.to_string()),
+            b(s0, ix, start.to_string()),
+            b(e0, ix, end.to_string()),
             b(ne, Bool, nonempty),
-            b(lo, U64, O::select(ne, &last, &zero)),
+            b(lo, ix, O::select(ne, &last, &zero)),
         ],
         vec![
-            b(
-                ch,
-                U64,
-                O::select(ne, &format!("{lo} / {c} + {one}"), &zero),
-            ),
-            b(off, U64, format!("{p} * {ch}")),
+            b(ch, ix, O::select(ne, &format!("{lo} / {c} + {one}"), &zero)),
+            b(off, ix, format!("{p} * {ch}")),
         ],
         vec![b(
             n,
-            U64,
+            ix,
             O::select(
                 &format!("{ne} && {off} <= {lo}"),
                 &format!(
                     "{} + {one}",
-                    O::min_u64(&format!("{ch} - {one}"), &format!("{lo} - {off}"))
+                    O::min_idx(&format!("{ch} - {one}"), &format!("{lo} - {off}"), narrow)
                 ),
                 &zero,
             ),
@@ -232,26 +238,68 @@ pub const SCRATCH_COUNT_CAP: u64 = 1 << 32;
 /// factor is clamped to 2^32, so `p * e` stays below 2^64 unless `p` has already saturated, and
 /// then the count is 0 (a zero extent) or saturated again.
 pub fn saturating_count<O: TeamOps>(p: &str, e: &str) -> String {
-    let cap = O::u64_lit(SCRATCH_COUNT_CAP, true);
+    let cap = O::idx_lit(SCRATCH_COUNT_CAP, true, false);
     O::select(
-        &format!("{p} == {cap} && {e} != {}", O::u64_lit(0, false)),
+        &format!("{p} == {cap} && {e} != {}", O::idx_lit(0, false, false)),
         &cap,
-        &O::min_u64(&format!("{p} * {}", O::min_u64(e, &cap)), &cap),
+        &O::min_idx(
+            &format!("{p} * {}", O::min_idx(e, &cap, false)),
+            &cap,
+            false,
+        ),
     )
+}
+
+/// [`saturating_count`] in the 32-bit variant, where 2^32 is not a `u32`: the count `p` (a
+/// `u32`, starting at 1) and the flag `sat` (starting `false`) that says the true count is at
+/// least 2^32, times the next extent `e` (a `u32`): `(p', sat')`, to be assigned together. While
+/// `sat` is false `p` is the exact count; once the product passes `u32::MAX` (`p > u32::MAX / e`)
+/// `p` holds `u32::MAX` and `sat` is set, and a zero extent clears both, as the 64-bit count
+/// saturates and drops to 0. The record of a failed allocation spells the count as the 64-bit
+/// variant does with [`count64_words`]. The division is only evaluated for `e != 0` (`&&` and
+/// `||` short-circuit in both targets).
+pub fn saturating_count32<O: TeamOps>(p: &str, sat: &str, e: &str) -> (String, String) {
+    let max = O::idx_lit(u32::MAX as u64, true, true);
+    let big = format!(
+        "({e} != {} && ({sat} || {p} > {max} / {e}))",
+        O::idx_lit(0, false, true)
+    );
+    (O::select(&big, &max, &format!("{p} * {e}")), big)
+}
+
+/// The two 32-bit words (low, high) of the 64-bit count [`saturating_count`] gives, from the
+/// 32-bit variant's `p` and `sat` ([`saturating_count32`]).
+pub fn count64_words<O: TeamOps>(p: &str, sat: &str) -> (String, String) {
+    let (zero, one) = (O::idx_lit(0, false, true), O::idx_lit(1, false, true));
+    (O::select(sat, &zero, p), O::select(sat, &one, &zero))
 }
 
 /// Whether `count` elements of `size` bytes fit a pool between the 8-byte aligned `start` and
 /// `end` (pools are below 2^32 bytes, so a count below 2^32 keeps the product exact in 64 bits).
-pub fn scratch_fits<O: TeamOps>(count: &str, start: &str, size: u64, end: &str) -> String {
-    format!(
-        "{count} <= {} && {start} + {count} * {} <= {end}",
-        O::u64_lit(u32::MAX as u64, true),
-        O::u64_lit(size, false)
-    )
+/// In the 32-bit variant (`narrow`: pools at most 2^31 - 1 bytes, a launch fact) the same
+/// decision is `start <= end && count <= (end - start) / size`: a saturated count (`u32::MAX`)
+/// exceeds every pool there too, and nothing wraps.
+pub fn scratch_fits<O: TeamOps>(
+    count: &str,
+    start: &str,
+    size: u64,
+    end: &str,
+    narrow: bool,
+) -> String {
+    let sz = O::idx_lit(size, false, narrow);
+    if narrow {
+        format!("{start} <= {end} && {count} <= ({end} - {start}) / {sz}")
+    } else {
+        format!(
+            "{count} <= {} && {start} + {count} * {sz} <= {end}",
+            O::idx_lit(u32::MAX as u64, true, false),
+        )
+    }
 }
 
-/// The pool position `ptr` rounded up to 8 bytes, where a scratch View starts.
-pub fn aligned8<O: TeamOps>(ptr: &str) -> String {
-    let (seven, eight) = (O::u64_lit(7, false), O::u64_lit(8, false));
+/// The pool position `ptr` rounded up to 8 bytes, where a scratch View starts (below 2^32 in the
+/// 32-bit variant, whose pools are at most 2^31 - 1 bytes).
+pub fn aligned8<O: TeamOps>(ptr: &str, narrow: bool) -> String {
+    let (seven, eight) = (O::idx_lit(7, false, narrow), O::idx_lit(8, false, narrow));
     format!("({ptr} + {seven}) / {eight} * {eight}")
 }

@@ -14,8 +14,9 @@
 //! The 32-bit variant may run only when, for this launch:
 //!
 //! - every extent of every View argument, every bound of the policy (begin and end of each
-//!   dimension, league size, team size, vector length) and every `usize` scalar argument is at
-//!   most [`ATOM_MAX`] (`2^31 - 1`);
+//!   dimension; for a team policy [`team_bounds`]: league size, team size, vector length, their
+//!   product, and the bytes of each level's scratch arena) and every `usize` scalar argument is
+//!   at most [`ATOM_MAX`] (`2^31 - 1`);
 //! - every View argument's addressed elements lie below element `u32::MAX` of its buffer
 //!   (`offset + span < u32::MAX`), so that the offset `off + Σ i_d·s_d` of an in-bounds index fits.
 //!
@@ -50,10 +51,23 @@
 //! 5. **Indices** of View and local-array accesses must be unsigned (`usize` bounded as above,
 //!    `u32`, `u16`, `u8`): a negative signed index is out of bounds in both widths, but its
 //!    reported value would differ.
-//! 6. **Kernels outside the proof**: `usize` View elements, accumulators or helper functions
+//! 6. **Team constructs.** A team query (league rank and size, team rank and size, vector
+//!    length) is an atom: a rank is below its size, and the sizes are launch facts. A nested
+//!    thread, vector or team-vector range (for, reduce, scan) must have a start and an end at
+//!    most [`NESTED_MAX`] (`2^31`): its index then takes values in `[lo(start), hi(end)]`, and
+//!    the emitted counters (the participant's index stepped by the participant count, at most
+//!    [`ATOM_MAX`] by the launch facts; a scan's chunk offsets, at most the last offset plus the
+//!    participant count) stay below `2^32`. A nested reduction's or scan's `usize` accumulator,
+//!    result or total is unbounded (it is a join of values the analysis does not follow). A
+//!    broadcast's source must be unsigned. A scratch allocation's extents must be `usize`
+//!    values at most [`ATOM_MAX`] (or `u8` / `u16`), so that a scratch View's extent is an atom
+//!    too; its element count and pool offsets are computed by the formulas of
+//!    [`crate::emit::team`], which give the same count (saturated at `2^32`), the same
+//!    fits-or-fails decision and the same offsets in both widths when every pool is at most
+//!    [`ATOM_MAX`] bytes (a launch fact, [`team_bounds`]).
+//! 7. **Kernels outside the proof**: `usize` View elements, accumulators or helper functions
 //!    that use `usize` (their values cross memory, the host boundary or a call, which the
-//!    analysis does not follow), and team
-//!    kernels (the 32-bit team entry is not built), always run the 64-bit variant.
+//!    analysis does not follow), and `usize` scratch elements, always run the 64-bit variant.
 //!
 //! A kernel whose plan fails runs the 64-bit variant; its result is the same either way, only
 //! slower. On a device without 64-bit integers such a kernel cannot run, and neither can one
@@ -70,11 +84,32 @@
 
 use crate::ir::{
     ArithOp, ArrayInit, BinaryOp, BitwiseOp, Block, Expr, Kernel, LocalDecl, LocalId, MathFn,
-    ScalarType, Stmt, Value, WorkKind,
+    ScalarType, Stmt, Value,
 };
 
 /// The largest extent, policy bound and `usize` scalar argument the 32-bit variant accepts.
 pub const ATOM_MAX: u64 = (1 << 31) - 1;
+
+/// The largest start and end of a nested team range the 32-bit variant accepts (rule 6 of the
+/// module docs): with a participant count at most [`ATOM_MAX`], every counter of the nested loop
+/// stays below `2^32`.
+pub const NESTED_MAX: u64 = 1 << 31;
+
+/// The policy bounds of a team launch that join the launch facts: the league size, the team
+/// size, the vector length, the invocations of a team (team size times vector length, the
+/// largest participant count of a nested range) and the bytes of one team's scratch arena at
+/// levels 0 and 1 (its team pool and every thread's pool: every scratch offset lies below it).
+/// Pass them to [`launch_fits`] (or `Prepared::launch_fits`) with the View extents.
+pub fn team_bounds(league: u64, team: u64, vlen: u64, arena_bytes: [u64; 2]) -> [u64; 6] {
+    [
+        league,
+        team,
+        vlen,
+        team.saturating_mul(vlen),
+        arena_bytes[0],
+        arena_bytes[1],
+    ]
+}
 
 /// Which variant of a kernel a launch runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -283,12 +318,22 @@ impl Analysis<'_> {
                     };
                     changed |= self.assign(*var, v, widen);
                 }
-                Stmt::NestedFor { var, .. }
-                | Stmt::NestedReduce { var, .. }
-                | Stmt::NestedScan { var, .. }
-                    if u64_local(var) =>
-                {
-                    changed |= self.assign(*var, None, widen);
+                // A nested range's index lies in `[start, end]` (its loop never assigns a value
+                // past the end); the bounds of start and end are checked in `check_team`.
+                Stmt::NestedFor {
+                    var, start, end, ..
+                }
+                | Stmt::NestedReduce {
+                    var, start, end, ..
+                }
+                | Stmt::NestedScan {
+                    var, start, end, ..
+                } if u64_local(var) => {
+                    let v = match (self.iv(start), self.iv(end)) {
+                        (Some(s), Some(e)) => Some(Iv { lo: s.lo, hi: e.hi }),
+                        _ => None,
+                    };
+                    changed |= self.assign(*var, v, widen);
                 }
                 _ => {}
             }
@@ -399,12 +444,13 @@ pub fn plan(k: &Kernel) -> WidthPlan {
 }
 
 fn index32(k: &Kernel) -> Result<(), String> {
-    if k.work == WorkKind::Team {
-        return Err("a team kernel (the 32-bit team entry is not built)".into());
-    }
     if let Some(v) = k.views.iter().find(|v| v.elem == ScalarType::U64) {
         // Its elements are `u64` in memory: a value stored there is not an index.
         return Err(format!("View `{}` has usize elements", v.name));
+    }
+    if k.scratch.iter().any(|d| d.elem == ScalarType::U64) {
+        // As for Views: a `usize` in scratch memory is a 64-bit value there.
+        return Err("a scratch View has usize elements".into());
     }
     for (f, _) in k.acc_fields() {
         if k.acc_field_type(f) == Some(ScalarType::U64) {
@@ -449,6 +495,9 @@ fn index32(k: &Kernel) -> Result<(), String> {
             if err.is_none() {
                 err = check_stmt_indices(k, s).err();
             }
+            if err.is_none() {
+                err = check_team(&a, s).err();
+            }
         });
     }
     err.map_or(Ok(()), Err)
@@ -488,13 +537,48 @@ fn check_stmt_indices(k: &Kernel, s: &Stmt) -> Result<(), String> {
         Stmt::Store { index, .. } => index,
         Stmt::Atomic(at) => &at.index,
         Stmt::ArrayStore { index, .. } => std::slice::from_ref(index),
-        Stmt::NestedFor { .. }
-        | Stmt::NestedReduce { .. }
-        | Stmt::NestedScan { .. }
-        | Stmt::Scratch { .. } => return Err("a team construct".into()),
+        Stmt::Broadcast { src, .. } => std::slice::from_ref(src),
         _ => &[],
     };
     signed_index(k, idx).map_or(Ok(()), Err)
+}
+
+/// The bounds rule 6 of the module docs asks of a team construct: a nested range's start and
+/// end at most [`NESTED_MAX`], a scratch extent a `usize` at most [`ATOM_MAX`] or a `u8`/`u16`.
+fn check_team(a: &Analysis<'_>, s: &Stmt) -> Result<(), String> {
+    let k = a.k;
+    match s {
+        Stmt::NestedFor { start, end, .. }
+        | Stmt::NestedReduce { start, end, .. }
+        | Stmt::NestedScan { start, end, .. } => {
+            for e in [start, end] {
+                if a.iv(e).is_none_or(|v| v.hi > NESTED_MAX) {
+                    return Err(format!(
+                        "nested range bound `{}` is not proven to be at most 2^31",
+                        short(e)
+                    ));
+                }
+            }
+            Ok(())
+        }
+        Stmt::Scratch { extents, .. } => {
+            for e in extents {
+                let ok = match e.ty(k, &k.locals) {
+                    Some(ScalarType::U64) => a.iv(e).is_some_and(|v| v.hi <= ATOM_MAX),
+                    Some(ScalarType::U8 | ScalarType::U16) => true,
+                    _ => false,
+                };
+                if !ok {
+                    return Err(format!(
+                        "scratch extent `{}` is not a usize proven to be at most 2^31 - 1",
+                        short(e)
+                    ));
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 fn signed_index(k: &Kernel, idx: &[Expr]) -> Option<String> {

@@ -148,3 +148,106 @@ fn usize_view_elements_keep_the_kernel_64_bit() {
     let p = plan(&k.finish().unwrap());
     assert!(p.index32.unwrap_err().contains("View `out`"));
 }
+
+/// A team kernel over rows of `a`: `n` a `usize` scalar, a nested `kind` range over `0..end`,
+/// a scratch View of `extent` elements.
+fn team_kernel(end: fn(Expr<usize>, Expr<usize>) -> Expr<usize>, extent: Expr<usize>) -> Kernel {
+    use crate::ir::{NestedKind, ReducerKind, ScratchScope, SingleKind};
+    let mut k = KernelBuilder::new("team", WorkKind::Team);
+    k.overflow_checks(true);
+    let a = k.view::<f32>("a", 2, Access::ReadOnly);
+    let out = k.view::<f32>("out", 1, Access::Writable);
+    let n = k.scalar::<usize>("n");
+    let team = k.team();
+    let r = k.let_("r", team.league_rank());
+    let tmp = k.scratch::<f32>(0, ScratchScope::Team, [extent]);
+    let j = k.nested_for(
+        NestedKind::TeamVector,
+        "j",
+        lit(0),
+        end(a.extent(1), n.get()),
+    );
+    k.store(tmp, j.get(), a.load((r.get(), j.get())));
+    k.end();
+    k.barrier();
+    let red = k.nested_reduce::<f32>(
+        NestedKind::Thread,
+        "s",
+        lit(1),
+        a.extent(1),
+        ReducerKind::Sum,
+    );
+    k.assign(red.acc, red.acc.get() + tmp.load(red.index.get() - lit(1)));
+    k.end();
+    let sc = k.nested_scan_inclusive::<u32>(NestedKind::Vector, "c", lit(0), team.team_size());
+    k.assign(sc.partial, sc.partial.get() + lit(1).cast::<u32>());
+    k.end();
+    let first = k.broadcast("first", red.result.get(), team.team_rank() + lit(1));
+    k.single(SingleKind::Team);
+    k.store(out, r, first.get() + sc.total.get().cast::<f32>());
+    k.end();
+    k.finish().unwrap()
+}
+
+#[test]
+fn team_kernels_with_proven_bounds_run_32_bit() {
+    // Team queries, extents and proven scalars bound the nested ranges and the scratch extent;
+    // `j - 1` for `j >= 1` is exact; nothing of the kernel's own is 64-bit.
+    let k = team_kernel(|e, _| e, lit(64));
+    let p = plan(&k);
+    assert_eq!(p.index32, Ok(()));
+    assert_eq!(p.int64, None);
+    assert_eq!(plan(&team_kernel(|e, n| e.min(n), lit(64))).index32, Ok(()));
+    assert_eq!(
+        plan(&team_kernel(|e, _| e, lit(1) + lit(1))).index32,
+        Ok(())
+    );
+    assert_eq!(plan(&kernels::team_rows()).index32, Ok(()));
+}
+
+#[test]
+fn team_kernels_outside_the_proof_stay_64_bit() {
+    // A nested range past 2^31: its counters could pass u32::MAX.
+    let e = plan(&team_kernel(|e, n| e + n, lit(64)))
+        .index32
+        .unwrap_err();
+    assert!(e.contains("nested range bound"), "{e}");
+    // A scratch extent past 2^31 - 1 (a scratch View's extent is an atom).
+    let e = plan(&team_kernel(|e, _| e, lit(1 << 31)))
+        .index32
+        .unwrap_err();
+    assert!(e.contains("scratch extent"), "{e}");
+    // A usize nested reduction is a join the analysis does not follow.
+    use crate::ir::{NestedKind, ReducerKind};
+    let mut k = KernelBuilder::new("ured", WorkKind::Team);
+    let out = k.view::<f32>("out", 1, Access::Writable);
+    let team = k.team();
+    let red = k.nested_reduce::<usize>(NestedKind::Thread, "s", lit(0), lit(8), ReducerKind::Sum);
+    k.assign(red.acc, red.acc.get() + red.index.get());
+    k.end();
+    k.store(out, team.league_rank(), red.result.get().cast::<f32>());
+    assert!(plan(&k.finish().unwrap()).index32.is_err());
+}
+
+#[test]
+fn team_launch_facts_send_large_leagues_and_pools_to_64_bit() {
+    use super::team_bounds;
+    let fits =
+        |league, team, vlen, arenas| launch_fits(team_bounds(league, team, vlen, arenas), true);
+    assert!(fits(1000, 64, 4, [4096, 1 << 20]));
+    assert!(fits(ATOM_MAX, 1, 1, [ATOM_MAX, ATOM_MAX]));
+    // A league, a team size, a vector length past 2^31 - 1.
+    assert!(!fits(ATOM_MAX + 1, 64, 4, [0, 0]));
+    assert!(!fits(10, ATOM_MAX + 1, 1, [0, 0]));
+    assert!(!fits(10, 1, ATOM_MAX + 1, [0, 0]));
+    // Their product (the participants of a team-vector range).
+    assert!(!fits(10, 1 << 16, 1 << 16, [0, 0]));
+    // A scratch arena of 2^31 bytes at either level.
+    assert!(!fits(10, 64, 1, [1 << 31, 0]));
+    assert!(!fits(10, 64, 1, [0, 1 << 31]));
+    // The decision: a proven team kernel takes the 32-bit variant only when the launch fits.
+    let p = plan(&kernels::team_rows());
+    assert_eq!(p.width(fits(1000, 64, 4, [4096, 0])), IndexWidth::W32);
+    assert_eq!(p.width(fits(1 << 31, 64, 4, [4096, 0])), IndexWidth::W64);
+    assert_eq!(p.width(fits(1000, 64, 4, [1 << 32, 0])), IndexWidth::W64);
+}
