@@ -582,6 +582,46 @@ fn custom_mdrange_tiled_wgpu_matches_serial() {
 }
 
 #[kernel]
+fn league_ranks(team: &TeamMember, acc: &mut i32) {
+    if team.team_rank() == 0 {
+        *acc = team.league_rank() as i32;
+    }
+}
+
+/// A `Custom` reducer over a team policy is refused on wgpu, naming it (a team's threads would
+/// need the join on the device), and nothing runs.
+#[cfg(feature = "wgpu")]
+#[test]
+fn custom_team_reductions_are_refused_on_wgpu() {
+    let Some(wgpu) = crate::wgpu_space() else {
+        return;
+    };
+    let last = Custom::new(-1i32, |a: &mut i32, v: i32| {
+        if v >= 0 {
+            *a = v
+        }
+    });
+    let p = TeamPolicy::new(&wgpu, 5, TeamSize::Auto);
+    match parallel_reduce("ranks", p, league_ranks(), last) {
+        Err(Error::Unsupported { backend, feature }) => {
+            assert_eq!(backend, "wgpu");
+            assert!(
+                feature.contains("Custom") && feature.contains("Range and MDRange"),
+                "{feature}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let host = parallel_reduce(
+        "ranks",
+        TeamPolicy::new(&Serial, 5, TeamSize::Auto),
+        league_ranks(),
+        last,
+    );
+    assert_eq!(host.unwrap(), 4);
+}
+
+#[kernel]
 fn argmin_and_sum(i: usize, m: &mut ValLoc<f64>, s: &mut f64, a: View<f64>) {
     if a[i] < m.val {
         m.val = a[i];

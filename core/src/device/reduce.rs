@@ -22,7 +22,8 @@ pub fn init_values<V: AccValue, Rd: Reducer<V>>(
     match plan_values(reducer, fields)? {
         (Some(joins), init) => Ok((joins, init)),
         (None, _) => Err(unsupported(
-            "user-defined (Custom) reducer: its join is host code",
+            "user-defined (Custom) reducer here: its join is host code, which a device backend \
+             runs only for Range and MDRange reductions (the ordered-partials mode)",
         )),
     }
 }
