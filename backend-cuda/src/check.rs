@@ -346,14 +346,17 @@ fn team_shape<S: ExecutionSpace>(policy: &TeamPolicy<S>) -> crate::emit::TeamSha
     }
 }
 
-/// The reduction variant for reducer `r`'s joins.
+/// The reduction variant for reducer `r`'s joins: the ordered-partials entry for a reducer
+/// whose join is host code (`rokkos_core::device::ordered`), as the launchers take it.
 fn reduce_opts<V, Rd: Reducer<V>>(r: &Rd) -> std::result::Result<CudaOptions, String> {
     let mut joins = Vec::new();
-    if !r.describe(&mut joins) {
-        return Err("a reducer whose join exists only as host code".into());
-    }
+    let entry = if r.describe(&mut joins) {
+        Entry::Reduce
+    } else {
+        Entry::Ordered { left: false }
+    };
     Ok(CudaOptions {
-        entry: Entry::Reduce,
+        entry,
         joins,
         ..for_opts()?
     })
@@ -436,12 +439,25 @@ impl ExecutionSpace for CudaCheck {
         K: ReduceKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        self.check(
-            l.kernel(),
-            reduce_opts(r),
-            &md_work(l.policy()),
-            &md_bounds(l.label(), l.policy()),
-        )?;
+        let (opts, bounds) = match reduce_opts(r) {
+            // The ordered mode walks the host backends' tiles in the policy's order.
+            Ok(
+                o @ CudaOptions {
+                    entry: Entry::Ordered { .. },
+                    ..
+                },
+            ) => {
+                let (tiles, work) = crate::reduce_mdrange::ordered_work(l.policy());
+                let (b, e) = (l.policy().begin(), l.policy().end());
+                let opts = CudaOptions {
+                    entry: Entry::Ordered { left: tiles.left },
+                    ..o
+                };
+                (Ok(opts), crate::for_mdrange::width_bounds(b, e, &work))
+            }
+            o => (o, md_bounds(l.label(), l.policy())),
+        };
+        self.check(l.kernel(), opts, &md_work(l.policy()), &bounds)?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_mdrange(l, r)
         })
@@ -465,9 +481,12 @@ impl ExecutionSpace for CudaCheck {
         K: ScanKernel<RangeWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let opts = reduce_opts(r).map(|o| CudaOptions {
-            entry: Entry::Scan,
-            ..o
+        let opts = reduce_opts(r).and_then(|o| match o.entry {
+            Entry::Ordered { .. } => Err("a scan whose join exists only as host code".into()),
+            _ => Ok(CudaOptions {
+                entry: Entry::Scan,
+                ..o
+            }),
         });
         self.check(
             l.kernel(),

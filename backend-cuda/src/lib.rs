@@ -45,8 +45,16 @@
 //! `emit::atomic`, tested on the host in `tests/narrow_atomics_host.rs`); allocations are whole
 //! 8-byte words, so that word is always inside the View's buffer.
 //!
-//! Not yet: user-defined (`Custom`) reducers (their join is host code), and a release-mode switch
-//! for the bounds checks (always on).
+//! User-defined (`Custom`) reducers (their join is host code) run over Range and MDRange
+//! policies in the ordered-partials mode (`rokkos_core::device::ordered`): at most 64 Ki
+//! contiguous blocks of work items in the policy's iteration order (an MDRange's runs of the
+//! host backends' tiles), one thread folding each (`emit::entry::ordered`), the partials joined
+//! in order on the host, so that a join that is associative but not commutative gives the
+//! serial result. It is the slow path (uncoalesced loads, a blocking launch, a sequential host
+//! join), and it is compiled by NVRTC and ptxas but has not run on a GPU yet.
+//!
+//! Not yet: user-defined reducers over a `TeamPolicy` and in scans (`Err(Unsupported)`), and a
+//! release-mode switch for the bounds checks (always on).
 //!
 //! # Ordering and safety
 //!

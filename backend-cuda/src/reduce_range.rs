@@ -1,14 +1,17 @@
 //! `parallel_reduce` over a `RangePolicy`: the grid-stride loop of `for_range` folding into one
 //! partial per block, then one block joining the partials into the result (no floating-point
 //! atomics: the same bits run to run on a device), completed as a host value or into a device
-//! View (`runtime::reduction`).
+//! View (`runtime::reduction`). A reducer whose join is host code (`Custom`) takes the
+//! ordered-partials mode instead (`rokkos_core::device::ordered`): one contiguous block of the
+//! range per thread, the blocks' partials joined in order on the host.
 
 use crate::emit::{entry::ENTRY, reduce::FINAL, CudaOptions, Entry};
 use crate::runtime::args::set_u64;
 use crate::runtime::device::Instance;
-use crate::runtime::reduction::{finish_host, finish_into, init_values, Buffers};
+use crate::runtime::reduction::{finish_host, finish_into, plan_values, Buffers};
 use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
+use rokkos_core::device::ordered;
 use rokkos_core::device::shape::grid_stride_groups;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
@@ -53,26 +56,40 @@ fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
     let (begin, end) = (policy.begin(), policy.end());
     let p = prepare(inst, kernel)?;
     let fields = p.ir.acc_fields();
-    let (joins, init) = init_values(reducer, &fields)?;
+    let (joins, init) = plan_values(reducer, &fields)?;
+    let ordered = joins.is_none();
     let opts = CudaOptions {
-        entry: Entry::Reduce,
+        entry: if ordered {
+            Entry::Ordered { left: false }
+        } else {
+            Entry::Reduce
+        },
         block: BLOCK,
         bounds_checks: true,
-        joins,
+        joins: joins.unwrap_or_default(),
         in_bounds: p.proven(&[(begin, end)]),
         team: None,
         width: index_width(&p, &[begin as u64, end as u64]),
     };
-    let v = variant(inst, &p, &opts, &[ENTRY, FINAL])?;
+    let entries: &[&str] = if ordered { &[ENTRY] } else { &[ENTRY, FINAL] };
+    let v = variant(inst, &p, &opts, entries)?;
     let n = end.saturating_sub(begin) as u64;
     if n == 0 {
         return Ok(None);
     }
     let blocks = grid_stride_groups(n, BLOCK as u64, resident_blocks(inst, &v.entries[0])?);
-    let bufs = Buffers::new(inst, &fields, blocks)?;
     let mut b = params(&v, &p, &init)?;
     set_u64(&mut b, &v.layout, "begin", begin as u64)?;
     set_u64(&mut b, &v.layout, "n", n)?;
+    if ordered {
+        // One contiguous block of items per thread, one partial per block.
+        let parts = ordered::blocks(n, blocks * BLOCK as u64);
+        let bufs = Buffers::ordered(inst, &fields, parts)?;
+        bufs.bind(&mut b, &v.layout, None)?;
+        enqueue(inst, &p, &v, b, &[(0, parts.div_ceil(BLOCK as u64))])?;
+        return Ok(Some(bufs));
+    }
+    let bufs = Buffers::new(inst, &fields, blocks)?;
     bufs.bind(&mut b, &v.layout, into)?;
     enqueue(inst, &p, &v, b, &[(0, blocks), (1, 1)])?;
     Ok(Some(bufs))

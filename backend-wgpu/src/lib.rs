@@ -129,7 +129,15 @@
 //!   most functions within 0.6), f64 within 1 ulp (`tests/math_f64.rs`). The f32 library uses no
 //!   f64, so adapters without SHADER_F64 run it. It costs more than the built-ins (a few dozen
 //!   operations per call, Payne–Hanek argument reduction for trigonometry).
-//! - **User-defined (`Custom`) reducers**: `Err(Unsupported)` (their join is host code).
+//! - **User-defined (`Custom`) reducers** (their join is host code) run over Range and MDRange
+//!   policies in the ordered-partials mode (`rokkos_core::device::ordered`): the work items, in
+//!   the policy's iteration order (an MDRange's as the host backends walk its tiles), are cut
+//!   into at most 64 Ki contiguous blocks, one invocation folds each block with the kernel's
+//!   code, and the host joins the blocks' partials in order, as rayon joins its chunks; so an
+//!   associative join that is not commutative gives the serial result. It is the slow path (no
+//!   coalesced loads, every launch waits, a sequential host join); `parallel_reduce_into` with
+//!   such a reducer blocks too. Over a `TeamPolicy` they are `Err(Unsupported)` (a team's
+//!   threads would need the join on the device), and so are scans with them.
 //! - **Views larger than one storage binding** (`max_storage_buffer_binding_size`: 128 MiB on
 //!   lavapipe, 2 GiB on most GPUs) are bound as several chunks of their one buffer, each
 //!   `2^s` elements for the largest `s` that fits (a whole number of words and of

@@ -52,6 +52,10 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
             f.push(("begin".into(), T::U64));
             f.push(("n".into(), T::U64));
             f.push(("stride".into(), T::U64));
+            if matches!(opts.entry, Entry::Ordered { .. }) {
+                // The number of blocks (`rokkos_core::device::ordered`).
+                f.push(("parts".into(), T::U64));
+            }
         }
         WorkKind::MDRange(r) => {
             for k in 0..r {
@@ -61,6 +65,9 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
                 f.push((format!("nt{k}"), T::U32));
             }
             f.push(("ntiles".into(), T::U32));
+            if matches!(opts.entry, Entry::Ordered { .. }) {
+                f.push(("parts".into(), T::U32));
+            }
         }
         WorkKind::Team => {
             f.push(("league".into(), T::U64));

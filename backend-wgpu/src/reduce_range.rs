@@ -1,6 +1,9 @@
 //! `parallel_reduce` over a `RangePolicy`: each invocation folds a grid-stride slice (at most
 //! [`REDUCE_GROUPS`] workgroups), the workgroup joins in a tree, one partial per workgroup; the
-//! partials complete as a host value or into a device View (`runtime::reduction`).
+//! partials complete as a host value or into a device View (`runtime::reduction`). A reducer
+//! whose join is host code (`Custom`) takes the ordered-partials mode instead
+//! (`rokkos_core::device::ordered`): each invocation folds one contiguous block of the range,
+//! and the host joins the blocks' partials in order.
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
@@ -8,8 +11,9 @@ use crate::runtime::launch::{
     addr32_ok, dispatch, index_width, pipeline, prepare, splits, wg_size,
 };
 use crate::runtime::partials::Partials;
-use crate::runtime::reduction::{finish_host, finish_into, init_values, Reduction};
+use crate::runtime::reduction::{finish_host, finish_into, plan_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
+use rokkos_core::device::ordered;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::space::ResultSlot;
@@ -50,39 +54,54 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     let (begin, end) = (policy.begin(), policy.end());
     let p = prepare(ctx, kernel)?;
     let fields = p.ir.acc_fields();
-    let (joins, init) = init_values(reducer, &fields)?;
+    let (joins, init) = plan_values(reducer, &fields)?;
     let wg = wg_size(ctx);
     let opts = EmitOptions {
-        entry: Entry::Reduce,
+        entry: if joins.is_some() {
+            Entry::Reduce
+        } else {
+            Entry::Ordered { left: false }
+        },
         wg,
-        joins: joins.clone(),
+        joins: joins.clone().unwrap_or_default(),
         addr32: addr32_ok(&p),
         in_bounds: p.proven(&[(begin, end)]),
         width: index_width(ctx, &p, &[begin as u64, end as u64]),
         splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;
-    let mut red = Reduction::new(&p.ir, joins, &init);
+    let mut red = match joins {
+        Some(joins) => Reduction::new(&p.ir, joins, &init),
+        None => Reduction::ordered(&p.ir, &init),
+    };
     let n = end.saturating_sub(begin) as u64;
     if n == 0 {
         return Ok(red);
     }
     let groups = n.div_ceil(wg as u64).min(REDUCE_GROUPS);
-    let parts = Partials::new(ctx, &fields, groups);
+    // The ordered mode: one contiguous block of items per invocation, one partial per block.
+    let (groups, parts) = if red.ordered {
+        let parts = ordered::blocks(n, groups * wg as u64);
+        (parts.div_ceil(wg as u64), parts)
+    } else {
+        (groups, groups)
+    };
+    let bufs = Partials::new(ctx, &fields, parts);
     dispatch(
         ctx,
         &p,
         &c,
         &red.init,
         groups,
-        &parts.refs(),
+        &bufs.refs(),
         true,
         |l, b| {
             l.set_u64(b, "begin", begin as u64);
             l.set_u64(b, "n", n);
             l.set_u64(b, "stride", groups * wg as u64);
+            l.set_u64(b, "parts", parts);
         },
     )?;
-    red.parts = Some(parts);
+    red.parts = Some(bufs);
     Ok(red)
 }

@@ -132,6 +132,22 @@ impl<const N: usize> TileGrid<N> {
         self.count.iter().fold(1usize, |a, &c| a.saturating_mul(c))
     }
 
+    /// The extent of a tile in each dimension (the last tile of a dimension may be cut shorter
+    /// by the box's end).
+    pub fn tile_extents(&self) -> [usize; N] {
+        self.tile
+    }
+
+    /// The number of tiles in each dimension.
+    pub fn tile_counts(&self) -> [usize; N] {
+        self.count
+    }
+
+    /// The iteration order of the tiles and of the points in a tile.
+    pub fn order(&self) -> Iterate {
+        self.order
+    }
+
     /// True when there is no tile.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -8,7 +8,9 @@
 //! A backend folds the work items into partial accumulators, each starting from `init()`, with the
 //! kernel's own code, and joins the partials: serial and the IR evaluator fold everything into one
 //! accumulator, rayon folds contiguous chunks and joins them in order, wgpu folds grid-strided
-//! items per invocation and joins them in a tree. The partition is the backend's, so a result can
+//! items per invocation and joins them in a tree. A [`Custom`] reducer's join is host code, so a
+//! device backend folds contiguous blocks and joins their partials in order on the host instead
+//! ([`crate::device::ordered`]), as rayon does. The partition is the backend's, so a result can
 //! only be partition-independent if the join does not care about the order or grouping of its
 //! operands: every built-in join is **commutative and associative on every value, NaN and signed
 //! zeros included** (up to which NaN comes out of two NaNs, whose payload Rust does not specify
@@ -326,6 +328,14 @@ impl<T: Bits> Reducer<T> for BOr {
 }
 
 /// A user-defined reducer from an identity value and an associative join function.
+///
+/// The join need not be commutative: every backend joins partial results in iteration order.
+/// Serial folds everything into one accumulator, rayon joins its contiguous chunks in order, and
+/// the device backends (wgpu, CUDA), which cannot run host code, fold contiguous blocks of work
+/// items one per device thread and join the blocks' partials on the host, in order (the
+/// ordered-partials mode, [`crate::device::ordered`]; Range and MDRange policies, not team
+/// policies or scans). So "the first value", "the last value" or a rolling hash give the serial
+/// result everywhere. On a device this is the slow path: use a built-in reducer where one fits.
 ///
 /// ```
 /// use rokkos_core::{Custom, Reducer};

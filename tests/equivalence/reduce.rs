@@ -210,6 +210,73 @@ fn ordered_join<E: ExecutionSpace>(space: E) {
 }
 per_backend!(ordered_join);
 
+#[kernel]
+fn rolling_hash32(i: usize, h: &mut u32, p: &mut u32, x: View<u32>, base: u32) {
+    *h = (*h).wrapping_mul(base).wrapping_add(x[i]);
+    *p = (*p).wrapping_mul(base);
+}
+
+/// [`hash_join`] in 32 bits.
+fn hash_join32(a: &mut (u32, u32), b: (u32, u32)) {
+    a.0 = a.0.wrapping_mul(b.1).wrapping_add(b.0);
+    a.1 = a.1.wrapping_mul(b.1);
+}
+
+#[kernel]
+fn last_multiple_of_3(i: usize, acc: &mut i32, x: View<u32>) {
+    if x[i] % 3 == 0 {
+        *acc = i as i32;
+    }
+}
+
+/// Non-commutative `Custom` joins over ranges longer than the device backends' ordered partials
+/// (`rokkos_core::device::ordered::ORDERED_PARTIALS`, 64 Ki): blocks of several items, counts not
+/// divisible by the number of blocks, a non-zero begin; the result as a value and into a rank-0
+/// View (the "last index" join, which only the order of the partials gets right). 32-bit types,
+/// so that it also runs without SHADER_INT64.
+fn ordered_join_long<E: ExecutionSpace>(space: E) {
+    let lens = proptest::sample::select(vec![70_001usize, 200_003]);
+    check(2, (lens, 0usize..4, any::<u64>()), |(n, b, seed)| {
+        let xs: Vec<u32> = crate::splitmix(seed, b + n)
+            .iter()
+            .map(|&v| v as u32)
+            .collect();
+        let x: DevView<E, u32> = dev_from_vec(&space, "x", [b + n], xs.clone())?;
+        let base = 1_000_003u32;
+        let got = parallel_reduce(
+            "hash32",
+            RangePolicy::new(&space, b..b + n),
+            rolling_hash32(&x, base),
+            Custom::new((0u32, 1u32), hash_join32),
+        )?;
+        let want = xs[b..].iter().fold((0u32, 1u32), |(h, p), &v| {
+            (h.wrapping_mul(base).wrapping_add(v), p.wrapping_mul(base))
+        });
+        prop_assert_eq!(got, want);
+
+        let last = Custom::new(-1i32, |a: &mut i32, v: i32| {
+            if v >= 0 {
+                *a = v
+            }
+        });
+        let r: DevView<E, i32, 0> = dev(&space, "r", [])?;
+        parallel_reduce_into(
+            "last3",
+            RangePolicy::new(&space, b..b + n),
+            last_multiple_of_3(&x),
+            last,
+            &r,
+        )?;
+        let want_last = (b..b + n)
+            .rev()
+            .find(|&i| xs[i] % 3 == 0)
+            .map_or(-1, |i| i as i32);
+        prop_assert_eq!(to_host(&r)[0], want_last);
+        Ok(())
+    });
+}
+per_backend!(ordered_join_long);
+
 /// Rayon with several chunks: integer results are identical to serial, float results agree within
 /// the tolerance and are reproducible from run to run, and the reducer really joined several
 /// partial results.

@@ -441,6 +441,187 @@ fn custom_reducers<E: ExecutionSpace>(space: E) {
 per_backend!(custom_reducers);
 
 #[kernel]
+fn hash_2d((i, j): (usize, usize), h: &mut u32, p: &mut u32, x: View<u32, 2>, base: u32) {
+    *h = (*h).wrapping_mul(base).wrapping_add(x[(i, j)]);
+    *p = (*p).wrapping_mul(base);
+}
+#[kernel]
+fn hash_3d((i, j, k): (usize, usize, usize), h: &mut u32, p: &mut u32, x: View<u32, 3>, base: u32) {
+    *h = (*h).wrapping_mul(base).wrapping_add(x[(i, j, k)]);
+    *p = (*p).wrapping_mul(base);
+}
+
+/// The join of [`hash_2d`] / [`hash_3d`] (a polynomial rolling hash): associative, not
+/// commutative, so the partials must be joined in iteration order.
+fn hash_join(a: &mut (u32, u32), b: (u32, u32)) {
+    a.0 = a.0.wrapping_mul(b.1).wrapping_add(b.0);
+    a.1 = a.1.wrapping_mul(b.1);
+}
+
+/// A data value for point `idx` (any fixed mixing of the coordinates).
+fn point_value(idx: &[usize]) -> u32 {
+    idx.iter().fold(0x9E37_79B9u32, |h, &c| {
+        (h ^ c as u32).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// The rolling hash of `point_value` over `points`, in order.
+fn hash_of(points: impl Iterator<Item = Vec<usize>>, base: u32) -> (u32, u32) {
+    points.fold((0, 1), |(h, p), idx| {
+        (
+            h.wrapping_mul(base).wrapping_add(point_value(&idx)),
+            p.wrapping_mul(base),
+        )
+    })
+}
+
+/// A `Custom` reducer with a non-commutative join over MDRanges (2-D and 3-D, non-zero begins,
+/// empty boxes): the result is the hash of the points in row-major order (the iteration order
+/// of the default tiles and of whole-row ones); a 2-D box of one-point tiles has more tiles than
+/// a device backend's ordered partials (64 Ki), so its blocks hold several tiles.
+fn custom_mdrange<E: ExecutionSpace>(space: E) {
+    let base = 1_000_003u32;
+    let ext = crate::small_extent(30);
+    check(
+        6,
+        (ext.clone(), ext.clone(), ext, 0usize..3, 0usize..3),
+        |(n0, n1, n2, b0, b1)| {
+            let (e0, e1, e2) = (b0 + n0, b1 + n1, n2);
+            let x: DevView<E, u32, 2> =
+                dev_from_fn(&space, "x", [e0, e1], |[i, j]| point_value(&[i, j]))?;
+            let p = MDRangePolicy::new(&space, [b0, b1], [e0, e1]);
+            let r = Custom::new((0u32, 1u32), hash_join);
+            let got = parallel_reduce("hash_2d", p, hash_2d(&x, base), r)?;
+            let rows = (b0..e0).flat_map(|i| (b1..e1).map(move |j| vec![i, j]));
+            prop_assert_eq!(got, hash_of(rows, base));
+
+            let y: DevView<E, u32, 3> = dev_from_fn(&space, "y", [e0, e1, e2], |[i, j, k]| {
+                point_value(&[i, j, k])
+            })?;
+            let p = MDRangePolicy::new(&space, [b0, b1, 0], [e0, e1, e2]).tile([1, 1, 0]);
+            let got = parallel_reduce("hash_3d", p, hash_3d(&y, base), r)?;
+            let rows = (b0..e0)
+                .flat_map(|i| (b1..e1).flat_map(move |j| (0..e2).map(move |k| vec![i, j, k])));
+            prop_assert_eq!(got, hash_of(rows, base));
+            Ok(())
+        },
+    );
+    let (n0, n1) = (290, 230);
+    let x: DevView<E, u32, 2> =
+        dev_from_fn(&space, "x", [n0, n1], |[i, j]| point_value(&[i, j])).unwrap();
+    let p = MDRangePolicy::new(&space, [0, 0], [n0, n1]).tile([1, 1]);
+    let got = parallel_reduce(
+        "hash_2d",
+        p,
+        hash_2d(&x, base),
+        Custom::new((0u32, 1u32), hash_join),
+    )
+    .unwrap();
+    let rows = (0..n0).flat_map(|i| (0..n1).map(move |j| vec![i, j]));
+    assert_eq!(got, hash_of(rows, base), "{n0} x {n1} one-point tiles");
+}
+per_backend!(custom_mdrange);
+
+/// Explicit tiles that are not whole rows and `Iterate::Left` change the order in which the host
+/// backends visit an MDRange (tile after tile); a `Custom` reducer with a non-commutative join
+/// on wgpu gives exactly serial's result.
+#[cfg(feature = "wgpu")]
+#[test]
+fn custom_mdrange_tiled_wgpu_matches_serial() {
+    let Some(wgpu) = crate::wgpu_space() else {
+        return;
+    };
+    let base = 1_000_003u32;
+    let r = Custom::new((0u32, 1u32), hash_join);
+    for order in [Iterate::Right, Iterate::Left] {
+        for tiles in [[3, 5, 2], [1, 4, 7], [0, 0, 0]] {
+            let (b, e) = ([1, 0, 2], [12, 9, 10]);
+            let hx = View::<u32, 3>::from_fn("x", e, |[i, j, k]| point_value(&[i, j, k])).unwrap();
+            let want = parallel_reduce(
+                "hash_3d",
+                MDRangePolicy::new(&Serial, b, e).tile(tiles).iterate(order),
+                hash_3d(&hx, base),
+                r,
+            )
+            .unwrap();
+            let x: DevView<rokkos::Wgpu, u32, 3> =
+                dev_from_fn(&wgpu, "x", e, |[i, j, k]| point_value(&[i, j, k])).unwrap();
+            let got = parallel_reduce(
+                "hash_3d",
+                MDRangePolicy::new(&wgpu, b, e).tile(tiles).iterate(order),
+                hash_3d(&x, base),
+                r,
+            )
+            .unwrap();
+            assert_eq!(got, want, "tiles {tiles:?}, {order:?}");
+            let t2 = [tiles[0], tiles[1]];
+            let hy = View::<u32, 2>::from_fn("y", [30, 17], |[i, j]| point_value(&[i, j])).unwrap();
+            let want = parallel_reduce(
+                "hash_2d",
+                MDRangePolicy::new(&Serial, [2, 1], [30, 17])
+                    .tile(t2)
+                    .iterate(order),
+                hash_2d(&hy, base),
+                r,
+            )
+            .unwrap();
+            let y: DevView<rokkos::Wgpu, u32, 2> =
+                dev_from_fn(&wgpu, "y", [30, 17], |[i, j]| point_value(&[i, j])).unwrap();
+            let got = parallel_reduce(
+                "hash_2d",
+                MDRangePolicy::new(&wgpu, [2, 1], [30, 17])
+                    .tile(t2)
+                    .iterate(order),
+                hash_2d(&y, base),
+                r,
+            )
+            .unwrap();
+            assert_eq!(got, want, "2-D tiles {t2:?}, {order:?}");
+        }
+    }
+}
+
+#[kernel]
+fn league_ranks(team: &TeamMember, acc: &mut i32) {
+    if team.team_rank() == 0 {
+        *acc = team.league_rank() as i32;
+    }
+}
+
+/// A `Custom` reducer over a team policy is refused on wgpu, naming it (a team's threads would
+/// need the join on the device), and nothing runs.
+#[cfg(feature = "wgpu")]
+#[test]
+fn custom_team_reductions_are_refused_on_wgpu() {
+    let Some(wgpu) = crate::wgpu_space() else {
+        return;
+    };
+    let last = Custom::new(-1i32, |a: &mut i32, v: i32| {
+        if v >= 0 {
+            *a = v
+        }
+    });
+    let p = TeamPolicy::new(&wgpu, 5, TeamSize::Auto);
+    match parallel_reduce("ranks", p, league_ranks(), last) {
+        Err(Error::Unsupported { backend, feature }) => {
+            assert_eq!(backend, "wgpu");
+            assert!(
+                feature.contains("Custom") && feature.contains("Range and MDRange"),
+                "{feature}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let host = parallel_reduce(
+        "ranks",
+        TeamPolicy::new(&Serial, 5, TeamSize::Auto),
+        league_ranks(),
+        last,
+    );
+    assert_eq!(host.unwrap(), 4);
+}
+
+#[kernel]
 fn argmin_and_sum(i: usize, m: &mut ValLoc<f64>, s: &mut f64, a: View<f64>) {
     if a[i] < m.val {
         m.val = a[i];

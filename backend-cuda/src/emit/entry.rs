@@ -6,7 +6,9 @@
 //! - MDRange: one tile per block at a time (tiles strided over the grid), the block's threads
 //!   strided over the tile's points, the last dimension fastest (consecutive threads touch
 //!   consecutive elements of a `LayoutRight` View).
-//! - Reductions fold the same way, then join per block ([`super::reduce`]).
+//! - Reductions fold the same way, then join per block ([`super::reduce`]); a range reduction
+//!   whose join is host code folds one contiguous block of items per thread instead, with no
+//!   device join ([`ordered`]).
 
 use super::target::{ix, work_params};
 use rokkos_core::emit::{names, EmitError};
@@ -15,6 +17,96 @@ use rokkos_core::reducer::JoinKind;
 
 /// The name of every generated entry point.
 pub const ENTRY: &str = "rk_main";
+
+/// `rk_work(P, <work indices>, <accumulators>);` for the work indices `ws`.
+fn work_call(k: &Kernel, narrow: bool, ws: &[String]) -> String {
+    let mut a = vec!["P".to_string()];
+    a.extend(ws.iter().cloned());
+    a.extend((0..k.acc_fields().len()).map(names::acc));
+    debug_assert_eq!(a.len(), work_params(k, narrow).len());
+    format!("rk_work({});", a.join(", "))
+}
+
+/// The ordered-partials entry of a reduction whose join is host code
+/// (`rokkos_core::device::ordered`): thread `t < P.nparts` folds block `t` of the work items in
+/// iteration order, from the identity, and stores its accumulators as partial `t` (`P.outN[t]`);
+/// nothing is joined on the device.
+///
+/// - Range: the items `block_bounds(P.n, P.nparts, t)` from `P.begin`.
+/// - MDRange: the tiles `block_bounds(P.ntiles, P.nparts, t)` (the host backends' tiles, in the
+///   launcher's `P.t{d}` / `P.nt{d}`): tile `q`'s coordinates are its digits in the tile counts,
+///   the fastest dimension least significant, and its points are walked in the policy's order
+///   (`left`: the first index fastest), as the host backends walk them. A tile's end is
+///   `lo + min(t, e - lo)`, which cannot overflow.
+///
+/// The block arithmetic is 64-bit and stays below the item or tile count; in the 32-bit variant
+/// each work index is below the policy's end, so it is passed as a `u32`.
+pub(crate) fn ordered(
+    k: &Kernel,
+    block: u32,
+    narrow: bool,
+    left: bool,
+) -> Result<String, EmitError> {
+    let ix = |e: String| if narrow { format!("(u32)({e})") } else { e };
+    let mut s = format!(
+        "extern \"C\" __global__ void __launch_bounds__({block}) {ENTRY}(const rk_P P) {{\n{}    const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;\n    if (t >= P.nparts) {{ return; }}\n",
+        super::reduce::init_accs(k)
+    );
+    let count = match k.work {
+        WorkKind::Range => "P.n",
+        WorkKind::MDRange(_) => "P.ntiles",
+        WorkKind::Team => {
+            return Err(EmitError::Unsupported(
+                "a user-defined (Custom) reducer over a team policy".into(),
+            ))
+        }
+    };
+    s.push_str(&format!(
+        "    const u64 n = {count}, base = n / P.nparts, rem = n % P.nparts;\n    const u64 lo = t * base + (t < rem ? t : rem);\n    const u64 hi = lo + base + (t < rem ? 1u : 0u);\n    for (u64 i = lo; i < hi; ++i) {{\n"
+    ));
+    match k.work {
+        WorkKind::MDRange(r) => {
+            let dims: Vec<u32> = if left {
+                (0..r).rev().collect()
+            } else {
+                (0..r).collect()
+            };
+            s.push_str("        u64 rest = i;\n");
+            for &d in dims.iter().rev() {
+                s.push_str(&format!(
+                    "        const u64 c{d} = rest % P.nt{d}; rest /= P.nt{d};\n        const u64 lo{d} = c{d} * P.t{d};\n        const u64 hi{d} = lo{d} + ((u64)P.t{d} < P.e{d} - lo{d} ? (u64)P.t{d} : P.e{d} - lo{d});\n"
+                ));
+            }
+            let mut close = String::new();
+            for (depth, &d) in dims.iter().enumerate() {
+                let pad = " ".repeat(8 + 4 * depth);
+                s.push_str(&format!(
+                    "{pad}for (u64 x{d} = lo{d}; x{d} < hi{d}; ++x{d}) {{\n"
+                ));
+                close = format!("{pad}}}\n{close}");
+            }
+            let ws: Vec<String> = (0..r).map(|d| ix(format!("P.b{d} + x{d}"))).collect();
+            s.push_str(&format!(
+                "{}{}\n{close}",
+                " ".repeat(8 + 4 * dims.len()),
+                work_call(k, narrow, &ws)
+            ));
+        }
+        _ => s.push_str(&format!(
+            "        {}\n",
+            work_call(k, narrow, &[ix("P.begin + i".to_string())])
+        )),
+    }
+    s.push_str("    }\n");
+    for (i, (_, t)) in k.acc_fields().iter().enumerate() {
+        s.push_str(&format!(
+            "    P.out{i}[t] = {};\n",
+            super::reduce::store_part(*t, &names::acc(i))
+        ));
+    }
+    s.push_str("}\n");
+    Ok(s)
+}
 
 /// The `__global__` function of `k`'s work kind with `block` threads per block: each work item
 /// once (`parallel_for`), or, with `joins`, folded into one partial per block (the first pass of
@@ -30,14 +122,7 @@ pub(crate) fn entry(
     let head = format!(
         "extern \"C\" __global__ void __launch_bounds__({block}) {ENTRY}(const rk_P P) {{\n"
     );
-    let accs: Vec<String> = (0..k.acc_fields().len()).map(names::acc).collect();
-    let call = |ws: &[String]| {
-        let mut a = vec!["P".to_string()];
-        a.extend(ws.iter().cloned());
-        a.extend(accs.iter().cloned());
-        debug_assert_eq!(a.len(), work_params(k, narrow).len());
-        format!("rk_work({});", a.join(", "))
-    };
+    let call = |ws: &[String]| work_call(k, narrow, ws);
     let it = ix(narrow);
     let fold = match k.work {
         // The start is clamped to `n` and the stride to 2^31, so with `n < 2^31` the counter

@@ -8,8 +8,9 @@
 //! arithmetic, casts, math; each once, in name order), prototypes and bodies of the kernel's
 //! functions, the body `rk_work`, and the entry point [`entry::ENTRY`].
 //!
-//! Implemented: `parallel_for` and `parallel_reduce` (every reducer) over Range, MDRange and
-//! TeamPolicy (with every team construct and scratch, [`team`]), `parallel_scan` over Range,
+//! Implemented: `parallel_for` and `parallel_reduce` (every built-in reducer) over Range, MDRange
+//! and TeamPolicy, `parallel_reduce` with a user-defined (`Custom`) reducer over Range and
+//! MDRange (the ordered-partials mode, [`entry::ordered`]) (with every team construct and scratch, [`team`]), `parallel_scan` over Range,
 //! atomics (on u8/u16 Views through the enclosing 32-bit word), every math function (the f64
 //! transcendental functions CUDA's own library cannot give within the precision contract from the
 //! shared software library, lowered by [`wgsl_c`]).
@@ -46,6 +47,14 @@ pub enum Entry {
     /// `parallel_reduce`: entry [`entry::ENTRY`] folds into one partial per block, entry
     /// [`reduce::FINAL`] joins the partials into the result.
     Reduce,
+    /// `parallel_reduce` with a reducer whose join is host code (the ordered-partials mode,
+    /// `rokkos_core::device::ordered`): entry [`entry::ENTRY`] only, thread `t` folding block
+    /// `t` of the work items in iteration order into partial `t` ([`entry::ordered`]); the
+    /// launcher reads every partial back and joins them in order on the host.
+    Ordered {
+        /// MDRange: `Iterate::Left` (the first index fastest).
+        left: bool,
+    },
     /// `parallel_scan`: entries [`entry::ENTRY`], [`reduce::SCAN_PARTS`] and
     /// [`reduce::SCAN_FINAL`] (see [`reduce::scan`]).
     Scan,
@@ -206,7 +215,15 @@ pub fn emit(
         (Pattern::Reduce, _) if opts.entry == Entry::Reduce => {
             joins::check_joins(kernel, &opts.joins)?
         }
-        (Pattern::Reduce, _) | (Pattern::For, _) if opts.entry == Entry::Reduce => {
+        (Pattern::Reduce, WorkKind::Team) if matches!(opts.entry, Entry::Ordered { .. }) => {
+            return Err(EmitError::Unsupported(
+                "a user-defined (Custom) reducer over a team policy".into(),
+            ))
+        }
+        (Pattern::Reduce, _) if matches!(opts.entry, Entry::Ordered { .. }) => {}
+        (Pattern::Reduce, _) | (Pattern::For, _)
+            if matches!(opts.entry, Entry::Reduce | Entry::Ordered { .. }) =>
+        {
             return Err(EmitError::Mismatch(format!(
                 "a reduction entry for kernel `{}`, which has no accumulator",
                 kernel.name
@@ -269,6 +286,7 @@ pub fn emit(
             match e {
                 Entry::For => entry::entry(kernel, opts.block, None, narrow)?,
                 Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins), narrow)?,
+                Entry::Ordered { left } => entry::ordered(kernel, opts.block, narrow, left)?,
                 Entry::Scan => reduce::scan(kernel, &opts.joins, opts.block, narrow)?,
             }
         }

@@ -742,3 +742,90 @@ fn the_32_bit_team_variant_spells_indices_as_u32() {
         assert!(src.contains(want), "no `{want}` in\n{src}");
     }
 }
+
+/// The ordered-partials entry (a reducer whose join is host code): thread `t` folds block `t`
+/// of `rokkos_core::device::ordered::block_bounds` and stores partial `t`, with no device join
+/// (no block join, no second pass); an MDRange walks whole tiles, its digits fastest dimension
+/// first and its loops slowest dimension outermost, in the policy's order. Every variant
+/// compiles for every architecture; a team kernel is refused by name.
+#[test]
+fn ordered_entries_fold_contiguous_blocks_without_a_device_join() {
+    let mut kb = KernelBuilder::new("first_any", WorkKind::Range);
+    let i = kb.work_index(0);
+    let x = kb.view::<i64>("x", 1, Access::ReadOnly);
+    let first = kb.acc::<i64>("first");
+    let any = kb.acc::<bool>("any");
+    kb.acc_set(first, x.load(i.clone()));
+    kb.acc_set(any, x.load(i).gt(0i64));
+    let k = kb.finish().unwrap();
+    for width in [IndexWidth::W64, IndexWidth::W32] {
+        let o = CudaOptions {
+            entry: Entry::Ordered { left: false },
+            width,
+            ..opts()
+        };
+        let src = check_with(&k, &o);
+        for want in [
+            "if (t >= P.nparts) { return; }",
+            "const u64 n = P.n, base = n / P.nparts, rem = n % P.nparts;",
+            "const u64 lo = t * base + (t < rem ? t : rem);",
+            "const u64 hi = lo + base + (t < rem ? 1u : 0u);",
+            "    P.out0[t] = a0;\n",
+            "    P.out1[t] = (u32)(a1);\n",
+        ] {
+            assert!(src.contains(want), "no `{want}` in\n{src}");
+        }
+        let call = if width == IndexWidth::W32 {
+            "rk_work(P, (u32)(P.begin + i), a0, a1);"
+        } else {
+            "rk_work(P, P.begin + i, a0, a1);"
+        };
+        assert!(src.contains(call), "no `{call}` in\n{src}");
+        assert!(!src.contains(reduce::FINAL), "{src}");
+        assert!(!src.contains("rk_block_join"), "{src}");
+        compile_all_archs(&src, "first_any");
+    }
+
+    let mut kb = KernelBuilder::new("last3", WorkKind::MDRange(3));
+    let (i, j, l) = (kb.work_index(0), kb.work_index(1), kb.work_index(2));
+    let a = kb.view::<u32>("a", 3, Access::ReadOnly);
+    let last = kb.acc::<u32>("last");
+    kb.acc_set(last, a.load(vec![i, j, l]));
+    let k = kb.finish().unwrap();
+    for left in [false, true] {
+        let o = CudaOptions {
+            entry: Entry::Ordered { left },
+            ..opts()
+        };
+        let src = check_with(&k, &o);
+        let (fast, slow) = if left { (0, 2) } else { (2, 0) };
+        let digit = |d: u32| src.find(&format!("const u64 c{d} = rest % P.nt{d};"));
+        let lp = |d: u32| src.find(&format!("for (u64 x{d} = lo{d}; x{d} < hi{d}; ++x{d})"));
+        assert!(digit(fast).unwrap() < digit(1).unwrap(), "{src}");
+        assert!(digit(1).unwrap() < digit(slow).unwrap(), "{src}");
+        assert!(lp(slow).unwrap() < lp(1).unwrap(), "{src}");
+        assert!(lp(1).unwrap() < lp(fast).unwrap(), "{src}");
+        assert!(src.contains("const u64 n = P.ntiles,"), "{src}");
+        assert!(
+            src.contains("rk_work(P, P.b0 + x0, P.b1 + x1, P.b2 + x2, a0);"),
+            "{src}"
+        );
+        compile_all_archs(&src, "last3");
+    }
+
+    let mut kb = KernelBuilder::new("team_count", WorkKind::Team);
+    let n = kb.acc::<i32>("n");
+    kb.acc_set(n, n.get() + 1i32);
+    let k = kb.finish().unwrap();
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let o = CudaOptions {
+        entry: Entry::Ordered { left: false },
+        team: Some(TeamShape { team: 4, vlen: 1 }),
+        ..opts()
+    };
+    match emit(&k, &info, &o) {
+        Err(EmitError::Unsupported(m)) => assert!(m.contains("team policy"), "{m}"),
+        Err(e) => panic!("{e:?}"),
+        Ok(_) => panic!("an ordered team reduction was emitted"),
+    }
+}

@@ -9,7 +9,7 @@ use super::launch::ParamBlock;
 use super::memory::{CudaBuffer, CudaSpace};
 use super::run::unsupported;
 use rokkos_core::device::pool::Pooled;
-use rokkos_core::device::reduce::{decode_column, device_result_element, to_value};
+use rokkos_core::device::reduce::{decode_column, device_result_element, to_value, Columns};
 use rokkos_core::ir::{AccField, ScalarType, Value};
 use rokkos_core::reducer::{AccValue, JoinKind};
 use rokkos_core::space::ResultSlot;
@@ -24,12 +24,24 @@ pub(crate) fn init_values<V: AccValue, Rd: Reducer<V>>(
     rokkos_core::device::reduce::init_values(reducer, fields, |f| unsupported(f))
 }
 
+/// The reducer's identity for the kernel's accumulator `fields` and its device joins (`None`:
+/// a host-only join, for the ordered-partials mode).
+pub(crate) fn plan_values<V: AccValue, Rd: Reducer<V>>(
+    reducer: &Rd,
+    fields: &[(AccField, ScalarType)],
+) -> Result<(Option<Vec<JoinKind>>, Vec<Value>)> {
+    rokkos_core::device::reduce::plan_values(reducer, fields)
+}
+
 /// A reduction's device buffers: `nparts` partials and one result element per field.
 pub(crate) struct Buffers {
     parts: Vec<Pooled<(), CudaBuffer>>,
     res: Vec<Pooled<(), CudaBuffer>>,
     fields: Vec<(AccField, ScalarType)>,
     nparts: u64,
+    /// The ordered-partials mode (`rokkos_core::device::ordered`): no device join; the result
+    /// is every partial read back and joined on the host, in order.
+    ordered: bool,
 }
 
 pub(crate) fn take(inst: &Instance, bytes: usize) -> Result<Pooled<(), CudaBuffer>> {
@@ -61,6 +73,20 @@ impl Buffers {
             res,
             fields: fields.to_vec(),
             nparts,
+            ordered: false,
+        })
+    }
+
+    /// Buffers for the `nparts` partials of an ordered-partials reduction, whose result the host
+    /// joins ([`Buffers::value`]).
+    pub(crate) fn ordered(
+        inst: &Instance,
+        fields: &[(AccField, ScalarType)],
+        nparts: u64,
+    ) -> Result<Buffers> {
+        Ok(Buffers {
+            ordered: true,
+            ..Buffers::new(inst, fields, nparts)?
         })
     }
 
@@ -103,9 +129,34 @@ impl Buffers {
         set_u64(block, layout, "nparts", self.nparts)
     }
 
+    /// The reduction's value (waits for the stream; a kernel failure of this thread's is the
+    /// error): the device's result, or in the ordered mode every partial joined by `reducer`
+    /// in order.
+    pub(crate) fn value<V: AccValue, Rd: Reducer<V>>(
+        &self,
+        inst: &Arc<Instance>,
+        reducer: &Rd,
+    ) -> Result<V> {
+        if !self.ordered {
+            return self.read(inst);
+        }
+        let space = CudaSpace {
+            inst: Ok(inst.clone()),
+        };
+        let count = usize::try_from(self.nparts).map_err(|_| unsupported("that many partials"))?;
+        let mut cols = Vec::with_capacity(self.fields.len());
+        for (i, (_, t)) in self.fields.iter().enumerate() {
+            let mut bytes = vec![0u8; count * stored_size(*t)];
+            // SAFETY: a pooled buffer this reduction holds exclusively; no View refers to it.
+            unsafe { space.read_bytes(&self.parts[i], 0, &mut bytes) }?;
+            cols.push(decode_column(*t, stored_size(*t), &bytes, count));
+        }
+        Columns::new(count, cols).join(reducer)
+    }
+
     /// The result, read back (waits for the stream; a kernel failure of this thread's is the
     /// error).
-    pub(crate) fn read<V: AccValue>(&self, inst: &Arc<Instance>) -> Result<V> {
+    fn read<V: AccValue>(&self, inst: &Arc<Instance>) -> Result<V> {
         let space = CudaSpace {
             inst: Ok(inst.clone()),
         };
@@ -137,7 +188,8 @@ pub(crate) fn device_target<'s>(
 
 /// Completes a reduction launched by `launch` (given where the device writes the result, it
 /// returns the buffers, or `None` when there was no work item) into `slot`: asynchronously when
-/// the device writes the slot itself, else through the host.
+/// the device writes the slot itself, else through the host (always for a reducer whose join is
+/// host code: the host joins, then writes the element, waiting for the device).
 pub(crate) fn finish_into<'s, V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
     inst: &Arc<Instance>,
     fields: &[(AccField, ScalarType)],
@@ -145,14 +197,17 @@ pub(crate) fn finish_into<'s, V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
     slot: ResultSlot<'s, CudaSpace>,
     launch: impl FnOnce(Option<(&'s CudaBuffer, usize)>) -> Result<Option<Buffers>>,
 ) -> Result<()> {
-    let target = device_target(inst, fields, std::mem::size_of::<V>(), &slot);
+    // A join that is host code (the ordered mode) cannot write the slot on the device.
+    let host_join = rokkos_core::reducer::describe_reducer::<V, Rd>(reducer).is_none();
+    let target =
+        device_target(inst, fields, std::mem::size_of::<V>(), &slot).filter(|_| !host_join);
     if let Some((b, off)) = target {
         rokkos_core::space::check_byte_range(b.len_bytes(), off, std::mem::size_of::<V>())?;
     }
     match launch(target)? {
         None => slot.write(reducer.init()),
         Some(_) if target.is_some() => Ok(()),
-        Some(bufs) => slot.write(bufs.read::<V>(inst)?),
+        Some(bufs) => slot.write(bufs.value(inst, reducer)?),
     }
 }
 
@@ -164,6 +219,6 @@ pub(crate) fn finish_host<V: AccValue, Rd: Reducer<V>>(
 ) -> Result<V> {
     match launch {
         None => Ok(reducer.init()),
-        Some(bufs) => bufs.read::<V>(inst),
+        Some(bufs) => bufs.value(inst, reducer),
     }
 }

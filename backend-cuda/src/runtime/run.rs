@@ -232,7 +232,8 @@ pub(crate) fn enqueue_steps(
             // ranges; the generated kernel checks every View index against its extent (bounds
             // checks are on), except at the accesses the launcher proved inside the View's
             // extents for every work item of the policy (`in_bounds`); reductions write their partials at
-            // block indices below the grid the partials were sized for, and their result at
+            // block indices below the grid the partials were sized for (the ordered mode: at
+            // thread indices below `nparts`, the partials' count), and their result at
             // element 0; team kernels index their level-1 pool below `grid * l1s` bytes and
             // their dynamic shared memory below the level-0 pools' bytes, which the launcher
             // passed as `shared_bytes`; `#[kernel]` guarantees that two work items write no element through

@@ -18,7 +18,7 @@ pub(crate) fn extra_bindings(
     let fields = k.acc_fields();
     match opts.entry {
         Entry::For => Vec::new(),
-        Entry::Reduce | Entry::ScanTotals => fields
+        Entry::Reduce | Entry::ScanTotals | Entry::Ordered { .. } => fields
             .iter()
             .enumerate()
             .map(|(i, (_, t))| (format!("out{i}"), "read_write", storage_type(*t)))
@@ -165,6 +165,68 @@ pub(crate) fn tree_join(k: &Kernel, joins: &[JoinKind], i: &str, j: &str) -> Str
     s
 }
 
+/// The ordered-partials fold of a range (`rokkos_core::device::ordered`): invocation `lin`
+/// folds the items `block_bounds(P.n, P.parts, lin)` in order, from `P.begin`, and stores its
+/// accumulators as partial `lin`. `l` is the index type's literal suffix. The block arithmetic
+/// stays below `P.n`, so the 32-bit variant computes it exactly.
+fn ordered_range(k: &Kernel, l: &str) -> String {
+    let mut s = format!(
+        "    if (lin < P.parts) {{\n        let base = P.n / P.parts;\n        let rem = P.n % P.parts;\n        let lo = lin * base + select(rem, lin, lin < rem);\n        var hi = lo + base;\n        if (lin < rem) {{ hi = hi + 1{l}; }}\n        for (var idx = lo; idx < hi; idx = idx + 1{l}) {{ w0 = P.begin + idx; rk_work(); }}\n"
+    );
+    for (i, (_, t)) in k.acc_fields().iter().enumerate() {
+        s.push_str(&format!(
+            "        out{i}[lin] = {};\n",
+            to_storage(*t, &format!("a{i}"))
+        ));
+    }
+    s.push_str("    }\n");
+    s
+}
+
+/// The ordered-partials fold of an MDRange of rank `r`: invocation `lin` walks the tiles
+/// `block_bounds(P.ntiles, P.parts, lin)` in order (tile `q`'s coordinates are its digits in
+/// the tile counts `P.nt{d}`, the fastest dimension least significant), each tile's points in
+/// the policy's order (`left`: the first index fastest), as the host backends do; then it
+/// stores its accumulators as partial `lin`. `ity` is the index type. A tile's end is
+/// `lo + min(t, e - lo)`, which cannot overflow.
+fn ordered_mdrange(k: &Kernel, r: u32, left: bool, wg: u32, ity: &str, l: &str) -> String {
+    let dims: Vec<u32> = if left {
+        (0..r).rev().collect()
+    } else {
+        (0..r).collect()
+    };
+    let mut s = format!(
+        "    let lin = g * {wg}u + li;\n    if (lin < P.parts) {{\n        let base = P.ntiles / P.parts;\n        let rem = P.ntiles % P.parts;\n        let first = lin * base + select(rem, lin, lin < rem);\n        var last = first + base;\n        if (lin < rem) {{ last = last + 1u; }}\n        for (var q = first; q < last; q = q + 1u) {{\n            var rest = q;\n",
+    );
+    for &d in dims.iter().rev() {
+        s.push_str(&format!(
+            "            let c{d} = rest % P.nt{d}; rest = rest / P.nt{d};\n            let lo{d} = P.b{d} + {ity}(c{d}) * {ity}(P.t{d});\n            let hi{d} = lo{d} + min({ity}(P.t{d}), P.e{d} - lo{d});\n"
+        ));
+    }
+    let mut close = String::new();
+    for (depth, &d) in dims.iter().enumerate() {
+        let pad = " ".repeat(12 + 4 * depth);
+        s.push_str(&format!(
+            "{pad}for (var x{d} = lo{d}; x{d} < hi{d}; x{d} = x{d} + 1{l}) {{\n{pad}    w{d} = x{d};\n"
+        ));
+        close = format!("{pad}}}\n{close}");
+    }
+    s.push_str(&format!(
+        "{}rk_work();\n",
+        " ".repeat(16 + 4 * (dims.len() - 1))
+    ));
+    s.push_str(&close);
+    s.push_str("        }\n");
+    for (i, (_, t)) in k.acc_fields().iter().enumerate() {
+        s.push_str(&format!(
+            "        out{i}[lin] = {};\n",
+            to_storage(*t, &format!("a{i}"))
+        ));
+    }
+    s.push_str("    }\n");
+    s
+}
+
 fn header(wg: u32) -> String {
     format!(
         "@compute @workgroup_size({wg})\nfn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{\n    let g = wid.x + wid.y * nw.x;\n"
@@ -186,12 +248,14 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
             opts.width == IndexWidth::W32,
         );
     }
-    if opts.entry != Entry::For {
+    // The ordered mode joins nothing on the device: it has no joins and no workgroup tree.
+    let tree = !matches!(opts.entry, Entry::For | Entry::Ordered { .. });
+    if tree {
         check_joins(k, &opts.joins)?;
     }
     let p2 = wg.next_power_of_two();
     let mut s = String::new();
-    if opts.entry != Entry::For {
+    if tree {
         for (i, (_, t)) in fields.iter().enumerate() {
             s.push_str(&format!(
                 "var<workgroup> sh{i}: array<{}, {p2}>;\n",
@@ -219,7 +283,9 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
     match k.work {
         WorkKind::Range => {
             s.push_str(&format!("    let lin = {ity}(g) * {wg}{l} + {ity}(li);\n"));
-            if opts.entry == Entry::Reduce {
+            if matches!(opts.entry, Entry::Ordered { .. }) {
+                s.push_str(&ordered_range(k, l));
+            } else if opts.entry == Entry::Reduce {
                 // Grid-stride fold, four items per trip so that their loads are in flight
                 // together; the items are still folded one by one in index order.
                 s.push_str(
@@ -240,6 +306,10 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
                     "    let act = lin < P.n;\n    if (act) { w0 = P.begin + lin; rk_work(); }\n",
                 );
             }
+        }
+        WorkKind::MDRange(r) if matches!(opts.entry, Entry::Ordered { .. }) => {
+            let left = matches!(opts.entry, Entry::Ordered { left: true });
+            s.push_str(&ordered_mdrange(k, r, left, wg, ity, l));
         }
         WorkKind::MDRange(r) => {
             // One workgroup per tile; a tile with more points than invocations is walked in
@@ -262,7 +332,7 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
         WorkKind::Team => unreachable!(),
     }
     match opts.entry {
-        Entry::For | Entry::Team { .. } => {}
+        Entry::For | Entry::Team { .. } | Entry::Ordered { .. } => {}
         Entry::Reduce | Entry::ScanTotals => {
             for (i, (_, t)) in fields.iter().enumerate() {
                 s.push_str(&sh_store(i, *t));

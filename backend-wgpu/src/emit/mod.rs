@@ -45,6 +45,16 @@ pub enum Entry {
     For,
     /// `parallel_reduce`: fold, workgroup tree join, one partial per workgroup.
     Reduce,
+    /// `parallel_reduce` with a reducer whose join is host code (the ordered-partials mode,
+    /// `rokkos_core::device::ordered`): invocation `t` folds block `t` of the work items, in
+    /// iteration order, and stores its accumulators as partial `t`; nothing is joined on the
+    /// device. The launcher reads every partial back and joins them in order. An MDRange's
+    /// blocks are runs of whole tiles, each tile walked in the policy's order (`left`: the first
+    /// index fastest), as the host backends walk them.
+    Ordered {
+        /// `Iterate::Left` (MDRange only).
+        left: bool,
+    },
     /// `parallel_scan` pass 1: block totals (body with `final == false`).
     ScanTotals,
     /// `parallel_scan` pass 2: rescan inside the block from the block's prefix, then the body with

@@ -1352,3 +1352,54 @@ fn team_kernels_emit_a_32_bit_variant_without_int64() {
         &[],
     );
 }
+
+/// The ordered-partials entries (a reducer whose join is host code) validate in every address
+/// mode and width, have no workgroup tree (no barrier, no workgroup memory) and store one partial
+/// per invocation; a range invocation folds `rokkos_core::device::ordered::block_bounds`, an
+/// MDRange one whole tiles, its digits fastest dimension first and its loops slowest dimension
+/// outermost, in the policy's order.
+#[test]
+fn ordered_entries_fold_blocks_without_a_workgroup_tree() {
+    let mut kb = KernelBuilder::new("first_any", WorkKind::Range);
+    let i = kb.work_index(0);
+    let x = kb.view::<u32>("x", 1, Access::ReadOnly);
+    let first = kb.acc::<u32>("first");
+    let any = kb.acc::<bool>("any");
+    kb.acc_set(first, x.load(i.clone()));
+    kb.acc_set(any, x.load(i).gt(0u32));
+    let k = kb.finish().unwrap();
+    let src = check(&k, Entry::Ordered { left: false }, vec![]);
+    for want in [
+        "let base = P.n / P.parts;",
+        "let lo = lin * base + select(rem, lin, lin < rem);",
+        "w0 = P.begin + idx; rk_work();",
+        "out0[lin] = a0;",
+        "out1[lin] = select(0u, 1u, a1);",
+    ] {
+        assert!(src.contains(want), "no `{want}` in\n{src}");
+    }
+    assert!(
+        !src.contains("workgroupBarrier") && !src.contains("var<workgroup>"),
+        "{src}"
+    );
+
+    let mut kb = KernelBuilder::new("last3", WorkKind::MDRange(3));
+    let (i, j, l) = (kb.work_index(0), kb.work_index(1), kb.work_index(2));
+    let a = kb.view::<u32>("a", 3, Access::ReadOnly);
+    let last = kb.acc::<u32>("last");
+    kb.acc_set(last, a.load(vec![i, j, l]));
+    let k = kb.finish().unwrap();
+    for left in [false, true] {
+        let src = check(&k, Entry::Ordered { left }, vec![]);
+        let (fast, slow) = if left { (0, 2) } else { (2, 0) };
+        let digit = |d: u32| src.find(&format!("let c{d} = rest % P.nt{d};"));
+        let lp = |d: u32| src.find(&format!("for (var x{d} = lo{d}; x{d} < hi{d};"));
+        assert!(digit(fast).unwrap() < digit(1).unwrap(), "{src}");
+        assert!(digit(1).unwrap() < digit(slow).unwrap(), "{src}");
+        assert!(lp(slow).unwrap() < lp(1).unwrap(), "{src}");
+        assert!(lp(1).unwrap() < lp(fast).unwrap(), "{src}");
+        assert!(src.contains("let base = P.ntiles / P.parts;"), "{src}");
+        assert!(src.contains("out0[lin] = a0;"), "{src}");
+        assert!(!src.contains("workgroupBarrier"), "{src}");
+    }
+}

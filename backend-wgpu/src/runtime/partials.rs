@@ -227,6 +227,13 @@ pub(crate) fn to_host(ctx: &Ctx, spec: &JoinSpec<'_>, parts: Partials) -> Result
     read_fields(ctx, &fields, &bufs, parts.count as usize)
 }
 
+/// Every one of `parts` on the host, in order, with no device join (the ordered-partials mode,
+/// whose join is host code). Waits for the device.
+pub(crate) fn read_all(ctx: &Ctx, ir: &Kernel, parts: &Partials) -> Result<Columns> {
+    let bufs: Vec<&wgpu::Buffer> = parts.bufs.iter().map(|b| &**b).collect();
+    read_fields(ctx, &ir.acc_fields(), &bufs, parts.count as usize)
+}
+
 /// Joins every partial into element `elem` of `dst` (an array of the single accumulator field's
 /// storage type), on the device, without waiting.
 pub(crate) fn into_element(

@@ -5,13 +5,22 @@
 use super::ctx::Ctx;
 use super::launch::unsupported;
 use super::memory::WgpuSpace;
-use super::partials::{into_element, to_host, JoinSpec, Partials};
+use super::partials::{into_element, read_all, to_host, JoinSpec, Partials};
 use rokkos_core::device::reduce::device_result_element;
 use rokkos_core::ir::{AccField, ScalarType, Value};
 use rokkos_core::reducer::{AccValue, JoinKind};
 use rokkos_core::space::ResultSlot;
 use rokkos_core::{Reducer, Result};
 use std::sync::Arc;
+
+/// The reducer's identity for the kernel's accumulator `fields` and its device joins (`None`:
+/// a host-only join, for the ordered-partials mode).
+pub(crate) fn plan_values<V: AccValue, Rd: Reducer<V>>(
+    reducer: &Rd,
+    fields: &[(AccField, ScalarType)],
+) -> Result<(Option<Vec<JoinKind>>, Vec<Value>)> {
+    rokkos_core::device::reduce::plan_values(reducer, fields)
+}
 
 /// The reducer's joins and identity for the kernel's accumulator `fields`.
 pub(crate) fn init_values<V: AccValue, Rd: Reducer<V>>(
@@ -28,6 +37,9 @@ pub(crate) struct Reduction {
     joins: Vec<JoinKind>,
     pub init: Vec<Value>,
     pub parts: Option<Partials>,
+    /// The ordered-partials mode (`rokkos_core::device::ordered`): the reducer's join is host
+    /// code, so every partial is read back and joined on the host, in order.
+    pub ordered: bool,
 }
 
 impl Reduction {
@@ -42,6 +54,14 @@ impl Reduction {
             joins,
             init: init.to_vec(),
             parts: None,
+            ordered: false,
+        }
+    }
+    /// An ordered-partials reduction of `ir`'s accumulators from `init`, before its launch.
+    pub(crate) fn ordered(ir: &Arc<rokkos_core::ir::Kernel>, init: &[Value]) -> Self {
+        Reduction {
+            ordered: true,
+            ..Reduction::new(ir, Vec::new(), init)
         }
     }
     fn spec(&self) -> JoinSpec<'_> {
@@ -62,12 +82,16 @@ pub(crate) fn finish_host<V: AccValue, Rd: Reducer<V>>(
     let Some(parts) = red.parts.take() else {
         return Ok(reducer.init());
     };
+    if red.ordered {
+        return read_all(ctx, &red.ir, &parts)?.join(reducer);
+    }
     to_host(ctx, &red.spec(), parts)?.join(reducer)
 }
 
 /// Stores the reduction's value into `slot`. A single scalar accumulator whose Rust value is its
 /// device representation is joined into the slot on the device, without waiting; anything else
-/// (several fields, `bool`, an element the device cannot address) goes through the host.
+/// (several fields, `bool`, an element the device cannot address, a reducer whose join is host
+/// code) goes through the host, waiting for the device.
 pub(crate) fn finish_into<V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
     ctx: &Ctx,
     mut red: Reduction,
@@ -84,7 +108,7 @@ pub(crate) fn finish_into<V: AccValue + bytemuck::Pod, Rd: Reducer<V>>(
         seg.and_then(|(b, at)| Some((b, device_result_element(&fields, size, at as usize)?)));
     let same_device = std::ptr::eq(&*buf.ctx, ctx);
     match (elem, red.parts.take()) {
-        (Some((seg, elem)), Some(parts)) if same_device => {
+        (Some((seg, elem)), Some(parts)) if same_device && !red.ordered => {
             rokkos_core::space::check_byte_range(buf.bytes, slot.byte_offset(), size)?;
             into_element(ctx, &red.spec(), parts, seg, elem)
         }

@@ -16,7 +16,9 @@
 //!    ([`reduce::Columns::join`], in partial order, so results are the same run to run) or, for
 //!    `parallel_reduce_into` a View of its memory, joins them into the View's element on the
 //!    device ([`reduce::device_result_element`] says when that is possible) and returns without
-//!    waiting. The backend supplies: the device join pass and the read-back.
+//!    waiting. The backend supplies: the device join pass and the read-back. A reducer whose
+//!    join is host code (`Custom`) takes the [`ordered`] mode instead: contiguous blocks of work
+//!    items folded one per thread, every partial read back and joined on the host in order.
 //! 5. At a synchronisation (fence, host read, blocking result) the backend reads the error
 //!    records together with the data and hands them to [`errors::ErrorBook::settle`]: each
 //!    failure goes to the mailbox of the thread that launched the kernel, and the caller gets its
@@ -31,6 +33,7 @@
 
 pub mod bounds;
 pub mod errors;
+pub mod ordered;
 pub mod pool;
 pub mod prepare;
 pub mod reduce;

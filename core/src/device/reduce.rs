@@ -12,14 +12,30 @@ pub const HOST_PARTIALS: u64 = 1024;
 
 /// The reducer's join per accumulator and its identity as IR values, checked against the
 /// kernel's accumulator `fields`. A user-defined (`Custom`) reducer's join is host code, which no
-/// device runs: `unsupported` names that.
+/// device runs: `unsupported` names that (a pattern that can join on the host takes
+/// [`plan_values`] instead).
 pub fn init_values<V: AccValue, Rd: Reducer<V>>(
     reducer: &Rd,
     fields: &[(AccField, ScalarType)],
     unsupported: impl FnOnce(&str) -> Error,
 ) -> Result<(Vec<JoinKind>, Vec<Value>)> {
-    let joins = describe_reducer::<V, Rd>(reducer)
-        .ok_or_else(|| unsupported("user-defined (Custom) reducer: its join is host code"))?;
+    match plan_values(reducer, fields)? {
+        (Some(joins), init) => Ok((joins, init)),
+        (None, _) => Err(unsupported(
+            "user-defined (Custom) reducer here: its join is host code, which a device backend \
+             runs only for Range and MDRange reductions (the ordered-partials mode)",
+        )),
+    }
+}
+
+/// The reducer's identity as IR values, checked against the kernel's accumulator `fields`, and
+/// its device joins: one per accumulator, or `None` for a reducer whose join is host code (a
+/// `Custom` one), which runs in the ordered-partials mode ([`super::ordered`]).
+pub fn plan_values<V: AccValue, Rd: Reducer<V>>(
+    reducer: &Rd,
+    fields: &[(AccField, ScalarType)],
+) -> Result<(Option<Vec<JoinKind>>, Vec<Value>)> {
+    let joins = describe_reducer::<V, Rd>(reducer);
     let mut init = Vec::new();
     reducer.init().push_values(&mut init);
     if init.len() != fields.len() || init.iter().zip(fields).any(|(v, (_, t))| v.ty() != *t) {

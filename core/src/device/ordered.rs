@@ -1,0 +1,163 @@
+//! Ordered partials: how a device backend runs a reduction whose join is host code (a
+//! user-defined [`Custom`](crate::Custom) reducer, or a tuple holding one), which no device can run.
+//!
+//! No device join at all: the launch's work items, in the policy's iteration order, are cut
+//! into `P` contiguous blocks ([`blocks`] chooses `P`, [`block_bounds`] is the cut); device
+//! thread `t` folds block `t` sequentially, from the identity, with the kernel's own code, and
+//! stores its accumulator fields as partial `t`; the host reads the `P` partials back and joins
+//! them onto the identity **in block order** ([`super::reduce::Columns::join`]). That is rayon's
+//! semantics exactly (contiguous chunks folded in order, partials joined in order), so a join
+//! that is associative but not commutative (the first or last value, a rolling hash) gives the
+//! result of the serial fold.
+//!
+//! The cost, and why the built-in reducers stay the fast path: a thread walks its block's items
+//! one after another, so neighbouring threads read elements a block apart (no coalesced loads);
+//! at most [`ORDERED_PARTIALS`] threads work; and every launch waits for the device and joins
+//! up to that many partials on the host, one by one. `parallel_reduce_into` a device View with
+//! such a reducer joins on the host too and then writes the element: it blocks.
+//!
+//! Every device backend spells [`block_bounds`] in its own language, and must spell exactly it:
+//! the emitters' tests compare their generated code's blocks with it.
+
+use crate::host_iter::TileGrid;
+use crate::policy::{Iterate, MDRangePolicy};
+use std::ops::Range;
+
+/// Most partials of an ordered reduction: the threads that work, and the values read back and
+/// joined on the host (64 Ki; a few hundred KiB of read-back per accumulator field).
+pub const ORDERED_PARTIALS: u64 = 1 << 16;
+
+/// The number of blocks `P` of an ordered reduction over `items` work items on a launch that
+/// would run `threads` threads: one block per thread, at most one per item and at most
+/// [`ORDERED_PARTIALS`]; 0 exactly when there is no item.
+pub fn blocks(items: u64, threads: u64) -> u64 {
+    items.min(threads.max(1)).min(ORDERED_PARTIALS)
+}
+
+/// The work items (offsets in iteration order, `0..items`) of block `t` of `p` (`t < p`): the
+/// first `items % p` blocks hold `items / p + 1` items, the others `items / p`, in order. With
+/// `base = items / p` and `rem = items % p`, block `t` starts at `t * base + min(t, rem)`; no
+/// intermediate exceeds `items`, so the device computes it in the launch's index width.
+pub fn block_bounds(items: u64, p: u64, t: u64) -> Range<u64> {
+    let (base, rem) = (items / p, items % p);
+    let start = t * base + t.min(rem);
+    start..start + base + u64::from(t < rem)
+}
+
+/// The tiles of an ordered MDRange reduction: the host backends' tiles ([`TileGrid`]), so that
+/// the device visits the points in their order: tiles numbered with the fastest dimension's tile
+/// coordinate least significant, each tile's points in the policy's order. The blocks are runs
+/// of whole tiles ([`block_bounds`] over `ntiles`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OrderedTiles<const N: usize> {
+    /// A tile's extent per dimension (the last tile of a dimension ends at the box's end).
+    pub tile: [usize; N],
+    /// Tiles per dimension.
+    pub count: [usize; N],
+    /// Tiles in all (0 for an empty box).
+    pub ntiles: usize,
+    /// [`Iterate::Left`]: the first index moves fastest.
+    pub left: bool,
+}
+
+/// The tiles of `policy` as the host backends walk them (see [`OrderedTiles`]).
+pub fn md_tiles<E: Clone, const N: usize>(policy: &MDRangePolicy<E, N>) -> OrderedTiles<N> {
+    let grid = TileGrid::new(policy);
+    OrderedTiles {
+        tile: grid.tile_extents(),
+        count: grid.tile_counts(),
+        ntiles: grid.len(),
+        left: grid.order() == Iterate::Left,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_counts() {
+        assert_eq!(blocks(0, 1024), 0);
+        assert_eq!(blocks(1, 1024), 1);
+        assert_eq!(blocks(1000, 256), 256);
+        assert_eq!(blocks(u64::MAX, u64::MAX), ORDERED_PARTIALS);
+        assert_eq!(blocks(5, 0), 1);
+    }
+
+    /// The blocks tile `0..items` in order, without gap or overlap, and differ in size by at
+    /// most one item (every small case, and a few large ones).
+    #[test]
+    fn blocks_tile_the_items_in_order() {
+        let small = (0u64..300).flat_map(|i| [1u64, 2, 7, 256, 299].map(move |t| (i, t)));
+        let large = [
+            (100_003u64, 70_000u64),
+            (1 << 20, 1 << 18),
+            (65_537, 65_536),
+        ];
+        for (items, threads) in small.chain(large) {
+            let p = blocks(items, threads);
+            let mut next = 0;
+            for t in 0..p {
+                let r = block_bounds(items, p, t);
+                assert_eq!(r.start, next, "{items} items, {p} blocks, block {t}");
+                let len = r.end - r.start;
+                assert!(len == items / p || len == items / p + 1);
+                next = r.end;
+            }
+            assert_eq!(next, items, "{items} items, {p} blocks");
+        }
+    }
+
+    /// Walking the tiles as the emitters do (a tile number's digits in the tile counts, the
+    /// fastest dimension least significant; the tile's points in the policy's order) visits the
+    /// points in the host backends' order, for explicit tiles and both orders.
+    #[test]
+    fn tile_walk_is_the_host_order() {
+        for left in [false, true] {
+            for tiles in [[0, 0, 0], [2, 3, 2], [1, 4, 5]] {
+                let order = if left { Iterate::Left } else { Iterate::Right };
+                let p = MDRangePolicy::new(&(), [1, 0, 2], [4, 7, 5])
+                    .tile(tiles)
+                    .iterate(order);
+                let grid = TileGrid::new(&p);
+                let mut host = Vec::new();
+                for t in 0..grid.len() {
+                    grid.for_each_in_tile(t, |i| host.push(i));
+                }
+                let ot = md_tiles(&p);
+                assert_eq!(ot.left, left);
+                let dims: Vec<usize> = if left { vec![2, 1, 0] } else { vec![0, 1, 2] };
+                let (b, e) = ([1, 0, 2], [4, 7, 5]);
+                let mut walked = Vec::new();
+                for q in 0..ot.ntiles {
+                    let (mut rest, mut lo, mut hi) = (q, [0; 3], [0; 3]);
+                    for &d in dims.iter().rev() {
+                        let c = rest % ot.count[d];
+                        rest /= ot.count[d];
+                        lo[d] = b[d] + c * ot.tile[d];
+                        hi[d] = lo[d] + ot.tile[d].min(e[d] - lo[d]);
+                    }
+                    let mut x = lo;
+                    'walk: loop {
+                        walked.push(x);
+                        for &d in dims.iter().rev() {
+                            x[d] += 1;
+                            if x[d] < hi[d] {
+                                continue 'walk;
+                            }
+                            x[d] = lo[d];
+                        }
+                        break;
+                    }
+                }
+                assert_eq!(walked, host, "tiles {tiles:?}, left {left}");
+            }
+        }
+    }
+
+    #[test]
+    fn huge_counts_do_not_overflow() {
+        let p = blocks(u64::MAX, u64::MAX);
+        assert_eq!(block_bounds(u64::MAX, p, p - 1).end, u64::MAX);
+    }
+}
