@@ -37,8 +37,12 @@ pub fn blocks(items: u64, threads: u64) -> u64 {
 /// The work items (offsets in iteration order, `0..items`) of block `t` of `p` (`t < p`): the
 /// first `items % p` blocks hold `items / p + 1` items, the others `items / p`, in order. With
 /// `base = items / p` and `rem = items % p`, block `t` starts at `t * base + min(t, rem)`; no
-/// intermediate exceeds `items`, so the device computes it in the launch's index width.
+/// intermediate exceeds `items`, so the device computes it in the launch's index width. A block
+/// that does not exist (`t >= p`, so also any block of `p == 0`) is empty.
 pub fn block_bounds(items: u64, p: u64, t: u64) -> Range<u64> {
+    if t >= p {
+        return 0..0;
+    }
     let (base, rem) = (items / p, items % p);
     let start = t * base + t.min(rem);
     start..start + base + u64::from(t < rem)
@@ -82,6 +86,9 @@ mod tests {
         assert_eq!(blocks(1000, 256), 256);
         assert_eq!(blocks(u64::MAX, u64::MAX), ORDERED_PARTIALS);
         assert_eq!(blocks(5, 0), 1);
+        // Blocks that do not exist are empty rather than a division by zero or an overflow.
+        assert_eq!(block_bounds(10, 0, 0), 0..0);
+        assert_eq!(block_bounds(u64::MAX, 3, u64::MAX), 0..0);
     }
 
     /// The blocks tile `0..items` in order, without gap or overlap, and differ in size by at
