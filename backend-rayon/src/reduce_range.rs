@@ -1,7 +1,7 @@
-//! `parallel_reduce` over a `RangePolicy`: one accumulator per chunk, joined in chunk order.
+//! `parallel_reduce` over a `RangePolicy`: one partial per chunk, joined in chunk order.
 
 use crate::{join_in_order, Rayon};
-use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_reduce_chunk};
+use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_reduce_chunk, run_reduce_lanes};
 use rokkos_core::kernel::{RangeWork, ReduceKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, Launch, RangePolicy, Reducer};
 
@@ -18,9 +18,16 @@ where
     let policy = launch.policy();
     let (b, e) = (policy.begin(), policy.end());
     let chunks = chunk_count(policy.len(), space.concurrency(), policy.chunk());
+    // A commutative join lets each chunk fold into interleaved lanes (`run_reduce_lanes`); the
+    // others keep one accumulator per chunk, so that their partials join in iteration order.
+    let lanes = reducer.commutative();
     let partials = space.map_chunks(chunks, |c| {
+        let r = chunk_bounds(b, e, chunks, c);
+        if lanes {
+            return run_reduce_lanes(&body, r, reducer);
+        }
         let mut acc = reducer.init();
-        run_reduce_chunk(&body, chunk_bounds(b, e, chunks, c), &mut acc);
+        run_reduce_chunk(&body, r, &mut acc);
         acc
     });
     join_in_order(reducer, partials)

@@ -7,8 +7,10 @@
 //!
 //! A backend folds the work items into partial accumulators, each starting from `init()`, with the
 //! kernel's own code, and joins the partials: serial and the IR evaluator fold everything into one
-//! accumulator, rayon folds contiguous chunks and joins them in order, wgpu folds grid-strided
-//! items per invocation and joins them in a tree. A [`Custom`] reducer's join is host code, so a
+//! accumulator, rayon folds contiguous chunks and joins them in order (each chunk into four
+//! interleaved accumulators when the reducer is [`Reducer::commutative`], as every built-in one
+//! is: a single running sum is a chain of dependent adds slower than memory), wgpu folds
+//! grid-strided items per invocation and joins them in a tree. A [`Custom`] reducer's join is host code, so a
 //! device backend folds contiguous blocks and joins their partials in order on the host instead
 //! ([`crate::device::ordered`]), as rayon does. The partition is the backend's, so a result can
 //! only be partition-independent if the join does not care about the order or grouping of its
@@ -80,6 +82,14 @@ pub trait Reducer<T>: Sync {
     /// exists only as host code (the default, and [`Custom`]'s answer).
     fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
         let _ = out;
+        false
+    }
+    /// Whether `join` is commutative and associative (floats: up to rounding), so that a
+    /// backend may group and order the work items' contributions as it likes: `true` for every
+    /// built-in reducer and tuples of them. The default, and [`Custom`]'s answer, is `false`:
+    /// such a reducer's partials are folded from contiguous runs of work items and joined in
+    /// iteration order.
+    fn commutative(&self) -> bool {
         false
     }
 }
@@ -168,6 +178,9 @@ impl<T: Scalar> Reducer<T> for Sum {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Sum));
         true
     }
+    fn commutative(&self) -> bool {
+        true
+    }
 }
 impl<T: Scalar> Reducer<T> for Prod {
     fn init(&self) -> T {
@@ -179,6 +192,9 @@ impl<T: Scalar> Reducer<T> for Prod {
     }
     fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Prod));
+        true
+    }
+    fn commutative(&self) -> bool {
         true
     }
 }
@@ -194,6 +210,9 @@ impl<T: Scalar> Reducer<T> for Min {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Min));
         true
     }
+    fn commutative(&self) -> bool {
+        true
+    }
 }
 impl<T: Scalar> Reducer<T> for Max {
     fn init(&self) -> T {
@@ -205,6 +224,9 @@ impl<T: Scalar> Reducer<T> for Max {
     }
     fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Max));
+        true
+    }
+    fn commutative(&self) -> bool {
         true
     }
 }
@@ -225,6 +247,9 @@ impl<T: Scalar> Reducer<ValLoc<T>> for MinLoc {
         out.push(JoinKind::MinLoc);
         true
     }
+    fn commutative(&self) -> bool {
+        true
+    }
 }
 impl<T: Scalar> Reducer<ValLoc<T>> for MaxLoc {
     fn init(&self) -> ValLoc<T> {
@@ -241,6 +266,9 @@ impl<T: Scalar> Reducer<ValLoc<T>> for MaxLoc {
     }
     fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
         out.push(JoinKind::MaxLoc);
+        true
+    }
+    fn commutative(&self) -> bool {
         true
     }
 }
@@ -273,6 +301,9 @@ impl<T: Scalar> Reducer<MinMaxVal<T>> for MinMax {
         out.push(JoinKind::MinMax);
         true
     }
+    fn commutative(&self) -> bool {
+        true
+    }
 }
 impl Reducer<bool> for LAnd {
     fn init(&self) -> bool {
@@ -284,6 +315,9 @@ impl Reducer<bool> for LAnd {
     }
     fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::LAnd));
+        true
+    }
+    fn commutative(&self) -> bool {
         true
     }
 }
@@ -299,6 +333,9 @@ impl Reducer<bool> for LOr {
         out.push(JoinKind::Op(crate::ir::ReducerKind::LOr));
         true
     }
+    fn commutative(&self) -> bool {
+        true
+    }
 }
 impl<T: Bits> Reducer<T> for BAnd {
     fn init(&self) -> T {
@@ -312,6 +349,9 @@ impl<T: Bits> Reducer<T> for BAnd {
         out.push(JoinKind::Op(crate::ir::ReducerKind::BAnd));
         true
     }
+    fn commutative(&self) -> bool {
+        true
+    }
 }
 impl<T: Bits> Reducer<T> for BOr {
     fn init(&self) -> T {
@@ -323,6 +363,9 @@ impl<T: Bits> Reducer<T> for BOr {
     }
     fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::BOr));
+        true
+    }
+    fn commutative(&self) -> bool {
         true
     }
 }
@@ -379,6 +422,9 @@ macro_rules! tuple_reducer {
             }
             fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
                 true $(&& self.$i.describe(out))+
+            }
+            fn commutative(&self) -> bool {
+                true $(&& self.$i.commutative())+
             }
         }
     };

@@ -30,18 +30,22 @@ fn fill_or_fail(i: usize, out: ViewMut<f64>, small: View<f64>) {
     out[i] = small[i] + 1.0;
 }
 
-/// The reduction as the rayon backend defines it: one left fold per chunk from 0, the partials
-/// folded in chunk order from 0.
+/// The reduction as the rayon backend defines it for a commutative reducer such as `Sum`: a
+/// chunk of at least eight items folds into four interleaved accumulators from 0 (item `k` of
+/// the chunk into accumulator `k % 4`) joined in lane order, a shorter chunk is one left fold
+/// from 0, and the partials are folded in chunk order from 0.
 fn chunked_sum(x: &[f64], threads: usize) -> f64 {
     let n = x.len();
     let chunks = chunk_count(n, threads, 0);
     let mut total = 0.0;
     for c in 0..chunks {
-        let mut part = 0.0;
-        for &v in &x[chunk_bounds(0, n, chunks, c)] {
-            part += v * v;
+        let items = &x[chunk_bounds(0, n, chunks, c)];
+        let lanes = if items.len() >= 8 { 4 } else { 1 };
+        let mut acc = [0.0f64; 4];
+        for (k, &v) in items.iter().enumerate() {
+            acc[k % lanes] += v * v;
         }
-        total += part;
+        total += ((acc[0] + acc[1]) + acc[2]) + acc[3];
     }
     total
 }
