@@ -1,7 +1,9 @@
-//! `parallel_reduce` over an `MDRangePolicy`: one accumulator per group of tiles, joined in order.
+//! `parallel_reduce` over an `MDRangePolicy`: one partial per group of tiles, joined in order.
 
 use crate::{join_in_order, Rayon};
-use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_reduce_tiles, TileGrid};
+use rokkos_core::host_iter::{
+    chunk_bounds, chunk_count, run_reduce_tiles, run_reduce_tiles_lanes, TileGrid,
+};
 use rokkos_core::kernel::{MDWork, ReduceKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, Launch, MDRangePolicy, Reducer};
 
@@ -17,14 +19,15 @@ where
     let body = launch.reduce_body();
     let grid = TileGrid::new(launch.policy());
     let chunks = chunk_count(grid.len(), space.concurrency(), 1);
+    // As over a range: a commutative join lets each chunk fold its rows into interleaved lanes.
+    let lanes = reducer.commutative();
     let partials = space.map_chunks(chunks, |c| {
+        let tiles = chunk_bounds(0, grid.len(), chunks, c);
+        if lanes {
+            return run_reduce_tiles_lanes(&body, &grid, tiles, reducer);
+        }
         let mut acc = reducer.init();
-        run_reduce_tiles(
-            &body,
-            &grid,
-            chunk_bounds(0, grid.len(), chunks, c),
-            &mut acc,
-        );
+        run_reduce_tiles(&body, &grid, tiles, &mut acc);
         acc
     });
     join_in_order(reducer, partials)

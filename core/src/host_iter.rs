@@ -237,6 +237,21 @@ impl<const N: usize> TileGrid<N> {
             Iterate::Left => box_loop::<N, false>(lo, hi, f),
         }
     }
+
+    /// Calls `row` on every row of the non-empty box `lo..hi` along its fastest dimension, in
+    /// the policy's iteration order (see `box_rows`).
+    #[inline(always)]
+    fn for_each_row_in_box(
+        &self,
+        lo: &[usize; N],
+        hi: &[usize; N],
+        row: impl FnMut(&mut [usize; N], usize, Range<usize>),
+    ) {
+        match self.order {
+            Iterate::Right => box_rows::<N, true>(lo, hi, row),
+            Iterate::Left => box_rows::<N, false>(lo, hi, row),
+        }
+    }
 }
 
 /// Calls `f` on every index of the non-empty box `lo..hi`: a plain counted loop over the fastest
@@ -249,15 +264,30 @@ fn box_loop<const N: usize, const RIGHT: bool>(
     hi: &[usize; N],
     mut f: impl FnMut([usize; N]),
 ) {
+    box_rows::<N, RIGHT>(lo, hi, |idx, inner, xs| {
+        for x in xs {
+            idx[inner] = x;
+            f(*idx);
+        }
+    });
+}
+
+/// Calls `row(idx, inner, xs)` for every row of the non-empty box `lo..hi` along its fastest
+/// dimension `inner` (the last when `RIGHT`, else the first), in the box's order: `idx` holds
+/// the row's other coordinates, and the row's indices are `idx` with `idx[inner]` set to each
+/// `x` of `xs`.
+#[inline(always)]
+fn box_rows<const N: usize, const RIGHT: bool>(
+    lo: &[usize; N],
+    hi: &[usize; N],
+    mut row: impl FnMut(&mut [usize; N], usize, Range<usize>),
+) {
     // Dimension `level` of the order slowest to fastest.
     let dim = |level: usize| if RIGHT { level } else { N - 1 - level };
     let inner = dim(N - 1);
     let mut idx = *lo;
     loop {
-        for x in lo[inner]..hi[inner] {
-            idx[inner] = x;
-            f(idx);
-        }
+        row(&mut idx, inner, lo[inner]..hi[inner]);
         // Advance the outer dimensions like an odometer.
         let mut level = N - 1;
         loop {
@@ -440,6 +470,59 @@ pub fn run_reduce_tiles<const N: usize, A, B: ReduceBody<MDWork<N>, A>>(
     });
 }
 
+/// Folds `body` over tiles `tiles` of `grid` for a commutative reducer, as [`run_reduce_lanes`]
+/// does over a range: along each row of the fastest dimension, consecutive items go to four
+/// interleaved accumulators, which are joined in lane order at the end. Items run in the
+/// policy's order; a tile that fails its check takes the plain fold (into the first lane).
+#[inline(never)]
+pub fn run_reduce_tiles_lanes<const N: usize, A, B, Rd>(
+    body: &B,
+    grid: &TileGrid<N>,
+    tiles: Range<usize>,
+    reducer: &Rd,
+) -> A
+where
+    B: ReduceBody<MDWork<N>, A>,
+    Rd: Reducer<A>,
+{
+    let mut a0 = reducer.init();
+    let (mut a1, mut a2, mut a3) = (reducer.init(), reducer.init(), reducer.init());
+    grid.for_each_tile_box(tiles, |lo, hi| {
+        if !body.__in_bounds(*lo, last_of(hi)) {
+            grid.for_each_in_box(lo, hi, |idx| body.call(idx, &mut a0));
+            return;
+        }
+        grid.for_each_row_in_box(lo, hi, |idx, inner, xs| {
+            let whole = xs.start + xs.len() / REDUCE_LANES * REDUCE_LANES;
+            let mut x = xs.start;
+            // SAFETY (every call below): checked for the whole tile just above.
+            while x < whole {
+                let at = |k: usize| {
+                    let mut i = *idx;
+                    i[inner] = x + k;
+                    i
+                };
+                unsafe {
+                    body.__call_unchecked(at(0), &mut a0);
+                    body.__call_unchecked(at(1), &mut a1);
+                    body.__call_unchecked(at(2), &mut a2);
+                    body.__call_unchecked(at(3), &mut a3);
+                }
+                x += REDUCE_LANES;
+            }
+            let lanes = [&mut a0, &mut a1, &mut a2];
+            for (k, x) in (whole..xs.end).enumerate() {
+                idx[inner] = x;
+                unsafe { body.__call_unchecked(*idx, &mut *lanes[k]) };
+            }
+        });
+    });
+    reducer.join(&mut a0, a1);
+    reducer.join(&mut a0, a2);
+    reducer.join(&mut a0, a3);
+    a0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,6 +579,50 @@ mod tests {
             // The first index holding the extremum; the identity's location when there is none.
             let first = if len == 0 { usize::MAX } else { start };
             proptest::prop_assert_eq!((got.2.loc, got.3.loc), (first, first));
+        }
+    }
+
+    /// A rank-3 reduce body that records its calls and folds `(count, Σ hash(index))`.
+    struct Recorder3 {
+        calls: std::sync::Mutex<Vec<[usize; 3]>>,
+        in_bounds: bool,
+    }
+    fn hash3(i: [usize; 3]) -> u64 {
+        (i[0] as u64 * 1_000_003 + i[1] as u64 * 1009 + i[2] as u64).wrapping_mul(0x9e37_79b9)
+    }
+    impl ReduceBody<MDWork<3>, (u64, u64)> for Recorder3 {
+        fn call(&self, i: [usize; 3], acc: &mut (u64, u64)) {
+            self.calls.lock().unwrap().push(i);
+            acc.0 += 1;
+            acc.1 = acc.1.wrapping_add(hash3(i));
+        }
+        fn __in_bounds(&self, _first: [usize; 3], _last: [usize; 3]) -> bool {
+            self.in_bounds
+        }
+    }
+
+    proptest::proptest! {
+        /// The MDRange lanes fold visits the tiles' items in the policy's order (each once) and
+        /// gives one accumulator's integer result, for any box, tile shape and order.
+        #[test]
+        fn reduce_tiles_lanes_match_one_accumulator(
+            lo in proptest::array::uniform3(0usize..4),
+            len in proptest::array::uniform3(0usize..9),
+            tile in proptest::array::uniform3(0usize..5),
+            left: bool,
+            in_bounds: bool,
+        ) {
+            use crate::reducer::Sum;
+            let hi = [lo[0] + len[0], lo[1] + len[1], lo[2] + len[2]];
+            let order = if left { Iterate::Left } else { Iterate::Right };
+            let p = MDRangePolicy::new(&(), lo, hi).tile(tile).iterate(order);
+            let g = TileGrid::new(&p);
+            let body = Recorder3 { calls: Default::default(), in_bounds };
+            let got = run_reduce_tiles_lanes(&body, &g, 0..g.len(), &(Sum, Sum));
+            let want = row_major_visits(&p);
+            let sum = want.iter().fold(0u64, |a, &i| a.wrapping_add(hash3(i)));
+            proptest::prop_assert_eq!(got, (want.len() as u64, sum));
+            proptest::prop_assert_eq!(body.calls.into_inner().unwrap(), want);
         }
     }
 
