@@ -92,9 +92,7 @@ fn far<E: ExecutionSpace>(space: &E, n: usize) -> Result<(), Error> {
         RangePolicy::new(space, 0..4),
         far_product(&out, n),
     )?;
-    let want: Vec<u32> = (0..4u64)
-        .map(|i| ((i * n as u64) % 1000) as u32)
-        .collect();
+    let want: Vec<u32> = (0..4u64).map(|i| ((i * n as u64) % 1000) as u32).collect();
     assert_eq!(to_host(&out), want, "n = {n}");
     Ok(())
 }
@@ -107,7 +105,12 @@ fn product_past_32_bits<E: ExecutionSpace>(space: E) {
     match far(&space, (1 << 31) - 1) {
         Ok(()) => {}
         Err(Error::Unsupported { feature, .. }) => {
-            for part in ["SHADER_INT64", "far_product", "this launch's sizes", "depends on"] {
+            for part in [
+                "SHADER_INT64",
+                "far_product",
+                "this launch's sizes",
+                "depends on",
+            ] {
                 assert!(feature.contains(part), "{part:?} missing in: {feature}");
             }
         }

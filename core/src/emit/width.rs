@@ -324,6 +324,10 @@ const ROUNDS: usize = 4;
 struct Analysis<'a> {
     k: &'a Kernel,
     atoms: Atoms<'a>,
+    /// Whether magnitudes are ignored (an unlimited width): then the analysis fails only on
+    /// what no bounds can fix, an unbounded source or a growing local, which tells a kernel
+    /// that a launch's own bounds may prove from one they cannot ([`WidthPlan::per_launch`]).
+    unlimited: bool,
     locals: Vec<Bound>,
 }
 
@@ -387,7 +391,12 @@ impl Analysis<'_> {
     /// The interval of a `u64` expression (`None`: unbounded, not representable, or past
     /// `u32::MAX`).
     fn iv(&self, e: &Expr) -> Option<Iv> {
-        self.reach(e).filter(|v| v.fits())
+        self.reach(e).filter(|&v| self.fits(v))
+    }
+
+    /// Whether `v` is within the width the analysis checks.
+    fn fits(&self, v: Iv) -> bool {
+        self.unlimited || v.fits()
     }
 
     /// [`Analysis::iv`] before the final 32-bit check of `e` itself (its operands are
@@ -396,7 +405,8 @@ impl Analysis<'_> {
         let k = self.k;
         let iv = |x: &Expr| self.iv(x);
         match e {
-            Expr::Lit(Value::U64(x)) => Some(Iv { lo: *x, hi: *x }),
+            // A literal is no size: past 32 bits, no launch brings it back.
+            Expr::Lit(Value::U64(x)) if *x <= u32::MAX as u64 => Some(Iv { lo: *x, hi: *x }),
             Expr::Lit(_) => None,
             Expr::WorkIndex(_) | Expr::Extent { .. } | Expr::Team(_) | Expr::Param(_) => {
                 Some(self.atoms.of(e))
@@ -424,7 +434,9 @@ impl Analysis<'_> {
                 let a = iv(lhs)?;
                 let r = match op {
                     BinaryOp::Bitwise(o @ (BitwiseOp::Shl | BitwiseOp::Shr)) => shift(*o, a, rhs)?,
-                    BinaryOp::Arith(o) => arith(*o, a, iv(rhs)?, k.overflow_checks)?,
+                    BinaryOp::Arith(o) => {
+                        arith(*o, a, iv(rhs)?, k.overflow_checks, self.unlimited)?
+                    }
                     BinaryOp::Bitwise(o) => bitwise(*o, a, iv(rhs)?),
                     _ => return None,
                 };
@@ -463,7 +475,7 @@ impl Analysis<'_> {
             (Bound::In(o), Some(v)) => Bound::In(o.hull(v)),
         };
         let new = match new {
-            Bound::In(v) if !v.fits() => Bound::Wide,
+            Bound::In(v) if !self.fits(v) => Bound::Wide,
             Bound::In(_) if widen && new != old => Bound::Wide,
             b => b,
         };
@@ -556,7 +568,32 @@ impl Analysis<'_> {
     }
 }
 
-fn arith(op: ArithOp, a: Iv, b: Iv, checks: bool) -> Option<Iv> {
+/// `a op b` over intervals; `unlimited`: saturate instead of failing past 64 bits, and take a
+/// subtraction that may wrap as `[0, hi]` (the magnitudes a launch's bounds decide).
+fn arith(op: ArithOp, a: Iv, b: Iv, checks: bool, unlimited: bool) -> Option<Iv> {
+    if unlimited {
+        match op {
+            ArithOp::Add | ArithOp::WrappingAdd => {
+                return Some(Iv {
+                    lo: a.lo.saturating_add(b.lo),
+                    hi: a.hi.saturating_add(b.hi),
+                })
+            }
+            ArithOp::Mul | ArithOp::WrappingMul => {
+                return Some(Iv {
+                    lo: a.lo.saturating_mul(b.lo),
+                    hi: a.hi.saturating_mul(b.hi),
+                })
+            }
+            ArithOp::Sub | ArithOp::WrappingSub => {
+                return Some(Iv {
+                    lo: a.lo.saturating_sub(b.hi),
+                    hi: a.hi.saturating_sub(b.lo),
+                })
+            }
+            ArithOp::Div | ArithOp::Rem => {}
+        }
+    }
     Some(match op {
         ArithOp::Add | ArithOp::WrappingAdd => Iv {
             lo: a.lo.checked_add(b.lo)?,
@@ -634,9 +671,10 @@ fn shift(op: BitwiseOp, a: Iv, rhs: &Expr) -> Option<Iv> {
 /// whether it needs 64-bit integers at all (see the module docs for the rules).
 pub fn plan(k: &Kernel) -> WidthPlan {
     let shape = by_type(k);
-    let index32 = shape.clone().and_then(|()| analyse(k, Atoms::Facts));
-    let per_launch = index32.is_err() && shape.is_ok();
-    let int64 = own_i64(k).or_else(|| shape.err());
+    let index32 = shape.clone().and_then(|()| analyse(k, Atoms::Facts, false));
+    // Only magnitudes stand in the way when the kernel is bounded in an unlimited width.
+    let per_launch = index32.is_err() && shape.is_ok() && analyse(k, Atoms::Facts, true).is_ok();
+    let int64 = own_i64(k).or_else(|| (!per_launch).then(|| index32.clone().err()).flatten());
     WidthPlan {
         index32,
         per_launch,
@@ -650,7 +688,7 @@ pub fn plan(k: &Kernel) -> WidthPlan {
 /// `plan` accepts, and more: `a[i * n + j]` with `i < 1000`, `n = 1000`. `Err` names the first
 /// value that escapes for these bounds.
 pub fn launch_proof(k: &Kernel, atoms: &LaunchAtoms) -> Result<(), String> {
-    by_type(k).and_then(|()| analyse(k, Atoms::Launch(atoms)))
+    by_type(k).and_then(|()| analyse(k, Atoms::Launch(atoms), false))
 }
 
 /// What the kernel's types alone rule out, whatever the bounds: `usize` values that cross
@@ -703,10 +741,11 @@ fn by_type(k: &Kernel) -> Result<(), String> {
 
 /// The interval analysis of the module docs with the atoms bounded by `atoms`: every `u64`
 /// local and expression within 32 bits, and the team constructs' bounds (rule 6).
-fn analyse(k: &Kernel, atoms: Atoms<'_>) -> Result<(), String> {
+fn analyse(k: &Kernel, atoms: Atoms<'_>, unlimited: bool) -> Result<(), String> {
     let mut a = Analysis {
         k,
         atoms,
+        unlimited,
         locals: vec![Bound::Bottom; k.locals.len()],
     };
     let mut round = 0;
@@ -779,7 +818,7 @@ fn check_team(a: &Analysis<'_>, s: &Stmt) -> Result<(), String> {
         | Stmt::NestedReduce { start, end, .. }
         | Stmt::NestedScan { start, end, .. } => {
             for e in [start, end] {
-                if a.iv(e).is_none_or(|v| v.hi > NESTED_MAX) {
+                if a.iv(e).is_none_or(|v| v.hi > NESTED_MAX && !a.unlimited) {
                     return Err(format!(
                         "nested range bound `{}` is not proven to be at most 2^31",
                         short(e)
@@ -791,7 +830,9 @@ fn check_team(a: &Analysis<'_>, s: &Stmt) -> Result<(), String> {
         Stmt::Scratch { extents, .. } => {
             for e in extents {
                 let ok = match e.ty(k, &k.locals) {
-                    Some(ScalarType::U64) => a.iv(e).is_some_and(|v| v.hi <= ATOM_MAX),
+                    Some(ScalarType::U64) => {
+                        a.iv(e).is_some_and(|v| v.hi <= ATOM_MAX || a.unlimited)
+                    }
                     Some(ScalarType::U8 | ScalarType::U16) => true,
                     _ => false,
                 };

@@ -393,6 +393,35 @@ fn kernels_the_types_rule_out_are_not_tried_per_launch() {
     assert!(!p.per_launch && !p.may_run_32());
     assert!(p.int64.is_some());
     assert!(launch_proof(&k, &range_atoms(0, 4, 4, &[])).is_err());
+    // Nor for what no bounds can fix: a local growing in a `while`, a cast from a signed
+    // value, a literal past 32 bits. Those keep the kernel-wide refusal (and its message).
+    let mut b = KernelBuilder::new("grows", WorkKind::Range);
+    let i = b.work_index(0);
+    let out = b.view::<f32>("out", 1, Access::Writable);
+    let c = b.let_::<usize>("c", lit(0));
+    b.while_(c.get().lt(i.clone()));
+    b.assign(c, c.get() + lit(1));
+    b.end();
+    b.store(out, i, c.get().cast::<f32>());
+    let mut b2 = KernelBuilder::new("signed", WorkKind::Range);
+    let i = b2.work_index(0);
+    let out = b2.view::<f32>("out", 1, Access::Writable);
+    let col = b2.view::<i32>("col", 1, Access::ReadOnly);
+    b2.store(out, col.load(i.clone()).cast::<usize>() * lit(2), 1.0f32);
+    for k in [
+        b.finish().unwrap(),
+        b2.finish().unwrap(),
+        range(true, |i, _| i + lit(1 << 40)),
+    ] {
+        let p = plan(&k);
+        assert!(!p.per_launch, "{}", k.name);
+        assert_eq!(p.int64, p.index32.clone().err(), "{}", k.name);
+        assert!(launch_proof(&k, &range_atoms(0, 4, 4, &[1])).is_err());
+    }
+    // Magnitudes only, even where the subtraction may wrap or a nested range may pass 2^31:
+    // a launch's bounds decide.
+    assert!(plan(&range(false, |i, n| n - i)).per_launch);
+    assert!(plan(&team_kernel(|e, n| e + n, lit(64))).per_launch);
 }
 
 mod evaluated {
