@@ -9,6 +9,10 @@
 //! per launch, whether it does. A backend runs the 32-bit variant when both hold, and the
 //! variant is part of its compiled-kernel cache key.
 //!
+//! Where the kernel-wide plan fails only on magnitudes (`a[i * n + j]`: the product of two atoms
+//! can reach `2^62`), the [per-launch proof](#the-per-launch-proof) runs the same analysis with
+//! this launch's values of the atoms, and the launch runs 32-bit when every value then fits.
+//!
 //! # Launch facts
 //!
 //! The 32-bit variant may run only when, for this launch:
@@ -72,6 +76,27 @@
 //! A kernel whose plan fails runs the 64-bit variant; its result is the same either way, only
 //! slower. On a device without 64-bit integers such a kernel cannot run, and neither can one
 //! that uses `i64`/`u64` values of its own ([`WidthPlan::int64`]).
+//!
+//! # The per-launch proof
+//!
+//! [`launch_proof`] is the analysis above with one change: an atom's interval is its value in
+//! this launch ([`LaunchAtoms`]) instead of `[0, ATOM_MAX]`: a work index `[begin, end - 1]` of
+//! its dimension, an extent and a `usize` scalar argument `[v, v]`, a league or team rank
+//! `[0, size - 1]`, a league size, team size or vector length `[v, v]` (a scratch View's extent
+//! keeps `[0, ATOM_MAX]`, which rule 6 guarantees). Every rule keeps its proof: the launch still
+//! satisfies the launch facts (the launcher checks them first), and the atoms' values lie in
+//! their new intervals, so every interval still over-approximates the values the 64-bit variant
+//! computes in this launch. Narrower atoms can only shrink the intervals, so the proof accepts
+//! every launch of a kernel [`plan`] accepts.
+//!
+//! The proof is tried only for a kernel that [`WidthPlan::per_launch`] marks: one whose types
+//! allow the 32-bit variant (rules 5 and 7) and whose analysis, run in an unlimited width
+//! (saturating intervals, a subtraction that may wrap taken as `[0, hi]`), bounds every `usize`
+//! value: then only magnitudes stand in the way, and the launch's values decide. A growing local,
+//! an unbounded source or a literal past 32 bits fail there too, and keep the kernel-wide
+//! refusal. [`choose`] takes the decision (the one both device backends take, through
+//! `Prepared::index_width`) and caches each launch's answer by kernel hash and atoms, so a time
+//! loop of identical launches walks the kernel once.
 //!
 //! # The device backends
 //!
