@@ -804,23 +804,34 @@ fn analyse(k: &Kernel, atoms: Atoms<'_>, unlimited: bool) -> Result<(), String> 
     err.map_or(Ok(()), Err)
 }
 
-/// Every `u64` sub-expression of `e` is bounded within 32 bits.
+/// Every `u64` sub-expression of `e` is bounded within 32 bits. The error names the innermost
+/// value that reaches past `u32::MAX` (an operand of the escape, not the whole index), or else
+/// the first one that is unbounded.
 fn check_expr(a: &Analysis<'_>, e: &Expr) -> Result<(), String> {
     let k = a.k;
-    let mut err = None;
+    let (mut past, mut unbounded) = (None, None);
     e.walk(&mut |x| {
-        if err.is_none() && is_u64(k, &k.locals, x) && a.iv(x).is_none() {
-            err = Some(match a.reach(x) {
-                Some(r) => format!(
+        if past.is_some() || !is_u64(k, &k.locals, x) || a.iv(x).is_some() {
+            return;
+        }
+        match a.reach(x) {
+            Some(r) => {
+                past = Some(format!(
                     "usize value `{}` may reach {} (past u32::MAX)",
                     short(x),
                     r.hi
-                ),
-                None => format!("usize value `{}` is not proven to fit 32 bits", short(x)),
-            });
+                ))
+            }
+            None if unbounded.is_none() => {
+                unbounded = Some(format!(
+                    "usize value `{}` is not proven to fit 32 bits",
+                    short(x)
+                ))
+            }
+            None => {}
         }
     });
-    err.map_or(Ok(()), Err)
+    past.or(unbounded).map_or(Ok(()), Err)
 }
 
 fn check_stmt_indices(k: &Kernel, s: &Stmt) -> Result<(), String> {

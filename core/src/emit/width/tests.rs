@@ -1,6 +1,6 @@
 //! The 32-bit plan against kernels whose `usize` values do and do not provably fit.
 
-use super::{launch_fits, launch_proof, plan, IndexWidth, LaunchAtoms, Work, ATOM_MAX};
+use super::{choose, launch_fits, launch_proof, plan, IndexWidth, LaunchAtoms, Work, ATOM_MAX};
 use crate::ir::build::{Expr, KernelBuilder};
 use crate::ir::tests::kernels;
 use crate::ir::{Access, Kernel, WorkKind};
@@ -550,4 +550,42 @@ mod evaluated {
             }
         }
     }
+}
+
+#[test]
+fn the_launch_decision_names_why_a_launch_runs_64_bit() {
+    let k = flattened();
+    let hash = k.stable_hash();
+    let go = |fits: bool, rows: u64, n: u64| {
+        let mut asked = false;
+        let c = choose(hash, &k, fits, || {
+            asked = true;
+            range_atoms(0, rows, rows * n, &[n])
+        });
+        (c, asked)
+    };
+    let (c, asked) = go(true, 1000, 1000);
+    assert_eq!((c.width, c.why_64, asked), (IndexWidth::W32, None, true));
+    let (c, _) = go(true, 1 << 17, 1 << 16);
+    assert_eq!(c.width, IndexWidth::W64);
+    let why = c.why_64.unwrap();
+    assert!(
+        why.contains("may reach") && why.contains("for this launch's sizes"),
+        "{why}"
+    );
+    // Launch facts first: the atoms are not even gathered.
+    let (c, asked) = go(false, 4, 4);
+    assert_eq!(c.width, IndexWidth::W64);
+    assert!(!asked && c.why_64.unwrap().contains("past 2^31 - 1"));
+    // A kernel-wide proof needs no atoms; a kernel no launch can prove keeps plan's reason.
+    let t = kernels::triad();
+    let c = choose(t.stable_hash(), &t, true, || {
+        unreachable!("no per-launch proof")
+    });
+    assert_eq!(c.width, IndexWidth::W32);
+    let m = kernels::min_loc();
+    let c = choose(m.stable_hash(), &m, true, || {
+        unreachable!("no per-launch proof")
+    });
+    assert_eq!(c.why_64, plan(&m).index32.err());
 }
