@@ -234,6 +234,9 @@ pub struct Choice {
     pub why_64: Option<String>,
 }
 
+/// A per-launch answer's key: the kernel's stable hash and the launch's atoms.
+type ProofKey = (u64, LaunchAtoms);
+
 /// Most kernels whose plan [`cached_plan`] keeps, and most launches whose answer [`choose`]
 /// keeps: past it the cache starts over (a bound on memory, never on correctness).
 const CACHE_MAX: usize = 1024;
@@ -289,8 +292,7 @@ pub fn choose(hash: u64, k: &Kernel, fits: bool, atoms: impl FnOnce() -> LaunchA
         Ok(()) => return w32,
         Err(_) => {}
     }
-    static PROOFS: OnceLock<Mutex<HashMap<(u64, LaunchAtoms), Result<(), String>>>> =
-        OnceLock::new();
+    static PROOFS: OnceLock<Mutex<HashMap<ProofKey, Result<(), String>>>> = OnceLock::new();
     let atoms = atoms();
     let proof = bounded_get(&PROOFS, (hash, atoms.clone()), || launch_proof(k, &atoms));
     match proof {
@@ -392,13 +394,11 @@ impl Atoms<'_> {
                     dim,
                 },
                 _,
-            ) => Some(
-                l.extents
-                    .get(v.0 as usize)
-                    // Past the rank an extent is 0.
-                    .map_or(0, |x| x.get(*dim as usize).copied().unwrap_or(0)),
-            )
-            .map(point),
+            ) => l
+                .extents
+                .get(v.0 as usize)
+                // Past the rank an extent is 0.
+                .map(|x| point(x.get(*dim as usize).copied().unwrap_or(0))),
             (Expr::Param(p), _) => l.scalars.get(p.0 as usize).copied().flatten().map(point),
             _ => None,
         };
