@@ -16,6 +16,7 @@ use crate::compile::{compile_ptx, Arch};
 use crate::emit::{emit, CudaOptions, EmitError, Entry, IndexWidth};
 use rokkos_core::device::prepare::KernelCache;
 use rokkos_core::emit::inbounds::Proven;
+use rokkos_core::emit::width::Work;
 use rokkos_core::ir::eval::{EvalMemory, IrEval};
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
@@ -131,6 +132,7 @@ impl CudaCheck {
         kernel: &K,
         opts: std::result::Result<CudaOptions, String>,
         work: &[(usize, usize)],
+        space: Work,
         bounds: &[u64],
     ) -> Result<()> {
         let unsupported = |m: String| Error::Unsupported {
@@ -157,7 +159,7 @@ impl CudaCheck {
             in_bounds: p.proven(work),
             ..opts
         };
-        let widths: &[IndexWidth] = match crate::runtime::run::index_width(&p, bounds) {
+        let widths: &[IndexWidth] = match crate::runtime::run::index_width(&p, space, bounds) {
             IndexWidth::W32 => &[IndexWidth::W32, IndexWidth::W64],
             IndexWidth::W64 => &[IndexWidth::W64],
         };
@@ -296,6 +298,25 @@ fn md_work<S: ExecutionSpace, const N: usize>(policy: &MDRangePolicy<S, N>) -> V
     policy.begin().into_iter().zip(policy.end()).collect()
 }
 
+/// The work space of a range launch (see `runtime::run::index_width`).
+fn range_space<S: ExecutionSpace>(policy: &RangePolicy<S>) -> Work {
+    Work::range(policy.begin(), policy.end())
+}
+
+/// The work space of an MDRange launch.
+fn md_space<S: ExecutionSpace, const N: usize>(policy: &MDRangePolicy<S, N>) -> Work {
+    Work::md(&policy.begin(), &policy.end())
+}
+
+/// The work space of a team launch.
+fn team_space<S: ExecutionSpace>(policy: &TeamPolicy<S>) -> Work {
+    Work::team(
+        policy.league_size() as u64,
+        policy.team_size() as u64,
+        policy.vector_len() as u64,
+    )
+}
+
 /// The bounds of a range launch (see `runtime::run::index_width`).
 fn range_bounds<S: ExecutionSpace>(policy: &RangePolicy<S>) -> [u64; 2] {
     [policy.begin() as u64, policy.end() as u64]
@@ -388,6 +409,7 @@ impl ExecutionSpace for CudaCheck {
             l.kernel(),
             for_opts(),
             &range_work(l.policy()),
+            range_space(l.policy()),
             &range_bounds(l.policy()),
         )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_range(l))
@@ -400,6 +422,7 @@ impl ExecutionSpace for CudaCheck {
             l.kernel(),
             for_opts(),
             &md_work(l.policy()),
+            md_space(l.policy()),
             &md_bounds(l.label(), l.policy()),
         )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_mdrange(l))
@@ -412,7 +435,13 @@ impl ExecutionSpace for CudaCheck {
             team: Some(team_shape(l.policy())),
             ..o
         });
-        self.check(l.kernel(), opts, &[], &team_bounds(l.policy()))?;
+        self.check(
+            l.kernel(),
+            opts,
+            &[],
+            team_space(l.policy()),
+            &team_bounds(l.policy()),
+        )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_team(l))
     }
     fn reduce_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
@@ -424,6 +453,7 @@ impl ExecutionSpace for CudaCheck {
             l.kernel(),
             reduce_opts(r),
             &range_work(l.policy()),
+            range_space(l.policy()),
             &range_bounds(l.policy()),
         )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
@@ -457,7 +487,13 @@ impl ExecutionSpace for CudaCheck {
             }
             o => (o, md_bounds(l.label(), l.policy())),
         };
-        self.check(l.kernel(), opts, &md_work(l.policy()), &bounds)?;
+        self.check(
+            l.kernel(),
+            opts,
+            &md_work(l.policy()),
+            md_space(l.policy()),
+            &bounds,
+        )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_mdrange(l, r)
         })
@@ -471,7 +507,13 @@ impl ExecutionSpace for CudaCheck {
             team: Some(team_shape(l.policy())),
             ..o
         });
-        self.check(l.kernel(), opts, &[], &team_bounds(l.policy()))?;
+        self.check(
+            l.kernel(),
+            opts,
+            &[],
+            team_space(l.policy()),
+            &team_bounds(l.policy()),
+        )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| {
             IrEval.reduce_team(l, r)
         })
@@ -492,6 +534,7 @@ impl ExecutionSpace for CudaCheck {
             l.kernel(),
             opts,
             &range_work(l.policy()),
+            range_space(l.policy()),
             &range_bounds(l.policy()),
         )?;
         l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.scan_range(l, r))

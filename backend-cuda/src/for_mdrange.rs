@@ -12,6 +12,7 @@ use crate::runtime::run::{
 };
 use crate::{Cuda, CudaBuffer, CudaSpace};
 use rokkos_core::device::shape::{mdrange_tiles, tile_counts};
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{MDRangePolicy, Reducer, Result, Sum};
@@ -96,7 +97,7 @@ pub(crate) fn launch<
         None => (Entry::For, Vec::new(), Vec::new()),
     };
     let work = work_fields(begin, end, tiles);
-    let width = index_width(&p, &width_bounds(begin, end, &work));
+    let width = index_width(&p, Work::md(&begin, &end), &width_bounds(begin, end, &work));
     let opts = CudaOptions {
         entry,
         block: BLOCK,

@@ -7,6 +7,7 @@ use crate::runtime::device::Instance;
 use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaSpace};
 use rokkos_core::device::shape::grid_stride_groups;
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{RangePolicy, Result};
 use std::sync::Arc;
@@ -26,7 +27,7 @@ pub(crate) fn run<K: KernelIr<Space = CudaSpace>>(
         joins: Vec::new(),
         in_bounds: p.proven(&[(begin, end)]),
         team: None,
-        width: index_width(&p, &[begin as u64, end as u64]),
+        width: index_width(&p, Work::range(begin, end), &[begin as u64, end as u64]),
     };
     // Compiled even for an empty range, so that a kernel CUDA refuses fails at every launch.
     let v = variant(inst, &p, &opts, &[ENTRY])?;

@@ -11,6 +11,7 @@ use crate::runtime::reduction::{init_values, take, Buffers};
 use crate::runtime::run::{enqueue_steps, index_width, params, prepare, variant, Step, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
 use rokkos_core::emit::team::pool_split;
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{Error, Reducer, Result, Sum, TeamPolicy};
@@ -89,6 +90,7 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
         team: Some(shape),
         width: index_width(
             &p,
+            Work::team(league, team, vlen),
             &rokkos_core::emit::width::team_bounds(
                 league,
                 team,

@@ -11,6 +11,7 @@ use crate::runtime::reduction::{finish_host, finish_into, plan_values, Buffers};
 use crate::runtime::run::{enqueue, index_width, params, prepare, unsupported, variant, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
 use rokkos_core::device::ordered::{self, OrderedTiles};
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::{describe_reducer, AccValue};
 use rokkos_core::space::ResultSlot;
@@ -108,7 +109,7 @@ fn ordered_launch<const N: usize, K: KernelIr<Space = CudaSpace>, V: AccValue, R
         // The ordered mode keeps every check: it is the slow path of host-code joins.
         in_bounds: Default::default(),
         team: None,
-        width: index_width(&p, &bounds),
+        width: index_width(&p, Work::md(&policy.begin(), &policy.end()), &bounds),
     };
     let v = variant(inst, &p, &opts, &[ENTRY])?;
     let ntiles = tiles.ntiles as u64;

@@ -13,6 +13,7 @@ use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks
 use crate::{Cuda, CudaBuffer, CudaSpace};
 use rokkos_core::device::ordered;
 use rokkos_core::device::shape::grid_stride_groups;
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::space::ResultSlot;
@@ -69,7 +70,7 @@ fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
         joins: joins.unwrap_or_default(),
         in_bounds: p.proven(&[(begin, end)]),
         team: None,
-        width: index_width(&p, &[begin as u64, end as u64]),
+        width: index_width(&p, Work::range(begin, end), &[begin as u64, end as u64]),
     };
     let entries: &[&str] = if ordered { &[ENTRY] } else { &[ENTRY, FINAL] };
     let v = variant(inst, &p, &opts, entries)?;

@@ -14,6 +14,7 @@ use crate::runtime::device::Instance;
 use crate::runtime::reduction::{finish_host, init_values, Buffers};
 use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaSpace};
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{RangePolicy, Reducer, Result};
@@ -45,7 +46,7 @@ pub(crate) fn run<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
         joins,
         in_bounds: p.proven(&[(begin, end)]),
         team: None,
-        width: index_width(&p, &[begin as u64, end as u64]),
+        width: index_width(&p, Work::range(begin, end), &[begin as u64, end as u64]),
     };
     let v = variant(inst, &p, &opts, &[ENTRY, SCAN_PARTS, SCAN_FINAL])?;
     let n = end.saturating_sub(begin) as u64;

@@ -10,6 +10,7 @@ use crate::runtime::launch::{
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{init_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{Error, MDRangePolicy, Reducer, Result, Sum};
@@ -75,12 +76,13 @@ pub(crate) fn launch<
         width: index_width(
             ctx,
             &p,
+            Work::md(&begin, &end),
             &begin
                 .iter()
                 .chain(end.iter())
                 .map(|&b| b as u64)
                 .collect::<Vec<_>>(),
-        ),
+        )?,
         splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;

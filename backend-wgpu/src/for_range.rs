@@ -7,6 +7,7 @@ use crate::runtime::launch::{
     addr32_ok, dispatch, index_width, pipeline, prepare, splits, wg_size,
 };
 use crate::{Wgpu, WgpuSpace};
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{RangePolicy, Result};
 use std::sync::Arc;
@@ -26,7 +27,12 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>>(
         joins: vec![],
         addr32: addr32_ok(&p),
         in_bounds: p.proven(&[(begin, end)]),
-        width: index_width(ctx, &p, &[begin as u64, end as u64]),
+        width: index_width(
+            ctx,
+            &p,
+            Work::range(begin, end),
+            &[begin as u64, end as u64],
+        )?,
         splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;

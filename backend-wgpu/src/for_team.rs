@@ -10,6 +10,7 @@ use crate::runtime::launch::{
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{init_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{Error, Reducer, Result, Sum, TeamPolicy};
@@ -138,13 +139,14 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         width: index_width(
             ctx,
             &p,
+            Work::team(tl.league as u64, tl.team as u64, tl.vlen as u64),
             &rokkos_core::emit::width::team_bounds(
                 tl.league as u64,
                 tl.team as u64,
                 tl.vlen as u64,
                 [shape.arena(0), shape.arena(1)],
             ),
-        ),
+        )?,
         splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;

@@ -11,6 +11,7 @@ use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{finish_host, finish_into, plan_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::device::ordered;
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::{describe_reducer, AccValue};
 use rokkos_core::space::ResultSlot;
@@ -88,7 +89,7 @@ fn ordered_launch<const N: usize, K: KernelIr<Space = WgpuSpace>, V: AccValue, R
         addr32: addr32_ok(&p),
         // The ordered mode keeps every check: it is the slow path of host-code joins.
         in_bounds: Default::default(),
-        width: index_width(ctx, &p, &bounds),
+        width: index_width(ctx, &p, Work::md(&begin, &end), &bounds)?,
         splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;

@@ -14,6 +14,7 @@ use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{finish_host, finish_into, plan_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::device::ordered;
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::space::ResultSlot;
@@ -66,7 +67,12 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         joins: joins.clone().unwrap_or_default(),
         addr32: addr32_ok(&p),
         in_bounds: p.proven(&[(begin, end)]),
-        width: index_width(ctx, &p, &[begin as u64, end as u64]),
+        width: index_width(
+            ctx,
+            &p,
+            Work::range(begin, end),
+            &[begin as u64, end as u64],
+        )?,
         splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;

@@ -11,6 +11,7 @@ use crate::runtime::launch::{
 use crate::runtime::reduction::init_values;
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::device::reduce::to_value;
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{RangePolicy, Reducer, Result};
@@ -29,7 +30,12 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
     let fields = p.ir.acc_fields();
     let (joins, init) = init_values(reducer, &fields)?;
     let wg = wg_size(ctx);
-    let width = index_width(ctx, &p, &[begin as u64, end as u64]);
+    let width = index_width(
+        ctx,
+        &p,
+        Work::range(begin, end),
+        &[begin as u64, end as u64],
+    )?;
     let o1 = EmitOptions {
         entry: Entry::ScanTotals,
         wg,

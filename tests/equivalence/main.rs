@@ -266,6 +266,7 @@ mod casts;
 mod create_mirror;
 mod disjoint;
 mod errors;
+mod flat_index;
 mod host_team;
 mod inclusive;
 mod injective;

@@ -253,12 +253,15 @@ pub fn emit(
     check_types(kernel)?;
     let narrow = opts.width == IndexWidth::W32;
     if narrow {
-        // Emitting the 32-bit variant of a kernel outside the proof would compute something
-        // else than the 64-bit one: a launcher bug, refused here rather than run.
-        if let Err(why) = rokkos_core::emit::width::plan(kernel).index32 {
+        // Emitting the 32-bit variant of a kernel no launch can prove (kernel-wide or with its
+        // own sizes, which the launcher checks) would compute something else than the 64-bit
+        // one: a launcher bug, refused here rather than run.
+        let plan = rokkos_core::emit::width::plan(kernel);
+        if !plan.may_run_32() {
             return Err(EmitError::Mismatch(format!(
-                "the 32-bit index variant of kernel `{}`, whose width plan refuses it: {why}",
-                kernel.name
+                "the 32-bit index variant of kernel `{}`, whose width plan refuses it: {}",
+                kernel.name,
+                plan.index32.err().unwrap_or_default()
             )));
         }
     }

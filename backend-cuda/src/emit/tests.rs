@@ -829,3 +829,61 @@ fn ordered_entries_fold_contiguous_blocks_without_a_device_join() {
         Ok(_) => panic!("an ordered team reduction was emitted"),
     }
 }
+
+/// `a[i * n + j]` for `j in 0..n`: a 2-D array flattened by hand.
+fn flat_rows() -> Kernel {
+    let mut kb = KernelBuilder::new("flat_rows", WorkKind::Range);
+    let i = kb.work_index(0);
+    let a = kb.view::<f32>("a", 1, Access::Writable);
+    let n = kb.scalar::<usize>("n");
+    let j = kb.for_range::<usize>("j", 0usize, n.get());
+    kb.store(a, i * n.get() + j.get(), 1.0f32);
+    kb.end();
+    kb.finish().unwrap()
+}
+
+/// The kernel-wide proof refuses `i * n + j` and a launch of 1000 rows of 1000 proves it; the
+/// 32-bit variant that launch runs multiplies in 32 bits: no `u64` in its body, and in the PTX
+/// no 64-bit multiply, where the 64-bit variant has one.
+#[test]
+fn a_launch_proven_flat_index_multiplies_in_32_bits() {
+    use rokkos_core::emit::width::{launch_proof, plan, LaunchAtoms, Work};
+    let k = flat_rows();
+    let p = plan(&k);
+    assert!(p.index32.is_err() && p.may_run_32());
+    let atoms = LaunchAtoms {
+        work: Work::range(0, 1000),
+        extents: vec![vec![1_000_000]],
+        scalars: vec![Some(1000)],
+    };
+    assert_eq!(launch_proof(&k, &atoms), Ok(()));
+    let src = check_with(&k, &w32());
+    let body = &src[src.find("void rk_work(").unwrap()..src.find("extern \"C\"").unwrap()];
+    assert!(!body.contains("u64"), "{body}");
+    let wide = check_with(&k, &opts());
+    let required = std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1");
+    if let Err(e) = crate::compile::nvrtc_version() {
+        assert!(!required, "ROKKOS_REQUIRE_NVRTC=1 but {e}");
+        return;
+    }
+    let ptx = |s: &str| {
+        crate::compile::compile_ptx(s, &k.name, crate::compile::Arch::SM_90)
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let mul64 = |p: &str| {
+        p.lines()
+            .find(|l| {
+                let l = l.trim_start();
+                l.starts_with("mul.lo.s64")
+                    || l.starts_with("mul.lo.u64")
+                    || l.starts_with("mad.lo.s64")
+                    || l.starts_with("mad.lo.u64")
+            })
+            .map(str::to_string)
+    };
+    assert_eq!(mul64(&ptx(&src)), None);
+    assert!(
+        mul64(&ptx(&wide)).is_some(),
+        "the 64-bit variant multiplies in 64 bits"
+    );
+}

@@ -10,7 +10,7 @@ use super::driver::BACKEND;
 use super::launch::{LaunchConfig, ParamBlock};
 use super::memory::{CudaBuffer, CudaSpace};
 use crate::emit::{emit, CudaOptions, EmitError, ParamsLayout};
-use rokkos_core::emit::width::{self, IndexWidth, WidthPlan};
+use rokkos_core::emit::width::{IndexWidth, Work};
 use rokkos_core::ir::Value;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{Error, Result};
@@ -44,33 +44,16 @@ pub(crate) fn prepare<'a, K: KernelIr<Space = CudaSpace>>(
         .prepare(kernel, unsupported, |b| b.on_device_of(inst))
 }
 
-/// The index variant of this launch (`rokkos_core::emit::width`): the 32-bit one when the
-/// kernel's width plan (computed once per kernel, by IR hash) accepts it and the launch satisfies
-/// the launch facts (`Prepared::launch_fits`, the decision every device backend shares).
-/// `bounds` are the policy's bounds and every work field the entry point reads as an index.
+/// The index variant of this launch (`Prepared::index_width`, the decision every device
+/// backend shares): the 32-bit one when the kernel's width plan or this launch's own proof
+/// accepts it and the launch satisfies the launch facts. `work` is the policy's work space,
+/// `bounds` the policy's bounds and every work field the entry point reads as an index.
 pub(crate) fn index_width<M: rokkos_core::MemorySpace>(
     p: &rokkos_core::device::prepare::Prepared<'_, M>,
+    work: Work,
     bounds: &[u64],
 ) -> IndexWidth {
-    static PLANS: OnceLock<Mutex<HashMap<u64, Arc<WidthPlan>>>> = OnceLock::new();
-    let map = PLANS.get_or_init(Default::default);
-    let found = map
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&p.hash)
-        .cloned();
-    let plan = found.unwrap_or_else(|| {
-        let w = Arc::new(width::plan(&p.ir));
-        map.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(p.hash)
-            .or_insert(w)
-            .clone()
-    });
-    if plan.index32.is_err() {
-        return IndexWidth::W64;
-    }
-    plan.width(p.launch_fits(bounds))
+    p.index_width(work, bounds).width
 }
 
 /// One emitted variant of a kernel: its parameter block and whether it can record an error.

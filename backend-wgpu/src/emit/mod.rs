@@ -228,14 +228,15 @@ fn records_errors(source: &str, h: &Helpers) -> bool {
         .any(|pat| source.matches(pat).count() > base.matches(pat).count())
 }
 
-/// Checks the device capabilities against the types the kernel uses in the variant `width`.
+/// Checks the device capabilities against the types the kernel uses. `why_64` is `Some(why)`
+/// when the launch runs the 64-bit index variant (`why`: what keeps it from the 32-bit one).
 /// Without SHADER_INT64 only the 32-bit variant of a kernel with no 64-bit integer of its own
 /// ([`width::WidthPlan::int64`]) can run.
 pub fn check_caps(
     kernel: &Kernel,
     info: &KernelInfo,
     caps: Caps,
-    width: IndexWidth,
+    why_64: Option<&str>,
 ) -> Result<(), EmitError> {
     if info.uses_f64() && !caps.f64 {
         return Err(EmitError::Unsupported(format!(
@@ -247,11 +248,8 @@ pub fn check_caps(
         if let Some(why) = width::plan(kernel).int64 {
             return Err(no_int64(kernel, &why));
         }
-        if width != IndexWidth::W32 {
-            return Err(no_int64(
-                kernel,
-                "this launch's sizes or addresses do not fit 32 bits",
-            ));
+        if let Some(why) = why_64 {
+            return Err(no_int64(kernel, why));
         }
     }
     Ok(())
@@ -291,9 +289,13 @@ pub fn emit(
     opts: &EmitOptions,
     caps: Caps,
 ) -> Result<Emitted, EmitError> {
-    check_caps(kernel, info, caps, opts.width)?;
     let w32 = opts.width == IndexWidth::W32;
-    if w32 && (width::plan(kernel).index32.is_err() || !opts.addr32) {
+    // The launcher names this launch's escape before it gets here (`runtime::launch`).
+    let why_64 = (!w32).then_some("this launch's sizes or addresses do not fit 32 bits");
+    check_caps(kernel, info, caps, why_64)?;
+    // The launcher proved this launch (kernel-wide or with its own sizes); a kernel no launch
+    // can prove is a launcher bug, refused rather than run.
+    if w32 && (!width::plan(kernel).may_run_32() || !opts.addr32) {
         return Err(EmitError::Mismatch(format!(
             "the 32-bit variant of kernel `{}` is not proven exact",
             kernel.name

@@ -128,7 +128,7 @@ fn check_w32(
         width: rokkos_core::emit::width::IndexWidth::W32,
         splits: vec![],
     };
-    if plan.index32.is_err() {
+    if !plan.may_run_32() {
         let r = emit(k, info, &opts, Caps::ALL);
         assert!(matches!(r, Err(EmitError::Mismatch(_))), "{}", k.name);
         return;
@@ -1402,4 +1402,59 @@ fn ordered_entries_fold_blocks_without_a_workgroup_tree() {
         assert!(src.contains("out0[lin] = a0;"), "{src}");
         assert!(!src.contains("workgroupBarrier"), "{src}");
     }
+}
+
+/// `a[i * n + j]` for `j in 0..n`: a 2-D array flattened by hand.
+fn flat_rows() -> Kernel {
+    let mut kb = KernelBuilder::new("flat_rows", WorkKind::Range);
+    let i = kb.work_index(0);
+    let a = kb.view::<f32>("a", 1, Access::Writable);
+    let n = kb.scalar::<usize>("n");
+    let j = kb.for_range::<usize>("j", 0usize, n.get());
+    kb.store(a, i * n.get() + j.get(), 1.0f32);
+    kb.end();
+    kb.finish().unwrap()
+}
+
+/// The words of a WGSL module that are 64-bit integer types or literals (`u64`, `0lu`, `2li`).
+fn wide_words(src: &str) -> usize {
+    src.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|x| {
+            ["u64", "i64"].contains(x)
+                || (x.starts_with(|c: char| c.is_ascii_digit())
+                    && (x.ends_with("lu") || x.ends_with("li")))
+        })
+        .count()
+}
+
+/// A launch-proven `a[i * n + j]`: the kernel-wide proof refuses it, yet its 32-bit variant is
+/// emitted (the launcher proves each launch) and spells no 64-bit integer, so it validates
+/// without SHADER_INT64; the 64-bit variant, what every launch ran before, is full of them.
+#[test]
+fn a_launch_proven_flat_index_emits_without_int64() {
+    use rokkos_core::emit::width::IndexWidth;
+    let k = flat_rows();
+    let plan = rokkos_core::emit::width::plan(&k);
+    assert!(plan.index32.is_err() && plan.may_run_32() && plan.int64.is_none());
+    let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+    let opts = |width| EmitOptions {
+        entry: Entry::For,
+        wg: 64,
+        joins: vec![],
+        addr32: true,
+        in_bounds: Proven::NONE,
+        width,
+        splits: vec![],
+    };
+    let small = Caps {
+        f64: false,
+        int64: false,
+        atomic64: false,
+    };
+    let e = emit(&k, &info, &opts(IndexWidth::W32), small).expect("emits 32-bit");
+    naga_check_with(&e.source, naga::valid::Capabilities::empty());
+    assert_eq!(wide_words(&e.source), 0, "{}", e.source);
+    let e64 = emit(&k, &info, &opts(IndexWidth::W64), Caps::ALL).expect("emits");
+    naga_check(&e64.source);
+    assert!(wide_words(&e64.source) > 0);
 }

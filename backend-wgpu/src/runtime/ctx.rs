@@ -75,8 +75,6 @@ pub(crate) struct Ctx {
     free_arenas: Arc<Mutex<Vec<wgpu::Buffer>>>,
     /// Validated IR and its hash per kernel type (see `launch::prepare`).
     pub kernels: KernelCache,
-    /// Each kernel's index-width plan ([`rokkos_core::emit::width::plan`]), by IR hash.
-    pub widths: Mutex<HashMap<u64, Arc<rokkos_core::emit::width::WidthPlan>>>,
     uncaptured: Arc<Mutex<Option<String>>>,
     /// Reusable partials, totals and read-back buffers.
     pub pool: BufferPool,
@@ -321,7 +319,6 @@ fn create_hiding(
         bind_groups: Mutex::new(HashMap::new()),
         pipeline_cache,
         kernels: KernelCache::default(),
-        widths: Mutex::new(HashMap::new()),
         uncaptured,
         spin: std::time::Duration::from_micros(spin_us),
     }))
@@ -358,21 +355,6 @@ const BIND_GROUP_CACHE: usize = 256;
 impl Ctx {
     /// Writes the pipeline cache to disk (after a new pipeline was compiled). Failing to write is
     /// not an error of the launch: the cache is an optimisation.
-    /// The index-width plan of kernel `ir` (hash `hash`), computed on its first launch.
-    pub(crate) fn width_plan(
-        &self,
-        hash: u64,
-        ir: &rokkos_core::ir::Kernel,
-    ) -> Arc<rokkos_core::emit::width::WidthPlan> {
-        if let Some(w) = self.widths.lock().ok().and_then(|m| m.get(&hash).cloned()) {
-            return w;
-        }
-        let w = Arc::new(rokkos_core::emit::width::plan(ir));
-        if let Ok(mut m) = self.widths.lock() {
-            m.insert(hash, w.clone());
-        }
-        w
-    }
     pub(crate) fn save_pipeline_cache(&self) {
         let Some((cache, file)) = &self.pipeline_cache else {
             return;

@@ -7,7 +7,7 @@ use super::pool::{Kind, Pooled};
 use crate::emit::{emit, EmitError, EmitOptions, Split};
 use crate::params::{ParamField, ParamsLayout};
 use rokkos_core::device::reduce::{decode_column, Columns};
-use rokkos_core::emit::width::IndexWidth;
+use rokkos_core::emit::width::{IndexWidth, Work};
 use rokkos_core::ir::{self, Access, Value};
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{Error, Result};
@@ -83,15 +83,28 @@ pub(crate) fn addr32_ok(p: &Prepared<'_>) -> bool {
     p.addr32_ok()
 }
 
-/// The index width of this launch ([`rokkos_core::emit::width`]): the 32-bit variant when the
-/// kernel's plan (computed once per kernel) and this launch's facts allow it. `bounds` are the
-/// policy's bounds (begin and end of each dimension, league and team sizes).
-pub(crate) fn index_width(ctx: &Ctx, p: &Prepared<'_>, bounds: &[u64]) -> IndexWidth {
-    let plan = ctx.width_plan(p.hash, &p.ir);
-    if plan.index32.is_err() {
-        return IndexWidth::W64;
+/// The index width of this launch (`Prepared::index_width`, the decision every device backend
+/// shares): the 32-bit variant when the kernel's plan or this launch's own proof allows it.
+/// `work` is the policy's work space, `bounds` its bounds (begin and end of each dimension,
+/// league and team sizes, scratch arenas). On a device without SHADER_INT64 a launch that needs
+/// the 64-bit variant is `Err(Unsupported)` naming the feature, the kernel and why (for a proof
+/// that depends on the sizes, the value that escapes for these).
+pub(crate) fn index_width(
+    ctx: &Ctx,
+    p: &Prepared<'_>,
+    work: Work,
+    bounds: &[u64],
+) -> Result<IndexWidth> {
+    let c = p.index_width(work, bounds);
+    if let Some(why) = &c.why_64 {
+        if !ctx.caps.int64 {
+            crate::emit::check_caps(&p.ir, &p.info, ctx.caps, Some(why)).map_err(|e| match e {
+                EmitError::Unsupported(f) => unsupported(f),
+                EmitError::Mismatch(m) => Error::InvalidArgument(m),
+            })?;
+        }
     }
-    plan.width(p.launch_fits(bounds))
+    Ok(c.width)
 }
 
 /// How each View argument is bound ([`EmitOptions::splits`]): empty when every View's buffer fits

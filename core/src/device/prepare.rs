@@ -164,6 +164,36 @@ impl<M: MemorySpace> Prepared<'_, M> {
         crate::emit::width::launch_fits(sizes, self.addr32_ok())
     }
 
+    /// The index variant of this launch ([`crate::emit::width::choose`]), the one decision
+    /// every device backend takes: the 32-bit one when the launch satisfies the launch facts
+    /// ([`Prepared::launch_fits`] over `bounds`) and the kernel's plan or this launch's own
+    /// proof holds. `work` is the policy's work space: the begin and end of each dimension, or
+    /// a team launch's league size, team size and vector length.
+    pub fn index_width(
+        &self,
+        work: crate::emit::width::Work,
+        bounds: &[u64],
+    ) -> crate::emit::width::Choice {
+        crate::emit::width::choose(self.hash, &self.ir, self.launch_fits(bounds), || {
+            crate::emit::width::LaunchAtoms {
+                work,
+                extents: self
+                    .views
+                    .iter()
+                    .map(|v| v.extents.iter().map(|&e| e as u64).collect())
+                    .collect(),
+                scalars: self
+                    .scalars
+                    .iter()
+                    .map(|s| match s {
+                        Value::U64(x) => Some(*x),
+                        _ => None,
+                    })
+                    .collect(),
+            }
+        })
+    }
+
     /// The accesses a device launch over `bounds` (`begin..end` of each work dimension: one for
     /// a range, `N` for an MDRange) emits unchecked: those [`Prepared::prove`] proves, unless the
     /// device bounds-check setting ([`crate::device::bounds`]) keeps every check.

@@ -9,6 +9,10 @@
 //! per launch, whether it does. A backend runs the 32-bit variant when both hold, and the
 //! variant is part of its compiled-kernel cache key.
 //!
+//! Where the kernel-wide plan fails only on magnitudes (`a[i * n + j]`: the product of two atoms
+//! can reach `2^62`), the [per-launch proof](#the-per-launch-proof) runs the same analysis with
+//! this launch's values of the atoms, and the launch runs 32-bit when every value then fits.
+//!
 //! # Launch facts
 //!
 //! The 32-bit variant may run only when, for this launch:
@@ -73,6 +77,27 @@
 //! slower. On a device without 64-bit integers such a kernel cannot run, and neither can one
 //! that uses `i64`/`u64` values of its own ([`WidthPlan::int64`]).
 //!
+//! # The per-launch proof
+//!
+//! [`launch_proof`] is the analysis above with one change: an atom's interval is its value in
+//! this launch ([`LaunchAtoms`]) instead of `[0, ATOM_MAX]`: a work index `[begin, end - 1]` of
+//! its dimension, an extent and a `usize` scalar argument `[v, v]`, a league or team rank
+//! `[0, size - 1]`, a league size, team size or vector length `[v, v]` (a scratch View's extent
+//! keeps `[0, ATOM_MAX]`, which rule 6 guarantees). Every rule keeps its proof: the launch still
+//! satisfies the launch facts (the launcher checks them first), and the atoms' values lie in
+//! their new intervals, so every interval still over-approximates the values the 64-bit variant
+//! computes in this launch. Narrower atoms can only shrink the intervals, so the proof accepts
+//! every launch of a kernel [`plan`] accepts.
+//!
+//! The proof is tried only for a kernel that [`WidthPlan::per_launch`] marks: one whose types
+//! allow the 32-bit variant (rules 5 and 7) and whose analysis, run in an unlimited width
+//! (saturating intervals, a subtraction that may wrap taken as `[0, hi]`), bounds every `usize`
+//! value: then only magnitudes stand in the way, and the launch's values decide. A growing local,
+//! an unbounded source or a literal past 32 bits fail there too, and keep the kernel-wide
+//! refusal. [`choose`] takes the decision (the one both device backends take, through
+//! `Prepared::index_width`) and caches each launch's answer by kernel hash and atoms, so a time
+//! loop of identical launches walks the kernel once.
+//!
 //! # The device backends
 //!
 //! Both device targets (WGSL, CUDA C) implement [`crate::emit::walk::Target`] and see the lowered
@@ -84,8 +109,10 @@
 
 use crate::ir::{
     ArithOp, ArrayInit, BinaryOp, BitwiseOp, Block, Expr, Kernel, LocalDecl, LocalId, MathFn,
-    ScalarType, Stmt, Value,
+    ScalarType, Stmt, TeamQuery, Value, ViewRef,
 };
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The largest extent, policy bound and `usize` scalar argument the 32-bit variant accepts.
 pub const ATOM_MAX: u64 = (1 << 31) - 1;
@@ -123,22 +150,157 @@ pub enum IndexWidth {
 /// What [`plan`] found for one kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WidthPlan {
-    /// `Ok` when the 32-bit variant is exact under the launch facts; otherwise the first value
-    /// that escapes the proof, described for an error message.
+    /// `Ok` when the 32-bit variant is exact under the launch facts, whatever the sizes;
+    /// otherwise the first value that escapes the proof, described for an error message.
     pub index32: Result<(), String>,
+    /// When [`WidthPlan::index32`] fails: whether only the bounds stood in the way, so that a
+    /// launch's own bounds may still prove the 32-bit variant ([`launch_proof`]). `false` when
+    /// the kernel's types rule it out (rule 5, rule 7) or when `index32` holds.
+    pub per_launch: bool,
     /// `Some(reason)` when even the 32-bit variant needs 64-bit integers: a value of type
-    /// `i64`/`u64` of the kernel's own (or [`WidthPlan::index32`]'s escape).
+    /// `i64`/`u64` of the kernel's own, or an escape no launch's bounds can remove.
     pub int64: Option<String>,
 }
 
 impl WidthPlan {
-    /// The variant a launch runs: the 32-bit one when the plan and the launch facts allow it.
+    /// The variant a launch runs by the kernel-wide proof alone: the 32-bit one when the plan
+    /// and the launch facts allow it ([`choose`] adds the per-launch proof).
     pub fn width(&self, launch_fits: bool) -> IndexWidth {
         if launch_fits && self.index32.is_ok() {
             IndexWidth::W32
         } else {
             IndexWidth::W64
         }
+    }
+
+    /// Whether some launch may run the kernel's 32-bit variant: the kernel-wide proof holds or
+    /// a per-launch proof may. An emitter refuses the 32-bit variant of any other kernel.
+    pub fn may_run_32(&self) -> bool {
+        self.index32.is_ok() || self.per_launch
+    }
+}
+
+/// The values a launch's policy gives the work index and the team queries.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Work {
+    /// `(begin, end)` of each work dimension: one for a range, `N` for an MDRange.
+    Ranges(Vec<(u64, u64)>),
+    /// A team launch: league size, team size, vector length.
+    Team([u64; 3]),
+}
+
+impl Work {
+    /// The work space of a range `begin..end`.
+    pub fn range(begin: usize, end: usize) -> Work {
+        Work::Ranges(vec![(begin as u64, end as u64)])
+    }
+
+    /// The work space of an MDRange from `begin` to `end` (one pair per dimension).
+    pub fn md(begin: &[usize], end: &[usize]) -> Work {
+        Work::Ranges(
+            begin
+                .iter()
+                .zip(end)
+                .map(|(&b, &e)| (b as u64, e as u64))
+                .collect(),
+        )
+    }
+
+    /// The work space of a team launch.
+    pub fn team(league: u64, team: u64, vlen: u64) -> Work {
+        Work::Team([league, team, vlen])
+    }
+}
+
+/// One launch's concrete atoms, the input of [`launch_proof`]: the work space, each View
+/// argument's extents and each `usize` scalar argument's value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LaunchAtoms {
+    /// The policy's work space.
+    pub work: Work,
+    /// The extents of each View argument, in IR parameter order.
+    pub extents: Vec<Vec<u64>>,
+    /// Each scalar argument, in IR parameter order: its value when it is a `usize`, else `None`.
+    pub scalars: Vec<Option<u64>>,
+}
+
+/// The variant a launch runs, and why not the 32-bit one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The variant.
+    pub width: IndexWidth,
+    /// `None` for [`IndexWidth::W32`]; else why this launch needs 64-bit indices (for the
+    /// error of a device without 64-bit integers).
+    pub why_64: Option<String>,
+}
+
+/// A per-launch answer's key: the kernel's stable hash and the launch's atoms.
+type ProofKey = (u64, LaunchAtoms);
+
+/// Most kernels whose plan [`cached_plan`] keeps, and most launches whose answer [`choose`]
+/// keeps: past it the cache starts over (a bound on memory, never on correctness).
+const CACHE_MAX: usize = 1024;
+
+fn bounded_get<K: std::hash::Hash + Eq, V: Clone>(
+    cache: &'static OnceLock<Mutex<HashMap<K, V>>>,
+    key: K,
+    make: impl FnOnce() -> V,
+) -> V {
+    let map = cache.get_or_init(Default::default);
+    if let Some(v) = map.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return v.clone();
+    }
+    // Computed outside the lock: two threads may both compute one answer, which is the same.
+    let v = make();
+    let mut m = map.lock().unwrap_or_else(|e| e.into_inner());
+    if m.len() >= CACHE_MAX {
+        m.clear();
+    }
+    m.entry(key).or_insert(v).clone()
+}
+
+/// [`plan`] of the kernel `k` whose stable hash is `hash`, computed on its first launch in this
+/// process and kept (every device backend shares this cache).
+pub fn cached_plan(hash: u64, k: &Kernel) -> Arc<WidthPlan> {
+    static PLANS: OnceLock<Mutex<HashMap<u64, Arc<WidthPlan>>>> = OnceLock::new();
+    bounded_get(&PLANS, hash, || Arc::new(plan(k)))
+}
+
+/// The variant of one launch of kernel `k` (stable hash `hash`): the 32-bit one when the launch
+/// satisfies the launch facts (`fits`, [`launch_fits`]) and the kernel-wide plan or, failing
+/// it, the per-launch proof over `atoms` holds. The per-launch answers are cached by kernel hash
+/// and atoms, so a time loop of identical launches walks the kernel once.
+pub fn choose(hash: u64, k: &Kernel, fits: bool, atoms: impl FnOnce() -> LaunchAtoms) -> Choice {
+    let plan = cached_plan(hash, k);
+    let w64 = |why: String| Choice {
+        width: IndexWidth::W64,
+        why_64: Some(why),
+    };
+    let w32 = Choice {
+        width: IndexWidth::W32,
+        why_64: None,
+    };
+    match &plan.index32 {
+        Err(why) if !plan.per_launch => return w64(why.clone()),
+        _ if !fits => {
+            return w64(
+                "this launch's sizes or addresses do not fit 32 bits (an extent, a policy bound \
+                 or a usize argument past 2^31 - 1, or a View reaching element 2^32 - 1)"
+                    .into(),
+            )
+        }
+        Ok(()) => return w32,
+        Err(_) => {}
+    }
+    static PROOFS: OnceLock<Mutex<HashMap<ProofKey, Result<(), String>>>> = OnceLock::new();
+    let atoms = atoms();
+    let proof = bounded_get(&PROOFS, (hash, atoms.clone()), || launch_proof(k, &atoms));
+    match proof {
+        Ok(()) => w32,
+        Err(why) => w64(format!(
+            "{why} for this launch's sizes (the 32-bit index proof depends on the sizes: \
+             smaller ones may pass it)"
+        )),
     }
 }
 
@@ -188,7 +350,62 @@ const ROUNDS: usize = 4;
 
 struct Analysis<'a> {
     k: &'a Kernel,
+    atoms: Atoms<'a>,
+    /// Whether magnitudes are ignored (an unlimited width): then the analysis fails only on
+    /// what no bounds can fix, an unbounded source or a growing local, which tells a kernel
+    /// that a launch's own bounds may prove from one they cannot ([`WidthPlan::per_launch`]).
+    unlimited: bool,
     locals: Vec<Bound>,
+}
+
+/// The bounds the analysis gives its atoms: the launch facts' (every atom in `[0, ATOM_MAX]`,
+/// the kernel-wide [`plan`]) or one launch's concrete values ([`launch_proof`]).
+#[derive(Clone, Copy)]
+enum Atoms<'a> {
+    Facts,
+    Launch(&'a LaunchAtoms),
+}
+
+impl Atoms<'_> {
+    /// The interval of an atom expression (a work index, an extent, a team query, a `usize`
+    /// scalar argument).
+    fn of(self, e: &Expr) -> Iv {
+        let Atoms::Launch(l) = self else {
+            return Iv::ATOM;
+        };
+        let point = |x: u64| Iv { lo: x, hi: x };
+        // Values `0..n`: an empty range runs no work item, so any interval is sound there.
+        let below = |lo: u64, end: u64| Iv {
+            lo: lo.min(end),
+            hi: end.saturating_sub(1).max(lo.min(end)),
+        };
+        let ranged = match (e, &l.work) {
+            (Expr::WorkIndex(d), Work::Ranges(r)) => r.get(*d as usize).map(|&(b, e)| below(b, e)),
+            (Expr::Team(q), Work::Team([league, team, vlen])) => Some(match q {
+                TeamQuery::LeagueRank => below(0, *league),
+                TeamQuery::LeagueSize => point(*league),
+                TeamQuery::TeamRank => below(0, *team),
+                TeamQuery::TeamSize => point(*team),
+                TeamQuery::VectorLength => point(*vlen),
+            }),
+            (
+                Expr::Extent {
+                    view: ViewRef::Param(v),
+                    dim,
+                },
+                _,
+            ) => l
+                .extents
+                .get(v.0 as usize)
+                // Past the rank an extent is 0.
+                .map(|x| point(x.get(*dim as usize).copied().unwrap_or(0))),
+            (Expr::Param(p), _) => l.scalars.get(p.0 as usize).copied().flatten().map(point),
+            _ => None,
+        };
+        // A scratch View's extent stays an atom of the launch facts (rule 6); an atom the
+        // launch does not describe keeps their bound too.
+        ranged.unwrap_or(Iv::ATOM)
+    }
 }
 
 fn is_u64(k: &Kernel, locals: &[LocalDecl], e: &Expr) -> bool {
@@ -196,15 +413,28 @@ fn is_u64(k: &Kernel, locals: &[LocalDecl], e: &Expr) -> bool {
 }
 
 impl Analysis<'_> {
-    /// The interval of a `u64` expression (`None`: unbounded or not representable).
+    /// The interval of a `u64` expression (`None`: unbounded, not representable, or past
+    /// `u32::MAX`).
     fn iv(&self, e: &Expr) -> Option<Iv> {
+        self.reach(e).filter(|&v| self.fits(v))
+    }
+
+    /// Whether `v` is within the width the analysis checks.
+    fn fits(&self, v: Iv) -> bool {
+        self.unlimited || v.fits()
+    }
+
+    /// [`Analysis::iv`] before the final 32-bit check of `e` itself (its operands are
+    /// checked): how far a value reaches, for an error message.
+    fn reach(&self, e: &Expr) -> Option<Iv> {
         let k = self.k;
         let iv = |x: &Expr| self.iv(x);
         match e {
-            Expr::Lit(Value::U64(x)) => Some(Iv { lo: *x, hi: *x }),
+            // A literal is no size: past 32 bits, no launch brings it back.
+            Expr::Lit(Value::U64(x)) if *x <= u32::MAX as u64 => Some(Iv { lo: *x, hi: *x }),
             Expr::Lit(_) => None,
             Expr::WorkIndex(_) | Expr::Extent { .. } | Expr::Team(_) | Expr::Param(_) => {
-                Some(Iv::ATOM)
+                Some(self.atoms.of(e))
             }
             Expr::Local(l) | Expr::ArrayLoad { array: l, .. } => match self.locals[l.0 as usize] {
                 Bound::In(b) => Some(b),
@@ -229,11 +459,13 @@ impl Analysis<'_> {
                 let a = iv(lhs)?;
                 let r = match op {
                     BinaryOp::Bitwise(o @ (BitwiseOp::Shl | BitwiseOp::Shr)) => shift(*o, a, rhs)?,
-                    BinaryOp::Arith(o) => arith(*o, a, iv(rhs)?, k.overflow_checks)?,
+                    BinaryOp::Arith(o) => {
+                        arith(*o, a, iv(rhs)?, k.overflow_checks, self.unlimited)?
+                    }
                     BinaryOp::Bitwise(o) => bitwise(*o, a, iv(rhs)?),
                     _ => return None,
                 };
-                r.fits().then_some(r)
+                Some(r)
             }
             Expr::Math { func, args } => {
                 let ivs = args.iter().map(iv).collect::<Option<Vec<_>>>()?;
@@ -268,7 +500,7 @@ impl Analysis<'_> {
             (Bound::In(o), Some(v)) => Bound::In(o.hull(v)),
         };
         let new = match new {
-            Bound::In(v) if !v.fits() => Bound::Wide,
+            Bound::In(v) if !self.fits(v) => Bound::Wide,
             Bound::In(_) if widen && new != old => Bound::Wide,
             b => b,
         };
@@ -361,7 +593,32 @@ impl Analysis<'_> {
     }
 }
 
-fn arith(op: ArithOp, a: Iv, b: Iv, checks: bool) -> Option<Iv> {
+/// `a op b` over intervals; `unlimited`: saturate instead of failing past 64 bits, and take a
+/// subtraction that may wrap as `[0, hi]` (the magnitudes a launch's bounds decide).
+fn arith(op: ArithOp, a: Iv, b: Iv, checks: bool, unlimited: bool) -> Option<Iv> {
+    if unlimited {
+        match op {
+            ArithOp::Add | ArithOp::WrappingAdd => {
+                return Some(Iv {
+                    lo: a.lo.saturating_add(b.lo),
+                    hi: a.hi.saturating_add(b.hi),
+                })
+            }
+            ArithOp::Mul | ArithOp::WrappingMul => {
+                return Some(Iv {
+                    lo: a.lo.saturating_mul(b.lo),
+                    hi: a.hi.saturating_mul(b.hi),
+                })
+            }
+            ArithOp::Sub | ArithOp::WrappingSub => {
+                return Some(Iv {
+                    lo: a.lo.saturating_sub(b.hi),
+                    hi: a.hi.saturating_sub(b.lo),
+                })
+            }
+            ArithOp::Div | ArithOp::Rem => {}
+        }
+    }
     Some(match op {
         ArithOp::Add | ArithOp::WrappingAdd => Iv {
             lo: a.lo.checked_add(b.lo)?,
@@ -438,12 +695,30 @@ fn shift(op: BitwiseOp, a: Iv, rhs: &Expr) -> Option<Iv> {
 /// Decides, once per kernel, whether its 32-bit variant is exact under the launch facts, and
 /// whether it needs 64-bit integers at all (see the module docs for the rules).
 pub fn plan(k: &Kernel) -> WidthPlan {
-    let index32 = index32(k);
-    let int64 = own_i64(k).or_else(|| index32.clone().err());
-    WidthPlan { index32, int64 }
+    let shape = by_type(k);
+    let index32 = shape.clone().and_then(|()| analyse(k, Atoms::Facts, false));
+    // Only magnitudes stand in the way when the kernel is bounded in an unlimited width.
+    let per_launch = index32.is_err() && shape.is_ok() && analyse(k, Atoms::Facts, true).is_ok();
+    let int64 = own_i64(k).or_else(|| (!per_launch).then(|| index32.clone().err()).flatten());
+    WidthPlan {
+        index32,
+        per_launch,
+        int64,
+    }
 }
 
-fn index32(k: &Kernel) -> Result<(), String> {
+/// The per-launch proof: whether the 32-bit variant is exact for a launch whose atoms take the
+/// values `atoms` and which satisfies the launch facts ([`launch_fits`]). It is [`plan`]'s
+/// analysis with the launch's bounds in place of `[0, ATOM_MAX]`, so it accepts every kernel
+/// `plan` accepts, and more: `a[i * n + j]` with `i < 1000`, `n = 1000`. `Err` names the first
+/// value that escapes for these bounds.
+pub fn launch_proof(k: &Kernel, atoms: &LaunchAtoms) -> Result<(), String> {
+    by_type(k).and_then(|()| analyse(k, Atoms::Launch(atoms), false))
+}
+
+/// What the kernel's types alone rule out, whatever the bounds: `usize` values that cross
+/// memory, the host boundary or a call (rule 7), and signed indices (rule 5).
+fn by_type(k: &Kernel) -> Result<(), String> {
     if let Some(v) = k.views.iter().find(|v| v.elem == ScalarType::U64) {
         // Its elements are `u64` in memory: a value stored there is not an index.
         return Err(format!("View `{}` has usize elements", v.name));
@@ -465,8 +740,37 @@ fn index32(k: &Kernel) -> Result<(), String> {
             return Err(format!("helper function `{}` uses usize values", f.name));
         }
     }
+    let mut err = None;
+    for s in &k.body {
+        s.walk(&mut |s| {
+            for e in s.exprs() {
+                e.walk(&mut |x| {
+                    let idx: &[Expr] = match x {
+                        Expr::Load { index, .. } => index,
+                        Expr::Atomic(at) => &at.index,
+                        Expr::ArrayLoad { index, .. } => std::slice::from_ref(&**index),
+                        _ => &[],
+                    };
+                    if err.is_none() {
+                        err = signed_index(k, idx);
+                    }
+                });
+            }
+            if err.is_none() {
+                err = check_stmt_indices(k, s).err();
+            }
+        });
+    }
+    err.map_or(Ok(()), Err)
+}
+
+/// The interval analysis of the module docs with the atoms bounded by `atoms`: every `u64`
+/// local and expression within 32 bits, and the team constructs' bounds (rule 6).
+fn analyse(k: &Kernel, atoms: Atoms<'_>, unlimited: bool) -> Result<(), String> {
     let mut a = Analysis {
         k,
+        atoms,
+        unlimited,
         locals: vec![Bound::Bottom; k.locals.len()],
     };
     let mut round = 0;
@@ -493,9 +797,6 @@ fn index32(k: &Kernel) -> Result<(), String> {
                 }
             }
             if err.is_none() {
-                err = check_stmt_indices(k, s).err();
-            }
-            if err.is_none() {
                 err = check_team(&a, s).err();
             }
         });
@@ -503,33 +804,34 @@ fn index32(k: &Kernel) -> Result<(), String> {
     err.map_or(Ok(()), Err)
 }
 
-/// Every `u64` sub-expression of `e` is bounded within 32 bits, and its accesses' indices are
-/// unsigned.
+/// Every `u64` sub-expression of `e` is bounded within 32 bits. The error names the innermost
+/// value that reaches past `u32::MAX` (an operand of the escape, not the whole index), or else
+/// the first one that is unbounded.
 fn check_expr(a: &Analysis<'_>, e: &Expr) -> Result<(), String> {
     let k = a.k;
-    let mut err = None;
+    let (mut past, mut unbounded) = (None, None);
     e.walk(&mut |x| {
-        if err.is_some() {
+        if past.is_some() || !is_u64(k, &k.locals, x) || a.iv(x).is_some() {
             return;
         }
-        if is_u64(k, &k.locals, x) && a.iv(x).is_none_or(|v| !v.fits()) {
-            err = Some(format!(
-                "usize value `{}` is not proven to fit 32 bits",
-                short(x)
-            ));
-            return;
-        }
-        let idx: &[Expr] = match x {
-            Expr::Load { index, .. } => index,
-            Expr::Atomic(at) => &at.index,
-            Expr::ArrayLoad { index, .. } => std::slice::from_ref(&**index),
-            _ => &[],
-        };
-        if let Some(e) = signed_index(k, idx) {
-            err = Some(e);
+        match a.reach(x) {
+            Some(r) => {
+                past = Some(format!(
+                    "usize value `{}` may reach {} (past u32::MAX)",
+                    short(x),
+                    r.hi
+                ))
+            }
+            None if unbounded.is_none() => {
+                unbounded = Some(format!(
+                    "usize value `{}` is not proven to fit 32 bits",
+                    short(x)
+                ))
+            }
+            None => {}
         }
     });
-    err.map_or(Ok(()), Err)
+    past.or(unbounded).map_or(Ok(()), Err)
 }
 
 fn check_stmt_indices(k: &Kernel, s: &Stmt) -> Result<(), String> {
@@ -552,7 +854,7 @@ fn check_team(a: &Analysis<'_>, s: &Stmt) -> Result<(), String> {
         | Stmt::NestedReduce { start, end, .. }
         | Stmt::NestedScan { start, end, .. } => {
             for e in [start, end] {
-                if a.iv(e).is_none_or(|v| v.hi > NESTED_MAX) {
+                if a.iv(e).is_none_or(|v| v.hi > NESTED_MAX && !a.unlimited) {
                     return Err(format!(
                         "nested range bound `{}` is not proven to be at most 2^31",
                         short(e)
@@ -564,7 +866,9 @@ fn check_team(a: &Analysis<'_>, s: &Stmt) -> Result<(), String> {
         Stmt::Scratch { extents, .. } => {
             for e in extents {
                 let ok = match e.ty(k, &k.locals) {
-                    Some(ScalarType::U64) => a.iv(e).is_some_and(|v| v.hi <= ATOM_MAX),
+                    Some(ScalarType::U64) => {
+                        a.iv(e).is_some_and(|v| v.hi <= ATOM_MAX || a.unlimited)
+                    }
                     Some(ScalarType::U8 | ScalarType::U16) => true,
                     _ => false,
                 };

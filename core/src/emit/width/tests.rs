@@ -1,6 +1,6 @@
 //! The 32-bit plan against kernels whose `usize` values do and do not provably fit.
 
-use super::{launch_fits, plan, IndexWidth, ATOM_MAX};
+use super::{choose, launch_fits, launch_proof, plan, IndexWidth, LaunchAtoms, Work, ATOM_MAX};
 use crate::ir::build::{Expr, KernelBuilder};
 use crate::ir::tests::kernels;
 use crate::ir::{Access, Kernel, WorkKind};
@@ -53,8 +53,17 @@ fn values_that_may_pass_32_bits_escape() {
     assert!(plan(&range(true, |i, n| i * n)).index32.is_err());
     assert!(plan(&range(true, |i, _| i << 5)).index32.is_err());
     assert!(plan(&range(true, |_, _| lit(1 << 40))).index32.is_err());
-    // An escape makes the kernel need 64-bit integers even in the 32-bit variant.
-    assert!(plan(&range(true, |i, n| i * n)).int64.is_some());
+    // Escapes of the bounds alone leave the 32-bit variant to a launch's own proof; one no
+    // bounds can remove makes the kernel need 64-bit integers even in the 32-bit variant.
+    let p = plan(&range(true, |i, n| i * n));
+    assert!(p.per_launch && p.int64.is_none());
+    let mut k = KernelBuilder::new("load_index", WorkKind::Range);
+    let i = k.work_index(0);
+    let out = k.view::<f32>("out", 1, Access::Writable);
+    let col = k.view::<usize>("col", 1, Access::ReadOnly);
+    k.store(out, col.load(i.clone()), 1.0f32);
+    let p = plan(&k.finish().unwrap());
+    assert!(!p.per_launch && p.int64.unwrap().contains("View `col`"));
 }
 
 #[test]
@@ -250,4 +259,333 @@ fn team_launch_facts_send_large_leagues_and_pools_to_64_bit() {
     assert_eq!(p.width(fits(1000, 64, 4, [4096, 0])), IndexWidth::W32);
     assert_eq!(p.width(fits(1 << 31, 64, 4, [4096, 0])), IndexWidth::W64);
     assert_eq!(p.width(fits(1000, 64, 4, [1 << 32, 0])), IndexWidth::W64);
+}
+
+/// The atoms of a range launch over `begin..end` of a kernel with one rank-1 View of extent
+/// `extent` and the `usize` scalars `scalars`.
+fn range_atoms(begin: u64, end: u64, extent: u64, scalars: &[u64]) -> LaunchAtoms {
+    LaunchAtoms {
+        work: Work::Ranges(vec![(begin, end)]),
+        extents: vec![vec![extent]],
+        scalars: scalars.iter().map(|&s| Some(s)).collect(),
+    }
+}
+
+/// `a[i * n + j]` for `j in 0..n`: a 2-D array flattened by hand.
+fn flattened() -> Kernel {
+    let mut k = KernelBuilder::new("flat", WorkKind::Range);
+    k.overflow_checks(false);
+    let i = k.work_index(0);
+    let a = k.view::<f32>("a", 1, Access::Writable);
+    let n = k.scalar::<usize>("n");
+    let j = k.for_range::<usize>("j", lit(0), n.get());
+    k.store(a, i.clone() * n.get() + j.get(), 1.0f32);
+    k.end();
+    k.finish().unwrap()
+}
+
+#[test]
+fn flattened_index_is_refused_kernel_wide_and_proven_per_launch() {
+    let k = flattened();
+    let p = plan(&k);
+    // `i * n` reaches 2^62 under the launch facts, but only the bounds stand in the way.
+    assert!(p.index32.is_err());
+    assert!(p.per_launch && p.may_run_32());
+    assert_eq!(p.int64, None);
+    // i < 1000, n = 1000: every value below 10^6.
+    assert_eq!(
+        launch_proof(&k, &range_atoms(0, 1000, 1_000_000, &[1000])),
+        Ok(())
+    );
+    // The loop counter reaches `n` itself (its exit value), so `i * n + j <= end * n`: the
+    // largest launch accepted has `end * n = 2^32 - 1`, and one more row is refused.
+    let (rows, n) = (65535u64, 65537u64);
+    assert_eq!(rows * n, u32::MAX as u64);
+    assert_eq!(launch_proof(&k, &range_atoms(0, rows, 1, &[n])), Ok(()));
+    let e = launch_proof(&k, &range_atoms(0, rows + 1, 1, &[n])).unwrap_err();
+    assert!(e.contains("4295032832"), "{e}");
+}
+
+#[test]
+fn per_launch_boundary_is_exactly_u32_max() {
+    // i <= 65535, n = 65537: `i * n` is at most 2^32 - 1, `i * n + 1` reaches 2^32.
+    let atoms = range_atoms(0, 65536, 1, &[65537]);
+    assert_eq!(launch_proof(&range(false, |i, n| i * n), &atoms), Ok(()));
+    let e = launch_proof(&range(false, |i, n| i * n + lit(1)), &atoms).unwrap_err();
+    assert!(e.contains("may reach 4294967296"), "{e}");
+    // A begin above 0 raises only the lower bound: the same upper bound decides.
+    assert_eq!(
+        launch_proof(
+            &range(false, |i, n| i * n),
+            &range_atoms(60000, 65536, 1, &[65537])
+        ),
+        Ok(())
+    );
+    // An extent is an atom too (`a.extent(0)` is the View's extent for this launch).
+    let mut b = KernelBuilder::new("ext", WorkKind::Range);
+    let i = b.work_index(0);
+    let a = b.view::<f32>("a", 1, Access::Writable);
+    b.store(a, i.clone(), (i * a.extent(0)).cast::<f32>());
+    let k = b.finish().unwrap();
+    assert!(plan(&k).index32.is_err());
+    assert_eq!(launch_proof(&k, &range_atoms(0, 65536, 65537, &[])), Ok(()));
+    assert!(launch_proof(&k, &range_atoms(0, 65537, 65537, &[])).is_err());
+}
+
+/// `out[league_rank * team_size + team_rank]`: the team's rows flattened.
+fn team_flat() -> Kernel {
+    let mut k = KernelBuilder::new("team_flat", WorkKind::Team);
+    let out = k.view::<f32>("out", 1, Access::Writable);
+    let t = k.team();
+    k.store(out, t.league_rank() * t.team_size() + t.team_rank(), 1.0f32);
+    k.finish().unwrap()
+}
+
+#[test]
+fn team_flat_index_is_proven_by_the_policy() {
+    let k = team_flat();
+    let p = plan(&k);
+    assert!(p.index32.is_err() && p.per_launch);
+    let at = |league, team| LaunchAtoms {
+        work: Work::team(league, team, 1),
+        extents: vec![vec![1]],
+        scalars: vec![],
+    };
+    assert_eq!(launch_proof(&k, &at(1000, 64)), Ok(()));
+    // (2^26 - 1) * 64 + 63 = 2^32 - 1; one more team reaches 2^32.
+    assert_eq!(launch_proof(&k, &at(1 << 26, 64)), Ok(()));
+    assert!(launch_proof(&k, &at((1 << 26) + 1, 64)).is_err());
+}
+
+#[test]
+fn wrapping_and_unchecked_subtraction_are_proven_only_where_they_cannot_wrap() {
+    // `n - i` without checks and `n.wrapping_sub(i)` wrap differently in 32 and 64 bits when
+    // `i > n`: refused for a launch where that can happen, whatever the overflow checks.
+    let small = range_atoms(0, 5, 1, &[4]);
+    let past = range_atoms(0, 10, 1, &[4]);
+    for k in [
+        range(false, |i, n| n - i),
+        range(true, |i, n| n.wrapping_sub(i)),
+        range(false, |i, n| n.wrapping_sub(i)),
+    ] {
+        assert!(plan(&k).index32.is_err());
+        assert_eq!(launch_proof(&k, &small), Ok(()));
+        assert!(launch_proof(&k, &past).is_err());
+    }
+    // A wrapping product is exact only where it cannot wrap in 32 bits.
+    let k = range(false, |i, n| i.wrapping_mul(n));
+    assert_eq!(
+        launch_proof(&k, &range_atoms(0, 65536, 1, &[65537])),
+        Ok(())
+    );
+    assert!(launch_proof(&k, &range_atoms(0, 65537, 1, &[65537])).is_err());
+}
+
+#[test]
+fn kernels_the_types_rule_out_are_not_tried_per_launch() {
+    // A usize View element, a signed index: no launch's bounds help.
+    let mut k = KernelBuilder::new("store_index", WorkKind::Range);
+    let i = k.work_index(0);
+    let out = k.view::<usize>("out", 1, Access::Writable);
+    k.store(out, i.clone(), i);
+    let k = k.finish().unwrap();
+    let p = plan(&k);
+    assert!(!p.per_launch && !p.may_run_32());
+    assert!(p.int64.is_some());
+    assert!(launch_proof(&k, &range_atoms(0, 4, 4, &[])).is_err());
+    // Nor for what no bounds can fix: a local growing in a `while`, a cast from a signed
+    // value, a literal past 32 bits. Those keep the kernel-wide refusal (and its message).
+    let mut b = KernelBuilder::new("grows", WorkKind::Range);
+    let i = b.work_index(0);
+    let out = b.view::<f32>("out", 1, Access::Writable);
+    let c = b.let_::<usize>("c", lit(0));
+    b.while_(c.get().lt(i.clone()));
+    b.assign(c, c.get() + lit(1));
+    b.end();
+    b.store(out, i, c.get().cast::<f32>());
+    let mut b2 = KernelBuilder::new("signed", WorkKind::Range);
+    let i = b2.work_index(0);
+    let out = b2.view::<f32>("out", 1, Access::Writable);
+    let col = b2.view::<i32>("col", 1, Access::ReadOnly);
+    b2.store(out, col.load(i.clone()).cast::<usize>() * lit(2), 1.0f32);
+    for k in [
+        b.finish().unwrap(),
+        b2.finish().unwrap(),
+        range(true, |i, _| i + lit(1 << 40)),
+    ] {
+        let p = plan(&k);
+        assert!(!p.per_launch, "{}", k.name);
+        assert_eq!(p.int64, p.index32.clone().err(), "{}", k.name);
+        assert!(launch_proof(&k, &range_atoms(0, 4, 4, &[1])).is_err());
+    }
+    // Magnitudes only, even where the subtraction may wrap or a nested range may pass 2^31:
+    // a launch's bounds decide.
+    assert!(plan(&range(false, |i, n| n - i)).per_launch);
+    assert!(plan(&team_kernel(|e, n| e + n, lit(64))).per_launch);
+}
+
+mod evaluated {
+    //! Whenever the per-launch proof accepts, the 32-bit arithmetic (the IR evaluator's own
+    //! operators at `u32`) computes every value the 64-bit one does (the same operators at
+    //! `u64`, the reference), failing where it fails.
+    use super::*;
+    use crate::ir::eval::ops;
+    use crate::ir::{ArithOp, Value};
+    use proptest::prelude::*;
+
+    /// A `usize` expression over the work index `i` and the scalars `n`, `m`.
+    #[derive(Clone, Debug)]
+    enum T {
+        I,
+        N,
+        M,
+        Lit(u64),
+        Op(ArithOp, Box<T>, Box<T>),
+        Min(Box<T>, Box<T>),
+        Shr(Box<T>, u32),
+    }
+
+    fn tree() -> impl Strategy<Value = T> {
+        let leaf = prop_oneof![
+            Just(T::I),
+            Just(T::N),
+            Just(T::M),
+            (0u64..70_000).prop_map(T::Lit),
+        ];
+        leaf.prop_recursive(3, 12, 2, |t| {
+            let op = prop_oneof![
+                Just(ArithOp::Add),
+                Just(ArithOp::Sub),
+                Just(ArithOp::Mul),
+                Just(ArithOp::Div),
+                Just(ArithOp::Rem),
+                Just(ArithOp::WrappingAdd),
+                Just(ArithOp::WrappingSub),
+                Just(ArithOp::WrappingMul),
+            ];
+            prop_oneof![
+                (op, t.clone(), t.clone()).prop_map(|(o, a, b)| T::Op(o, Box::new(a), Box::new(b))),
+                (t.clone(), t.clone()).prop_map(|(a, b)| T::Min(Box::new(a), Box::new(b))),
+                (t, 0u32..20).prop_map(|(a, s)| T::Shr(Box::new(a), s)),
+            ]
+        })
+    }
+
+    fn build(t: &T, i: &Expr<usize>, n: &Expr<usize>, m: &Expr<usize>) -> Expr<usize> {
+        let b = |x: &T| build(x, i, n, m);
+        match t {
+            T::I => i.clone(),
+            T::N => n.clone(),
+            T::M => m.clone(),
+            T::Lit(x) => lit(*x),
+            T::Op(o, a, c) => {
+                let (a, c) = (b(a), b(c));
+                match o {
+                    ArithOp::Add => a + c,
+                    ArithOp::Sub => a - c,
+                    ArithOp::Mul => a * c,
+                    ArithOp::Div => a / c,
+                    ArithOp::Rem => a % c,
+                    ArithOp::WrappingAdd => a.wrapping_add(c),
+                    ArithOp::WrappingSub => a.wrapping_sub(c),
+                    ArithOp::WrappingMul => a.wrapping_mul(c),
+                }
+            }
+            T::Min(a, c) => b(a).min(b(c)),
+            T::Shr(a, s) => b(a) >> (*s as i32),
+        }
+    }
+
+    /// `t` at `(i, n, m)` with the evaluator's operators at the type of `wrap` (`Value::U64`
+    /// or `Value::U32`); `Err` when a work item fails.
+    fn eval(t: &T, x: [u64; 3], wrap: fn(u64) -> Value, checks: bool) -> Result<u64, ()> {
+        let e = |y: &T| eval(y, x, wrap, checks);
+        let v = match t {
+            T::I => x[0],
+            T::N => x[1],
+            T::M => x[2],
+            T::Lit(c) => *c,
+            T::Op(o, a, c) => {
+                let (a, c) = (e(a)?, e(c)?);
+                ops::arith(*o, wrap(a), wrap(c), checks)
+                    .map_err(|_| ())?
+                    .to_bits()
+            }
+            T::Min(a, c) => e(a)?.min(e(c)?),
+            T::Shr(a, s) => e(a)? >> s,
+        };
+        Ok(v)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn accepted_launches_compute_the_same_in_32_bits(
+            t in tree(),
+            checks in any::<bool>(),
+            begin in 0u64..70_000,
+            len in 1u64..70_000,
+            n in 0u64..70_000,
+            m in 0u64..70_000,
+            picks in proptest::collection::vec(0.0f64..1.0, 4),
+        ) {
+            let mut b = KernelBuilder::new("prop", WorkKind::Range);
+            b.overflow_checks(checks);
+            let i = b.work_index(0);
+            let out = b.view::<f32>("out", 1, Access::Writable);
+            let (sn, sm) = (b.scalar::<usize>("n"), b.scalar::<usize>("m"));
+            let v = build(&t, &i, &sn.get(), &sm.get());
+            b.store(out, i, v.cast::<f32>());
+            let k = b.finish().unwrap();
+            let end = begin + len;
+            if launch_proof(&k, &range_atoms(begin, end, 1, &[n, m])).is_err() {
+                return Ok(());
+            }
+            let mut is = vec![begin, end - 1];
+            is.extend(picks.iter().map(|p| begin + (p * len as f64) as u64 % len));
+            for i in is {
+                let w64 = eval(&t, [i, n, m], Value::U64, checks);
+                let w32 = eval(&t, [i, n, m], |x| Value::U32(x as u32), checks);
+                prop_assert_eq!(w64, w32, "i = {}", i);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_launch_decision_names_why_a_launch_runs_64_bit() {
+    let k = flattened();
+    let hash = k.stable_hash();
+    let go = |fits: bool, rows: u64, n: u64| {
+        let mut asked = false;
+        let c = choose(hash, &k, fits, || {
+            asked = true;
+            range_atoms(0, rows, rows * n, &[n])
+        });
+        (c, asked)
+    };
+    let (c, asked) = go(true, 1000, 1000);
+    assert_eq!((c.width, c.why_64, asked), (IndexWidth::W32, None, true));
+    let (c, _) = go(true, 1 << 17, 1 << 16);
+    assert_eq!(c.width, IndexWidth::W64);
+    let why = c.why_64.unwrap();
+    assert!(
+        why.contains("may reach") && why.contains("for this launch's sizes"),
+        "{why}"
+    );
+    // Launch facts first: the atoms are not even gathered.
+    let (c, asked) = go(false, 4, 4);
+    assert_eq!(c.width, IndexWidth::W64);
+    assert!(!asked && c.why_64.unwrap().contains("past 2^31 - 1"));
+    // A kernel-wide proof needs no atoms; a kernel no launch can prove keeps plan's reason.
+    let t = kernels::triad();
+    let c = choose(t.stable_hash(), &t, true, || {
+        unreachable!("no per-launch proof")
+    });
+    assert_eq!(c.width, IndexWidth::W32);
+    let m = kernels::min_loc();
+    let c = choose(m.stable_hash(), &m, true, || {
+        unreachable!("no per-launch proof")
+    });
+    assert_eq!(c.why_64, plan(&m).index32.err());
 }
