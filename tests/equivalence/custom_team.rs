@@ -59,6 +59,17 @@ fn first_last_even(team: &TeamMember, first: &mut i32, last: &mut i32, x: View<u
     });
 }
 
+/// The last league rank whose value is even, from the team's `single_team`.
+#[kernel]
+fn last_even(team: &TeamMember, last: &mut i32, x: View<u32>) {
+    let l = team.league_rank();
+    team.single_team(|| {
+        if x[l] % 2 == 0 {
+            *last = l as i32;
+        }
+    });
+}
+
 fn leagues() -> impl Strategy<Value = usize> + Clone {
     // 2500: more leagues than a device launches teams for a reduction (1024 at most).
     proptest::sample::select(vec![0usize, 1, 2, 7, 64, 257, 2500])
@@ -112,11 +123,17 @@ fn custom_team_reducers<E: ExecutionSpace>(space: E) {
             );
             let got = parallel_reduce(
                 "first_last_even",
-                policy,
+                policy.clone(),
                 first_last_even(&x),
                 (first, last),
             )?;
             prop_assert_eq!(got, want);
+
+            // Into a device View: the host joins the partials, then writes the element.
+            let slots: DevView<E, i32> = crate::dev(&space, "slots", [2])?;
+            let slot = slots.subview::<0>([1])?;
+            parallel_reduce_into("last_even", policy, last_even(&x), last, &slot)?;
+            prop_assert_eq!(crate::to_host(&slots), vec![0, want.1]);
             Ok(())
         },
     );
