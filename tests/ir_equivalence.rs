@@ -375,7 +375,9 @@ fn hashed_kernels() -> Vec<IrKernel> {
 /// team scratch and every team construct, `team_vec` a team reduction with nested levels and
 /// thread scratch, on virtual lanes for its vector reduction, `lane_sums` vector reductions and
 /// scans through warp shuffles; `triad.w32` BabelStream's triad and `team_rows.w32` the team
-/// kernel in the 32-bit index variant, the one a launch whose sizes fit 32 bits runs); a kernel the
+/// kernel in the 32-bit index variant, the one a launch whose sizes fit 32 bits runs;
+/// `team_vec.ordered` the team reduction in the ordered-partials mode of a reducer whose join is
+/// host code, `rokkos_core::device::ordered`: a league block per block, a partial per thread); a kernel the
 /// emitter does not implement yet has its `Unsupported` reason as the golden text, so the gap is
 /// reviewable too. Regenerate with `ROKKOS_BLESS=1 cargo test --test ir_equivalence snapshots`.
 #[test]
@@ -393,24 +395,34 @@ fn cuda_snapshots_match_golden_files() {
     all.push(ir_of(&lane_sums(&f, &f)));
     use rokkos_cuda::emit::IndexWidth;
     let v = View::<f64>::new("v", [4]).unwrap();
-    let mut all: Vec<(IrKernel, IndexWidth)> =
-        all.into_iter().map(|k| (k, IndexWidth::W64)).collect();
+    // The third element: the ordered-partials mode (a reducer whose join is host code).
+    let mut all: Vec<(IrKernel, IndexWidth, bool)> = all
+        .into_iter()
+        .map(|k| (k, IndexWidth::W64, false))
+        .collect();
     all.push((
         ir_of(&babelstream_kernels::triad(&v, &v, &v, 0.4)),
         IndexWidth::W32,
+        false,
     ));
     let r = View::<f64>::new("r", [2]).unwrap();
-    all.push((ir_of(&team_rows(&f, &f, &r)), IndexWidth::W32));
-    for (k, width) in all {
+    all.push((ir_of(&team_rows(&f, &f, &r)), IndexWidth::W32, false));
+    all.push((ir_of(&team_vec(&m, &m)), IndexWidth::W64, true));
+    for (k, width, ordered) in all {
         let info = validate(&k).unwrap();
         let reduce = k.pattern() == Pattern::Reduce;
         let opts = CudaOptions {
-            entry: if reduce { Entry::Reduce } else { Entry::For },
+            entry: match (reduce, ordered) {
+                (true, true) => Entry::Ordered { left: false },
+                (true, false) => Entry::Reduce,
+                _ => Entry::For,
+            },
             block: 256,
             bounds_checks: true,
             joins: k
                 .accumulators
                 .iter()
+                .filter(|_| !ordered)
                 .map(|_| JoinKind::Op(rokkos::ir::ReducerKind::Sum))
                 .collect(),
             in_bounds: Default::default(),
@@ -430,7 +442,11 @@ fn cuda_snapshots_match_golden_files() {
             }
             Err(e) => format!("// not emitted: {e}\n"),
         };
-        let suffix = if width == IndexWidth::W32 { ".w32" } else { "" };
+        let suffix = match (width, ordered) {
+            (_, true) => ".ordered",
+            (IndexWidth::W32, _) => ".w32",
+            _ => "",
+        };
         let path = dir.join(format!("{}{suffix}.cu", k.name));
         if bless {
             std::fs::create_dir_all(&dir).unwrap();

@@ -523,12 +523,13 @@ impl ExecutionSpace for CudaCheck {
         K: ScanKernel<RangeWork, Space = EvalMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        let opts = reduce_opts(r).and_then(|o| match o.entry {
-            Entry::Ordered { .. } => Err("a scan whose join exists only as host code".into()),
-            _ => Ok(CudaOptions {
-                entry: Entry::Scan,
-                ..o
-            }),
+        // A join that is host code takes the ordered scan's slow path, as the launcher does.
+        let opts = reduce_opts(r).map(|o| CudaOptions {
+            entry: match o.entry {
+                Entry::Ordered { .. } => Entry::OrderedScan,
+                _ => Entry::Scan,
+            },
+            ..o
         });
         self.check(
             l.kernel(),

@@ -2,14 +2,17 @@
 //! the league strided over the grid), level-0 scratch in dynamic shared memory and level-1 from
 //! a pooled device buffer of one slot per block (`emit::team`, whose [`TeamLaunch`] says what a
 //! launch passes). [`launch`] also serves `reduce_team` (one partial per block, then the second
-//! pass of the range reductions).
+//! pass of the range reductions; with a reducer whose join is host code, the ordered-partials
+//! mode of `rokkos_core::device::ordered`: one contiguous league block per block, one partial
+//! per thread, every partial joined on the host).
 
 use crate::emit::{entry::ENTRY, reduce::FINAL, CudaOptions, Entry, TeamLaunch, TeamShape};
 use crate::runtime::args::{set_buffer, set_u64};
 use crate::runtime::device::Instance;
-use crate::runtime::reduction::{init_values, take, Buffers};
+use crate::runtime::reduction::{plan_values, take, Buffers};
 use crate::runtime::run::{enqueue_steps, index_width, params, prepare, variant, Step, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
+use rokkos_core::device::ordered;
 use rokkos_core::emit::team::pool_split;
 use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
@@ -74,14 +77,17 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
     }
     let fields = p.ir.acc_fields();
     let (joins, init) = match reducer {
-        Some(r) => init_values(r, &fields)?,
-        None => (Vec::new(), Vec::new()),
+        Some(r) => plan_values(r, &fields)?,
+        None => (Some(Vec::new()), Vec::new()),
     };
+    // A reducer whose join is host code: the ordered-partials mode (no second pass).
+    let ordered = joins.is_none();
+    let joins = joins.unwrap_or_default();
     let opts = CudaOptions {
-        entry: if reducer.is_some() {
-            Entry::Reduce
-        } else {
-            Entry::For
+        entry: match reducer {
+            None => Entry::For,
+            Some(_) if ordered => Entry::Ordered { left: false },
+            Some(_) => Entry::Reduce,
         },
         block: BLOCK,
         bounds_checks: true,
@@ -99,7 +105,7 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
             ),
         ),
     };
-    let entries: &[&str] = if reducer.is_some() {
+    let entries: &[&str] = if reducer.is_some() && !ordered {
         &[ENTRY, FINAL]
     } else {
         &[ENTRY]
@@ -135,15 +141,20 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
     if let Some(fit) = LEVEL1_BUDGET.checked_div(l1s) {
         blocks = blocks.min(fit.max(1));
     }
+    // The ordered mode: one league block per block, one partial per thread.
+    if ordered {
+        blocks = ordered::team_blocks(league, blocks, threads as u64);
+    }
     let pool_bytes = usize::try_from(blocks * l1s)
         .map_err(|_| policy_err("level-1 scratch past the address space".into()))?;
     let pool = (tl.level1 && pool_bytes > 0)
         .then(|| take(inst, pool_bytes))
         .transpose()?;
-    let bufs = reducer
-        .is_some()
-        .then(|| Buffers::new(inst, &fields, blocks))
-        .transpose()?;
+    let bufs = match reducer {
+        None => None,
+        Some(_) if ordered => Some(Buffers::ordered(inst, &fields, blocks * threads as u64)?),
+        Some(_) => Some(Buffers::new(inst, &fields, blocks)?),
+    };
     let mut b = params(&v, &p, &init)?;
     for (name, x) in [
         ("league", league),
@@ -177,7 +188,7 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
         block: [tl.block.0, tl.block.1, 1],
         shared_bytes: dynamic,
     }];
-    if reducer.is_some() {
+    if reducer.is_some() && !ordered {
         steps.push(Step {
             entry: 1,
             blocks: 1,

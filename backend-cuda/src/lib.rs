@@ -51,10 +51,14 @@
 //! host backends' tiles), one thread folding each (`emit::entry::ordered`), the partials joined
 //! in order on the host, so that a join that is associative but not commutative gives the
 //! serial result. It is the slow path (uncoalesced loads, a blocking launch, a sequential host
-//! join), and it is compiled by NVRTC and ptxas but has not run on a GPU yet.
+//! join), and it is compiled by NVRTC and ptxas but has not run on a GPU yet. Over a
+//! `TeamPolicy` each block runs a contiguous block of league ranks and stores one partial per
+//! thread, joined on the host league block by league block, thread by thread
+//! (`ordered::team_blocks`: serial's result whenever one thread per team contributes); a scan
+//! with such a reducer folds each block, joins the block prefixes on the host, writes them over
+//! the partials and replays each block from its prefix (`scan_range`, `emit::entry::ordered_scan`).
 //!
-//! Not yet: user-defined reducers over a `TeamPolicy` and in scans (`Err(Unsupported)`), and a
-//! release-mode switch for the bounds checks (always on).
+//! Not yet: a release-mode switch for the bounds checks (always on).
 //!
 //! # Ordering and safety
 //!

@@ -1,6 +1,8 @@
 //! `parallel_for` over a `TeamPolicy`: one workgroup per team of `team_size x vector_length`
 //! invocations, the league looped over the dispatched workgroups (see `emit::team`). [`launch`]
-//! also serves `reduce_team` (with a reducer: one partial per workgroup).
+//! also serves `reduce_team` (with a reducer: one partial per workgroup; with a reducer whose
+//! join is host code, the ordered-partials mode of `rokkos_core::device::ordered`: one
+//! contiguous league block per workgroup, one partial per invocation, joined on the host).
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
@@ -8,9 +10,10 @@ use crate::runtime::launch::{
     addr32_ok, dispatch, fold, index_width, pipeline, prepare, scratch_buffer, splits,
 };
 use crate::runtime::partials::Partials;
-use crate::runtime::reduction::{init_values, Reduction};
+use crate::runtime::reduction::{plan_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::emit::width::Work;
+use rokkos_core::device::ordered;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{Error, Reducer, Result, Sum, TeamPolicy};
@@ -107,13 +110,16 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     };
     let fields = p.ir.acc_fields();
     let (joins, init) = match reducer {
-        Some(r) => init_values(r, &fields)?,
-        None => (vec![], vec![]),
+        Some(r) => plan_values(r, &fields)?,
+        None => (Some(vec![]), vec![]),
     };
+    // A reducer whose join is host code: the ordered-partials mode.
+    let ordered = joins.is_none();
+    let joins = joins.unwrap_or_default();
     let wg = shape.wg();
     // Workgroup memory: level-0 scratch, the exchange buffers, the accumulators' tree.
     let mut wmem = shape.arena_words(0) as u64 * 4 + 12 * wg as u64;
-    if reducer.is_some() {
+    if reducer.is_some() && !ordered {
         wmem += fields
             .iter()
             .map(|(_, t)| t.size().max(4) as u64)
@@ -130,6 +136,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     let opts = EmitOptions {
         entry: Entry::Team {
             reduce: reducer.is_some(),
+            ordered,
             shape,
         },
         wg,
@@ -150,7 +157,13 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         splits: splits(ctx, &p)?,
     };
     let c = pipeline(ctx, &p, &opts)?;
-    let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));
+    let mut red = reducer.map(|_| {
+        if ordered {
+            Reduction::ordered(&p.ir, &init)
+        } else {
+            Reduction::new(&p.ir, joins, &init)
+        }
+    });
     if tl.league == 0 {
         return Ok(red);
     }
@@ -164,9 +177,18 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     if let Some(fit) = budget.checked_div(l1) {
         groups = groups.min(fit.max(1));
     }
+    // The ordered mode: one league block per workgroup, one partial per invocation.
+    let (groups, nparts) = if ordered {
+        let b = ordered::team_blocks(tl.league as u64, groups, wg as u64);
+        (b, b * wg as u64)
+    } else {
+        (groups, 0)
+    };
     let (gx, gy) = fold(ctx, groups)?;
     let slots = gx as u64 * gy as u64;
-    let parts = red.is_some().then(|| Partials::new(ctx, &fields, slots));
+    let parts = red
+        .is_some()
+        .then(|| Partials::new(ctx, &fields, if ordered { nparts } else { slots }));
     let mut refs = parts.as_ref().map_or_else(Vec::new, Partials::refs);
     let level1 = (l1 > 0 || crate::emit::team::uses_level(&p.ir, 1))
         .then(|| scratch_buffer(ctx, (slots * l1) as usize));
@@ -176,6 +198,9 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         l.set_u64(b, "tsize", tl.team as u64);
         l.set_u64(b, "vlen", tl.vlen as u64);
         l.set_u64(b, "l1_bytes", l1);
+        if ordered {
+            l.set_u64(b, "parts", groups);
+        }
     })?;
     if let Some(r) = red.as_mut() {
         r.parts = parts;

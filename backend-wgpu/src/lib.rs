@@ -136,8 +136,13 @@
 //!   code, and the host joins the blocks' partials in order, as rayon joins its chunks; so an
 //!   associative join that is not commutative gives the serial result. It is the slow path (no
 //!   coalesced loads, every launch waits, a sequential host join); `parallel_reduce_into` with
-//!   such a reducer blocks too. Over a `TeamPolicy` they are `Err(Unsupported)` (a team's
-//!   threads would need the join on the device), and so are scans with them.
+//!   such a reducer blocks too. Over a `TeamPolicy` each workgroup runs a contiguous block of
+//!   league ranks, every invocation keeping its accumulator across them, and the host joins the
+//!   partials league block by league block, invocation by invocation: serial's result whenever
+//!   one invocation per team contributes (a `single_team`), and the built-in tree's contributions
+//!   in a fixed order otherwise (`ordered::team_blocks`). `parallel_scan_with` such a reducer
+//!   takes three steps without a device join (fold each block, join the prefixes on the host,
+//!   replay each block from its prefix with `final == true`; `scan_range`), the slowest path.
 //! - **Views larger than one storage binding** (`max_storage_buffer_binding_size`: 128 MiB on
 //!   lavapipe, 2 GiB on most GPUs) are bound as several chunks of their one buffer, each
 //!   `2^s` elements for the largest `s` that fits (a whole number of words and of

@@ -52,7 +52,7 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
             f.push(("begin".into(), T::U64));
             f.push(("n".into(), T::U64));
             f.push(("stride".into(), T::U64));
-            if matches!(opts.entry, Entry::Ordered { .. }) {
+            if matches!(opts.entry, Entry::Ordered { .. } | Entry::OrderedScan) {
                 // The number of blocks (`rokkos_core::device::ordered`).
                 f.push(("parts".into(), T::U64));
             }
@@ -74,6 +74,10 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
             f.push(("tsize".into(), T::U64));
             f.push(("vlen".into(), T::U64));
             f.push(("l1_bytes".into(), T::U64));
+            if let Entry::Team { ordered: true, .. } = opts.entry {
+                // The number of league blocks (`rokkos_core::device::ordered::team_blocks`).
+                f.push(("parts".into(), T::U64));
+            }
         }
     }
     for (k, v) in kernel.views.iter().enumerate() {

@@ -376,9 +376,12 @@ impl<T: Bits> Reducer<T> for BOr {
 /// Serial folds everything into one accumulator, rayon joins its contiguous chunks in order, and
 /// the device backends (wgpu, CUDA), which cannot run host code, fold contiguous blocks of work
 /// items one per device thread and join the blocks' partials on the host, in order (the
-/// ordered-partials mode, [`crate::device::ordered`]; Range and MDRange policies, not team
-/// policies or scans). So "the first value", "the last value" or a rolling hash give the serial
-/// result everywhere. On a device this is the slow path: use a built-in reducer where one fits.
+/// ordered-partials mode, [`crate::device::ordered`]; Range, MDRange and team policies, and
+/// scans, whose block prefixes the host joins). So "the first value", "the last value" or a
+/// rolling hash give the serial result everywhere; over a team policy, where a device team has
+/// several threads, exactly when one thread per team contributes (a `single_team`): the threads'
+/// own accumulators are joined thread by thread ([`crate::device::ordered::team_blocks`]). On a
+/// device this is the slow path: use a built-in reducer where one fits.
 ///
 /// ```
 /// use rokkos_core::{Custom, Reducer};

@@ -264,6 +264,7 @@ mod array_params;
 mod atomics;
 mod casts;
 mod create_mirror;
+mod custom_team;
 mod disjoint;
 mod errors;
 mod flat_index;

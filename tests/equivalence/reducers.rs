@@ -522,17 +522,26 @@ fn custom_mdrange<E: ExecutionSpace>(space: E) {
 }
 per_backend!(custom_mdrange);
 
+#[kernel]
+fn first_multiple((i, j): (usize, usize), first: &mut i32, x: View<u32, 2>) {
+    if *first < 0 && x[(i, j)] % 3 == 0 {
+        *first = i as i32 * 1000 + j as i32;
+    }
+}
+
 /// Explicit tiles that are not whole rows and `Iterate::Left` change the order in which the host
-/// backends visit an MDRange (tile after tile); a `Custom` reducer with a non-commutative join
-/// on wgpu gives exactly serial's result.
-#[cfg(feature = "wgpu")]
-#[test]
-fn custom_mdrange_tiled_wgpu_matches_serial() {
-    let Some(wgpu) = crate::wgpu_space() else {
-        return;
-    };
+/// backends visit an MDRange (tile after tile); `Custom` reducers with non-commutative joins (a
+/// rolling hash, the first point holding a multiple of 3) give exactly serial's result on every
+/// backend: the devices walk the same tiles, and so does the IR evaluator (`ir_eval`,
+/// `cuda_check`), which once walked the box row by row.
+fn custom_mdrange_tiled<E: ExecutionSpace>(space: E) {
     let base = 1_000_003u32;
     let r = Custom::new((0u32, 1u32), hash_join);
+    let first = Custom::new(-1i32, |a: &mut i32, b: i32| {
+        if *a < 0 {
+            *a = b
+        }
+    });
     for order in [Iterate::Right, Iterate::Left] {
         for tiles in [[3, 5, 2], [1, 4, 7], [0, 0, 0]] {
             let (b, e) = ([1, 0, 2], [12, 9, 10]);
@@ -544,11 +553,11 @@ fn custom_mdrange_tiled_wgpu_matches_serial() {
                 r,
             )
             .unwrap();
-            let x: DevView<rokkos::Wgpu, u32, 3> =
-                dev_from_fn(&wgpu, "x", e, |[i, j, k]| point_value(&[i, j, k])).unwrap();
+            let x: DevView<E, u32, 3> =
+                dev_from_fn(&space, "x", e, |[i, j, k]| point_value(&[i, j, k])).unwrap();
             let got = parallel_reduce(
                 "hash_3d",
-                MDRangePolicy::new(&wgpu, b, e).tile(tiles).iterate(order),
+                MDRangePolicy::new(&space, b, e).tile(tiles).iterate(order),
                 hash_3d(&x, base),
                 r,
             )
@@ -556,30 +565,24 @@ fn custom_mdrange_tiled_wgpu_matches_serial() {
             assert_eq!(got, want, "tiles {tiles:?}, {order:?}");
             let t2 = [tiles[0], tiles[1]];
             let hy = View::<u32, 2>::from_fn("y", [30, 17], |[i, j]| point_value(&[i, j])).unwrap();
-            let want = parallel_reduce(
-                "hash_2d",
-                MDRangePolicy::new(&Serial, [2, 1], [30, 17])
-                    .tile(t2)
-                    .iterate(order),
-                hash_2d(&hy, base),
-                r,
-            )
-            .unwrap();
-            let y: DevView<rokkos::Wgpu, u32, 2> =
-                dev_from_fn(&wgpu, "y", [30, 17], |[i, j]| point_value(&[i, j])).unwrap();
-            let got = parallel_reduce(
-                "hash_2d",
-                MDRangePolicy::new(&wgpu, [2, 1], [30, 17])
-                    .tile(t2)
-                    .iterate(order),
-                hash_2d(&y, base),
-                r,
-            )
-            .unwrap();
+            let y: DevView<E, u32, 2> =
+                dev_from_fn(&space, "y", [30, 17], |[i, j]| point_value(&[i, j])).unwrap();
+            let host = MDRangePolicy::new(&Serial, [2, 1], [30, 17])
+                .tile(t2)
+                .iterate(order);
+            let dev = MDRangePolicy::new(&space, [2, 1], [30, 17])
+                .tile(t2)
+                .iterate(order);
+            let want = parallel_reduce("hash_2d", host.clone(), hash_2d(&hy, base), r).unwrap();
+            let got = parallel_reduce("hash_2d", dev.clone(), hash_2d(&y, base), r).unwrap();
             assert_eq!(got, want, "2-D tiles {t2:?}, {order:?}");
+            let want = parallel_reduce("first_multiple", host, first_multiple(&hy), first).unwrap();
+            let got = parallel_reduce("first_multiple", dev, first_multiple(&y), first).unwrap();
+            assert_eq!(got, want, "first multiple, 2-D tiles {t2:?}, {order:?}");
         }
     }
 }
+per_backend!(custom_mdrange_tiled);
 
 #[kernel]
 fn league_ranks(team: &TeamMember, acc: &mut i32) {
@@ -588,11 +591,11 @@ fn league_ranks(team: &TeamMember, acc: &mut i32) {
     }
 }
 
-/// A `Custom` reducer over a team policy is refused on wgpu, naming it (a team's threads would
-/// need the join on the device), and nothing runs.
+/// A `Custom` reducer over a team policy on wgpu (the ordered-partials mode for teams, once
+/// refused) gives serial's result: the last league rank, written by each team's thread 0.
 #[cfg(feature = "wgpu")]
 #[test]
-fn custom_team_reductions_are_refused_on_wgpu() {
+fn custom_team_reductions_match_serial_on_wgpu() {
     let Some(wgpu) = crate::wgpu_space() else {
         return;
     };
@@ -601,24 +604,18 @@ fn custom_team_reductions_are_refused_on_wgpu() {
             *a = v
         }
     });
-    let p = TeamPolicy::new(&wgpu, 5, TeamSize::Auto);
-    match parallel_reduce("ranks", p, league_ranks(), last) {
-        Err(Error::Unsupported { backend, feature }) => {
-            assert_eq!(backend, "wgpu");
-            assert!(
-                feature.contains("Custom") && feature.contains("Range and MDRange"),
-                "{feature}"
-            );
-        }
-        other => panic!("{other:?}"),
+    for league in [0, 1, 5, 3000] {
+        let p = TeamPolicy::new(&wgpu, league, TeamSize::Auto);
+        let got = parallel_reduce("ranks", p, league_ranks(), last).unwrap();
+        let host = parallel_reduce(
+            "ranks",
+            TeamPolicy::new(&Serial, league, TeamSize::Auto),
+            league_ranks(),
+            last,
+        );
+        assert_eq!(got, host.unwrap(), "league {league}");
+        assert_eq!(got, league as i32 - 1);
     }
-    let host = parallel_reduce(
-        "ranks",
-        TeamPolicy::new(&Serial, 5, TeamSize::Auto),
-        league_ranks(),
-        last,
-    );
-    assert_eq!(host.unwrap(), 4);
 }
 
 #[kernel]

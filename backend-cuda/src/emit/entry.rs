@@ -18,11 +18,19 @@ use rokkos_core::reducer::JoinKind;
 /// The name of every generated entry point.
 pub const ENTRY: &str = "rk_main";
 
-/// `rk_work(P, <work indices>, <accumulators>);` for the work indices `ws`.
-fn work_call(k: &Kernel, narrow: bool, ws: &[String]) -> String {
+/// The entry point of the last step of a scan whose join is host code (the body with
+/// `final == true` from each block's prefix; see [`ordered_scan`]).
+pub const ORDERED_REPLAY: &str = "rk_ordered_replay";
+
+/// `rk_work(P, <work indices>, <accumulators>[, <final flag>]);` for the work indices `ws` (a
+/// scan kernel's flag is `fin`).
+fn work_call(k: &Kernel, narrow: bool, ws: &[String], fin: &str) -> String {
     let mut a = vec!["P".to_string()];
     a.extend(ws.iter().cloned());
     a.extend((0..k.acc_fields().len()).map(names::acc));
+    if k.is_scan {
+        a.push(fin.to_string());
+    }
     debug_assert_eq!(a.len(), work_params(k, narrow).len());
     format!("rk_work({});", a.join(", "))
 }
@@ -47,11 +55,52 @@ pub(crate) fn ordered(
     narrow: bool,
     left: bool,
 ) -> Result<String, EmitError> {
+    ordered_entry(k, block, narrow, left, false)
+}
+
+/// The entries of a scan whose join is host code (the slow path of
+/// `rokkos_core::device::ordered`): [`ENTRY`] folds block `t` of the range with `final == false`
+/// into partial `t` (as [`ordered`] does); the launcher reads the partials back, joins them in
+/// order into each block's exclusive prefix and writes prefix `t` over partial `t`; then
+/// [`ORDERED_REPLAY`] replays block `t` from prefix `t` with `final == true`.
+pub(crate) fn ordered_scan(k: &Kernel, block: u32, narrow: bool) -> Result<String, EmitError> {
+    if k.work != WorkKind::Range {
+        return Err(EmitError::Mismatch("a scan over a non-range policy".into()));
+    }
+    let mut s = ordered_entry(k, block, narrow, false, false)?;
+    s.push_str(&ordered_entry(k, block, narrow, false, true)?);
+    Ok(s)
+}
+
+/// [`ordered`]'s entry, or with `replay` [`ORDERED_REPLAY`]: thread `t` starts from
+/// `P.outN[t]` (its block's prefix), runs a scan kernel's body with `final == true` and stores
+/// nothing.
+fn ordered_entry(
+    k: &Kernel,
+    block: u32,
+    narrow: bool,
+    left: bool,
+    replay: bool,
+) -> Result<String, EmitError> {
     let ix = |e: String| if narrow { format!("(u32)({e})") } else { e };
+    let (name, fin) = if replay {
+        (ORDERED_REPLAY, "true")
+    } else {
+        (ENTRY, "false")
+    };
     let mut s = format!(
-        "extern \"C\" __global__ void __launch_bounds__({block}) {ENTRY}(const rk_P P) {{\n{}    const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;\n    if (t >= P.nparts) {{ return; }}\n",
+        "extern \"C\" __global__ void __launch_bounds__({block}) {name}(const rk_P P) {{\n{}    const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;\n    if (t >= P.nparts) {{ return; }}\n",
         super::reduce::init_accs(k)
     );
+    if replay {
+        for (i, (_, ty)) in k.acc_fields().iter().enumerate() {
+            s.push_str(&format!(
+                "    {} = {};\n",
+                names::acc(i),
+                super::reduce::load_part(*ty, &format!("P.out{i}[t]"))
+            ));
+        }
+    }
     let count = match k.work {
         WorkKind::Range => "P.n",
         WorkKind::MDRange(_) => "P.ntiles",
@@ -89,16 +138,17 @@ pub(crate) fn ordered(
             s.push_str(&format!(
                 "{}{}\n{close}",
                 " ".repeat(8 + 4 * dims.len()),
-                work_call(k, narrow, &ws)
+                work_call(k, narrow, &ws, fin)
             ));
         }
         _ => s.push_str(&format!(
             "        {}\n",
-            work_call(k, narrow, &[ix("P.begin + i".to_string())])
+            work_call(k, narrow, &[ix("P.begin + i".to_string())], fin)
         )),
     }
     s.push_str("    }\n");
-    for (i, (_, t)) in k.acc_fields().iter().enumerate() {
+    let stores = if replay { 0 } else { k.acc_fields().len() };
+    for (i, (_, t)) in k.acc_fields().iter().enumerate().take(stores) {
         s.push_str(&format!(
             "    P.out{i}[t] = {};\n",
             super::reduce::store_part(*t, &names::acc(i))
@@ -122,7 +172,7 @@ pub(crate) fn entry(
     let head = format!(
         "extern \"C\" __global__ void __launch_bounds__({block}) {ENTRY}(const rk_P P) {{\n"
     );
-    let call = |ws: &[String]| work_call(k, narrow, ws);
+    let call = |ws: &[String]| work_call(k, narrow, ws, "false");
     let it = ix(narrow);
     let fold = match k.work {
         // The start is clamped to `n` and the stride to 2^31, so with `n < 2^31` the counter

@@ -50,7 +50,9 @@ pub enum Entry {
     /// `parallel_reduce` with a reducer whose join is host code (the ordered-partials mode,
     /// `rokkos_core::device::ordered`): entry [`entry::ENTRY`] only, thread `t` folding block
     /// `t` of the work items in iteration order into partial `t` ([`entry::ordered`]); the
-    /// launcher reads every partial back and joins them in order on the host.
+    /// launcher reads every partial back and joins them in order on the host. A team kernel:
+    /// block `g` runs league block `g` of `P.nparts / threads`, thread `i` storing partial
+    /// `g * threads + i` ([`team::entry`]).
     Ordered {
         /// MDRange: `Iterate::Left` (the first index fastest).
         left: bool,
@@ -58,6 +60,12 @@ pub enum Entry {
     /// `parallel_scan`: entries [`entry::ENTRY`], [`reduce::SCAN_PARTS`] and
     /// [`reduce::SCAN_FINAL`] (see [`reduce::scan`]).
     Scan,
+    /// `parallel_scan` with a reducer whose join is host code (the slow path of
+    /// `rokkos_core::device::ordered`): entries [`entry::ENTRY`] (thread `t` folds block `t`
+    /// into partial `t`) and [`entry::ORDERED_REPLAY`] (thread `t` replays block `t` with
+    /// `final == true` from the prefix the host wrote over partial `t`; see
+    /// [`entry::ordered_scan`]).
+    OrderedScan,
 }
 
 /// What the emitter needs besides the kernel: the launch variant (part of the module cache key).
@@ -215,11 +223,6 @@ pub fn emit(
         (Pattern::Reduce, _) if opts.entry == Entry::Reduce => {
             joins::check_joins(kernel, &opts.joins)?
         }
-        (Pattern::Reduce, WorkKind::Team) if matches!(opts.entry, Entry::Ordered { .. }) => {
-            return Err(EmitError::Unsupported(
-                "a user-defined (Custom) reducer over a team policy".into(),
-            ))
-        }
         (Pattern::Reduce, _) if matches!(opts.entry, Entry::Ordered { .. }) => {}
         (Pattern::Reduce, _) | (Pattern::For, _)
             if matches!(opts.entry, Entry::Reduce | Entry::Ordered { .. }) =>
@@ -236,6 +239,13 @@ pub fn emit(
             )))
         }
         (Pattern::Scan, _) if opts.entry == Entry::Scan => joins::check_joins(kernel, &opts.joins)?,
+        (Pattern::Scan, _) if opts.entry == Entry::OrderedScan => {}
+        (_, _) if opts.entry == Entry::OrderedScan => {
+            return Err(EmitError::Mismatch(format!(
+                "a scan entry for kernel `{}`, which is not a scan",
+                kernel.name
+            )))
+        }
         (_, _) if opts.entry == Entry::Scan => {
             return Err(EmitError::Mismatch(format!(
                 "a scan entry for kernel `{}`, which is not a scan",
@@ -279,8 +289,12 @@ pub fn emit(
     let ep = match (team, opts.entry) {
         (Some(d), e) => {
             body = team::work(kernel, d, &mut h)?;
-            let joins = (e == Entry::Reduce).then_some(opts.joins.as_slice());
-            let (ep, sh) = team::entry(kernel, &d, joins, opts.block, narrow)?;
+            let red = match e {
+                Entry::Reduce => Some(team::TeamReduce::Tree(opts.joins.as_slice())),
+                Entry::Ordered { .. } => Some(team::TeamReduce::Ordered),
+                _ => None,
+            };
+            let (ep, sh) = team::entry(kernel, &d, red, opts.block, narrow)?;
             shared = sh;
             ep
         }
@@ -291,6 +305,7 @@ pub fn emit(
                 Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins), narrow)?,
                 Entry::Ordered { left } => entry::ordered(kernel, opts.block, narrow, left)?,
                 Entry::Scan => reduce::scan(kernel, &opts.joins, opts.block, narrow)?,
+                Entry::OrderedScan => entry::ordered_scan(kernel, opts.block, narrow)?,
             }
         }
     };

@@ -217,7 +217,7 @@ pub(crate) fn store_part(t: ScalarType, e: &str) -> String {
         e.to_string()
     }
 }
-fn load_part(t: ScalarType, e: &str) -> String {
+pub(crate) fn load_part(t: ScalarType, e: &str) -> String {
     if t == ScalarType::Bool {
         format!("({e} != 0u)")
     } else {

@@ -837,22 +837,37 @@ pub(crate) fn work_params(k: &Kernel, narrow: bool) -> Vec<String> {
     v
 }
 
-/// The `__global__` entry of a team kernel: the league strided over the grid, a barrier between
-/// teams (the next team reuses the block's scratch), and with `joins` the block's accumulators
-/// joined through shared memory into `P.outN[blockIdx.x]` (the second pass is
-/// [`super::reduce::FINAL`]).
+/// How a team reduction's accumulators leave the block.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum TeamReduce<'a> {
+    /// Joined through shared memory by these joins into `P.outN[blockIdx.x]` (the league
+    /// strided over the grid; the second pass is [`super::reduce::FINAL`]).
+    Tree(&'a [JoinKind]),
+    /// The ordered-partials mode (`rokkos_core::device::ordered`): block `g` runs league block
+    /// `g` of `P.nparts / threads` (`block_bounds(P.league, blocks, g)`, in order), and thread
+    /// `i` of the block stores its accumulators as `P.outN[g * threads + i]`, unjoined.
+    Ordered,
+}
+
+/// The `__global__` entry of a team kernel: the league strided over the grid (or a league block
+/// per block in the ordered mode), a barrier between teams (the next team reuses the block's
+/// scratch), and with a reduction the block's accumulators stored as [`TeamReduce`] says.
 /// `narrow`: the 32-bit variant (the league rank is a `u32`: below the league size, at most
 /// 2^31 - 1, plus a grid width below 2^31, it never wraps).
 pub(crate) fn entry(
     k: &Kernel,
     d: &Dims,
-    joins: Option<&[JoinKind]>,
+    reduce: Option<TeamReduce<'_>>,
     final_block: u32,
     narrow: bool,
 ) -> R<(String, u32)> {
     let wg = d.wg();
     let fields = k.acc_fields();
     let mut s = String::new();
+    let joins = match reduce {
+        Some(TeamReduce::Tree(j)) => Some(j),
+        _ => None,
+    };
     if let Some(j) = joins {
         // The join function and the second pass (one block of `final_block` threads).
         s.push_str(&super::reduce::helpers(k, j, final_block)?);
@@ -861,12 +876,31 @@ pub(crate) fn entry(
         "extern \"C\" __global__ void __launch_bounds__({wg}) {}(const rk_P P) {{\n",
         super::entry::ENTRY
     ));
-    if joins.is_some() {
+    if reduce.is_some() {
         s.push_str(&super::reduce::init_accs(k));
     }
     let accs: Vec<String> = (0..fields.len()).map(names::acc).collect();
     let mut call = vec!["P".to_string(), "lr".into(), "rk_s1".into()];
     call.extend(accs.iter().cloned());
+    if let Some(TeamReduce::Ordered) = reduce {
+        // League block `g` (`rokkos_core::device::ordered::block_bounds`), 64-bit and below
+        // the league size; every bound is block-uniform, so the barriers are reached by all.
+        s.push_str(&format!(
+            "    unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;\n    const u64 nb = P.nparts / {wg}u, g = blockIdx.x;\n    if (g >= nb) {{ return; }}\n    const u64 n = P.league, base = n / nb, rem = n % nb;\n    const u64 lo = g * base + (g < rem ? g : rem);\n    const u64 hi = lo + base + (g < rem ? 1u : 0u);\n    for (u64 l = lo; l < hi; ++l) {{\n        const {} lr = ({})l;\n        rk_work({});\n        __syncthreads();\n    }}\n    const u64 li = threadIdx.y * {}u + threadIdx.x;\n",
+            ix(narrow),
+            ix(narrow),
+            call.join(", "),
+            d.vp
+        ));
+        for (i, (_, t)) in fields.iter().enumerate() {
+            s.push_str(&format!(
+                "    P.out{i}[g * {wg}u + li] = {};\n",
+                super::reduce::store_part(*t, &names::acc(i))
+            ));
+        }
+        s.push_str("}\n");
+        return Ok((s, 0));
+    }
     s.push_str(&format!(
         "    unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;\n    for ({} lr = blockIdx.x; lr < P.league; lr += gridDim.x) {{\n        rk_work({});\n        __syncthreads();\n    }}\n",
         ix(narrow),

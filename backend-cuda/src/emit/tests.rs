@@ -746,8 +746,9 @@ fn the_32_bit_team_variant_spells_indices_as_u32() {
 /// The ordered-partials entry (a reducer whose join is host code): thread `t` folds block `t`
 /// of `rokkos_core::device::ordered::block_bounds` and stores partial `t`, with no device join
 /// (no block join, no second pass); an MDRange walks whole tiles, its digits fastest dimension
-/// first and its loops slowest dimension outermost, in the policy's order. Every variant
-/// compiles for every architecture; a team kernel is refused by name.
+/// first and its loops slowest dimension outermost, in the policy's order; a team kernel runs a
+/// contiguous league block per block and stores a partial per thread. Every variant compiles for
+/// every architecture.
 #[test]
 fn ordered_entries_fold_contiguous_blocks_without_a_device_join() {
     let mut kb = KernelBuilder::new("first_any", WorkKind::Range);
@@ -813,20 +814,32 @@ fn ordered_entries_fold_contiguous_blocks_without_a_device_join() {
         compile_all_archs(&src, "last3");
     }
 
+    // A team kernel: a league block per block, one partial per thread, no second pass.
     let mut kb = KernelBuilder::new("team_count", WorkKind::Team);
     let n = kb.acc::<i32>("n");
     kb.acc_set(n, n.get() + 1i32);
     let k = kb.finish().unwrap();
-    let info = rokkos_core::ir::valid::validate(&k).unwrap();
-    let o = CudaOptions {
-        entry: Entry::Ordered { left: false },
-        team: Some(TeamShape { team: 4, vlen: 1 }),
-        ..opts()
-    };
-    match emit(&k, &info, &o) {
-        Err(EmitError::Unsupported(m)) => assert!(m.contains("team policy"), "{m}"),
-        Err(e) => panic!("{e:?}"),
-        Ok(_) => panic!("an ordered team reduction was emitted"),
+    for width in [IndexWidth::W64, IndexWidth::W32] {
+        let o = CudaOptions {
+            entry: Entry::Ordered { left: false },
+            team: Some(TeamShape { team: 4, vlen: 2 }),
+            width,
+            ..opts()
+        };
+        let src = check_with(&k, &o);
+        for want in [
+            "const u64 nb = P.nparts / 8u, g = blockIdx.x;",
+            "if (g >= nb) { return; }",
+            "const u64 n = P.league, base = n / nb, rem = n % nb;",
+            "const u64 lo = g * base + (g < rem ? g : rem);",
+            "for (u64 l = lo; l < hi; ++l) {",
+            "    P.out0[g * 8u + li] = a0;\n",
+        ] {
+            assert!(src.contains(want), "no `{want}` in\n{src}");
+        }
+        assert!(!src.contains(reduce::FINAL), "{src}");
+        assert!(!src.contains("__shared__ i32 sh0"), "{src}");
+        compile_all_archs(&src, "team_count");
     }
 }
 
@@ -886,4 +899,54 @@ fn a_launch_proven_flat_index_multiplies_in_32_bits() {
         mul64(&ptx(&wide)).is_some(),
         "the 64-bit variant multiplies in 64 bits"
     );
+
+/// A scan whose join is host code (the ordered scan's slow path): [`entry::ENTRY`] folds block
+/// `t` with `final == false` into partial `t`, [`entry::ORDERED_REPLAY`] starts from partial `t`
+/// (the prefix the host wrote there) and runs the body with `final == true`, storing nothing.
+#[test]
+fn ordered_scan_folds_then_replays_each_block() {
+    let mut kb = KernelBuilder::new("prefix", WorkKind::Range);
+    let i = kb.work_index(0);
+    let partial = kb.scan_partial::<u64>("partial");
+    let a = kb.view::<u32>("a", 1, Access::ReadOnly);
+    let out = kb.view::<u64>("out", 1, Access::Writable);
+    let x = kb.let_("x", a.load(i.clone()).cast::<u64>());
+    let fin = kb.is_final();
+    kb.if_(fin);
+    kb.store(out, i, partial);
+    kb.end();
+    kb.acc_set(partial, partial.get() + x);
+    let k = kb.finish().unwrap();
+    let o = CudaOptions {
+        entry: Entry::OrderedScan,
+        ..opts()
+    };
+    let src = check_with(&k, &o);
+    let replay = src
+        .find(&format!("{}(const rk_P P)", entry::ORDERED_REPLAY))
+        .expect("the replay entry");
+    let (fold, rest) = src.split_at(replay);
+    for want in [
+        "rk_work(P, P.begin + i, a0, false);",
+        "    P.out0[t] = a0;\n",
+        "const u64 lo = t * base + (t < rem ? t : rem);",
+    ] {
+        assert!(fold.contains(want), "no `{want}` in\n{src}");
+    }
+    for want in [
+        "    a0 = P.out0[t];\n",
+        "rk_work(P, P.begin + i, a0, true);",
+    ] {
+        assert!(rest.contains(want), "no `{want}` in\n{src}");
+    }
+    assert!(!rest.contains("P.out0[t] = a0"), "{src}");
+    assert!(!src.contains("rk_block_join"), "{src}");
+    compile_all_archs(&src, "prefix");
+    // Only a scan kernel takes the scan entries.
+    let mut kb = KernelBuilder::new("not_scan", WorkKind::Range);
+    let n = kb.acc::<i32>("n");
+    kb.acc_set(n, n.get() + 1i32);
+    let k = kb.finish().unwrap();
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    assert!(matches!(emit(&k, &info, &o), Err(EmitError::Mismatch(_))));
 }

@@ -9,7 +9,9 @@ use super::launch::ParamBlock;
 use super::memory::{CudaBuffer, CudaSpace};
 use super::run::unsupported;
 use rokkos_core::device::pool::Pooled;
-use rokkos_core::device::reduce::{decode_column, device_result_element, to_value, Columns};
+use rokkos_core::device::reduce::{
+    decode_column, device_result_element, encode_column, to_value, Columns,
+};
 use rokkos_core::ir::{AccField, ScalarType, Value};
 use rokkos_core::reducer::{AccValue, JoinKind};
 use rokkos_core::space::ResultSlot;
@@ -140,6 +142,12 @@ impl Buffers {
         if !self.ordered {
             return self.read(inst);
         }
+        self.partials(inst)?.join(reducer)
+    }
+
+    /// Every partial, read back in order (waits for the stream; a kernel failure of this
+    /// thread's is the error).
+    pub(crate) fn partials(&self, inst: &Arc<Instance>) -> Result<Columns> {
         let space = CudaSpace {
             inst: Ok(inst.clone()),
         };
@@ -151,7 +159,22 @@ impl Buffers {
             unsafe { space.read_bytes(&self.parts[i], 0, &mut bytes) }?;
             cols.push(decode_column(*t, stored_size(*t), &bytes, count));
         }
-        Columns::new(count, cols).join(reducer)
+        Ok(Columns::new(count, cols))
+    }
+
+    /// Overwrites the partials with `cols` (one column of `nparts` values per field: an ordered
+    /// scan's block prefixes), in stream order after the work enqueued so far.
+    pub(crate) fn write_partials(&self, inst: &Arc<Instance>, cols: &[Vec<Value>]) -> Result<()> {
+        let space = CudaSpace {
+            inst: Ok(inst.clone()),
+        };
+        for (i, ((_, t), col)) in self.fields.iter().zip(cols).enumerate() {
+            let bytes = encode_column(col, stored_size(*t));
+            // SAFETY: a pooled buffer this reduction holds exclusively; no View refers to it,
+            // and `bytes` holds at most `nparts` elements, the buffer's size.
+            unsafe { space.write_bytes(&self.parts[i], 0, &bytes) }?;
+        }
+        Ok(())
     }
 
     /// The result, read back (waits for the stream; a kernel failure of this thread's is the

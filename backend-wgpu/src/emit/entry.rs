@@ -23,7 +23,7 @@ pub(crate) fn extra_bindings(
             .enumerate()
             .map(|(i, (_, t))| (format!("out{i}"), "read_write", storage_type(*t)))
             .collect(),
-        Entry::Team { reduce, shape } => {
+        Entry::Team { reduce, shape, .. } => {
             let mut v: Vec<(String, &'static str, ScalarType)> = if reduce {
                 fields
                     .iter()
@@ -38,7 +38,7 @@ pub(crate) fn extra_bindings(
             }
             v
         }
-        Entry::ScanFinal => fields
+        Entry::ScanFinal | Entry::OrderedScan => fields
             .iter()
             .enumerate()
             .map(|(i, (_, t))| (format!("pre{i}"), "read", storage_type(*t)))
@@ -56,7 +56,7 @@ fn from_storage(t: ScalarType, e: &str) -> String {
         e.to_string()
     }
 }
-fn to_storage(t: ScalarType, e: &str) -> String {
+pub(crate) fn to_storage(t: ScalarType, e: &str) -> String {
     if t == ScalarType::Bool {
         format!("select(0u, 1u, {e})")
     } else {
@@ -167,13 +167,25 @@ pub(crate) fn tree_join(k: &Kernel, joins: &[JoinKind], i: &str, j: &str) -> Str
 
 /// The ordered-partials fold of a range (`rokkos_core::device::ordered`): invocation `lin`
 /// folds the items `block_bounds(P.n, P.parts, lin)` in order, from `P.begin`, and stores its
-/// accumulators as partial `lin`. `l` is the index type's literal suffix. The block arithmetic
-/// stays below `P.n`, so the 32-bit variant computes it exactly.
-fn ordered_range(k: &Kernel, l: &str) -> String {
-    let mut s = format!(
-        "    if (lin < P.parts) {{\n        let base = P.n / P.parts;\n        let rem = P.n % P.parts;\n        let lo = lin * base + select(rem, lin, lin < rem);\n        var hi = lo + base;\n        if (lin < rem) {{ hi = hi + 1{l}; }}\n        for (var idx = lo; idx < hi; idx = idx + 1{l}) {{ w0 = P.begin + idx; rk_work(); }}\n"
-    );
-    for (i, (_, t)) in k.acc_fields().iter().enumerate() {
+/// accumulators as partial `lin`; or, `replay` (a scan's last step), starts from the block's
+/// prefix `pre{i}[lin]` with `final == true` and stores nothing. `l` is the index type's literal
+/// suffix. The block arithmetic stays below `P.n`, so the 32-bit variant computes it exactly.
+fn ordered_range(k: &Kernel, l: &str, replay: bool) -> String {
+    let mut s = String::from("    if (lin < P.parts) {\n");
+    if replay {
+        for (i, (_, t)) in k.acc_fields().iter().enumerate() {
+            s.push_str(&format!(
+                "        a{i} = {};\n",
+                from_storage(*t, &format!("pre{i}[lin]"))
+            ));
+        }
+        s.push_str("        rk_fin = true;\n");
+    }
+    s.push_str(&format!(
+        "        let base = P.n / P.parts;\n        let rem = P.n % P.parts;\n        let lo = lin * base + select(rem, lin, lin < rem);\n        var hi = lo + base;\n        if (lin < rem) {{ hi = hi + 1{l}; }}\n        for (var idx = lo; idx < hi; idx = idx + 1{l}) {{ w0 = P.begin + idx; rk_work(); }}\n"
+    ));
+    let stores = if replay { 0 } else { k.acc_fields().len() };
+    for (i, (_, t)) in k.acc_fields().iter().enumerate().take(stores) {
         s.push_str(&format!(
             "        out{i}[lin] = {};\n",
             to_storage(*t, &format!("a{i}"))
@@ -237,19 +249,27 @@ fn header(wg: u32) -> String {
 pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<String> {
     let wg = opts.wg;
     let fields = k.acc_fields();
-    if let Entry::Team { reduce, shape } = opts.entry {
-        if reduce {
-            check_joins(k, &opts.joins)?;
-        }
-        return super::team::entry(
-            k,
-            &shape,
-            reduce.then_some(opts.joins.as_slice()),
-            opts.width == IndexWidth::W32,
-        );
+    if let Entry::Team {
+        reduce,
+        ordered,
+        shape,
+    } = opts.entry
+    {
+        let red = match (reduce, ordered) {
+            (false, _) => None,
+            (true, true) => Some(super::team::TeamReduce::Ordered),
+            (true, false) => {
+                check_joins(k, &opts.joins)?;
+                Some(super::team::TeamReduce::Tree(opts.joins.as_slice()))
+            }
+        };
+        return super::team::entry(k, &shape, red, opts.width == IndexWidth::W32);
     }
     // The ordered mode joins nothing on the device: it has no joins and no workgroup tree.
-    let tree = !matches!(opts.entry, Entry::For | Entry::Ordered { .. });
+    let tree = !matches!(
+        opts.entry,
+        Entry::For | Entry::Ordered { .. } | Entry::OrderedScan
+    );
     if tree {
         check_joins(k, &opts.joins)?;
     }
@@ -283,8 +303,8 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
     match k.work {
         WorkKind::Range => {
             s.push_str(&format!("    let lin = {ity}(g) * {wg}{l} + {ity}(li);\n"));
-            if matches!(opts.entry, Entry::Ordered { .. }) {
-                s.push_str(&ordered_range(k, l));
+            if matches!(opts.entry, Entry::Ordered { .. } | Entry::OrderedScan) {
+                s.push_str(&ordered_range(k, l, opts.entry == Entry::OrderedScan));
             } else if opts.entry == Entry::Reduce {
                 // Grid-stride fold, four items per trip so that their loads are in flight
                 // together; the items are still folded one by one in index order.
@@ -332,7 +352,7 @@ pub(crate) fn emit_entry(k: &Kernel, opts: &EmitOptions, _h: &mut Helpers) -> R<
         WorkKind::Team => unreachable!(),
     }
     match opts.entry {
-        Entry::For | Entry::Team { .. } | Entry::Ordered { .. } => {}
+        Entry::For | Entry::Team { .. } | Entry::Ordered { .. } | Entry::OrderedScan => {}
         Entry::Reduce | Entry::ScanTotals => {
             for (i, (_, t)) in fields.iter().enumerate() {
                 s.push_str(&sh_store(i, *t));

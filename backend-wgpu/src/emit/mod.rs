@@ -55,6 +55,11 @@ pub enum Entry {
         /// `Iterate::Left` (MDRange only).
         left: bool,
     },
+    /// `parallel_scan` with a reducer whose join is host code, its last step (the slow path of
+    /// `rokkos_core::device::ordered`; the first is [`Entry::Ordered`]): invocation `t` replays
+    /// block `t` of the range in order with `final == true`, from the block's exclusive prefix
+    /// `pre{i}[t]`, which the host joined from the first step's partials.
+    OrderedScan,
     /// `parallel_scan` pass 1: block totals (body with `final == false`).
     ScanTotals,
     /// `parallel_scan` pass 2: rescan inside the block from the block's prefix, then the body with
@@ -64,6 +69,11 @@ pub enum Entry {
     Team {
         /// `reduce_team`: per-workgroup partials of the accumulators.
         reduce: bool,
+        /// With `reduce`, a reducer whose join is host code (the ordered-partials mode for
+        /// teams, `rokkos_core::device::ordered`): workgroup `g` runs the league ranks of league
+        /// block `g` of `P.parts`, each invocation keeping its accumulators across them, and
+        /// stores them as partial `g * wg + li`; no device join.
+        ordered: bool,
         /// Team size, vector length, lanes and scratch pools.
         shape: team::TeamShape,
     },

@@ -663,12 +663,24 @@ pub(crate) fn extent(cx: &Cx<'_>, id: ScratchId, dim: u32) -> String {
     }
 }
 
+/// How a team reduction's accumulators leave the workgroup.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum TeamReduce<'a> {
+    /// Joined in a workgroup tree by these joins into partial `g` (the league strided over the
+    /// workgroups).
+    Tree(&'a [rokkos_core::reducer::JoinKind]),
+    /// The ordered-partials mode (`rokkos_core::device::ordered`): workgroup `g` runs league
+    /// block `g` of `P.parts` (`block_bounds(P.league, P.parts, g)`, in order), and invocation
+    /// `li` stores its accumulators as partial `g * wg + li`, unjoined.
+    Ordered,
+}
+
 /// The module-scope arrays and the entry point of a team kernel.
 /// `w32`: the 32-bit variant, whose team queries and pool positions are `u32`.
 pub(crate) fn entry(
     k: &Kernel,
     sh: &TeamShape,
-    reduce: Option<&[rokkos_core::reducer::JoinKind]>,
+    reduce: Option<TeamReduce<'_>>,
     w32: bool,
 ) -> R<String> {
     let il = |x: u64| ix_lit(x, w32);
@@ -685,7 +697,7 @@ pub(crate) fn entry(
             w0.max(1)
         ));
     }
-    if reduce.is_some() {
+    if let Some(TeamReduce::Tree(_)) = reduce {
         for (i, (_, t)) in fields.iter().enumerate() {
             s.push_str(&format!(
                 "var<workgroup> sh{i}: array<{}, {p2}>;\n",
@@ -719,12 +731,29 @@ pub(crate) fn entry(
             il(q as u64)
         ));
     }
+    let gw = widen("g");
+    if let Some(TeamReduce::Ordered) = reduce {
+        // League block `g` (`rokkos_core::device::ordered::block_bounds`); the arithmetic stays
+        // below the league size. Every bound is workgroup-uniform, so the barriers are too.
+        s.push_str(&format!(
+            "    var lr = {z};\n    var lr_end = {z};\n    if ({gw} < P.parts) {{\n        let base = P.league / P.parts;\n        let rem = P.league % P.parts;\n        lr = {gw} * base + select(rem, {gw}, {gw} < rem);\n        lr_end = lr + base;\n        if ({gw} < rem) {{ lr_end = lr_end + {one}; }}\n    }}\n    loop {{\n        if (lr >= lr_end) {{ break; }}\n        t_lr = lr;\n{reset}        rk_work();\n        storageBarrier();\n        workgroupBarrier();\n        lr = lr + {one};\n    }}\n    if ({gw} < P.parts) {{\n",
+            z = il(0),
+            one = il(1),
+        ));
+        for (i, (_, t)) in fields.iter().enumerate() {
+            s.push_str(&format!(
+                "        out{i}[g * {wg}u + li] = {};\n",
+                super::entry::to_storage(*t, &format!("a{i}"))
+            ));
+        }
+        s.push_str("    }\n}\n");
+        return Ok(s);
+    }
     s.push_str(&format!(
-        "    var lr = {};\n    loop {{\n        if (lr >= P.league) {{ break; }}\n        t_lr = lr;\n{reset}        rk_work();\n        storageBarrier();\n        workgroupBarrier();\n        lr = lr + {};\n    }}\n",
-        widen("g"),
+        "    var lr = {gw};\n    loop {{\n        if (lr >= P.league) {{ break; }}\n        t_lr = lr;\n{reset}        rk_work();\n        storageBarrier();\n        workgroupBarrier();\n        lr = lr + {};\n    }}\n",
         widen("ng")
     ));
-    if let Some(joins) = reduce {
+    if let Some(TeamReduce::Tree(joins)) = reduce {
         for (i, (_, t)) in fields.iter().enumerate() {
             s.push_str(&super::entry::sh_store(i, *t));
         }

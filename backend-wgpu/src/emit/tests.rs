@@ -810,7 +810,11 @@ fn team_constructs_validate() {
             for (t, v) in [(1, 1), (4, 1), (3, 4), (32, 8)] {
                 let shape = team_shape(t, v, lanes);
                 let opts = EmitOptions {
-                    entry: Entry::Team { reduce, shape },
+                    entry: Entry::Team {
+                        reduce,
+                        ordered: false,
+                        shape,
+                    },
                     wg: shape.wg(),
                     joins: if reduce {
                         vec![JoinKind::Op(ReducerKind::Sum)]
@@ -839,6 +843,7 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
     let opts = EmitOptions {
         entry: Entry::Team {
             reduce: false,
+            ordered: false,
             shape,
         },
         wg: shape.wg(),
@@ -1302,7 +1307,11 @@ fn team_kernels_emit_a_32_bit_variant_without_int64() {
             for (t, v) in [(1, 1), (4, 1), (3, 4), (32, 8)] {
                 let shape = team_shape(t, v, lanes);
                 let opts = |width| EmitOptions {
-                    entry: Entry::Team { reduce, shape },
+                    entry: Entry::Team {
+                        reduce,
+                        ordered: false,
+                        shape,
+                    },
                     wg: shape.wg(),
                     joins: if reduce {
                         vec![JoinKind::Op(ReducerKind::Sum)]
@@ -1347,6 +1356,7 @@ fn team_kernels_emit_a_32_bit_variant_without_int64() {
         &info,
         Entry::Team {
             reduce: false,
+            ordered: false,
             shape,
         },
         &[],
@@ -1457,4 +1467,90 @@ fn a_launch_proven_flat_index_emits_without_int64() {
     let e64 = emit(&k, &info, &opts(IndexWidth::W64), Caps::ALL).expect("emits");
     naga_check(&e64.source);
     assert!(wide_words(&e64.source) > 0);
+
+/// The team entry of the ordered-partials mode: workgroup `g` runs league block `g` of
+/// `P.parts` (`rokkos_core::device::ordered::block_bounds`) with workgroup-uniform bounds, and
+/// each invocation stores its accumulator as partial `g * wg + li`, with no workgroup tree; it
+/// validates in both widths, the 32-bit one without SHADER_INT64.
+#[test]
+fn ordered_team_entry_runs_a_league_block_per_workgroup() {
+    use rokkos_core::emit::width::IndexWidth;
+    for lanes in [false, true] {
+        let shape = team_shape(3, 4, lanes);
+        let opts = |width| EmitOptions {
+            entry: Entry::Team {
+                reduce: true,
+                ordered: true,
+                shape,
+            },
+            wg: shape.wg(),
+            joins: vec![],
+            addr32: true,
+            in_bounds: Proven::NONE,
+            width,
+            splits: vec![],
+        };
+        let k = team_kernel(false, true);
+        let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+        let e = emit(&k, &info, &opts(IndexWidth::W64), Caps::ALL).expect("emits");
+        naga_check(&e.source);
+        let wg = shape.wg();
+        for want in [
+            "let base = P.league / P.parts;".to_string(),
+            "lr = u64(g) * base + select(rem, u64(g), u64(g) < rem);".to_string(),
+            "if (lr >= lr_end) { break; }".to_string(),
+            format!("out0[g * {wg}u + li] = a0;"),
+        ] {
+            assert!(e.source.contains(&want), "no `{want}` in\n{}", e.source);
+        }
+        assert!(!e.source.contains("var<workgroup> sh0"), "{}", e.source);
+        assert!(e.params.fields.iter().any(|f| f.name == "parts"));
+        let k = team_kernel32(false, true);
+        let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
+        let small = Caps {
+            f64: false,
+            int64: false,
+            atomic64: false,
+        };
+        let e = emit(&k, &info, &opts(IndexWidth::W32), small).expect("emits 32-bit");
+        naga_check_with(&e.source, naga::valid::Capabilities::empty());
+        assert!(
+            e.source
+                .contains("lr = g * base + select(rem, g, g < rem);"),
+            "{}",
+            e.source
+        );
+    }
+}
+
+/// The replay step of a scan whose join is host code: invocation `t` starts from its block's
+/// prefix `pre0[t]` with `final == true`, folds block `t` in order and stores no partial.
+#[test]
+fn ordered_scan_replays_a_block_from_its_prefix() {
+    let mut kb = KernelBuilder::new("prefix", WorkKind::Range);
+    let i = kb.work_index(0);
+    let partial = kb.scan_partial::<u32>("partial");
+    let a = kb.view::<u32>("a", 1, Access::ReadOnly);
+    let out = kb.view::<u32>("out", 1, Access::Writable);
+    let x = kb.let_("x", a.load(i.clone()));
+    let fin = kb.is_final();
+    kb.if_(fin);
+    kb.store(out, i, partial);
+    kb.end();
+    kb.acc_set(partial, partial.get() + x);
+    let k = kb.finish().unwrap();
+    let src = check(&k, Entry::OrderedScan, vec![]);
+    for want in [
+        "a0 = pre0[lin];\n        rk_fin = true;",
+        "let lo = lin * base + select(rem, lin, lin < rem);",
+        "w0 = P.begin + idx; rk_work();",
+    ] {
+        assert!(src.contains(want), "no `{want}` in\n{src}");
+    }
+    assert!(!src.contains("out0"), "{src}");
+    assert!(!src.contains("workgroupBarrier"), "{src}");
+    // The fold step is the ordered reduction's entry, `final == false`.
+    let src = check(&k, Entry::Ordered { left: false }, vec![]);
+    assert!(src.contains("rk_fin = false;"), "{src}");
+    assert!(src.contains("out0[lin] = a0;"), "{src}");
 }

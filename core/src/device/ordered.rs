@@ -18,10 +18,33 @@
 //!
 //! Every device backend spells [`block_bounds`] in its own language, and must spell exactly it:
 //! the emitters' tests compare their generated code's blocks with it.
+//!
+//! **Team policies** ([`team_blocks`]): the league is cut into `B` contiguous blocks of league
+//! ranks; launched team `g` runs the teams of block `g` one after the other, and each of its
+//! `W` invocations keeps its accumulators across them (from the identity) and stores them as
+//! partial `g * W + i`. The host joins the `B * W` partials in that order: league block by
+//! league block, and in a block invocation by invocation. That is the serial result exactly
+//! when, within each league block, the contributions joined out of order commute: in
+//! particular whenever one invocation per team contributes (a `single_team` or a
+//! `team_rank() == 0` guard, the usual way a team body adds to its reduction), and for any
+//! join where order only matters across teams. A kernel whose several threads each add to the
+//! accumulator in a nested range joins them thread by thread, as the built-in reducers' tree
+//! counts them, so a non-commutative join sees them in that order.
+//!
+//! **Scans** ([`scan_prefixes`]): the slow path of `parallel_scan` with a `Custom` reducer.
+//! Three steps and no device join: each block folds its items with `final == false` into a
+//! partial (the ordered reduction's entry), the host joins the partials in block order into
+//! each block's exclusive prefix and the total, and each block replays its items from its
+//! prefix with `final == true`, one thread per block, sequentially.
 
+use crate::error::Result;
 use crate::host_iter::TileGrid;
+use crate::ir::Value;
 use crate::policy::{Iterate, MDRangePolicy};
+use crate::reducer::{AccValue, Reducer};
 use std::ops::Range;
+
+use super::reduce::{to_value, Columns};
 
 /// Most partials of an ordered reduction: the threads that work, and the values read back and
 /// joined on the host (64 Ki; a few hundred KiB of read-back per accumulator field).
@@ -46,6 +69,40 @@ pub fn block_bounds(items: u64, p: u64, t: u64) -> Range<u64> {
     let (base, rem) = (items / p, items % p);
     let start = t * base + t.min(rem);
     start..start + base + u64::from(t < rem)
+}
+
+/// The number of league blocks `B` of an ordered team reduction over `league` teams on a launch
+/// of up to `teams` teams in flight with `invocations` invocations each: one block per launched
+/// team, at most one per league rank, and at most [`ORDERED_PARTIALS`] partials (`B *
+/// invocations`, at least one block); 0 exactly when the league is empty. Team `g`'s league
+/// ranks are [`block_bounds`]`(league, B, g)`.
+pub fn team_blocks(league: u64, teams: u64, invocations: u64) -> u64 {
+    let fit = (ORDERED_PARTIALS / invocations.max(1)).max(1);
+    blocks(league, teams).min(fit)
+}
+
+/// The exclusive prefix of each of the scan's block partials and the total, joined by
+/// `reducer` in block order from its identity: prefix `b` is the join of partials `0..b`. Each
+/// prefix comes as its accumulator field values, one `Vec` per field (column `f` holds field
+/// `f` of every prefix, as the device reads them), and the total as the Rust value.
+pub fn scan_prefixes<V: AccValue, Rd: Reducer<V>>(
+    parts: &Columns,
+    reducer: &Rd,
+) -> Result<(Vec<Vec<Value>>, V)> {
+    let mut acc = reducer.init();
+    let mut cols: Vec<Vec<Value>> = Vec::new();
+    let mut vals = Vec::new();
+    parts.for_each(|_, part| {
+        vals.clear();
+        acc.push_values(&mut vals);
+        cols.resize_with(vals.len(), Vec::new);
+        for (col, v) in cols.iter_mut().zip(&vals) {
+            col.push(*v);
+        }
+        reducer.join(&mut acc, to_value::<V>(part)?);
+        Ok(())
+    })?;
+    Ok((cols, acc))
 }
 
 /// The tiles of an ordered MDRange reduction: the host backends' tiles ([`TileGrid`]), so that
@@ -160,6 +217,37 @@ mod tests {
                 assert_eq!(walked, host, "tiles {tiles:?}, left {left}");
             }
         }
+    }
+
+    #[test]
+    fn team_blocks_fit_the_partials() {
+        assert_eq!(team_blocks(0, 64, 256), 0);
+        assert_eq!(team_blocks(1, 64, 256), 1);
+        assert_eq!(team_blocks(1000, 64, 256), 64);
+        assert_eq!(team_blocks(1000, 1024, 256), ORDERED_PARTIALS / 256);
+        // A team wider than the partials' cap still gets one block.
+        assert_eq!(team_blocks(7, 4, ORDERED_PARTIALS * 2), 1);
+        assert_eq!(team_blocks(7, 4, 0), 4);
+    }
+
+    /// Prefix `b` is the in-order join of partials before `b` (a non-commutative join: the
+    /// concatenation of decimal digits), and the total joins them all.
+    #[test]
+    fn scan_prefixes_are_exclusive_and_in_order() {
+        let digits = crate::Custom::new(0u64, |a: &mut u64, b: u64| {
+            let mut m = 1;
+            while m <= b {
+                m *= 10;
+            }
+            *a = *a * m.max(10) + b;
+        });
+        let parts = Columns::new(4, vec![[3u64, 1, 4, 1].map(Value::U64).to_vec()]);
+        let (cols, total) = scan_prefixes(&parts, &digits).unwrap();
+        assert_eq!(cols, vec![[0u64, 3, 31, 314].map(Value::U64).to_vec()]);
+        assert_eq!(total, 3141);
+        let (cols, total) = scan_prefixes(&Columns::new(0, vec![vec![]]), &digits).unwrap();
+        assert!(cols.iter().all(Vec::is_empty));
+        assert_eq!(total, 0);
     }
 
     #[test]

@@ -23,7 +23,8 @@ pub fn init_values<V: AccValue, Rd: Reducer<V>>(
         (Some(joins), init) => Ok((joins, init)),
         (None, _) => Err(unsupported(
             "user-defined (Custom) reducer here: its join is host code, which a device backend \
-             runs only for Range and MDRange reductions (the ordered-partials mode)",
+             runs only in the ordered-partials mode (Range, MDRange and team reductions, range \
+             scans)",
         )),
     }
 }
@@ -99,6 +100,17 @@ pub fn decode_column(t: ScalarType, size: usize, bytes: &[u8], count: usize) -> 
             .map(|c| Value::from_bits(t, u32::from_le_bytes(c.try_into().expect("4 bytes")) as u64))
             .collect()
     }
+}
+
+/// Values stored as little-endian words of `size` bytes each (4 or 8; a value's low bytes when
+/// `size` is 4): the inverse of [`decode_column`], for values the host uploads (a scan's
+/// prefixes).
+pub fn encode_column(vals: &[Value], size: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(vals.len() * size);
+    for v in vals {
+        out.extend_from_slice(&v.to_bits().to_le_bytes()[..size]);
+    }
+    out
 }
 
 /// The element index at which a device join may write the result of `parallel_reduce_into` into

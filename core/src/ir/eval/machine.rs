@@ -3,10 +3,12 @@
 
 use super::ops;
 use super::{check_work, ArgValue, EvalError, ViewArg, WorkSet};
+use crate::host_iter::TileGrid;
 use crate::ir::expr::{AccField, AtomicAccess, Expr, FuncId, LocalId};
 use crate::ir::ops::{BinaryOp, LogicOp, ScratchScope, TeamQuery, ViewRef};
 use crate::ir::stmt::{ArrayInit, Block, LocalDecl, Stmt};
 use crate::ir::{Kernel, ScalarType, Value};
+use crate::policy::{Iterate, MDRangePolicy};
 
 type R<T> = Result<T, EvalError>;
 
@@ -72,6 +74,60 @@ struct Machine<'k, 'v, 'a> {
     /// Bytes taken from the current team's scratch arena, per level.
     scratch_used: [u64; 2],
     scratch_cap: Option<[u64; 2]>,
+}
+
+/// Calls `f` with every point of the box `begin..end` cut into `tile`s (0: the host backends'
+/// choice), in the host backends' order (the one [`TileGrid`] walk, whatever the rank); the first
+/// error ends the walk and is returned.
+fn md_walk(
+    begin: &[u64],
+    end: &[u64],
+    tile: &[u64],
+    order: Iterate,
+    mut f: impl FnMut(Vec<u64>) -> R<()>,
+) -> R<()> {
+    fn walk<const N: usize>(
+        corners: [[usize; N]; 3],
+        order: Iterate,
+        f: &mut dyn FnMut(Vec<u64>) -> R<()>,
+    ) -> R<()> {
+        let [b, e, t] = corners;
+        let grid = TileGrid::new(&MDRangePolicy::new(&(), b, e).tile(t).iterate(order));
+        let mut out = Ok(());
+        for q in 0..grid.len() {
+            grid.for_each_in_tile(q, |i| {
+                if out.is_ok() {
+                    out = f(i.iter().map(|&x| x as u64).collect());
+                }
+            });
+            out.clone()?;
+        }
+        out
+    }
+    fn corners<const N: usize>(vs: [&[u64]; 3]) -> R<[[usize; N]; 3]> {
+        let mut c = [[0usize; N]; 3];
+        for (dst, v) in c.iter_mut().zip(vs) {
+            for (d, &x) in dst.iter_mut().zip(v) {
+                *d = usize::try_from(x).map_err(|_| {
+                    EvalError::BadArguments(format!("MDRange bound {x} past usize"))
+                })?;
+            }
+        }
+        Ok(c)
+    }
+    let vs = [begin, end, tile];
+    let f: &mut dyn FnMut(Vec<u64>) -> R<()> = &mut f;
+    match begin.len() {
+        1 => walk::<1>(corners(vs)?, order, f),
+        2 => walk::<2>(corners(vs)?, order, f),
+        3 => walk::<3>(corners(vs)?, order, f),
+        4 => walk::<4>(corners(vs)?, order, f),
+        5 => walk::<5>(corners(vs)?, order, f),
+        6 => walk::<6>(corners(vs)?, order, f),
+        7 => walk::<7>(corners(vs)?, order, f),
+        8 => walk::<8>(corners(vs)?, order, f),
+        n => Err(EvalError::BadArguments(format!("an MDRange of rank {n}"))),
+    }
 }
 
 /// Runs every work item of `work`; returns the accumulator fields.
@@ -155,21 +211,22 @@ pub(super) fn run(
             }
         }
         WorkSet::MDRange { begin, end } => {
-            if begin.iter().zip(end).all(|(b, e)| b < e) {
-                let mut idx = begin.clone();
-                'items: loop {
-                    m.work = idx.clone();
-                    m.item()?;
-                    for k in (0..idx.len()).rev() {
-                        idx[k] += 1;
-                        if idx[k] < end[k] {
-                            continue 'items;
-                        }
-                        idx[k] = begin[k];
-                    }
-                    break;
-                }
-            }
+            let tile = vec![0; begin.len()];
+            md_walk(begin, end, &tile, Iterate::Right, |idx| {
+                m.work = idx;
+                m.item()
+            })?;
+        }
+        WorkSet::TiledMDRange {
+            begin,
+            end,
+            tile,
+            order,
+        } => {
+            md_walk(begin, end, tile, *order, |idx| {
+                m.work = idx;
+                m.item()
+            })?;
         }
         WorkSet::League {
             league_size,

@@ -8,7 +8,8 @@
 //! with the message Rust's panic prints, an index outside a View's extents is
 //! [`EvalError::OutOfBounds`], casts are Rust's `as`, math functions are the Rust methods (with
 //! the choices Rust leaves open pinned down in [`crate::ir::ops::math`]). Work items run in order (an MDRange in
-//! row-major order, the last index fastest); a league runs team by team with team size 1, so nested
+//! the host backends' order, [`crate::host_iter::TileGrid`]: tile after tile, each tile's points in the
+//! policy's [`Iterate`](crate::Iterate) order; row-major for default tiles); a league runs team by team with team size 1, so nested
 //! ranges run sequentially, `single` runs once, broadcasts return their value and barriers do nothing,
 //! like the host backends. A scan runs one pass with the final flag set. Scratch Views are
 //! zero-filled at allocation.
@@ -216,12 +217,27 @@ pub enum WorkSet {
         /// Exclusive end.
         end: u64,
     },
-    /// The box `begin[k]..end[k]` (an `MDRangePolicy`).
+    /// The box `begin[k]..end[k]` (an `MDRangePolicy` with its default tiles), in row-major
+    /// order, the last index fastest.
     MDRange {
         /// First index per dimension.
         begin: Vec<u64>,
         /// Exclusive end per dimension.
         end: Vec<u64>,
+    },
+    /// The box `begin[k]..end[k]` cut into tiles (an `MDRangePolicy` with explicit tiles or
+    /// [`Iterate::Left`](crate::Iterate::Left)), visited as the host backends visit it
+    /// ([`crate::host_iter::TileGrid`]): tile after tile, each tile's points in `order`. A
+    /// reduction whose join is not commutative folds in exactly their order.
+    TiledMDRange {
+        /// First index per dimension.
+        begin: Vec<u64>,
+        /// Exclusive end per dimension.
+        end: Vec<u64>,
+        /// Tile extent per dimension (0: the host backends' choice).
+        tile: Vec<u64>,
+        /// Which index moves fastest.
+        order: crate::Iterate,
     },
     /// `league_size` teams of one thread (a `TeamPolicy`).
     League {
@@ -293,6 +309,12 @@ fn check_work(kernel: &Kernel, work: &WorkSet) -> Result<(), EvalError> {
         (WorkKind::MDRange(n), WorkSet::MDRange { begin, end }) => {
             begin.len() == n as usize && end.len() == n as usize
         }
+        (
+            WorkKind::MDRange(n),
+            WorkSet::TiledMDRange {
+                begin, end, tile, ..
+            },
+        ) => [begin, end, tile].iter().all(|v| v.len() == n as usize),
         _ => false,
     };
     if ok {

@@ -339,10 +339,14 @@ fn range_work(begin: usize, end: usize) -> WorkSet {
     }
 }
 
-fn md_work<const N: usize>(begin: [usize; N], end: [usize; N]) -> WorkSet {
-    WorkSet::MDRange {
-        begin: begin.iter().map(|&b| b as u64).collect(),
-        end: end.iter().map(|&e| e as u64).collect(),
+/// The work of `policy`, visited as the host backends visit it (its tiles and order).
+fn md_work<const N: usize>(policy: &MDRangePolicy<IrEval, N>) -> WorkSet {
+    let wide = |xs: [usize; N]| xs.iter().map(|&x| x as u64).collect();
+    WorkSet::TiledMDRange {
+        begin: wide(policy.begin()),
+        end: wide(policy.end()),
+        tile: wide(policy.tiles()),
+        order: policy.order(),
     }
 }
 
@@ -381,7 +385,7 @@ impl ExecutionSpace for IrEval {
         K: ForKernel<MDWork<N>, Space = EvalMemory> + KernelIr,
     {
         let p = l.policy();
-        launch(&l, md_work(p.begin(), p.end()), Run::For).map(drop)
+        launch(&l, md_work(p), Run::For).map(drop)
     }
     fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
@@ -414,7 +418,7 @@ impl ExecutionSpace for IrEval {
     {
         let init = init_values(reducer);
         let p = l.policy();
-        let work = md_work(p.begin(), p.end());
+        let work = md_work(p);
         result_value(K::NAME, &launch(&l, work, Run::Reduce(&init))?)
     }
     fn reduce_team<K, Rd>(

@@ -133,6 +133,58 @@ fn md_range_any_layout() {
     }
 }
 
+/// A tiled MDRange (explicit tiles, either order) is evaluated in the host backends' order
+/// (`TileGrid`), which a reduction with a non-commutative accumulator (`h = h * 31 + code`)
+/// tells apart from the row-major order of an untiled box.
+#[test]
+fn tiled_md_range_runs_in_the_host_order() {
+    use crate::host_iter::TileGrid;
+    use crate::policy::{Iterate, MDRangePolicy};
+    let mut k = KernelBuilder::new("order_hash", WorkKind::MDRange(2));
+    let (i, j) = (k.work_index(0), k.work_index(1));
+    let h = k.acc::<u64>("h");
+    let code = (i * crate::ir::build::Expr::lit(100usize) + j).cast::<u64>();
+    k.acc_set(h, h.get().wrapping_mul(31u64) + code);
+    let kernel = k.finish().unwrap();
+    let hash = |points: &[[usize; 2]]| {
+        points.iter().fold(0u64, |h, p| {
+            h.wrapping_mul(31).wrapping_add((p[0] * 100 + p[1]) as u64)
+        })
+    };
+    let (b, e) = ([1usize, 2usize], [9usize, 7usize]);
+    let row_major: Vec<[usize; 2]> = (b[0]..e[0])
+        .flat_map(|x| (b[1]..e[1]).map(move |y| [x, y]))
+        .collect();
+    for order in [Iterate::Right, Iterate::Left] {
+        for tile in [[3, 2], [2, 4], [0, 0]] {
+            let grid = TileGrid::new(&MDRangePolicy::new(&(), b, e).tile(tile).iterate(order));
+            let mut host = Vec::new();
+            for t in 0..grid.len() {
+                grid.for_each_in_tile(t, |p| host.push(p));
+            }
+            let work = WorkSet::TiledMDRange {
+                begin: b.iter().map(|&x| x as u64).collect(),
+                end: e.iter().map(|&x| x as u64).collect(),
+                tile: tile.iter().map(|&x| x as u64).collect(),
+                order,
+            };
+            let got = eval_reduce(&kernel, &work, &mut [], &[Value::U64(0)]).unwrap();
+            assert_eq!(got, vec![Value::U64(hash(&host))], "{tile:?} {order:?}");
+            // Only default tiles in the row-major order visit the rows in order; elsewhere the
+            // row-major walk (what the evaluator did for every MDRange) folds another value.
+            let rows = tile == [0, 0] && order == Iterate::Right;
+            assert_eq!(host == row_major, rows, "{tile:?} {order:?}");
+            assert_eq!(hash(&host) == hash(&row_major), rows, "{tile:?} {order:?}");
+        }
+    }
+    let work = WorkSet::MDRange {
+        begin: vec![1, 2],
+        end: vec![9, 7],
+    };
+    let got = eval_reduce(&kernel, &work, &mut [], &[Value::U64(0)]).unwrap();
+    assert_eq!(got, vec![Value::U64(hash(&row_major))]);
+}
+
 #[test]
 fn team_kernel_with_scratch_reduce_single() {
     let (teams, m) = (5usize, 6usize);
