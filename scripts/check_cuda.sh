@@ -12,7 +12,7 @@ REF=${ROKKOS_REFERENCE:-../shared/reference}
 PTXAS=${ROKKOS_PTXAS:-ptxas}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-unlaunch() { sed -E 's/([A-Za-z_][A-Za-z0-9_]*)<<<([^>]*)>>>/cuda_stub_launch(\2), \1/g' "$1"; }
+unlaunch() { sed -E 's/([A-Za-z_][A-Za-z0-9_]*(<[A-Za-z0-9_]*>)?)<<<([^>]*)>>>/cuda_stub_launch(\3), \1/g' "$1"; }
 for f in scripts/yax.cu scripts/cg.cu; do
     b=$(basename "$f" .cu)
     python3 - "$f" "$tmp/$b.ptx" <<'PY'
