@@ -205,7 +205,10 @@ fn main() -> ExitCode {
         );
     }
     if run.result != want {
-        eprintln!("yax: result {} differs from the host loop's {want}", run.result);
+        eprintln!(
+            "yax: result {} differs from the host loop's {want}",
+            run.result
+        );
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
