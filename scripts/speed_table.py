@@ -254,7 +254,7 @@ def toast(d):
     if every:
         print("every TOAST result matched the serial reference: %s" % every[-1]["all_results_match_serial_reference"])
     elif not js:
-        print("(no toast.log)")
+        print("(no TOAST results in toast.log)")
 
 
 def main():
