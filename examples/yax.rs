@@ -61,13 +61,13 @@ fn yax(team: &TeamMember, acc: &mut f64, a: View<f64, 2>, x: View<f64>, y: View<
     });
 }
 
-struct Args {
-    backend: String,
-    rows: usize,
-    cols: usize,
-    vector: usize,
-    reps: usize,
-    json: bool,
+pub(crate) struct Args {
+    pub(crate) backend: String,
+    pub(crate) rows: usize,
+    pub(crate) cols: usize,
+    pub(crate) vector: usize,
+    pub(crate) reps: usize,
+    pub(crate) json: bool,
 }
 
 const USAGE: &str = "usage: yax [--backend serial|rayon|wgpu|cuda] [--rows N] [--cols M] [--vector V] [--reps R] [--json]";
@@ -107,7 +107,7 @@ fn parse_args() -> Result<Args, String> {
 }
 
 /// `yᵀ A x` by a plain host loop over the element formulas: the independent expectation.
-fn expected(rows: usize, cols: usize) -> f64 {
+pub(crate) fn expected(rows: usize, cols: usize) -> f64 {
     let x: Vec<f64> = (0..cols).map(x_elem).collect();
     (0..rows)
         .map(|j| y_elem(j) * (0..cols).map(|i| a_elem(j, i) * x[i]).sum::<f64>())
@@ -115,13 +115,13 @@ fn expected(rows: usize, cols: usize) -> f64 {
 }
 
 /// Timings (seconds per yAx) and the last result, with the backend's name.
-struct Run {
-    secs: Vec<f64>,
-    result: f64,
-    backend: String,
+pub(crate) struct Run {
+    pub(crate) secs: Vec<f64>,
+    pub(crate) result: f64,
+    pub(crate) backend: String,
 }
 
-struct Yax<'a>(&'a Args);
+pub(crate) struct Yax<'a>(pub(crate) &'a Args);
 
 impl SpaceVisitor for Yax<'_> {
     type Output = rokkos::Result<Run>;
