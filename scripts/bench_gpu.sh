@@ -126,7 +126,10 @@ if [ "$MODE" = speed ]; then
         fi
     done
     if has toast; then
-        step $S/toast 400 "$J" env ROKKOS_PROFILE=timer ./rokkos-toast --backend cuda --json
+        # The kernel timer fences after each launch (ms-long kernels: a few us each) and prints
+        # its table at exit; its JSON lines go into the archive.
+        step $S/toast 400 "$J" env ROKKOS_PROFILE=timer ROKKOS_PROFILE_JSON="$OUT/$S/toast_timer.jsonl" \
+            ./rokkos-toast --backend cuda --json
         grep -avE '^\{' "$OUT/$S/toast.log" | tail -40
     fi
     echo
