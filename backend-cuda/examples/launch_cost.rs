@@ -194,7 +194,21 @@ fn measure(a: &Args) -> Result<Measured, String> {
     raw("cuStreamSynchronize", stream.synchronize())?;
     let first_raw_ms = t0.elapsed().as_secs_f64() * 1e3;
 
-    // 2. Interleaved rounds.
+    // 2. Interleaved rounds, after one launch of each kernel, so that no round pays a compile.
+    parallel_for(
+        "launch_cost::empty",
+        RangePolicy::new(&gpu, 0..1),
+        empty(&x),
+    )
+    .map_err(r)?;
+    let _: f64 = parallel_reduce(
+        "launch_cost::element",
+        RangePolicy::new(&gpu, 0..1),
+        element(&x),
+        Sum,
+    )
+    .map_err(r)?;
+    gpu.fence().map_err(r)?;
     let mut s = Samples::default();
     let mut out = [0.0f64];
     for _ in 0..a.rounds {
