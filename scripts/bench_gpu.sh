@@ -14,7 +14,27 @@
 # Logs go to $OUT (one per step, then logs.tgz); the table is printed last.
 # `bash .gpu/run.sh wgpu` runs the wgpu benchmark instead (needs wgpu-triad: prepare with
 # ROKKOS_GPU_WGPU=1): the wgpu tests on the NVIDIA Vulkan driver, then three interleaved rounds of
-# the CUDA reference, the raw wgpu reference and rokkos BabelStream on wgpu, with the ratios.
+# the CUDA reference, the raw wgpu reference and rokkos BabelStream on wgpu (and on cuda, for the
+# dot), with the ratios.
+# `bash .gpu/run.sh speed [PARTS]` measures issue 16's CUDA table: ROUNDS (3) interleaved rounds
+# of each rokkos program and its reference, then the TOAST benchmark once; the table
+# (scripts/speed_table.py) is printed last and kept in $OUT/speed_table.txt. PARTS (default all:
+# "stream launch yax cg toast") picks a subset, e.g. `run.sh speed "yax cg"`. SPEED_BUDGET (560 s)
+# bounds the whole run: a step that would start later is skipped, one that would end later gets
+# the time left, so that the table always comes back within the device's 10-minute limit.
+#   stream: stream.cu's own main (f64 and f32 at 2^25, f64 at 2^28, launch figures), f32 at 2^28
+#           and the host-timed kernels (scripts/stream_n.cu includes stream.cu), against
+#           babelstream --backend cuda at 2^25 and 2^28, f64 and f32;
+#   launch: backend-cuda's launch_cost example (empty kernel async and with a fence, a one-element
+#           parallel_reduce, raw cudarc beside each), twice per round with one fresh kernel cache
+#           folder: the first process's first launch compiles, the second's reads the disk cache;
+#   yax:    examples/yax.rs (TeamPolicy) against scripts/yax.cu, 2^14 x 2^14 f64;
+#   cg:     examples/cg.rs against scripts/cg.cu, n = 2048, to convergence;
+#   toast:  rokkos-toast --backend cuda in the benchmark configuration, every kernel checked
+#           against the serial reference, with the kernel timer (ROKKOS_PROFILE=timer).
+# `bash .gpu/run.sh host` runs scripts/bench_host.sh on the GPU machine's CPU (issue 12) with the
+# rokkos host programs prepare_gpu.sh built for x86-64-v3 and the OpenMP references compiled
+# there with gcc (when the machine has none, it says so and stops); THREADS defaults to 16.
 set -u
 OUT=${OUT:-/tmp/rokkos-gpu-out}
 mkdir -p "$OUT"
@@ -29,11 +49,23 @@ nvidia-smi -L
 ROWS=()
 # step NAME SECONDS PATTERN CMD...: runs CMD with a time limit, its output in $OUT/NAME.log, and
 # records a table row with the result and the last log line matching PATTERN.
+# NAME may hold folders (created under $OUT). When DEADLINE (epoch seconds) is set, a step that
+# would start after it is skipped and one that would end after it gets the time left.
 step() {
     local name=$1 limit=$2 pat=$3
     shift 3
     local log=$OUT/$name.log t0
     t0=$(date +%s)
+    mkdir -p "$(dirname "$log")"
+    if [ -n "${DEADLINE:-}" ]; then
+        local left=$((DEADLINE - t0))
+        if [ "$left" -le 5 ]; then
+            ROWS+=("$(printf '%-26s %-14s %5ss  %s' "$name" "SKIPPED" 0 "no time left (SPEED_BUDGET)")")
+            echo "${ROWS[${#ROWS[@]}-1]}"
+            return
+        fi
+        [ "$left" -lt "$limit" ] && limit=$left
+    fi
     timeout "$limit" "$@" > "$log" 2>&1
     local rc=$?
     local res=ok
@@ -51,7 +83,78 @@ table() {
     for r in "${ROWS[@]}"; do echo "$r"; done
 }
 
-if [ "${1:-}" != wgpu ]; then
+MODE=${1:-check}
+if [ "$MODE" = speed ]; then
+    START=$(date +%s)
+    DEADLINE=$((START + ${SPEED_BUDGET:-560}))
+    PARTS=${2:-stream launch yax cg toast}
+    ROUNDS=${ROUNDS:-3}
+    has() { case " $PARTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+    export ROKKOS_REQUIRE_NVRTC=1 ROKKOS_PTXAS=/usr/local/cuda/bin/ptxas
+    export ROKKOS_CUDA_CACHE_DIR=/tmp/rokkos-speed-cache
+    S=speed
+    NVCC=(nvcc -O3 -arch=sm_90)
+    has stream && step $S/nvcc_stream_n 120 'error' "${NVCC[@]}" -I. stream_n.cu -o stream_n
+    has yax && step $S/nvcc_yax 120 'error' "${NVCC[@]}" yax.cu -o yax_ref
+    has cg && step $S/nvcc_cg 120 'error' "${NVCC[@]}" cg.cu -o cg_ref
+    J='^\{|rror|panicked'
+    for r in $(seq "$ROUNDS"); do
+        R=$S/r$r
+        if has stream; then
+            step "$R/stream" 60 'round trip' ./stream_n
+            step "$R/stream_f32_28" 60 'triad' ./stream_n f32 268435456
+            step "$R/stream_host" 90 'triad' ./stream_n host f64 33554432 f32 33554432 f64 268435456 f32 268435456
+            for n in 25 28; do
+                for t in f64 f32; do
+                    step "$R/bs_${t}_$n" 90 "$J" ./babelstream --backend cuda --dtype $t --n $((1 << n)) --reps 100 --json
+                done
+            done
+        fi
+        if has launch; then
+            # A fresh cache folder per round: the first process compiles, the second reads it.
+            rm -rf "/tmp/rokkos-first-$r"
+            step "$R/launch" 60 "$J" env ROKKOS_CUDA_CACHE_DIR="/tmp/rokkos-first-$r" ./launch_cost --json
+            step "$R/launch_warm" 30 "$J" env ROKKOS_CUDA_CACHE_DIR="/tmp/rokkos-first-$r" ./launch_cost --rounds 1 --batch 100 --reps 100 --json
+        fi
+        if has yax; then
+            step "$R/yax" 60 "$J" ./yax --backend cuda --json
+            step "$R/yax_ref" 60 "$J" ./yax_ref
+        fi
+        if has cg; then
+            step "$R/cg" 90 "$J" ./cg --backend cuda --n 2048 --iters 40000 --json
+            step "$R/cg_ref" 90 "$J" ./cg_ref 2048 40000
+        fi
+    done
+    if has toast; then
+        # The kernel timer fences after each launch (ms-long kernels: a few us each) and prints
+        # its table at exit; its JSON lines go into the archive.
+        step $S/toast 400 "$J" env ROKKOS_PROFILE=timer ROKKOS_PROFILE_JSON="$OUT/$S/toast_timer.jsonl" \
+            ./rokkos-toast --backend cuda --json
+        grep -avE '^\{' "$OUT/$S/toast.log" | tail -40
+    fi
+    echo
+    echo "== steps: ${#ROWS[@]}, not ok:"
+    for r in "${ROWS[@]}"; do case "$r" in *" ok "*) ;; *) echo "$r" ;; esac; done
+    python3 speed_table.py "$OUT/$S" | tee "$OUT/speed_table.txt"
+    echo "speed run: $(( $(date +%s) - START )) s"
+    cd "$OUT" && tar czf speed_logs.tgz $S && rm -rf $S
+    exit 0
+fi
+
+if [ "$MODE" = host ]; then
+    export THREADS=${THREADS:-16}
+    lscpu | grep -E 'Model name|^CPU\(s\)|Thread|NUMA node\(s\)|L3' || true
+    if ! command -v gcc > /dev/null; then
+        echo "host: gcc is not installed on this machine, so the OpenMP references cannot be built here: no host comparison"
+        exit 1
+    fi
+    shift
+    # bench_host.sh's arguments ([n] [reps] [rounds]) follow `host`.
+    ROKKOS_HOST_BIN=$PWD/host ROKKOS_REFERENCE=$PWD/reference bash ./bench_host.sh "$@" 2>&1 | tee "$OUT/host.txt"
+    exit "${PIPESTATUS[0]}"
+fi
+
+if [ "$MODE" != wgpu ]; then
     export ROKKOS_REQUIRE_CUDA=1 ROKKOS_REQUIRE_NVRTC=1 ROKKOS_PTXAS=/usr/local/cuda/bin/ptxas
     export ROKKOS_CUDA_CACHE_DIR=/tmp/rokkos-cuda-cache
     T='test result|panicked'
@@ -69,12 +172,12 @@ if [ "${1:-}" != wgpu ]; then
         step "babelstream_cuda_$t" 120 '"triad"' ./babelstream --backend cuda --dtype $t --n $N --reps 50 --json
     done
     step cg_cuda 120 'cg on|cg:' ./cg --backend cuda --n 256 --iters 400
-    SAN="compute-sanitizer --error-exitcode 9"
+    SAN=(compute-sanitizer --error-exitcode 9)
     for tool in memcheck racecheck; do
         S='ERROR SUMMARY|RACECHECK SUMMARY|HAZARD|test result'
-        step "san_${tool}_babelstream" 180 "$S" $SAN --tool $tool ./babelstream --backend cuda --n 1048576 --reps 2
-        step "san_${tool}_reduce" 180 "$S" $SAN --tool $tool ./equivalence --exact reduce::float_dot::cuda reduce::reduce_into_rank0::cuda --test-threads=1
-        step "san_${tool}_scan" 180 "$S" $SAN --tool $tool ./equivalence --exact scan::prefix_sum_of_data::cuda --test-threads=1
+        step "san_${tool}_babelstream" 180 "$S" "${SAN[@]}" --tool $tool ./babelstream --backend cuda --n 1048576 --reps 2
+        step "san_${tool}_reduce" 180 "$S" "${SAN[@]}" --tool $tool ./equivalence --exact reduce::float_dot::cuda reduce::reduce_into_rank0::cuda --test-threads=1
+        step "san_${tool}_scan" 180 "$S" "${SAN[@]}" --tool $tool ./equivalence --exact scan::prefix_sum_of_data::cuda --test-threads=1
     done
     echo
     echo "== BabelStream on cuda vs the CUDA C reference (GB/s)"
@@ -109,28 +212,30 @@ PY
 fi
 
 [ -x wgpu-triad ] || { echo "wgpu-triad is missing: prepare with ROKKOS_GPU_WGPU=1"; exit 1; }
-nvcc -O3 -arch=sm_90 stream.cu -o stream > $OUT/nvcc.log 2>&1 || echo "nvcc failed"
-echo "== e2e"; ROKKOS_REQUIRE_WGPU=1 ./e2e --test-threads=1 > $OUT/e2e.log 2>&1; grep -E "^test |panicked|test result" $OUT/e2e.log | head -20
-echo "== team"; ROKKOS_REQUIRE_WGPU=1 ./team --test-threads=1 > $OUT/team.log 2>&1; grep -E "^test |panicked|test result" $OUT/team.log | head -20
-echo "== equivalence on wgpu (twice)"; for k in 1 2; do ROKKOS_REQUIRE_WGPU=1 ./equivalence wgpu > $OUT/equivalence$k.log 2>&1; grep -E "test result|^---- |skipped" $OUT/equivalence$k.log | head -20; done
-echo "== unit"; ./wgpu_unit > $OUT/unit.log 2>&1; tail -2 $OUT/unit.log
-echo "== math_f64"; [ -x math_f64 ] && ROKKOS_REQUIRE_WGPU=1 ./math_f64 --nocapture > $OUT/math_f64.log 2>&1; grep -Ei "ulp|test result|panicked" $OUT/math_f64.log | head -30
+nvcc -O3 -arch=sm_90 stream.cu -o stream > "$OUT"/nvcc.log 2>&1 || echo "nvcc failed"
+echo "== e2e"; ROKKOS_REQUIRE_WGPU=1 ./e2e --test-threads=1 > "$OUT"/e2e.log 2>&1; grep -E "^test |panicked|test result" "$OUT"/e2e.log | head -20
+echo "== team"; ROKKOS_REQUIRE_WGPU=1 ./team --test-threads=1 > "$OUT"/team.log 2>&1; grep -E "^test |panicked|test result" "$OUT"/team.log | head -20
+echo "== equivalence on wgpu (twice)"; for k in 1 2; do ROKKOS_REQUIRE_WGPU=1 ./equivalence wgpu > "$OUT"/equivalence$k.log 2>&1; grep -E "test result|^---- |skipped" "$OUT"/equivalence$k.log | head -20; done
+echo "== unit"; ./wgpu_unit > "$OUT"/unit.log 2>&1; tail -2 "$OUT"/unit.log
+echo "== math_f64"; [ -x math_f64 ] && ROKKOS_REQUIRE_WGPU=1 ./math_f64 --nocapture > "$OUT"/math_f64.log 2>&1; grep -Ei "ulp|test result|panicked" "$OUT"/math_f64.log | head -30
 echo "== f32 math (WGSL built-ins)"; [ -x wgpu_f32_math ] && ROKKOS_REQUIRE_WGPU=1 ./wgpu_f32_math --nocapture 2>&1 | grep -E "f32 |test result|panicked"
-echo "== cg"; [ -x cg ] && for b in wgpu; do ./cg --backend $b --n 1024 --iters 2000 2>&1; done
+echo "== cg"; [ -x cg ] && ./cg --backend wgpu --n 1024 --iters 2000 2>&1
 N=33554432
 for round in 1 2 3; do
-  mkdir -p $OUT/r$round
-  ./stream > $OUT/r$round/stream.txt 2>&1
-  ./wgpu-triad $N > $OUT/r$round/wgpu_triad.txt 2>&1
+  mkdir -p "$OUT"/r$round
+  ./stream > "$OUT"/r$round/stream.txt 2>&1
+  ./wgpu-triad $N > "$OUT"/r$round/wgpu_triad.txt 2>&1
   for t in f32 f64; do
-    ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json > $OUT/r$round/bs_${t}.json 2> $OUT/r$round/bs_${t}.err
+    ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json > "$OUT"/r$round/bs_${t}.json 2> "$OUT"/r$round/bs_${t}.err
     # The same with waits that block at once (no polling): what ROKKOS_WGPU_SPIN_US buys.
-    ROKKOS_WGPU_SPIN_US=0 ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json > $OUT/r$round/bs_${t}_block.json 2>> $OUT/r$round/bs_${t}.err
+    ROKKOS_WGPU_SPIN_US=0 ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json > "$OUT"/r$round/bs_${t}_block.json 2>> "$OUT"/r$round/bs_${t}.err
+    # rokkos' own dot on cuda, for "dot next to CUDA's" (and stream.cu's, below).
+    ./babelstream --backend cuda --dtype $t --n $N --reps 100 --json > "$OUT"/r$round/bs_${t}_cuda.json 2>> "$OUT"/r$round/bs_${t}.err
   done
 done
-echo "== stream.cu"; grep -E 'triad|dot|launch' $OUT/r2/stream.txt
-echo "== wgpu_triad"; cat $OUT/r*/wgpu_triad.txt | grep -v verify
-echo "== rokkos wgpu vs references (per round)"; python3 - $OUT <<'PY'
+echo "== stream.cu"; grep -E 'triad|dot|launch' "$OUT"/r2/stream.txt
+echo "== wgpu_triad"; cat "$OUT"/r*/wgpu_triad.txt | grep -v verify
+echo "== rokkos wgpu vs references (per round)"; python3 - "$OUT" <<'PY'
 import json,sys,re,glob,os
 out=sys.argv[1]
 for r in sorted(glob.glob(out+'/r*')):
@@ -154,6 +259,13 @@ for r in sorted(glob.glob(out+'/r*')):
                 j=json.loads(l); b[j['kernel']]=j['value']
         if b:
             print('   blocking waits (ROKKOS_WGPU_SPIN_US=0): triad fenced %.0f = %.3f of ref | dot %.0f | empty sync %.1f us' % (b['triad'], b['triad']/w[t], b['dot'], b['empty_sync']))
+        c={}
+        if os.path.exists(r+'/bs_%s_cuda.json'%t):
+            for l in open(r+'/bs_%s_cuda.json'%t):
+                if l.startswith('{'):
+                    j=json.loads(l); c[j['kernel']]=j['value']
+        if c:
+            print('   dot: wgpu %.0f / rokkos cuda %.0f = %.3f | into a View x20: wgpu %.0f / cuda %.0f = %.3f | stream.cu %.0f' % (d['dot'], c['dot'], d['dot']/c['dot'], d.get('dot_batched', float('nan')), c.get('dot_batched', float('nan')), d.get('dot_batched', float('nan'))/c.get('dot_batched', float('nan')), w[t+'cudot']))
 PY
-cat $OUT/r*/bs_*.err | grep -v XDG | head -5
-cd $OUT && tar czf logs.tgz r* *.log && rm -rf r1 r2 r3 *.log
+cat "$OUT"/r*/bs_*.err | grep -v XDG | head -5
+cd "$OUT" && tar czf logs.tgz r* ./*.log && rm -rf r1 r2 r3 ./*.log

@@ -20,6 +20,9 @@
 # machine (BabelStream triad 0.85 of stream_omp's best, 1.13 with 256-bit vectors), so the build
 # asks LLVM to prefer 256-bit vectors there, as GCC and Clang do by default on Intel's AVX-512
 # CPUs. RUST_FEATURES overrides it (RUST_FEATURES= keeps LLVM's choice).
+# ROKKOS_HOST_BIN, when set, names a folder holding babelstream, stencil and launch built
+# elsewhere (the GPU machine has no Rust toolchain: scripts/prepare_gpu.sh builds them for
+# x86-64-v3 and `run.sh host` runs this script there); nothing is built then.
 set -euo pipefail
 n=${1:-33554432}
 reps=${2:-20}
@@ -38,6 +41,7 @@ fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 ref=${ROKKOS_REFERENCE:-$root/../shared/reference}
 out=$(mktemp -d)
+command -v gcc > /dev/null || { echo "bench_host: gcc is needed for the OpenMP references" >&2; exit 1; }
 for c in stream_omp stencil_omp launch_omp; do
   gcc -O3 -march=native -fopenmp "$ref/$c.c" -o "$out/$c"
 done
@@ -48,12 +52,17 @@ if [ -n "$rust_features" ]; then
   flags="$flags -C target-feature=$rust_features"
   tag="$rust_cpu${rust_features//[^a-z0-9]/-}"
 fi
-RUSTFLAGS="$flags" cargo build --release --example babelstream --example stencil \
-  --example launch --manifest-path "$root/Cargo.toml" --target-dir "$root/target/bench-$tag" \
-  >/dev/null 2>&1
-bin="$root/target/bench-$tag/release/examples"
+if [ -n "${ROKKOS_HOST_BIN:-}" ]; then
+  bin=$ROKKOS_HOST_BIN
+  flags="(prebuilt in $bin: $(cat "$bin/RUSTFLAGS" 2>/dev/null || echo unknown))"
+else
+  RUSTFLAGS="$flags" cargo build --release --example babelstream --example stencil \
+    --example launch --manifest-path "$root/Cargo.toml" --target-dir "$root/target/bench-$tag" \
+    >/dev/null 2>&1
+  bin="$root/target/bench-$tag/release/examples"
+fi
 export OMP_NUM_THREADS=$threads RAYON_NUM_THREADS=$threads
-for r in $(seq "$rounds"); do
+for _ in $(seq "$rounds"); do
   "$out/stream_omp" "$n" >> "$out/omp.txt"
   "$bin/babelstream" --backend rayon --n "$n" --reps "$reps" --json >> "$out/rayon.jsonl"
   "$bin/babelstream" --backend serial --n "$n" --reps "$reps" --json >> "$out/serial.jsonl"

@@ -1,27 +1,48 @@
 #!/bin/bash
 # Builds, here, everything .gpu/run.sh (= scripts/bench_gpu.sh) runs on the GPU machine (which
 # has no Rust toolchain), into the ignored folders .gpu/ and .gl/ of the repository root:
-#   .gpu/  bin.tar.xz: the release examples babelstream and cg (features wgpu and cuda), the test
+#   .gpu/  bin.tar.xz: the release examples babelstream, cg and yax (features wgpu and cuda),
+#          rokkos-cuda's launch_cost example and rokkos-toast (feature cuda) for `run.sh speed`;
+#          host/: babelstream, stencil and launch built for x86-64-v3 (the GPU machine's CPU is
+#          unknown) for `run.sh host` (skipped with ROKKOS_GPU_HOST=0); the test
 #          executables (dev profile, as CI runs them; features wgpu and cuda): equivalence,
 #          device, wgpu_f32_math, rokkos-wgpu's wgpu_unit, e2e, team, math_f64, rokkos-cuda's
 #          cuda_unit (runtime smoke test and launcher unit tests), cuda_views and cuda_nvrtc;
 #          with ROKKOS_GPU_WGPU=1 also the raw wgpu reference wgpu-triad (its own release build,
 #          needed only by `run.sh wgpu`); all stripped and compressed (the carry limit is
-#          64 MiB); stream.cu (compiled with nvcc there) and run.sh;
+#          64 MiB); stream.cu and scripts' stream_n.cu, yax.cu and cg.cu (compiled with nvcc
+#          there), speed_table.py, bench_host.sh, the OpenMP references (reference/, compiled
+#          with gcc there) and run.sh;
 #   .gl/   the Vulkan loader packages the device README names (for the wgpu steps).
 # Then, with the device tool: run `bash .gpu/run.sh` with carry [".gpu", ".gl"].
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The C references live outside the repository (ROKKOS_REFERENCE says where).
 REF=${ROKKOS_REFERENCE:-../shared/reference}
+[ -f "$REF/stream.cu" ] || { echo "prepare_gpu: no stream.cu in $REF (set ROKKOS_REFERENCE)" >&2; exit 1; }
 # Ignored, also in a worktree (whose .git is a file: the exclude file is the common one's).
 EXCLUDE="$(git rev-parse --git-common-dir)/info/exclude"
 mkdir -p "$(dirname "$EXCLUDE")"
 for d in /.gpu/ /.gl/; do grep -qxF "$d" "$EXCLUDE" 2>/dev/null || echo "$d" >> "$EXCLUDE"; done
 rm -rf .gpu && mkdir -p .gpu
 
-cargo build -j2 --release --features wgpu,cuda --example babelstream --example cg
-cp target/release/examples/babelstream target/release/examples/cg .gpu/
+cargo build -j2 --release --features wgpu,cuda --example babelstream --example cg --example yax
+cp target/release/examples/babelstream target/release/examples/cg target/release/examples/yax .gpu/
+cargo build -j2 --release -p rokkos-cuda --example launch_cost
+cp target/release/examples/launch_cost .gpu/
+cargo build -j2 --release -p rokkos-toast --features cuda
+cp target/release/rokkos-toast .gpu/
+HOST=""
+if [ "${ROKKOS_GPU_HOST:-1}" = 1 ]; then
+    # Its own target folder: other RUSTFLAGS would rebuild target/release from scratch.
+    HOST_FLAGS="-C target-cpu=x86-64-v3"
+    RUSTFLAGS="$HOST_FLAGS" cargo build -j2 --release --example babelstream --example stencil \
+        --example launch --target-dir target/bench-x86-64-v3
+    mkdir -p .gpu/host
+    for b in babelstream stencil launch; do cp "target/bench-x86-64-v3/release/examples/$b" .gpu/host/; done
+    echo "$HOST_FLAGS" > .gpu/host/RUSTFLAGS
+    HOST="host/babelstream host/stencil host/launch"
+fi
 
 # The test executables, named by cargo's JSON messages (one line per artifact): per package,
 # since each has its own features and targets.
@@ -54,14 +75,17 @@ cargo test -j2 -p rokkos-wgpu --no-run --message-format=json \
 cargo test -j2 -p rokkos-cuda --no-run --message-format=json \
     --lib --test views --test nvrtc_ptxas 2>/dev/null | collect
 
-BINS="babelstream cg equivalence device wgpu_f32_math wgpu_unit e2e team math_f64 cuda_unit cuda_views cuda_nvrtc"
+BINS="babelstream cg yax launch_cost rokkos-toast equivalence device wgpu_f32_math wgpu_unit e2e team math_f64 cuda_unit cuda_views cuda_nvrtc $HOST"
 if [ "${ROKKOS_GPU_WGPU:-0}" = 1 ]; then
-    CARGO_TARGET_DIR=/tmp/wgpu_triad_target cargo build --release --manifest-path $REF/wgpu_triad/Cargo.toml
+    CARGO_TARGET_DIR=/tmp/wgpu_triad_target cargo build --release --manifest-path "$REF/wgpu_triad/Cargo.toml"
     cp /tmp/wgpu_triad_target/release/wgpu-triad .gpu/
     BINS="$BINS wgpu-triad"
 fi
 for b in $BINS; do [ -f ".gpu/$b" ] || { echo "prepare_gpu: $b was not built" >&2; exit 1; }; done
-cp $REF/stream.cu .gpu/
+cp "$REF/stream.cu" scripts/stream_n.cu scripts/yax.cu scripts/cg.cu scripts/speed_table.py \
+    scripts/bench_host.sh .gpu/
+mkdir -p .gpu/reference
+cp "$REF/stream_omp.c" "$REF/stencil_omp.c" "$REF/launch_omp.c" .gpu/reference/
 cp scripts/bench_gpu.sh .gpu/run.sh
 # shellcheck disable=SC2086
 (cd .gpu && strip $BINS && tar -cJf bin.tar.xz $BINS && rm $BINS)

@@ -33,7 +33,7 @@ exe() {
 }
 equivalence="$(exe equivalence)"
 fuzz="$(exe fuzz)"
-[ -n "$equivalence" ] && [ -n "$fuzz" ] || { echo "valgrind.sh: test executables not found" >&2; exit 1; }
+if [ -z "$equivalence" ] || [ -z "$fuzz" ]; then echo "valgrind.sh: test executables not found" >&2; exit 1; fi
 memcheck=(valgrind --error-exitcode=99 --leak-check=no -q)
 # `run_on_every_available_backend` starts wgpu too: loading the Vulkan driver trips memcheck's
 # known false positive in glibc's dynamic loader (an 8-byte strncmp read past a strdup'd rpath).

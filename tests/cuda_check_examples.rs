@@ -89,6 +89,9 @@ mod launch;
 #[path = "../examples/stencil.rs"]
 #[allow(dead_code)]
 mod stencil;
+#[path = "../examples/yax.rs"]
+#[allow(dead_code)]
+mod yax;
 
 /// The CG example's kernels (MDRange Laplacian, dot products into device Views, the updates):
 /// a small solve converges to its known solution through the checking space.
@@ -138,4 +141,26 @@ fn launch_kernels_compile_for_cuda() {
     let (figures, check, _) = launch::Visit(&args).visit(space).unwrap();
     assert_eq!(figures.len(), 4);
     assert_eq!(check, Ok(()));
+}
+
+/// The yAx example's TeamPolicy reduction (a team per row, `team_vector_reduce` over the
+/// columns), at shapes that leave partial warps and vector lanes idle: the exact integer result
+/// of the example's own host loop, every repetition.
+#[test]
+fn yax_team_kernel_compiles_for_cuda() {
+    use rokkos::SpaceVisitor;
+    let Some(space) = space() else { return };
+    for (rows, cols, vector) in [(5, 37, 32), (33, 8, 4)] {
+        let args = yax::Args {
+            backend: "cuda-check".into(),
+            rows,
+            cols,
+            vector,
+            reps: 2,
+            json: false,
+        };
+        let run = yax::Yax(&args).visit(space.clone()).unwrap();
+        assert_eq!(run.result, yax::expected(rows, cols), "{rows} x {cols}");
+        assert_eq!(run.secs.len(), 2);
+    }
 }
