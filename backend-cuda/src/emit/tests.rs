@@ -899,6 +899,7 @@ fn a_launch_proven_flat_index_multiplies_in_32_bits() {
         mul64(&ptx(&wide)).is_some(),
         "the 64-bit variant multiplies in 64 bits"
     );
+}
 
 /// A scan whose join is host code (the ordered scan's slow path): [`entry::ENTRY`] folds block
 /// `t` with `final == false` into partial `t`, [`entry::ORDERED_REPLAY`] starts from partial `t`

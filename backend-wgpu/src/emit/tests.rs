@@ -1467,6 +1467,7 @@ fn a_launch_proven_flat_index_emits_without_int64() {
     let e64 = emit(&k, &info, &opts(IndexWidth::W64), Caps::ALL).expect("emits");
     naga_check(&e64.source);
     assert!(wide_words(&e64.source) > 0);
+}
 
 /// The team entry of the ordered-partials mode: workgroup `g` runs league block `g` of
 /// `P.parts` (`rokkos_core::device::ordered::block_bounds`) with workgroup-uniform bounds, and
