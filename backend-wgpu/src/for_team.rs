@@ -12,8 +12,8 @@ use crate::runtime::launch::{
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{plan_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
-use rokkos_core::emit::width::Work;
 use rokkos_core::device::ordered;
+use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{Error, Reducer, Result, Sum, TeamPolicy};

@@ -65,7 +65,10 @@ pub fn threads<T: Clone>(body: &Body<T>) -> Vec<Hazard<T>> {
     for (second, b) in facts.accesses.iter().enumerate() {
         for (first, a) in facts.accesses[..=second].iter().enumerate() {
             if a.access.memory != b.access.memory
-                || matches!(a.access.memory, Memory::ThreadScratch(_))
+                || matches!(
+                    a.access.memory,
+                    Memory::ThreadScratch(_) | Memory::Accumulator
+                )
                 || !facts.may_meet(a, b, false)
             {
                 continue;
@@ -100,7 +103,8 @@ pub fn threads<T: Clone>(body: &Body<T>) -> Vec<Hazard<T>> {
 
 /// Whether the vector lanes of each thread can run in parallel with the effect of running them one
 /// after the other (what the host backends do): no write or atomic that several lanes run on one
-/// element (code outside vector ranges and `single`s runs on every lane), and no two accesses of
+/// element (code outside vector ranges and `single`s runs on every lane), no write of the
+/// [`Memory::Accumulator`] that every lane repeats, and no two accesses of
 /// one thread to one element, one a write, that different lanes may run in one phase. Pairs whose
 /// threads may differ are the business of [`threads`], which running lanes one after the other
 /// does not change.
@@ -110,6 +114,15 @@ pub fn threads<T: Clone>(body: &Body<T>) -> Vec<Hazard<T>> {
 pub fn lanes_independent<T: Clone>(body: &Body<T>) -> bool {
     let facts = Facts::of(body);
     for (second, b) in facts.accesses.iter().enumerate() {
+        if b.access.memory == Memory::Accumulator {
+            // Lanes fold into copies joined at the end (a commutative join: their order does
+            // not matter), so only a contribution that every lane repeats differs from one lane
+            // after the other: one outside any vector-level range and `single`.
+            if b.access.kind != AccessKind::Read && !facts.one_lane(b) {
+                return false;
+            }
+            continue;
+        }
         for (first, a) in facts.accesses[..=second].iter().enumerate() {
             // One access meeting itself is one thread's lanes repeating it, whoever the thread is.
             let same_thread = first == second
@@ -221,6 +234,15 @@ impl<'a, T: Clone> Facts<'a, T> {
     /// Whether `a` and `b`, in one thread, run in one lane whenever they touch one element: the
     /// index of one execution of an enclosing vector-splitting range at the same position, or both
     /// in `single`s (which run on the first lane).
+    /// Whether `a` runs on one lane per execution: inside a `single`, or inside a nested range
+    /// that gives each lane its own indices.
+    fn one_lane(&self, a: &Seen<'a, T>) -> bool {
+        a.frames.iter().any(|&f| match self.frames[f].kind {
+            FrameKind::Nested(kind, _) => kind.splits_lanes(),
+            FrameKind::Single(_) => true,
+        })
+    }
+
     fn same_lane(&self, a: &Seen<'a, T>, b: &Seen<'a, T>) -> bool {
         let in_single = |s: &Seen<'a, T>| {
             s.frames

@@ -157,6 +157,11 @@ pub enum Memory {
     TeamScratch(u32),
     /// A thread scratch View: one per thread, shared by its vector lanes.
     ThreadScratch(u32),
+    /// The kernel's reduction accumulator (index `[]`): each thread keeps its own, so threads
+    /// never race on it, but a device running a thread's vector lanes in parallel gives each lane
+    /// a copy and joins them, so a contribution every lane repeats counts once per lane
+    /// ([`crate::hazard::lanes_independent`]). Only the IR validator's model has it.
+    Accumulator,
 }
 
 /// What an access does.

@@ -431,4 +431,22 @@ fn lanes() {
         barrier("b"),
         single(SingleKind::Thread, "t", vec![read(&[Const(0)], "r")]),
     ]));
+    // The accumulator: a contribution every lane repeats (at thread level, in a thread range)
+    // counts once per lane; one inside a vector range or a single is one lane's. Its reads
+    // and the threads' own copies never matter.
+    let acc = |kind| access(Memory::Accumulator, kind, &[], "*acc +=");
+    assert!(!lanes(vec![acc(AccessKind::Write)]));
+    assert!(!lanes(vec![thread(0, "t", vec![acc(AccessKind::Write)])]));
+    assert!(lanes(vec![thread(
+        0,
+        "t",
+        vec![v(1, vec![acc(AccessKind::Write)])]
+    )]));
+    assert!(lanes(vec![single(
+        SingleKind::Thread,
+        "s",
+        vec![acc(AccessKind::Write)]
+    )]));
+    assert!(lanes(vec![acc(AccessKind::Read)]));
+    assert!(hazards(vec![thread(0, "t", vec![acc(AccessKind::Write)])], 3).is_empty());
 }

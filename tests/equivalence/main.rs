@@ -290,6 +290,7 @@ mod split;
 mod subview;
 mod team32;
 mod team_basic;
+mod team_lanes;
 mod team_rules;
 mod team_scratch;
 mod team_vector;

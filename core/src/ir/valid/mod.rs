@@ -367,8 +367,10 @@ pub(crate) fn nested_name(kind: rokkos_rules::model::NestedKind) -> &'static str
 /// Whether the vector lanes of each thread of team kernel `kernel` (valid) can run in parallel with
 /// the effect of running them one after the other, as the host backends do: no write or atomic
 /// that several lanes of a thread run on one element (code outside vector ranges and `single`s
-/// runs on every lane), and no element that two lanes of one thread touch in one phase, one of
-/// them writing ([`rokkos_rules::hazard::lanes_independent`]). A backend that runs lanes as
+/// runs on every lane), no contribution to the launch's accumulator that every lane repeats
+/// (lanes fold into copies joined at the end, so it would count once per lane), and no element
+/// that two lanes of one thread touch in one phase, one of them writing
+/// ([`rokkos_rules::hazard::lanes_independent`]). A backend that runs lanes as
 /// parallel invocations uses them only then; `false` for other kernels.
 pub fn lanes_independent(kernel: &Kernel) -> bool {
     kernel.work == crate::ir::WorkKind::Team

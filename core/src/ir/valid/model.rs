@@ -169,6 +169,7 @@ impl Tx<'_> {
             }
             Stmt::AccStore { value, .. } => {
                 self.deps(value, out);
+                out.push(self.access(Memory::Accumulator, AccessKind::Write, &[]));
             }
             Stmt::Store { view, index, value } => {
                 let refs: Vec<&Expr> = index.iter().chain(std::iter::once(value)).collect();
