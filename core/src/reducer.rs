@@ -10,9 +10,9 @@
 //! accumulator, rayon folds contiguous chunks and joins them in order (each chunk into four
 //! interleaved accumulators when the reducer is [`Reducer::commutative`], as every built-in one
 //! is: a single running sum is a chain of dependent adds slower than memory), wgpu folds
-//! grid-strided items per invocation and joins them in a tree. A [`Custom`] reducer's join is host code, so a
-//! device backend folds contiguous blocks and joins their partials in order on the host instead
-//! ([`crate::device::ordered`]), as rayon does. The partition is the backend's, so a result can
+//! grid-strided items per invocation and joins them in a tree. A [`Custom`] reducer's join is
+//! host code, so a device backend folds contiguous blocks and joins their partials in order on
+//! the host instead ([`crate::device::ordered`]), as rayon does. The partition is the backend's, so a result can
 //! only be partition-independent if the join does not care about the order or grouping of its
 //! operands: every built-in join is **commutative and associative on every value, NaN and signed
 //! zeros included** (up to which NaN comes out of two NaNs, whose payload Rust does not specify
