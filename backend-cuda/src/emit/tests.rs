@@ -814,7 +814,9 @@ fn ordered_entries_fold_contiguous_blocks_without_a_device_join() {
         compile_all_archs(&src, "last3");
     }
 
-    // A team kernel: a league block per block, one partial per thread, no second pass.
+    // A team kernel: a league block per block, one partial per invocation, no second pass. Its
+    // contribution runs at thread level, which every lane would repeat, so its lanes are
+    // virtual (`lanes_independent`): one invocation per thread, 4 per team.
     let mut kb = KernelBuilder::new("team_count", WorkKind::Team);
     let n = kb.acc::<i32>("n");
     kb.acc_set(n, n.get() + 1i32);
@@ -828,12 +830,12 @@ fn ordered_entries_fold_contiguous_blocks_without_a_device_join() {
         };
         let src = check_with(&k, &o);
         for want in [
-            "const u64 nb = P.nparts / 8u, g = blockIdx.x;",
+            "const u64 nb = P.nparts / 4u, g = blockIdx.x;",
             "if (g >= nb) { return; }",
             "const u64 n = P.league, base = n / nb, rem = n % nb;",
             "const u64 lo = g * base + (g < rem ? g : rem);",
             "for (u64 l = lo; l < hi; ++l) {",
-            "    P.out0[g * 8u + li] = a0;\n",
+            "    P.out0[g * 4u + li] = a0;\n",
         ] {
             assert!(src.contains(want), "no `{want}` in\n{src}");
         }
