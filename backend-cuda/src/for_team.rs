@@ -82,6 +82,10 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
     };
     // A reducer whose join is host code: the ordered-partials mode (no second pass).
     let ordered = joins.is_none();
+    if ordered {
+        rokkos_core::device::team_order::check(&p.ir, team, vlen)
+            .map_err(crate::runtime::run::unsupported)?;
+    }
     let joins = joins.unwrap_or_default();
     let opts = CudaOptions {
         entry: match reducer {

@@ -54,7 +54,9 @@
 //! join), and it is compiled by NVRTC and ptxas but has not run on a GPU yet. Over a
 //! `TeamPolicy` each block runs a contiguous block of league ranks and stores one partial per
 //! thread, joined on the host league block by league block, thread by thread
-//! (`ordered::team_blocks`: serial's result whenever one thread per team contributes); a scan
+//! (`ordered::team_blocks`: serial's result when one thread per team writes the accumulator, in
+//! a `single_team` or under `team_rank() == 0`; with teams of several threads or lanes any
+//! other such kernel is `Err(Unsupported)`, `team_order::check`); a scan
 //! with such a reducer folds each block, joins the block prefixes on the host, writes them over
 //! the partials and replays each block from its prefix (`scan_range`, `emit::entry::ordered_scan`).
 //!

@@ -115,6 +115,10 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     };
     // A reducer whose join is host code: the ordered-partials mode.
     let ordered = joins.is_none();
+    if ordered {
+        rokkos_core::device::team_order::check(&p.ir, tl.team as u64, tl.vlen as u64)
+            .map_err(crate::runtime::launch::unsupported)?;
+    }
     let joins = joins.unwrap_or_default();
     let wg = shape.wg();
     // Workgroup memory: level-0 scratch, the exchange buffers, the accumulators' tree.

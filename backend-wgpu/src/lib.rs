@@ -138,9 +138,10 @@
 //!   coalesced loads, every launch waits, a sequential host join); `parallel_reduce_into` with
 //!   such a reducer blocks too. Over a `TeamPolicy` each workgroup runs a contiguous block of
 //!   league ranks, every invocation keeping its accumulator across them, and the host joins the
-//!   partials league block by league block, invocation by invocation: serial's result whenever
-//!   one invocation per team contributes (a `single_team`), and the built-in tree's contributions
-//!   in a fixed order otherwise (`ordered::team_blocks`). `parallel_scan_with` such a reducer
+//!   partials league block by league block, invocation by invocation (`ordered::team_blocks`):
+//!   serial's result when one invocation per team writes the accumulator (in a `single_team` or
+//!   under `team_rank() == 0`); with teams of several invocations any other such kernel is
+//!   `Err(Unsupported)` (`team_order::check`). `parallel_scan_with` such a reducer
 //!   takes three steps without a device join (fold each block, join the prefixes on the host,
 //!   replay each block from its prefix with `final == true`; `scan_range`), the slowest path.
 //! - **Views larger than one storage binding** (`max_storage_buffer_binding_size`: 128 MiB on

@@ -378,9 +378,12 @@ impl<T: Bits> Reducer<T> for BOr {
 /// items one per device thread and join the blocks' partials on the host, in order (the
 /// ordered-partials mode, [`crate::device::ordered`]; Range, MDRange and team policies, and
 /// scans, whose block prefixes the host joins). So "the first value", "the last value" or a
-/// rolling hash give the serial result everywhere; over a team policy, where a device team has
-/// several threads, exactly when one thread per team contributes (a `single_team`): the threads'
-/// own accumulators are joined thread by thread ([`crate::device::ordered::team_blocks`]). On a
+/// rolling hash give the serial result everywhere. Over a team policy a device team has several
+/// threads, each with its own accumulator, joined thread by thread
+/// ([`crate::device::ordered::team_blocks`]): that is the serial result when one thread per team
+/// writes the accumulator (in `team.single_team(..)` or under `if team.team_rank() == 0`), and a
+/// device refuses any other such launch with teams of more than one thread or lane
+/// (`Err(Unsupported)`, [`crate::device::team_order`]) rather than join in another order. On a
 /// device this is the slow path: use a built-in reducer where one fits.
 ///
 /// ```

@@ -2,12 +2,15 @@
 //! the device backends' ordered-partials mode for teams (`rokkos_core::device::ordered::
 //! team_blocks`) gives serial's result for associative, non-commutative joins when one
 //! invocation per team contributes, for empty and one-team leagues, leagues longer than the
-//! teams a device launches, team sizes above one and vector lengths above one; the ordered
-//! scan's slow path (`ordered::scan_prefixes`) gives each index serial's exclusive prefix.
+//! teams a device launches, team sizes above one and vector lengths above one; a kernel whose
+//! several threads write the accumulator is refused on device teams of several threads
+//! (`rokkos_core::device::team_order`); the ordered scan's slow path (`ordered::scan_prefixes`)
+//! gives each index serial's exclusive prefix.
 
 use crate::{check, dev_from_fn, DevView};
 use proptest::prelude::*;
 use rokkos::prelude::*;
+use rokkos::Error;
 
 /// A polynomial rolling hash's join: associative, not commutative (the partials must be joined
 /// in league order, and each contribution counted once).
@@ -187,3 +190,63 @@ fn custom_scan<E: ExecutionSpace>(space: E) {
     run(crate::LARGE + 3, 7).unwrap();
 }
 per_backend!(custom_scan);
+
+/// Item `(l, j)`'s hash contribution, written by whichever thread runs `j`: several threads of
+/// a team write the accumulator.
+#[kernel]
+fn item_hash(team: &TeamMember, h: &mut u32, p: &mut u32, x: View<u32>, base: u32) {
+    let l = team.league_rank();
+    for j in team.thread_range(3usize) {
+        *h = (*h).wrapping_mul(base).wrapping_add(x[l * 3 + j]);
+        *p = (*p).wrapping_mul(base);
+    }
+}
+
+/// A non-commutative `Custom` join written by several threads of a team: the host backends
+/// (teams of one thread) fold the items in order; a device with more than one thread per team
+/// would join them thread by thread, so it refuses the launch with `Err(Unsupported)` naming
+/// the kernel and the ways out, and loses nothing (the View the result was for keeps its value,
+/// the same launch with teams of one and a commutative reducer over many threads both run).
+fn custom_team_order_refused<E: ExecutionSpace>(space: E) {
+    let base = 0x9E37_79B1u32;
+    let r = Custom::new((0u32, 1u32), hash_join);
+    for league in [0usize, 1, 5, 70] {
+        let want = want_hash(league * 3, base);
+        let x: DevView<E, u32> =
+            dev_from_fn(&space, "x", [league * 3], |[i]| league_value(i)).unwrap();
+        // One thread of one lane per team: in order on every backend.
+        let one = TeamPolicy::new(&space, league, TeamSize::Exactly(1));
+        let got = parallel_reduce("item_hash", one, item_hash(&x, base), r).unwrap();
+        assert_eq!(got, want, "league {league}");
+        if space.team_limits().team_size_max < 4 {
+            continue;
+        }
+        let four = TeamPolicy::new(&space, league, TeamSize::Exactly(4));
+        match parallel_reduce("item_hash", four.clone(), item_hash(&x, base), r) {
+            Err(Error::Unsupported { feature, .. }) => {
+                for part in ["item_hash", "single_team", "team_rank() == 0", "4 thread"] {
+                    assert!(feature.contains(part), "{part:?} missing in: {feature}");
+                }
+            }
+            other => panic!("league {league}: {other:?}"),
+        }
+        // Into a device View: refused before anything is written.
+        let slots: DevView<E, u32> = crate::dev_from_vec(&space, "slots", [1], vec![7]).unwrap();
+        let last = Custom::new(0u32, |a: &mut u32, b: u32| *a = b);
+        let slot = slots.subview::<0>([0]).unwrap();
+        let res = parallel_reduce_into("last_item", four.clone(), last_item(), last, &slot);
+        assert!(matches!(res, Err(Error::Unsupported { .. })), "{res:?}");
+        assert_eq!(crate::to_host(&slots), vec![7]);
+        // A commutative reducer over the same teams runs.
+        let sums = parallel_reduce("item_hash", four, item_hash(&x, 1), (Sum, Sum)).unwrap();
+        let want_sum = (0..league * 3).fold(0u32, |s, i| s.wrapping_add(league_value(i)));
+        assert_eq!(sums, (want_sum, 0), "league {league}");
+    }
+}
+per_backend!(custom_team_order_refused);
+
+/// Every thread of a team writes the league rank.
+#[kernel]
+fn last_item(team: &TeamMember, acc: &mut u32) {
+    *acc = team.league_rank() as u32;
+}

@@ -38,3 +38,4 @@ pub mod pool;
 pub mod prepare;
 pub mod reduce;
 pub mod shape;
+pub mod team_order;

@@ -24,12 +24,11 @@
 //! `W` invocations keeps its accumulators across them (from the identity) and stores them as
 //! partial `g * W + i`. The host joins the `B * W` partials in that order: league block by
 //! league block, and in a block invocation by invocation. That is the serial result exactly
-//! when, within each league block, the contributions joined out of order commute: in
-//! particular whenever one invocation per team contributes (a `single_team` or a
-//! `team_rank() == 0` guard, the usual way a team body adds to its reduction), and for any
-//! join where order only matters across teams. A kernel whose several threads each add to the
-//! accumulator in a nested range joins them thread by thread, as the built-in reducers' tree
-//! counts them, so a non-commutative join sees them in that order.
+//! when one invocation per team writes the accumulator (a `single_team` or a `team_rank() ==
+//! 0` guard, the usual way a team body adds to its reduction). A kernel whose several threads
+//! or lanes write it would have a non-commutative join see their writes thread by thread
+//! rather than item by item; [`super::team_order::check`] finds such kernels and the backends
+//! refuse them (`Err(Unsupported)`) on teams of more than one invocation.
 //!
 //! **Scans** ([`scan_prefixes`]): the slow path of `parallel_scan` with a `Custom` reducer.
 //! Three steps and no device join: each block folds its items with `final == false` into a
