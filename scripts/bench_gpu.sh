@@ -236,8 +236,12 @@ done
 echo "== stream.cu"; grep -E 'triad|dot|launch' "$OUT"/r2/stream.txt
 echo "== wgpu_triad"; cat "$OUT"/r*/wgpu_triad.txt | grep -v verify
 echo "== rokkos wgpu vs references (per round)"; python3 - "$OUT" <<'PY'
-import json,sys,re,glob,os
+import json,sys,re,glob,os,statistics
 out=sys.argv[1]
+# Ratio name -> one value per round, summarised (best and median) at the end.
+ratios={}
+def keep(name, v):
+    if v == v: ratios.setdefault(name, []).append(v)
 for r in sorted(glob.glob(out+'/r*')):
     ref=open(r+'/wgpu_triad.txt').read(); cu=open(r+'/stream.txt').read()
     w={}
@@ -253,6 +257,8 @@ for r in sorted(glob.glob(out+'/r*')):
         for l in open(r+'/bs_%s.json'%t):
             j=json.loads(l); d[j['kernel']]=j['value']
         print('%s %s triad fenced %.0f / ref %.0f = %.3f | batched %.0f / cuda %.0f = %.3f (ref wgpu batched %.0f) | dot %.0f, into a View x20 %.0f (cuda %.0f) | empty sync %.1f us (ref %s) async %.1f us (ref %s)' % (os.path.basename(r), t, d['triad'], w[t], d['triad']/w[t], d['triad_batched'], w[t+'cu'], d['triad_batched']/w[t+'cu'], w[t+'b'], d['dot'], d.get('dot_batched', float('nan')), w[t+'cudot'], d['empty_sync'], rt, d['empty_async'], tp))
+        keep('%s triad fenced / wgpu_triad (bar 0.95)'%t, d['triad']/w[t])
+        keep('%s 20 triads / stream.cu triad (bar 0.85)'%t, d['triad_batched']/w[t+'cu'])
         b={}
         if os.path.exists(r+'/bs_%s_block.json'%t):
             for l in open(r+'/bs_%s_block.json'%t):
@@ -266,6 +272,10 @@ for r in sorted(glob.glob(out+'/r*')):
                     j=json.loads(l); c[j['kernel']]=j['value']
         if c:
             print('   dot: wgpu %.0f / rokkos cuda %.0f = %.3f | into a View x20: wgpu %.0f / cuda %.0f = %.3f | stream.cu %.0f' % (d['dot'], c['dot'], d['dot']/c['dot'], d.get('dot_batched', float('nan')), c.get('dot_batched', float('nan')), d.get('dot_batched', float('nan'))/c.get('dot_batched', float('nan')), w[t+'cudot']))
+            keep('%s dot wgpu / rokkos cuda'%t, d['dot']/c['dot'])
+print('== ratios over the rounds: best, median (rounds)')
+for name, vs in ratios.items():
+    print('  %-44s %.3f  %.3f  (%d)' % (name, max(vs), statistics.median(vs), len(vs)))
 PY
 cat "$OUT"/r*/bs_*.err | grep -v XDG | head -5
 cd "$OUT" && tar czf logs.tgz r* ./*.log && rm -rf r1 r2 r3 ./*.log
