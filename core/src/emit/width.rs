@@ -298,8 +298,9 @@ pub fn choose(hash: u64, k: &Kernel, fits: bool, atoms: impl FnOnce() -> LaunchA
     match proof {
         Ok(()) => w32,
         Err(why) => w64(format!(
-            "{why} for this launch's sizes (the 32-bit index proof depends on the sizes: \
-             smaller ones may pass it)"
+            "{why} for this launch's sizes (the 32-bit index proof depends on the sizes and \
+             bounds: smaller sizes, or bounds under which a subtraction cannot go below zero, \
+             may pass it)"
         )),
     }
 }
