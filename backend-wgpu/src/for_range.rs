@@ -41,7 +41,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>>(
         ctx,
         &p,
         &mut opts,
-        Windowing::Range(begin as u64, end as u64),
+        Windowing::Work(vec![(begin as u64, end as u64)]),
     )?;
     let c = pipeline(ctx, &p, &opts)?;
     let whole = [(begin as u64, end as u64, Vec::new())];

@@ -111,7 +111,7 @@ fn setup<'a, K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         ctx,
         &p,
         &mut opts,
-        Windowing::Range(begin as u64, end as u64),
+        Windowing::Work(vec![(begin as u64, end as u64)]),
     )?;
     let c = pipeline(ctx, &p, &opts)?;
     Ok(Setup {

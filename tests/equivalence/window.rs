@@ -411,3 +411,148 @@ fn scans_are_not_windowed() {
         Err(e) => panic!("{e}"),
     }
 }
+
+/// A five-point stencil (guarded at the edges) over a 2-D MDRange.
+#[kernel]
+fn blur((i, j): (usize, usize), out: ViewMut<f64, 2>, u: View<f64, 2>) {
+    let mut s = 4.0 * u[(i, j)];
+    if i >= 1 {
+        s += u[(i - 1, j)];
+    }
+    if i + 1 < u.extent(0) {
+        s += u[(i + 1, j)];
+    }
+    if j >= 1 {
+        s += u[(i, j - 1)];
+    }
+    if j + 1 < u.extent(1) {
+        s += u[(i, j + 1)];
+    }
+    out[(i, j)] = s;
+}
+
+/// Each element plus its row's first: a literal index in the second position (windows of rows
+/// reach both in a LayoutRight View; in a LayoutLeft one they do not lie together).
+#[kernel]
+fn plus_first((i, j): (usize, usize), out: ViewMut<f64, 2>, u: View<f64, 2>) {
+    out[(i, j)] = u[(i, j)] + u[(i, 0)];
+}
+
+#[kernel]
+fn sum_u((i, j): (usize, usize), acc: &mut f64, u: View<f64, 2>) {
+    *acc += u[(i, j)];
+}
+
+/// The loop `blur` stands for, over `lo..hi` (per dimension) of an `n × m` grid, row-major.
+fn blur_loop(u: &[f64], n: usize, m: usize, lo: [usize; 2], hi: [usize; 2]) -> Vec<f64> {
+    let mut out = vec![-1.0; n * m];
+    for i in lo[0]..hi[0] {
+        for j in lo[1]..hi[1] {
+            let at = |a: usize, b: usize| u[a * m + b];
+            let mut s = 4.0 * at(i, j);
+            if i >= 1 {
+                s += at(i - 1, j);
+            }
+            if i + 1 < n {
+                s += at(i + 1, j);
+            }
+            if j >= 1 {
+                s += at(i, j - 1);
+            }
+            if j + 1 < m {
+                s += at(i, j + 1);
+            }
+            out[i * m + j] = s;
+        }
+    }
+    out
+}
+
+/// The stencil over grids of up to about 160 chunks per View (LayoutRight or LayoutLeft, any
+/// tile and iteration order, a random sub-box): windows of one dimension, each tiled on its
+/// own, give the loop's result; so does `plus_first` on LayoutRight (`right`: windows of rows),
+/// while on LayoutLeft it runs only while the first column up to the last fits the bindings
+/// (windows of columns binding `u` from chunk 0) and is otherwise refused, saying that one step
+/// reaches too many chunks; an MDRange reduction over as many chunks is refused, naming
+/// windowed launches.
+fn mdrange_windows<L: rokkos::Layout>(right: bool) {
+    let case = limits().prop_flat_map(|l| {
+        let c = f64_chunk(l);
+        (
+            Just(l),
+            (8usize..40, 2 * c..4 * c),
+            any::<u64>(),
+            (1usize..9, 1usize..9),
+            prop_oneof![Just(Iterate::Right), Just(Iterate::Left)],
+        )
+    });
+    crate::check(6, case, |(limit, (n, m), seed, (t0, t1), order)| {
+        let s = Wgpu::with_max_binding(limit).expect("a device with a binding limit");
+        let us: Vec<f64> = crate::ints(seed, n * m, -100, 100)
+            .iter()
+            .map(|&v| v as f64)
+            .collect();
+        let u: DevView<Wgpu, f64, 2, L> = dev_from_fn(&s, "u", [n, m], |[i, j]| us[i * m + j])?;
+        let out: DevView<Wgpu, f64, 2, L> = dev_from_fn(&s, "out", [n, m], |_| -1.0)?;
+        let r = (seed % 3) as usize;
+        let (lo, hi) = ([r, r / 2], [n - r / 2, m - r]);
+        let policy = MDRangePolicy::new(&s, lo, hi).tile([t0, t1]).iterate(order);
+        parallel_for("blur", policy, blur(&out, &u))?;
+        let want = blur_loop(&us, n, m, lo, hi);
+        prop_assert_eq!(to_host(&out), want);
+
+        let r = parallel_for(
+            "plus_first",
+            MDRangePolicy::new(&s, [0, 0], [n, m]).iterate(order),
+            plus_first(&out, &u),
+        );
+        match (r, right) {
+            (Ok(()), _) => {
+                let want: Vec<f64> = (0..n * m).map(|k| us[k] + us[k / m * m]).collect();
+                prop_assert_eq!(to_host(&out), want);
+            }
+            (Err(Error::Unsupported { feature, .. }), false) => {
+                for part in ["plus_first", "windowed launches", "one step of the work"] {
+                    prop_assert!(feature.contains(part), "{}: {}", part, feature);
+                }
+            }
+            (r, _) => return Err(TestCaseError::fail(format!("plus_first: {r:?}"))),
+        }
+
+        let r = parallel_reduce(
+            "sum_u",
+            MDRangePolicy::new(&s, [0, 0], [n, m]),
+            sum_u(&u),
+            Sum,
+        );
+        match r {
+            Err(Error::Unsupported { feature, .. }) => {
+                for part in [
+                    "sum_u",
+                    "windowed launches",
+                    "an MDRangePolicy's parallel_reduce",
+                ] {
+                    prop_assert!(feature.contains(part), "{}: {}", part, feature);
+                }
+            }
+            // It fits when the grid takes few enough chunks.
+            Ok(v) => prop_assert_eq!(v, us.iter().sum::<f64>()),
+            Err(e) => return Err(TestCaseError::fail(e.to_string())),
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn mdrange_windows_right() {
+    if crate::wgpu_space().is_some() {
+        mdrange_windows::<LayoutRight>(true);
+    }
+}
+
+#[test]
+fn mdrange_windows_left() {
+    if crate::wgpu_space().is_some() {
+        mdrange_windows::<LayoutLeft>(false);
+    }
+}

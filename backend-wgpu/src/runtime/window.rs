@@ -1,7 +1,8 @@
 //! Launches whose split Views need more storage bindings than a shader stage has
 //! (`max_storage_buffers_per_shader_stage`): a `RangePolicy` `parallel_for` or
-//! `parallel_reduce` runs as several dispatches over consecutive sub-ranges ("windows"), each
-//! binding only the chunks of each split View its work items can reach
+//! `parallel_reduce`, or an `MDRangePolicy` `parallel_for`, runs as several dispatches over
+//! consecutive sub-ranges ("windows") of one work dimension, each binding only the chunks of
+//! each split View its work items can reach
 //! ([`rokkos_core::emit::window`] decides which Views can be bounded so and plans the
 //! windows); every other launch that does not fit is refused, saying why.
 
@@ -13,10 +14,11 @@ use rokkos_core::ir::{Kernel, Pattern, WorkKind};
 use rokkos_core::Result;
 
 /// What a launch may do when its bindings do not fit.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Windowing {
-    /// Run as windows of the work range `begin..end`.
-    Range(u64, u64),
+    /// Run as windows of its work, `begin..end` per dimension (one for a range), along the
+    /// dimension that takes the fewest.
+    Work(Vec<(u64, u64)>),
     /// Nothing: the pattern (for the message) cannot be windowed.
     No(&'static str),
 }
@@ -28,7 +30,7 @@ pub(crate) fn not_windowed(k: &Kernel) -> Windowing {
     Windowing::No(match (k.work, k.pattern()) {
         (WorkKind::Range, Pattern::Scan) => "parallel_scan",
         (WorkKind::Range, _) => "this launch",
-        (WorkKind::MDRange(_), Pattern::For) => "an MDRangePolicy's parallel_for",
+        (WorkKind::MDRange(_), Pattern::For) => "this launch",
         (WorkKind::MDRange(_), _) => "an MDRangePolicy's parallel_reduce",
         (WorkKind::Team, _) => "a TeamPolicy",
     })
@@ -37,7 +39,9 @@ pub(crate) fn not_windowed(k: &Kernel) -> Windowing {
 /// One dispatch of a windowed launch.
 #[derive(Clone, Debug)]
 pub(crate) struct Window {
-    /// The work items `begin..end`.
+    /// The dimension windowed (0 for a range).
+    pub dim: usize,
+    /// Its work indices `begin..end` (the other dimensions keep the launch's bounds).
     pub begin: u64,
     /// End (exclusive).
     pub end: u64,
@@ -88,11 +92,12 @@ pub(crate) fn fit(
             }
         ))
     };
-    let (begin, end) = match how {
-        Windowing::Range(b, e) => (b, e),
+    let bounds = match how {
+        Windowing::Work(b) => b,
         Windowing::No(what) => {
             return Err(refuse(format!(
-                "they run only a RangePolicy's parallel_for and parallel_reduce, not {what}"
+                "they run only a RangePolicy's parallel_for and parallel_reduce and an \
+                 MDRangePolicy's parallel_for, not {what}"
             )))
         }
     };
@@ -143,13 +148,33 @@ pub(crate) fn fit(
         })
         .collect();
     let budget = lim.saturating_sub(fixed);
-    let plan = window::plan(&chunked, budget, &[(begin, end)], 0).map_err(|why| {
-        refuse(if others.is_empty() {
+    // Along the dimension that takes the fewest windows (the slowest of the Views' layouts,
+    // usually); the first dimension's reason when none can.
+    let mut best: Option<(usize, window::Plan)> = None;
+    let mut first_why = None;
+    for dim in 0..bounds.len() {
+        match window::plan(&chunked, budget, &bounds, dim) {
+            Ok(plan) => {
+                if best
+                    .as_ref()
+                    .is_none_or(|(_, b)| plan.windows.len() < b.windows.len())
+                {
+                    best = Some((dim, plan));
+                }
+            }
+            Err(why) => {
+                first_why.get_or_insert(why);
+            }
+        }
+    }
+    let Some((dim, plan)) = best else {
+        let why = first_why.unwrap_or_else(|| "the launch has no work dimension".into());
+        return Err(refuse(if others.is_empty() {
             why
         } else {
             format!("{}; and for the others {why}", others.join("; "))
-        })
-    })?;
+        }));
+    };
     for (&(k, ..), &b) in cand.iter().zip(&plan.bound) {
         opts.splits[k].chunks = b;
     }
@@ -162,6 +187,7 @@ pub(crate) fn fit(
                 bases[k] = b;
             }
             Window {
+                dim,
                 begin: w.begin,
                 end: w.end,
                 bases,
