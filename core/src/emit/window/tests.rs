@@ -197,3 +197,73 @@ proptest! {
         check_plan(&views, budget, lo.min(end), end)?;
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// A 2-D stencil over a sub-box of an `n × m` View (LayoutRight or LayoutLeft strides),
+    /// windowed along either dimension: every in-extent access of every work point of a window
+    /// lies in the chunks it binds, and the windows tile the dimension in order.
+    #[test]
+    fn windows_of_either_dimension_bind_what_they_reach(
+        n in 2usize..30,
+        m in 2usize..30,
+        left in any::<bool>(),
+        dim in 0usize..2,
+        shift in 2u32..6,
+        lo in (0u64..3, 0u64..3),
+        budget in 8u64..24,
+    ) {
+        let s = |d: u32, c: i64| Term::Work(Shifted { dim: d, offset: c });
+        let terms = vec![
+            vec![s(0, 0), s(1, 0)],
+            vec![s(0, -1), s(1, 0)],
+            vec![s(0, 1), s(1, 0)],
+            vec![s(0, 0), s(1, -1)],
+            vec![s(0, 0), s(1, 1)],
+        ];
+        let extents = [n, m];
+        let strides = if left { [1, n] } else { [m, 1] };
+        let at = Placement { offset: 0, extents: &extents, strides: &strides };
+        let chunks = (n * m).div_ceil(1 << shift) as u32;
+        let v = Chunked { name: "u", terms: &terms, at, shift, chunks };
+        let bounds = [(lo.0, n as u64), (lo.1, m as u64)];
+        let Ok(p) = plan(&[v], budget, &bounds, dim) else {
+            // Refused only when the budget cannot bind every chunk at once.
+            prop_assert!(u64::from(chunks) > budget);
+            return Ok(());
+        };
+        if bounds.iter().any(|&(b, e)| b >= e) {
+            prop_assert!(p.windows.is_empty());
+            return Ok(());
+        }
+        let mut next = bounds[dim].0;
+        for w in &p.windows {
+            prop_assert_eq!(w.begin, next);
+            next = w.end;
+            let (k, base) = (p.bound[0], w.bases[0]);
+            prop_assert!(base + k <= chunks);
+            let mut b = bounds;
+            b[dim] = (w.begin, w.end);
+            for i in b[0].0..b[0].1 {
+                for j in b[1].0..b[1].1 {
+                    for index in &terms {
+                        let x: Vec<i64> = index
+                            .iter()
+                            .map(|t| match *t {
+                                Term::Work(x) => [i, j][x.dim as usize] as i64 + x.offset,
+                                Term::Lit(l) => l as i64,
+                            })
+                            .collect();
+                        if x[0] < 0 || x[0] >= n as i64 || x[1] < 0 || x[1] >= m as i64 {
+                            continue;
+                        }
+                        let off = x[0] as usize * strides[0] + x[1] as usize * strides[1];
+                        let c = (off >> shift) as u32;
+                        prop_assert!(c >= base && c < base + k, "({}, {}) chunk {}", i, j, c);
+                    }
+                }
+            }
+        }
+        prop_assert_eq!(next, bounds[dim].1);
+    }
+}
