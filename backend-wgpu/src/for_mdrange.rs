@@ -1,14 +1,18 @@
 //! `parallel_for` over an `MDRangePolicy`: one tile per workgroup (a tile larger than a workgroup
 //! is walked by it in strides). [`launch`] also serves `reduce_mdrange` (with a reducer: one
-//! partial per tile).
+//! partial per tile). A `parallel_for` whose split Views need more bindings than a shader stage
+//! has runs as windows of one dimension (`runtime::window`), each tiled on its own (every point
+//! runs once whatever the tiling).
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, dispatch, fold, index_width, pipeline, prepare, splits, unsupported,
+    addr32_ok, dispatch_window, fold, index_width, pipeline, prepare, splits, unsupported, Prepared,
 };
 use crate::runtime::partials::Partials;
+use crate::runtime::pipeline::Compiled;
 use crate::runtime::reduction::{init_values, Reduction};
+use crate::runtime::window::{fit, Windowing};
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
@@ -67,7 +71,7 @@ pub(crate) fn launch<
             });
         }
     }
-    let opts = EmitOptions {
+    let mut opts = EmitOptions {
         entry,
         wg,
         joins: joins.clone(),
@@ -85,24 +89,72 @@ pub(crate) fn launch<
         )?,
         splits: splits(ctx, &p)?,
     };
+    // Only a `parallel_for` is windowed (a reduction's tiles are its partials).
+    let windows = match reducer {
+        None => fit(
+            ctx,
+            &p,
+            &mut opts,
+            Windowing::Work(
+                begin
+                    .iter()
+                    .zip(&end)
+                    .map(|(&b, &e)| (b as u64, e as u64))
+                    .collect(),
+            ),
+        )?,
+        Some(_) => None,
+    };
     let c = pipeline(ctx, &p, &opts)?;
+    if let Some(windows) = windows {
+        for w in windows {
+            let (mut b, mut e) = (begin, end);
+            (b[w.dim], e[w.dim]) = (w.begin as usize, w.end as usize);
+            dispatch_tiles(ctx, &p, &c, (b, e, t), &[], &[], &w.bases)?;
+        }
+        return Ok(None);
+    }
     let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));
-    let (nt, ntiles) = rokkos_core::device::shape::tile_counts(begin, end, t);
+    let ntiles = rokkos_core::device::shape::tile_counts(begin, end, t).1;
     if ntiles == 0 {
         return Ok(red);
     }
-    if ntiles > u32::MAX as u64 {
-        return Err(unsupported(format!(
-            "{ntiles} MDRange tiles (more than 2^32)"
-        )));
-    }
+    check_tiles(ntiles)?;
     let (gx, gy) = fold(ctx, ntiles)?;
     let slots = gx as usize * gy as usize;
     let parts = red
         .is_some()
         .then(|| Partials::new(ctx, &fields, slots as u64));
     let refs = parts.as_ref().map_or_else(Vec::new, Partials::refs);
-    dispatch(ctx, &p, &c, &init, ntiles, &refs, red.is_some(), |l, b| {
+    dispatch_tiles(ctx, &p, &c, (begin, end, t), &init, &refs, &[])?;
+    if let (Some(r), Some(mut parts)) = (red.as_mut(), parts) {
+        // Slots past the last tile (the folded grid's tail) hold nothing.
+        parts.count = ntiles;
+        r.parts = Some(parts);
+    }
+    Ok(red)
+}
+
+/// Dispatches one workgroup per tile of `t` over `begin..end` (`boxed`), binding split Views'
+/// chunks from `bases` on (empty: all), with the reduction's partials `refs` when it has any
+/// (then deferred to the partials' join).
+fn dispatch_tiles<const N: usize>(
+    ctx: &Ctx,
+    p: &Prepared<'_>,
+    c: &Compiled,
+    boxed: ([usize; N], [usize; N], [usize; N]),
+    init: &[rokkos_core::ir::Value],
+    refs: &[&crate::runtime::pool::Pooled],
+    bases: &[u32],
+) -> Result<()> {
+    let (begin, end, t) = boxed;
+    let (nt, ntiles) = rokkos_core::device::shape::tile_counts(begin, end, t);
+    if ntiles == 0 {
+        return Ok(());
+    }
+    check_tiles(ntiles)?;
+    let defer = !refs.is_empty();
+    dispatch_window(ctx, p, c, init, ntiles, refs, defer, bases, |l, b| {
         for k in 0..N {
             l.set_u64(b, &format!("b{k}"), begin[k] as u64);
             l.set_u64(b, &format!("e{k}"), end[k] as u64);
@@ -110,11 +162,15 @@ pub(crate) fn launch<
             l.set_u32(b, &format!("nt{k}"), nt[k] as u32);
         }
         l.set_u32(b, "ntiles", ntiles as u32);
-    })?;
-    if let (Some(r), Some(mut parts)) = (red.as_mut(), parts) {
-        // Slots past the last tile (the folded grid's tail) hold nothing.
-        parts.count = ntiles;
-        r.parts = Some(parts);
+    })
+}
+
+/// Refuses more tiles than the parameter block's 32-bit tile count holds.
+fn check_tiles(ntiles: u64) -> Result<()> {
+    if ntiles > u32::MAX as u64 {
+        return Err(unsupported(format!(
+            "{ntiles} MDRange tiles (more than 2^32)"
+        )));
     }
-    Ok(red)
+    Ok(())
 }

@@ -1,11 +1,13 @@
 //! `parallel_for` over a `RangePolicy`: one invocation per index, workgroups of up to 256, folded
-//! into a 2-D grid past 65535 groups.
+//! into a 2-D grid past 65535 groups. A launch whose split Views need more bindings than a
+//! shader stage has runs as consecutive windows of the range (`runtime::window`).
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, dispatch, index_width, pipeline, prepare, splits, wg_size,
+    addr32_ok, dispatch_window, index_width, pipeline, prepare, splits, wg_size,
 };
+use crate::runtime::window::{fit, Windowing};
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
@@ -21,7 +23,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>>(
     let (begin, end) = (policy.begin(), policy.end());
     let p = prepare(ctx, kernel)?;
     let wg = wg_size(ctx);
-    let opts = EmitOptions {
+    let mut opts = EmitOptions {
         entry: Entry::For,
         wg,
         joins: vec![],
@@ -35,22 +37,37 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>>(
         )?,
         splits: splits(ctx, &p)?,
     };
-    let c = pipeline(ctx, &p, &opts)?;
-    let n = end.saturating_sub(begin) as u64;
-    if n == 0 {
-        return Ok(());
-    }
-    dispatch(
+    let windows = fit(
         ctx,
         &p,
-        &c,
-        &[],
-        n.div_ceil(wg as u64),
-        &[],
-        false,
-        |l, b| {
-            l.set_u64(b, "begin", begin as u64);
-            l.set_u64(b, "n", n);
-        },
-    )
+        &mut opts,
+        Windowing::Work(vec![(begin as u64, end as u64)]),
+    )?;
+    let c = pipeline(ctx, &p, &opts)?;
+    let whole = [(begin as u64, end as u64, Vec::new())];
+    let runs: Vec<(u64, u64, Vec<u32>)> = match windows {
+        None => whole.to_vec(),
+        Some(ws) => ws.into_iter().map(|w| (w.begin, w.end, w.bases)).collect(),
+    };
+    for (lo, hi, bases) in runs {
+        let n = hi.saturating_sub(lo);
+        if n == 0 {
+            continue;
+        }
+        dispatch_window(
+            ctx,
+            &p,
+            &c,
+            &[],
+            n.div_ceil(wg as u64),
+            &[],
+            false,
+            &bases,
+            |l, b| {
+                l.set_u64(b, "begin", lo);
+                l.set_u64(b, "n", n);
+            },
+        )?;
+    }
+    Ok(())
 }

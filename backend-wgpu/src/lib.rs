@@ -145,22 +145,36 @@
 //!   takes three steps without a device join (fold each block, join the prefixes on the host,
 //!   replay each block from its prefix with `final == true`; `scan_range`), the slowest path.
 //! - **Views larger than one storage binding** (`max_storage_buffer_binding_size`: 128 MiB on
-//!   lavapipe, 2 GiB on most GPUs) are bound as several chunks of their one buffer, each
-//!   `2^s` elements for the largest `s` that fits (a whole number of words and of
-//!   `min_storage_buffer_offset_alignment`); the accessors take chunk `o >> s` at `o & (2^s - 1)`
-//!   in a `switch` (loads, stores, atomics, packed `u8`/`u16` words alike). The chunk count is
-//!   part of the pipeline variant; a View that fits one binding gets the same code as before.
-//!   A kernel whose bindings then exceed `max_storage_buffers_per_shader_stage` (32 on
-//!   lavapipe) is `Err(Unsupported)` naming the kernel, its split Views and the limit. A View
-//!   larger than `max_buffer_size` (one wgpu buffer) is held in several buffers ("segments") of
-//!   the largest power of two of bytes within that limit, the last one shorter: a segment is a
-//!   whole number of chunks of every element type (the binding limit is kept at most the buffer
-//!   limit), so each chunk is bound from the segment holding it and the shader is the same.
-//!   Host reads and writes, device copies (between Views segmented at different places too),
-//!   fills, mirrors, resizes, subviews and reductions into an element span segments; a host read
-//!   goes through staging buffers of at most `max_buffer_size` bytes each. [`MAX_BINDING_ENV`],
-//!   [`MAX_BUFFER_ENV`], [`Wgpu::with_max_binding`], [`Wgpu::with_max_buffer`] and
-//!   [`Wgpu::with_test_limits`] force smaller limits for tests.
+//!   lavapipe, 2 GiB on most GPUs) are bound as several chunks of their one buffer, each `2^s`
+//!   elements for the largest `s` that fits (a whole number of words and of
+//!   `min_storage_buffer_offset_alignment`); the accessors take binding `(o >> s) - base` at
+//!   `o & (2^s - 1)` in a `switch` (loads, stores, atomics, packed `u8`/`u16` words alike), `base`
+//!   being the first chunk bound, a parameter (0 when all are). The number of chunks bound is part
+//!   of the pipeline variant; a View that fits one binding gets the same code as before. A launch
+//!   whose bindings then exceed `max_storage_buffers_per_shader_stage` (32 on lavapipe: about 4 GiB
+//!   of Views per kernel at 128 MiB a binding) runs, for a `RangePolicy` `parallel_for` or
+//!   `parallel_reduce` and an `MDRangePolicy` `parallel_for`, as a *windowed launch*
+//!   (`runtime::window`, [`rokkos_core::emit::window`]): consecutive sub-ranges of one work
+//!   dimension (the one that takes the fewest; an MDRange window is tiled on its own), dispatched
+//!   in order, each binding the same number of consecutive chunks of each split View from its own
+//!   base (one compiled kernel serves every window). This needs every access to a split View to be
+//!   the work index plus or minus a literal, or a literal, in each index position (`x[i + 1]`,
+//!   `a[(i, 2)]`; any rank and layout), so that the elements a window reaches with in-extent
+//!   indices lie between those of its first and last work items; an offset outside the bound chunks
+//!   goes to the out-of-bounds record, never to memory. A reduction's windows are complete
+//!   reductions of their sub-ranges, joined on the host in window order with the reducer's join (a
+//!   `parallel_reduce_into` then writes the element from the host, waiting for the device). Any
+//!   other launch that does not fit (another index into a split View, an MDRange reduction, a team
+//!   policy, `parallel_scan`) is `Err(Unsupported)` naming the kernel, its split Views, the limit
+//!   and why windowed launches could not be used. A View larger than `max_buffer_size` (one wgpu
+//!   buffer) is held in several buffers ("segments") of the largest power of two of bytes within
+//!   that limit, the last one shorter: a segment is a whole number of chunks of every element type
+//!   (the binding limit is kept at most the buffer limit), so each chunk is bound from the segment
+//!   holding it and the shader is the same. Host reads and writes, device copies (between Views
+//!   segmented at different places too), fills, mirrors, resizes, subviews and reductions into an
+//!   element span segments; a host read goes through staging buffers of at most `max_buffer_size`
+//!   bytes each. [`MAX_BINDING_ENV`], [`MAX_BUFFER_ENV`], [`Wgpu::with_max_binding`],
+//!   [`Wgpu::with_max_buffer`] and [`Wgpu::with_test_limits`] force smaller limits for tests.
 //!
 //! # Failures
 //!

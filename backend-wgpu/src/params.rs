@@ -86,6 +86,10 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
             f.push((format!("v{k}_e{d}"), T::U64));
             f.push((format!("v{k}_s{d}"), T::U64));
         }
+        if crate::emit::split_of(&opts.splits, k).is_some() {
+            // The first chunk bound (`emit::Split`): 0, or a window's first.
+            f.push((format!("v{k}_base"), T::U32));
+        }
     }
     for (k, s) in kernel.scalars.iter().enumerate() {
         f.push((format!("s{k}"), storage_type(s.ty)));

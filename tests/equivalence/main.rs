@@ -297,6 +297,7 @@ mod team_vector;
 mod view_api;
 mod view_copy;
 mod view_resize;
+mod window;
 
 /// Sizes every family tries: empty, tiny, primes, and both sides of the powers of two where
 /// chunked backends change how they split.

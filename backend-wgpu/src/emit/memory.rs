@@ -220,8 +220,12 @@ pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
             })
             .collect();
         let sum = index::offset_sum(k, rank, &sp);
-        if !addr32 {
-            oob.push(format!("o >= {}", view_elems(cx.k.views[k].elem, k, split)));
+        match split {
+            // Checked in 32-bit address mode too: an offset inside the View may still lie
+            // outside the chunks this window binds.
+            Some(sp) => oob.push(outside_chunks(cx.k.views[k].elem, k, sp, addr32)),
+            None if !addr32 => oob.push(format!("o >= {}", view_elems(cx.k.views[k].elem, k))),
+            None => {}
         }
         let cond = if oob.is_empty() {
             "false".to_string()
@@ -236,37 +240,59 @@ pub(crate) fn offset_helper(cx: &Cx<'_>, h: &mut Helpers, k: usize) -> String {
     name
 }
 
-/// The number of elements View `k`'s binding(s) hold, as a `u64` expression: the full chunks
-/// and the last chunk's length when it is split.
-fn view_elems(t: ScalarType, k: usize, split: Option<Split>) -> String {
-    let one = |b: &str| {
-        if super::packed::is_packed(t) {
-            super::packed::array_elems(t, b)
-        } else {
-            format!("u64(arrayLength(&{b}))")
-        }
-    };
-    match split {
-        None => one(&format!("v{k}")),
-        Some(sp) => format!(
-            "({}lu + {})",
-            u64::from(sp.chunks - 1) << sp.shift,
-            one(&format!("v{k}_{}", sp.chunks - 1))
-        ),
+/// The number of elements View `k`'s one binding holds, as a `u64` expression.
+fn view_elems(t: ScalarType, k: usize) -> String {
+    let b = format!("v{k}");
+    if super::packed::is_packed(t) {
+        super::packed::array_elems(t, &b)
+    } else {
+        format!("u64(arrayLength(&{b}))")
     }
 }
 
+/// The condition (on the offset helper's `o`) under which element offset `o` of the split View
+/// `k` lies outside the chunks bound: chunks `P.v{k}_base ..` (the launch's first bound chunk,
+/// 0 when every chunk is bound) up to the last binding's length. A windowed launch
+/// ([`rokkos_core::emit::window`]) binds only the chunks its work items can reach with
+/// in-extent indices, so this never holds for one; it keeps any other offset away from memory
+/// (an out-of-bounds record instead). The chunk number is compared in the offset's width, so
+/// that an offset below the first bound chunk wraps to a huge difference.
+fn outside_chunks(t: ScalarType, k: usize, sp: Split, addr32: bool) -> String {
+    let (suffix, base) = if addr32 {
+        ("u", format!("P.v{k}_base"))
+    } else {
+        ("lu", format!("u64(P.v{k}_base)"))
+    };
+    let rel = format!("((o >> {}u) - {base})", sp.shift);
+    let q = format!("u32(o & {}{suffix})", (1u64 << sp.shift) - 1);
+    let last = format!("v{k}_{}", sp.chunks - 1);
+    let past = if super::packed::is_packed(t) {
+        format!(
+            "{} >= arrayLength(&{last})",
+            super::packed::word_index(t, &q)
+        )
+    } else {
+        format!("{q} >= arrayLength(&{last})")
+    };
+    format!(
+        "{rel} >= {}{suffix} || ({rel} == {}{suffix} && {past})",
+        sp.chunks,
+        sp.chunks - 1
+    )
+}
+
 /// The statements that access element offset `o` (the variable of the accessor helpers) of View
-/// `k`: `body(binding, offset)` once, on `v{k}` at `o`, or, for a split View, once per chunk
-/// in a `switch` on the chunk number `o >> shift`, at the offset `o & mask` in that chunk (the
-/// last chunk is the `default`, so that every path has a body).
+/// `k`: `body(binding, offset)` once, on `v{k}` at `o`, or, for a split View, once per bound
+/// chunk in a `switch` on the binding number `(o >> shift) - P.v{k}_base` (the offset helper
+/// checked that `o` lies in a bound chunk: [`outside_chunks`]), at the offset `o & mask` in
+/// that chunk (the last binding is the `default`, so that every path has a body).
 pub(crate) fn chunked(h: &Helpers, k: usize, body: impl Fn(&str, &str) -> String) -> String {
     let Some(sp) = super::split_of(&h.splits, k) else {
         return body(&format!("v{k}"), "o");
     };
     let suffix = if h.addr32 { "u" } else { "lu" };
     let mut s = format!(
-        "    let j = u32(o >> {}u);\n    let q = o & {}{suffix};\n    switch (j) {{\n",
+        "    let j = u32(o >> {}u) - P.v{k}_base;\n    let q = o & {}{suffix};\n    switch (j) {{\n",
         sp.shift,
         (1u64 << sp.shift) - 1
     );

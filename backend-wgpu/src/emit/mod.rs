@@ -110,10 +110,13 @@ pub struct EmitOptions {
 }
 
 /// A View bound as `chunks` bindings `v{k}_0 ..` of `2^shift` elements each (the last may be
-/// shorter): element offset `o` of the buffer is element `o & (2^shift - 1)` of binding
-/// `o >> shift`, and the accessors pick the binding with a `switch`. The launcher chooses the
-/// shift so that a chunk is a whole number of 32-bit words and of the device's storage offset
-/// alignment.
+/// shorter): consecutive chunks of its buffer from chunk `P.v{k}_base`, a parameter (0 when
+/// every chunk is bound; a windowed launch, [`rokkos_core::emit::window`], binds only the
+/// chunks each window reaches and passes its first). Element offset `o` of the buffer is
+/// element `o & (2^shift - 1)` of binding `(o >> shift) - base`, and the accessors pick the
+/// binding with a `switch`; an offset outside the bound chunks is an out-of-bounds access. The
+/// launcher chooses the shift so that a chunk is a whole number of 32-bit words and of the
+/// device's storage offset alignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Split {
     /// Number of bindings (1: not split).

@@ -129,6 +129,11 @@ fn place(t: ScalarType, o: &str) -> (String, String) {
     )
 }
 
+/// The word holding element offset `q` (a `u32` expression).
+pub(crate) fn word_index(t: ScalarType, q: &str) -> String {
+    format!("({q} >> {}u)", per_word(t).1)
+}
+
 /// The number of elements binding `b` holds (its words times elements per word), as `u64`.
 pub(crate) fn array_elems(t: ScalarType, b: &str) -> String {
     format!("(u64(arrayLength(&{b})) * {}lu)", per_word(t).0)

@@ -64,11 +64,11 @@ pub(crate) struct Ctx {
     /// its own, and skips it when no such kernel ran.
     err_staging: wgpu::Buffer,
     pub pipelines: Mutex<HashMap<(u64, crate::emit::EmitOptions), Arc<Compiled>>>,
-    /// Bind groups of recent launches, keyed by the compiled kernel and the buffers bound (the
-    /// parameter block is bound with a dynamic offset, so one bind group serves every launch of a
-    /// kernel on the same Views). Entries naming a buffer go when the buffer is dropped.
-    #[allow(clippy::type_complexity)]
-    pub bind_groups: Mutex<HashMap<(usize, Vec<wgpu::Buffer>), wgpu::BindGroup>>,
+    /// Bind groups of recent launches, keyed by the compiled kernel, the buffers bound and the
+    /// first chunk bound of each split View (the parameter block is bound with a dynamic offset,
+    /// so one bind group serves every launch of a kernel on the same Views). Entries naming a
+    /// buffer go when the buffer is dropped.
+    pub bind_groups: Mutex<HashMap<BindGroupKey, wgpu::BindGroup>>,
     /// The driver's compiled pipelines, persisted on disk (see [`open_pipeline_cache`]).
     pub pipeline_cache: Option<(wgpu::PipelineCache, std::path::PathBuf)>,
     /// Parameter arenas whose submission has completed, ready for reuse.
@@ -352,6 +352,10 @@ pub(crate) struct Resident {
 /// Most bind groups kept (the cache is cleared when it would grow past this).
 const BIND_GROUP_CACHE: usize = 256;
 
+/// A cached bind group's key: the compiled kernel's address, the buffers bound (each View's
+/// first), and the first chunk bound of each split View of a windowed launch (empty otherwise).
+pub(crate) type BindGroupKey = (usize, Vec<wgpu::Buffer>, Vec<u32>);
+
 impl Ctx {
     /// Writes the pipeline cache to disk (after a new pipeline was compiled). Failing to write is
     /// not an error of the launch: the cache is an optimisation.
@@ -382,7 +386,7 @@ impl Ctx {
     /// false, for launches whose buffers are used once).
     pub(crate) fn bind_group(
         &self,
-        key: (usize, Vec<wgpu::Buffer>),
+        key: BindGroupKey,
         cache: bool,
         make: impl FnOnce() -> wgpu::BindGroup,
     ) -> wgpu::BindGroup {

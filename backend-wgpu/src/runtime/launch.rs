@@ -153,45 +153,15 @@ pub(crate) fn splits(ctx: &Ctx, p: &Prepared<'_>) -> Result<Vec<Split>> {
 }
 
 /// `(offset, size)` in bytes of each chunk binding of a buffer of `buf_size` bytes split as
-/// `split` (elements of `esize` bytes): full chunks, then the rest of the buffer.
-pub(crate) fn chunk_ranges(buf_size: u64, esize: u64, split: Split) -> Vec<(u64, u64)> {
+/// `split` (elements of `esize` bytes) from chunk `base` on: full chunks, the buffer's last one
+/// shorter (a windowed launch binds `split.chunks` of them from its window's first,
+/// `runtime::window`; every other launch binds them all from 0).
+pub(crate) fn chunk_ranges(buf_size: u64, esize: u64, split: Split, base: u32) -> Vec<(u64, u64)> {
     let chunk = esize << split.shift;
-    (0..u64::from(split.chunks))
-        .map(|j| (j * chunk, chunk.min(buf_size - j * chunk)))
+    let base = u64::from(base);
+    (base..base + u64::from(split.chunks))
+        .map(|j| (j * chunk, chunk.min(buf_size.saturating_sub(j * chunk))))
         .collect()
-}
-
-/// Refuses a module with more storage bindings than the device allows in one shader stage,
-/// naming the kernel and its split Views (a split View takes one binding per chunk).
-fn check_binding_count(
-    ctx: &Ctx,
-    p: &Prepared<'_>,
-    opts: &EmitOptions,
-    read_only: &[bool],
-) -> Result<()> {
-    let lim = ctx.limits.max_storage_buffers_per_shader_stage as usize;
-    // Binding 0, the parameter block, is a uniform buffer.
-    let storage = read_only.len().saturating_sub(1);
-    if storage <= lim {
-        return Ok(());
-    }
-    let split: Vec<String> = opts
-        .splits
-        .iter()
-        .zip(&p.ir.views)
-        .filter(|(s, _)| s.chunks > 1)
-        .map(|(s, v)| format!("View `{}` in {} bindings", v.name, s.chunks))
-        .collect();
-    Err(unsupported(format!(
-        "kernel `{}` needs {storage} storage bindings ({}), above the device's \
-         max_storage_buffers_per_shader_stage ({lim})",
-        p.ir.name,
-        if split.is_empty() {
-            "no View split".to_string()
-        } else {
-            split.join(", ")
-        }
-    )))
 }
 
 /// Environment variable naming a folder into which every newly compiled kernel's WGSL is written
@@ -233,11 +203,18 @@ pub(crate) fn pipeline(ctx: &Ctx, p: &Prepared<'_>, opts: &EmitOptions) -> Resul
     if let Some(c) = ctx.pipelines.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return Ok(c);
     }
+    // A launch that can run as windows has been fitted already (`window::fit`); this refuses
+    // any other whose bindings exceed the device's, saying why it cannot.
+    super::window::fit(
+        ctx,
+        p,
+        &mut opts.clone(),
+        super::window::not_windowed(&p.ir),
+    )?;
     let emitted = emit(&p.ir, &p.info, opts, ctx.caps).map_err(|e| match e {
         EmitError::Unsupported(f) => unsupported(f),
         EmitError::Mismatch(m) => Error::InvalidArgument(m),
     })?;
-    check_binding_count(ctx, p, opts, &emitted.read_only)?;
     if let Some(dir) = std::env::var_os(DUMP_ENV) {
         dump(std::path::Path::new(&dir), &p.ir, &emitted.source);
     }
@@ -289,7 +266,7 @@ pub(crate) fn fill_args(c: &Compiled, block: &mut [u8], p: &Prepared<'_>, init: 
 
 /// Encodes one dispatch of `groups` workgroups (folded into a 2-D grid past the per-dimension
 /// limit); `set` fills the work fields of the parameter block. `defer`: see
-/// [`Ctx::encode_with_params`].
+/// [`Ctx::encode_with_params`]. Split Views are bound in all their chunks.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn dispatch(
     ctx: &Ctx,
@@ -301,15 +278,39 @@ pub(crate) fn dispatch(
     defer: bool,
     set: impl FnOnce(&ParamsLayout, &mut [u8]),
 ) -> Result<()> {
+    dispatch_window(ctx, p, c, init, groups, extra, defer, &[], set)
+}
+
+/// [`dispatch`] binding each split View's chunks from its entry of `bases` on (one window of a
+/// windowed launch, `runtime::window`; an empty `bases` binds every chunk from 0). The bases
+/// are also the block's `v{k}_base` fields, from which the accessors number the bound chunks.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn dispatch_window(
+    ctx: &Ctx,
+    p: &Prepared<'_>,
+    c: &Compiled,
+    init: &[Value],
+    groups: u64,
+    extra: &[&Pooled],
+    defer: bool,
+    bases: &[u32],
+    set: impl FnOnce(&ParamsLayout, &mut [u8]),
+) -> Result<()> {
     let (gx, gy) = fold(ctx, groups)?;
     let layout = &c.params;
     let mut block = layout.block();
+    let base = |k: usize| bases.get(k).copied().unwrap_or(0);
     // Only a launch that can record an error needs a number (to describe the error, and to pick
     // its error record), given when it is encoded; the block of one that cannot is then the same
     // at every launch with the same arguments, and stays resident on the device (see
     // `Ctx::encode_with_params`).
     let record = c.may_fail.then(|| p.launch_record());
     fill_args(c, &mut block, p, init);
+    for k in 0..p.views.len() {
+        if crate::emit::split_of(&c.splits, k).is_some() {
+            layout.set_u32(&mut block, &format!("v{k}_base"), base(k));
+        }
+    }
     set(layout, &mut block);
     let set_launch = |b: &mut [u8], id: u32| layout.set_u32(b, "launch", id);
     let len = (block.len() as u64).div_ceil(16) * 16;
@@ -344,7 +345,7 @@ pub(crate) fn dispatch(
                         }),
                         Some(sp) => {
                             let esize = p.ir.views[k].elem.size() as u64;
-                            for (at, size) in chunk_ranges(v.buffer.size(), esize, sp) {
+                            for (at, size) in chunk_ranges(v.buffer.size(), esize, sp, base(k)) {
                                 // `splits` checked that chunks divide segments.
                                 let (buffer, offset) =
                                     v.buffer.within(at, size).unwrap_or((v.buffer.first(), at));
@@ -374,13 +375,15 @@ pub(crate) fn dispatch(
             };
             // Launches whose buffers live on (Views, pooled parameter arenas and scratch) reuse
             // bind groups; a buffer made for the one launch (a large one) makes a new one. A
-            // View's first buffer names its whole allocation (its other segments are fixed).
+            // View's first buffer names its whole allocation (its other segments are fixed);
+            // the bases name a window's chunks.
             let key = (
                 c as *const Compiled as usize,
                 std::iter::once(params.clone())
                     .chain(p.views.iter().map(|v| v.buffer.first().clone()))
                     .chain(extra.iter().map(|b| (***b).clone()))
                     .collect(),
+                bases.to_vec(),
             );
             let lasting = extra.iter().all(|b| b.lasting());
             let bg = ctx.bind_group(key, pooled && lasting, make);

@@ -9,6 +9,7 @@
 //!   the error records (the shared error book), pipeline caches, host read-back and fences;
 //! - [`memory`]: `WgpuSpace`, Views in storage buffers;
 //! - [`launch`]: preparing a kernel's IR and arguments, compiling and dispatching one launch;
+//! - [`window`]: fitting a launch's bindings to the device, as windows of its range if need be;
 //! - [`partials`]: joining a reduction's per-workgroup partials on the device;
 //! - [`reduction`]: a launched reduction completed as a host value or into a device View.
 
@@ -21,3 +22,4 @@ pub(crate) mod pipeline;
 pub(crate) mod pool;
 pub(crate) mod reduction;
 pub(crate) mod segments;
+pub(crate) mod window;

@@ -178,6 +178,7 @@ fn join_pass(
                 std::iter::once(params.clone())
                     .chain(ins.iter().chain(outs).map(|b| (*b).clone()))
                     .collect(),
+                Vec::new(),
             );
             // The key names buffers, not windows: a windowed bind group is not cached.
             let bg = ctx.bind_group(key, pooled && lasting && window.is_none(), make);

@@ -16,6 +16,7 @@ pub mod rules;
 pub mod team;
 pub mod walk;
 pub mod width;
+pub mod window;
 
 use std::collections::BTreeMap;
 

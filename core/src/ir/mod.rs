@@ -50,6 +50,7 @@ pub mod expr;
 mod hash;
 pub mod ops;
 mod print;
+pub(crate) use print::access_text;
 pub mod stmt;
 pub mod types;
 pub mod valid;

@@ -447,3 +447,12 @@ fn dots(inclusive: bool) -> &'static str {
         ".."
     }
 }
+
+/// `view[index]` as the printer spells it in `kernel`'s body (for messages that name an access).
+pub(crate) fn access_text(kernel: &Kernel, view: ViewRef, index: &[Expr]) -> String {
+    let p = Printer {
+        kernel,
+        locals: &kernel.locals,
+    };
+    format!("{}[{}]", p.view(view), p.list(index))
+}

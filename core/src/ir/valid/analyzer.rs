@@ -44,6 +44,10 @@ pub struct KernelInfo {
     /// The View accesses whose every index is a shifted work index, the candidates a launch may
     /// prove in bounds ([`crate::emit::inbounds`]; computed once here, proven per launch).
     pub shifted: Vec<crate::emit::inbounds::Site>,
+    /// How the body reaches each View parameter, in parameter order: whether a windowed launch
+    /// can bound the elements a run of work items touches ([`crate::emit::window`]; computed once
+    /// here, planned per launch).
+    pub reach: Vec<crate::emit::window::Reach>,
 }
 
 impl KernelInfo {
@@ -83,6 +87,7 @@ pub fn analyze(kernel: &Kernel) -> KernelInfo {
         calls: BTreeSet::new(),
         lanes_independent: super::lanes_independent(kernel),
         shifted: crate::emit::inbounds::sites(kernel),
+        reach: crate::emit::window::reaches(kernel),
     };
     info.types.extend(kernel.views.iter().map(|v| v.elem));
     info.types.extend(kernel.scalars.iter().map(|s| s.ty));
