@@ -164,3 +164,237 @@ fn ordered_team_early_return<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(ordered_team_early_return);
+
+/// Accumulator writes in every lane-splitting spelling, mixed with lane-parallel View writes:
+/// a `single_thread` in a `thread_range` (once per thread item), a `team_vector_range` (once
+/// per index), a loop inside a `vector_range`, and a `thread_range` item's write under a
+/// condition next to a `vector_range` that writes its own elements.
+#[kernel]
+fn lane_mix(
+    team: &TeamMember,
+    acc: &mut i32,
+    cnt: &mut i32,
+    a: View<i32, 3>,
+    out: ViewMut<i32, 3>,
+) {
+    let l = team.league_rank();
+    for j in team.thread_range(a.extent(1)) {
+        team.single_thread(|| {
+            *acc += a[(l, j, 0)];
+        });
+        for k in team.vector_range(a.extent(2)) {
+            out[(l, j, k)] = a[(l, j, k)] * 2;
+            for q in 0..2 {
+                *cnt += q + 1;
+            }
+        }
+        if j % 2 == 0 {
+            *cnt += 1000;
+        }
+    }
+    for m in team.team_vector_range(a.extent(1) * a.extent(2)) {
+        *acc += a[(l, m / a.extent(2), m % a.extent(2))] * 3;
+    }
+}
+
+/// `lane_mix` without the thread-level write, so that a device may run its lanes physically:
+/// every accumulator write sits in a `single_thread` or a lane-splitting range.
+#[kernel]
+fn lane_split(
+    team: &TeamMember,
+    acc: &mut i32,
+    cnt: &mut i32,
+    a: View<i32, 3>,
+    out: ViewMut<i32, 3>,
+) {
+    let l = team.league_rank();
+    for j in team.thread_range(a.extent(1)) {
+        team.single_thread(|| {
+            *acc += a[(l, j, 0)];
+        });
+        for k in team.vector_range(a.extent(2)) {
+            out[(l, j, k)] = a[(l, j, k)] * 2;
+            for q in 0..2 {
+                *cnt += q + 1;
+            }
+        }
+        team.single_thread(|| {
+            if j % 2 == 0 {
+                *cnt += 1000;
+            }
+        });
+    }
+    for m in team.team_vector_range(a.extent(1) * a.extent(2)) {
+        *acc += a[(l, m / a.extent(2), m % a.extent(2))] * 3;
+    }
+}
+
+/// `lane_mix` and `lane_split` count each contribution once, whatever the team size and vector
+/// length.
+fn lane_mix_counts_once<E: ExecutionSpace>(space: E) {
+    check(
+        10,
+        (0usize..6, 1usize..7, 1usize..9, 0usize..4, 1usize..5),
+        |(league, rows, cols, vl_log, ts)| {
+            let limits = space.team_limits();
+            let vl = (1usize << vl_log).min(limits.vector_length_max);
+            let ts = TeamSize::Exactly(ts.min(limits.team_size_max));
+            let policy = TeamPolicy::new(&space, league, ts).vector_length(vl);
+            let f = |l: usize, j: usize, k: usize| ((l * 31 + j * 7 + k * 3) % 23) as i32 - 11;
+            let a: DevView<E, i32, 3> =
+                dev_from_fn(&space, "a", [league, rows, cols], |[l, j, k]| f(l, j, k))?;
+            let out: DevView<E, i32, 3> = dev(&space, "out", [league, rows, cols])?;
+            let got = parallel_reduce("lane_mix", policy, lane_mix(&a, &out), (Sum, Sum))?;
+            let mut want = (0i32, 0i32);
+            let mut want_out = Vec::new();
+            for l in 0..league {
+                for j in 0..rows {
+                    want.0 += f(l, j, 0);
+                    want.1 += 3 * cols as i32 + if j % 2 == 0 { 1000 } else { 0 };
+                    for k in 0..cols {
+                        want.0 += 3 * f(l, j, k);
+                        want_out.push(2 * f(l, j, k));
+                    }
+                }
+            }
+            prop_assert_eq!(got, want, "team {:?}, vector {}", ts, vl);
+            prop_assert_eq!(to_host(&out), want_out.clone());
+            let out: DevView<E, i32, 3> = dev(&space, "out", [league, rows, cols])?;
+            let policy = TeamPolicy::new(&space, league, ts).vector_length(vl);
+            let got = parallel_reduce("lane_split", policy, lane_split(&a, &out), (Sum, Sum))?;
+            prop_assert_eq!(got, want, "lane_split: team {:?}, vector {}", ts, vl);
+            prop_assert_eq!(to_host(&out), want_out);
+            Ok(())
+        },
+    );
+}
+per_backend!(lane_mix_counts_once);
+
+/// Index arithmetic the 32-bit proof accepts for small launches: stepped loops up to
+/// `u32::MAX` (inclusive forwards, exclusive backwards), subtraction of the policy's begin, shifts,
+/// division, remainder, bitwise operators, `min` / `max`, and `usize` values near `2^31`
+/// converted to `f32`, `i32` and `u16`.
+#[kernel]
+fn index_forms(i: usize, out: ViewMut<u32, 2>, f: ViewMut<f32>, b: usize, big: usize) {
+    let r = i - b;
+    let mut steps = 0u32;
+    let mut last = 0usize;
+    for j in (r..=4294967295usize).step_by(1 << 30) {
+        steps += 1;
+        last = j;
+    }
+    let mut first_back = 0usize;
+    let mut back = 0u32;
+    for j in (r..4294967295usize).step_by(1 << 30).rev() {
+        if back == 0 {
+            first_back = j;
+        }
+        back += 1;
+    }
+    let v = big + r;
+    // `r = i - b` differs between work items: each owns row `r` of `out` and element `r` of `f`.
+    unsafe {
+        out[(r, 0)] = steps * 1000 + back;
+        out[(r, 1)] = (last >> 16) as u32;
+        out[(r, 2)] = (first_back >> 3) as u32;
+        out[(r, 3)] = (((v >> 2) << 1) + (r << 28)) as u32;
+        out[(r, 4)] = (v / 3 + v % 7) as u32;
+        out[(r, 5)] = ((v ^ (v >> 1)) | (r & 5)) as u32;
+        out[(r, 6)] = v.min(big + 3).max(big + 1) as u32;
+        out[(r, 7)] = (v as i32) as u32;
+        out[(r, 8)] = (v as u16) as u32;
+        f[r] = v as f32;
+    }
+}
+
+/// `index_forms` against Rust's own `usize` arithmetic, for begins and sizes that keep every
+/// value of the launch below `2^32`.
+fn index_forms_match_rust<E: ExecutionSpace>(space: E) {
+    let atom = (1usize << 31) - 1;
+    for (b, n, big) in [(0usize, 1usize, 0usize), (5, 9, 16777213), (3, 4, atom - 2)] {
+        let out: DevView<E, u32, 2> = dev(&space, "out", [n, 9]).unwrap();
+        let f: DevView<E, f32> = dev(&space, "f", [n]).unwrap();
+        let p = RangePolicy::new(&space, b..b + n);
+        parallel_for("index_forms", p, index_forms(&out, &f, b, big)).unwrap();
+        let mut want = Vec::new();
+        let mut want_f = Vec::new();
+        for r in 0..n {
+            let js: Vec<usize> = (r..=4294967295usize).step_by(1 << 30).collect();
+            let back: Vec<usize> = (r..4294967295usize).step_by(1 << 30).rev().collect();
+            let v = big + r;
+            want.extend([
+                js.len() as u32 * 1000 + back.len() as u32,
+                (js[js.len() - 1] >> 16) as u32,
+                (back[0] >> 3) as u32,
+                (((v >> 2) << 1) + (r << 28)) as u32,
+                (v / 3 + v % 7) as u32,
+                ((v ^ (v >> 1)) | (r & 5)) as u32,
+                v.min(big + 3).max(big + 1) as u32,
+                (v as i32) as u32,
+                (v as u16) as u32,
+            ]);
+            want_f.push(v as f32);
+        }
+        assert_eq!(to_host(&out), want, "begin {b}, {n} items, big {big}");
+        let got_f = to_host(&f);
+        assert_eq!(
+            got_f.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            want_f.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            "usize as f32: {got_f:?} vs {want_f:?}"
+        );
+    }
+}
+per_backend!(index_forms_match_rust);
+
+/// An MDRange with non-zero begins, flattened by hand relative to them, and a team index built
+/// from every team query.
+#[kernel]
+fn md_from_begin((i, j): (usize, usize), out: ViewMut<u32>, b0: usize, b1: usize, n: usize) {
+    // `(i, j)` owns element `(i - b0) * n + (j - b1)`: `j - b1 < n`.
+    unsafe {
+        out[(i - b0) * n + (j - b1)] = (i * 100 + j) as u32;
+    }
+}
+
+#[kernel]
+fn team_flat(team: &TeamMember, out: ViewMut<u32>) {
+    let base = (team.league_rank() * team.team_size() + team.team_rank()) * team.vector_length();
+    for k in team.vector_range(team.vector_length()) {
+        // Thread `(l, t)` owns elements `base..base + vector_length`.
+        unsafe {
+            out[base + k] = (team.league_rank() * 10000 + team.team_rank() * 100 + k) as u32;
+        }
+    }
+}
+
+fn flattened_from_begins<E: ExecutionSpace>(space: E) {
+    for (b0, b1, r, c) in [
+        (0usize, 0usize, 3usize, 4usize),
+        (7, 2, 5, 3),
+        (1000, 40000, 2, 9),
+    ] {
+        let out: DevView<E, u32> = dev(&space, "out", [r * c]).unwrap();
+        let p = MDRangePolicy::new(&space, [b0, b1], [b0 + r, b1 + c]);
+        parallel_for("md_from_begin", p, md_from_begin(&out, b0, b1, c)).unwrap();
+        let want: Vec<u32> = (0..r)
+            .flat_map(|x| (0..c).map(move |y| ((b0 + x) * 100 + b1 + y) as u32))
+            .collect();
+        assert_eq!(to_host(&out), want, "begin ({b0}, {b1}), {r} x {c}");
+    }
+    for (league, ts, vl) in [(3usize, 2usize, 4usize), (5, 1, 1), (2, 8, 2)] {
+        let limits = space.team_limits();
+        let ts = ts.min(limits.team_size_max);
+        let vl = vl.min(limits.vector_length_max);
+        let policy = TeamPolicy::new(&space, league, TeamSize::Exactly(ts)).vector_length(vl);
+        let out: DevView<E, u32> = dev(&space, "out", [league * ts * vl]).unwrap();
+        parallel_for("team_flat", policy, team_flat(&out)).unwrap();
+        let want: Vec<u32> = (0..league * ts * vl)
+            .map(|g| {
+                let (l, t, k) = (g / (ts * vl), g / vl % ts, g % vl);
+                (l * 10000 + t * 100 + k) as u32
+            })
+            .collect();
+        assert_eq!(to_host(&out), want, "league {league}, team {ts} x {vl}");
+    }
+}
+per_backend!(flattened_from_begins);

@@ -86,7 +86,7 @@ impl Walk {
                 return false;
             }
             // `if team.team_rank() != 0 { return; }`: only thread 0 runs the rest of the block
-            // (the other threads left the work item, or the construct body, at the `return`).
+            // (the other threads left the work item at the `return`).
             if self.others_leave(s) {
                 at.one_thread = true;
             }
