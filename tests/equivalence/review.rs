@@ -398,3 +398,96 @@ fn flattened_from_begins<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(flattened_from_begins);
+
+/// Contributions made in a nested scan's final pass: to the launch's accumulator, and to the
+/// team's own View elements (the same writes outside `if fin` are refused at compile time,
+/// `tests/ui/scan_side_effects.rs`: a device runs the body in two passes).
+#[kernel]
+fn scan_side_effects(team: &TeamMember, acc: &mut i32, a: View<i32, 2>, out: ViewMut<i32, 2>) {
+    let l = team.league_rank();
+    let total = team.thread_scan(a.extent(1), |j, p: &mut i32, fin: bool| {
+        if fin {
+            *acc += a[(l, j)];
+            out[(l, j)] += 1;
+        }
+        *p += a[(l, j)];
+    });
+    team.single_team(|| {
+        *acc += total * 1000;
+    });
+}
+
+/// A nested scan's final pass runs once per index on every backend, whatever passes it makes
+/// before: the accumulator and the View count each index once.
+fn scan_body_side_effects_count_once<E: ExecutionSpace>(space: E) {
+    for (league, rows, ts, vl) in [
+        (1usize, 5usize, 4usize, 1usize),
+        (3, 37, 8, 2),
+        (2, 300, 32, 1),
+    ] {
+        let limits = space.team_limits();
+        let ts = TeamSize::Exactly(ts.min(limits.team_size_max));
+        let vl = vl.min(limits.vector_length_max);
+        let policy = TeamPolicy::new(&space, league, ts).vector_length(vl);
+        let f = |l: usize, j: usize| ((l * 13 + j * 5) % 9) as i32 - 4;
+        let a: DevView<E, i32, 2> =
+            dev_from_fn(&space, "a", [league, rows], |[l, j]| f(l, j)).unwrap();
+        let out: DevView<E, i32, 2> = dev(&space, "out", [league, rows]).unwrap();
+        let got = parallel_reduce(
+            "scan_side_effects",
+            policy,
+            scan_side_effects(&a, &out),
+            Sum,
+        )
+        .unwrap();
+        let sum: i32 = (0..league)
+            .flat_map(|l| (0..rows).map(move |j| f(l, j)))
+            .sum();
+        assert_eq!(
+            got,
+            sum * 1001,
+            "league {league}, {rows} rows, team {ts:?} x {vl}"
+        );
+        assert_eq!(
+            to_host(&out),
+            vec![1; league * rows],
+            "league {league}, {rows} rows"
+        );
+    }
+}
+per_backend!(scan_body_side_effects_count_once);
+
+/// A scan kernel whose body adds to its own element in the final pass (`is_final && ..` and
+/// the `else` of `!is_final`).
+#[kernel(scan)]
+fn scan_bumps(i: usize, partial: &mut i32, is_final: bool, x: View<i32>, out: ViewMut<i32>) {
+    if is_final && x[i] >= 0 {
+        out[i] += 1;
+    }
+    if !is_final {
+    } else {
+        out[i] += *partial * 10;
+    }
+    *partial += x[i];
+}
+
+/// The top-level scan's body runs in two or three passes on rayon and wgpu; its final-pass side
+/// effects count once per index everywhere (unguarded ones are refused at compile time,
+/// `tests/ui/scan_side_effects.rs`: they counted 2 and 3 times there).
+fn scan_kernel_side_effects_count_once<E: ExecutionSpace>(space: E) {
+    for n in [1usize, 7, 1000, 70000] {
+        let x: DevView<E, i32> = dev_from_fn(&space, "x", [n], |[i]| (i % 3) as i32).unwrap();
+        let out: DevView<E, i32> = dev(&space, "out", [n]).unwrap();
+        let p = RangePolicy::new(&space, 0..n);
+        let total = parallel_scan("scan_bumps", p, scan_bumps(&x, &out)).unwrap();
+        let mut run = 0;
+        let mut want = Vec::new();
+        for i in 0..n {
+            want.push(1 + run * 10);
+            run += (i % 3) as i32;
+        }
+        assert_eq!(total, run, "{n} items");
+        assert_eq!(to_host(&out), want, "{n} items");
+    }
+}
+per_backend!(scan_kernel_side_effects_count_once);
