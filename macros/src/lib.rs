@@ -252,8 +252,11 @@ mod parse;
 /// accumulator than the scan's own partial) must sit under `if is_final { .. }` (or a condition
 /// `is_final && ..`, or the `else` of `if !is_final`): elsewhere it would happen once on serial
 /// and two or three times on the other backends. The scan's own partial and locals declared in
-/// the body are redone each pass and may be written anywhere. Inside `unsafe { }` the rule is
-/// the author's business, as owner-computes is.
+/// the body are redone each pass and may be written anywhere, but the partial must be folded
+/// alike in every pass (not under a condition on the flag, nor with the flag in its value: the
+/// earlier passes compute the block totals), and an element the final pass wrote may not be read
+/// after it outside the final pass. Inside `unsafe { }` the rule is the author's business, as
+/// owner-computes is.
 ///
 /// # Options
 ///

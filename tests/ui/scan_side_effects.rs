@@ -25,4 +25,23 @@ fn nested(team: &TeamMember, acc: &mut i32, a: View<i32, 2>) {
     team.single_team(|| *acc += t);
 }
 
+// The partial folded only in the final pass: the earlier passes' block totals miss it (rayon and
+// wgpu gave 0 for the total and wrong prefixes).
+#[kernel(scan)]
+fn partial_in_final(i: usize, partial: &mut i32, is_final: bool, x: View<i32>, out: ViewMut<i32>) {
+    if is_final {
+        out[i] = *partial;
+        *partial += x[i];
+    }
+}
+
+// The partial reads what the final pass wrote: the earlier passes read it unwritten.
+#[kernel(scan)]
+fn reads_final_write(i: usize, partial: &mut i32, is_final: bool, out: ViewMut<i32>) {
+    if is_final {
+        out[i] = 1;
+    }
+    *partial += out[i];
+}
+
 fn main() {}

@@ -8,7 +8,10 @@
 //! in every pass happens once on serial and two or three times elsewhere (`out[i] += 1` gives 1,
 //! 2 or 3), so the kernel would give a different result per backend. Kokkos leaves such writes
 //! undefined; rokkos refuses them at compile time instead. Writes to the scan's own partial and
-//! to locals declared in the body are redone from scratch each pass and stay allowed; writes
+//! to locals declared in the body are redone from scratch each pass and stay allowed. For the
+//! same reason the partial must be folded alike in every pass (not under a condition on the
+//! flag, nor with the flag in its value), and a View element the final pass wrote may not be
+//! read afterwards outside it (the earlier passes read it unwritten). Writes
 //! inside `unsafe { }` are the author's responsibility, as for the owner-computes rule.
 
 use super::env::{pat_bindings, pat_ident, BodyEnv};
@@ -34,11 +37,8 @@ pub fn check_block(env: &BodyEnv, sig: &KernelSignature) -> syn::Result<()> {
         errs: Errors::default(),
     };
     if let PatternKind::Scan { acc, flag } = &sig.pattern {
-        c.scans.push(Scan {
-            flag: flag.to_string(),
-            partial: acc.name.to_string(),
-            guarded: false,
-        });
+        c.scans
+            .push(Scan::new(flag.to_string(), acc.name.to_string()));
     }
     c.visit_block(&sig.body);
     c.errs.finish()
@@ -76,6 +76,38 @@ struct Scan {
     partial: String,
     /// Under `if is_final { .. }`.
     guarded: bool,
+    /// In a branch of an `if` whose condition reads the flag (either branch).
+    dependent: bool,
+    /// Views and scratch Views written under the flag so far (in program order).
+    final_written: HashSet<String>,
+}
+
+impl Scan {
+    fn new(flag: String, partial: String) -> Scan {
+        Scan {
+            flag,
+            partial,
+            guarded: false,
+            dependent: false,
+            final_written: HashSet::new(),
+        }
+    }
+}
+
+/// Whether `e` reads the name `flag`.
+fn mentions(e: &Expr, flag: &str) -> bool {
+    struct Finder<'f> {
+        flag: &'f str,
+        found: bool,
+    }
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            self.found |= p.path.get_ident().is_some_and(|id| id == self.flag);
+        }
+    }
+    let mut f = Finder { flag, found: false };
+    f.visit_expr(e);
+    f.found
 }
 
 struct Checker<'a> {
@@ -158,24 +190,70 @@ impl Checker<'_> {
         );
     }
 
-    fn check_write(&mut self, target: &Expr, at: &impl quote::ToTokens) {
+    fn check_write(&mut self, target: &Expr, value: &Expr, at: &impl quote::ToTokens) {
         let Some(s) = self.scans.last() else {
             return;
         };
-        if !s.guarded && self.persists(target, &s.partial.clone()) {
+        let partial = s.partial.clone();
+        let own = matches!(place_root(target), Some((true, id, _)) if id == partial.as_str());
+        if own && (s.dependent || mentions(value, &s.flag)) {
+            // The earlier passes compute the block totals the final pass starts from: a fold
+            // that differs between passes gives other prefixes than the serial loop's.
+            let flag = s.flag.clone();
+            self.errs.spanned(
+                at,
+                format!(
+                    "the scan's partial `{partial}` is updated differently depending on \
+                     `{flag}`: a parallel scan computes its block totals in the passes with \
+                     `{flag} == false`, so the partial must be updated the same way in every pass \
+                     (move the update out of the `if`, and do not use `{flag}` in it)"
+                ),
+            );
+        } else if !s.guarded && self.persists(target, &partial) {
             self.side_effect(at, "a write to shared memory or another accumulator");
+        } else if s.guarded && self.persists(target, &partial) {
+            if let Some((false, id, _)) = place_root(target) {
+                let name = id.to_string();
+                if let Some(s) = self.scans.last_mut() {
+                    s.final_written.insert(name);
+                }
+            }
         }
     }
 
-    /// Visits `b` with the innermost scan's guard set to `guarded` (when it is not already).
-    fn guarded_block(&mut self, b: &syn::Block, guarded: bool) {
-        let old = self.scans.last().map(|s| s.guarded);
+    /// A read of an element the final pass wrote before: the earlier passes see it unwritten.
+    fn check_read(&mut self, e: &Expr) {
+        let Some(s) = self.scans.last() else {
+            return;
+        };
+        let Some((false, id, true)) = place_root(e) else {
+            return;
+        };
+        if !s.guarded && s.final_written.contains(&id.to_string()) {
+            let flag = s.flag.clone();
+            self.errs.spanned(
+                e,
+                format!(
+                    "`{id}` is read here, outside `if {flag} {{ .. }}`, after the final pass \
+                     wrote it: the earlier passes of a parallel scan read it unwritten, the \
+                     serial loop written. Read it before the write, or only under `if {flag}`"
+                ),
+            );
+        }
+    }
+
+    /// Visits `b` with the innermost scan's guard set to `guarded` (when it is not already),
+    /// and marked flag-dependent when `dependent`.
+    fn guarded_block(&mut self, b: &syn::Block, guarded: bool, dependent: bool) {
+        let old = self.scans.last().map(|s| (s.guarded, s.dependent));
         if let Some(s) = self.scans.last_mut() {
             s.guarded |= guarded;
+            s.dependent |= dependent;
         }
         self.visit_block(b);
-        if let (Some(s), Some(o)) = (self.scans.last_mut(), old) {
-            s.guarded = o;
+        if let (Some(s), Some((g, d))) = (self.scans.last_mut(), old) {
+            s.guarded = g;
+            s.dependent = d;
         }
     }
 }
@@ -188,8 +266,19 @@ impl<'ast> Visit<'ast> for Checker<'_> {
 
     fn visit_expr(&mut self, e: &'ast Expr) {
         match e {
-            Expr::Assign(a) => self.check_write(&a.left, e),
-            Expr::Binary(b) if super::subset::is_compound(&b.op) => self.check_write(&b.left, e),
+            Expr::Assign(a) => {
+                self.check_write(&a.left, &a.right, e);
+                // The target is written, not read: visit the value and the index only.
+                self.visit_expr(&a.right);
+                if let Expr::Index(ix) = &*a.left {
+                    self.visit_expr(&ix.index);
+                }
+                return;
+            }
+            Expr::Binary(b) if super::subset::is_compound(&b.op) => {
+                self.check_write(&b.left, &b.right, e)
+            }
+            Expr::Index(_) => self.check_read(e),
             Expr::MethodCall(m) if m.method.to_string().starts_with("atomic_") => {
                 let name = expr_ident(&m.receiver).map(|i| i.to_string());
                 let shared = name
@@ -201,12 +290,23 @@ impl<'ast> Visit<'ast> for Checker<'_> {
             Expr::If(i) => {
                 if let Some(s) = self.scans.last() {
                     let (t, f) = (implies(&i.cond, &s.flag), negates(&i.cond, &s.flag));
+                    let dep = mentions(&i.cond, &s.flag);
                     self.visit_expr(&i.cond);
-                    self.guarded_block(&i.then_branch, t);
+                    self.guarded_block(&i.then_branch, t, dep);
                     if let Some((_, els)) = &i.else_branch {
                         match &**els {
-                            Expr::Block(b) => self.guarded_block(&b.block, f),
-                            other => self.visit_expr(other),
+                            Expr::Block(b) => self.guarded_block(&b.block, f, dep),
+                            other => {
+                                // `else if ..`: still a branch of this condition.
+                                let old = self.scans.last().map(|s| s.dependent);
+                                if let Some(s) = self.scans.last_mut() {
+                                    s.dependent |= dep;
+                                }
+                                self.visit_expr(other);
+                                if let (Some(s), Some(d)) = (self.scans.last_mut(), old) {
+                                    s.dependent = d;
+                                }
+                            }
                         }
                     }
                     return;
@@ -226,11 +326,7 @@ impl<'ast> Visit<'ast> for Checker<'_> {
                     for a in m.args.iter().take(m.args.len() - 1) {
                         self.visit_expr(a);
                     }
-                    self.scans.push(Scan {
-                        flag: f.to_string(),
-                        partial: p.to_string(),
-                        guarded: false,
-                    });
+                    self.scans.push(Scan::new(f.to_string(), p.to_string()));
                     self.visit_expr(&c.body);
                     self.scans.pop();
                     return;
@@ -273,6 +369,17 @@ mod tests {
         for src in bad {
             assert!(errors(true, src).contains("outside `if fin"), "{src}");
         }
+        let partial = [
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { if fin { o[i] = *p; *p += 1; } }",
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { if !fin {} else { *p += 1; } }",
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { *p += fin as i32; }",
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { if fin || i > 3 { *p += 1; } }",
+        ];
+        for src in partial {
+            assert!(errors(true, src).contains("updated differently"), "{src}");
+        }
+        let feedback = "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { if fin { o[i] = 1; } *p += o[i]; }";
+        assert!(errors(true, feedback).contains("after the final pass wrote"));
         let team = "fn k(team: &TeamMember, acc: &mut i32, o: ViewMut<i32, 2>) {
             let l = team.league_rank();
             let t = team.thread_scan(4usize, |j, q: &mut i32, f: bool| { *acc += 1; *q += 1; });
@@ -289,6 +396,7 @@ mod tests {
             "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { if fin && i > 2 { o.atomic_add(i, 1); } }",
             "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { if !fin {} else { o[i] = 1; } }",
             "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { let mut a = [0; 2]; a[1] = 3; let mut x = 1; x += a[1]; *p += x; }",
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { *p += o[i]; if fin { o[i] = *p + o[i]; } if i > 2 { *p += 1; } }",
         ];
         for src in good {
             assert_eq!(errors(true, src), "", "{src}");
