@@ -381,10 +381,11 @@ impl<T: Bits> Reducer<T> for BOr {
 /// rolling hash give the serial result everywhere. Over a team policy a device team has several
 /// threads, each with its own accumulator, joined thread by thread
 /// ([`crate::device::ordered::team_blocks`]): that is the serial result when one thread per team
-/// writes the accumulator (in `team.single_team(..)` or under `if team.team_rank() == 0`), and a
-/// device refuses any other such launch with teams of more than one thread or lane
-/// (`Err(Unsupported)`, [`crate::device::team_order`]) rather than join in another order. On a
-/// device this is the slow path: use a built-in reducer where one fits.
+/// writes the accumulator (in `team.single_team(..)`, under `if team.team_rank() == 0`, or after
+/// `if team.team_rank() != 0 { return; }`), and a device refuses any other such launch with
+/// teams of more than one thread or lane (`Err(Unsupported)`, [`crate::device::team_order`])
+/// rather than join in another order. On a device this is the slow path: use a built-in reducer
+/// where one fits.
 ///
 /// ```
 /// use rokkos_core::{Custom, Reducer};

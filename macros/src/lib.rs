@@ -236,10 +236,27 @@ mod parse;
 ///
 /// A kernel the macro rejects produces exactly its errors: the kernel value, the constructor and
 /// the kernel's traits are still generated, typed as usual with empty bodies, so that calls and
-/// launches of the kernel add no errors of their own. The checks run in order (the accepted subset
-/// and owner-computes together, then the IR translation, then the team rules), and a later one only
+/// launches of the kernel add no errors of their own. The checks run in order (the accepted subset,
+/// owner-computes and the scan bodies' final-pass rule together, then the IR translation, then the
+/// team rules), and a later one only
 /// once the earlier passed, so that one mistake gives one error. A mistake in the *signature*
 /// generates nothing (the constructor's parameters are unknown).
+///
+/// # Scan bodies: writes in the final pass
+///
+/// A parallel scan runs its body more than once per index: rayon in two passes over chunks,
+/// wgpu and CUDA in up to three, the earlier ones with `is_final == false`; the serial loop runs
+/// it once with `is_final == true`. So in a `#[kernel(scan)]` body, and in the closure of a
+/// nested `thread_scan` / `vector_scan` / `team_vector_scan` (its third parameter is the flag),
+/// a write that outlives the work item (a `ViewMut` or scratch element, an atomic, another
+/// accumulator than the scan's own partial) must sit under `if is_final { .. }` (or a condition
+/// `is_final && ..`, or the `else` of `if !is_final`): elsewhere it would happen once on serial
+/// and two or three times on the other backends. The scan's own partial and locals declared in
+/// the body are redone each pass and may be written anywhere, but the partial must be folded
+/// alike in every pass (not under a condition on the flag, nor with the flag in its value: the
+/// earlier passes compute the block totals), and an element the final pass wrote may not be read
+/// after it outside the final pass. Inside `unsafe { }` the rule is the author's business, as
+/// owner-computes is.
 ///
 /// # Options
 ///

@@ -282,6 +282,7 @@ mod overflow;
 mod range;
 mod reduce;
 mod reducers;
+mod review;
 mod scan;
 mod segments;
 mod sizes;

@@ -12,8 +12,9 @@
 //! silence, so [`check`] refuses such a launch instead.
 //!
 //! The rule is syntactic and conservative: it recognises the guards above (a `team_rank()`
-//! held in an immutable local, and `&&` of a guard with anything, included) and refuses any
-//! other write, even one whose condition happens to single out one thread.
+//! held in an immutable local, `&&` of a guard with anything, and the statements after `if
+//! team.team_rank() != 0 { return; }` in its block, included) and refuses any other write, even
+//! one whose condition happens to single out one thread.
 
 use crate::ir::{
     BinaryOp, Block, CmpOp, Expr, Kernel, LocalId, LogicOp, NestedKind, SingleKind, Stmt,
@@ -79,8 +80,30 @@ struct Walk {
 
 impl Walk {
     /// True when every accumulator write in `b` is made by one invocation per team.
-    fn block(&self, b: &Block, at: Place) -> bool {
-        b.iter().all(|s| self.stmt(s, at))
+    fn block(&self, b: &Block, mut at: Place) -> bool {
+        for s in b {
+            if !self.stmt(s, at) {
+                return false;
+            }
+            // `if team.team_rank() != 0 { return; }`: only thread 0 runs the rest of the block
+            // (the other threads left the work item at the `return`).
+            if self.others_leave(s) {
+                at.one_thread = true;
+            }
+        }
+        true
+    }
+
+    /// `s` is a rank guard whose branch for the threads other than 0 always returns.
+    fn others_leave(&self, s: &Stmt) -> bool {
+        let returns = |b: &Block| b.iter().any(|s| matches!(s, Stmt::Return(_)));
+        match s {
+            Stmt::If { cond, then, else_ } => {
+                (self.rank_is_nonzero(cond) && returns(then))
+                    || (self.rank_is_zero(cond) && returns(else_))
+            }
+            _ => false,
+        }
     }
 
     fn stmt(&self, s: &Stmt, at: Place) -> bool {
@@ -325,6 +348,61 @@ mod tests {
         assert_eq!(verdicts(team_vector), [true, false, false, false]);
         let threads = vec![nested(NestedKind::Thread, vec![write()])];
         assert_eq!(verdicts(threads), [true, true, false, false]);
+    }
+
+    /// The statements after `if rank != 0 { return; }` (or `if rank == 0 {} else { return; }`)
+    /// in its block run in thread 0 only; those before it, a guard whose returning branch is
+    /// thread 0's, or a return that may not be taken do not count.
+    #[test]
+    fn an_early_return_of_the_other_threads_leaves_thread_0() {
+        let all = vec![true; 4];
+        let ret = || Stmt::Return(None);
+        let nonzero = || cmp(CmpOp::Ne, rank(), zero());
+        let is_zero = || cmp(CmpOp::Eq, rank(), zero());
+        assert_eq!(
+            verdicts(vec![iff(nonzero(), vec![ret()], vec![]), write()]),
+            all
+        );
+        assert_eq!(
+            verdicts(vec![iff(is_zero(), vec![], vec![ret()]), write()]),
+            all
+        );
+        // In a loop body: the rest of that body.
+        let looped = Stmt::Loop {
+            body: vec![iff(nonzero(), vec![ret()], vec![]), write()],
+        };
+        assert_eq!(verdicts(vec![looped]), all);
+        let refused = [true, true, false, false];
+        // The write comes first, while every thread is still there.
+        assert_eq!(
+            verdicts(vec![write(), iff(nonzero(), vec![ret()], vec![])]),
+            refused
+        );
+        // Thread 0 is the one that returns.
+        assert_eq!(
+            verdicts(vec![iff(is_zero(), vec![ret()], vec![]), write()]),
+            refused
+        );
+        // The return sits under a further condition, so other threads may go on.
+        let maybe = iff(
+            nonzero(),
+            vec![iff(Expr::Lit(Value::Bool(false)), vec![ret()], vec![])],
+            vec![],
+        );
+        assert_eq!(verdicts(vec![maybe, write()]), refused);
+        // Only the rest of the guard's own block: an enclosing block goes on with every thread.
+        let inner = iff(
+            Expr::Lit(Value::Bool(true)),
+            vec![iff(nonzero(), vec![ret()], vec![])],
+            vec![],
+        );
+        assert_eq!(verdicts(vec![inner, write()]), refused);
+        // Lanes still count: a vector range after the guard splits thread 0's items.
+        let lanes = vec![
+            iff(nonzero(), vec![ret()], vec![]),
+            nested(NestedKind::Vector, vec![write()]),
+        ];
+        assert_eq!(verdicts(lanes), [true, false, true, false]);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub fn kernel_source(k: &Kernel) -> String {
     let mut r = Renderer {
         k,
         out: String::new(),
+        scan_flag: None,
     };
     r.kernel();
     r.out
@@ -183,6 +184,9 @@ fn view_ctor(ty: Ty, rank: usize, layout: Layout) -> String {
 struct Renderer<'k> {
     k: &'k Kernel,
     out: String,
+    /// The final flag of the scan body being rendered: writes that outlive the work item go
+    /// under it (`#[kernel]` refuses them elsewhere in a scan body, which runs in several passes).
+    scan_flag: Option<String>,
 }
 
 /// The name of local `v`.
@@ -254,7 +258,11 @@ impl Renderer<'_> {
         self.funcs();
         self.line(0, attr);
         self.line(0, &format!("fn {}({}) {{", k.name, params.join(", ")));
+        if k.family == Family::RangeScan {
+            self.scan_flag = Some("fin".into());
+        }
         self.block(&k.body, 1);
+        self.scan_flag = None;
         self.line(0, "}");
     }
 
@@ -289,6 +297,18 @@ impl Renderer<'_> {
             let body = self.expr(&f.body);
             self.line(1, &body);
             self.line(0, "}");
+        }
+    }
+
+    /// `text`, under the scan body's final flag when there is one.
+    fn final_only(&mut self, d: usize, text: &str) {
+        match self.scan_flag.clone() {
+            Some(f) => {
+                self.line(d, &format!("if {f} {{"));
+                self.line(d + 1, text);
+                self.line(d, "}");
+            }
+            None => self.line(d, text),
         }
     }
 
@@ -356,7 +376,7 @@ impl Renderer<'_> {
             } => {
                 let t = self.store_target(*out, *col, *at);
                 let v = self.expr(value);
-                self.line(d, &format!("{t} = {v};"));
+                self.final_only(d, &format!("{t} = {v};"));
             }
             Stmt::Atomic {
                 view,
@@ -366,7 +386,7 @@ impl Renderer<'_> {
             } => {
                 let mut a = vec![self.expr(idx)];
                 a.extend(args.iter().map(|e| self.expr(e)));
-                self.line(
+                self.final_only(
                     d,
                     &format!("a{view}.{}({});", op.method(false), a.join(", ")),
                 );
@@ -451,6 +471,16 @@ impl Renderer<'_> {
                 self.line(d, "{");
                 let dd = d + 1;
                 self.line(dd, &format!("let t: {} = {v};", a.ty));
+                // The contribution is a write to the launch's accumulator: in a scan body,
+                // under its final flag.
+                let flag = self.scan_flag.clone();
+                let dd = match &flag {
+                    Some(f) => {
+                        self.line(dd, &format!("if {f} {{"));
+                        dd + 1
+                    }
+                    None => dd,
+                };
                 if let Some((out, col)) = term {
                     let t = self.store_target(*out, *col, None);
                     self.line(dd, &format!("{t} = t;"));
@@ -458,6 +488,9 @@ impl Renderer<'_> {
                 let loc = loc.as_ref().map(|l| self.expr(l));
                 for l in fold_lines(a.reducer, *fold, &r, "t", loc.as_deref()) {
                     self.line(dd, &l);
+                }
+                if flag.is_some() {
+                    self.line(dd - 1, "}");
                 }
                 self.line(d, "}");
             }
@@ -476,7 +509,7 @@ impl Renderer<'_> {
                 self.line(d + 1, "if fin {");
                 self.line(d + 2, &format!("{prefix} = *p;"));
                 self.line(d + 1, "}");
-                self.line(d + 1, &format!("{term} = t;"));
+                self.final_only(d + 1, &format!("{term} = t;"));
                 if ty.is_int() {
                     self.line(d + 1, "*p = (*p).wrapping_add(t);");
                 } else {
@@ -555,7 +588,9 @@ impl Renderer<'_> {
                         var(*v)
                     ),
                 );
+                let outer = self.scan_flag.replace(f.clone());
                 self.block(body, d + 1);
+                self.scan_flag = outer;
                 let val = self.expr(value);
                 self.line(d + 1, &format!("let t: {ty} = {val};"));
                 let target = self.store_target(*out, *col, Some(*v));

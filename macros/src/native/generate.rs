@@ -17,7 +17,7 @@ use crate::parse::signature::{
     camel, parse_kernel, Arg, KernelOptions, KernelSignature, PatternKind, Work,
 };
 use crate::parse::subset::SubsetInfo;
-use crate::parse::{ownership, subset, team_rules, Errors};
+use crate::parse::{ownership, scan_effects, subset, team_rules, Errors};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::Ident;
@@ -69,9 +69,9 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// The checks of a kernel body, in order, and its IR items. A later check runs only when the
-/// earlier ones passed, so that one mistake is reported once: the accepted subset and the
-/// owner-computes rule (both reported together), the IR translation (what device backends
-/// cannot express), then the team rules.
+/// earlier ones passed, so that one mistake is reported once: the accepted subset, the
+/// owner-computes rule and the scan bodies' final-pass rule (reported together), the IR
+/// translation (what device backends cannot express), then the team rules.
 fn check_and_translate(
     sig: &KernelSignature,
     env: &BodyEnv,
@@ -79,6 +79,9 @@ fn check_and_translate(
     let mut errs = Errors::default();
     let info = subset::check_block(env, &sig.body);
     if let Err(e) = ownership::check_block(env, &sig.body) {
+        errs.push(e);
+    }
+    if let Err(e) = scan_effects::check_block(env, sig) {
         errs.push(e);
     }
     let info = match info {

@@ -3,6 +3,7 @@
 pub mod env;
 pub mod model;
 pub mod ownership;
+pub mod scan_effects;
 pub mod signature;
 pub mod subset;
 pub mod team_rules;
