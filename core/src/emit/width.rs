@@ -699,7 +699,14 @@ pub fn plan(k: &Kernel) -> WidthPlan {
     let shape = by_type(k);
     let index32 = shape.clone().and_then(|()| analyse(k, Atoms::Facts, false));
     // Only magnitudes stand in the way when the kernel is bounded in an unlimited width.
-    let per_launch = index32.is_err() && shape.is_ok() && analyse(k, Atoms::Facts, true).is_ok();
+    let unlimited = shape.and_then(|()| analyse(k, Atoms::Facts, true));
+    let per_launch = index32.is_err() && unlimited.is_ok();
+    // A kernel no launch can prove is refused for what no bounds fix (the unlimited analysis's
+    // escape), not for a magnitude it may also have, which would suggest smaller sizes help.
+    let index32 = match unlimited {
+        Err(why) => Err(why),
+        Ok(()) => index32,
+    };
     let int64 = own_i64(k).or_else(|| (!per_launch).then(|| index32.clone().err()).flatten());
     WidthPlan {
         index32,

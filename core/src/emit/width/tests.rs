@@ -589,3 +589,27 @@ fn the_launch_decision_names_why_a_launch_runs_64_bit() {
     });
     assert_eq!(c.why_64, plan(&m).index32.err());
 }
+
+/// A kernel with both a magnitude escape (`i * n`) and one no bounds fix (a float cast to
+/// `usize`) is refused kernel-wide for the latter: naming `i * n` would suggest that smaller
+/// sizes help.
+#[test]
+fn a_kernel_no_launch_proves_is_refused_for_the_unbounded_value() {
+    let mut b = KernelBuilder::new("mixed", WorkKind::Range);
+    b.overflow_checks(false);
+    let i = b.work_index(0);
+    let out = b.view::<f32>("out", 1, Access::Writable);
+    let n = b.scalar::<usize>("n");
+    let f = b.scalar::<f32>("f");
+    b.store(out, i * n.get() + f.get().cast::<usize>(), 1.0f32);
+    let k = b.finish().unwrap();
+    let p = plan(&k);
+    assert!(!p.per_launch);
+    let why = p.index32.unwrap_err();
+    assert!(
+        why.contains("not proven") && !why.contains("may reach"),
+        "{why}"
+    );
+    // The launch decision and the no-int64 refusal give the same reason.
+    assert_eq!(p.int64.as_deref(), Some(why.as_str()));
+}
