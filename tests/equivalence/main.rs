@@ -298,7 +298,7 @@ mod team_vector;
 mod view_api;
 mod view_copy;
 mod view_resize;
-mod window;
+mod window_wgpu;
 
 /// Sizes every family tries: empty, tiny, primes, and both sides of the powers of two where
 /// chunked backends change how they split.

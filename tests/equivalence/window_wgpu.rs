@@ -5,7 +5,9 @@
 //! plus or minus a literal runs as consecutive windows of its range, each binding only the
 //! chunks it reaches. Each result is compared with a plain Rust loop; an out-of-bounds index
 //! near a window's edge is still `Err(OutOfBounds)` and reaches no other element; a kernel
-//! with another index into a split View is refused, saying why.
+//! with another index into a split View is refused, saying why. (The module's name says wgpu
+//! so that `scripts/valgrind.sh`, which skips wgpu tests, skips these: lavapipe under memcheck
+//! would take most of CI's time.)
 #![cfg(feature = "wgpu")]
 
 use crate::{dev_from_fn, dev_from_vec, to_host, DevView};
