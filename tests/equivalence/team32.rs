@@ -163,3 +163,33 @@ fn vector_constructs_32<E: ExecutionSpace>(space: E) {
     );
 }
 per_backend!(vector_constructs_32);
+
+/// Per team `l`: a thread reduction over `0..m * m`, `m` the extent of a 16-element team
+/// scratch View read back with `extent(0)`, summing `q % m`; `out[l]` that sum plus `l`. The
+/// width proof bounds `m * m` by the allocation's value (256), so the kernel runs in the 32-bit
+/// variant; bounded by any scratch extent the launch facts allow, `m * m` could pass 2^32.
+#[kernel]
+fn scratch_extent32(team: &TeamMember, out: ViewMut<u32>) {
+    let l = team.league_rank();
+    let tmp = team.team_scratch::<u32, 1>(0, [16]);
+    let m = tmp.extent(0);
+    let c = team.thread_reduce(m * m, Sum, |q, t: &mut u32| {
+        *t += (q % m) as u32;
+    });
+    team.single_team(|| {
+        out[l] = c + l as u32;
+    });
+}
+
+/// [`scratch_extent32`] against the closed form: `sum_{q < 256} q % 16 = 16 * 120`.
+fn scratch_extent_bounds_32<E: ExecutionSpace>(space: E) {
+    check(4, leagues(), |league| {
+        let out: DevView<E, u32> = dev(&space, "out", [league])?;
+        let p = TeamPolicy::new(&space, league, TeamSize::Auto).scratch(0, 64, 0);
+        parallel_for("scratch_extent32", p, scratch_extent32(&out))?;
+        let want: Vec<u32> = (0..league as u32).map(|l| 16 * 120 + l).collect();
+        prop_assert_eq!(to_host(&out), want);
+        Ok(())
+    });
+}
+per_backend!(scratch_extent_bounds_32);

@@ -64,11 +64,13 @@
 //!    participant count) stay below `2^32`. A nested reduction's or scan's `usize` accumulator,
 //!    result or total is unbounded (it is a join of values the analysis does not follow). A
 //!    broadcast's source must be unsigned. A scratch allocation's extents must be `usize`
-//!    values at most [`ATOM_MAX`] (or `u8` / `u16`), so that a scratch View's extent is an atom
-//!    too; its element count and pool offsets are computed by the formulas of
-//!    [`crate::emit::team`], which give the same count (saturated at `2^32`), the same
-//!    fits-or-fails decision and the same offsets in both widths when every pool is at most
-//!    [`ATOM_MAX`] bytes (a launch fact, [`team_bounds`]).
+//!    values at most [`ATOM_MAX`] (or `u8` / `u16`); a scratch View's extent then takes the
+//!    values its allocations' extent expressions take (their hull over every allocation of
+//!    that View, joined in the fixed point as a local's values are), so `s.extent(0)` of
+//!    `team_scratch(0, [64])` is 64, not any atom; its element count and pool offsets are
+//!    computed by the formulas of [`crate::emit::team`], which give the same count (saturated
+//!    at `2^32`), the same fits-or-fails decision and the same offsets in both widths when
+//!    every pool is at most [`ATOM_MAX`] bytes (a launch fact, [`team_bounds`]).
 //! 7. **Kernels outside the proof**: `usize` View elements, accumulators or helper functions
 //!    that use `usize` (their values cross memory, the host boundary or a call, which the
 //!    analysis does not follow), and `usize` scratch elements, always run the 64-bit variant.
@@ -82,8 +84,8 @@
 //! [`launch_proof`] is the analysis above with one change: an atom's interval is its value in
 //! this launch ([`LaunchAtoms`]) instead of `[0, ATOM_MAX]`: a work index `[begin, end - 1]` of
 //! its dimension, an extent and a `usize` scalar argument `[v, v]`, a league or team rank
-//! `[0, size - 1]`, a league size, team size or vector length `[v, v]` (a scratch View's extent
-//! keeps `[0, ATOM_MAX]`, which rule 6 guarantees). Every rule keeps its proof: the launch still
+//! `[0, size - 1]`, a league size, team size or vector length `[v, v]` (so a scratch View's
+//! extent, computed from these, narrows too). Every rule keeps its proof: the launch still
 //! satisfies the launch facts (the launcher checks them first), and the atoms' values lie in
 //! their new intervals, so every interval still over-approximates the values the 64-bit variant
 //! computes in this launch. Narrower atoms can only shrink the intervals, so the proof accepts
@@ -109,7 +111,7 @@
 
 use crate::ir::{
     ArithOp, ArrayInit, BinaryOp, BitwiseOp, Block, Expr, Kernel, LocalDecl, LocalId, MathFn,
-    ScalarType, Stmt, TeamQuery, Value, ViewRef,
+    ScalarType, ScratchId, Stmt, TeamQuery, Value, ViewRef,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -357,6 +359,9 @@ struct Analysis<'a> {
     /// that a launch's own bounds may prove from one they cannot ([`WidthPlan::per_launch`]).
     unlimited: bool,
     locals: Vec<Bound>,
+    /// Per scratch View and dimension, every extent value its allocations may take (rule 6
+    /// bounds them; the fixed point joins them as it joins locals).
+    scratch: Vec<Vec<Bound>>,
 }
 
 /// The bounds the analysis gives its atoms: the launch facts' (every atom in `[0, ATOM_MAX]`,
@@ -403,8 +408,8 @@ impl Atoms<'_> {
             (Expr::Param(p), _) => l.scalars.get(p.0 as usize).copied().flatten().map(point),
             _ => None,
         };
-        // A scratch View's extent stays an atom of the launch facts (rule 6); an atom the
-        // launch does not describe keeps their bound too.
+        // An atom the launch does not describe keeps the launch facts' bound. (A scratch
+        // View's extent is not an atom: `Analysis::scratch_extent`.)
         ranged.unwrap_or(Iv::ATOM)
     }
 }
@@ -434,6 +439,10 @@ impl Analysis<'_> {
             // A literal is no size: past 32 bits, no launch brings it back.
             Expr::Lit(Value::U64(x)) if *x <= u32::MAX as u64 => Some(Iv { lo: *x, hi: *x }),
             Expr::Lit(_) => None,
+            Expr::Extent {
+                view: ViewRef::Scratch(s),
+                dim,
+            } => Some(self.scratch_extent(*s, *dim)),
             Expr::WorkIndex(_) | Expr::Extent { .. } | Expr::Team(_) | Expr::Param(_) => {
                 Some(self.atoms.of(e))
             }
@@ -492,9 +501,39 @@ impl Analysis<'_> {
         }
     }
 
-    /// Joins `value`'s bound into local `l` (a `u64` local); returns whether it changed.
-    fn assign(&mut self, l: LocalId, value: Option<Iv>, widen: bool) -> bool {
-        let old = self.locals[l.0 as usize];
+    /// The values extent `dim` of scratch View `s` takes: those of its allocations' extent
+    /// expressions, or, where the analysis bounds none, the launch facts' `[0, ATOM_MAX]` (rule
+    /// 6 refuses a kernel whose scratch extent is not proven below it).
+    fn scratch_extent(&self, s: ScratchId, dim: u32) -> Iv {
+        match self.scratch.get(s.0 as usize).map(|d| d.get(dim as usize)) {
+            // Past the rank an extent is 0.
+            Some(None) => Iv { lo: 0, hi: 0 },
+            Some(Some(Bound::In(v))) => *v,
+            // Not allocated yet: as an unassigned local, it contributes nothing during the
+            // fixed point (a scratch View is used only after its allocation, which every round
+            // visits first).
+            Some(Some(Bound::Bottom)) => Iv { lo: 0, hi: 0 },
+            Some(Some(Bound::Wide)) | None => Iv::ATOM,
+        }
+    }
+
+    /// The bound of one allocation's extent `e`: a `usize` expression's interval, a `u8`/`u16`
+    /// one's type range.
+    fn extent_value(&self, e: &Expr) -> Option<Iv> {
+        match e.ty(self.k, &self.k.locals)? {
+            ScalarType::U64 => self.iv(e),
+            t @ (ScalarType::U8 | ScalarType::U16) => Some(Iv {
+                lo: 0,
+                hi: u64::MAX >> (64 - t.bits()),
+            }),
+            _ => None,
+        }
+    }
+
+    /// Joins `value` into `slot` (widening a still growing bound after enough rounds); returns
+    /// whether it changed.
+    fn join(&self, slot: &mut Bound, value: Option<Iv>, widen: bool) -> bool {
+        let old = *slot;
         let new = match (old, value) {
             (Bound::Wide, _) | (_, None) => Bound::Wide,
             (Bound::Bottom, Some(v)) => Bound::In(v),
@@ -505,8 +544,16 @@ impl Analysis<'_> {
             Bound::In(_) if widen && new != old => Bound::Wide,
             b => b,
         };
-        self.locals[l.0 as usize] = new;
+        *slot = new;
         new != old
+    }
+
+    /// Joins `value`'s bound into local `l` (a `u64` local); returns whether it changed.
+    fn assign(&mut self, l: LocalId, value: Option<Iv>, widen: bool) -> bool {
+        let mut slot = self.locals[l.0 as usize];
+        let changed = self.join(&mut slot, value, widen);
+        self.locals[l.0 as usize] = slot;
+        changed
     }
 
     /// One round over `b`; returns whether any local's bound changed.
@@ -567,6 +614,18 @@ impl Analysis<'_> {
                         _ => None,
                     };
                     changed |= self.assign(*var, v, widen);
+                }
+                Stmt::Scratch { id, extents } => {
+                    for (d, e) in extents.iter().enumerate() {
+                        let v = self.extent_value(e);
+                        let i = id.0 as usize;
+                        let Some(mut slot) = self.scratch.get(i).and_then(|x| x.get(d)).copied()
+                        else {
+                            continue;
+                        };
+                        changed |= self.join(&mut slot, v, widen);
+                        self.scratch[i][d] = slot;
+                    }
                 }
                 _ => {}
             }
@@ -780,6 +839,11 @@ fn analyse(k: &Kernel, atoms: Atoms<'_>, unlimited: bool) -> Result<(), String> 
         atoms,
         unlimited,
         locals: vec![Bound::Bottom; k.locals.len()],
+        scratch: k
+            .scratch
+            .iter()
+            .map(|d| vec![Bound::Bottom; d.rank as usize])
+            .collect(),
     };
     let mut round = 0;
     while a.round(&k.body, round >= ROUNDS) {

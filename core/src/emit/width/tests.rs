@@ -613,3 +613,68 @@ fn a_kernel_no_launch_proves_is_refused_for_the_unbounded_value() {
     // The launch decision and the no-int64 refusal give the same reason.
     assert_eq!(p.int64.as_deref(), Some(why.as_str()));
 }
+
+/// A team kernel that stores the square of its scratch View's extent, the scratch View
+/// allocated as `team_scratch(0, [side * side])` (the kernel reads the extent back, not `side`).
+fn scratch_square(side: Expr<usize>) -> Kernel {
+    use crate::ir::ScratchScope;
+    let mut k = KernelBuilder::new("scratch_square", WorkKind::Team);
+    k.overflow_checks(true);
+    let out = k.view::<f32>("out", 1, Access::Writable);
+    let team = k.team();
+    let side = k.let_("side", side);
+    let tmp = k.scratch::<f32>(0, ScratchScope::Team, [side.get() * side.get()]);
+    k.store(
+        out,
+        team.league_rank(),
+        (tmp.extent(0) * tmp.extent(0)).cast::<f32>(),
+    );
+    k.finish().unwrap()
+}
+
+#[test]
+fn a_scratch_extent_takes_its_allocation_values() {
+    // 16 * 16 = 256 elements; 256^2 fits 32 bits, which only the allocation's value shows (the
+    // launch facts alone allow 2^31 - 1, whose square does not).
+    assert_eq!(plan(&scratch_square(lit(16))).index32, Ok(()));
+    // 300^2 = 90000 elements, whose square (8.1e9) does not fit: refused for that value.
+    let e = plan(&scratch_square(lit(300))).index32.unwrap_err();
+    assert!(e.contains("Scratch") && e.contains("8100000000"), "{e}");
+    // Past the rank an extent is 0, whatever the allocation.
+    let mut k = KernelBuilder::new("past_rank", WorkKind::Team);
+    let out = k.view::<f32>("out", 1, Access::Writable);
+    let team = k.team();
+    let tmp = k.scratch::<f32>(0, crate::ir::ScratchScope::Team, [lit(1 << 30)]);
+    k.store(
+        out,
+        team.league_rank() + tmp.extent(1) * tmp.extent(0),
+        0.0f32,
+    );
+    assert_eq!(plan(&k.finish().unwrap()).index32, Ok(()));
+}
+
+#[test]
+fn a_scratch_extent_from_a_launch_value_is_proven_per_launch() {
+    // `side` a usize argument: only a launch's value bounds the extent's square.
+    let mut k = KernelBuilder::new("scratch_arg", WorkKind::Team);
+    k.overflow_checks(true);
+    let out = k.view::<f32>("out", 1, Access::Writable);
+    let side = k.scalar::<usize>("side");
+    let team = k.team();
+    let tmp = k.scratch::<f32>(1, crate::ir::ScratchScope::Team, [side.get()]);
+    k.store(
+        out,
+        team.league_rank() + lit(0) * (tmp.extent(0) * tmp.extent(0)),
+        0.0f32,
+    );
+    let k = k.finish().unwrap();
+    let p = plan(&k);
+    assert!(p.index32.is_err() && p.per_launch, "{p:?}");
+    let at = |side| LaunchAtoms {
+        work: Work::team(8, 4, 1),
+        extents: vec![vec![8]],
+        scalars: vec![Some(side)],
+    };
+    assert_eq!(launch_proof(&k, &at(65535)), Ok(()));
+    assert!(launch_proof(&k, &at(65536)).is_err());
+}
