@@ -4,18 +4,21 @@
 # first). One command, `bash .gpu/run.sh`, runs the CUDA backend's checks, each step with a time
 # limit, a failure recorded in the table and the next step run anyway (set -u, not set -e):
 #   - the equivalence suite's cuda and device_cuda instances with ROKKOS_REQUIRE_CUDA=1 (no skip
-#     for want of a device; team policies skip as Unsupported), and run_on over every backend;
+#     for want of a device), and run_on over every backend;
 #   - rokkos-cuda's own tests (runtime smoke test, launcher unit tests, the View API on device
 #     memory, NVRTC + ptxas) and the facade's Device tests;
 #   - BabelStream --backend cuda (f32 and f64, n = 2^25) and the CUDA C reference stream.cu
 #     compiled with nvcc, with the ratios; the CG example on cuda;
 #   - compute-sanitizer memcheck and racecheck on BabelStream, a reduction (float_dot,
-#     reduce_into_rank0) and a scan (prefix_sum_of_data).
+#     reduce_into_rank0), a scan (prefix_sum_of_data) and team kernels (level-0 and level-1
+#     scratch across barriers, team and vector reductions and scans, a team-vector MinLoc).
+# CHECK_BUDGET (570 s) bounds the whole run as SPEED_BUDGET bounds `speed`, so that the table
+# comes back within the device's 10-minute limit even when a step hangs.
 # Logs go to $OUT (one per step, then logs.tgz); the table is printed last.
 # `bash .gpu/run.sh wgpu` runs the wgpu benchmark instead (needs wgpu-triad: prepare with
-# ROKKOS_GPU_WGPU=1): the wgpu tests on the NVIDIA Vulkan driver, then three interleaved rounds of
-# the CUDA reference, the raw wgpu reference and rokkos BabelStream on wgpu (and on cuda, for the
-# dot), with the ratios.
+# ROKKOS_GPU_WGPU=1): three interleaved rounds of the CUDA reference, the raw wgpu reference and
+# rokkos BabelStream on wgpu (and on cuda, for the dot), then the wgpu tests on the NVIDIA Vulkan
+# driver, with the ratios and the step table; WGPU_BUDGET (570 s) bounds it.
 # `bash .gpu/run.sh speed [PARTS]` measures issue 16's CUDA table: ROUNDS (3) interleaved rounds
 # of each rokkos program and its reference, then the TOAST benchmark once; the table
 # (scripts/speed_table.py) is printed last and kept in $OUT/speed_table.txt. PARTS (default all:
@@ -60,7 +63,7 @@ step() {
     if [ -n "${DEADLINE:-}" ]; then
         local left=$((DEADLINE - t0))
         if [ "$left" -le 5 ]; then
-            ROWS+=("$(printf '%-26s %-14s %5ss  %s' "$name" "SKIPPED" 0 "no time left (SPEED_BUDGET)")")
+            ROWS+=("$(printf '%-26s %-14s %5ss  %s' "$name" "SKIPPED" 0 "no time left (the mode's budget)")")
             echo "${ROWS[${#ROWS[@]}-1]}"
             return
         fi
@@ -155,6 +158,7 @@ if [ "$MODE" = host ]; then
 fi
 
 if [ "$MODE" != wgpu ]; then
+    DEADLINE=$(($(date +%s) + ${CHECK_BUDGET:-570}))
     export ROKKOS_REQUIRE_CUDA=1 ROKKOS_REQUIRE_NVRTC=1 ROKKOS_PTXAS=/usr/local/cuda/bin/ptxas
     export ROKKOS_CUDA_CACHE_DIR=/tmp/rokkos-cuda-cache
     T='test result|panicked'
@@ -178,6 +182,10 @@ if [ "$MODE" != wgpu ]; then
         step "san_${tool}_babelstream" 180 "$S" "${SAN[@]}" --tool $tool ./babelstream --backend cuda --n 1048576 --reps 2
         step "san_${tool}_reduce" 180 "$S" "${SAN[@]}" --tool $tool ./equivalence --exact reduce::float_dot::cuda reduce::reduce_into_rank0::cuda --test-threads=1
         step "san_${tool}_scan" 180 "$S" "${SAN[@]}" --tool $tool ./equivalence --exact scan::prefix_sum_of_data::cuda --test-threads=1
+        step "san_${tool}_team" 180 "$S" "${SAN[@]}" --tool $tool ./equivalence --exact \
+            team_scratch::scratch_round_trip::cuda team_scratch::thread_private_scratch::cuda \
+            team_basic::team_reduce::cuda team_basic::team_thread_scan::cuda \
+            team_vector::nested_vector_scan::cuda team_vector::team_vector_minloc::cuda --test-threads=1
     done
     echo
     echo "== BabelStream on cuda vs the CUDA C reference (GB/s)"
@@ -212,70 +220,89 @@ PY
 fi
 
 [ -x wgpu-triad ] || { echo "wgpu-triad is missing: prepare with ROKKOS_GPU_WGPU=1"; exit 1; }
-nvcc -O3 -arch=sm_90 stream.cu -o stream > "$OUT"/nvcc.log 2>&1 || echo "nvcc failed"
-echo "== e2e"; ROKKOS_REQUIRE_WGPU=1 ./e2e --test-threads=1 > "$OUT"/e2e.log 2>&1; grep -E "^test |panicked|test result" "$OUT"/e2e.log | head -20
-echo "== team"; ROKKOS_REQUIRE_WGPU=1 ./team --test-threads=1 > "$OUT"/team.log 2>&1; grep -E "^test |panicked|test result" "$OUT"/team.log | head -20
-echo "== equivalence on wgpu (twice)"; for k in 1 2; do ROKKOS_REQUIRE_WGPU=1 ./equivalence wgpu > "$OUT"/equivalence$k.log 2>&1; grep -E "test result|^---- |skipped" "$OUT"/equivalence$k.log | head -20; done
-echo "== unit"; ./wgpu_unit > "$OUT"/unit.log 2>&1; tail -2 "$OUT"/unit.log
-echo "== math_f64"; [ -x math_f64 ] && ROKKOS_REQUIRE_WGPU=1 ./math_f64 --nocapture > "$OUT"/math_f64.log 2>&1; grep -Ei "ulp|test result|panicked" "$OUT"/math_f64.log | head -30
-echo "== f32 math (WGSL built-ins)"; [ -x wgpu_f32_math ] && ROKKOS_REQUIRE_WGPU=1 ./wgpu_f32_math --nocapture 2>&1 | grep -E "f32 |test result|panicked"
-echo "== cg"; [ -x cg ] && ./cg --backend wgpu --n 1024 --iters 2000 2>&1
+DEADLINE=$(($(date +%s) + ${WGPU_BUDGET:-570}))
+export ROKKOS_REQUIRE_WGPU=1
+T='test result|panicked'
+J='^\{|rror|panicked'
 N=33554432
+step wgpu/nvcc_stream 120 'error|warning' nvcc -O3 -arch=sm_90 stream.cu -o stream
+step wgpu/e2e 90 "$T" ./e2e --test-threads=1
+# The benchmark rounds first: they are what this mode is for, and the budget may not reach the
+# longer test steps after them.
 for round in 1 2 3; do
-  mkdir -p "$OUT"/r$round
-  ./stream > "$OUT"/r$round/stream.txt 2>&1
-  ./wgpu-triad $N > "$OUT"/r$round/wgpu_triad.txt 2>&1
-  for t in f32 f64; do
-    ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json > "$OUT"/r$round/bs_${t}.json 2> "$OUT"/r$round/bs_${t}.err
-    # The same with waits that block at once (no polling): what ROKKOS_WGPU_SPIN_US buys.
-    ROKKOS_WGPU_SPIN_US=0 ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json > "$OUT"/r$round/bs_${t}_block.json 2>> "$OUT"/r$round/bs_${t}.err
-    # rokkos' own dot on cuda, for "dot next to CUDA's" (and stream.cu's, below).
-    ./babelstream --backend cuda --dtype $t --n $N --reps 100 --json > "$OUT"/r$round/bs_${t}_cuda.json 2>> "$OUT"/r$round/bs_${t}.err
-  done
+    R=wgpu/r$round
+    step $R/stream 60 'triad' ./stream
+    step $R/wgpu_triad 60 'triad' ./wgpu-triad $N
+    for t in f32 f64; do
+        step $R/bs_$t 90 "$J" ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json
+        # The same with waits that block at once (no polling): what ROKKOS_WGPU_SPIN_US buys.
+        step $R/bs_${t}_block 90 "$J" env ROKKOS_WGPU_SPIN_US=0 ./babelstream --backend wgpu --dtype $t --n $N --reps 100 --json
+        # rokkos' own dot on cuda, for "dot next to CUDA's" (and stream.cu's, below).
+        step $R/bs_${t}_cuda 90 "$J" ./babelstream --backend cuda --dtype $t --n $N --reps 100 --json
+    done
 done
-echo "== stream.cu"; grep -E 'triad|dot|launch' "$OUT"/r2/stream.txt
-echo "== wgpu_triad"; cat "$OUT"/r*/wgpu_triad.txt | grep -v verify
-echo "== rokkos wgpu vs references (per round)"; python3 - "$OUT" <<'PY'
+step wgpu/team 90 "$T" ./team --test-threads=1
+step wgpu/equivalence 240 "$T" ./equivalence wgpu
+grep -aE "^---- |skipped" "$OUT/wgpu/equivalence.log" | sort | uniq -c | sort -rn | head -15
+step wgpu/unit 60 "$T" ./wgpu_unit
+[ -x math_f64 ] && step wgpu/math_f64 60 "$T" ./math_f64 --nocapture
+[ -x wgpu_f32_math ] && step wgpu/f32_math 60 "$T" ./wgpu_f32_math --nocapture
+[ -x cg ] && step wgpu/cg 90 'cg on|cg:' ./cg --backend wgpu --n 1024 --iters 2000
+echo "== f32 and f64 math accuracy on the NVIDIA Vulkan driver"
+cat "$OUT/wgpu/math_f64.log" "$OUT/wgpu/f32_math.log" 2>/dev/null | grep -aEi "ulp|^f32 " | head -40
+echo "== stream.cu"; grep -ahE 'triad|dot|launch' "$OUT"/wgpu/r2/stream.log
+echo "== wgpu_triad"; cat "$OUT"/wgpu/r*/wgpu_triad.log | grep -av verify
+echo "== rokkos wgpu vs references (per round)"; python3 - "$OUT/wgpu" <<'PY'
 import json,sys,re,glob,os,statistics
 out=sys.argv[1]
+nan=float('nan')
+def text(path):
+    try:
+        return open(path, errors='replace').read()
+    except OSError:
+        return ''
+def num(pat, s):
+    m=re.search(pat, s)
+    return float(m.group(1)) if m else nan
+def kernels(path):
+    d={}
+    for l in text(path).splitlines():
+        if l.startswith('{'):
+            try:
+                j=json.loads(l); d[j['kernel']]=j['value']
+            except (ValueError, KeyError):
+                pass
+    return d
+def div(a, b):
+    return a/b if b == b and b else nan
 # Ratio name -> one value per round, summarised (best and median) at the end.
 ratios={}
 def keep(name, v):
     if v == v: ratios.setdefault(name, []).append(v)
 for r in sorted(glob.glob(out+'/r*')):
-    ref=open(r+'/wgpu_triad.txt').read(); cu=open(r+'/stream.txt').read()
-    w={}
-    for t in ('f32','f64'):
-        m=re.search(r'wgpu %s triad n=\d+ best ([\d.]+)'%t, ref); w[t]=float(m.group(1)) if m else float('nan')
-        m=re.search(r'wgpu %s triad batched 20/submit ([\d.]+)'%t, ref); w[t+'b']=float(m.group(1)) if m else float('nan')
-        m=re.search(r'%s triad\s+n=33554432\s+best ([\d.]+)'%t, cu); w[t+'cu']=float(m.group(1)) if m else float('nan')
-        m=re.search(r'%s dot\s+n=33554432\s+best ([\d.]+)'%t, cu); w[t+'cudot']=float(m.group(1)) if m else float('nan')
+    ref=text(r+'/wgpu_triad.log'); cu=text(r+'/stream.log')
     m=re.search(r'round trip ([\d.]+) us', ref); rt=m.group(1) if m else '?'
     m=re.search(r'throughput ([\d.]+) us', ref); tp=m.group(1) if m else '?'
     for t in ('f32','f64'):
-        d={}
-        for l in open(r+'/bs_%s.json'%t):
-            j=json.loads(l); d[j['kernel']]=j['value']
-        print('%s %s triad fenced %.0f / ref %.0f = %.3f | batched %.0f / cuda %.0f = %.3f (ref wgpu batched %.0f) | dot %.0f, into a View x20 %.0f (cuda %.0f) | empty sync %.1f us (ref %s) async %.1f us (ref %s)' % (os.path.basename(r), t, d['triad'], w[t], d['triad']/w[t], d['triad_batched'], w[t+'cu'], d['triad_batched']/w[t+'cu'], w[t+'b'], d['dot'], d.get('dot_batched', float('nan')), w[t+'cudot'], d['empty_sync'], rt, d['empty_async'], tp))
-        keep('%s triad fenced / wgpu_triad (bar 0.95)'%t, d['triad']/w[t])
-        keep('%s 20 triads / stream.cu triad (bar 0.85)'%t, d['triad_batched']/w[t+'cu'])
-        b={}
-        if os.path.exists(r+'/bs_%s_block.json'%t):
-            for l in open(r+'/bs_%s_block.json'%t):
-                j=json.loads(l); b[j['kernel']]=j['value']
+        w=num(r'wgpu %s triad n=\d+ best ([\d.]+)'%t, ref)
+        wb=num(r'wgpu %s triad batched 20/submit ([\d.]+)'%t, ref)
+        wcu=num(r'%s triad\s+n=33554432\s+best ([\d.]+)'%t, cu)
+        wcudot=num(r'%s dot\s+n=33554432\s+best ([\d.]+)'%t, cu)
+        d=kernels(r+'/bs_%s.log'%t)
+        g=lambda k: d.get(k, nan)
+        print('%s %s triad fenced %.0f / ref %.0f = %.3f | batched %.0f / cuda %.0f = %.3f (ref wgpu batched %.0f) | dot %.0f, into a View x20 %.0f (cuda %.0f) | empty sync %.1f us (ref %s) async %.1f us (ref %s)' % (os.path.basename(r), t, g('triad'), w, div(g('triad'), w), g('triad_batched'), wcu, div(g('triad_batched'), wcu), wb, g('dot'), g('dot_batched'), wcudot, g('empty_sync'), rt, g('empty_async'), tp))
+        keep('%s triad fenced / wgpu_triad (bar 0.95)'%t, div(g('triad'), w))
+        keep('%s 20 triads / stream.cu triad (bar 0.85)'%t, div(g('triad_batched'), wcu))
+        b=kernels(r+'/bs_%s_block.log'%t)
         if b:
-            print('   blocking waits (ROKKOS_WGPU_SPIN_US=0): triad fenced %.0f = %.3f of ref | dot %.0f | empty sync %.1f us' % (b['triad'], b['triad']/w[t], b['dot'], b['empty_sync']))
-        c={}
-        if os.path.exists(r+'/bs_%s_cuda.json'%t):
-            for l in open(r+'/bs_%s_cuda.json'%t):
-                if l.startswith('{'):
-                    j=json.loads(l); c[j['kernel']]=j['value']
+            print('   blocking waits (ROKKOS_WGPU_SPIN_US=0): triad fenced %.0f = %.3f of ref | dot %.0f | empty sync %.1f us' % (b.get('triad', nan), div(b.get('triad', nan), w), b.get('dot', nan), b.get('empty_sync', nan)))
+        c=kernels(r+'/bs_%s_cuda.log'%t)
         if c:
-            print('   dot: wgpu %.0f / rokkos cuda %.0f = %.3f | into a View x20: wgpu %.0f / cuda %.0f = %.3f | stream.cu %.0f' % (d['dot'], c['dot'], d['dot']/c['dot'], d.get('dot_batched', float('nan')), c.get('dot_batched', float('nan')), d.get('dot_batched', float('nan'))/c.get('dot_batched', float('nan')), w[t+'cudot']))
-            keep('%s dot wgpu / rokkos cuda'%t, d['dot']/c['dot'])
+            print('   dot: wgpu %.0f / rokkos cuda %.0f = %.3f | into a View x20: wgpu %.0f / cuda %.0f = %.3f | stream.cu %.0f' % (g('dot'), c.get('dot', nan), div(g('dot'), c.get('dot', nan)), g('dot_batched'), c.get('dot_batched', nan), div(g('dot_batched'), c.get('dot_batched', nan)), wcudot))
+            keep('%s dot wgpu / rokkos cuda'%t, div(g('dot'), c.get('dot', nan)))
 print('== ratios over the rounds: best, median (rounds)')
 for name, vs in ratios.items():
     print('  %-44s %.3f  %.3f  (%d)' % (name, max(vs), statistics.median(vs), len(vs)))
 PY
-cat "$OUT"/r*/bs_*.err | grep -v XDG | head -5
-cd "$OUT" && tar czf logs.tgz r* ./*.log && rm -rf r1 r2 r3 ./*.log
+table
+cd "$OUT" && tar czf logs.tgz wgpu && rm -rf wgpu
