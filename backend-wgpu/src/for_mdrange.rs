@@ -1,8 +1,8 @@
 //! `parallel_for` over an `MDRangePolicy`: one tile per workgroup (a tile larger than a workgroup
-//! is walked by it in strides). [`launch`] also serves `reduce_mdrange` (with a reducer: one
-//! partial per tile). A `parallel_for` whose split Views need more bindings than a shader stage
-//! has runs as windows of one dimension (`runtime::window`), each tiled on its own (every point
-//! runs once whatever the tiling).
+//! is walked by it in strides). [`setup`] and [`launch_box`] also serve `reduce_mdrange` (with a
+//! reducer: one partial per tile). A launch whose split Views need more bindings than a shader
+//! stage has runs as windows of one dimension (`runtime::window`), each tiled on its own (every
+//! point runs once whatever the tiling).
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
@@ -15,8 +15,10 @@ use crate::runtime::reduction::{init_values, Reduction};
 use crate::runtime::window::{fit, Windowing};
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::emit::width::Work;
+use rokkos_core::ir::Value;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
+use rokkos_core::reducer::JoinKind;
 use rokkos_core::{Error, MDRangePolicy, Reducer, Result, Sum};
 use std::sync::Arc;
 
@@ -27,12 +29,36 @@ pub(crate) fn run<const N: usize, K: KernelIr<Space = WgpuSpace>>(
     policy: &MDRangePolicy<Wgpu, N>,
     kernel: &K,
 ) -> Result<()> {
-    launch::<N, K, i32, Sum>(ctx, label, policy, kernel, None).map(|_| ())
+    let l = setup::<N, K, i32, Sum>(ctx, label, policy, kernel, None)?;
+    for (b, e, bases) in &l.boxes {
+        launch_box(ctx, &l, *b, *e, bases)?;
+    }
+    Ok(())
 }
 
-/// `parallel_for` / `parallel_reduce` over an MDRange (one tile per workgroup).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn launch<
+/// An MDRange launch compiled for one policy (see [`setup`]).
+pub(crate) struct Tiled<'a, const N: usize> {
+    /// The kernel and its arguments.
+    pub p: Prepared<'a>,
+    c: Arc<Compiled>,
+    /// The tile extents.
+    tile: [usize; N],
+    /// With a reducer: its device joins and identity.
+    reduce: Option<(Vec<JoinKind>, Vec<Value>)>,
+    /// The boxes dispatched, in order, each `(begin, end, bases)`: the policy's box with no
+    /// bases (every chunk bound), or the windows of a windowed launch with the first chunk
+    /// each binds of each View.
+    pub boxes: Vec<([usize; N], [usize; N], Vec<u32>)>,
+}
+
+/// Prepares and compiles `parallel_for` (no reducer) or `parallel_reduce` over an MDRange (one
+/// tile per workgroup), fitting its bindings: a launch whose split Views need more than a
+/// shader stage has runs as windows of one dimension (`runtime::window`), each tiled on its
+/// own; a reduction's windows are then complete reductions of their boxes (every built-in
+/// join is commutative and associative, so tiling each window on its own changes nothing
+/// the reducer contract pins).
+pub(crate) fn setup<
+    'a,
     const N: usize,
     K: KernelIr<Space = WgpuSpace>,
     V: AccValue,
@@ -41,9 +67,9 @@ pub(crate) fn launch<
     ctx: &Arc<Ctx>,
     label: &str,
     policy: &MDRangePolicy<Wgpu, N>,
-    kernel: &K,
+    kernel: &'a K,
     reducer: Option<&Rd>,
-) -> Result<Option<Reduction>> {
+) -> Result<Tiled<'a, N>> {
     let (begin, end, req) = (policy.begin(), policy.end(), policy.tiles());
     let p = prepare(ctx, kernel)?;
     let max = ctx.limits.max_compute_invocations_per_workgroup as usize;
@@ -51,12 +77,11 @@ pub(crate) fn launch<
     let max = ctx.limits.max_compute_invocations_per_workgroup.min(256);
     let wg = (t.iter().product::<usize>() as u32).clamp(1, max);
     let fields = p.ir.acc_fields();
-    let (entry, joins, init) = match reducer {
-        Some(r) => {
-            let (j, i) = init_values(r, &fields)?;
-            (Entry::Reduce, j, i)
-        }
-        None => (Entry::For, vec![], vec![]),
+    let reduce = reducer.map(|r| init_values(r, &fields)).transpose()?;
+    let entry = if reduce.is_some() {
+        Entry::Reduce
+    } else {
+        Entry::For
     };
     if entry == Entry::Reduce {
         let bytes: usize = fields.iter().map(|(_, t)| t.size().max(4)).sum::<usize>()
@@ -74,7 +99,7 @@ pub(crate) fn launch<
     let mut opts = EmitOptions {
         entry,
         wg,
-        joins: joins.clone(),
+        joins: reduce.as_ref().map(|r| r.0.clone()).unwrap_or_default(),
         addr32: addr32_ok(&p),
         in_bounds: p.proven(&begin.into_iter().zip(end).collect::<Vec<_>>()),
         width: index_width(
@@ -89,33 +114,55 @@ pub(crate) fn launch<
         )?,
         splits: splits(ctx, &p)?,
     };
-    // Only a `parallel_for` is windowed (a reduction's tiles are its partials).
-    let windows = match reducer {
-        None => fit(
-            ctx,
-            &p,
-            &mut opts,
-            Windowing::Work(
-                begin
-                    .iter()
-                    .zip(&end)
-                    .map(|(&b, &e)| (b as u64, e as u64))
-                    .collect(),
-            ),
-        )?,
-        Some(_) => None,
-    };
+    let windows = fit(
+        ctx,
+        &p,
+        &mut opts,
+        Windowing::Work(
+            begin
+                .iter()
+                .zip(&end)
+                .map(|(&b, &e)| (b as u64, e as u64))
+                .collect(),
+        ),
+    )?;
     let c = pipeline(ctx, &p, &opts)?;
-    if let Some(windows) = windows {
-        for w in windows {
-            let (mut b, mut e) = (begin, end);
-            (b[w.dim], e[w.dim]) = (w.begin as usize, w.end as usize);
-            dispatch_tiles(ctx, &p, &c, (b, e, t), &[], &[], &w.bases)?;
-        }
-        return Ok(None);
-    }
-    let mut red = reducer.map(|_| Reduction::new(&p.ir, joins, &init));
-    let ntiles = rokkos_core::device::shape::tile_counts(begin, end, t).1;
+    let boxes = match windows {
+        None => vec![(begin, end, Vec::new())],
+        Some(ws) => ws
+            .into_iter()
+            .map(|w| {
+                let (mut b, mut e) = (begin, end);
+                (b[w.dim], e[w.dim]) = (w.begin as usize, w.end as usize);
+                (b, e, w.bases)
+            })
+            .collect(),
+    };
+    Ok(Tiled {
+        p,
+        c,
+        tile: t,
+        reduce,
+        boxes,
+    })
+}
+
+/// Launches `l` over the box `begin..end` (one of `l.boxes`), binding split Views' chunks from
+/// `bases` on: for a reduction, its partials, one per tile (deferred to the partials' join).
+pub(crate) fn launch_box<const N: usize>(
+    ctx: &Arc<Ctx>,
+    l: &Tiled<'_, N>,
+    begin: [usize; N],
+    end: [usize; N],
+    bases: &[u32],
+) -> Result<Option<Reduction>> {
+    let p = &l.p;
+    let fields = p.ir.acc_fields();
+    let mut red = l
+        .reduce
+        .as_ref()
+        .map(|(joins, init)| Reduction::new(&p.ir, joins.clone(), init));
+    let ntiles = rokkos_core::device::shape::tile_counts(begin, end, l.tile).1;
     if ntiles == 0 {
         return Ok(red);
     }
@@ -126,7 +173,8 @@ pub(crate) fn launch<
         .is_some()
         .then(|| Partials::new(ctx, &fields, slots as u64));
     let refs = parts.as_ref().map_or_else(Vec::new, Partials::refs);
-    dispatch_tiles(ctx, &p, &c, (begin, end, t), &init, &refs, &[])?;
+    let init = red.as_ref().map_or(&[][..], |r| &r.init[..]);
+    dispatch_tiles(ctx, p, &l.c, (begin, end, l.tile), init, &refs, bases)?;
     if let (Some(r), Some(mut parts)) = (red.as_mut(), parts) {
         // Slots past the last tile (the folded grid's tail) hold nothing.
         parts.count = ntiles;

@@ -152,20 +152,31 @@
 //!   being the first chunk bound, a parameter (0 when all are). The number of chunks bound is part
 //!   of the pipeline variant; a View that fits one binding gets the same code as before. A launch
 //!   whose bindings then exceed `max_storage_buffers_per_shader_stage` (32 on lavapipe: about 4 GiB
-//!   of Views per kernel at 128 MiB a binding) runs, for a `RangePolicy` `parallel_for` or
-//!   `parallel_reduce` and an `MDRangePolicy` `parallel_for`, as a *windowed launch*
-//!   (`runtime::window`, [`rokkos_core::emit::window`]): consecutive sub-ranges of one work
-//!   dimension (the one that takes the fewest; an MDRange window is tiled on its own), dispatched
-//!   in order, each binding the same number of consecutive chunks of each split View from its own
-//!   base (one compiled kernel serves every window). This needs every access to a split View to be
-//!   the work index plus or minus a literal, or a literal, in each index position (`x[i + 1]`,
-//!   `a[(i, 2)]`; any rank and layout), so that the elements a window reaches with in-extent
-//!   indices lie between those of its first and last work items; an offset outside the bound chunks
-//!   goes to the out-of-bounds record, never to memory. A reduction's windows are complete
-//!   reductions of their sub-ranges, joined on the host in window order with the reducer's join (a
-//!   `parallel_reduce_into` then writes the element from the host, waiting for the device). Any
-//!   other launch that does not fit (another index into a split View, an MDRange reduction, a team
-//!   policy, `parallel_scan`) is `Err(Unsupported)` naming the kernel, its split Views, the limit
+//!   of Views per kernel at 128 MiB a binding) runs, for a `RangePolicy` `parallel_for`,
+//!   `parallel_reduce` or `parallel_scan` and an `MDRangePolicy` `parallel_for` or
+//!   `parallel_reduce`, as a *windowed launch* (`runtime::window`,
+//!   [`rokkos_core::emit::window`]): consecutive sub-ranges of one work dimension (the one that
+//!   takes the fewest; an MDRange window is tiled on its own), dispatched in order, each binding
+//!   the same number of consecutive chunks of each split View from its own base (one compiled
+//!   kernel serves every window). This needs every access to a split View to be the work index
+//!   plus or minus a literal, or a literal, in each index position (`x[i + 1]`, `a[(i, 2)]`; any
+//!   rank and layout), so that the elements a window reaches with in-extent indices lie between
+//!   those of its first and last work items; an offset outside the bound chunks goes to the
+//!   out-of-bounds record, never to memory. A reduction's windows are complete reductions of
+//!   their sub-ranges, joined on the host in window order with the reducer's join (a
+//!   `parallel_reduce_into` then writes the element from the host, waiting for the device). An
+//!   MDRange reduction whose join is host code (`Custom`) is windowed only in whole tiles of its
+//!   slowest tile dimension (dimension 0 for `Iterate::Right`, the last for `Iterate::Left`), so
+//!   that its windows, in order, walk the tiles in the host backends' order and every item is
+//!   joined in the order of the launch that is not windowed; where one such run of tiles reaches
+//!   more chunks than the bindings hold (a LayoutRight View iterated `Iterate::Left`, say) it is
+//!   `Err(Unsupported)` saying so. A scan runs its first pass over every window, joins all their
+//!   block totals on the host in range order (window `k`'s prefixes start from the total of
+//!   windows `0..k`), then its second pass over every window, so its prefixes and total are those
+//!   of the launch that is not windowed. Any other launch that does not fit (another index into a
+//!   split View, a team policy: its windows would be runs of league ranks, which do not bound the
+//!   nested ranges' indices and team and lane ranks it reaches Views through) is
+//!   `Err(Unsupported)` naming the kernel, its split Views, the limit
 //!   and why windowed launches could not be used. A View larger than `max_buffer_size` (one wgpu
 //!   buffer) is held in several buffers ("segments") of the largest power of two of bytes within
 //!   that limit, the last one shorter: a segment is a whole number of chunks of every element type

@@ -17,7 +17,7 @@ use crate::runtime::launch::{
 };
 use crate::runtime::partials::Partials;
 use crate::runtime::pipeline::Compiled;
-use crate::runtime::reduction::{finish_host, finish_into, plan_values, Reduction};
+use crate::runtime::reduction::{finish_host, finish_into, join_windows, plan_values, Reduction};
 use crate::runtime::window::{fit, Window, Windowing};
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::device::ordered;
@@ -138,15 +138,7 @@ fn windowed<V: AccValue, Rd: Reducer<V>>(
         .iter()
         .map(|w| launch(ctx, l, w.begin, w.end, &w.bases))
         .collect::<Result<Vec<Reduction>>>()?;
-    let mut value: Option<V> = None;
-    for red in reds {
-        let v = finish_host(ctx, red, reducer)?;
-        match &mut value {
-            None => value = Some(v),
-            Some(acc) => reducer.join(acc, v),
-        }
-    }
-    Ok(value.unwrap_or_else(|| reducer.init()))
+    join_windows(ctx, reds, reducer)
 }
 
 /// Launches the reduction of work items `begin..end`, binding split Views' chunks from

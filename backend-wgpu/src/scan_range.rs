@@ -9,25 +9,57 @@
 //! `t` sequentially from its prefix with `final == true` ([`Entry::OrderedScan`]). Each item runs
 //! twice, one thread per block (uncoalesced loads), and the launch waits for the device in the
 //! middle: a built-in reducer is much faster.
+//!
+//! A scan whose split Views need more bindings than a shader stage has runs both passes as
+//! consecutive windows of its range (`runtime::window`; the windows of the second pass are
+//! those of the first, so one plan serves both): the first pass of every window, then the
+//! host's join of all their block partials in range order (the prefixes of window `k`'s blocks
+//! start from the total of windows `0..k`), then the second pass of every window. Every item
+//! is joined in the order of the launch that is not windowed, so the prefixes and the total
+//! are the same.
 
 use crate::emit::{EmitOptions, Entry};
 use crate::params::{storage_type, ParamsLayout};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::Prepared;
 use crate::runtime::launch::{
-    addr32_ok, dispatch, fold, index_width, pipeline, prepare, read_fields, scratch_buffer, splits,
+    addr32_ok, dispatch_window, fold, index_width, pipeline, prepare, scratch_buffer, splits,
     wg_size,
 };
 use crate::runtime::partials::{read_all, Partials};
 use crate::runtime::reduction::plan_values;
+use crate::runtime::window::{fit, Windowing};
 use crate::{Wgpu, WgpuSpace};
 use rokkos_core::device::ordered;
-use rokkos_core::device::reduce::{encode_column, to_value};
+use rokkos_core::device::reduce::{decode_column, encode_column, to_value, Columns};
 use rokkos_core::emit::width::{IndexWidth, Work};
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{RangePolicy, Reducer, Result};
 use std::sync::Arc;
+
+/// The runs of a scan: `(begin, end, bases)` of each window, or the whole range with no bases
+/// (every chunk bound) when the launch is not windowed.
+type Runs = Vec<(u64, u64, Vec<u32>)>;
+
+/// Fits the first pass's bindings (`runtime::window`), giving the second pass (`second`, whose
+/// extra bindings are as many: one per accumulator field) the same chunks, and returns the
+/// runs both passes take.
+fn fit_passes(
+    ctx: &Ctx,
+    p: &Prepared<'_>,
+    first: &mut EmitOptions,
+    second: &mut EmitOptions,
+    begin: u64,
+    end: u64,
+) -> Result<Runs> {
+    let windows = fit(ctx, p, first, Windowing::Work(vec![(begin, end)]))?;
+    second.splits = first.splits.clone();
+    Ok(match windows {
+        None => vec![(begin, end, Vec::new())],
+        Some(ws) => ws.into_iter().map(|w| (w.begin, w.end, w.bases)).collect(),
+    })
+}
 
 /// `parallel_scan` over `begin..end`: reduce-then-scan in two device passes with the block prefixes
 /// joined on the host in between (no inter-workgroup forward-progress assumption).
@@ -51,7 +83,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
     let Some(joins) = joins else {
         return ordered_scan(ctx, policy, &p, wg, width, &init, reducer);
     };
-    let o1 = EmitOptions {
+    let mut o1 = EmitOptions {
         entry: Entry::ScanTotals,
         wg,
         joins: joins.clone(),
@@ -60,48 +92,103 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         width,
         splits: splits(ctx, &p)?,
     };
-    let o2 = EmitOptions {
+    let mut o2 = EmitOptions {
         entry: Entry::ScanFinal,
-        wg,
-        joins,
-        addr32: addr32_ok(&p),
-        in_bounds: p.proven(&[(begin, end)]),
-        width,
-        splits: splits(ctx, &p)?,
+        ..o1.clone()
     };
+    let runs = fit_passes(ctx, &p, &mut o1, &mut o2, begin as u64, end as u64)?;
     let c1 = pipeline(ctx, &p, &o1)?;
     let c2 = pipeline(ctx, &p, &o2)?;
-    let n = end.saturating_sub(begin) as u64;
-    if n == 0 {
-        return Ok(reducer.init());
-    }
-    let blocks = n.div_ceil(wg as u64);
-    let (gx, gy) = fold(ctx, blocks)?;
-    let slots = gx as usize * gy as usize;
     let t = fields[0].1;
     let sz = storage_type(t).size();
-    let totals = scratch_buffer(ctx, slots * sz);
-    let set = |l: &ParamsLayout, b: &mut [u8]| {
-        l.set_u64(b, "begin", begin as u64);
-        l.set_u64(b, "n", n);
+    // Per run with work: its bounds, blocks, grid slots, and bases.
+    let passes: Vec<(u64, u64, u64, usize, &[u32])> = runs
+        .iter()
+        .filter(|(lo, hi, _)| hi > lo)
+        .map(|(lo, hi, bases)| {
+            let n = hi - lo;
+            let blocks = n.div_ceil(wg as u64);
+            let (gx, gy) = fold(ctx, blocks)?;
+            Ok((*lo, n, blocks, gx as usize * gy as usize, &bases[..]))
+        })
+        .collect::<Result<_>>()?;
+    if passes.is_empty() {
+        return Ok(reducer.init());
+    }
+    let set = |lo: u64, n: u64| {
+        move |l: &ParamsLayout, b: &mut [u8]| {
+            l.set_u64(b, "begin", lo);
+            l.set_u64(b, "n", n);
+        }
     };
-    dispatch(ctx, &p, &c1, &init, blocks, &[&totals], true, set)?;
-    let tot = read_fields(ctx, &fields, &[&*totals], blocks as usize)?;
+    // Pass 1 of every run, then one read of all their block totals.
+    let mut totals = Vec::with_capacity(passes.len());
+    for &(lo, n, blocks, slots, bases) in &passes {
+        let buf = scratch_buffer(ctx, slots * sz);
+        dispatch_window(
+            ctx,
+            &p,
+            &c1,
+            &init,
+            blocks,
+            &[&buf],
+            true,
+            bases,
+            set(lo, n),
+        )?;
+        totals.push(buf);
+    }
+    let regions: Vec<(&wgpu::Buffer, u64, u64)> = passes
+        .iter()
+        .zip(&totals)
+        .map(|(&(_, _, blocks, ..), buf)| {
+            (&**buf, 0, (blocks as usize * sz).div_ceil(4) as u64 * 4)
+        })
+        .collect();
+    let read = ctx.read_regions(&regions)?;
+    // Each block's exclusive prefix, joined in range order across the runs.
     let mut acc = reducer.init();
-    let mut pre = vec![0u8; slots * sz];
     let mut vals = Vec::with_capacity(1);
-    tot.for_each(|b, part| {
-        vals.clear();
-        acc.push_values(&mut vals);
-        let bits = vals[0].to_bits().to_le_bytes();
-        pre[b * sz..(b + 1) * sz].copy_from_slice(&bits[..sz]);
-        reducer.join(&mut acc, to_value::<V>(part)?);
-        Ok(())
-    })?;
-    let prefix = scratch_buffer(ctx, slots * sz);
+    let mut prefixes = Vec::with_capacity(passes.len());
+    for (&(_, _, blocks, slots, _), bytes) in passes.iter().zip(&read) {
+        let tot = Columns::new(
+            blocks as usize,
+            vec![decode_column(t, sz, bytes, blocks as usize)],
+        );
+        let mut pre = vec![0u8; slots * sz];
+        tot.for_each(|b, part| {
+            vals.clear();
+            acc.push_values(&mut vals);
+            let bits = vals[0].to_bits().to_le_bytes();
+            pre[b * sz..(b + 1) * sz].copy_from_slice(&bits[..sz]);
+            reducer.join(&mut acc, to_value::<V>(part)?);
+            Ok(())
+        })?;
+        prefixes.push(pre);
+    }
+    // Every prefix buffer is written before any second pass is encoded (see `ordered_scan`).
     ctx.submit();
-    ctx.queue.write_buffer(&prefix, 0, &pre);
-    dispatch(ctx, &p, &c2, &init, blocks, &[&prefix], false, set)?;
+    let bufs: Vec<_> = prefixes
+        .iter()
+        .map(|pre| {
+            let buf = scratch_buffer(ctx, pre.len());
+            ctx.queue.write_buffer(&buf, 0, pre);
+            buf
+        })
+        .collect();
+    for (&(lo, n, blocks, _, bases), buf) in passes.iter().zip(&bufs) {
+        dispatch_window(
+            ctx,
+            &p,
+            &c2,
+            &init,
+            blocks,
+            &[buf],
+            false,
+            bases,
+            set(lo, n),
+        )?;
+    }
     Ok(acc)
 }
 
@@ -116,44 +203,81 @@ fn ordered_scan<V: AccValue, Rd: Reducer<V>>(
     reducer: &Rd,
 ) -> Result<V> {
     let (begin, end) = (policy.begin(), policy.end());
-    let opts = |entry| -> Result<EmitOptions> {
-        Ok(EmitOptions {
-            entry,
-            wg,
-            joins: Vec::new(),
-            addr32: addr32_ok(p),
-            in_bounds: p.proven(&[(begin, end)]),
-            width,
-            splits: splits(ctx, p)?,
-        })
+    let mut o1 = EmitOptions {
+        entry: Entry::Ordered { left: false },
+        wg,
+        joins: Vec::new(),
+        addr32: addr32_ok(p),
+        in_bounds: p.proven(&[(begin, end)]),
+        width,
+        splits: splits(ctx, p)?,
     };
-    let fold = pipeline(ctx, p, &opts(Entry::Ordered { left: false })?)?;
-    let replay = pipeline(ctx, p, &opts(Entry::OrderedScan)?)?;
-    let n = end.saturating_sub(begin) as u64;
-    if n == 0 {
-        return Ok(reducer.init());
-    }
+    let mut o2 = EmitOptions {
+        entry: Entry::OrderedScan,
+        ..o1.clone()
+    };
+    let runs = fit_passes(ctx, p, &mut o1, &mut o2, begin as u64, end as u64)?;
+    let fold = pipeline(ctx, p, &o1)?;
+    let replay = pipeline(ctx, p, &o2)?;
     let fields = p.ir.acc_fields();
-    let parts = ordered::blocks(n, ordered::ORDERED_PARTIALS);
-    let groups = parts.div_ceil(wg as u64);
-    let set = |l: &ParamsLayout, b: &mut [u8]| {
-        l.set_u64(b, "begin", begin as u64);
-        l.set_u64(b, "n", n);
-        l.set_u64(b, "stride", groups * wg as u64);
-        l.set_u64(b, "parts", parts);
-    };
-    let bufs = Partials::new(ctx, &fields, parts);
-    dispatch(ctx, p, &fold, init, groups, &bufs.refs(), true, set)?;
-    let (prefixes, total) = ordered::scan_prefixes(&read_all(ctx, &p.ir, &bufs)?, reducer)?;
-    ctx.submit();
-    let mut pre = Vec::with_capacity(fields.len());
-    for ((_, t), col) in fields.iter().zip(&prefixes) {
-        let buf = scratch_buffer(ctx, parts as usize * storage_type(*t).size());
-        ctx.queue
-            .write_buffer(&buf, 0, &encode_column(col, storage_type(*t).size()));
-        pre.push(buf);
+    // Per run with work: its bounds, blocks, invocations' groups, bases, and the blocks'
+    // partials.
+    let mut passes = Vec::with_capacity(runs.len());
+    for (lo, hi, bases) in &runs {
+        let n = hi.saturating_sub(*lo);
+        if n == 0 {
+            continue;
+        }
+        let parts = ordered::blocks(n, ordered::ORDERED_PARTIALS);
+        let groups = parts.div_ceil(wg as u64);
+        let bufs = Partials::new(ctx, &fields, parts);
+        let set = set_ordered(*lo, n, groups * wg as u64, parts);
+        dispatch_window(ctx, p, &fold, init, groups, &bufs.refs(), true, bases, set)?;
+        passes.push((*lo, n, parts, groups, &bases[..], bufs));
     }
-    let refs: Vec<_> = pre.iter().collect();
-    dispatch(ctx, p, &replay, init, groups, &refs, false, set)?;
+    // Every block's exclusive prefix, joined in range order across the runs.
+    let mut total = reducer.init();
+    let mut prefixes = Vec::with_capacity(passes.len());
+    for (.., bufs) in &passes {
+        let (pre, acc) = ordered::scan_prefixes_from(&read_all(ctx, &p.ir, bufs)?, reducer, total)?;
+        prefixes.push(pre);
+        total = acc;
+    }
+    // Every prefix buffer is written before any replay is encoded: a queue write lands before
+    // the commands not yet submitted, so a pooled buffer returned after one window's replay
+    // was encoded and taken again for the next would be overwritten before that replay ran.
+    ctx.submit();
+    let pres: Vec<Vec<_>> = passes
+        .iter()
+        .zip(&prefixes)
+        .map(|((_, _, parts, ..), cols)| {
+            fields
+                .iter()
+                .zip(cols)
+                .map(|((_, t), col)| {
+                    let size = storage_type(*t).size();
+                    let buf = scratch_buffer(ctx, *parts as usize * size);
+                    ctx.queue.write_buffer(&buf, 0, &encode_column(col, size));
+                    buf
+                })
+                .collect()
+        })
+        .collect();
+    for ((lo, n, parts, groups, bases, _), pre) in passes.iter().zip(&pres) {
+        let refs: Vec<_> = pre.iter().collect();
+        let set = set_ordered(*lo, *n, groups * wg as u64, *parts);
+        dispatch_window(ctx, p, &replay, init, *groups, &refs, false, bases, set)?;
+    }
     Ok(total)
+}
+
+/// The work fields of an ordered pass over `n` items from `begin`, `parts` blocks folded by
+/// `stride` invocations.
+fn set_ordered(begin: u64, n: u64, stride: u64, parts: u64) -> impl Fn(&ParamsLayout, &mut [u8]) {
+    move |l: &ParamsLayout, b: &mut [u8]| {
+        l.set_u64(b, "begin", begin);
+        l.set_u64(b, "n", n);
+        l.set_u64(b, "stride", stride);
+        l.set_u64(b, "parts", parts);
+    }
 }

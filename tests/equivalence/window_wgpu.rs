@@ -1,8 +1,9 @@
 //! Windowed launches (issue 15, item 4): on a wgpu device whose storage bindings hold a few
 //! hundred bytes ([`rokkos::Wgpu::with_max_binding`]), Views of a few thousand elements take
 //! far more chunks than lavapipe's 32 bindings per shader stage, so a `RangePolicy`'s
-//! `parallel_for` or `parallel_reduce` whose every access to a split View is the work index
-//! plus or minus a literal runs as consecutive windows of its range, each binding only the
+//! `parallel_for`, `parallel_reduce` or `parallel_scan`, or an `MDRangePolicy`'s
+//! `parallel_for` or `parallel_reduce`, whose every access to a split View is the work index
+//! plus or minus a literal runs as consecutive windows of its work, each binding only the
 //! chunks it reaches. Each result is compared with a plain Rust loop; an out-of-bounds index
 //! near a window's edge is still `Err(OutOfBounds)` and reaches no other element; a kernel
 //! with another index into a split View is refused, saying why. (The module's name says wgpu
@@ -385,10 +386,11 @@ fn running(i: usize, partial: &mut i32, is_final: bool, x: View<i32>, out: ViewM
     }
 }
 
-/// `parallel_scan` is not windowed: over more chunks than bindings it is refused, naming
-/// windowed launches and the pattern, and writes nothing.
+/// `parallel_scan` over more chunks than bindings (once refused, naming windowed launches and
+/// the pattern) runs as windows of its range: the inclusive prefix sums and the total of the
+/// loop.
 #[test]
-fn scans_are_not_windowed() {
+fn scans_run_in_windows() {
     if crate::wgpu_space().is_none() {
         return;
     }
@@ -396,22 +398,15 @@ fn scans_are_not_windowed() {
     let n = 1 << 14;
     let x: DevView<Wgpu, i32> = dev_from_fn(&s, "x", [n], |[i]| i as i32 % 5).unwrap();
     let out: DevView<Wgpu, i32> = dev_from_fn(&s, "out", [n], |_| -1).unwrap();
-    match parallel_scan("running", RangePolicy::new(&s, 0..n), running(&x, &out)) {
-        Err(Error::Unsupported { feature, .. }) => {
-            for part in [
-                "running",
-                "View `x` in 64 bindings",
-                "windowed launches",
-                "parallel_scan",
-            ] {
-                assert!(feature.contains(part), "{part}: {feature}");
-            }
-            assert!(to_host(&out).iter().all(|&v| v == -1));
-        }
-        // An adapter with more bindings per stage than lavapipe runs it.
-        Ok(total) => assert_eq!(total, (0..n).map(|i| i as i32 % 5).sum::<i32>()),
-        Err(e) => panic!("{e}"),
-    }
+    let total = parallel_scan("running", RangePolicy::new(&s, 0..n), running(&x, &out)).unwrap();
+    let want: Vec<i32> = (0..n)
+        .scan(0, |acc, i| {
+            *acc += i as i32 % 5;
+            Some(*acc)
+        })
+        .collect();
+    assert_eq!(total, want[n - 1]);
+    assert_eq!(to_host(&out), want);
 }
 
 /// A five-point stencil (guarded at the edges) over a 2-D MDRange.
@@ -475,8 +470,8 @@ fn blur_loop(u: &[f64], n: usize, m: usize, lo: [usize; 2], hi: [usize; 2]) -> V
 /// own, give the loop's result; so does `plus_first` on LayoutRight (`right`: windows of rows),
 /// while on LayoutLeft it runs only while the first column up to the last fits the bindings
 /// (windows of columns binding `u` from chunk 0) and is otherwise refused, saying that one step
-/// reaches too many chunks; an MDRange reduction over as many chunks is refused, naming
-/// windowed launches.
+/// reaches too many chunks; an MDRange reduction over as many chunks (once refused) runs in
+/// windows too and gives the loop's sum.
 fn mdrange_windows<L: rokkos::Layout>(right: bool) {
     let case = limits().prop_flat_map(|l| {
         let c = f64_chunk(l);
@@ -521,26 +516,13 @@ fn mdrange_windows<L: rokkos::Layout>(right: bool) {
             (r, _) => return Err(TestCaseError::fail(format!("plus_first: {r:?}"))),
         }
 
-        let r = parallel_reduce(
+        let got = parallel_reduce(
             "sum_u",
             MDRangePolicy::new(&s, [0, 0], [n, m]),
             sum_u(&u),
             Sum,
-        );
-        match r {
-            Err(Error::Unsupported { feature, .. }) => {
-                for part in [
-                    "sum_u",
-                    "windowed launches",
-                    "an MDRangePolicy's parallel_reduce",
-                ] {
-                    prop_assert!(feature.contains(part), "{}: {}", part, feature);
-                }
-            }
-            // It fits when the grid takes few enough chunks.
-            Ok(v) => prop_assert_eq!(v, us.iter().sum::<f64>()),
-            Err(e) => return Err(TestCaseError::fail(e.to_string())),
-        }
+        )?;
+        prop_assert_eq!(got, us.iter().sum::<f64>());
         Ok(())
     });
 }
@@ -556,5 +538,484 @@ fn mdrange_windows_right() {
 fn mdrange_windows_left() {
     if crate::wgpu_space().is_some() {
         mdrange_windows::<LayoutLeft>(false);
+    }
+}
+
+/// Neighbourhood statistics over a 2-D MDRange, four reducers at once (the last one a `MaxLoc`
+/// over distinct values, so that its location does not depend on the order of ties).
+#[kernel]
+fn md_stats(
+    (i, j): (usize, usize),
+    s: &mut f64,
+    lo: &mut i32,
+    hi: &mut i32,
+    top: &mut ValLoc<f64>,
+    u: View<f64, 2>,
+    a: View<i32, 2>,
+) {
+    let mut v = a[(i, j)];
+    if i >= 1 {
+        v -= a[(i - 1, j)];
+    }
+    if j + 1 < a.extent(1) {
+        v += a[(i, j + 1)];
+    }
+    *s += u[(i, j)] * 2.0 + v as f64;
+    if v < *lo {
+        *lo = v;
+    }
+    if v > *hi {
+        *hi = v;
+    }
+    if u[(i, j)] > top.val {
+        top.val = u[(i, j)];
+        top.loc = i * u.extent(1) + j;
+    }
+}
+
+/// A rolling hash of the points (each its `w` plus its left neighbour's `a`) in iteration
+/// order: joined by [`hash_join`], associative but not commutative.
+#[kernel]
+fn md_hash(
+    (i, j): (usize, usize),
+    h: &mut u64,
+    p: &mut u64,
+    w: View<u64, 2>,
+    a: View<i32, 2>,
+    base: u64,
+) {
+    let mut v = w[(i, j)];
+    if j >= 1 {
+        v = v.wrapping_add(a[(i, j - 1)] as u64);
+    }
+    *h = (*h).wrapping_mul(base).wrapping_add(v);
+    *p = (*p).wrapping_mul(base);
+}
+
+/// The join of [`md_hash`].
+fn hash_join(a: &mut (u64, u64), b: (u64, u64)) {
+    a.0 = a.0.wrapping_mul(b.1).wrapping_add(b.0);
+    a.1 = a.1.wrapping_mul(b.1);
+}
+
+/// The flat index of the last point (in iteration order) whose `a` is odd.
+#[kernel]
+fn md_last_odd((i, j): (usize, usize), acc: &mut i32, a: View<i32, 2>) {
+    if a[(i, j)] % 2 != 0 {
+        *acc = (i * a.extent(1) + j) as i32;
+    }
+}
+
+/// The points of the box `lo..hi` in the order the host backends walk an MDRange tiled by
+/// `t`: tiles with the slowest dimension's tile coordinate most significant, each tile's points
+/// in the policy's order (`left`: the first index fastest).
+fn tile_walk(lo: [usize; 2], hi: [usize; 2], t: [usize; 2], left: bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let tiles = |d: usize| (lo[d]..hi[d]).step_by(t[d]);
+    let inner = |d: usize, c: usize| c..(c + t[d]).min(hi[d]);
+    if left {
+        for tj in tiles(1) {
+            for ti in tiles(0) {
+                for j in inner(1, tj) {
+                    out.extend(inner(0, ti).map(|i| (i, j)));
+                }
+            }
+        }
+    } else {
+        for ti in tiles(0) {
+            for tj in tiles(1) {
+                for i in inner(0, ti) {
+                    out.extend(inner(1, tj).map(|j| (i, j)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A distinct `f64` per flat index (an odd multiplier is a bijection of the `u32`s).
+fn distinct(k: usize) -> f64 {
+    f64::from((k as u32).wrapping_mul(2_654_435_761))
+}
+
+/// MDRange reductions over grids of 24 to 64 slow-dimension lines of one to two chunks each
+/// (every kernel's split Views then need more bindings than lavapipe's 32), LayoutRight
+/// (`left == false`, lines are rows) or LayoutLeft (lines are columns), a random sub-box and
+/// tiles: the built-in reducers (`Sum`, `Min`, `Max`, `MaxLoc` in one tuple, either iteration
+/// order) give the loop's values; an order-sensitive `Custom` join (a rolling hash, and the
+/// last odd point) iterated in the layout's order gives the loop's value over the host
+/// backends' tile walk; `parallel_reduce_into` an element of a split View, with `Sum` and with
+/// the `Custom` join, writes that value there and nothing else.
+fn mdrange_reductions<L: rokkos::Layout>(left: bool) {
+    let case = limits().prop_flat_map(|l| {
+        let c = f64_chunk(l);
+        (
+            Just(l),
+            (24usize..64, c..2 * c),
+            any::<u64>(),
+            (1usize..5, 1usize..9),
+            any::<bool>(),
+        )
+    });
+    crate::check(6, case, |(limit, (slow, fast), seed, (ts, tf), flip)| {
+        let s = Wgpu::with_max_binding(limit).expect("a device with a binding limit");
+        // Extents and tiles per dimension, the slow one first in memory order.
+        let (d, t) = if left {
+            ([fast, slow], [tf, ts])
+        } else {
+            ([slow, fast], [ts, tf])
+        };
+        let len = d[0] * d[1];
+        let flat = |i: usize, j: usize| i * d[1] + j;
+        let us: Vec<f64> = (0..len).map(|k| distinct(k ^ seed as usize)).collect();
+        let is: Vec<i32> = crate::ints(seed, len, -1000, 1000)
+            .iter()
+            .map(|&v| v as i32)
+            .collect();
+        let ws: Vec<u64> = crate::splitmix(seed ^ 3, len);
+        let u: DevView<Wgpu, f64, 2, L> = dev_from_fn(&s, "u", d, |[i, j]| us[flat(i, j)])?;
+        let a: DevView<Wgpu, i32, 2, L> = dev_from_fn(&s, "a", d, |[i, j]| is[flat(i, j)])?;
+        let w: DevView<Wgpu, u64, 2, L> = dev_from_fn(&s, "w", d, |[i, j]| ws[flat(i, j)])?;
+        let r = (seed % 3) as usize;
+        let (lo, hi) = ([r, r / 2], [d[0] - r / 2, d[1] - r]);
+        let points = tile_walk(lo, hi, t, left);
+        prop_assert_eq!(points.len(), (hi[0] - lo[0]) * (hi[1] - lo[1]));
+
+        // Built-in reducers, in either iteration order.
+        let order = if left ^ flip {
+            Iterate::Left
+        } else {
+            Iterate::Right
+        };
+        let policy = || MDRangePolicy::new(&s, lo, hi).tile(t).iterate(order);
+        let (gs, glo, ghi, gtop) = parallel_reduce(
+            "md_stats",
+            policy(),
+            md_stats(&u, &a),
+            (Sum, Min, Max, MaxLoc),
+        )?;
+        let (mut ws_, mut wlo, mut whi) = (0f64, i32::MAX, i32::MIN);
+        let mut wtop = (f64::NEG_INFINITY, usize::MAX);
+        for &(i, j) in &points {
+            let mut v = is[flat(i, j)];
+            if i >= 1 {
+                v -= is[flat(i - 1, j)];
+            }
+            if j + 1 < d[1] {
+                v += is[flat(i, j + 1)];
+            }
+            ws_ += us[flat(i, j)] * 2.0 + v as f64;
+            wlo = wlo.min(v);
+            whi = whi.max(v);
+            if us[flat(i, j)] > wtop.0 {
+                wtop = (us[flat(i, j)], flat(i, j));
+            }
+        }
+        prop_assert_eq!((gs, glo, ghi), (ws_, wlo, whi));
+        prop_assert_eq!((gtop.val, gtop.loc), wtop);
+
+        // Order-sensitive joins, iterated in the layout's order (windows of whole tiles along
+        // the slowest tile dimension).
+        let order = if left { Iterate::Left } else { Iterate::Right };
+        let policy = || MDRangePolicy::new(&s, lo, hi).tile(t).iterate(order);
+        let base = 1_000_003u64;
+        let got = parallel_reduce(
+            "md_hash",
+            policy(),
+            md_hash(&w, &a, base),
+            Custom::new((0u64, 1u64), hash_join),
+        )?;
+        let want = points.iter().fold((0u64, 1u64), |(h, p), &(i, j)| {
+            let mut v = ws[flat(i, j)];
+            if j >= 1 {
+                v = v.wrapping_add(is[flat(i, j - 1)] as u64);
+            }
+            (h.wrapping_mul(base).wrapping_add(v), p.wrapping_mul(base))
+        });
+        prop_assert_eq!(got, want);
+        let last = Custom::new(-1i32, |a: &mut i32, b: i32| {
+            if b != -1 {
+                *a = b;
+            }
+        });
+        let want_last = points
+            .iter()
+            .rev()
+            .find(|&&(i, j)| is[flat(i, j)] % 2 != 0)
+            .map_or(-1, |&(i, j)| flat(i, j) as i32);
+        prop_assert_eq!(
+            parallel_reduce("md_last_odd", policy(), md_last_odd(&a), last)?,
+            want_last
+        );
+
+        // Into an element of a split View: the host joins the windows, then writes it.
+        let out: DevView<Wgpu, f64> = dev_from_fn(&s, "out", [len], |_| -1.0)?;
+        let k = seed as usize % len;
+        let slot: DevView<Wgpu, f64, 0, LayoutStride> = out.subview([k])?;
+        parallel_reduce_into("sum_u", policy(), sum_u(&u), Sum, &slot)?;
+        let want: f64 = points.iter().map(|&(i, j)| us[flat(i, j)]).sum();
+        for (i, v) in to_host(&out).iter().enumerate() {
+            prop_assert_eq!(*v, if i == k { want } else { -1.0 }, "element {}", i);
+        }
+        let lasts: DevView<Wgpu, i32> = dev_from_fn(&s, "lasts", [len], |_| -7)?;
+        let slot: DevView<Wgpu, i32, 0, LayoutStride> = lasts.subview([k])?;
+        parallel_reduce_into("md_last_odd", policy(), md_last_odd(&a), last, &slot)?;
+        for (i, v) in to_host(&lasts).iter().enumerate() {
+            prop_assert_eq!(*v, if i == k { want_last } else { -7 }, "element {}", i);
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn mdrange_reductions_right() {
+    if crate::wgpu_space().is_some() {
+        mdrange_reductions::<LayoutRight>(false);
+    }
+}
+
+#[test]
+fn mdrange_reductions_left() {
+    if crate::wgpu_space().is_some() {
+        mdrange_reductions::<LayoutLeft>(true);
+    }
+}
+
+/// An order-sensitive (`Custom`) MDRange reduction is windowed only along its slowest tile
+/// dimension, in whole tiles, so that the windows keep the host backends' order: over a
+/// LayoutRight grid iterated `Iterate::Left` (columns slowest, each reaching every row) it is
+/// refused, saying so, while the same kernel with `Sum` runs in windows of rows.
+#[test]
+fn order_sensitive_md_windows_follow_the_iteration_order() {
+    if crate::wgpu_space().is_none() {
+        return;
+    }
+    let s = Wgpu::with_max_binding(1024).expect("a device with a binding limit");
+    let (n, m) = (64, 256);
+    let a: DevView<Wgpu, i32, 2> =
+        dev_from_fn(&s, "a", [n, m], |[i, j]| (i * m + j) as i32).unwrap();
+    let policy = || {
+        MDRangePolicy::new(&s, [0, 0], [n, m])
+            .tile([4, 4])
+            .iterate(Iterate::Left)
+    };
+    let last = Custom::new(-1i32, |a: &mut i32, b: i32| {
+        if b != -1 {
+            *a = b;
+        }
+    });
+    match parallel_reduce("md_last_odd", policy(), md_last_odd(&a), last) {
+        Err(Error::Unsupported { feature, .. }) => {
+            for part in [
+                "md_last_odd",
+                "windowed launches",
+                "whole tiles (4 indices) of its slowest tile dimension (1)",
+                "one step of the work can reach",
+            ] {
+                assert!(feature.contains(part), "{part}: {feature}");
+            }
+        }
+        // An adapter with more bindings per stage than lavapipe runs it: the last odd point
+        // of the last tile.
+        Ok(v) => assert_eq!(v, ((n - 1) * m + m - 1) as i32),
+        Err(e) => panic!("{e}"),
+    }
+    let sum = parallel_reduce("md_sum_i", policy(), md_sum_i(&a), Sum).unwrap();
+    assert_eq!(sum, (0..(n * m) as i64).sum::<i64>());
+}
+
+#[kernel]
+fn md_sum_i((i, j): (usize, usize), acc: &mut i64, a: View<i32, 2>) {
+    *acc += a[(i, j)] as i64;
+}
+
+/// The exclusive prefix of `x[i] - x[i + 1]` (the last item just `x[i]`).
+#[kernel(scan)]
+fn exclusive_diff(i: usize, partial: &mut i32, is_final: bool, x: View<i32>, out: ViewMut<i32>) {
+    if is_final {
+        out[i] = *partial;
+    }
+    let mut v = x[i];
+    if i + 1 < x.extent(0) {
+        v -= x[i + 1];
+    }
+    *partial += v;
+}
+
+/// The exclusive prefix of the index.
+#[kernel(scan)]
+fn index_prefix(i: usize, partial: &mut u64, is_final: bool, out: ViewMut<u64>) {
+    if is_final {
+        out[i] = *partial;
+    }
+    *partial += i as u64;
+}
+
+/// The last non-zero value before each index (0 before the first): a `Custom` join that is
+/// not commutative (the ordered scan's slow path).
+#[kernel(scan)]
+fn last_nonzero(i: usize, partial: &mut i32, is_final: bool, x: View<i32>, out: ViewMut<i32>) {
+    if is_final {
+        out[i] = *partial;
+    }
+    if x[i] != 0 {
+        *partial = x[i];
+    }
+}
+
+/// `parallel_scan` over 40 to 80 chunks of each split View (a random sub-range): the inclusive
+/// prefix sums of the data, the exclusive prefix of a neighbour difference, the exclusive
+/// prefix of the index (`u64`), and a `Custom` "last non-zero so far", each the loop's
+/// prefixes at every index of the range (every other element untouched) and the loop's total.
+#[test]
+fn scans_match_the_loop_in_windows() {
+    if crate::wgpu_space().is_none() {
+        return;
+    }
+    let case = limits().prop_flat_map(|l| {
+        let c = f64_chunk(l);
+        (Just(l), 40 * c..80 * c, any::<u64>())
+    });
+    crate::check(6, case, |(limit, n, seed)| {
+        let s = Wgpu::with_max_binding(limit).expect("a device with a binding limit");
+        let xs: Vec<i32> = crate::ints(seed, n, -1000, 1000)
+            .iter()
+            .map(|&v| v as i32)
+            .collect();
+        let r = seed as usize % 3;
+        let range = (r * n / 7)..(n - r * n / 11);
+        let x: DevView<Wgpu, i32> = dev_from_vec(&s, "x", [n], xs.clone())?;
+        // The loop: the prefix before each index of `range` (`inclusive`: after it) of `f`,
+        // and the total; -7 outside the range.
+        let scan = |inclusive: bool, f: &dyn Fn(usize) -> i64| -> (Vec<i64>, i64) {
+            let mut out = vec![-7i64; n];
+            let mut acc = 0i64;
+            for i in range.clone() {
+                if !inclusive {
+                    out[i] = acc;
+                }
+                acc += f(i);
+                if inclusive {
+                    out[i] = acc;
+                }
+            }
+            (out, acc)
+        };
+        let widen = |v: Vec<i32>| v.into_iter().map(i64::from).collect::<Vec<i64>>();
+
+        let out: DevView<Wgpu, i32> = dev_from_fn(&s, "out", [n], |_| -7)?;
+        let total = parallel_scan(
+            "running",
+            RangePolicy::new(&s, range.clone()),
+            running(&x, &out),
+        )?;
+        let (want, want_total) = scan(true, &|i| i64::from(xs[i]));
+        prop_assert_eq!(i64::from(total), want_total);
+        prop_assert_eq!(widen(to_host(&out)), want);
+
+        let out: DevView<Wgpu, i32> = dev_from_fn(&s, "out", [n], |_| -7)?;
+        let total = parallel_scan(
+            "exclusive_diff",
+            RangePolicy::new(&s, range.clone()),
+            exclusive_diff(&x, &out),
+        )?;
+        let (want, want_total) = scan(false, &|i| {
+            i64::from(xs[i]) - if i + 1 < n { i64::from(xs[i + 1]) } else { 0 }
+        });
+        prop_assert_eq!(i64::from(total), want_total);
+        prop_assert_eq!(widen(to_host(&out)), want);
+
+        let idx: DevView<Wgpu, u64> = dev_from_fn(&s, "idx", [n], |_| u64::MAX)?;
+        let total = parallel_scan(
+            "index_prefix",
+            RangePolicy::new(&s, range.clone()),
+            index_prefix(&idx),
+        )?;
+        let (want, want_total) = scan(false, &|i| i as i64);
+        prop_assert_eq!(total as i64, want_total);
+        let got: Vec<i64> = to_host(&idx)
+            .into_iter()
+            .map(|v| if v == u64::MAX { -7 } else { v as i64 })
+            .collect();
+        prop_assert_eq!(got, want);
+
+        // Mostly zeros, so that "last non-zero" reaches back across windows.
+        let zs: Vec<i32> = xs
+            .iter()
+            .map(|&v| if v.abs() < 990 { 0 } else { v })
+            .collect();
+        let z: DevView<Wgpu, i32> = dev_from_vec(&s, "z", [n], zs.clone())?;
+        let out: DevView<Wgpu, i32> = dev_from_fn(&s, "out", [n], |_| -7)?;
+        let last = Custom::new(0i32, |a: &mut i32, b: i32| {
+            if b != 0 {
+                *a = b;
+            }
+        });
+        let total = parallel_scan_with(
+            "last_nonzero",
+            RangePolicy::new(&s, range.clone()),
+            last_nonzero(&z, &out),
+            last,
+        )?;
+        let mut want = vec![-7; n];
+        let mut run = 0;
+        for i in range.clone() {
+            want[i] = run;
+            if zs[i] != 0 {
+                run = zs[i];
+            }
+        }
+        prop_assert_eq!(total, run);
+        prop_assert_eq!(to_host(&out), want);
+        Ok(())
+    });
+}
+
+#[kernel]
+fn team_row_sums(team: &TeamMember, a: View<i64, 2>, out: ViewMut<i64>) {
+    let l = team.league_rank();
+    let s = team.thread_reduce(a.extent(1), Sum, |j, acc: &mut i64| {
+        *acc += a[(l, j)];
+    });
+    team.single_team(|| {
+        out[l] = s;
+    });
+}
+
+/// A team policy over more chunks than bindings stays refused (no rule bounds what a run of
+/// league ranks reaches through nested ranges), the message naming the kernel, its split
+/// Views, windowed launches and why; nothing runs.
+#[test]
+fn teams_are_not_windowed() {
+    if crate::wgpu_space().is_none() {
+        return;
+    }
+    let s = Wgpu::with_max_binding(1024).expect("a device with a binding limit");
+    let (n, m) = (64, 256);
+    let a: DevView<Wgpu, i64, 2> = dev_from_fn(&s, "a", [n, m], |[i, j]| (i + j) as i64).unwrap();
+    let out: DevView<Wgpu, i64> = dev_from_fn(&s, "out", [n], |_| -1).unwrap();
+    let policy = TeamPolicy::new(&s, n, TeamSize::Auto);
+    match parallel_for("team_row_sums", policy, team_row_sums(&a, &out)) {
+        Err(Error::Unsupported { feature, .. }) => {
+            for part in [
+                "team_row_sums",
+                "View `a` in 128 bindings",
+                "windowed launches",
+                "a TeamPolicy",
+                "runs of league ranks",
+                "nested thread and vector ranges",
+            ] {
+                assert!(feature.contains(part), "{part}: {feature}");
+            }
+            assert!(to_host(&out).iter().all(|&v| v == -1));
+        }
+        // An adapter with more bindings per stage than lavapipe runs it.
+        Ok(()) => {
+            let want: Vec<i64> = (0..n)
+                .map(|i| (0..m).map(|j| (i + j) as i64).sum())
+                .collect();
+            assert_eq!(to_host(&out), want);
+        }
+        Err(e) => panic!("{e}"),
     }
 }

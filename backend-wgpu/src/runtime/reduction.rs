@@ -88,6 +88,26 @@ pub(crate) fn finish_host<V: AccValue, Rd: Reducer<V>>(
     to_host(ctx, &red.spec(), parts)?.join(reducer)
 }
 
+/// The value of a reduction launched as windows (`runtime::window`), one [`Reduction`] per
+/// window in window order: each completed on the host, and the values joined in that order
+/// with the reducer's join (a join in host code sees the items in the order of the launch
+/// that is not windowed). The identity when there is no window.
+pub(crate) fn join_windows<V: AccValue, Rd: Reducer<V>>(
+    ctx: &Ctx,
+    reds: Vec<Reduction>,
+    reducer: &Rd,
+) -> Result<V> {
+    let mut value: Option<V> = None;
+    for red in reds {
+        let v = finish_host(ctx, red, reducer)?;
+        match &mut value {
+            None => value = Some(v),
+            Some(acc) => reducer.join(acc, v),
+        }
+    }
+    Ok(value.unwrap_or_else(|| reducer.init()))
+}
+
 /// Stores the reduction's value into `slot`. A single scalar accumulator whose Rust value is its
 /// device representation is joined into the slot on the device, without waiting; anything else
 /// (several fields, `bool`, an element the device cannot address, a reducer whose join is host

@@ -1,17 +1,24 @@
 //! Launches whose split Views need more storage bindings than a shader stage has
-//! (`max_storage_buffers_per_shader_stage`): a `RangePolicy` `parallel_for` or
-//! `parallel_reduce`, or an `MDRangePolicy` `parallel_for`, runs as several dispatches over
-//! consecutive sub-ranges ("windows") of one work dimension, each binding only the chunks of
-//! each split View its work items can reach
+//! (`max_storage_buffers_per_shader_stage`): a `RangePolicy` `parallel_for`, `parallel_reduce`
+//! or `parallel_scan`, or an `MDRangePolicy` `parallel_for` or `parallel_reduce`, runs as
+//! several dispatches over consecutive sub-ranges ("windows") of one work dimension, each
+//! binding only the chunks of each split View its work items can reach
 //! ([`rokkos_core::emit::window`] decides which Views can be bounded so and plans the
-//! windows); every other launch that does not fit is refused, saying why.
+//! windows); every other launch that does not fit (a team policy's) is refused, saying why.
 
 use super::ctx::Ctx;
 use super::launch::{unsupported, Prepared};
 use crate::emit::{entry::extra_bindings, split_of, EmitOptions};
 use rokkos_core::emit::window::{self, Chunked, Placement, Reach};
-use rokkos_core::ir::{Kernel, Pattern, WorkKind};
+use rokkos_core::ir::{Kernel, WorkKind};
 use rokkos_core::Result;
+
+/// Why a team policy's launch is not windowed: its windows would be runs of the league, and a
+/// team reaches a View through its nested ranges' indices and its team and lane ranks as well
+/// as through its league rank, none of which a window of the league bounds.
+const TEAM_WHY: &str = "a TeamPolicy (its windows would be runs of league ranks, but a team \
+     reaches its Views through the indices of its nested thread and vector ranges and its team \
+     and lane ranks, which a run of league ranks does not bound)";
 
 /// What a launch may do when its bindings do not fit.
 #[derive(Clone, Debug)]
@@ -19,20 +26,29 @@ pub(crate) enum Windowing {
     /// Run as windows of its work, `begin..end` per dimension (one for a range), along the
     /// dimension that takes the fewest.
     Work(Vec<(u64, u64)>),
+    /// Run as windows of dimension `dim` only, each a whole number of `step` indices from its
+    /// begin (the last one ending at its end): an MDRange reduction whose join is host code,
+    /// windowed in whole tiles along its slowest tile dimension, so that the windows, in
+    /// order, visit its tiles in the order the host backends do.
+    Steps {
+        /// `begin..end` per dimension.
+        bounds: Vec<(u64, u64)>,
+        /// The dimension windowed.
+        dim: usize,
+        /// Its tile extent.
+        step: u64,
+    },
     /// Nothing: the pattern (for the message) cannot be windowed.
     No(&'static str),
 }
 
-/// [`Windowing::No`] for a launch of `k` that is not windowed, naming its pattern. (A
-/// `RangePolicy`'s `parallel_for` and `parallel_reduce` are fitted before they compile, so
-/// their launches fit by the time this is asked.)
+/// [`Windowing::No`] for a launch of `k` that is not windowed, naming its pattern. (Range and
+/// MDRange launches are fitted before they compile, so their launches fit by the time this is
+/// asked.)
 pub(crate) fn not_windowed(k: &Kernel) -> Windowing {
-    Windowing::No(match (k.work, k.pattern()) {
-        (WorkKind::Range, Pattern::Scan) => "parallel_scan",
-        (WorkKind::Range, _) => "this launch",
-        (WorkKind::MDRange(_), Pattern::For) => "this launch",
-        (WorkKind::MDRange(_), _) => "an MDRangePolicy's parallel_reduce",
-        (WorkKind::Team, _) => "a TeamPolicy",
+    Windowing::No(match k.work {
+        WorkKind::Team => TEAM_WHY,
+        _ => "this launch",
     })
 }
 
@@ -92,12 +108,17 @@ pub(crate) fn fit(
             }
         ))
     };
-    let bounds = match how {
-        Windowing::Work(b) => b,
+    // The bounds, the dimensions that may be windowed and in steps of how many indices.
+    let (bounds, dims, step, in_tiles) = match how {
+        Windowing::Work(b) => {
+            let dims = (0..b.len()).collect::<Vec<_>>();
+            (b, dims, 1, false)
+        }
+        Windowing::Steps { bounds, dim, step } => (bounds, vec![dim], step, true),
         Windowing::No(what) => {
             return Err(refuse(format!(
-                "they run only a RangePolicy's parallel_for and parallel_reduce and an \
-                 MDRangePolicy's parallel_for, not {what}"
+                "they run only a RangePolicy's parallel_for, parallel_reduce and parallel_scan \
+                 and an MDRangePolicy's parallel_for and parallel_reduce, not {what}"
             )))
         }
     };
@@ -152,8 +173,8 @@ pub(crate) fn fit(
     // usually); the first dimension's reason when none can.
     let mut best: Option<(usize, window::Plan)> = None;
     let mut first_why = None;
-    for dim in 0..bounds.len() {
-        match window::plan(&chunked, budget, &bounds, dim) {
+    for &dim in &dims {
+        match window::plan_steps(&chunked, budget, &bounds, dim, step) {
             Ok(plan) => {
                 if best
                     .as_ref()
@@ -168,7 +189,16 @@ pub(crate) fn fit(
         }
     }
     let Some((dim, plan)) = best else {
-        let why = first_why.unwrap_or_else(|| "the launch has no work dimension".into());
+        let mut why = first_why.unwrap_or_else(|| "the launch has no work dimension".into());
+        if in_tiles {
+            // Only the one dimension was tried: say why, since another might have fitted.
+            why = format!(
+                "a reduction whose join is host code is windowed only in whole tiles ({step} \
+                 indices) of its slowest tile dimension ({}), so that its windows keep the \
+                 policy's order, and there {why}",
+                dims.first().copied().unwrap_or(0)
+            );
+        }
         return Err(refuse(if others.is_empty() {
             why
         } else {

@@ -88,7 +88,18 @@ pub fn scan_prefixes<V: AccValue, Rd: Reducer<V>>(
     parts: &Columns,
     reducer: &Rd,
 ) -> Result<(Vec<Vec<Value>>, V)> {
-    let mut acc = reducer.init();
+    scan_prefixes_from(parts, reducer, reducer.init())
+}
+
+/// [`scan_prefixes`] from `acc` instead of the identity: prefix `b` is `acc` joined with
+/// partials `0..b`, and the total `acc` joined with them all. A scan run as several launches
+/// over consecutive parts of its range (windows) passes each the total of those before it, so
+/// that every prefix is the join of all the items before it, in order.
+pub fn scan_prefixes_from<V: AccValue, Rd: Reducer<V>>(
+    parts: &Columns,
+    reducer: &Rd,
+    mut acc: V,
+) -> Result<(Vec<Vec<Value>>, V)> {
     let mut cols: Vec<Vec<Value>> = Vec::new();
     let mut vals = Vec::new();
     parts.for_each(|_, part| {
@@ -247,6 +258,15 @@ mod tests {
         let (cols, total) = scan_prefixes(&Columns::new(0, vec![vec![]]), &digits).unwrap();
         assert!(cols.iter().all(Vec::is_empty));
         assert_eq!(total, 0);
+        // Two windows' partials, the second from the first's total: the prefixes and total of
+        // the whole.
+        let first = Columns::new(2, vec![[3u64, 1].map(Value::U64).to_vec()]);
+        let second = Columns::new(2, vec![[4u64, 1].map(Value::U64).to_vec()]);
+        let (a, mid) = scan_prefixes(&first, &digits).unwrap();
+        let (b, total) = scan_prefixes_from(&second, &digits, mid).unwrap();
+        assert_eq!(a, vec![[0u64, 3].map(Value::U64).to_vec()]);
+        assert_eq!(b, vec![[31u64, 314].map(Value::U64).to_vec()]);
+        assert_eq!(total, 3141);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! run as several dispatches over consecutive sub-ranges of its work ("windows"), each binding
 //! only the chunks its work items can reach. This module decides, once per kernel, which Views'
 //! reach a window can bound ([`reaches`]), and, per launch, how many chunks each View gets and
-//! where the windows are ([`plan`]), for every device backend alike.
+//! where the windows are ([`plan`]; [`plan_steps`] for windows of whole tiles), for every device
+//! backend alike.
 //!
 //! A window can bound the elements of a View when every load, store and atomic of it has an
 //! index whose every position is a [`Term`]: the work index plus or minus a literal (`x[i]`,
@@ -177,28 +178,40 @@ fn clamp_u64(x: i128) -> u64 {
     x.clamp(0, i128::from(u64::MAX)) as u64
 }
 
-/// An upper bound of how far apart (in elements) the lowest and highest elements one slice of
-/// the work (index `i` of dimension `dim`, every index of the others in `bounds`) reaches can
-/// be, over every `i` of `bounds[dim]`, or `None` when it has no bound (an index of a work
-/// dimension past `bounds`). Extents are ignored (they only narrow the span), except that an
-/// access with a literal past its extent reaches nothing.
-fn slice_width(
+/// An upper bound of how far apart (in elements) the lowest and highest elements one slab of
+/// the work (`step` consecutive indices of dimension `dim` from `begin + k * step`, the last
+/// slab ending at `end`, every index of the others in `bounds`) reaches can be, over every
+/// slab of `bounds[dim]`, or `None` when it has no bound (an index of a work dimension past
+/// `bounds`). Extents are ignored (they only narrow the span), except that an access with a
+/// literal past its extent reaches nothing.
+fn slab_width(
     terms: &[Vec<Term>],
     at: &Placement,
     bounds: &[(u64, u64)],
     dim: usize,
+    step: u64,
 ) -> Option<u128> {
     let (b, e) = bounds[dim];
-    // Each access's offset is linear in `i`, so the spread (a maximum minus a minimum of linear
-    // functions) is convex in `i`: largest at the first or the last slice.
+    let slabs = (e - b).div_ceil(step);
+    let last = b + (slabs - 1) * step;
+    // Each access's offset is linear in the slab's first index, so over the full slabs the
+    // spread (a maximum minus a minimum of linear functions) is convex in it: largest at the
+    // first or the last full one. The last slab, shorter when `step` does not divide the
+    // range, is measured on its own.
+    let mut starts = vec![b, last];
+    if (e - b) % step != 0 && slabs >= 2 {
+        starts.push(last - step);
+    }
     let mut widest = 0u128;
-    for i in [b, e - 1] {
-        let corner = |top: bool| -> Vec<i128> {
+    for i in starts {
+        let top = (i + step).min(e) - 1;
+        let corner = |high: bool| -> Vec<i128> {
             bounds
                 .iter()
                 .enumerate()
-                .map(|(d, &(lo, hi))| match (d == dim, top) {
-                    (true, _) => i128::from(i),
+                .map(|(d, &(lo, hi))| match (d == dim, high) {
+                    (true, false) => i128::from(i),
+                    (true, true) => i128::from(top),
                     (false, false) => i128::from(lo),
                     (false, true) => i128::from(hi) - 1,
                 })
@@ -279,24 +292,42 @@ pub struct Plan {
 /// of several; the rest of the budget shared in proportion to the chunks left), and each
 /// window is the longest run of
 /// slices, from where the last one ended, whose every View's [`span`] lies within that many
-/// consecutive chunks. `Err` says why no such plan exists.
+/// consecutive chunks. `Err` says why no such plan exists. ([`plan_steps`] with steps of one
+/// index.)
 pub fn plan(
     views: &[Chunked],
     budget: u64,
     bounds: &[(u64, u64)],
     dim: usize,
 ) -> Result<Plan, String> {
+    plan_steps(views, budget, bounds, dim, 1)
+}
+
+/// [`plan`] whose windows are whole numbers of `step` consecutive indices of dimension `dim`,
+/// counted from its begin (the last window ends at its end): an MDRange's tiles of that
+/// dimension, so that no tile straddles two windows and the windows, in order, visit the
+/// tiles in the policy's order when `dim` is its slowest (a reduction whose join is
+/// order-sensitive needs that). Each View gets at least what one such step can reach. A
+/// `step` of 0 counts as 1.
+pub fn plan_steps(
+    views: &[Chunked],
+    budget: u64,
+    bounds: &[(u64, u64)],
+    dim: usize,
+    step: u64,
+) -> Result<Plan, String> {
+    let step = step.max(1);
     let Some(&(begin, end)) = bounds.get(dim) else {
         return Err(format!("no work dimension {dim} to window"));
     };
     let empty = bounds.iter().any(|&(b, e)| b >= e);
-    // What one slice of the work can reach, per View.
+    // What one step of the work can reach, per View.
     let mut need = Vec::with_capacity(views.len());
     for v in views {
         let n = if empty || v.terms.is_empty() {
             1
         } else {
-            match slice_width(v.terms, &v.at, bounds, dim) {
+            match slab_width(v.terms, &v.at, bounds, dim, step) {
                 Some(w) => ((w >> v.shift) + 2).min(u128::from(v.chunks)) as u32,
                 None => v.chunks,
             }
@@ -362,34 +393,39 @@ pub fn plan(
             })
             .collect()
     };
+    // The end of the window of `k` steps from `lo`.
+    let stop = |lo: u64, k: u64| lo.saturating_add(k.saturating_mul(step)).min(end);
     let mut lo = begin;
     while lo < end {
         // The reach grows with the window, so the longest window that fits is found by
-        // bisection; one slice always fits (each View's bound is at least its `need`).
-        let mut ok = end;
+        // bisection over its number of steps; one step always fits (each View's bound is at
+        // least its `need`).
+        let steps = (end - lo).div_ceil(step);
+        let mut ok = steps;
         if bases(lo, end).is_none() {
-            let mut bad = end;
-            ok = lo + 1;
+            let mut bad = steps;
+            ok = 1;
             while bad - ok > 1 {
                 let mid = ok + (bad - ok) / 2;
-                if bases(lo, mid).is_some() {
+                if bases(lo, stop(lo, mid)).is_some() {
                     ok = mid;
                 } else {
                     bad = mid;
                 }
             }
         }
-        let Some(b) = bases(lo, ok) else {
+        let hi = stop(lo, ok);
+        let Some(b) = bases(lo, hi) else {
             return Err(format!(
                 "work item {lo} reaches more chunks than one step of the work may"
             ));
         };
         windows.push(Window {
             begin: lo,
-            end: ok,
+            end: hi,
             bases: b,
         });
-        lo = ok;
+        lo = hi;
     }
     Ok(Plan { bound, windows })
 }

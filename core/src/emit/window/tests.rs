@@ -267,3 +267,100 @@ proptest! {
         prop_assert_eq!(next, bounds[dim].1);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Windows of whole steps (an MDRange's tiles of the windowed dimension): every window but
+    /// the last is a whole number of steps from the dimension's begin, the windows tile it in
+    /// order, and every in-extent access of every work point of a window (a 2-D stencil, either
+    /// layout) lies in the chunks it binds.
+    #[test]
+    fn windows_of_whole_steps_bind_what_they_reach(
+        n in 2usize..30,
+        m in 2usize..30,
+        left in any::<bool>(),
+        dim in 0usize..2,
+        step in 1u64..9,
+        shift in 2u32..6,
+        lo in (0u64..3, 0u64..3),
+        budget in 8u64..24,
+    ) {
+        let s = |d: u32, c: i64| Term::Work(Shifted { dim: d, offset: c });
+        let terms = vec![
+            vec![s(0, 0), s(1, 0)],
+            vec![s(0, -1), s(1, 0)],
+            vec![s(0, 1), s(1, 1)],
+        ];
+        let extents = [n, m];
+        let strides = if left { [1, n] } else { [m, 1] };
+        let at = Placement { offset: 0, extents: &extents, strides: &strides };
+        let chunks = (n * m).div_ceil(1 << shift) as u32;
+        let v = Chunked { name: "u", terms: &terms, at, shift, chunks };
+        let bounds = [(lo.0, n as u64), (lo.1, m as u64)];
+        let Ok(p) = plan_steps(&[v], budget, &bounds, dim, step) else {
+            prop_assert!(u64::from(chunks) > budget);
+            return Ok(());
+        };
+        if bounds.iter().any(|&(b, e)| b >= e) {
+            prop_assert!(p.windows.is_empty());
+            return Ok(());
+        }
+        let (begin, end) = bounds[dim];
+        let mut next = begin;
+        for w in &p.windows {
+            prop_assert_eq!(w.begin, next);
+            prop_assert!(w.end == end || (w.end - begin) % step == 0, "{:?}", w);
+            next = w.end;
+            let (k, base) = (p.bound[0], w.bases[0]);
+            let mut b = bounds;
+            b[dim] = (w.begin, w.end);
+            for i in b[0].0..b[0].1 {
+                for j in b[1].0..b[1].1 {
+                    for index in &terms {
+                        let x: Vec<i64> = index
+                            .iter()
+                            .map(|t| match *t {
+                                Term::Work(x) => [i, j][x.dim as usize] as i64 + x.offset,
+                                Term::Lit(l) => l as i64,
+                            })
+                            .collect();
+                        if x[0] < 0 || x[0] >= n as i64 || x[1] < 0 || x[1] >= m as i64 {
+                            continue;
+                        }
+                        let off = x[0] as usize * strides[0] + x[1] as usize * strides[1];
+                        let c = (off >> shift) as u32;
+                        prop_assert!(c >= base && c < base + k, "({}, {}) chunk {}", i, j, c);
+                    }
+                }
+            }
+        }
+        prop_assert_eq!(next, end.max(begin));
+    }
+}
+
+/// A step wider than one slice needs the chunks the whole step reaches: 8 rows of 16 `f64`s
+/// (128 elements, 8 chunks of 16) is 9 chunks at least, and a budget of 8 is refused for
+/// steps of 8 rows but not of 1 (windows of 8 rows, each row one chunk).
+#[test]
+fn a_step_needs_what_all_its_slices_reach() {
+    let terms = vec![vec![
+        Term::Work(Shifted { dim: 0, offset: 0 }),
+        Term::Work(Shifted { dim: 1, offset: 0 }),
+    ]];
+    let v = Chunked {
+        name: "u",
+        terms: &terms,
+        at: Placement {
+            offset: 0,
+            extents: &[64, 16],
+            strides: &[16, 1],
+        },
+        shift: 4,
+        chunks: 64,
+    };
+    let bounds = [(0, 64), (0, 16)];
+    assert!(plan_steps(&[v], 8, &bounds, 0, 8).is_err());
+    let p = plan_steps(&[v], 10, &bounds, 0, 8).unwrap();
+    assert!(p.windows.iter().all(|w| w.begin % 8 == 0));
+    assert_eq!(plan(&[v], 8, &bounds, 0).unwrap().windows.len(), 8);
+}
