@@ -62,6 +62,15 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
             )))
         }
     };
+    // A team's threads and lanes share one block, as in Kokkos (and on wgpu): checked here
+    // whether its lanes end up physical or virtual, so that a policy is valid or not on every
+    // kernel alike.
+    let max = inst.device.info.max_threads_per_block as u64;
+    if team.checked_mul(vlen).is_none_or(|n| n > max) {
+        return Err(policy_err(format!(
+            "team size {team} x vector length {vlen} exceeds the device's {max} threads per block"
+        )));
+    }
     let p = prepare(inst, kernel)?;
     let mut pools = [(0u64, 0u64); 2];
     for (l, pool) in pools.iter_mut().enumerate() {

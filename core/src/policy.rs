@@ -348,10 +348,18 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
     pub fn team_size_request(&self) -> TeamSize {
         self.team_size
     }
-    /// The team size a launch uses: the request, or the space's choice for `Auto`.
+    /// The team size a launch uses: the request, or the space's choice for `Auto`:
+    /// [`TeamLimits::team_size_auto`], lowered where that many threads of this policy's vector
+    /// length would exceed [`TeamLimits::team_size_max`] (on a GPU a team's threads and lanes share
+    /// one block or workgroup, so `Auto` with vector length 32 on CUDA gives 32 threads, not 128:
+    /// Kokkos' `AUTO` depends on the vector length too).
     pub fn team_size(&self) -> usize {
         match self.team_size {
-            TeamSize::Auto => self.space.team_limits().team_size_auto,
+            TeamSize::Auto => {
+                let lim = self.space.team_limits();
+                let fit = (lim.team_size_max / self.vector_length.max(1)).max(1);
+                lim.team_size_auto.min(fit).max(1)
+            }
             TeamSize::Exactly(n) => n,
         }
     }

@@ -122,6 +122,14 @@ fn invalid_team_policies<E: ExecutionSpace>(space: E) {
             "{desc}: {r:?}"
         );
     }
+    // On a GPU a team's threads and lanes share one block or workgroup: the largest team at the
+    // longest vector length does not fit, whether the kernel's lanes are physical or not.
+    if lim.team_size_max > 1 && lim.vector_length_max > 1 {
+        let p = TeamPolicy::new(&space, 4, TeamSize::Exactly(lim.team_size_max))
+            .vector_length(lim.vector_length_max);
+        let r = parallel_for("team_fill", p, team_fill(&out));
+        assert!(matches!(r, Err(Error::InvalidPolicy { .. })), "{r:?}");
+    }
     assert!(to_host(&out).iter().all(|&v| v == 0.0), "nothing ran");
     // Team size 2 specifically (Kokkos host backends run teams of one thread).
     if lim.team_size_max < 2 {

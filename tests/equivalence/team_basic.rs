@@ -116,8 +116,14 @@ fn team_identity<E: ExecutionSpace>(space: E) {
             let vl = vl.min(space.team_limits().vector_length_max);
             let policy = TeamPolicy::new(&space, league, ts).vector_length(vl);
             let team_size = policy.team_size();
+            // `Auto` is the space's choice unless that many threads of this vector length would
+            // not fit the largest team (a GPU block or workgroup); then as many as fit.
+            let lim = space.team_limits();
             let want = match ts {
-                TeamSize::Auto => space.team_limits().team_size_auto.max(1),
+                TeamSize::Auto if lim.team_size_auto * vl > lim.team_size_max => {
+                    (lim.team_size_max / vl).max(1)
+                }
+                TeamSize::Auto => lim.team_size_auto.max(1),
                 TeamSize::Exactly(n) => n,
             };
             prop_assert_eq!(team_size, want);
