@@ -236,7 +236,7 @@ fn racing_launches_and_guards_never_overlap() {
 #[test]
 fn cuda_without_a_gpu_is_backend_unavailable_everywhere() {
     let Err(e) = rokkos::Cuda::new() else {
-        eprintln!("skipping: this machine has a usable CUDA device");
+        rerun_without_libcuda("cuda_without_a_gpu_is_backend_unavailable_everywhere");
         return;
     };
     let names_cause = |e: &Error| match e {
@@ -264,4 +264,40 @@ fn cuda_without_a_gpu_is_backend_unavailable_everywhere() {
         [4],
     );
     assert!(matches!(v, Err(Error::BackendUnavailable { .. })));
+}
+
+/// A process that found a CUDA driver (a GPU, or the host emulator `tools/cuda-emu` on
+/// `LD_LIBRARY_PATH`, as in CI) cannot see the answers without one, since the driver is loaded
+/// once per process: runs the test `name` again in a child whose loader path leaves out every
+/// folder holding a `libcuda.so.1`. Where a libcuda is installed system-wide the child finds it
+/// too and says so; this is then a skip, as on any machine with a GPU.
+#[cfg(feature = "cuda")]
+fn rerun_without_libcuda(name: &str) {
+    const CHILD: &str = "ROKKOS_TEST_WITHOUT_LIBCUDA";
+    if std::env::var_os(CHILD).is_some() {
+        eprintln!("skipping: libcuda is installed outside LD_LIBRARY_PATH");
+        return;
+    }
+    let path = std::env::var_os("LD_LIBRARY_PATH").unwrap_or_default();
+    let kept: Vec<_> = std::env::split_paths(&path)
+        .filter(|d| !d.join("libcuda.so.1").exists())
+        .collect();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env("LD_LIBRARY_PATH", std::env::join_paths(kept).unwrap())
+        .env(CHILD, "1")
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the run without libcuda failed:\n{log}"
+    );
+    assert!(
+        log.contains("1 passed"),
+        "the run without libcuda ran nothing:\n{log}"
+    );
+    if log.contains("skipping: libcuda is installed") {
+        eprintln!("skipping: this machine has a usable CUDA device");
+    }
 }
