@@ -291,7 +291,8 @@ pub fn check_byte_range(total: usize, offset: usize, len: usize) -> Result<()> {
 pub struct TeamLimits {
     /// Largest team size a launch may request.
     pub team_size_max: usize,
-    /// Team size used for `TeamSize::Auto`.
+    /// Team size used for `TeamSize::Auto`, lowered by [`crate::TeamPolicy::team_size`] where
+    /// that many threads of the policy's vector length would exceed `team_size_max`.
     pub team_size_auto: usize,
     /// Largest vector length (a power of two).
     pub vector_length_max: usize,
