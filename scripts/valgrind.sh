@@ -15,18 +15,19 @@
 # Not covered: data races (helgrind and DRD report thousands of false positives on the C11
 # atomics of Rust's std and rayon, which they do not model; ThreadSanitizer needs nightly),
 # leaks (not undefined behaviour; std and test-harness allocations would need suppressions),
-# the wgpu backend (lavapipe under valgrind is impractically slow), the CUDA compile check, rayon's global pool
+# the wgpu backend (lavapipe under valgrind is impractically slow), the CUDA backend and its
+# compile check, rayon's global pool
 # (`rayon_global`: the same code as the private pool) and the IR-evaluator copies of the suite
 # (safe code over the same host buffers, whose copies the fuzzer's evaluator runs exercise).
 #
 # The executables are built with the profile and features of the README's test command
-# (`cargo test --workspace --features wgpu`), so that command then reuses them.
+# (`cargo test --workspace --features wgpu,cuda`), so that command then reuses them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind is not installed" >&2; exit 1; }
 mkdir -p target/valgrind
-cargo test --workspace --features wgpu --no-run --message-format=json >target/valgrind/build.json
+cargo test --workspace --features wgpu,cuda --no-run --message-format=json >target/valgrind/build.json
 exe() {
     grep -o "\"executable\":\"[^\"]*/deps/$1-[0-9a-f]*\"" target/valgrind/build.json |
         head -1 | sed 's/"executable":"//; s/"$//'
@@ -38,9 +39,10 @@ memcheck=(valgrind --error-exitcode=99 --leak-check=no -q)
 # `run_on_every_available_backend` starts wgpu too: loading the Vulkan driver trips memcheck's
 # known false positive in glibc's dynamic loader (an 8-byte strncmp read past a strdup'd rpath).
 # `cuda_check` runs the evaluator (covered by the fuzzer's runs) and NVRTC, a closed library that
-# takes hours under memcheck.
+# takes hours under memcheck; `cuda` and `device_cuda` run on a GPU's driver or on the CUDA
+# emulator (tools/cuda-emu), whose fibers switch stacks under memcheck's feet.
 skip=(--skip wgpu --skip ir_eval --skip rayon_global --skip ir_hashes --skip run_on_every_available_backend
-    --skip cuda_check)
+    --skip cuda)
 export ROKKOS_FUZZ_BACKENDS=rayon,ir-eval
 run() {
     local name="$1"
