@@ -1,6 +1,6 @@
 //! The rokkos kernels against the independent reference, on every backend compiled in: serial,
 //! rayon (two workers), the IR evaluator (the kernels' IR, in memory the host cannot index, as
-//! a GPU's) and wgpu (lavapipe in CI), each loop design on each.
+//! a GPU's), wgpu (lavapipe in CI) and CUDA (the host emulator in CI), each loop design on each.
 //!
 //! Every body is written once, generic over the execution space, and instantiated per backend
 //! by [`per_backend!`] (the equivalence suite's pattern). Inputs are [`Problem::random`]
@@ -66,6 +66,17 @@ macro_rules! per_backend {
                     crate::capability_gated(|| super::$name(space));
                 }
             }
+
+            /// The CUDA backend on a GPU, or on the host through the CUDA emulator
+            /// (`tools/cuda-emu`, as in CI). Skips, saying why, where there is neither (unless
+            /// `ROKKOS_REQUIRE_CUDA=1`); CUDA has every capability the kernels use.
+            #[cfg(feature = "cuda")]
+            #[test]
+            fn cuda() {
+                if let Some(space) = crate::cuda_space() {
+                    super::$name(space);
+                }
+            }
         }
     };
 }
@@ -78,6 +89,22 @@ pub fn cuda_check_space() -> Option<rokkos_cuda::check::CudaCheck> {
         Ok(s) => Some(s),
         Err(e) if std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1") => {
             panic!("ROKKOS_REQUIRE_NVRTC=1 but {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
+
+/// The CUDA execution space, or `None` (after saying why) without a GPU, driver or NVRTC; with
+/// `ROKKOS_REQUIRE_CUDA=1` (CI, on the emulator) their absence fails instead.
+#[cfg(feature = "cuda")]
+pub fn cuda_space() -> Option<rokkos::Cuda> {
+    match rokkos::Cuda::new() {
+        Ok(s) => Some(s),
+        Err(e) if std::env::var("ROKKOS_REQUIRE_CUDA").as_deref() == Ok("1") => {
+            panic!("ROKKOS_REQUIRE_CUDA=1 but {e}")
         }
         Err(e) => {
             eprintln!("skipped: {e}");
