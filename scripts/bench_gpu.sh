@@ -6,7 +6,7 @@
 #   - the equivalence suite's cuda and device_cuda instances with ROKKOS_REQUIRE_CUDA=1 (no skip
 #     for want of a device), and run_on over every backend;
 #   - rokkos-cuda's own tests (runtime smoke test, launcher unit tests, the View API on device
-#     memory, NVRTC + ptxas) and the facade's Device tests;
+#     memory, NVRTC + ptxas), the facade's Device tests and TOAST's backend tests on cuda;
 #   - BabelStream --backend cuda (f32 and f64, n = 2^25) and the CUDA C reference stream.cu
 #     compiled with nvcc, with the ratios; the CG example on cuda;
 #   - compute-sanitizer memcheck and racecheck on BabelStream, a reduction (float_dot,
@@ -169,6 +169,7 @@ if [ "$MODE" != wgpu ]; then
     step cuda_views 60 "$T" ./cuda_views --test-threads=1
     step cuda_nvrtc 120 "$T" ./cuda_nvrtc
     step device_tests 60 "$T" ./device
+    step toast_cuda 120 "$T" ./toast_backends cuda --skip cuda_check
     step nvcc_stream 120 'error|warning' nvcc -O3 -arch=sm_90 stream.cu -o stream
     step stream_ref 60 'triad' ./stream
     N=33554432

@@ -51,7 +51,7 @@ collect() {
 import json, shutil, sys
 want = {"equivalence": "equivalence", "device": "device", "wgpu_f32_math": "wgpu_f32_math",
         "e2e": "e2e", "team": "team", "math_f64": "math_f64",
-        "views": "cuda_views", "nvrtc_ptxas": "cuda_nvrtc"}
+        "views": "cuda_views", "nvrtc_ptxas": "cuda_nvrtc", "backends": "toast_backends"}
 lib = {"rokkos_wgpu": "wgpu_unit", "rokkos_cuda": "cuda_unit"}
 for line in sys.stdin:
     try:
@@ -74,8 +74,10 @@ cargo test -j2 -p rokkos-wgpu --no-run --message-format=json \
     --lib --test e2e --test team --test math_f64 2>/dev/null | collect
 cargo test -j2 -p rokkos-cuda --no-run --message-format=json \
     --lib --test views --test nvrtc_ptxas 2>/dev/null | collect
+cargo test -j2 -p rokkos-toast --features cuda --no-run --message-format=json \
+    --test backends 2>/dev/null | collect
 
-BINS="babelstream cg yax launch_cost rokkos-toast equivalence device wgpu_f32_math wgpu_unit e2e team math_f64 cuda_unit cuda_views cuda_nvrtc $HOST"
+BINS="babelstream cg yax launch_cost rokkos-toast equivalence device wgpu_f32_math wgpu_unit e2e team math_f64 cuda_unit cuda_views cuda_nvrtc toast_backends $HOST"
 if [ "${ROKKOS_GPU_WGPU:-0}" = 1 ]; then
     CARGO_TARGET_DIR=/tmp/wgpu_triad_target cargo build --release --manifest-path "$REF/wgpu_triad/Cargo.toml"
     cp /tmp/wgpu_triad_target/release/wgpu-triad .gpu/
