@@ -5,14 +5,16 @@
 #   scripts/fuzz.sh [SEED [KERNELS [INPUTS [BATCH]]]]
 #       A long run: KERNELS random kernels (default 400) in builds of BATCH kernels (default 50),
 #       seeds SEED, SEED+1, ... (default: from the clock), INPUTS input sets each (default 16),
-#       on serial, rayon, the IR evaluator and wgpu (lavapipe here). Prints each batch's summary
-#       and the totals; exits 1 when a batch found a new divergence (its reproducers are in
-#       target/fuzz/seed-<SEED>.log).
+#       on serial, rayon, the IR evaluator, wgpu (lavapipe here) and cuda (where available).
+#       Prints each batch's summary and the totals; exits 1 when a batch found a new divergence
+#       (its reproducers are in target/fuzz/seed-<SEED>.log).
 #   scripts/fuzz.sh shrink SPEC INPUT
 #       Minimises a failing case (SPEC and INPUT as a reproducer prints them) by deleting
 #       statements and replacing expressions while the divergence persists.
 #
-# ROKKOS_FUZZ_BACKENDS=serial,rayon,ir-eval,wgpu selects backends; cargo builds with -j2.
+# ROKKOS_FUZZ_BACKENDS=serial,rayon,ir-eval,wgpu,cuda selects backends; cargo builds with -j2 and
+# the test command's features (wgpu,cuda): the cuda column runs where a GPU, or the CUDA
+# emulator (`. tools/cuda-emu/env.sh`), is found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -43,7 +45,7 @@ while [ "$done_kernels" -lt "$kernels" ]; do
     log="target/fuzz/seed-$seed.log"
     set +e
     ROKKOS_FUZZ_SEED="$seed" ROKKOS_FUZZ_KERNELS="$n" ROKKOS_FUZZ_INPUTS="$inputs" \
-        cargo test -q -j2 -p rokkos-fuzz --features wgpu --test fuzz >"$log" 2>&1
+        cargo test -q -j2 -p rokkos-fuzz --features wgpu,cuda --test fuzz >"$log" 2>&1
     rc=$?
     set -e
     summary=$(grep '^fuzz: [0-9]* kernels' "$log" || true)

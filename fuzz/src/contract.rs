@@ -16,15 +16,16 @@
 //!   does not specify NaN payloads), except where the backend combines partial results in another
 //!   order (reductions and scans of float sums and products on rayon and GPUs, and MDRange
 //!   reductions, which serial folds tile by tile): within the reassociation bound of the terms.
-//! - Floats on GPUs: not checked when computed by a float `+ - *` with an operand the compiler
-//!   can know as a constant, or with identical operands (`rokkos-wgpu`'s float contract: such
-//!   arithmetic may be simplified by real-number algebra; [`GPU_RELAXED`]); otherwise bit-exact
+//! - Floats on GPUs: on wgpu, not checked when computed by a float `+ - *` with an operand the
+//!   compiler can know as a constant, or with identical operands (`rokkos-wgpu`'s float contract:
+//!   such arithmetic may be simplified by real-number algebra; [`GPU_RELAXED`]); otherwise bit-exact
 //!   for values computed by exact operations (`+ - * /`, conversions,
 //!   rounding functions, `min`/`max`, ...); a value that went through a function GPUs
 //!   approximate is checked when it is that function's result on exact operands (NaN, infinities
 //!   and zero signs exactly as Rust gives them, finite values within [`gpu_accuracy`]) and not
-//!   checked after further arithmetic; a float multiply feeding an add may be fused, so such
-//!   values are not checked either. Values that depend on `team_rank()` / `team_size()` differ by
+//!   checked after further arithmetic; on wgpu a float multiply feeding an add may be fused, so
+//!   such values are not checked either (CUDA compiles with IEEE options and `--fmad=false`: its
+//!   arithmetic is Rust's, [`Backend::relaxed_float`]). Values that depend on `team_rank()` / `team_size()` differ by
 //!   design between one-thread teams (host) and GPU teams and are not checked on GPUs.
 
 use rokkos::ir::{MathFn, Value};
@@ -44,8 +45,8 @@ pub enum Backend {
     IrEval,
     /// The wgpu backend.
     Wgpu,
-    /// The CUDA backend: a column that runs once `rokkos::run_on("cuda", ..)` does (the
-    /// backend's phase B) and a device is present; until then [`crate::available`] says no.
+    /// The CUDA backend, where `rokkos::run_on("cuda", ..)` finds a device (a GPU, or the host
+    /// emulator `tools/cuda-emu`, as in CI).
     Cuda,
 }
 
@@ -71,6 +72,13 @@ impl Backend {
     /// A GPU: approximate functions and fused multiply-adds allowed, real team threads.
     pub fn is_gpu(self) -> bool {
         matches!(self, Backend::Wgpu | Backend::Cuda)
+    }
+    /// Whether the backend's shader compiler may treat the kernel's own float arithmetic as
+    /// real-number algebra (simplify, reassociate, fuse): wgpu's (rokkos-wgpu's "Floating point"
+    /// contract). rokkos-cuda compiles with NVRTC's IEEE options and `--fmad=false`, so CUDA's
+    /// arithmetic is Rust's, and checked exactly.
+    pub fn relaxed_float(self) -> bool {
+        matches!(self, Backend::Wgpu)
     }
     /// The environment variable that makes a missing device an error for a GPU backend
     /// (`ROKKOS_REQUIRE_WGPU=1`, as CI sets it).
@@ -130,7 +138,7 @@ pub fn check(b: Backend, meta: &Meta, want: Value, got: Value) -> Verdict {
     if b.is_gpu() && meta.taint & TEAM_SHAPE != 0 {
         return Verdict::Unchecked("depends on the team shape");
     }
-    if b.is_gpu() && meta.taint & GPU_RELAXED != 0 {
+    if b.relaxed_float() && meta.taint & GPU_RELAXED != 0 {
         // rokkos-wgpu's float contract: the adapter's compiler may apply real-number algebra
         // to arithmetic with constants or identical operands (reassociated constants, `x * 0`
         // as 0, `x - x` as 0), which changes roundings, zero signs, infinities and NaNs.
@@ -138,7 +146,7 @@ pub fn check(b: Backend, meta: &Meta, want: Value, got: Value) -> Verdict {
             "float arithmetic with a constant: a GPU compiler may simplify it algebraically",
         );
     }
-    if b.is_gpu() && meta.taint & FUSABLE != 0 {
+    if b.relaxed_float() && meta.taint & FUSABLE != 0 {
         return Verdict::Unchecked("a multiply feeding an add, which a GPU compiler may fuse");
     }
     if b.is_gpu() && meta.taint & GPU_APPROX != 0 {

@@ -45,13 +45,14 @@ pub struct Known {
 /// adapter-dependent stays here (each entry says where it is documented).
 pub const KNOWN_DIVERGENCES: &[Known] = &[Known {
     item: "fuzz/int-reduce-partition",
-    backends: &["rayon"],
+    backends: &["rayon", "wgpu", "cuda"],
     taint: INT_OVERFLOW,
     when: When::SerialFails(FailKind::Overflow),
     why: "inherent, and part of the contract (`rokkos::reducer`, README \"Reducers\"): an \
               integer reduction folded with `*acc *= v` / `+=` overflows (a failure in debug \
-              builds) in serial's one fold but not in rayon's per-chunk folds, whose join wraps: \
-              whether a build with overflow checks fails depends on the partition",
+              builds) in serial's one fold but not in the per-chunk (rayon) or per-thread (wgpu, \
+              CUDA) folds of a partitioning backend, whose join wraps: whether a build with \
+              overflow checks fails depends on the partition",
 }];
 
 /// What diverged, for the known-list match.

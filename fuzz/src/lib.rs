@@ -214,10 +214,12 @@ fn compare(
     stats: &mut Stats,
 ) -> Vec<Divergence> {
     let mut out = Vec::new();
-    let gpu_gate = b.is_gpu()
-        && an.kernel
-            & (taint::GPU_APPROX | taint::FUSABLE | taint::GPU_RELAXED | taint::TEAM_SHAPE)
-            != 0;
+    let relaxed = if b.relaxed_float() {
+        taint::FUSABLE | taint::GPU_RELAXED
+    } else {
+        0
+    };
+    let gpu_gate = b.is_gpu() && an.kernel & (taint::GPU_APPROX | taint::TEAM_SHAPE | relaxed) != 0;
     let mut push = |what: String, class: String, seen: known::Observed<'_>| {
         let known = known::find(b.name(), &seen);
         out.push(Divergence {

@@ -181,6 +181,9 @@ pub fn analyze(k: &Kernel) -> Analysis {
         kernel |= stmt_overflow(k, s);
         for e in s.exprs() {
             e.walk(&mut |x| kernel |= expr_overflow(x));
+            // A work item can fail in any expression, used or not (`x / team_size()` in a local
+            // nobody reads fails on one-thread host teams only): its taint is the kernel's too.
+            kernel |= a.expr(e);
         }
     });
     for c in a.cols.iter().flatten().chain(&a.atomics_info()) {
