@@ -36,12 +36,22 @@ pub(crate) fn set_value<B>(
     name: &str,
     v: Value,
 ) -> Result<()> {
-    let (t, at) = field(layout, name)?;
+    put_value(block, field(layout, name)?, v, || name.to_string())
+}
+
+/// [`set_value`] at a field already looked up; `name` names it in errors (formatted only then).
+fn put_value<B>(
+    block: &mut ParamBlock<'_, B>,
+    (t, at): (FieldType, usize),
+    v: Value,
+    name: impl Fn() -> String,
+) -> Result<()> {
     let v = match (t, v) {
         (FieldType::Scalar(ScalarType::U32), Value::U64(x)) => {
             Value::U32(u32::try_from(x).map_err(|_| {
                 Error::InvalidArgument(format!(
-                    "parameter `{name}` of the 32-bit index variant given {x}, past u32"
+                    "parameter `{}` of the 32-bit index variant given {x}, past u32",
+                    name()
                 ))
             })?)
         }
@@ -49,7 +59,8 @@ pub(crate) fn set_value<B>(
     };
     if t != FieldType::Scalar(v.ty()) {
         return Err(Error::InvalidArgument(format!(
-            "parameter `{name}` is {t:?}, given a {} value",
+            "parameter `{}` is {t:?}, given a {} value",
+            name(),
             v.ty()
         )));
     }
@@ -92,6 +103,7 @@ pub(crate) fn set_buffer<'a, B>(
 /// The block of a launch of a kernel with parameter block `layout`: every View argument (in IR
 /// parameter order) as its buffer's address, element offset, extents and strides, every scalar,
 /// and `init` (the reducer's identity per accumulator field). `len_of` gives a buffer's size.
+#[cfg(test)]
 pub(crate) fn fill<'a, M: MemorySpace>(
     layout: &ParamsLayout,
     views: &[ViewBinding<'a, M>],
@@ -99,34 +111,122 @@ pub(crate) fn fill<'a, M: MemorySpace>(
     init: &[Value],
     len_of: impl Fn(&M::Buffer) -> usize,
 ) -> Result<ParamBlock<'a, M::Buffer>> {
-    let mut b = ParamBlock::zeroed(layout.size);
-    for (k, v) in views.iter().enumerate() {
-        let len = len_of(v.buffer);
-        // The pointer is the buffer's start: the element offset is a field of its own, so one
-        // compiled kernel serves every subview.
-        set_buffer(
-            &mut b,
-            layout,
-            &names::view(k),
-            v.buffer,
-            len,
-            0,
-            len,
-            v.writable,
-        )?;
-        set_u64(&mut b, layout, &names::offset(k), v.offset as u64)?;
-        for d in 0..v.extents.len() {
-            set_u64(&mut b, layout, &names::extent(k, d), v.extents[d] as u64)?;
-            set_u64(&mut b, layout, &names::stride(k, d), v.strides[d] as u64)?;
+    Slots::of(layout)?.fill(layout, views, scalars, init, len_of)
+}
+
+/// Where [`Slots::fill`] writes each argument of a launch: the fields of every View, scalar and
+/// reducer identity, looked up by name once per variant, so that a launch formats and searches
+/// no names (a launch's host cost is part of what it costs: issue 16's launch bars).
+#[derive(Debug)]
+pub(crate) struct Slots {
+    views: Vec<ViewSlots>,
+    scalars: Vec<(FieldType, usize)>,
+    init: Vec<(FieldType, usize)>,
+}
+
+#[derive(Debug)]
+struct ViewSlots {
+    ptr: usize,
+    offset: (FieldType, usize),
+    /// Extent and stride per dimension.
+    dims: Vec<[(FieldType, usize); 2]>,
+}
+
+impl Slots {
+    /// The argument fields `layout` declares: Views `v0, v1, ..` with their offset, extents and
+    /// strides, scalars `s0, s1, ..`, identities `init0, init1, ..`.
+    pub(crate) fn of(layout: &ParamsLayout) -> Result<Slots> {
+        let has = |name: &str| layout.fields.iter().any(|(n, ..)| n == name);
+        let mut views = Vec::new();
+        while has(&names::view(views.len())) {
+            let k = views.len();
+            let ptr = match field(layout, &names::view(k))? {
+                (FieldType::Ptr(..), at) => at,
+                (t, _) => {
+                    return Err(Error::InvalidArgument(format!(
+                        "parameter `{}` is {t:?}, not a buffer",
+                        names::view(k)
+                    )))
+                }
+            };
+            let mut dims = Vec::new();
+            while has(&names::extent(k, dims.len())) {
+                let d = dims.len();
+                dims.push([
+                    field(layout, &names::extent(k, d))?,
+                    field(layout, &names::stride(k, d))?,
+                ]);
+            }
+            views.push(ViewSlots {
+                ptr,
+                offset: field(layout, &names::offset(k))?,
+                dims,
+            });
         }
+        let numbered = |name: &dyn Fn(usize) -> String| {
+            let mut v = Vec::new();
+            while has(&name(v.len())) {
+                v.push(field(layout, &name(v.len()))?);
+            }
+            Ok::<_, Error>(v)
+        };
+        Ok(Slots {
+            views,
+            scalars: numbered(&|p| names::scalar(p as u32))?,
+            init: numbered(&|i| format!("init{i}"))?,
+        })
     }
-    for (p, s) in scalars.iter().enumerate() {
-        set_value(&mut b, layout, &names::scalar(p as u32), *s)?;
+
+    /// The block of a launch of `layout` (whose slots these are; see [`fill`]). Arguments the
+    /// layout has no fields for, or lacks, are `Err(InvalidArgument)`: launcher and emitter
+    /// disagree.
+    pub(crate) fn fill<'a, M: MemorySpace>(
+        &self,
+        layout: &ParamsLayout,
+        views: &[ViewBinding<'a, M>],
+        scalars: &[Value],
+        init: &[Value],
+        len_of: impl Fn(&M::Buffer) -> usize,
+    ) -> Result<ParamBlock<'a, M::Buffer>> {
+        let count = |what: &str, given: usize, declared: usize| {
+            if given == declared {
+                Ok(())
+            } else {
+                Err(Error::InvalidArgument(format!(
+                    "the launch gives {given} {what}, the kernel's parameter block has {declared}"
+                )))
+            }
+        };
+        count("Views", views.len(), self.views.len())?;
+        count("scalars", scalars.len(), self.scalars.len())?;
+        count("reducer identities", init.len(), self.init.len())?;
+        let mut b = ParamBlock::zeroed(layout.size);
+        for (k, (v, s)) in views.iter().zip(&self.views).enumerate() {
+            count("extents", v.extents.len(), s.dims.len())?;
+            let len = len_of(v.buffer);
+            // The pointer is the buffer's start: the element offset is a field of its own, so
+            // one compiled kernel serves every subview.
+            b.put_buffer(s.ptr, v.buffer, len, 0, len, v.writable)?;
+            put_value(&mut b, s.offset, Value::U64(v.offset as u64), || {
+                names::offset(k)
+            })?;
+            for (d, [e, st]) in s.dims.iter().enumerate() {
+                put_value(&mut b, *e, Value::U64(v.extents[d] as u64), || {
+                    names::extent(k, d)
+                })?;
+                put_value(&mut b, *st, Value::U64(v.strides[d] as u64), || {
+                    names::stride(k, d)
+                })?;
+            }
+        }
+        for (p, (v, at)) in scalars.iter().zip(&self.scalars).enumerate() {
+            put_value(&mut b, *at, *v, || names::scalar(p as u32))?;
+        }
+        for (i, (v, at)) in init.iter().zip(&self.init).enumerate() {
+            put_value(&mut b, *at, *v, || format!("init{i}"))?;
+        }
+        Ok(b)
     }
-    for (i, v) in init.iter().enumerate() {
-        set_value(&mut b, layout, &format!("init{i}"), *v)?;
-    }
-    Ok(b)
 }
 
 /// The bytes one partial (or result) of an accumulator field of type `t` takes on the device

@@ -9,8 +9,8 @@ use super::compile::{self, Arch, Output, NVRTC_OPTIONS};
 use super::device::Device;
 use super::driver;
 use cudarc::driver::{CudaFunction, CudaModule};
+use rokkos_core::device::fast_map::FastMap;
 use rokkos_core::Result;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -41,7 +41,7 @@ pub(crate) struct Compiled {
     pub name: String,
     /// Blocks of `block` threads one SM keeps resident (the occupancy calculator's answer,
     /// asked once per block size).
-    occupancy: Mutex<HashMap<u32, u32>>,
+    occupancy: Mutex<FastMap<u32, u32>>,
     _module: Arc<CudaModule>,
 }
 
@@ -67,13 +67,13 @@ impl Compiled {
 struct Loaded {
     module: Arc<CudaModule>,
     name: String,
-    functions: HashMap<String, Arc<Compiled>>,
+    functions: FastMap<String, Arc<Compiled>>,
 }
 
 /// The kernels loaded on one device.
 #[derive(Default)]
 pub(crate) struct ModuleCache {
-    loaded: Mutex<HashMap<u64, Loaded>>,
+    loaded: Mutex<FastMap<u64, Loaded>>,
 }
 
 impl ModuleCache {
@@ -122,7 +122,7 @@ impl ModuleCache {
                 slot.insert(Loaded {
                     module,
                     name: name.to_string(),
-                    functions: HashMap::new(),
+                    functions: FastMap::default(),
                 })
             }
         };

@@ -10,11 +10,11 @@ use super::driver::BACKEND;
 use super::launch::{LaunchConfig, ParamBlock};
 use super::memory::{CudaBuffer, CudaSpace};
 use crate::emit::{emit, CudaOptions, EmitError, ParamsLayout};
+use rokkos_core::device::fast_map::FastMap;
 use rokkos_core::emit::width::{IndexWidth, Work};
 use rokkos_core::ir::Value;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{Error, Result};
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -58,7 +58,8 @@ pub(crate) fn index_width<M: rokkos_core::MemorySpace>(
 
 /// One emitted variant of a kernel: its parameter block and whether it can record an error.
 struct Emitted {
-    layout: ParamsLayout,
+    layout: Arc<ParamsLayout>,
+    slots: Arc<args::Slots>,
     may_fail: bool,
     source: String,
     team: Option<crate::emit::TeamLaunch>,
@@ -66,7 +67,9 @@ struct Emitted {
 
 /// A variant loaded on a device: its entry points in the order asked for.
 pub(crate) struct Variant {
-    pub layout: ParamsLayout,
+    pub layout: Arc<ParamsLayout>,
+    /// Where the launch's arguments go in `layout`.
+    slots: Arc<args::Slots>,
     pub may_fail: bool,
     pub entries: Vec<Arc<Compiled>>,
     /// Team kernels: the block and shared memory their launch needs.
@@ -91,7 +94,7 @@ pub(crate) fn variant(
     opts: &CudaOptions,
     entries: &[&str],
 ) -> Result<Variant> {
-    static EMITTED: OnceLock<Mutex<HashMap<u64, Arc<Emitted>>>> = OnceLock::new();
+    static EMITTED: OnceLock<Mutex<FastMap<u64, Arc<Emitted>>>> = OnceLock::new();
     let key = variant_key(p.hash, opts);
     let map = EMITTED.get_or_init(Default::default);
     let found = map
@@ -107,7 +110,8 @@ pub(crate) fn variant(
                 EmitError::Mismatch(m) => Error::InvalidArgument(format!("cuda emitter: {m}")),
             })?;
             let e = Arc::new(Emitted {
-                layout: src.params,
+                slots: Arc::new(args::Slots::of(&src.params)?),
+                layout: Arc::new(src.params),
                 may_fail: src.may_fail,
                 source: src.source,
                 team: src.team,
@@ -125,6 +129,7 @@ pub(crate) fn variant(
         .entries(dev, key, &p.ir.name, entries, || Ok(e.source.clone()))?;
     Ok(Variant {
         layout: e.layout.clone(),
+        slots: e.slots.clone(),
         may_fail: e.may_fail,
         entries,
         team: e.team,
@@ -142,7 +147,8 @@ pub(crate) fn resident_blocks(inst: &Instance, f: &Compiled) -> Result<u64> {
 
 /// The parameter block of `p`'s arguments (and `init`, a reduction's identity) for `v`.
 pub(crate) fn params<'a>(v: &Variant, p: &Prepared<'a>, init: &[Value]) -> Result<ParamBlock<'a>> {
-    args::fill(&v.layout, &p.views, &p.scalars, init, CudaBuffer::len_bytes)
+    v.slots
+        .fill(&v.layout, &p.views, &p.scalars, init, CudaBuffer::len_bytes)
 }
 
 /// Enqueues the passes `steps` (entry point index in `v.entries`, blocks) in order on `inst`'s

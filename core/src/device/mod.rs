@@ -26,13 +26,15 @@
 //!
 //! 6. Launch shapes both backends compute alike (MDRange tiles, grid-stride group counts) are
 //!    [`shape`].
-//! 7. Which bounds checks a launch keeps ([`bounds`]: all of them in every build, except those
+//! 7. The caches a launch looks up are [`fast_map::FastMap`]s (a cheaper hash than std's).
+//! 8. Which bounds checks a launch keeps ([`bounds`]: all of them in every build, except those
 //!    the launcher proved redundant; `ROKKOS_DEVICE_BOUNDS_CHECKS=all` keeps those too).
 //!
 //! rokkos-wgpu and rokkos-cuda use all of it.
 
 pub mod bounds;
 pub mod errors;
+pub mod fast_map;
 pub mod ordered;
 pub mod pool;
 pub mod prepare;

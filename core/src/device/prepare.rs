@@ -2,12 +2,12 @@
 //! hashed once per kernel type), the View bindings and scalars in IR parameter order, checked
 //! against the parameters, and the facts the emitters' fast variants depend on.
 
+use super::fast_map::FastMap;
 use crate::emit::inbounds::Proven;
 use crate::error::{Error, Result};
 use crate::ir::{self, valid::KernelInfo, Value};
 use crate::kernel::{KernelArg, KernelIr, ViewBinding};
 use crate::space::MemorySpace;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// A kernel's validated IR, its analysis and its stable hash.
@@ -17,7 +17,7 @@ pub type KernelEntry = (Arc<ir::Kernel>, Arc<KernelInfo>, u64);
 /// depends only on the type).
 #[derive(Default)]
 pub struct KernelCache {
-    kernels: Mutex<HashMap<&'static str, Arc<KernelEntry>>>,
+    kernels: Mutex<FastMap<&'static str, Arc<KernelEntry>>>,
 }
 
 /// A kernel's IR with its arguments.

@@ -109,11 +109,11 @@
 //! with [`crate::device::prepare::Prepared::launch_fits`] and key their compiled-kernel caches on
 //! [`IndexWidth`].
 
+use crate::device::fast_map::FastMap;
 use crate::ir::{
     ArithOp, ArrayInit, BinaryOp, BitwiseOp, Block, Expr, Kernel, LocalDecl, LocalId, MathFn,
     ScalarType, ScratchId, Stmt, TeamQuery, Value, ViewRef,
 };
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The largest extent, policy bound and `usize` scalar argument the 32-bit variant accepts.
@@ -244,7 +244,7 @@ type ProofKey = (u64, LaunchAtoms);
 const CACHE_MAX: usize = 1024;
 
 fn bounded_get<K: std::hash::Hash + Eq, V: Clone>(
-    cache: &'static OnceLock<Mutex<HashMap<K, V>>>,
+    cache: &'static OnceLock<Mutex<FastMap<K, V>>>,
     key: K,
     make: impl FnOnce() -> V,
 ) -> V {
@@ -264,7 +264,7 @@ fn bounded_get<K: std::hash::Hash + Eq, V: Clone>(
 /// [`plan`] of the kernel `k` whose stable hash is `hash`, computed on its first launch in this
 /// process and kept (every device backend shares this cache).
 pub fn cached_plan(hash: u64, k: &Kernel) -> Arc<WidthPlan> {
-    static PLANS: OnceLock<Mutex<HashMap<u64, Arc<WidthPlan>>>> = OnceLock::new();
+    static PLANS: OnceLock<Mutex<FastMap<u64, Arc<WidthPlan>>>> = OnceLock::new();
     bounded_get(&PLANS, hash, || Arc::new(plan(k)))
 }
 
@@ -294,7 +294,7 @@ pub fn choose(hash: u64, k: &Kernel, fits: bool, atoms: impl FnOnce() -> LaunchA
         Ok(()) => return w32,
         Err(_) => {}
     }
-    static PROOFS: OnceLock<Mutex<HashMap<ProofKey, Result<(), String>>>> = OnceLock::new();
+    static PROOFS: OnceLock<Mutex<FastMap<ProofKey, Result<(), String>>>> = OnceLock::new();
     let atoms = atoms();
     let proof = bounded_get(&PROOFS, (hash, atoms.clone()), || launch_proof(k, &atoms));
     match proof {
