@@ -177,9 +177,10 @@ impl Slots {
         })
     }
 
-    /// The block of a launch of `layout` (whose slots these are; see [`fill`]). Arguments the
-    /// layout has no fields for, or lacks, are `Err(InvalidArgument)`: launcher and emitter
-    /// disagree.
+    /// The block of a launch of `layout` (whose slots these are): every View argument (in IR
+    /// parameter order) as its buffer, element offset, extents and strides, every scalar and
+    /// `init` (the reducer's identity per accumulator field). Arguments the layout has no fields
+    /// for, or lacks, are `Err(InvalidArgument)`: launcher and emitter disagree.
     pub(crate) fn fill<'a, M: MemorySpace>(
         &self,
         layout: &ParamsLayout,
