@@ -159,7 +159,10 @@ CUresult cuEventElapsedTime_v2(float* ms, void*, void*) {
 // Memory: 256-byte aligned, as the driver's allocations are.
 static CUresult alloc(void** p, size_t n) {
     if (n > TOTAL_MEMORY) return OUT_OF_MEMORY;
-    size_t bytes = (n + 255) / 256 * 256 + 256;
+    // Rounded up to the driver's 256-byte granularity and no further, so that a run under
+    // AddressSanitizer (README.md) catches an access past the rounded end.
+    size_t bytes = (n + 255) / 256 * 256;
+    if (bytes == 0) bytes = 256;
     void* q = std::aligned_alloc(256, bytes);
     if (!q) return OUT_OF_MEMORY;
     // A GPU's fresh allocations hold whatever was there before; the host's large ones would be
