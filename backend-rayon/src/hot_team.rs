@@ -67,8 +67,9 @@ struct Line<T>(T);
 
 struct Shared {
     gate: Line<AtomicU64>,
-    /// The next unclaimed chunk of the current launch.
-    next: Line<AtomicUsize>,
+    /// Per participant, the chunks of its own block claimed so far in the current launch (see
+    /// [`run_claims`]); a count, so that resetting it needs no knowledge of the block.
+    claimed: Box<[Line<AtomicUsize>]>,
     /// The current job: written by the launcher while the gate is closed and nobody is inside.
     job: UnsafeCell<Option<Job>>,
     /// Participants, the caller included: guides how many chunks one claim takes.
@@ -111,7 +112,7 @@ impl HotTeam {
         let size = size.max(1);
         let shared = Arc::new(Shared {
             gate: Line(AtomicU64::new(0)),
-            next: Line(AtomicUsize::new(0)),
+            claimed: (0..size).map(|_| Line(AtomicUsize::new(0))).collect(),
             job: UnsafeCell::new(None),
             size,
             sleepers: AtomicUsize::new(0),
@@ -130,7 +131,7 @@ impl HotTeam {
             let s = Arc::clone(&team.shared);
             let t = std::thread::Builder::new()
                 .name(format!("rokkos-team-{p}"))
-                .spawn(move || worker(&s))
+                .spawn(move || worker(&s, p))
                 .ok()?;
             team.threads.push(t);
         }
@@ -167,7 +168,9 @@ impl HotTeam {
                 chunks,
             });
         }
-        s.next.0.store(0, Ordering::Relaxed);
+        for c in s.claimed.iter() {
+            c.0.store(0, Ordering::Relaxed);
+        }
         // SeqCst pairs with the sleepers' SeqCst increment and gate re-check: either this load
         // sees a sleeper (and wakes it under the lock), or the sleeper sees the open gate.
         s.gate.0.store(epoch | Gate::OPEN, Ordering::SeqCst);
@@ -175,7 +178,7 @@ impl HotTeam {
             let _l = s.lock.lock().unwrap_or_else(|e| e.into_inner());
             s.wake.notify_all();
         }
-        let mine = catch_unwind(AssertUnwindSafe(|| run_claims(s, f, chunks)));
+        let mine = catch_unwind(AssertUnwindSafe(|| run_claims(s, f, chunks, 0)));
         // Close the gate once nobody is inside: team threads borrow `f` from this stack.
         let open = epoch | Gate::OPEN;
         let mut spins = 0u32;
@@ -203,23 +206,36 @@ impl HotTeam {
     }
 }
 
-/// Claims and runs chunks of the current launch until none is left: each claim takes the
-/// unclaimed chunks divided by the team size, rounded up (guided self-scheduling), so that
-/// balanced participants claim about once each and a late one finds the work already done.
-fn run_claims(s: &Shared, f: &(dyn Fn(usize) + Sync), chunks: usize) {
-    let mut cur = s.next.0.load(Ordering::Relaxed);
-    while cur < chunks {
-        let take = (chunks - cur).div_ceil(s.size);
-        match s
-            .next
-            .0
-            .compare_exchange_weak(cur, cur + take, Ordering::Relaxed, Ordering::Relaxed)
-        {
-            Ok(_) => {
-                (cur..cur + take).for_each(f);
-                cur = s.next.0.load(Ordering::Relaxed);
+/// Chunks `lo..hi` of `chunks`: participant `p`'s own block of a team of `size`.
+fn block(chunks: usize, size: usize, p: usize) -> (usize, usize) {
+    (chunks * p / size, chunks * (p + 1) / size)
+}
+
+/// Runs chunks of the current launch until none is left: first participant `me`'s own block, a
+/// fixed contiguous share of the chunks (as OpenMP's static schedule and Kokkos' default
+/// `Schedule<Static>`), one chunk per claim, then whatever the others have not claimed yet of
+/// theirs. The same participant thus runs the same part of every launch over the same range
+/// when the team is balanced, so memory a first kernel touched stays with the thread (and the
+/// core, cache and NUMA node) that uses it next; a participant that joins late or runs slowly
+/// has its chunks taken by the others. Which thread runs a chunk never changes a result:
+/// reductions keep one partial per chunk, joined in chunk order.
+fn run_claims(s: &Shared, f: &(dyn Fn(usize) + Sync), chunks: usize, me: usize) {
+    let size = s.size;
+    for k in 0..size {
+        let p = (me + k) % size;
+        let (lo, hi) = block(chunks, size, p);
+        let claimed = &s.claimed[p].0;
+        if claimed.load(Ordering::Relaxed) >= hi - lo {
+            continue;
+        }
+        loop {
+            // Each claim adds one, so a count past the block's length (at most one per
+            // participant) only says that the block is done.
+            let c = claimed.fetch_add(1, Ordering::Relaxed);
+            if c >= hi - lo {
+                break;
             }
-            Err(now) => cur = now,
+            f(lo + c);
         }
     }
 }
@@ -240,7 +256,7 @@ impl Drop for HotTeam {
 
 /// A team thread: wait for an open gate of a launch it has not joined yet (spinning, then
 /// parked), join it, claim and run chunks, leave; until the team is dropped.
-fn worker(s: &Shared) {
+fn worker(s: &Shared, me: usize) {
     ON_TEAM_THREAD.with(|c| c.set(true));
     let mut last = 0u64;
     loop {
@@ -262,7 +278,9 @@ fn worker(s: &Shared) {
         if let Some(job) = unsafe { *s.job.get() } {
             // SAFETY: as above.
             let f = unsafe { &*job.f };
-            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| run_claims(s, f, job.chunks))) {
+            if let Err(payload) =
+                catch_unwind(AssertUnwindSafe(|| run_claims(s, f, job.chunks, me)))
+            {
                 let mut slot = s.panic.lock().unwrap_or_else(|e| e.into_inner());
                 if slot.is_none() {
                     *slot = Some(payload);
@@ -339,5 +357,56 @@ impl<V> Slots<V> {
             .into_iter()
             .map(|c| c.into_inner().expect("every chunk ran"))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_partition_the_chunks_in_order() {
+        for size in 1..=17 {
+            for chunks in 0..=70 {
+                let mut next = 0;
+                for p in 0..size {
+                    let (lo, hi) = block(chunks, size, p);
+                    assert_eq!(lo, next, "size {size} chunks {chunks} p {p}");
+                    assert!(hi >= lo && hi - lo <= chunks.div_ceil(size));
+                    next = hi;
+                }
+                assert_eq!(next, chunks);
+            }
+        }
+    }
+
+    /// Every chunk runs exactly once per launch, whichever participant claims it, with blocks
+    /// of one chunk, empty blocks (fewer chunks than participants) and many chunks, and with one
+    /// participant slow enough that the others take its chunks.
+    #[test]
+    fn every_chunk_runs_once() {
+        for size in [2, 3, 5] {
+            let team = HotTeam::new(size).expect("team threads");
+            for chunks in [2, 3, 4, 7, 20, 64] {
+                for launch in 0..20 {
+                    let runs: Vec<AtomicUsize> = (0..chunks).map(|_| AtomicUsize::new(0)).collect();
+                    let slow = launch % size;
+                    let f = |c: usize| {
+                        runs[c].fetch_add(1, Ordering::Relaxed);
+                        if block(chunks, size, slow).0 == c && launch % 3 == 0 {
+                            std::thread::sleep(Duration::from_micros(200));
+                        }
+                    };
+                    team.try_run(chunks, &f).expect("the team is free");
+                    for (c, r) in runs.iter().enumerate() {
+                        assert_eq!(
+                            r.load(Ordering::Relaxed),
+                            1,
+                            "size {size} chunks {chunks} chunk {c}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
