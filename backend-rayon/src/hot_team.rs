@@ -206,9 +206,13 @@ impl HotTeam {
     }
 }
 
-/// Chunks `lo..hi` of `chunks`: participant `p`'s own block of a team of `size`.
+/// Chunks `lo..hi` of `chunks`: participant `p`'s own block of a team of `size`, which is
+/// `chunks * p / size ..chunks * (p + 1) / size` computed without the products (which could
+/// overflow for a huge chunk count).
 fn block(chunks: usize, size: usize, p: usize) -> (usize, usize) {
-    (chunks * p / size, chunks * (p + 1) / size)
+    let (q, r) = (chunks / size, chunks % size);
+    let start = |p: usize| q * p + r * p / size;
+    (start(p), start(p + 1))
 }
 
 /// Runs chunks of the current launch until none is left: first participant `me`'s own block, a
@@ -373,11 +377,15 @@ mod tests {
                     let (lo, hi) = block(chunks, size, p);
                     assert_eq!(lo, next, "size {size} chunks {chunks} p {p}");
                     assert!(hi >= lo && hi - lo <= chunks.div_ceil(size));
+                    assert_eq!((lo, hi), (chunks * p / size, chunks * (p + 1) / size));
                     next = hi;
                 }
                 assert_eq!(next, chunks);
             }
         }
+        let huge = usize::MAX - 3;
+        assert_eq!(block(huge, 7, 6).1, huge);
+        assert_eq!(block(huge, 7, 1).0, ((huge as u128) / 7) as usize);
     }
 
     /// Every chunk runs exactly once per launch, whichever participant claims it, with blocks
