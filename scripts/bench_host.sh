@@ -78,6 +78,9 @@ python3 - "$out" "$n" "$rounds" "$threads" "$flags" <<'PY'
 import json, re, sys
 out, n, rounds, threads = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 best = {}
+# Per round, for the paired ratios: round r's figures are the r-th line (or kernel line) of each
+# file, and the two programs ran back to back within it.
+per_round = {}
 def keep_max(key, v):
     best[key] = max(best.get(key, 0.0), v)
 def keep_min(key, v):
@@ -85,16 +88,24 @@ def keep_min(key, v):
 for line in open(f"{out}/omp.txt"):
     for k, v in re.findall(r"(copy|triad|dot) ([0-9.]+) GB/s", line):
         keep_max(("openmp", k), float(v))
+        per_round.setdefault(("openmp", k), []).append(float(v))
 for b in ("rayon", "serial"):
     for line in open(f"{out}/{b}.jsonl"):
         j = json.loads(line)
         keep_max((b, j["kernel"]), j["value"])
+        per_round.setdefault((b, j["kernel"]), []).append(j["value"])
 print(f"threads {threads}, best of {rounds} interleaved rounds, rokkos built with RUSTFLAGS='{sys.argv[5]}'; load at the end: {open(f'{out}/load.txt').read().strip()}")
 print(f"\nBabelStream, n={n}")
-print(f"{'kernel':<8}{'openmp GB/s':>13}{'rayon GB/s':>12}{'rayon/omp':>11}{'serial GB/s':>13}")
+print(f"{'kernel':<8}{'openmp GB/s':>13}{'rayon GB/s':>12}{'rayon/omp':>11}{'serial GB/s':>13}"
+      f"{'per round: median (min-max)':>32}")
 for k in ("copy", "triad", "dot"):
     o, r = best[("openmp", k)], best[("rayon", k)]
-    print(f"{k:<8}{o:>13.1f}{r:>12.1f}{r / o:>11.3f}{best[('serial', k)]:>13.1f}")
+    paired = sorted(b / a for a, b in zip(per_round[("openmp", k)], per_round[("rayon", k)]))
+    med = paired[len(paired) // 2] if len(paired) % 2 else sum(paired[len(paired) // 2 - 1:][:2]) / 2
+    spread = f"{med:.3f} ({paired[0]:.2f}-{paired[-1]:.2f})"
+    print(f"{k:<8}{o:>13.1f}{r:>12.1f}{r / o:>11.3f}{best[('serial', k)]:>13.1f}{spread:>32}")
+print("(rayon/omp: best over all rounds on each side; per round: rayon over openmp in the same round,")
+print(" back to back, which cancels the bandwidth windows a shared VM moves between)")
 
 for name, f in (("omp", "stencil_omp.txt"), ("omp1", "stencil_omp1.txt")):
     for line in open(f"{out}/{f}"):
