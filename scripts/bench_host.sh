@@ -75,7 +75,7 @@ for _ in $(seq "$rounds"); do
 done
 uptime > "$out/load.txt"
 python3 - "$out" "$n" "$rounds" "$threads" "$flags" <<'PY'
-import json, re, sys
+import json, re, statistics, sys
 out, n, rounds, threads = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 best = {}
 # Per round, for the paired ratios: round r's figures are the r-th line (or kernel line) of each
@@ -100,9 +100,8 @@ print(f"{'kernel':<8}{'openmp GB/s':>13}{'rayon GB/s':>12}{'rayon/omp':>11}{'ser
       f"{'per round: median (min-max)':>32}")
 for k in ("copy", "triad", "dot"):
     o, r = best[("openmp", k)], best[("rayon", k)]
-    paired = sorted(b / a for a, b in zip(per_round[("openmp", k)], per_round[("rayon", k)]))
-    med = paired[len(paired) // 2] if len(paired) % 2 else sum(paired[len(paired) // 2 - 1:][:2]) / 2
-    spread = f"{med:.3f} ({paired[0]:.2f}-{paired[-1]:.2f})"
+    paired = [b / a for a, b in zip(per_round[("openmp", k)], per_round[("rayon", k)])]
+    spread = f"{statistics.median(paired):.3f} ({min(paired):.2f}-{max(paired):.2f})"
     print(f"{k:<8}{o:>13.1f}{r:>12.1f}{r / o:>11.3f}{best[('serial', k)]:>13.1f}{spread:>32}")
 print("(rayon/omp: best over all rounds on each side; per round: rayon over openmp in the same round,")
 print(" back to back, which cancels the bandwidth windows a shared VM moves between)")

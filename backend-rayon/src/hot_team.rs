@@ -13,8 +13,10 @@
 //! A panic in any participant is caught, the launch still waits for every participant (they borrow
 //! the caller's stack), and the first payload is then re-raised on the calling thread.
 
+use rokkos_core::host_iter::chunk_bounds;
 use std::any::Any;
 use std::cell::{Cell, UnsafeCell};
+use std::ops::Range;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, TryLockError};
@@ -72,7 +74,7 @@ struct Shared {
     claimed: Box<[Line<AtomicUsize>]>,
     /// The current job: written by the launcher while the gate is closed and nobody is inside.
     job: UnsafeCell<Option<Job>>,
-    /// Participants, the caller included: guides how many chunks one claim takes.
+    /// Participants, the caller included: the number of blocks a launch's chunks are cut into.
     size: usize,
     /// Team threads parked (or about to park) on `wake`.
     sleepers: AtomicUsize,
@@ -206,15 +208,6 @@ impl HotTeam {
     }
 }
 
-/// Chunks `lo..hi` of `chunks`: participant `p`'s own block of a team of `size`, which is
-/// `chunks * p / size ..chunks * (p + 1) / size` computed without the products (which could
-/// overflow for a huge chunk count).
-fn block(chunks: usize, size: usize, p: usize) -> (usize, usize) {
-    let (q, r) = (chunks / size, chunks % size);
-    let start = |p: usize| q * p + r * p / size;
-    (start(p), start(p + 1))
-}
-
 /// Runs chunks of the current launch until none is left: first participant `me`'s own block, a
 /// fixed contiguous share of the chunks (as OpenMP's static schedule and Kokkos' default
 /// `Schedule<Static>`), one chunk per claim, then whatever the others have not claimed yet of
@@ -227,7 +220,7 @@ fn run_claims(s: &Shared, f: &(dyn Fn(usize) + Sync), chunks: usize, me: usize) 
     let size = s.size;
     for k in 0..size {
         let p = (me + k) % size;
-        let (lo, hi) = block(chunks, size, p);
+        let Range { start: lo, end: hi } = chunk_bounds(0, chunks, size, p);
         let claimed = &s.claimed[p].0;
         if claimed.load(Ordering::Relaxed) >= hi - lo {
             continue;
@@ -368,26 +361,6 @@ impl<V> Slots<V> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn blocks_partition_the_chunks_in_order() {
-        for size in 1..=17 {
-            for chunks in 0..=70 {
-                let mut next = 0;
-                for p in 0..size {
-                    let (lo, hi) = block(chunks, size, p);
-                    assert_eq!(lo, next, "size {size} chunks {chunks} p {p}");
-                    assert!(hi >= lo && hi - lo <= chunks.div_ceil(size));
-                    assert_eq!((lo, hi), (chunks * p / size, chunks * (p + 1) / size));
-                    next = hi;
-                }
-                assert_eq!(next, chunks);
-            }
-        }
-        let huge = usize::MAX - 3;
-        assert_eq!(block(huge, 7, 6).1, huge);
-        assert_eq!(block(huge, 7, 1).0, ((huge as u128) / 7) as usize);
-    }
-
     /// Every chunk runs exactly once per launch, whichever participant claims it, with blocks
     /// of one chunk, empty blocks (fewer chunks than participants) and many chunks, and with one
     /// participant slow enough that the others take its chunks.
@@ -401,7 +374,7 @@ mod tests {
                     let slow = launch % size;
                     let f = |c: usize| {
                         runs[c].fetch_add(1, Ordering::Relaxed);
-                        if block(chunks, size, slow).0 == c && launch % 3 == 0 {
+                        if chunk_bounds(0, chunks, size, slow).start == c && launch % 3 == 0 {
                             std::thread::sleep(Duration::from_micros(200));
                         }
                     };
