@@ -1,8 +1,12 @@
 //! `parallel_scan` over a `RangePolicy`: per-chunk totals (non-final pass), an exclusive scan of
-//! the totals in chunk order, then a final pass per chunk from its offset.
+//! the totals in chunk order, then a final pass per chunk from its offset. With a commutative
+//! join the totals fold in interleaved lanes, as a reduction's partials do: the final pass is a
+//! dependency chain that nothing shortens, the totals pass need not be one.
 
 use crate::Rayon;
-use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_scan_chunk};
+use rokkos_core::host_iter::{
+    chunk_bounds, chunk_count, run_reduce_lanes, run_scan_chunk, ScanTotals,
+};
 use rokkos_core::kernel::{RangeWork, ScanKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, Launch, RangePolicy, Reducer};
 
@@ -31,7 +35,13 @@ where
             pass(0, reducer.init(), true)
         };
     }
-    let totals = space.map_chunks(chunks, |c| pass(c, reducer.init(), false));
+    let lanes = reducer.commutative();
+    let totals = space.map_chunks(chunks, |c| {
+        if lanes {
+            return run_reduce_lanes(&ScanTotals(&body), chunk_bounds(b, e, chunks, c), reducer);
+        }
+        pass(c, reducer.init(), false)
+    });
     let mut offsets = Vec::with_capacity(chunks);
     let mut running = reducer.init();
     for t in totals {

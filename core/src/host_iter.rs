@@ -1,7 +1,7 @@
 //! Iteration helpers shared by the host backends: chunking a range, tiling an MDRange, sizing team
 //! scratch. Kept here once so that serial and rayon traverse work identically.
 
-use crate::kernel::{ForBody, MDWork, RangeWork, ReduceBody, ScanBody};
+use crate::kernel::{ForBody, MDWork, RangeWork, ReduceBody, ScanBody, WorkKind};
 use crate::policy::{Iterate, MDRangePolicy, TeamPolicy};
 use crate::reducer::Reducer;
 use crate::space::TeamLimits;
@@ -423,6 +423,30 @@ pub fn run_scan_chunk<A, B: ScanBody<RangeWork, A>>(
         for i in r {
             body.call(i, acc, is_final);
         }
+    }
+}
+
+/// A scan body's non-final pass seen as a reduction body, so that the first pass of a parallel
+/// scan (each chunk's total) can take [`run_reduce_lanes`] when the scan's join is commutative.
+/// Why it may: a scan body folds its contribution into `partial` alike in both passes (the
+/// kernel macro rejects a body that does otherwise) and writes nothing when `!is_final`, so its
+/// non-final calls are the fold of a reduction; a chunk's total only sets where the next chunk's
+/// final pass starts, and the final pass still runs each chunk in index order.
+pub struct ScanTotals<'a, B>(pub &'a B);
+
+impl<W: WorkKind, A, B: ScanBody<W, A>> ReduceBody<W, A> for ScanTotals<'_, B> {
+    #[inline(always)]
+    fn call(&self, work: W::Item<'_>, acc: &mut A) {
+        self.0.call(work, acc, false)
+    }
+    #[inline(always)]
+    fn __in_bounds(&self, first: W::Item<'_>, last: W::Item<'_>) -> bool {
+        self.0.__in_bounds(first, last)
+    }
+    #[inline(always)]
+    unsafe fn __call_unchecked(&self, work: W::Item<'_>, acc: &mut A) {
+        // SAFETY: the caller's promise for `ReduceBody::__call_unchecked` is the scan body's.
+        unsafe { self.0.__call_unchecked(work, acc, false) }
     }
 }
 

@@ -277,3 +277,57 @@ fn rayon_chunks_match_serial() {
         }
     }
 }
+
+/// Rayon folds each chunk's total in interleaved lanes when the join is commutative (the
+/// totals pass only; each chunk's final pass stays one chain in index order). A float scan is
+/// then the same bits run after run on as many threads, close to serial's single chain, and
+/// equal to it where every partial sum is exact (small integers in `f64`).
+#[cfg(feature = "rayon")]
+#[test]
+fn rayon_float_scan_is_repeatable_and_matches_serial() {
+    let rayon = rokkos::Rayon::with_threads(2).unwrap();
+    let n = LARGE;
+    let run = |space_is_serial: bool, xs: &[f64]| {
+        let x = View::<f64>::from_vec("x", [n], xs.to_vec()).unwrap();
+        let out = View::<f64>::new("out", [n]).unwrap();
+        let total = if space_is_serial {
+            parallel_scan("s", RangePolicy::new(&Serial, 0..n), inclusive(&x, &out))
+        } else {
+            parallel_scan("r", RangePolicy::new(&rayon, 0..n), inclusive(&x, &out))
+        }
+        .unwrap();
+        (total, out.to_vec())
+    };
+    let xs = crate::unit_floats(7, n);
+    let (ts, os) = run(true, &xs);
+    let (t1, o1) = run(false, &xs);
+    let (t2, o2) = run(false, &xs);
+    assert_eq!(
+        t1.to_bits(),
+        t2.to_bits(),
+        "rayon scan total changed between runs"
+    );
+    assert!(
+        o1.iter().zip(&o2).all(|(a, b)| a.to_bits() == b.to_bits()),
+        "rayon scan output changed between runs"
+    );
+    assert_close(t1, ts, n as f64, F64_TOL, "rayon scan total against serial");
+    for i in (0..n).step_by(97) {
+        assert_close(
+            o1[i],
+            os[i],
+            n as f64,
+            F64_TOL,
+            "rayon scan element against serial",
+        );
+    }
+
+    let small: Vec<f64> = crate::ints(11, n, -8, 8)
+        .iter()
+        .map(|&v| v as f64)
+        .collect();
+    let (ts, os) = run(true, &small);
+    let (tr, or) = run(false, &small);
+    assert_eq!(tr, ts);
+    assert_eq!(or, os);
+}
