@@ -7,7 +7,8 @@
 #     stencil_omp on one; 3-D Jacobi 256^3: rokkos rayon vs a plain Rust loop split by hand with
 #     rayon (examples/stencil prints both);
 #   - launch latency (parallel_for, parallel_reduce at n = 1000 and 100000, back to back): rokkos
-#     rayon vs launch_omp.
+#     rayon vs launch_omp; parallel_scan vs scripts/scan_omp.c (OpenMP 5.0's `omp scan`: the
+#     shared references have no scan, so this one is the project's, built and run alike).
 # usage: scripts/bench_host.sh [n] [reps per run] [rounds]     (n and reps: BabelStream's)
 # THREADS (default: the core count) sets OMP_NUM_THREADS and RAYON_NUM_THREADS alike; N2, N3 and
 # SWEEPS (4096, 256, 50) the stencil sizes, LAUNCH_REPS (20000, as launch_omp) the launches per
@@ -45,6 +46,9 @@ command -v gcc > /dev/null || { echo "bench_host: gcc is needed for the OpenMP r
 for c in stream_omp stencil_omp launch_omp; do
   gcc -O3 -march=native -fopenmp "$ref/$c.c" -o "$out/$c"
 done
+scan_ref=$ref/scan_omp.c   # prepare_gpu.sh puts a copy beside the shared references
+[ -f "$scan_ref" ] || scan_ref=$root/scripts/scan_omp.c
+gcc -O3 -march=native -fopenmp "$scan_ref" -o "$out/scan_omp"
 flags="-C target-cpu=$rust_cpu"
 tag=$rust_cpu
 if [ -n "$rust_features" ]; then
@@ -71,6 +75,7 @@ for _ in $(seq "$rounds"); do
   "$bin/stencil" --backend rayon --n "$n2" --n3 "$n3" --sweeps "$sweeps" --json >> "$out/stencil.jsonl"
   "$bin/stencil" --backend serial --kernel 2d --n "$n2" --sweeps "$sweeps" --json >> "$out/stencil.jsonl"
   "$out/launch_omp" >> "$out/launch_omp.txt"
+  "$out/scan_omp" >> "$out/launch_omp.txt"
   "$bin/launch" --backend rayon --reps "$launch_reps" --json >> "$out/launch.jsonl"
 done
 uptime > "$out/load.txt"
@@ -126,12 +131,17 @@ for label, ref_key, ours in rows:
 
 for line in open(f"{out}/launch_omp.txt"):
     m = re.search(r"n=(\d+) for ([0-9.]+) us reduce ([0-9.]+) us", line)
-    keep_min(("launch", "openmp", "for", int(m.group(1))), float(m.group(2)))
-    keep_min(("launch", "openmp", "reduce", int(m.group(1))), float(m.group(3)))
+    if m:
+        keep_min(("launch", "openmp", "for", int(m.group(1))), float(m.group(2)))
+        keep_min(("launch", "openmp", "reduce", int(m.group(1))), float(m.group(3)))
+    m = re.search(r"n=(\d+) scan ([0-9.]+) us", line)
+    if m:
+        keep_min(("launch", "openmp", "scan", int(m.group(1))), float(m.group(2)))
 for line in open(f"{out}/launch.jsonl"):
     j = json.loads(line)
     keep_min(("launch", j["backend"], j["kernel"], j["n"]), j["value"])
-print("\nLaunch latency, back to back, us per launch (ratio: rokkos / openmp; bar 2 at n=1000, 1.25 at 100000)")
+print("\nLaunch latency, back to back, us per launch (ratio: rokkos / openmp; bar 2 at n=1000, 1.25 at 100000;")
+print(" openmp's scan is scripts/scan_omp.c)")
 print(f"{'kernel':<8}{'n':>8}{'openmp':>9}{'rokkos':>9}{'ratio':>8}{'rayon iter':>12}")
 for n_ in (1000, 100000):
     for k in ("empty", "for", "reduce", "scan"):

@@ -88,6 +88,7 @@ cp "$REF/stream.cu" scripts/stream_n.cu scripts/yax.cu scripts/cg.cu scripts/spe
     scripts/bench_host.sh .gpu/
 mkdir -p .gpu/reference
 cp "$REF/stream_omp.c" "$REF/stencil_omp.c" "$REF/launch_omp.c" .gpu/reference/
+cp scripts/scan_omp.c .gpu/reference/
 cp scripts/bench_gpu.sh .gpu/run.sh
 # shellcheck disable=SC2086
 (cd .gpu && strip $BINS && tar -cJf bin.tar.xz $BINS && rm $BINS)
