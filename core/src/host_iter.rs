@@ -429,9 +429,10 @@ pub fn run_scan_chunk<A, B: ScanBody<RangeWork, A>>(
 /// A scan body's non-final pass seen as a reduction body, so that the first pass of a parallel
 /// scan (each chunk's total) can take [`run_reduce_lanes`] when the scan's join is commutative.
 /// Why it may: a scan body folds its contribution into `partial` alike in both passes (the
-/// kernel macro rejects a body that does otherwise) and writes nothing when `!is_final`, so its
-/// non-final calls are the fold of a reduction; a chunk's total only sets where the next chunk's
-/// final pass starts, and the final pass still runs each chunk in index order.
+/// kernel macro rejects a body that does otherwise) and writes nothing when `!is_final` outside
+/// `unsafe`, so its non-final calls are the fold of a reduction; every item is still called once
+/// in index order, a chunk's total only sets where the next chunk's final pass starts, and the
+/// final pass still runs each chunk in index order.
 pub struct ScanTotals<'a, B>(pub &'a B);
 
 impl<W: WorkKind, A, B: ScanBody<W, A>> ReduceBody<W, A> for ScanTotals<'_, B> {
