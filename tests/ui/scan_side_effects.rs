@@ -44,4 +44,15 @@ fn reads_final_write(i: usize, partial: &mut i32, is_final: bool, out: ViewMut<i
     *partial += out[i];
 }
 
+// In a loop the read comes after the final write from the second iteration on.
+#[kernel(scan)]
+fn reads_final_write_in_loop(i: usize, partial: &mut i32, is_final: bool, out: ViewMut<i32>) {
+    for _k in 0..2 {
+        *partial += out[i];
+        if is_final {
+            out[i] = *partial;
+        }
+    }
+}
+
 fn main() {}

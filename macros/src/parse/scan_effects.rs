@@ -11,7 +11,8 @@
 //! to locals declared in the body are redone from scratch each pass and stay allowed. For the
 //! same reason the partial must be folded alike in every pass (not under a condition on the
 //! flag, nor with the flag in its value), and a View element the final pass wrote may not be
-//! read afterwards outside it (the earlier passes read it unwritten). Writes
+//! read afterwards outside it (the earlier passes read it unwritten; in a loop that holds the
+//! write, a read anywhere in the loop counts as afterwards). Writes
 //! inside `unsafe { }` are the author's responsibility, as for the owner-computes rule.
 
 use super::env::{pat_bindings, pat_ident, BodyEnv};
@@ -34,6 +35,7 @@ pub fn check_block(env: &BodyEnv, sig: &KernelSignature) -> syn::Result<()> {
         env,
         scratch: scratch.names,
         scans: Vec::new(),
+        loops: 0,
         errs: Errors::default(),
     };
     if let PatternKind::Scan { acc, flag } = &sig.pattern {
@@ -114,6 +116,8 @@ struct Checker<'a> {
     env: &'a BodyEnv,
     scratch: HashSet<String>,
     scans: Vec<Scan>,
+    /// Loops the walk is inside (of scan bodies only).
+    loops: usize,
     errs: Errors,
 }
 
@@ -231,12 +235,17 @@ impl Checker<'_> {
         };
         if !s.guarded && s.final_written.contains(&id.to_string()) {
             let flag = s.flag.clone();
+            let looped = if self.loops > 0 {
+                " (in a loop, from its second iteration on)"
+            } else {
+                ""
+            };
             self.errs.spanned(
                 e,
                 format!(
                     "`{id}` is read here, outside `if {flag} {{ .. }}`, after the final pass \
-                     wrote it: the earlier passes of a parallel scan read it unwritten, the \
-                     serial loop written. Read it before the write, or only under `if {flag}`"
+                     wrote it{looped}: the earlier passes of a parallel scan read it unwritten, \
+                     the serial loop written. Read it before the write, or only under `if {flag}`"
                 ),
             );
         }
@@ -279,6 +288,18 @@ impl<'ast> Visit<'ast> for Checker<'_> {
                 self.check_write(&b.left, &b.right, e)
             }
             Expr::Index(_) => self.check_read(e),
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) if !self.scans.is_empty() => {
+                // From the second iteration on, a read placed before a final write in the
+                // loop comes after it: a first walk, its errors dropped, records the loop's
+                // final writes, and the second walk reads against them.
+                self.loops += 1;
+                let errs = std::mem::take(&mut self.errs);
+                syn::visit::visit_expr(self, e);
+                self.errs = errs;
+                syn::visit::visit_expr(self, e);
+                self.loops -= 1;
+                return;
+            }
             Expr::MethodCall(m) if m.method.to_string().starts_with("atomic_") => {
                 let name = expr_ident(&m.receiver).map(|i| i.to_string());
                 let shared = name
@@ -380,6 +401,25 @@ mod tests {
         }
         let feedback = "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { if fin { o[i] = 1; } *p += o[i]; }";
         assert!(errors(true, feedback).contains("after the final pass wrote"));
+        // In a loop, the read that comes first in the text follows the write from the second
+        // iteration on; one error per read, not one per walk of the loop.
+        let looped = [
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { for _k in 0..2 { *p += o[i]; if fin { o[i] = *p; } } }",
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { let mut k = 0; while k < 2 { *p += o[i]; if fin { o[i] = 1; } k += 1; } }",
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { let mut k = 0; loop { if k == 2 { break; } *p += o[i]; if fin { o[i] = 1; } k += 1; } }",
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { for _a in 0..2 { for _b in 0..2 { *p += o[i]; } if fin { o[i] = 1; } } }",
+        ];
+        for src in looped {
+            let e = errors(true, src);
+            assert_eq!(
+                e.matches("after the final pass wrote it (in a loop")
+                    .count(),
+                1,
+                "{src}: {e}"
+            );
+        }
+        let twice = "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { for _k in 0..2 { o[i] = 1; } }";
+        assert_eq!(errors(true, twice).matches("outside `if fin").count(), 1);
         let team = "fn k(team: &TeamMember, acc: &mut i32, o: ViewMut<i32, 2>) {
             let l = team.league_rank();
             let t = team.thread_scan(4usize, |j, q: &mut i32, f: bool| { *acc += 1; *q += 1; });
@@ -397,6 +437,8 @@ mod tests {
             "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { if !fin {} else { o[i] = 1; } }",
             "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { let mut a = [0; 2]; a[1] = 3; let mut x = 1; x += a[1]; *p += x; }",
             "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { *p += o[i]; if fin { o[i] = *p + o[i]; } if i > 2 { *p += 1; } }",
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32>) { for _k in 0..2 { *p += o[i]; } if fin { o[i] = *p; } }",
+            "fn k(i: usize, p: &mut i32, fin: bool, o: ViewMut<i32, 2>) { for k in 0..2 { if fin { o[(i, k)] = *p; } } *p += 1; }",
         ];
         for src in good {
             assert_eq!(errors(true, src), "", "{src}");
