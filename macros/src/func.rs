@@ -18,6 +18,7 @@ pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
     if !attr.is_empty() {
         return syn::Error::new_spanned(attr, "#[func] takes no options").into_compile_error();
     }
+    let raw_idents = crate::parse::raw_ident::check(&item, "`#[func]` functions");
     let mut f: syn::ItemFn = match syn::parse2(item) {
         Ok(f) => f,
         Err(e) => {
@@ -29,6 +30,9 @@ pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let mut errs = Errors::default();
+    if let Err(e) = raw_idents {
+        errs.push(e);
+    }
     check_signature(&f.sig, &mut errs);
     let type_params = f
         .sig

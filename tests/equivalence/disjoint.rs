@@ -155,6 +155,46 @@ pub fn disjoint_ranges_mdrange<E: ExecutionSpace>(space: E) {
 }
 per_backend!(disjoint_ranges_mdrange);
 
+/// `first + k` wraps when the offsets start near `usize::MAX`: the wrapped sample lies below
+/// `first`, passes the `<= last` guard, and would land in other ranges' samples, written by
+/// several work items at once (a data race on rayon). With overflow checks (debug builds) every
+/// backend fails the launch at the addition; without them the macro's second guard makes every
+/// such work item return, so nothing is written on any backend.
+pub fn disjoint_ranges_offset_wraps<E: ExecutionSpace>(space: E) {
+    let (kk, nv) = (64usize, 8usize);
+    let first = kk + 10;
+    let n = first + nv;
+    let iv: Vec<(i32, i32)> = (0..nv)
+        .map(|v| ((first + v) as i32, (first + v) as i32))
+        .collect();
+    let iv = DisjointRanges::new_on(&space, "iv", &iv).unwrap();
+    let rows = InjectiveView::new_on(&space, "rows", &[0]).unwrap();
+    let src: DevView<E, i32, 2> = dev_from_vec(&space, "src", [1, n], vec![1; n]).unwrap();
+    let init: Vec<i32> = (0..n as i32).collect();
+    let out: DevView<E, i32, 2> = dev_from_vec(&space, "out", [1, n], init.clone()).unwrap();
+    // Offsets k in usize::MAX - kk .. usize::MAX - 1: `first + v + k` wraps to 9 + v + j.
+    let k0 = usize::MAX - kk;
+    let launched = parallel_for(
+        "ranges_md",
+        MDRangePolicy::new(&space, [0, 0, k0], [1, nv, k0 + kk - 1]),
+        ranges_md(&iv, &rows, &src, &out),
+    )
+    .and_then(|()| space.fence());
+    // `overflow_checks` of the kernel IR is the kernel crate's `debug_assertions`, as here.
+    if cfg!(debug_assertions) {
+        match launched {
+            Err(Error::KernelFailed { reason, .. }) => {
+                assert!(reason.contains("attempt to add with overflow"), "{reason}")
+            }
+            other => panic!("expected the addition's overflow check to fail, got {other:?}"),
+        }
+    } else {
+        launched.unwrap();
+        assert_eq!(to_host(&out), init);
+    }
+}
+per_backend!(disjoint_ranges_offset_wraps);
+
 /// Overlapping, inverted and negative ranges are refused when made, naming them; valid ones read
 /// back unchanged, in the memory of every backend.
 pub fn disjoint_ranges_refused<E: ExecutionSpace>(space: E) {

@@ -545,6 +545,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("copy_kernel_copy_back", "SHADER_INT64"),
     ("custom_reducers", "SHADER_F64"),
     ("disjoint_ranges_mdrange", "SHADER_INT64"),
+    ("disjoint_ranges_offset_wraps", "SHADER_INT64"),
     ("disjoint_ranges_team", "SHADER_INT64"),
     ("division_by_zero_fails", "SHADER_INT64"),
     ("escaping_usize", "SHADER_INT64"),

@@ -28,6 +28,7 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(o) => o,
         Err(e) => return e.into_compile_error(),
     };
+    let raw_idents = crate::parse::raw_ident::check(&item, "kernels");
     let item: syn::ItemFn = match syn::parse2(item) {
         Ok(i) => i,
         Err(e) => {
@@ -38,12 +39,12 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             .into_compile_error()
         }
     };
-    let sig = match parse_kernel(options, item) {
+    let mut sig = match parse_kernel(options, item) {
         Ok(s) => s,
         Err(e) => return e.into_compile_error(),
     };
     let env = BodyEnv::for_kernel(&sig);
-    let out = match check_and_translate(&sig, &env) {
+    let out = match raw_idents.and_then(|()| check_and_translate(&mut sig, &env)) {
         Ok((info, ir_items)) => {
             let mut body = sig.body.clone();
             rewrite_block(&env, &mut body);
@@ -71,16 +72,22 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// The checks of a kernel body, in order, and its IR items. A later check runs only when the
 /// earlier ones passed, so that one mistake is reported once: the accepted subset, the
 /// owner-computes rule and the scan bodies' final-pass rule (reported together), the IR
-/// translation (what device backends cannot express), then the team rules.
+/// translation (what device backends cannot express), then the team rules. Between the rules and
+/// the translation the body gets the guards the owner-computes proof needs at run time
+/// ([`ownership::harden`]), so that the native and IR paths are built from the same body.
 fn check_and_translate(
-    sig: &KernelSignature,
+    sig: &mut KernelSignature,
     env: &BodyEnv,
 ) -> syn::Result<(subset::SubsetInfo, TokenStream)> {
     let mut errs = Errors::default();
     let info = subset::check_block(env, &sig.body);
-    if let Err(e) = ownership::check_block(env, &sig.body) {
-        errs.push(e);
-    }
+    let samples = match ownership::check_block(env, &sig.body) {
+        Ok(s) => s,
+        Err(e) => {
+            errs.push(e);
+            Vec::new()
+        }
+    };
     if let Err(e) = scan_effects::check_block(env, sig) {
         errs.push(e);
     }
@@ -92,6 +99,7 @@ fn check_and_translate(
         }
     };
     errs.finish()?;
+    ownership::harden(&mut sig.body, &samples);
     let ir_items = crate::ir::generate::kernel_items(sig)?;
     team_rules::check(sig, env)?;
     Ok((info, ir_items))

@@ -3,6 +3,7 @@
 pub mod env;
 pub mod model;
 pub mod ownership;
+pub mod raw_ident;
 pub mod scan_effects;
 pub mod signature;
 pub mod subset;

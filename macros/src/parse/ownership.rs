@@ -13,6 +13,13 @@
 //! per (detector, range) owns both. Accesses inside `unsafe { }` are the author's
 //! responsibility and not checked. Owned names, and locals holding any of these forms, may not
 //! be rebound.
+//!
+//! The sample `first + k` proves ownership only if the addition does not wrap, and release
+//! builds wrap (an MDRange may start near `usize::MAX`): a wrapped sample lies below `first`,
+//! passes the guard and lands in another range. So every guarded sample gets a second guard
+//! right after its `let`, `if s < k { return; }` ([`harden`]), which holds exactly when the sum
+//! wrapped (`first >= 0`); it is added to the body both the native and the IR paths are built
+//! from, so every backend skips the same work items.
 
 use super::env::{pat_bindings, pat_ident, plain_binding, BodyEnv, ViewKind};
 use super::signature::Work;
@@ -25,8 +32,9 @@ use std::collections::HashMap;
 use syn::visit::Visit;
 use syn::{Expr, Ident, Pat};
 
-/// Checks the owner-computes rule and the no-rebinding rule on a kernel body.
-pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<()> {
+/// Checks the owner-computes rule and the no-rebinding rule on a kernel body. Returns the
+/// guarded samples `let s = first + k;`, which [`harden`] must guard against wrapping.
+pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<Vec<SampleSite>> {
     let mut o = Owner {
         env,
         errs: Errors::default(),
@@ -38,9 +46,69 @@ pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<()> {
         binding_lookup: None,
         splits: Vec::new(),
         closure_depth: 0,
+        guarded_sites: Vec::new(),
     };
     o.visit_block(body);
-    o.errs.finish()
+    o.errs.finish()?;
+    Ok(o.guarded_sites)
+}
+
+/// A `let s = first + k;` statement whose sample `s` a guard proved `<= last`.
+#[derive(Clone)]
+pub struct SampleSite {
+    /// The address of the `syn::Local` in the checked body: [`harden`] finds the statement by
+    /// it, so it must be given the very body [`check_block`] walked, unmoved and unchanged.
+    local: usize,
+    /// The bound name, as written (its span keeps the author's hygiene).
+    name: Option<Ident>,
+    /// The added offset `k`, as written.
+    k: Box<Expr>,
+}
+
+impl PartialEq for SampleSite {
+    fn eq(&self, other: &Self) -> bool {
+        self.local == other.local
+    }
+}
+
+impl Eq for SampleSite {}
+
+impl std::fmt::Debug for SampleSite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SampleSite({:#x})", self.local)
+    }
+}
+
+/// Adds `if s < k { return; }` after each of `sites`' statements in `body`, the body
+/// [`check_block`] returned them for.
+pub fn harden(body: &mut syn::Block, sites: &[SampleSite]) {
+    struct Harden<'s>(&'s [SampleSite]);
+    impl syn::visit_mut::VisitMut for Harden<'_> {
+        fn visit_block_mut(&mut self, b: &mut syn::Block) {
+            // Addresses first: inserting moves this block's statements.
+            let found: Vec<(usize, &SampleSite)> = b
+                .stmts
+                .iter()
+                .enumerate()
+                .filter_map(|(j, st)| match st {
+                    syn::Stmt::Local(l) => {
+                        let at = l as *const syn::Local as usize;
+                        self.0.iter().find(|s| s.local == at).map(|s| (j, s))
+                    }
+                    _ => None,
+                })
+                .collect();
+            syn::visit_mut::visit_block_mut(self, b);
+            for (j, site) in found.into_iter().rev() {
+                let (Some(s), k) = (&site.name, &site.k) else {
+                    continue;
+                };
+                b.stmts
+                    .insert(j + 1, syn::parse_quote!(if #s < #k { return; }));
+            }
+        }
+    }
+    syn::visit_mut::VisitMut::visit_block_mut(&mut Harden(sites), body);
 }
 
 struct NestedRange {
@@ -68,6 +136,8 @@ struct Owner<'a> {
     splits: Vec<(String, String)>,
     /// Closures entered: a `return` in one leaves the closure, not the work item, so no guard.
     closure_depth: usize,
+    /// The `first + k` samples some guard proved in range (see [`harden`]).
+    guarded_sites: Vec<SampleSite>,
 }
 
 /// What an immutable local holds, as far as the owner rule cares.
@@ -94,9 +164,49 @@ enum Meaning {
         v: String,
         k: Option<String>,
         guarded: bool,
+        /// For `first + k`: where it is bound.
+        site: Option<SampleSite>,
     },
     /// Rebound in this scope: a plain local again.
     Shadowed,
+}
+
+/// Completes a `first + k` sample's site with the `let` binding it as `name` (at address `at`).
+/// The hardening guard `if name < k` reads `k` after the binding, so a `k` that mentions `name`
+/// would read the sample itself: no sample then (its accesses are not owned).
+fn bind_sample_site(m: Meaning, name: &Ident, at: usize) -> Option<Meaning> {
+    match m {
+        Meaning::Sample {
+            ranges,
+            v,
+            k,
+            guarded,
+            site: Some(site),
+        } => (!mentions_ident(&site.k, name)).then(|| Meaning::Sample {
+            ranges,
+            v,
+            k,
+            guarded,
+            site: Some(SampleSite {
+                local: at,
+                name: Some(name.clone()),
+                k: site.k,
+            }),
+        }),
+        other => Some(other),
+    }
+}
+
+/// Whether `name` appears anywhere in `e`'s tokens (groups included).
+fn mentions_ident(e: &Expr, name: &Ident) -> bool {
+    fn walk(ts: TokenStream, name: &Ident) -> bool {
+        ts.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == *name,
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), name),
+            _ => false,
+        })
+    }
+    walk(e.to_token_stream(), name)
 }
 
 /// The owned name of `o / by` or `o % by`.
@@ -326,14 +436,20 @@ impl Owner<'_> {
                 })
             }
             syn::BinOp::Add(_) => {
-                let sample = |f: &Expr, k: &Expr| {
+                let sample = |f: &Expr, k_expr: &Expr| {
                     let (ranges, v, last) = self.usize_bound(f)?;
-                    let k = self.atom(k)?;
-                    (!last).then_some(Meaning::Sample {
+                    let k = self.atom(k_expr)?;
+                    (!last).then(|| Meaning::Sample {
                         ranges,
                         v,
                         k: Some(k),
                         guarded: false,
+                        // Completed by the `let` that binds it.
+                        site: Some(SampleSite {
+                            local: 0,
+                            name: None,
+                            k: Box::new(k_expr.clone()),
+                        }),
                     })
                 };
                 sample(&b.left, &b.right).or_else(|| sample(&b.right, &b.left))
@@ -362,7 +478,10 @@ impl Owner<'_> {
             syn::BinOp::Lt(_) if returns => (&*b.right, &*b.left),
             _ => return None,
         };
-        let Some(Meaning::Sample { ranges, v, k, .. }) = self.local(s) else {
+        let Some(Meaning::Sample {
+            ranges, v, k, site, ..
+        }) = self.local(s)
+        else {
             return None;
         };
         let (r2, v2, is_last) = self.usize_bound(last)?;
@@ -374,6 +493,7 @@ impl Owner<'_> {
                     v,
                     k,
                     guarded: true,
+                    site,
                 },
             )
         })
@@ -398,6 +518,7 @@ impl Owner<'_> {
                 v,
                 k,
                 guarded: true,
+                ..
             }) => {
                 let mut holds = vec![(v, Form::InRange(ranges.clone()))];
                 holds.extend(k.map(|k| (k, Form::Offset(ranges))));
@@ -902,7 +1023,10 @@ impl<'ast> Visit<'ast> for Owner<'_> {
                     && p.subpat.is_none()
                     && init.diverge.is_none() =>
             {
-                self.meaning(&init.expr).map(|m| (p.ident.to_string(), m))
+                let at = l as *const syn::Local as usize;
+                self.meaning(&init.expr)
+                    .and_then(|m| bind_sample_site(m, &p.ident, at))
+                    .map(|m| (p.ident.to_string(), m))
             }
             _ => None,
         };
@@ -932,6 +1056,14 @@ impl<'ast> Visit<'ast> for Owner<'_> {
             if let syn::Stmt::Expr(e, _) = st {
                 if self.closure_depth == 0 {
                     if let Some((s, m)) = self.guard(e) {
+                        if let Meaning::Sample {
+                            site: Some(site), ..
+                        } = &m
+                        {
+                            if !self.guarded_sites.contains(site) {
+                                self.guarded_sites.push(site.clone());
+                            }
+                        }
                         self.lookups
                             .last_mut()
                             .expect("this block's scope")
@@ -974,6 +1106,7 @@ impl<'ast> Visit<'ast> for Owner<'_> {
                     v,
                     k: None,
                     guarded: true,
+                    site: None,
                 },
             );
         }
@@ -1068,7 +1201,7 @@ mod tests {
     fn check(src: &str) -> Result<(), String> {
         let sig = parse_kernel(KernelOptions::default(), syn::parse_str(src).unwrap()).unwrap();
         let env = BodyEnv::for_kernel(&sig);
-        check_block(&env, &sig.body).map_err(|e| {
+        check_block(&env, &sig.body).map(|_| ()).map_err(|e| {
             e.into_iter()
                 .map(|e| e.to_string())
                 .collect::<Vec<_>>()
@@ -1086,6 +1219,40 @@ mod tests {
         check(&format!(
             "fn k(team: &TeamMember, out: ViewMut<f64, 2>, o1: ViewMut<f64>, r: View<f64>) {{ {body} }}"
         ))
+    }
+
+    /// The body of kernel `src` after [`harden`], as text without whitespace.
+    fn hardened(src: &str) -> String {
+        let mut sig = parse_kernel(KernelOptions::default(), syn::parse_str(src).unwrap()).unwrap();
+        let env = BodyEnv::for_kernel(&sig);
+        let sites = check_block(&env, &sig.body).unwrap();
+        harden(&mut sig.body, &sites);
+        let text = sig.body.to_token_stream().to_string();
+        text.chars().filter(|c| !c.is_whitespace()).collect()
+    }
+
+    #[test]
+    fn guarded_samples_also_return_when_the_sum_wraps() {
+        let md = |b: &str| {
+            format!("fn k((d, v, k): (usize, usize, usize), iv: DisjointRanges<u32>, rows: InjectiveView<i32>, out: ViewMut<f64, 2>) {{ {b} }}")
+        };
+        let body = hardened(&md("let s = iv[(v, 0)] as usize + k; if s > iv[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0;"));
+        assert!(
+            body.contains("lets=iv[(v,0)]asusize+k;ifs<k{return;}ifs>iv[(v,1)]"),
+            "{body}"
+        );
+        // In a nested block, with the offset on the left, once per sample.
+        let body = hardened(&md("if d < 4 { let f = iv[(v, 0)] as usize; let s = k + f; if s > iv[(v, 1)] as usize { return; } if s > iv[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0; }"));
+        assert_eq!(body.matches("ifs<k{return;}").count(), 1, "{body}");
+        assert!(body.contains("lets=k+f;ifs<k{return;}"), "{body}");
+        // An unguarded sample (its write is the author's, in `unsafe`) gets nothing.
+        let body = hardened(&md(
+            "let s = iv[(v, 0)] as usize + k; unsafe { out[(rows[d] as usize, s)] = 1.0; }",
+        ));
+        assert!(!body.contains("return"), "{body}");
+        // A sample named like a name in its offset would read itself in the guard: not a sample.
+        let err = check(&md("let q = k / 2; let q = iv[(v, 0)] as usize + q; if q > iv[(v, 1)] as usize { return; } out[(rows[d] as usize, q)] = 1.0;")).unwrap_err();
+        assert!(err.contains("does not contain"), "{err}");
     }
 
     fn err(r: Result<(), String>, msg: &str) {
