@@ -27,17 +27,20 @@ struct Args {
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        backend: selected_backend().map_err(|e| e.to_string())?,
+        backend: String::new(),
         n: 1 << 25,
         dtype: "f64".into(),
         reps: 100,
         json: false,
     };
+    // The default backend is looked up only when `--backend` is absent: a broken
+    // ROKKOS_BACKEND must not refuse an explicit `--backend` or `--help`.
+    let mut backend = None;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         match flag.as_str() {
-            "--backend" => a.backend = value("--backend")?,
+            "--backend" => backend = Some(value("--backend")?),
             "--n" => a.n = value("--n")?.parse().map_err(|e| format!("--n: {e}"))?,
             "--dtype" => a.dtype = value("--dtype")?,
             "--reps" => a.reps = value("--reps")?.parse().map_err(|e| format!("--reps: {e}"))?,
@@ -48,6 +51,10 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument `{other}` (try --help)")),
         }
     }
+    a.backend = match backend {
+        Some(b) => b,
+        None => selected_backend().map_err(|e| e.to_string())?,
+    };
     if a.n == 0 || a.reps == 0 {
         return Err("--n and --reps must be positive".into());
     }
