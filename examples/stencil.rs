@@ -262,6 +262,22 @@ fn best_median(secs: &[f64]) -> (f64, f64) {
     (s[0], s[s.len() / 2])
 }
 
+/// `println!` that ends the process quietly once stdout is closed (`| head`): the reader has
+/// what it wanted, and `println!` would panic on the broken pipe (the plain loops run between
+/// two lines, so the reader is often gone before the second).
+macro_rules! say {
+    ($($fmt:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($fmt)*) {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("stencil: writing to stdout: {e}");
+                std::process::exit(1);
+            }
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn report(args: &Args, kernel: &str, backend: &str, threads: usize, n: usize, run: &Run) {
     let (best, median) = best_median(&run.secs);
     let rank = if kernel == "jacobi2d" { 2 } else { 3 };
@@ -278,9 +294,9 @@ fn report(args: &Args, kernel: &str, backend: &str, threads: usize, n: usize, ru
             "n": n, "sweeps": args.sweeps, "best_s": best, "median_s": median, "metric": "GB/s",
             "value": gbs, "checksum": mid,
         });
-        println!("{line}");
+        say!("{line}");
     } else {
-        println!(
+        say!(
             "{kernel:<9} {backend:<12} threads {threads:<3} n={n:<6} best {best:.6} s ({gbs:.1} GB/s) median {median:.6} s checksum {mid:.12}"
         );
     }
