@@ -78,18 +78,23 @@ pub(crate) struct Args {
     pub(crate) json: bool,
 }
 
+const USAGE: &str = "usage: cg [--backend serial|rayon|wgpu|cuda] [--n N] [--iters K] [--json]";
+
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        backend: selected_backend().map_err(|e| e.to_string())?,
+        backend: String::new(),
         n: 128,
         iters: 400,
         json: false,
     };
+    // The default backend is looked up only when `--backend` is absent: a broken
+    // ROKKOS_BACKEND must not refuse an explicit `--backend` or `--help`.
+    let mut backend = None;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match flag.as_str() {
-            "--backend" => a.backend = value("--backend")?,
+            "--backend" => backend = Some(value("--backend")?),
             "--n" => a.n = value("--n")?.parse().map_err(|e| format!("--n: {e}"))?,
             "--iters" => {
                 a.iters = value("--iters")?
@@ -97,13 +102,14 @@ fn parse_args() -> Result<Args, String> {
                     .map_err(|e| format!("--iters: {e}"))?
             }
             "--json" => a.json = true,
-            other => {
-                return Err(format!(
-                    "unknown argument `{other}` (see the file's header)"
-                ))
-            }
+            "--help" | "-h" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument `{other}` (try --help)")),
         }
     }
+    a.backend = match backend {
+        Some(b) => b,
+        None => selected_backend().map_err(|e| e.to_string())?,
+    };
     if a.n < 2 || a.iters == 0 {
         return Err("--n must be at least 2 and --iters positive".into());
     }
@@ -213,8 +219,9 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
         Err(e) => {
+            // Usage errors exit with 2, as in the other examples.
             eprintln!("cg: {e}");
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
         }
     };
     let s = match run_on(&args.backend, Cg(&args)).and_then(|r| r) {

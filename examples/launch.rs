@@ -55,19 +55,22 @@ const USAGE: &str = "usage: launch [--backend serial|rayon|wgpu|cuda] [--n N (re
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        backend: selected_backend().map_err(|e| e.to_string())?,
+        backend: String::new(),
         sizes: Vec::new(),
         reps: 20000,
         rounds: 5,
         plain: true,
         json: false,
     };
+    // The default backend is looked up only when `--backend` is absent: a broken
+    // ROKKOS_BACKEND must not refuse an explicit `--backend` or `--help`.
+    let mut backend = None;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         let number = |name: &str, v: String| v.parse().map_err(|e| format!("{name}: {e}"));
         match flag.as_str() {
-            "--backend" => a.backend = value("--backend")?,
+            "--backend" => backend = Some(value("--backend")?),
             "--n" => a.sizes.push(number("--n", value("--n")?)?),
             "--reps" => a.reps = number("--reps", value("--reps")?)?,
             "--rounds" => a.rounds = number("--rounds", value("--rounds")?)?,
@@ -77,6 +80,10 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument `{other}` (try --help)")),
         }
     }
+    a.backend = match backend {
+        Some(b) => b,
+        None => selected_backend().map_err(|e| e.to_string())?,
+    };
     if a.sizes.is_empty() {
         a.sizes = vec![1000, 100000];
     }

@@ -13,25 +13,85 @@ mod kernels;
 
 use rokkos::prelude::*;
 use std::hint::black_box;
+use std::process::ExitCode;
 use std::time::Instant;
 
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|p| args.get(p + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+const USAGE: &str = "usage: native_vs_plain [--n N] [--rounds R] [--json]";
+
+/// What to run.
+struct Args {
+    n: usize,
+    rounds: usize,
+    json: bool,
 }
 
-fn main() -> rokkos::Result<()> {
-    let n = arg("--n", 1 << 25);
-    let rounds = arg("--rounds", 30).max(1);
-    let json = std::env::args().any(|a| a == "--json");
-    let (mut pa, pb, pc) = black_box((vec![0.1f64; n], vec![0.2f64; n], vec![0.0f64; n]));
-    let a = View::<f64>::from_vec("a", [n], black_box(vec![0.1; n]))?;
-    let b = View::<f64>::from_vec("b", [n], black_box(vec![0.2; n]))?;
-    let c = View::<f64>::from_vec("c", [n], black_box(vec![0.0; n]))?;
+/// Parses the command line (without the program name); `Err` names the flag at fault, or is the
+/// usage for `--help`.
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut a = Args {
+        n: 1 << 25,
+        rounds: 30,
+        json: false,
+    };
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        // Zero elements has no bandwidth and zero rounds no best time.
+        let positive = |name: &str, v: String| match v.parse::<usize>() {
+            Ok(0) => Err(format!("{name} must be positive, not 0")),
+            Ok(k) => Ok(k),
+            Err(e) => Err(format!("{name}: {e} (`{v}`)")),
+        };
+        match flag.as_str() {
+            "--n" => a.n = positive("--n", value("--n")?)?,
+            "--rounds" => a.rounds = positive("--rounds", value("--rounds")?)?,
+            "--json" => a.json = true,
+            "--help" | "-h" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument `{other}` (try --help)")),
+        }
+    }
+    Ok(a)
+}
+
+/// `n` copies of `x`, `Err(OutOfMemory)` rather than an abort when they do not fit (`vec!`
+/// aborts the process on a failed allocation).
+fn filled(label: &str, n: usize, x: f64) -> rokkos::Result<Vec<f64>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| rokkos::Error::OutOfMemory {
+            label: label.into(),
+            bytes: n.saturating_mul(std::mem::size_of::<f64>()),
+        })?;
+    v.resize(n, x);
+    Ok(v)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("native_vs_plain: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args) -> rokkos::Result<()> {
+    let Args { n, rounds, json } = *args;
+    let a = View::<f64>::from_vec("a", [n], black_box(filled("a", n, 0.1)?))?;
+    let b = View::<f64>::from_vec("b", [n], black_box(filled("b", n, 0.2)?))?;
+    let c = View::<f64>::from_vec("c", [n], black_box(filled("c", n, 0.0)?))?;
+    let (mut pa, pb, pc) = black_box((
+        filled("plain a", n, 0.1)?,
+        filled("plain b", n, 0.2)?,
+        filled("plain c", n, 0.0)?,
+    ));
     let mut best = [f64::INFINITY; 3];
     for round in 0..rounds {
         for k in 0..3 {
@@ -78,4 +138,35 @@ fn main() -> rokkos::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Args, String> {
+        parse_args(line.split_whitespace().map(String::from))
+    }
+
+    #[test]
+    fn bad_command_lines_name_the_flag() {
+        for (line, names) in [
+            ("--n abc --frob", "--n"),
+            ("--frob", "`--frob`"),
+            ("--n", "--n needs a value"),
+            ("--rounds 0", "--rounds"),
+            ("--n 0", "--n"),
+        ] {
+            match parse(line) {
+                Err(e) => assert!(e.contains(names), "`{line}`: {e}"),
+                Ok(_) => panic!("`{line}` accepted"),
+            }
+        }
+    }
+
+    #[test]
+    fn good_command_line() {
+        let a = parse("--n 10 --json --rounds 2").unwrap();
+        assert_eq!((a.n, a.rounds, a.json), (10, 2, true));
+    }
 }

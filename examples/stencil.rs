@@ -51,7 +51,7 @@ const USAGE: &str = "usage: stencil [--backend serial|rayon|wgpu|cuda] [--kernel
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        backend: selected_backend().map_err(|e| e.to_string())?,
+        backend: String::new(),
         kernels: vec!["jacobi2d", "jacobi3d"],
         n: 4096,
         n3: 256,
@@ -59,12 +59,15 @@ fn parse_args() -> Result<Args, String> {
         plain: true,
         json: false,
     };
+    // The default backend is looked up only when `--backend` is absent: a broken
+    // ROKKOS_BACKEND must not refuse an explicit `--backend` or `--help`.
+    let mut backend = None;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         let number = |name: &str, v: String| v.parse().map_err(|e| format!("{name}: {e}"));
         match flag.as_str() {
-            "--backend" => a.backend = value("--backend")?,
+            "--backend" => backend = Some(value("--backend")?),
             "--kernel" => {
                 a.kernels = match value("--kernel")?.as_str() {
                     "2d" => vec!["jacobi2d"],
@@ -82,6 +85,10 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument `{other}` (try --help)")),
         }
     }
+    a.backend = match backend {
+        Some(b) => b,
+        None => selected_backend().map_err(|e| e.to_string())?,
+    };
     if a.n < 3 || a.n3 < 3 || a.sweeps == 0 {
         return Err("--n and --n3 must be at least 3, --sweeps positive".into());
     }
@@ -255,6 +262,22 @@ fn best_median(secs: &[f64]) -> (f64, f64) {
     (s[0], s[s.len() / 2])
 }
 
+/// `println!` that ends the process quietly once stdout is closed (`| head`): the reader has
+/// what it wanted, and `println!` would panic on the broken pipe (the plain loops run between
+/// two lines, so the reader is often gone before the second).
+macro_rules! say {
+    ($($fmt:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($fmt)*) {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("stencil: writing to stdout: {e}");
+                std::process::exit(1);
+            }
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn report(args: &Args, kernel: &str, backend: &str, threads: usize, n: usize, run: &Run) {
     let (best, median) = best_median(&run.secs);
     let rank = if kernel == "jacobi2d" { 2 } else { 3 };
@@ -271,9 +294,9 @@ fn report(args: &Args, kernel: &str, backend: &str, threads: usize, n: usize, ru
             "n": n, "sweeps": args.sweeps, "best_s": best, "median_s": median, "metric": "GB/s",
             "value": gbs, "checksum": mid,
         });
-        println!("{line}");
+        say!("{line}");
     } else {
-        println!(
+        say!(
             "{kernel:<9} {backend:<12} threads {threads:<3} n={n:<6} best {best:.6} s ({gbs:.1} GB/s) median {median:.6} s checksum {mid:.12}"
         );
     }

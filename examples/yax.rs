@@ -74,19 +74,22 @@ const USAGE: &str = "usage: yax [--backend serial|rayon|wgpu|cuda] [--rows N] [-
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        backend: selected_backend().map_err(|e| e.to_string())?,
+        backend: String::new(),
         rows: 1 << 14,
         cols: 1 << 14,
         vector: 32,
         reps: 20,
         json: false,
     };
+    // The default backend is looked up only when `--backend` is absent: a broken
+    // ROKKOS_BACKEND must not refuse an explicit `--backend` or `--help`.
+    let mut backend = None;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         let number = |name: &str, v: String| v.parse().map_err(|e| format!("{name}: {e}"));
         match flag.as_str() {
-            "--backend" => a.backend = value("--backend")?,
+            "--backend" => backend = Some(value("--backend")?),
             "--rows" => a.rows = number("--rows", value("--rows")?)?,
             "--cols" => a.cols = number("--cols", value("--cols")?)?,
             "--vector" => a.vector = number("--vector", value("--vector")?)?,
@@ -96,6 +99,10 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument `{other}` (try --help)")),
         }
     }
+    a.backend = match backend {
+        Some(b) => b,
+        None => selected_backend().map_err(|e| e.to_string())?,
+    };
     if a.rows == 0 || a.cols == 0 || a.reps == 0 || a.vector == 0 {
         return Err("--rows, --cols, --vector and --reps must be positive".into());
     }

@@ -27,17 +27,20 @@ struct Args {
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        backend: selected_backend().map_err(|e| e.to_string())?,
+        backend: String::new(),
         n: 1 << 25,
         dtype: "f64".into(),
         reps: 100,
         json: false,
     };
+    // The default backend is looked up only when `--backend` is absent: a broken
+    // ROKKOS_BACKEND must not refuse an explicit `--backend` or `--help`.
+    let mut backend = None;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         match flag.as_str() {
-            "--backend" => a.backend = value("--backend")?,
+            "--backend" => backend = Some(value("--backend")?),
             "--n" => a.n = value("--n")?.parse().map_err(|e| format!("--n: {e}"))?,
             "--dtype" => a.dtype = value("--dtype")?,
             "--reps" => a.reps = value("--reps")?.parse().map_err(|e| format!("--reps: {e}"))?,
@@ -48,6 +51,10 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument `{other}` (try --help)")),
         }
     }
+    a.backend = match backend {
+        Some(b) => b,
+        None => selected_backend().map_err(|e| e.to_string())?,
+    };
     if a.n == 0 || a.reps == 0 {
         return Err("--n and --reps must be positive".into());
     }
@@ -351,6 +358,21 @@ fn stats(v: &[f64]) -> (f64, f64, f64, f64) {
     (s[0], s[s.len() / 2], s[s.len() - 1], mean)
 }
 
+/// `println!` that ends the process quietly once stdout is closed (`| head`): the reader has
+/// what it wanted, and `println!` would panic on the broken pipe.
+macro_rules! say {
+    ($($fmt:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($fmt)*) {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("babelstream: writing to stdout: {e}");
+                std::process::exit(1);
+            }
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
@@ -368,13 +390,20 @@ fn main() -> ExitCode {
     };
     let elem = if args.dtype == "f32" { 4 } else { 8 };
     if !args.json {
-        println!(
+        say!(
             "rokkos BabelStream: backend {backend}, {} elements of {}, {} repetitions",
-            args.n, args.dtype, args.reps
+            args.n,
+            args.dtype,
+            args.reps
         );
-        println!(
+        say!(
             "{:<10}{:>14}{:>12}{:>12}{:>12}{:>12}",
-            "Function", "GB/s (best)", "Min (s)", "Median (s)", "Max (s)", "Mean (s)"
+            "Function",
+            "GB/s (best)",
+            "Min (s)",
+            "Median (s)",
+            "Max (s)",
+            "Mean (s)"
         );
     }
     for k in 0..6 {
@@ -386,11 +415,16 @@ fn main() -> ExitCode {
                 "bench": "babelstream", "kernel": t.names[k], "backend": backend, "dtype": args.dtype,
                 "n": args.n, "reps": args.reps, "best_s": best, "median_s": median, "metric": "GB/s", "value": gbs,
             });
-            println!("{line}");
+            say!("{line}");
         } else {
-            println!(
+            say!(
                 "{:<10}{:>14.1}{:>12.6}{:>12.6}{:>12.6}{:>12.6}",
-                t.names[k], gbs, best, median, max, mean
+                t.names[k],
+                gbs,
+                best,
+                median,
+                max,
+                mean
             );
         }
     }
@@ -419,20 +453,20 @@ fn main() -> ExitCode {
                 "n": args.n, "reps": args.reps, "batch": if kernel == "empty_async" { BATCH_EMPTY } else if kernel == "triad_batched" || kernel == "dot_batched" { BATCH } else { 1 },
                 "best_s": best, "median_s": median, "metric": metric, "value": value,
             });
-            println!("{line}");
+            say!("{line}");
         }
     } else {
-        println!(
+        say!(
             "triad, {BATCH} per fence: {:.1} GB/s (best), {:.6} s per triad",
             elem_bytes / tb / 1e9,
             tb
         );
-        println!(
+        say!(
             "dot into a View, {BATCH} per fence: {:.1} GB/s (best), {:.6} s per dot",
             dot_bytes / db / 1e9,
             db
         );
-        println!(
+        say!(
             "empty kernel: {:.2} us launch + fence (median {:.2}), {:.2} us per launch in batches of {BATCH_EMPTY} (median {:.2})",
             es * 1e6,
             es_median * 1e6,
@@ -443,7 +477,7 @@ fn main() -> ExitCode {
     match check {
         Ok(()) => {
             if !args.json {
-                println!("Validation passed");
+                say!("Validation passed");
             }
             ExitCode::SUCCESS
         }

@@ -25,10 +25,15 @@ fn main() -> ExitCode {
     let args = match args::parse(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(e) => {
+            // Usage errors exit with 2, as in the other examples.
             eprintln!("rokkos-toast: {e}");
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
         }
     };
+    if let Err(e) = bench::reserve_host_memory(&args) {
+        eprintln!("rokkos-toast: {e}");
+        return ExitCode::FAILURE;
+    }
     match rokkos::run_on(&args.backend, bench::Bench(&args)) {
         Ok(Ok(true)) => ExitCode::SUCCESS,
         Ok(Ok(false)) => {

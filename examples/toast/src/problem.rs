@@ -209,7 +209,8 @@ impl Problem {
     ///
     /// # Panics
     ///
-    /// When `nside` is not a power of two up to 2^29.
+    /// When `nside` is not a power of two up to 2^29, or `n_det` exceeds `i32::MAX` (the row
+    /// index type): a silent truncation would name the wrong rows.
     pub fn satellite(n_det: usize, n_samp: usize, n_view: usize, nside: i64) -> Problem {
         let mut rng = Rng::new(0x70A5_7BE7);
         let rate = 100.0;
@@ -239,7 +240,7 @@ impl Problem {
         let hp = Healpix::new(nside).expect("nside must be a power of two up to 2^29");
         let n_pix_submap = (12 * 16 * 16).min(hp.npix());
         let n_submap = (hp.npix() / n_pix_submap) as usize;
-        let rows: Vec<i32> = (0..n_det as i32).collect();
+        let rows: Vec<i32> = (0..i32::try_from(n_det).expect("n_det up to i32::MAX")).collect();
         let net = 50e-6;
         let weight = 1.0 / (net * net * rate);
         // One amplitude per interval and detector (the default step time outlasts the

@@ -13,6 +13,21 @@ use rokkos_toast::problem::Problem;
 use serde_json::json;
 use std::time::Instant;
 
+/// `println!` that ends the process quietly once stdout is closed (`| head`): the reader has
+/// what it wanted, and `println!` would panic on the broken pipe.
+macro_rules! say {
+    ($($fmt:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($fmt)*) {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("rokkos-toast: writing to stdout: {e}");
+                std::process::exit(1);
+            }
+            std::process::exit(0);
+        }
+    }};
+}
+
 /// Runs the benchmark on the space `run_on` hands it; `Ok(true)` when every result matched.
 pub struct Bench<'a>(pub &'a Args);
 
@@ -147,9 +162,9 @@ impl Report<'_> {
                 "nside": a.nside, "reps": a.reps, "best_s": best, "median_s": median,
                 "metric": "Msamples/s", "value": rate, "matches_reference": check.is_ok(),
             });
-            println!("{line}");
+            say!("{line}");
         } else {
-            println!(
+            say!(
                 "{kernel:<22} {design:<8} {:>10.3} {:>10.3} {rate:>12.1}   {}",
                 best * 1e3,
                 median * 1e3,
@@ -209,6 +224,27 @@ fn pipeline<E: ExecutionSpace>(space: &E, a: &Args, p: &Problem, r: &mut Report)
     Ok(())
 }
 
+/// `Err(message)` when the host cannot hold the run's buffers ([`args::host_bytes`]).
+///
+/// Asks the allocator for all of them at once, without touching the memory, and gives it back:
+/// the buffers themselves are `Vec`s whose failed allocation aborts the process, while on
+/// Linux's default overcommit this one request fails exactly when the total exceeds RAM and
+/// swap. (Under `vm.overcommit_memory = 1` it always succeeds, and a run too large for the
+/// machine meets the OOM killer instead.)
+pub fn reserve_host_memory(a: &Args) -> std::result::Result<(), String> {
+    let bytes = args::host_bytes(a.n_det, a.n_samp, a.nside).unwrap_or(usize::MAX);
+    Vec::<u8>::new().try_reserve_exact(bytes).map_err(|_| {
+        format!(
+            "out of memory: {} detectors x {} samples at nside {} need at least {:.1} GB of host \
+             memory (lower --n-det, --n-samp or --nside)",
+            a.n_det,
+            a.n_samp,
+            a.nside,
+            bytes as f64 / 1e9
+        )
+    })
+}
+
 fn run<E: ExecutionSpace>(space: &E, a: &Args) -> Result<bool> {
     let t0 = Instant::now();
     let p = Problem::satellite(a.n_det, a.n_samp, a.n_view, a.nside);
@@ -233,14 +269,18 @@ fn run<E: ExecutionSpace>(space: &E, a: &Args) -> Result<bool> {
         all_match: true,
     };
     if !a.json {
-        println!(
+        say!(
             "TOAST kernels on {}: {} detectors x {} samples, {} intervals ({} samples in them), nside {}; \
              setup and reference {:.1} s",
             space.name(), a.n_det, a.n_samp, p.intervals.len(), total, a.nside, t0.elapsed().as_secs_f64()
         );
-        println!(
+        say!(
             "{:<22} {:<8} {:>10} {:>10} {:>12}",
-            "kernel", "design", "best ms", "median ms", "Msamples/s"
+            "kernel",
+            "design",
+            "best ms",
+            "median ms",
+            "Msamples/s"
         );
     }
     let none = || Ok(());
@@ -373,12 +413,12 @@ fn run<E: ExecutionSpace>(space: &E, a: &Args) -> Result<bool> {
     drop(obs);
     pipeline(space, a, &p, &mut r)?;
     if a.json {
-        println!(
+        say!(
             "{}",
             json!({"bench": "toast", "backend": space.name(), "all_results_match_serial_reference": r.all_match})
         );
     } else if r.all_match {
-        println!("every result matched the serial reference");
+        say!("every result matched the serial reference");
     }
     Ok(r.all_match)
 }
