@@ -14,6 +14,10 @@
 //! serial, statically or through `Device`, and nothing else, for instruction counts
 //! (`valgrind --tool=callgrind`, difference between two `K` values).
 
+#[macro_use]
+#[path = "common/say.rs"]
+mod say;
+
 use rokkos::prelude::*;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -143,21 +147,6 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         }
     }
     Ok(a)
-}
-
-/// `println!` that ends the process quietly once stdout is closed (`| head`): the reader has
-/// what it wanted, and `println!` would panic on the broken pipe.
-macro_rules! say {
-    ($($fmt:tt)*) => {{
-        use std::io::Write as _;
-        if let Err(e) = writeln!(std::io::stdout(), $($fmt)*) {
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
-                eprintln!("dispatch_cost: writing to stdout: {e}");
-                std::process::exit(1);
-            }
-            std::process::exit(0);
-        }
-    }};
 }
 
 fn main() -> ExitCode {

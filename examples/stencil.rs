@@ -15,6 +15,10 @@
 //! rokkos grid after the last sweep must equal the plain loop's bit for bit (same arithmetic, same
 //! order); the checksum is the reference's (the sum of the middle column).
 
+#[macro_use]
+#[path = "common/say.rs"]
+mod say;
+
 use rayon::prelude::*;
 use rokkos::prelude::*;
 use rokkos::{run_on, selected_backend, SpaceVisitor};
@@ -260,22 +264,6 @@ fn best_median(secs: &[f64]) -> (f64, f64) {
     let mut s = secs.to_vec();
     s.sort_by(|a, b| a.total_cmp(b));
     (s[0], s[s.len() / 2])
-}
-
-/// `println!` that ends the process quietly once stdout is closed (`| head`): the reader has
-/// what it wanted, and `println!` would panic on the broken pipe (the plain loops run between
-/// two lines, so the reader is often gone before the second).
-macro_rules! say {
-    ($($fmt:tt)*) => {{
-        use std::io::Write as _;
-        if let Err(e) = writeln!(std::io::stdout(), $($fmt)*) {
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
-                eprintln!("stencil: writing to stdout: {e}");
-                std::process::exit(1);
-            }
-            std::process::exit(0);
-        }
-    }};
 }
 
 fn report(args: &Args, kernel: &str, backend: &str, threads: usize, n: usize, run: &Run) {

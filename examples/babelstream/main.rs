@@ -9,6 +9,10 @@
 //! Bandwidth counts bytes read plus written: copy and mul 2 words per element, add and triad 3,
 //! nstream 4, dot 2. With `--json` every kernel prints one JSON object per line.
 
+#[macro_use]
+#[path = "../common/say.rs"]
+mod say;
+
 mod kernels;
 
 use kernels::*;
@@ -356,21 +360,6 @@ fn stats(v: &[f64]) -> (f64, f64, f64, f64) {
     s.sort_by(|a, b| a.total_cmp(b));
     let mean = s.iter().sum::<f64>() / s.len() as f64;
     (s[0], s[s.len() / 2], s[s.len() - 1], mean)
-}
-
-/// `println!` that ends the process quietly once stdout is closed (`| head`): the reader has
-/// what it wanted, and `println!` would panic on the broken pipe.
-macro_rules! say {
-    ($($fmt:tt)*) => {{
-        use std::io::Write as _;
-        if let Err(e) = writeln!(std::io::stdout(), $($fmt)*) {
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
-                eprintln!("babelstream: writing to stdout: {e}");
-                std::process::exit(1);
-            }
-            std::process::exit(0);
-        }
-    }};
 }
 
 fn main() -> ExitCode {

@@ -10,6 +10,10 @@
 //!
 //! The test suite runs all nine on serial, rayon and wgpu (`tests/tour.rs`).
 
+#[macro_use]
+#[path = "../common/say.rs"]
+mod say;
+
 mod programs;
 
 use rokkos::Device;
@@ -58,21 +62,6 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
         }
     }
     Ok(a)
-}
-
-/// `println!` that ends the process quietly once stdout is closed (`| head`): the reader has
-/// what it wanted, and `println!` would panic on the broken pipe.
-macro_rules! say {
-    ($($fmt:tt)*) => {{
-        use std::io::Write as _;
-        if let Err(e) = writeln!(std::io::stdout(), $($fmt)*) {
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
-                eprintln!("tour: writing to stdout: {e}");
-                std::process::exit(1);
-            }
-            std::process::exit(0);
-        }
-    }};
 }
 
 fn main() -> ExitCode {
