@@ -73,7 +73,15 @@ impl Rayon {
     pub fn new() -> Self {
         Rayon { pool: None }
     }
-    /// A space with a pool of its own of `threads` workers.
+    /// A space with a pool of its own of `threads` workers; `0` means rayon's default, as for
+    /// rayon's `ThreadPoolBuilder::num_threads`: `RAYON_NUM_THREADS` when set, else the number of
+    /// logical CPUs.
+    ///
+    /// ```
+    /// use rokkos_core::ExecutionSpace;
+    /// let default = rokkos_rayon::Rayon::with_threads(0).unwrap();
+    /// assert!(default.concurrency() >= 1);
+    /// ```
     pub fn with_threads(threads: usize) -> Result<Self> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
