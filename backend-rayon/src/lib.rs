@@ -33,12 +33,13 @@ mod scan_range;
 
 use hot_team::{HotTeam, Slots};
 use rayon::prelude::*;
+use rokkos_core::host_iter::team_scratch_bytes;
 use rokkos_core::kernel::{
-    ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
+    ForKernel, Kernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
 use rokkos_core::{
     Error, ExecutionSpace, HostBackend, HostSpace, Launch, MDRangePolicy, RangePolicy, Reducer,
-    Result, TeamLimits, TeamPolicy,
+    Result, ScratchArena, ScratchPool, TeamLimits, TeamPolicy,
 };
 use std::sync::{Arc, OnceLock};
 
@@ -72,7 +73,15 @@ impl Rayon {
     pub fn new() -> Self {
         Rayon { pool: None }
     }
-    /// A space with a pool of its own of `threads` workers.
+    /// A space with a pool of its own of `threads` workers; `0` means rayon's default, as for
+    /// rayon's `ThreadPoolBuilder::num_threads`: `RAYON_NUM_THREADS` when set, else the number of
+    /// logical CPUs.
+    ///
+    /// ```
+    /// use rokkos_core::ExecutionSpace;
+    /// let default = rokkos_rayon::Rayon::with_threads(0).unwrap();
+    /// assert!(default.concurrency() >= 1);
+    /// ```
     pub fn with_threads(threads: usize) -> Result<Self> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -149,6 +158,44 @@ impl Rayon {
     }
 }
 
+impl Rayon {
+    /// The scratch arenas of a team launch cut into `chunks`: a pair for each task that can run at
+    /// once (one per worker; fewer when memory is short), made before any team runs, so that
+    /// scratch that does not fit in memory fails the launch whole with `Err(OutOfMemory)` naming
+    /// the kernel.
+    pub(crate) fn scratch_pool<K: Kernel>(
+        &self,
+        policy: &TeamPolicy<Rayon>,
+        chunks: usize,
+    ) -> Result<ScratchPool> {
+        let pairs = self.concurrency().min(chunks);
+        ScratchPool::new(K::NAME, team_scratch_bytes(policy), pairs)
+    }
+    /// [`Rayon::map_chunks`] for team chunks: `f(c, arenas)` with a pair of arenas from `pool`.
+    /// A chunk that finds every pair lent out (the pool is smaller than the worker count, or a
+    /// kernel's nested rayon work made its worker start another chunk of the same launch) runs
+    /// after the others, on the calling thread, once every pair is back: no arena is allocated
+    /// after the launch started.
+    pub(crate) fn map_team_chunks<V: Send>(
+        &self,
+        chunks: usize,
+        pool: &ScratchPool,
+        f: impl Fn(usize, &[ScratchArena; 2]) -> V + Sync + Send,
+    ) -> Vec<V> {
+        let first = self.map_chunks(chunks, |c| pool.with(|arenas| f(c, arenas)));
+        first
+            .into_iter()
+            .enumerate()
+            .map(|(c, v)| {
+                v.unwrap_or_else(|| {
+                    pool.with(|arenas| f(c, arenas))
+                        .expect("every pair is back in the pool once the chunks have joined")
+                })
+            })
+            .collect()
+    }
+}
+
 impl ExecutionSpace for Rayon {
     type Memory = HostSpace;
 
@@ -188,8 +235,7 @@ impl ExecutionSpace for Rayon {
     where
         K: ForKernel<TeamWork, Space = HostSpace> + KernelIr,
     {
-        for_team::run(self, launch);
-        Ok(())
+        for_team::run(self, launch)
     }
     fn reduce_range<K, Rd>(
         &self,
@@ -222,7 +268,7 @@ impl ExecutionSpace for Rayon {
         K: ReduceKernel<TeamWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(reduce_team::run(self, launch, reducer))
+        reduce_team::run(self, launch, reducer)
     }
     fn scan_range<K, Rd>(
         &self,
@@ -251,4 +297,27 @@ pub(crate) fn join_in_order<V, Rd: Reducer<V>>(reducer: &Rd, partials: Vec<V>) -
         reducer.join(&mut acc, p);
     }
     acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// With fewer pairs of arenas than chunks running at once, the chunks that find none free run
+    /// later: each chunk runs exactly once and the results stay in chunk order.
+    #[test]
+    fn team_chunks_without_a_free_pair_run_later_in_order() {
+        let space = Rayon::with_threads(4).unwrap();
+        let pool = ScratchPool::new("k", [8, 0], 1).unwrap();
+        let runs: Vec<AtomicUsize> = (0..16).map(|_| AtomicUsize::new(0)).collect();
+        let out = space.map_team_chunks(16, &pool, |c, _| {
+            runs[c].fetch_add(1, Ordering::Relaxed);
+            // Keeps the one pair lent while other chunks start.
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            c * 10
+        });
+        assert_eq!(out, (0..16).map(|c| c * 10).collect::<Vec<_>>());
+        assert!(runs.iter().all(|r| r.load(Ordering::Relaxed) == 1));
+    }
 }

@@ -1,36 +1,33 @@
 //! `parallel_reduce` over a `TeamPolicy`: one accumulator per league chunk, joined in order.
 
 use crate::{join_in_order, Rayon};
-use rokkos_core::host_iter::{chunk_bounds, chunk_count, team_scratch_bytes};
+use rokkos_core::host_iter::{chunk_bounds, chunk_count};
 use rokkos_core::kernel::{ReduceBody, ReduceKernel, TeamWork};
-use rokkos_core::{
-    ExecutionSpace, HostSpace, Launch, Reducer, ScratchArena, TeamMember, TeamPolicy,
-};
+use rokkos_core::{ExecutionSpace, HostSpace, Launch, Reducer, Result, TeamMember, TeamPolicy};
 
 pub(crate) fn run<K, Rd>(
     space: &Rayon,
     launch: Launch<'_, TeamPolicy<Rayon>, K>,
     reducer: &Rd,
-) -> K::Value
+) -> Result<K::Value>
 where
     K: ReduceKernel<TeamWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
     let body = launch.reduce_body();
     let policy = launch.policy();
-    let [b0, b1] = team_scratch_bytes(policy);
     let league = policy.league_size();
     let chunks = chunk_count(league, space.concurrency(), 1);
-    let partials = space.map_chunks(chunks, |c| {
-        let (s0, s1) = (ScratchArena::new(b0), ScratchArena::new(b1));
+    let pool = space.scratch_pool::<K>(policy, chunks)?;
+    let partials = space.map_team_chunks(chunks, &pool, |c, [s0, s1]| {
         let mut acc = reducer.init();
         for l in chunk_bounds(0, league, chunks, c) {
             // SAFETY: the member and its arenas live in this task only, one team at a time.
             let member =
-                unsafe { TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]) };
+                unsafe { TeamMember::new(K::NAME, l, league, policy.vector_len(), [s0, s1]) };
             body.call(&member, &mut acc);
         }
         acc
     });
-    join_in_order(reducer, partials)
+    Ok(join_in_order(reducer, partials))
 }

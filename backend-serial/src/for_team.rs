@@ -2,15 +2,15 @@
 
 use rokkos_core::host_iter::team_scratch_bytes;
 use rokkos_core::kernel::{ForBody, ForKernel, TeamWork};
-use rokkos_core::{HostSpace, Launch, ScratchArena, TeamMember, TeamPolicy};
+use rokkos_core::{HostSpace, Launch, Result, ScratchArena, TeamMember, TeamPolicy};
 
 pub(crate) fn run<K: ForKernel<TeamWork, Space = HostSpace>>(
     launch: Launch<'_, TeamPolicy<crate::Serial>, K>,
-) {
+) -> Result<()> {
     let body = launch.for_body();
     let policy = launch.policy();
-    let [b0, b1] = team_scratch_bytes(policy);
-    let (s0, s1) = (ScratchArena::new(b0), ScratchArena::new(b1));
+    // Before the first team: a launch whose scratch cannot be had runs nothing.
+    let [s0, s1] = ScratchArena::pair(K::NAME, team_scratch_bytes(policy))?;
     let league = policy.league_size();
     for l in 0..league {
         // SAFETY: the member and its arenas live in this task only, one team at a time.
@@ -18,4 +18,5 @@ pub(crate) fn run<K: ForKernel<TeamWork, Space = HostSpace>>(
             unsafe { TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]) };
         body.call(&member);
     }
+    Ok(())
 }

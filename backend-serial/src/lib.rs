@@ -68,8 +68,7 @@ impl ExecutionSpace for Serial {
     where
         K: ForKernel<TeamWork, Space = HostSpace> + KernelIr,
     {
-        for_team::run(launch);
-        Ok(())
+        for_team::run(launch)
     }
     fn reduce_range<K, Rd>(
         &self,
@@ -102,7 +101,7 @@ impl ExecutionSpace for Serial {
         K: ReduceKernel<TeamWork, Space = HostSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        Ok(reduce_team::run(launch, reducer))
+        reduce_team::run(launch, reducer)
     }
     fn scan_range<K, Rd>(
         &self,

@@ -2,17 +2,20 @@
 
 use rokkos_core::host_iter::team_scratch_bytes;
 use rokkos_core::kernel::{ReduceBody, ReduceKernel, TeamWork};
-use rokkos_core::{HostSpace, Launch, Reducer, ScratchArena, TeamMember, TeamPolicy};
+use rokkos_core::{HostSpace, Launch, Reducer, Result, ScratchArena, TeamMember, TeamPolicy};
 
-pub(crate) fn run<K, Rd>(launch: Launch<'_, TeamPolicy<crate::Serial>, K>, reducer: &Rd) -> K::Value
+pub(crate) fn run<K, Rd>(
+    launch: Launch<'_, TeamPolicy<crate::Serial>, K>,
+    reducer: &Rd,
+) -> Result<K::Value>
 where
     K: ReduceKernel<TeamWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
     let body = launch.reduce_body();
     let policy = launch.policy();
-    let [b0, b1] = team_scratch_bytes(policy);
-    let (s0, s1) = (ScratchArena::new(b0), ScratchArena::new(b1));
+    // Before the first team: a launch whose scratch cannot be had runs nothing.
+    let [s0, s1] = ScratchArena::pair(K::NAME, team_scratch_bytes(policy))?;
     let league = policy.league_size();
     let mut acc = reducer.init();
     for l in 0..league {
@@ -21,5 +24,5 @@ where
             unsafe { TeamMember::new(K::NAME, l, league, policy.vector_len(), [&s0, &s1]) };
         body.call(&member, &mut acc);
     }
-    acc
+    Ok(acc)
 }

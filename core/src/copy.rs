@@ -16,7 +16,8 @@ use crate::layout::Layout;
 use crate::space::{ExecutionSpace, HostSpace, MemorySpace};
 use crate::view::View;
 use bytemuck::Pod;
-use std::any::Any;
+use std::any::{Any, TypeId};
+use std::ops::Range;
 
 /// Holds `v`'s allocation for `op` (exclusively when `write`), or `Err(Aliasing)` naming `op` when
 /// a host guard or a launch holds it in a way that forbids the access.
@@ -34,13 +35,49 @@ fn hold<'v, T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     })
 }
 
+/// `Err(OutOfMemory)` for `count` elements of `T` of host staging memory for View `label`.
+fn staging_oom<T>(label: &str, count: usize) -> Error {
+    Error::OutOfMemory {
+        label: label.to_string(),
+        bytes: count.saturating_mul(std::mem::size_of::<T>()),
+    }
+}
+
+/// `count` zeroed elements of host staging memory for View `label`: a copy through the host that
+/// cannot have its buffer fails like a View's allocation (`Err(OutOfMemory)`) instead of aborting
+/// the process. Zeroed memory comes from the allocator as untouched pages.
+fn staging<T: Pod>(label: &str, count: usize) -> Result<Vec<T>> {
+    bytemuck::allocation::try_zeroed_vec(count).map_err(|()| staging_oom::<T>(label, count))
+}
+
+/// True when `S` is `HostSpace`, whose host pointer is valid for the whole allocation (it is
+/// `HostAccessible`, an `unsafe` promise), where `host_ptr` of an arbitrary space is a safe method
+/// that may answer anything.
+fn is_host<S: MemorySpace>() -> bool {
+    TypeId::of::<S>() == TypeId::of::<HostSpace>()
+}
+
+/// The address of the slot at offset 0 of `v` (its element `[0; R]`) when `v` lives in
+/// `HostSpace`; offsets below `v.span()` from it lie inside the allocation.
+fn host_origin<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
+    v: &View<T, R, L, S>,
+) -> Option<*mut T> {
+    if !is_host::<S>() {
+        return None;
+    }
+    let base = S::host_ptr(v.buffer())?;
+    // SAFETY: every View keeps `offset + span` inside its allocation (`is_host`: `base` is valid
+    // for all of it).
+    Some(unsafe { (base.as_ptr() as *mut T).add(v.offset) })
+}
+
 /// The raw span of a View (all elements between its first and last), read into host memory. The
 /// caller holds `v`'s allocation (shared at least).
 fn read_span<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
     _held: &Hold<'_>,
 ) -> Result<Vec<T>> {
-    let mut buf = vec![T::zeroed(); v.span()];
+    let mut buf = staging::<T>(v.label(), v.span())?;
     let sz = std::mem::size_of::<T>();
     // SAFETY: the caller holds the allocation, so no `&mut` into it and no writer exists.
     unsafe {
@@ -53,9 +90,11 @@ fn read_span<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     Ok(buf)
 }
 
-/// Writes `data` over `v`'s raw span. The caller holds `v`'s allocation exclusively.
+/// Writes `data` over `v`'s raw span from element `at` of the span on. The caller holds `v`'s
+/// allocation exclusively.
 fn write_span<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
+    at: usize,
     data: &[T],
     _held: &Hold<'_>,
 ) -> Result<()> {
@@ -63,7 +102,7 @@ fn write_span<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     // SAFETY: the caller holds the allocation exclusively: no reference into it, no other access.
     unsafe {
         v.memory_space()
-            .write_bytes(v.buffer(), v.offset * sz, bytemuck::cast_slice(data))
+            .write_bytes(v.buffer(), (v.offset + at) * sz, bytemuck::cast_slice(data))
     }
 }
 
@@ -74,41 +113,34 @@ fn read_logical_held<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     held: &Hold<'_>,
 ) -> Result<Vec<T>> {
     let span = read_span(v, held)?;
-    let mut out = Vec::with_capacity(v.size());
+    let mut out = Vec::new();
+    out.try_reserve_exact(v.size())
+        .map_err(|_| staging_oom::<T>(v.label(), v.size()))?;
     let strides = v.strides;
     for_each_index(&v.extents, |idx| out.push(span[L::offset(idx, &strides)]));
     Ok(out)
 }
 
-/// All elements of `v` in row-major index order, copied to the host.
-pub(crate) fn read_logical<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
+/// Writes `value(n)` into the `n`-th element of `v` in row-major index order, through a host copy
+/// of its span (`v` held exclusively by the caller).
+fn write_logical_with<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
-) -> Result<Vec<T>> {
-    let held = hold(v, false, "deep_copy")?;
-    read_logical_held(v, &held)
-}
-
-/// Writes `data` (row-major index order, `v.size()` elements) into `v` (held exclusively by the
-/// caller).
-fn write_logical_held<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
-    v: &View<T, R, L, S>,
-    data: &[T],
     held: &Hold<'_>,
+    mut value: impl FnMut(usize) -> T,
 ) -> Result<()> {
-    debug_assert_eq!(data.len(), v.size());
     // Read first so that slots inside the span but outside the View keep their values.
     let mut span = if v.is_contiguous() {
-        vec![T::zeroed(); v.span()]
+        staging(v.label(), v.span())?
     } else {
         read_span(v, held)?
     };
     let strides = v.strides;
     let mut n = 0usize;
     for_each_index(&v.extents, |idx| {
-        span[L::offset(idx, &strides)] = data[n];
+        span[L::offset(idx, &strides)] = value(n);
         n += 1;
     });
-    write_span(v, &span, held)
+    write_span(v, 0, &span, held)
 }
 
 /// Copies `src` into `dst`: equal extents required (`Err(ShapeMismatch)` otherwise, nothing
@@ -132,16 +164,32 @@ where
     L2: Layout,
     S2: MemorySpace,
 {
+    copy_as("deep_copy", dst, src)
+}
+
+/// [`deep_copy`] on behalf of operation `op` (`deep_copy`, `resize`), which its errors name.
+fn copy_as<T, const R: usize, L1, S1, L2, S2>(
+    op: &str,
+    dst: &View<T, R, L1, S1>,
+    src: &View<T, R, L2, S2>,
+) -> Result<()>
+where
+    T: Pod,
+    L1: Layout,
+    S1: MemorySpace,
+    L2: Layout,
+    S2: MemorySpace,
+{
     if dst.extents != src.extents {
         return Err(Error::shape(format!(
-            "deep_copy from `{}` {} into `{}` {}",
+            "{op} from `{}` {} into `{}` {}",
             src.label(),
             fmt_index(&src.extents),
             dst.label(),
             fmt_index(&dst.extents)
         )));
     }
-    let dst_hold = hold(dst, true, "deep_copy")?;
+    let dst_hold = hold(dst, true, op)?;
     // One allocation (a View into a part of itself) is held once, exclusively; the copy goes
     // through host memory or `ptr::copy`, both of which tolerate the overlap.
     let src_hold = if std::ptr::eq(
@@ -150,7 +198,7 @@ where
     ) {
         None
     } else {
-        Some(hold(src, false, "deep_copy")?)
+        Some(hold(src, false, op)?)
     };
     if dst.size() == 0 {
         return Ok(());
@@ -162,6 +210,9 @@ where
             dst.size() * std::mem::size_of::<T>(),
         )
     });
+    if let Some(r) = copy_host_to_host(dst, src, src_hold.is_some()) {
+        return r;
+    }
     // `dst_hold` covers both Views when they share the allocation.
     let src_held = src_hold.as_ref().unwrap_or(&dst_hold);
     if dst.is_contiguous() && src.is_contiguous() && dst.strides == src.strides {
@@ -172,10 +223,46 @@ where
             return r;
         }
         let data = read_span(src, src_held)?;
-        return write_span(dst, &data, &dst_hold);
+        return write_span(dst, 0, &data, &dst_hold);
     }
     let data = read_logical_held(src, src_held)?;
-    write_logical_held(dst, &data, &dst_hold)
+    write_logical_with(dst, &dst_hold, |n| data[n])
+}
+
+/// Two Views in `HostSpace`: copied in place, with no staging buffer: one `ptr::copy` when both
+/// are contiguous with the same strides (it tolerates the overlap of a View and a part of
+/// itself), element by element when they are in `distinct` allocations. `None` otherwise. Only
+/// called by `copy_as`, which holds `dst` exclusively and `src` shared (or both through one
+/// exclusive hold).
+fn copy_host_to_host<T, const R: usize, L1, S1, L2, S2>(
+    dst: &View<T, R, L1, S1>,
+    src: &View<T, R, L2, S2>,
+    distinct: bool,
+) -> Option<Result<()>>
+where
+    T: Pod,
+    L1: Layout,
+    S1: MemorySpace,
+    L2: Layout,
+    S2: MemorySpace,
+{
+    let (d, s) = (host_origin(dst)?, host_origin(src)?);
+    if dst.is_contiguous() && src.is_contiguous() && dst.strides == src.strides {
+        // SAFETY: both spans (equal: same extents and strides) lie inside their allocations,
+        // which the holds keep from every other access and reference.
+        unsafe { std::ptr::copy(s, d, dst.span()) };
+        return Some(Ok(()));
+    }
+    if !distinct {
+        return None;
+    }
+    let (ds, ss) = (dst.strides, src.strides);
+    for_each_index(&dst.extents, |idx| {
+        // SAFETY: an index inside the extents has an offset below the span, inside the
+        // allocation; the two allocations are distinct and held as above.
+        unsafe { *d.add(L1::offset(idx, &ds)) = *s.add(L2::offset(idx, &ss)) }
+    });
+    Some(Ok(()))
 }
 
 /// Two contiguous Views of one memory space, in different allocations: the space's own copy
@@ -191,7 +278,7 @@ where
     L2: Layout,
     S2: MemorySpace,
 {
-    if std::any::TypeId::of::<S1>() != std::any::TypeId::of::<S2>() {
+    if TypeId::of::<S1>() != TypeId::of::<S2>() {
         return None;
     }
     let src_buf = (src.buffer() as &dyn std::any::Any).downcast_ref::<S1::Buffer>()?;
@@ -199,7 +286,7 @@ where
         return None;
     }
     let sz = std::mem::size_of::<T>();
-    // SAFETY: only called by `deep_copy`, which holds `dst` exclusively and `src` shared (two
+    // SAFETY: only called by `copy_as`, which holds `dst` exclusively and `src` shared (two
     // distinct allocations: checked above).
     unsafe {
         dst.memory_space().copy_bytes(
@@ -214,7 +301,7 @@ where
 
 /// Two contiguous Views of which exactly one is in host memory: the other space reads into, or
 /// writes from, the host View's own memory, with no staging copy (a pinned mirror is then copied
-/// at full bus speed). `None` when both or neither are host memory. Only called by `deep_copy`,
+/// at full bus speed). `None` when both or neither are host memory. Only called by `copy_as`,
 /// which holds `dst` exclusively and `src` shared.
 fn copy_with_host<T, const R: usize, L1, S1, L2, S2>(
     dst: &View<T, R, L1, S1>,
@@ -227,26 +314,19 @@ where
     L2: Layout,
     S2: MemorySpace,
 {
-    // `HostSpace` only: its host pointer is valid for the whole allocation (it is
-    // `HostAccessible`, an `unsafe` promise), where `host_ptr` of an arbitrary space is a safe
-    // method that may answer anything.
-    let host = |id: std::any::TypeId| id == std::any::TypeId::of::<HostSpace>();
-    let (dst_host, src_host) = (
-        host(std::any::TypeId::of::<S1>()),
-        host(std::any::TypeId::of::<S2>()),
-    );
+    let (dst_host, src_host) = (is_host::<S1>(), is_host::<S2>());
     let sz = std::mem::size_of::<T>();
     let len = dst.span() * sz;
     match (dst_host, src_host) {
         (true, false) => {
             let d = S1::host_ptr(dst.buffer())?;
             // SAFETY: `d` is the host address of `dst`'s allocation (HostSpace), which holds its
-            // span from element `offset`; `deep_copy` holds `dst` exclusively, so no reference into
+            // span from element `offset`; `copy_as` holds `dst` exclusively, so no reference into
             // these bytes exists and nothing else reads or writes them meanwhile; `src` lives in
             // another memory space, so the two cannot overlap.
             let bytes =
                 unsafe { std::slice::from_raw_parts_mut(d.as_ptr().add(dst.offset * sz), len) };
-            // SAFETY: `deep_copy` holds `src` (shared): no `&mut` into it and no writer.
+            // SAFETY: `copy_as` holds `src` (shared): no `&mut` into it and no writer.
             Some(unsafe {
                 src.memory_space()
                     .read_bytes(src.buffer(), src.offset * sz, bytes)
@@ -254,10 +334,10 @@ where
         }
         (false, true) => {
             let s = S2::host_ptr(src.buffer())?;
-            // SAFETY: as above, for reading `src`'s span, which `deep_copy` holds shared (no
+            // SAFETY: as above, for reading `src`'s span, which `copy_as` holds shared (no
             // `&mut` into it, no writer).
             let bytes = unsafe { std::slice::from_raw_parts(s.as_ptr().add(src.offset * sz), len) };
-            // SAFETY: `deep_copy` holds `dst` exclusively.
+            // SAFETY: `copy_as` holds `dst` exclusively.
             Some(unsafe {
                 dst.memory_space()
                     .write_bytes(dst.buffer(), dst.offset * sz, bytes)
@@ -267,16 +347,69 @@ where
     }
 }
 
-/// Sets every element of `dst` to `value` (Kokkos' `deep_copy(view, scalar)`).
+/// The most bytes [`fill`] stages at once for a View that host code cannot write in place.
+const FILL_BLOCK_BYTES: usize = 1 << 20;
+
+/// Sets every element of `dst` to `value` (Kokkos' `deep_copy(view, scalar)`). A `HostSpace` View
+/// is written in place; other spaces get the value through a host block of at most 1 MiB (or, for
+/// a View with gaps in its span, a host copy of the span, so that the gaps keep their bytes).
 pub fn fill<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     dst: &View<T, R, L, S>,
     value: T,
 ) -> Result<()> {
     let held = hold(dst, true, "fill")?;
-    if dst.is_contiguous() {
-        return write_span(dst, &vec![value; dst.size()], &held);
+    if dst.size() == 0 {
+        return Ok(());
     }
-    write_logical_held(dst, &vec![value; dst.size()], &held)
+    if let Some(origin) = host_origin(dst) {
+        fill_in_place(dst, origin, value);
+        return Ok(());
+    }
+    if dst.is_contiguous() {
+        return fill_by_blocks(dst, value, &held);
+    }
+    write_logical_with(dst, &held, |_| value)
+}
+
+/// Sets every element of `dst`, a `HostSpace` View whose slot 0 is at `origin`
+/// ([`host_origin`]). The caller holds `dst` exclusively.
+fn fill_in_place<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
+    dst: &View<T, R, L, S>,
+    origin: *mut T,
+    value: T,
+) {
+    if dst.is_contiguous() {
+        // SAFETY: a contiguous View's elements are the `size` slots from `origin`, inside the
+        // allocation; the caller's exclusive hold keeps every other access and reference away.
+        unsafe { std::slice::from_raw_parts_mut(origin, dst.size()) }.fill(value);
+        return;
+    }
+    let strides = dst.strides;
+    for_each_index(&dst.extents, |idx| {
+        // SAFETY: an index inside the extents has an offset below the span, inside the
+        // allocation; held exclusively as above.
+        unsafe { *origin.add(L::offset(idx, &strides)) = value }
+    });
+}
+
+/// Writes `value` over the span of `dst`, a contiguous View (every slot of its span is an
+/// element), one block of host memory at a time. The caller holds `dst` exclusively.
+fn fill_by_blocks<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
+    dst: &View<T, R, L, S>,
+    value: T,
+    held: &Hold<'_>,
+) -> Result<()> {
+    let span = dst.span();
+    let block_len = (FILL_BLOCK_BYTES / std::mem::size_of::<T>().max(1)).clamp(1, span);
+    let mut block = staging::<T>(dst.label(), block_len)?;
+    block.fill(value);
+    let mut at = 0;
+    while at < span {
+        let n = block_len.min(span - at);
+        write_span(dst, at, &block[..n], held)?;
+        at += n;
+    }
+    Ok(())
 }
 
 impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
@@ -287,23 +420,18 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
 
     /// Replaces this handle's allocation by one of `extents`, keeping the elements whose indices
     /// exist in both shapes (new ones are zero). Other handles keep the old allocation, as in Kokkos.
+    /// On `Err` (the new allocation or the copy failed, or a host guard or launch holds the View:
+    /// `Err(Aliasing)` naming `resize`) this View is left as it was.
     pub fn resize(&mut self, extents: [usize; R]) -> Result<()> {
-        let old = read_logical(self)?;
         let new = View::<T, R, L, S>::new_in(self.memory_space(), self.label(), extents)?;
-        let mut data = vec![T::zeroed(); new.size()];
-        let (oe, ne) = (self.extents, extents);
-        let row_major = |idx: &[usize; R], e: &[usize; R]| {
-            idx.iter().zip(e).fold(0usize, |acc, (&i, &n)| acc * n + i)
-        };
-        for_each_index(&ne, |idx| {
-            if (0..R).all(|k| idx[k] < oe[k]) {
-                data[row_major(idx, &ne)] = old[row_major(idx, &oe)];
-            }
-        });
-        if !data.is_empty() {
-            let held = hold(&new, true, "resize")?;
-            write_logical_held(&new, &data, &held)?;
-        }
+        // The box of indices both shapes have, copied between subviews: in place between host
+        // Views, through one host copy of the box otherwise (never of the whole of either View).
+        let common: [Range<usize>; R] = std::array::from_fn(|k| 0..self.extents[k].min(extents[k]));
+        let (to, from) = (
+            new.subview::<R>(common.clone())?,
+            self.subview::<R>(common)?,
+        );
+        copy_as("resize", &to, &from)?;
         *self = new;
         Ok(())
     }
@@ -431,9 +559,176 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::eval::EvalMemory;
+    use crate::layout::{LayoutLeft, LayoutRight, LayoutStride};
     use crate::profiling::{self, ProfilingHooks};
+    use crate::space::check_byte_range;
     use std::cell::{Cell, RefCell};
     use std::sync::Arc;
+
+    /// Device-like memory that stores nothing: its bytes read as zero and writes are only
+    /// measured. A View in it may be as large as `isize::MAX` bytes, which no host staging buffer
+    /// can be (no address space holds it), so the paths that stage a copy on the host fail for
+    /// certain, without using up the machine's memory.
+    #[derive(Clone, Debug, Default)]
+    struct Phantom;
+    struct PhantomBuffer(usize);
+
+    thread_local! {
+        /// Bytes of the largest `write_bytes`, and how many there were, on this thread.
+        static PHANTOM_WRITES: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    }
+
+    impl MemorySpace for Phantom {
+        const NAME: &'static str = "Phantom";
+        type Buffer = PhantomBuffer;
+        fn allocate(&self, _label: &str, bytes: usize, _align: usize) -> Result<PhantomBuffer> {
+            Ok(PhantomBuffer(bytes))
+        }
+        fn host_ptr(_buffer: &PhantomBuffer) -> Option<std::ptr::NonNull<u8>> {
+            None
+        }
+        unsafe fn read_bytes(
+            &self,
+            b: &PhantomBuffer,
+            offset: usize,
+            dst: &mut [u8],
+        ) -> Result<()> {
+            check_byte_range(b.0, offset, dst.len())?;
+            dst.fill(0);
+            Ok(())
+        }
+        unsafe fn write_bytes(&self, b: &PhantomBuffer, offset: usize, src: &[u8]) -> Result<()> {
+            check_byte_range(b.0, offset, src.len())?;
+            PHANTOM_WRITES.with(|w| {
+                let (largest, count) = w.get();
+                w.set((largest.max(src.len()), count + 1));
+            });
+            Ok(())
+        }
+    }
+
+    /// Elements of `u64` in the largest phantom View: `isize::MAX` bytes, less one element.
+    const HUGE: usize = isize::MAX as usize / 8 - 1;
+
+    fn expect_oom(r: Result<()>, label: &str) {
+        match r {
+            Err(Error::OutOfMemory { label: l, bytes }) => {
+                assert_eq!(l, label);
+                assert!(bytes > 1 << 60 && bytes < usize::MAX, "{bytes}");
+            }
+            other => panic!("expected OutOfMemory for `{label}`, got {other:?}"),
+        }
+    }
+
+    /// A copy whose host staging buffer cannot be had is `Err(OutOfMemory)` naming the View staged,
+    /// not an abort, and nothing is written.
+    #[test]
+    fn staging_failures_are_out_of_memory() {
+        PHANTOM_WRITES.with(|w| w.set((0, 0)));
+        let a = View::<u64, 1, LayoutRight, Phantom>::new_in(&Phantom, "a", [HUGE]).unwrap();
+        let b = View::<u64, 1, LayoutRight, Phantom>::new_in(&Phantom, "b", [HUGE]).unwrap();
+        expect_oom(deep_copy(&b, &a), "a");
+        // Different layouts: element by element, through the source's span.
+        let n = HUGE / 2;
+        let r = View::<u64, 2, LayoutRight, Phantom>::new_in(&Phantom, "r", [2, n]).unwrap();
+        let l = View::<u64, 2, LayoutLeft, Phantom>::new_in(&Phantom, "l", [2, n]).unwrap();
+        expect_oom(deep_copy(&l, &r), "r");
+        // A fill of a View with gaps keeps the gaps: it stages the span.
+        let gaps = View::<u64, 2, LayoutStride, Phantom>::new_strided_in(
+            &Phantom,
+            "gaps",
+            [2, n - 1],
+            [n, 1],
+        )
+        .unwrap();
+        expect_oom(gaps.fill(7), "gaps");
+        assert_eq!(PHANTOM_WRITES.with(Cell::get), (0, 0), "nothing written");
+    }
+
+    /// A resize whose copy fails leaves the View as it was: same allocation, same extents.
+    #[test]
+    fn a_failed_resize_changes_nothing() {
+        let mut v =
+            View::<u64, 1, LayoutRight, Phantom>::new_in(&Phantom, "v", [HUGE / 2]).unwrap();
+        let before = v.clone();
+        expect_oom(v.resize([HUGE / 2 + 1]), "v");
+        assert!(v.shares_allocation_with(&before));
+        assert_eq!(v.extents(), [HUGE / 2]);
+    }
+
+    /// A resize refused because a host guard holds the View names `resize`, not `deep_copy`, and
+    /// leaves the View as it was.
+    #[test]
+    fn a_blocked_resize_names_itself() {
+        let mut v = View::<f64, 2>::from_fn("v", [2, 3], |[i, j]| (10 * i + j) as f64).unwrap();
+        let other = v.clone();
+        let guard = other.host_mut();
+        match v.resize([3, 3]) {
+            Err(Error::Aliasing { kernel, .. }) => assert_eq!(kernel, "resize"),
+            r => panic!("expected Aliasing, got {r:?}"),
+        }
+        drop(guard);
+        assert!(v.shares_allocation_with(&other));
+        assert_eq!(v.extents(), [2, 3]);
+    }
+
+    /// Resizing keeps the common box and zeroes the rest, in host memory (in place) and in a
+    /// memory host code cannot index (through the host), for both contiguous layouts.
+    #[test]
+    fn resize_keeps_the_common_box() {
+        fn check<L: Layout, S: MemorySpace>(space: &S) {
+            let src =
+                View::<i64, 2>::from_fn("src", [3, 4], |[i, j]| (10 * i + j + 1) as i64).unwrap();
+            let mut v = View::<i64, 2, L, S>::new_in(space, "v", [3, 4]).unwrap();
+            deep_copy(&v, &src).unwrap();
+            v.resize([4, 2]).unwrap();
+            let out = View::<i64, 2>::new("out", [4, 2]).unwrap();
+            deep_copy(&out, &v).unwrap();
+            assert_eq!(out.to_vec(), vec![1, 2, 11, 12, 21, 22, 0, 0]);
+            v.resize([2, 3]).unwrap();
+            let out = View::<i64, 2>::new("out", [2, 3]).unwrap();
+            deep_copy(&out, &v).unwrap();
+            assert_eq!(out.to_vec(), vec![1, 2, 0, 11, 12, 0]);
+            v.resize([0, 3]).unwrap();
+            assert_eq!(v.extents(), [0, 3]);
+        }
+        check::<LayoutRight, _>(&HostSpace);
+        check::<LayoutLeft, _>(&HostSpace);
+        check::<LayoutRight, _>(&EvalMemory);
+        check::<LayoutLeft, _>(&EvalMemory);
+    }
+
+    /// A fill of memory host code cannot write stages one bounded block, not the whole View.
+    #[test]
+    fn fill_stages_a_bounded_block() {
+        PHANTOM_WRITES.with(|w| w.set((0, 0)));
+        let n = 3 * FILL_BLOCK_BYTES / 8 + 5;
+        let v = View::<u64, 1, LayoutRight, Phantom>::new_in(&Phantom, "v", [n]).unwrap();
+        v.fill(9).unwrap();
+        assert_eq!(PHANTOM_WRITES.with(Cell::get), (FILL_BLOCK_BYTES, 4));
+    }
+
+    /// Fills write every element and nothing else: contiguous and with gaps, in host memory and
+    /// in memory host code cannot index, with Views larger than one block.
+    #[test]
+    fn fill_writes_exactly_the_elements() {
+        fn check<S: MemorySpace>(space: &S) {
+            let n = FILL_BLOCK_BYTES / 4 + 3;
+            let whole = View::<u32, 1, LayoutRight, S>::new_in(space, "whole", [n]).unwrap();
+            whole.fill(5).unwrap();
+            let out = View::<u32>::new("out", [n]).unwrap();
+            deep_copy(&out, &whole).unwrap();
+            assert!(out.to_vec().iter().all(|&x| x == 5));
+            let grid = View::<u32, 2, LayoutRight, S>::new_in(space, "grid", [3, 4]).unwrap();
+            grid.subview::<2>((0..2, 1..3)).unwrap().fill(7).unwrap();
+            let out = View::<u32, 2>::new("out", [3, 4]).unwrap();
+            deep_copy(&out, &grid).unwrap();
+            assert_eq!(out.to_vec(), [0, 7, 7, 0, 0, 7, 7, 0, 0, 0, 0, 0]);
+        }
+        check(&HostSpace);
+        check(&EvalMemory);
+    }
 
     thread_local! {
         static WATCHED: RefCell<Option<[View<f64>; 2]>> = const { RefCell::new(None) };

@@ -69,12 +69,13 @@ pub enum Error {
         /// Why (no driver, no device, not compiled in, ...).
         reason: String,
     },
-    /// An allocation failed.
-    #[error("out of memory allocating {bytes} bytes for View `{label}`")]
+    /// An allocation failed, or a shape's size does not fit in one allocation.
+    #[error("{}", oom_message(label, *bytes))]
     OutOfMemory {
-        /// View label.
+        /// View label (the kernel name for a launch's team scratch).
         label: String,
-        /// Requested bytes (saturated at `usize::MAX` when the size overflows).
+        /// Requested bytes; `usize::MAX` stands for a size that does not fit in `usize`: an element
+        /// count, span or byte size that overflows.
         bytes: usize,
     },
     /// Generated code was refused by a device compiler: a rokkos bug. Carries the source and log.
@@ -106,6 +107,18 @@ pub enum Error {
     InvalidArgument(String),
 }
 
+/// The message of [`Error::OutOfMemory`]: `usize::MAX` bytes is no real request but a size that
+/// overflowed, and is said so rather than printed as a number.
+fn oom_message(label: &str, bytes: usize) -> String {
+    if bytes == usize::MAX {
+        format!(
+            "out of memory for `{label}`: its size overflows (element count, span or byte size past usize::MAX)"
+        )
+    } else {
+        format!("out of memory allocating {bytes} bytes for `{label}`")
+    }
+}
+
 impl Error {
     pub(crate) fn policy(label: &str, reason: impl fmt::Display) -> Self {
         Error::InvalidPolicy {
@@ -117,5 +130,30 @@ impl Error {
         Error::ShapeMismatch {
             what: what.to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An overflowing size is said to overflow, not printed as 18446744073709551615 bytes.
+    #[test]
+    fn out_of_memory_messages_are_honest() {
+        let real = Error::OutOfMemory {
+            label: "a".into(),
+            bytes: 1 << 40,
+        };
+        assert_eq!(
+            real.to_string(),
+            "out of memory allocating 1099511627776 bytes for `a`"
+        );
+        let overflow = Error::OutOfMemory {
+            label: "b".into(),
+            bytes: usize::MAX,
+        };
+        let msg = overflow.to_string();
+        assert!(msg.contains("`b`") && msg.contains("overflows"), "{msg}");
+        assert!(!msg.contains(&usize::MAX.to_string()), "{msg}");
     }
 }

@@ -65,5 +65,7 @@ pub use space::{
     ExecutionSpace, HostAccessible, HostBackend, HostBuffer, HostSpace, MemorySpace, ResultSlot,
     TeamLimits,
 };
-pub use team::{scratch_size, IntoNestedRange, NestedIndices, ScratchArena, TeamMember};
+pub use team::{
+    scratch_size, IntoNestedRange, NestedIndices, ScratchArena, ScratchPool, TeamMember,
+};
 pub use view::{HostMut, HostRef, IntoSliceArg, SliceArg, SubviewSpec, View};

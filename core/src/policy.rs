@@ -290,6 +290,9 @@ pub struct TeamPolicy<E> {
     team_size: TeamSize,
     vector_length: usize,
     scratch: [ScratchRequest; 2],
+    /// The first level outside 0..=1 that [`TeamPolicy::scratch`] was given, kept apart from the
+    /// valid levels so that no later call can erase it and validation names the level as given.
+    bad_scratch_level: Option<usize>,
 }
 
 impl<E: ExecutionSpace> TeamPolicy<E> {
@@ -301,6 +304,7 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
             team_size,
             vector_length: 1,
             scratch: [ScratchRequest::default(); 2],
+            bad_scratch_level: None,
         }
     }
     /// Vector length (a power of two).
@@ -311,17 +315,16 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
     /// Scratch of `level` (0 or 1): `per_team` bytes per team plus `per_thread` bytes per thread.
     /// A level outside 0..=1 is reported when the policy is launched.
     pub fn scratch(mut self, level: usize, per_team: usize, per_thread: usize) -> Self {
-        if level < 2 {
-            self.scratch[level] = ScratchRequest {
-                per_team,
-                per_thread,
-            };
-        } else {
-            // Remembered as an impossible request so that validation names it.
-            self.scratch[1] = ScratchRequest {
-                per_team: usize::MAX,
-                per_thread: usize::MAX,
-            };
+        match self.scratch.get_mut(level) {
+            Some(slot) => {
+                *slot = ScratchRequest {
+                    per_team,
+                    per_thread,
+                }
+            }
+            None => {
+                self.bad_scratch_level.get_or_insert(level);
+            }
         }
         self
     }
@@ -334,6 +337,7 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
             team_size: self.team_size,
             vector_length: self.vector_length,
             scratch: self.scratch,
+            bad_scratch_level: self.bad_scratch_level,
         }
     }
     /// The execution space.
@@ -371,9 +375,10 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
     pub fn scratch_requests(&self) -> [ScratchRequest; 2] {
         self.scratch
     }
-    /// Bytes of scratch one team uses at `level` (per-team plus per-thread times team size).
+    /// Bytes of scratch one team uses at `level` (per-team plus per-thread times team size);
+    /// `None` when that overflows `usize` or `level` is not 0 or 1.
     pub fn scratch_bytes(&self, level: usize) -> Option<usize> {
-        let r = self.scratch[level];
+        let r = self.scratch.get(level)?;
         r.per_thread
             .checked_mul(self.team_size())?
             .checked_add(r.per_team)
@@ -402,6 +407,12 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
                 ),
             ));
         }
+        if let Some(level) = self.bad_scratch_level {
+            return Err(Error::policy(
+                label,
+                format!("scratch level {level}: only levels 0 and 1 exist"),
+            ));
+        }
         for level in 0..2 {
             let bytes = self.scratch_bytes(level);
             match bytes {
@@ -419,5 +430,56 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::eval::IrEval;
+
+    fn invalid_reason(r: Result<()>) -> String {
+        match r {
+            Err(Error::InvalidPolicy { reason, .. }) => reason,
+            other => panic!("expected InvalidPolicy, got {other:?}"),
+        }
+    }
+
+    /// Levels other than 0 and 1 have no scratch: `None`, where indexing the two requests used to
+    /// panic.
+    #[test]
+    fn scratch_bytes_of_a_missing_level_is_none() {
+        let p = TeamPolicy::new(&IrEval, 4, TeamSize::Exactly(1)).scratch(1, 16, 8);
+        assert_eq!(p.scratch_bytes(0), Some(0));
+        assert_eq!(p.scratch_bytes(1), Some(24));
+        for level in [2, 5, usize::MAX] {
+            assert_eq!(p.scratch_bytes(level), None, "level {level}");
+        }
+    }
+
+    /// A bad level is reported as given, and a later valid call for level 1 does not erase it (it
+    /// used to be stored as an impossible level-1 request, which the next `.scratch(1, ..)`
+    /// overwrote).
+    #[test]
+    fn a_bad_scratch_level_is_named_and_not_erased() {
+        let p = TeamPolicy::new(&IrEval, 4, TeamSize::Auto).scratch(5, 8, 0);
+        let reason = invalid_reason(p.validate("k"));
+        assert_eq!(reason, "scratch level 5: only levels 0 and 1 exist");
+        let p = p.scratch(1, 0, 0).scratch(0, 8, 0);
+        assert_eq!(p.scratch_requests()[1], ScratchRequest::default());
+        let reason = invalid_reason(p.validate("k"));
+        assert_eq!(reason, "scratch level 5: only levels 0 and 1 exist");
+        // Kept on another space too.
+        let reason = invalid_reason(p.with_space(&IrEval).check("k"));
+        assert!(reason.contains("scratch level 5"), "{reason}");
+        // The first bad level is the one named.
+        let p = TeamPolicy::new(&IrEval, 4, TeamSize::Auto)
+            .scratch(7, 0, 0)
+            .scratch(2, 0, 0);
+        assert!(invalid_reason(p.validate("k")).starts_with("scratch level 7"));
+        assert!(TeamPolicy::new(&IrEval, 4, TeamSize::Auto)
+            .scratch(1, 0, 0)
+            .validate("k")
+            .is_ok());
     }
 }

@@ -5,6 +5,7 @@
 //! Scratch memory comes from a per-worker arena sized from the policy's scratch request.
 
 use crate::access::WriteAccess;
+use crate::error::{Error, Result};
 use crate::failure::raise_failed;
 use crate::layout::element_count;
 use crate::layout::{Layout, LayoutRight};
@@ -13,6 +14,7 @@ use crate::scalar::Scalar;
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ops::{Range, RangeInclusive};
+use std::sync::Mutex;
 
 /// Arguments accepted as a nested range: a count `n` (meaning `0..n`), a `Range<usize>` or a
 /// `RangeInclusive<usize>` (`first..=last`, which reaches `usize::MAX` without forming `last + 1`).
@@ -99,17 +101,41 @@ pub struct ScratchArena {
     used: Cell<usize>,
 }
 
+// SAFETY: the arena owns its buffer, and `base` points into that heap block, which moving the
+// arena does not move; moving it needs no borrow alive, so no team can be using it meanwhile.
+unsafe impl Send for ScratchArena {}
+
 impl ScratchArena {
-    /// An arena of `bytes` bytes (zero-filled once; reused across teams without clearing).
-    pub fn new(bytes: usize) -> Self {
-        let mut buf = vec![0u64; bytes.div_ceil(8)];
+    /// An arena of `bytes` bytes (zero-filled once; reused across teams without clearing), or
+    /// `Err(OutOfMemory)` naming `label` (the launch's kernel) when the memory cannot be had.
+    pub fn new(label: &str, bytes: usize) -> Result<Self> {
+        let oom = || Error::OutOfMemory {
+            label: label.to_string(),
+            bytes,
+        };
+        // Zeroed by the allocator: fresh pages, untouched until a team uses them.
+        let mut buf: Vec<u64> =
+            bytemuck::allocation::try_zeroed_vec(bytes.div_ceil(8)).map_err(|()| oom())?;
         let base = buf.as_mut_ptr() as *mut u8;
-        ScratchArena {
+        Ok(ScratchArena {
             capacity: buf.len() * 8,
             _buf: buf,
             base,
             used: Cell::new(0),
+        })
+    }
+    /// An arena of no bytes (allocates nothing, cannot fail).
+    fn empty() -> Self {
+        ScratchArena {
+            _buf: Vec::new(),
+            base: std::ptr::NonNull::<u64>::dangling().as_ptr() as *mut u8,
+            capacity: 0,
+            used: Cell::new(0),
         }
+    }
+    /// The arenas of levels 0 and 1 for one team at a time.
+    pub fn pair(label: &str, bytes: [usize; 2]) -> Result<[Self; 2]> {
+        Ok([Self::new(label, bytes[0])?, Self::new(label, bytes[1])?])
     }
     /// Frees everything allocated so far (start of a new team). Only [`TeamMember::new`] calls it:
     /// accessors handed out earlier must be dead by then, which its contract guarantees.
@@ -129,6 +155,69 @@ impl ScratchArena {
         self.used.set(end);
         // SAFETY: `start..end` lies inside the buffer; each call hands out a fresh, disjoint range.
         Some(unsafe { self.base.add(start) } as *mut T)
+    }
+}
+
+/// The scratch arenas of one host team launch, made before any team runs: a launch whose
+/// scratch does not fit in memory fails whole (`Err(OutOfMemory)`), never after some teams ran.
+/// Tasks borrow a pair of arenas (levels 0 and 1) for a run of teams and give it back; a task
+/// that finds none free waits for the end of the launch's parallel part (see
+/// [`ScratchPool::with`]).
+pub struct ScratchPool {
+    bytes: [usize; 2],
+    free: Mutex<Vec<[ScratchArena; 2]>>,
+}
+
+impl ScratchPool {
+    /// Up to `pairs` pairs of arenas of `bytes[0]` and `bytes[1]` bytes: as many as the memory
+    /// holds, for fewer tasks at once rather than none, and `Err(OutOfMemory)` naming `label`
+    /// (the kernel) when not even one pair fits. A launch without scratch allocates nothing.
+    pub fn new(label: &str, bytes: [usize; 2], pairs: usize) -> Result<Self> {
+        let pairs = if bytes == [0, 0] { 0 } else { pairs };
+        let mut free = Vec::with_capacity(pairs);
+        for _ in 0..pairs {
+            match ScratchArena::pair(label, bytes) {
+                Ok(pair) => free.push(pair),
+                Err(e) if free.is_empty() => return Err(e),
+                Err(_) => break,
+            }
+        }
+        Ok(ScratchPool {
+            bytes,
+            free: Mutex::new(free),
+        })
+    }
+    /// Runs `f` with a pair of arenas nobody else is using, or answers `None` when every pair is
+    /// lent out (more tasks at once than the pool was made for: a kernel's nested rayon work can
+    /// make its worker start another task of the same launch).
+    pub fn with<R>(&self, f: impl FnOnce(&[ScratchArena; 2]) -> R) -> Option<R> {
+        if self.bytes == [0, 0] {
+            // Empty arenas allocate nothing: no need to share them.
+            return Some(f(&[ScratchArena::empty(), ScratchArena::empty()]));
+        }
+        let pair = self.lock().pop()?;
+        // Given back even when `f` panics, so that the pool stays whole for the launch's end.
+        let lent = Lent { pool: self, pair };
+        Some(f(&lent.pair))
+    }
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<[ScratchArena; 2]>> {
+        // Only `pop` and `push` run under the lock, and neither panics: the Vec never holds more
+        // pairs than it was made with, so `push` never reallocates.
+        self.free.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A pair of arenas lent out by a [`ScratchPool`], given back on drop.
+struct Lent<'p> {
+    pool: &'p ScratchPool,
+    pair: [ScratchArena; 2],
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        let empty = [ScratchArena::empty(), ScratchArena::empty()];
+        let pair = std::mem::replace(&mut self.pair, empty);
+        self.pool.lock().push(pair);
     }
 }
 
@@ -362,4 +451,52 @@ fn nested_scan<T: Scalar>(
         f(j, &mut acc, true);
     }
     acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes no allocator can provide (the address space is smaller), though below `isize::MAX`.
+    const UNOBTAINABLE: usize = isize::MAX as usize - 7;
+
+    /// An arena that cannot be had is `Err(OutOfMemory)` naming the kernel, not an abort.
+    #[test]
+    fn arena_allocation_failure_is_an_error() {
+        match ScratchArena::new("kern", UNOBTAINABLE) {
+            Err(Error::OutOfMemory { label, bytes }) => {
+                assert_eq!((label.as_str(), bytes), ("kern", UNOBTAINABLE))
+            }
+            Err(e) => panic!("expected OutOfMemory, got {e:?}"),
+            Ok(_) => panic!("expected OutOfMemory, got an arena"),
+        }
+        let r = ScratchPool::new("kern", [64, UNOBTAINABLE], 2);
+        assert!(matches!(r, Err(Error::OutOfMemory { .. })));
+        assert_eq!(ScratchArena::new("kern", 20).unwrap().capacity(), 24);
+    }
+
+    /// The pool lends each pair to one borrower at a time, says `None` when all are lent, and gets
+    /// a pair back even from a borrower that panicked.
+    #[test]
+    fn pool_lends_each_pair_once() {
+        let pool = ScratchPool::new("kern", [16, 32], 2).unwrap();
+        let caps = pool.with(|[a, b]| {
+            pool.with(|_| assert!(pool.with(|_| ()).is_none(), "two pairs, both lent"))
+                .expect("a second pair");
+            [a.capacity(), b.capacity()]
+        });
+        assert_eq!(caps, Some([16, 32]));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.with(|_| panic!("kernel failed"))
+        }));
+        assert!(r.is_err());
+        pool.with(|_| assert!(pool.with(|_| ()).is_some(), "the pair came back"))
+            .expect("a pair");
+        // Without scratch nothing is shared, so nothing runs out.
+        let none = ScratchPool::new("kern", [0, 0], 0).unwrap();
+        assert_eq!(
+            none.with(|_| none.with(|[a, _]| a.capacity())),
+            Some(Some(0))
+        );
+    }
 }

@@ -477,8 +477,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
 }
 
 impl<T: Pod, const R: usize> View<T, R, LayoutStride, HostSpace> {
-    /// Allocates a zero-filled host View with explicit strides; `Err(InvalidArgument)` when two
-    /// indices would share an element.
+    /// Allocates a zero-filled host View with explicit strides; see [`View::new_strided_in`].
     pub fn new_strided(label: &str, extents: [usize; R], strides: [usize; R]) -> Result<Self> {
         Self::new_strided_in(&HostSpace, label, extents, strides)
     }
@@ -486,13 +485,18 @@ impl<T: Pod, const R: usize> View<T, R, LayoutStride, HostSpace> {
 
 impl<T: Pod, const R: usize, S: MemorySpace> View<T, R, LayoutStride, S> {
     /// Allocates a zero-filled View with explicit strides in `space`; `Err(InvalidArgument)` when two
-    /// indices would share an element.
+    /// indices would share an element, `Err(OutOfMemory)` when the span (or the element count or
+    /// byte size) overflows.
     pub fn new_strided_in(
         space: &S,
         label: &str,
         extents: [usize; R],
         strides: [usize; R],
     ) -> Result<Self> {
+        // First: the injectivity check also fails when the span overflows, and would call that
+        // an overlap.
+        checked_count::<T>(label, &extents)?;
+        checked_span(&extents, &strides).ok_or_else(|| too_large(label))?;
         if !strides_are_injective(&extents, &strides) {
             return Err(Error::InvalidArgument(format!(
                 "strides {} overlap for extents {} (View `{label}`)",
@@ -919,3 +923,30 @@ tuple_spec!(5; A a, B b, C c, D d, E e);
 tuple_spec!(6; A a, B b, C c, D d, E e, F f);
 tuple_spec!(7; A a, B b, C c, D d, E e, F f, G g);
 tuple_spec!(8; A a, B b, C c, D d, E e, F f, G g, H h);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Strides whose span overflows are refused as such, not as an overlap; an empty View takes
+    /// any strides.
+    #[test]
+    fn strided_span_overflow_is_not_an_overlap() {
+        let r = View::<u8, 2, LayoutStride>::new_strided("wide", [3, 2], [usize::MAX / 2, 1]);
+        match r {
+            Err(e @ Error::OutOfMemory { .. }) => {
+                let msg = e.to_string();
+                assert!(msg.contains("`wide`") && msg.contains("span"), "{msg}");
+                assert!(!msg.contains("overlap"), "{msg}");
+            }
+            other => panic!("expected OutOfMemory, got {other:?}"),
+        }
+        let r = View::<u8, 2, LayoutStride>::new_strided("bad", [3, 2], [1, 1]);
+        assert!(
+            matches!(&r, Err(Error::InvalidArgument(m)) if m.contains("overlap")),
+            "{r:?}"
+        );
+        let empty = View::<u8, 2, LayoutStride>::new_strided("empty", [0, 3], [1, usize::MAX]);
+        assert_eq!(empty.unwrap().span(), 0);
+    }
+}

@@ -130,6 +130,17 @@ fn invalid_team_policies<E: ExecutionSpace>(space: E) {
         let r = parallel_for("team_fill", p, team_fill(&out));
         assert!(matches!(r, Err(Error::InvalidPolicy { .. })), "{r:?}");
     }
+    // A scratch level that does not exist is named as given, and a later valid request for level
+    // 1 does not make the launch valid.
+    let p = TeamPolicy::new(&space, 4, TeamSize::Auto)
+        .scratch(5, 8, 0)
+        .scratch(1, 0, 0);
+    match parallel_for("team_fill", p, team_fill(&out)) {
+        Err(Error::InvalidPolicy { reason, .. }) => {
+            assert_eq!(reason, "scratch level 5: only levels 0 and 1 exist")
+        }
+        r => panic!("expected InvalidPolicy, got {r:?}"),
+    }
     assert!(to_host(&out).iter().all(|&v| v == 0.0), "nothing ran");
     // Team size 2 specifically (Kokkos host backends run teams of one thread).
     if lim.team_size_max < 2 {

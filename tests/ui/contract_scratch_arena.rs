@@ -3,6 +3,6 @@
 use rokkos::ScratchArena;
 
 fn main() {
-    let arena = ScratchArena::new(64);
+    let arena = ScratchArena::new("k", 64).unwrap();
     arena.reset();
 }
