@@ -58,17 +58,28 @@ pub trait SpaceVisitor {
 /// `Err(InvalidArgument)` for a name rokkos does not know, `Err(BackendUnavailable)` for one not
 /// compiled into this build.
 pub(crate) fn env_backend() -> Result<Option<String>> {
-    match std::env::var("ROKKOS_BACKEND") {
-        Ok(name) if !name.trim().is_empty() => {
-            let name = name.trim().to_lowercase();
-            if available_backends().contains(&name.as_str()) {
-                Ok(Some(name))
-            } else {
-                Err(not_available(&name))
-            }
-        }
-        _ => Ok(None),
+    backend_from_env(std::env::var("ROKKOS_BACKEND").ok().as_deref())
+}
+
+/// [`env_backend`] for the variable's value `var`. Its errors say that the name came from
+/// `ROKKOS_BACKEND`: a program that takes its own `--backend` flag otherwise reports a name the
+/// user never typed there.
+fn backend_from_env(var: Option<&str>) -> Result<Option<String>> {
+    let name = match var {
+        Some(v) if !v.trim().is_empty() => v.trim().to_lowercase(),
+        _ => return Ok(None),
+    };
+    if available_backends().contains(&name.as_str()) {
+        return Ok(Some(name));
     }
+    Err(match not_available(&name) {
+        Error::InvalidArgument(m) => Error::InvalidArgument(format!("ROKKOS_BACKEND: {m}")),
+        Error::BackendUnavailable { backend, reason } => Error::BackendUnavailable {
+            backend,
+            reason: format!("{reason} (named by ROKKOS_BACKEND)"),
+        },
+        other => other,
+    })
 }
 
 /// The error for a backend name that cannot run here: `Err(BackendUnavailable)` for a known
@@ -115,4 +126,41 @@ pub fn run_on<V: SpaceVisitor>(name: &str, visitor: V) -> Result<V::Output> {
 /// Runs `visitor` on the backend [`selected_backend`] names.
 pub fn run_on_selected<V: SpaceVisitor>(visitor: V) -> Result<V::Output> {
     run_on(&selected_backend()?, visitor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rokkos_backend_errors_name_the_variable() {
+        assert_eq!(backend_from_env(None).unwrap(), None);
+        assert_eq!(backend_from_env(Some("  ")).unwrap(), None);
+        assert_eq!(
+            backend_from_env(Some(" Serial ")).unwrap(),
+            Some("serial".to_string())
+        );
+        match backend_from_env(Some("garbage")) {
+            Err(Error::InvalidArgument(m)) => {
+                assert!(
+                    m.starts_with("ROKKOS_BACKEND: unknown backend `garbage`"),
+                    "{m}"
+                )
+            }
+            other => panic!("expected InvalidArgument, got {other:?}"),
+        }
+        // Known backends this build lacks (wgpu and cuda without their features).
+        for b in KNOWN_BACKENDS
+            .iter()
+            .filter(|b| !available_backends().contains(b))
+        {
+            match backend_from_env(Some(b)) {
+                Err(Error::BackendUnavailable { backend, reason }) => {
+                    assert_eq!(&backend, b);
+                    assert!(reason.ends_with("(named by ROKKOS_BACKEND)"), "{reason}");
+                }
+                other => panic!("expected BackendUnavailable for {b}, got {other:?}"),
+            }
+        }
+    }
 }

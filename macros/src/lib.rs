@@ -158,6 +158,12 @@ mod parse;
 /// `extent(k)`, or a local holding one): a team per (row, range) owns both with
 /// `let d = l / r.extent(0); let v = l % r.extent(0);`.
 ///
+/// `first + k` determines `k` only if the sum does not wrap, and release builds do not check
+/// overflow (an MDRange may start near `usize::MAX`): after each guarded `let s = first + k;` the
+/// macro adds `if s < k { return; }` (true exactly when the sum wrapped), on every backend, so a
+/// work item whose sample wrapped writes nothing. A `k` that mentions the name `s` binds would
+/// read the sample itself there, so `let q = r[(v, 0)] as usize + q;` is not a sample.
+///
 /// ```text
 /// let s = r[(v, 0)] as usize + k;       // work item (d, v, k)
 /// if s > r[(v, 1)] as usize { return; }  // a statement of the body: s lies in range v now
@@ -175,6 +181,8 @@ mod parse;
 /// Reads of read-only `View`s are free. A writable View used with any `atomic_*` method must be
 /// accessed only atomically in that kernel. Owned names may not be rebound (`let i = ..`), and the
 /// work parameter may not be `mut`. Writing a read-only `View` is an error (declare it `ViewMut`).
+/// Raw identifiers (`r#i`) are refused in kernels and `#[func]`s: rustc reads `r#i` as `i`, and
+/// these checks compare names as written.
 ///
 /// # Team kernels: threads, barriers and convergence
 ///
