@@ -103,8 +103,9 @@ pub fn harden(body: &mut syn::Block, sites: &[SampleSite]) {
                 let (Some(s), k) = (&site.name, &site.k) else {
                     continue;
                 };
+                // `k` parenthesised: it is re-read as written, whatever its form.
                 b.stmts
-                    .insert(j + 1, syn::parse_quote!(if #s < #k { return; }));
+                    .insert(j + 1, syn::parse_quote!(if #s < (#k) { return; }));
             }
         }
     }
@@ -1238,13 +1239,13 @@ mod tests {
         };
         let body = hardened(&md("let s = iv[(v, 0)] as usize + k; if s > iv[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0;"));
         assert!(
-            body.contains("lets=iv[(v,0)]asusize+k;ifs<k{return;}ifs>iv[(v,1)]"),
+            body.contains("lets=iv[(v,0)]asusize+k;ifs<(k){return;}ifs>iv[(v,1)]"),
             "{body}"
         );
         // In a nested block, with the offset on the left, once per sample.
         let body = hardened(&md("if d < 4 { let f = iv[(v, 0)] as usize; let s = k + f; if s > iv[(v, 1)] as usize { return; } if s > iv[(v, 1)] as usize { return; } out[(rows[d] as usize, s)] = 1.0; }"));
-        assert_eq!(body.matches("ifs<k{return;}").count(), 1, "{body}");
-        assert!(body.contains("lets=k+f;ifs<k{return;}"), "{body}");
+        assert_eq!(body.matches("ifs<(k){return;}").count(), 1, "{body}");
+        assert!(body.contains("lets=k+f;ifs<(k){return;}"), "{body}");
         // An unguarded sample (its write is the author's, in `unsafe`) gets nothing.
         let body = hardened(&md(
             "let s = iv[(v, 0)] as usize + k; unsafe { out[(rows[d] as usize, s)] = 1.0; }",
