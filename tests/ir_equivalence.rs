@@ -613,3 +613,63 @@ fn ir_snapshots_match_golden_files() {
         failures.join("\n")
     );
 }
+
+/// Two `#[func]`s of one name in two modules, one imported by a glob and the other by name:
+/// rustc takes the named one, and so must the IR the devices run (its recorder went by a name of
+/// its own, which the glob supplied: the host ran one function and the devices the other).
+mod func_imports {
+    // Not called: the named import takes its place.
+    #[allow(dead_code)]
+    pub mod plus_one {
+        #[rokkos::func]
+        pub fn shift(x: f64) -> f64 {
+            x + 1.0
+        }
+    }
+    pub mod doubled {
+        #[rokkos::func]
+        pub fn shift(x: f64) -> f64 {
+            2.0 * x
+        }
+    }
+    pub mod kernels {
+        #[allow(unused_imports)]
+        use super::doubled::shift;
+        #[allow(unused_imports)]
+        use super::plus_one::*;
+        use rokkos::prelude::*;
+
+        #[kernel]
+        pub fn shifted(i: usize, out: ViewMut<f64>) {
+            out[i] = shift(i as f64);
+        }
+    }
+}
+
+#[test]
+fn func_imports_bind_one_definition_on_every_path() {
+    use rokkos::ir::eval::IrEval;
+    let n = 5;
+    let expect: Vec<f64> = (0..n).map(|i| 2.0 * i as f64).collect();
+    let host = View::<f64>::new("out", [n]).unwrap();
+    parallel_for(
+        "shifted",
+        RangePolicy::new(&Serial, 0..n),
+        func_imports::kernels::shifted(&host),
+    )
+    .unwrap();
+    assert_eq!(host.to_vec(), expect, "serial");
+    let mem = IrEval.memory_space();
+    let dev = View::<f64, 1, LayoutRight, _>::new_in(&mem, "out", [n]).unwrap();
+    parallel_for(
+        "shifted",
+        RangePolicy::new(&IrEval, 0..n),
+        func_imports::kernels::shifted(&dev),
+    )
+    .unwrap();
+    assert_eq!(
+        create_mirror_view_and_copy(&dev).unwrap().to_vec(),
+        expect,
+        "the IR evaluator"
+    );
+}

@@ -257,3 +257,21 @@ pub trait ScanBody<W: WorkKind, A>: Sync {
         self.call(work, partial, is_final)
     }
 }
+
+/// The marker type `#[rokkos::func] fn f` defines beside `f` (a braced struct named `f`), whose
+/// associated functions `native` (a call of `f`) and `ir` (`f` recorded into a kernel's IR) are
+/// what kernels call on the host and record for the devices. Kernels require this trait of every
+/// marker they reach.
+///
+/// # Safety
+/// `native` and `ir` describe one function: for all arguments, `ir`'s IR computes what `native`
+/// returns (`#[func]`'s expansion implements it for the two it generates from one body). A
+/// marker written by hand that breaks this makes host and device backends disagree.
+#[doc(hidden)]
+pub unsafe trait FuncMarker {}
+
+/// Compiles only for a [`FuncMarker`]: what `#[kernel]` and `#[func]` bodies call before each
+/// `#[func]` they call. Does nothing at run time.
+#[doc(hidden)]
+#[inline(always)]
+pub const fn func_marker<M: FuncMarker>() {}

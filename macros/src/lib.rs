@@ -97,8 +97,10 @@ mod parse;
 ///
 /// Anything else (macros such as `println!`, `match`, `if let`, closures elsewhere, references,
 /// other method calls, struct literals, strings, `?`, nested items) is a compile error that says what
-/// to write instead. Calling a function that is not a `#[rokkos::func]` fails with
-/// "cannot find function `mark_NAME_with_rokkos_func`": mark the function `#[rokkos::func]`.
+/// to write instead. Calling a function that is not a `#[rokkos::func]` fails with "cannot find
+/// module or crate `NAME` in this scope: function `NAME` is not a crate or module" (kernels reach
+/// a `#[func]` through the hidden type of the same name that `#[func]` defines beside it): mark
+/// the function `#[rokkos::func]`.
 ///
 /// # The IR (device backends)
 ///
@@ -170,7 +172,7 @@ mod parse;
 /// out[(rows[d] as usize, s)] = ..;        // owned: rows is injective, s determines (v, k)
 /// ```
 ///
-/// (the README's "Owned writes" section runs the whole kernel).
+/// (the guide's "What is there" section, `docs/guide.md`, runs the whole kernel).
 ///
 /// An owned name must also sit at the same index position, in the same form (itself, through
 /// the same `InjectiveView`, or as a sample of the same `DisjointRanges`), in every access to a
@@ -183,6 +185,21 @@ mod parse;
 /// work parameter may not be `mut`. Writing a read-only `View` is an error (declare it `ViewMut`).
 /// Raw identifiers (`r#i`) are refused in kernels and `#[func]`s: rustc reads `r#i` as `i`, and
 /// these checks compare names as written.
+///
+/// These checks, and the IR translation, know variables by spelling; rustc knows them by
+/// spelling *and hygiene*: in a `macro_rules!` expansion, a name the macro writes and the same
+/// name passed by its caller are two variables. So a kernel (or `#[func]`) is refused when a
+/// variable or loop label of it is spelled in more than one macro expansion (rustc decides, and
+/// the error says "this name comes from another macro expansion than the kernel's other uses of
+/// it"), and two parameters spelled alike are refused outright. A macro that writes every name
+/// itself, or takes each from its caller (`$i:ident`, then `$i` at every use), is fine.
+///
+/// Nested team reductions and the `#[func]`s a kernel calls are bound to one definition on every
+/// path: the reducer of `team.thread_reduce(n, Sum, ..)` must be rokkos' own `Sum` (the IR joins
+/// by the reducer's name, so a user type called `Sum` is a type error), and a call `f(x)` of a
+/// `#[func]` reaches, on the host as in the IR, the function of the hidden type `f` beside it
+/// (whose `use` comes with the function's), never a host function from one import and a device
+/// function from another.
 ///
 /// # Team kernels: threads, barriers and convergence
 ///
@@ -281,8 +298,11 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// literal length up to 16 (`v: [f64; 3]`, below), the return type is a scalar
 /// (or nothing, or several scalars: below), and the body is restricted to the kernel subset documented on [`macro@kernel`], with
 /// `return value` allowed. The function stays an ordinary (`#[inline(always)]`) Rust function, usable
-/// from host code too. A hidden `mark_NAME_with_rokkos_func` beside it records the function into the
-/// IR of the kernels that call it (a generic function once per instantiation, named `NAME_f32`, ...).
+/// from host code too. A hidden braced struct of the same name beside it (the type namespace,
+/// so `use m::NAME` brings both) carries what kernels call: `NAME::native`, the function, and
+/// `NAME::ir`, which records the function into the IR of the kernels that call it (a generic
+/// function once per instantiation, named `NAME_f32`, ...); it implements the `unsafe` trait
+/// `FuncMarker`, which both require, so that the two come from one `#[func]`.
 ///
 /// ```text
 /// #[rokkos::func]

@@ -327,16 +327,16 @@ impl Tx {
         })
     }
 
-    /// A `#[rokkos::func]` call's marker and arguments: `a::f::<T>(x)` →
-    /// `a::mark_f_with_rokkos_func::<T>` and `[x]`.
+    /// A `#[rokkos::func]` call's IR recorder and arguments: `a::f::<T>(x)` → `a::f::ir::<T>`
+    /// (see [`crate::native::calls`]) and `[x]`.
     pub(super) fn func_marker<'c>(&self, c: &'c syn::ExprCall) -> R<(syn::Path, Vec<&'c Expr>)> {
         let Expr::Path(p) = strip(&c.func) else {
             return reject(&c.func, "only `#[rokkos::func]` functions can be called");
         };
-        let mut path = p.path.clone();
-        let seg = path.segments.last_mut().expect("path");
-        seg.ident = crate::native::generate::marker_ident(&seg.ident);
-        Ok((path, c.args.iter().collect()))
+        Ok((
+            crate::native::calls::item_path(&p.path, "ir"),
+            c.args.iter().collect(),
+        ))
     }
 
     /// The arguments of a `#[func]` call as its marker function takes them: a scalar's value; for

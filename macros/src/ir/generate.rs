@@ -20,7 +20,7 @@
 //! ```
 //!
 //! and for `#[func] fn sq(x: f64) -> f64 { x * x }` a hidden
-//! `fn mark_sq_with_rokkos_func(scope: &mut impl FuncScope, x: Expr<f64>) -> Expr<f64>` that defines `sq` in the
+//! `sq::ir(scope: &mut impl FuncScope, x: Expr<f64>) -> Expr<f64>` (on the hidden type `sq`) that defines `sq` in the
 //! kernel's function table (once) and returns the call.
 
 use super::{ir, irb, types, Fail, Sym, Tx, R};
@@ -284,11 +284,12 @@ fn declare(tx: &mut Tx, sig: &KernelSignature) -> R<()> {
     Ok(())
 }
 
-/// The hidden IR builder of a `#[func]`: `mark_NAME_with_rokkos_func(scope, args..) -> Expr<R>`.
+/// The hidden IR builder of a `#[func]`, an associated function of its marker type (see
+/// [`crate::native::calls`]): `NAME::ir(scope, args..) -> Expr<R>`.
 pub fn func_items(f: &syn::ItemFn) -> TokenStream {
     let irb = irb();
     let name = &f.sig.ident;
-    let ir_name = crate::native::generate::marker_ident(name);
+    let marker = crate::native::calls::marker_ident(name);
     let vis = &f.vis;
     let cfgs = f.attrs.iter().filter(|a| a.path().is_ident("cfg"));
     let generics = &f.sig.generics;
@@ -353,6 +354,8 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
         .iter()
         .flat_map(|w| w.predicates.iter().map(|p| p.to_token_stream()))
         .collect();
+    // Kernels reach `ir` only through markers `#[func]` made (see `crate::native::calls`).
+    preds.push(quote!(Self: ::rokkos::__private::FuncMarker));
     let mut suffix = Vec::new();
     for g in &generics.params {
         match g {
@@ -377,14 +380,17 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
     };
     let (impl_generics, _, _) = generics.split_for_impl();
     let allow = allow();
-    let sig =
-        quote!(#ir_name #impl_generics (#scope: &mut impl #irb::FuncScope, #(#args: #arg_tys),*));
+    let sig = quote!(ir #impl_generics (#scope: &mut impl #irb::FuncScope, #(#args: #arg_tys),*));
+    let cfgs: Vec<_> = cfgs.collect();
     let Some(rets) = rets else {
         // A function without a result has no effect the IR could observe (functions cannot reach
         // Views): calls of it record nothing.
         return quote! {
-            #[doc(hidden)] #(#cfgs)* #allow #[inline]
-            #vis fn #sig #where_clause {}
+            #(#cfgs)*
+            impl #marker {
+                #[doc(hidden)] #allow #[inline]
+                #vis fn #sig #where_clause {}
+            }
         };
     };
     let projs: Vec<Option<usize>> = if multi {
@@ -457,9 +463,12 @@ pub fn func_items(f: &syn::ItemFn) -> TokenStream {
         quote!(#(#irb::Expr<#rets>)*)
     };
     quote! {
-        #[doc(hidden)] #(#cfgs)* #allow
-        #vis fn #sig -> #out #where_clause {
-            #body
+        #(#cfgs)*
+        impl #marker {
+            #[doc(hidden)] #allow
+            #vis fn #sig -> #out #where_clause {
+                #body
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Beside the native items, `#[kernel]` emits `impl KernelIr for NameKernel` whose `build_ir()`
 //! replays the *same* (un-rewritten) body statement by statement against the typed builder, and
-//! `#[func]` emits a hidden `mark_NAME_with_rokkos_func(scope, args..)` that defines the function in the IR and
+//! `#[func]` emits a hidden `NAME::ir(scope, args..)` (on the type `NAME`) that defines the function in the IR and
 //! returns the call expression. Values are `Expr<T>` handles, so `rustc` type-checks the recording
 //! exactly as it type-checks the native body (`x * 2.0` records a literal of `x`'s type).
 //!
@@ -23,10 +23,10 @@ mod expr;
 pub mod generate;
 mod range;
 mod stmt;
-mod team;
+pub(crate) mod team;
 #[cfg(test)]
 mod tests;
-mod types;
+pub mod types;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};

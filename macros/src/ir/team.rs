@@ -12,7 +12,8 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Expr, GenericArgument, Pat, Type};
 
-const REDUCERS: &[&str] = &["Sum", "Prod", "Min", "Max", "LAnd", "LOr", "BAnd", "BOr"];
+/// The reducers a nested team reduction may name (the IR's `ReducerKind`s).
+pub(crate) const REDUCERS: &[&str] = &["Sum", "Prod", "Min", "Max", "LAnd", "LOr", "BAnd", "BOr"];
 
 /// The closure argument of a team method, with its parameters.
 fn closure(m: &syn::ExprMethodCall, n: usize) -> R<(&syn::ExprClosure, Vec<&Pat>)> {

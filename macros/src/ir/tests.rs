@@ -105,7 +105,8 @@ fn funcs_record_a_definition_and_a_call() {
     let f: syn::ItemFn = syn::parse_str("pub fn cube<T: Float>(x: T) -> T { x * x * x }").unwrap();
     let s = squash(&func_items(&f).to_string());
     for want in [
-        "pubfnmark_cube_with_rokkos_func<T:Float>(__rokkos_scope:&mutimpl::rokkos::ir::build::FuncScope,__rokkos_a0:::rokkos::ir::build::Expr<T>)->::rokkos::ir::build::Expr<T>",
+        "implcube{",
+        "pubfnir<T:Float>(__rokkos_scope:&mutimpl::rokkos::ir::build::FuncScope,__rokkos_a0:::rokkos::ir::build::Expr<T>)->::rokkos::ir::build::Expr<T>",
         "<Tas::rokkos::ir::build::IrScalar>::TYPE.name()",
         "return_value(",
         "__rokkos_f.call(",

@@ -39,12 +39,15 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             .into_compile_error()
         }
     };
+    // Names from two macro expansions would defeat every check below (they compare spellings):
+    // this compiles only when they do not mix, whatever else the kernel's fate.
+    let hygiene = crate::parse::hygiene::probe(&item, "kernel");
     let mut sig = match parse_kernel(options, item) {
         Ok(s) => s,
         Err(e) => return e.into_compile_error(),
     };
     let env = BodyEnv::for_kernel(&sig);
-    let out = match raw_idents.and_then(|()| check_and_translate(&mut sig, &env)) {
+    let mut out = match raw_idents.and_then(|()| check_and_translate(&mut sig, &env)) {
         Ok((info, ir_items)) => {
             let mut body = sig.body.clone();
             rewrite_block(&env, &mut body);
@@ -63,6 +66,7 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             out
         }
     };
+    out.extend(hygiene);
     if sig.options.debug {
         eprintln!("#[rokkos::kernel] `{}` expands to:\n{}\n", sig.name, out);
     }
@@ -103,39 +107,6 @@ fn check_and_translate(
     let ir_items = crate::ir::generate::kernel_items(sig)?;
     team_rules::check(sig, env)?;
     Ok((info, ir_items))
-}
-
-/// The hidden name `#[func] fn foo` defines beside `foo`: the function that records `foo` into a
-/// kernel's IR, which every kernel calling `foo` calls, and a marker type for the bodies that are not
-/// translated (`#[func]`s without a result). Named so that the one error rustc gives when a kernel
-/// calls a function without `#[func]` says what to do: "cannot find function
-/// `mark_foo_with_rokkos_func`".
-pub fn marker_ident(f: &proc_macro2::Ident) -> proc_macro2::Ident {
-    format_ident!("mark_{}_with_rokkos_func", f, span = f.span())
-}
-
-/// The `#[func]` marker path for a called function: `a::b::foo` → `a::b::mark_foo_with_rokkos_func`.
-pub fn marker_path(p: &syn::Path) -> syn::Path {
-    let mut m = p.clone();
-    if let Some(last) = m.segments.last_mut() {
-        last.ident = marker_ident(&last.ident);
-        last.arguments = syn::PathArguments::None;
-    }
-    m
-}
-
-/// A check that each distinct called function is a `#[func]`, through its marker type, for the
-/// bodies whose calls the IR translation does not reach.
-pub fn marker_checks(calls: &[syn::Path]) -> TokenStream {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = TokenStream::new();
-    for c in calls {
-        let m = marker_path(c);
-        if seen.insert(m.to_token_stream().to_string()) {
-            out.extend(quote!(let _: ::core::option::Option<#m> = ::core::option::Option::None;));
-        }
-    }
-    out
 }
 
 fn mentions(ty: &TokenStream, names: &[String]) -> bool {

@@ -289,6 +289,40 @@ impl Rewriter<'_> {
         }))
     }
 
+    /// The reducer of a nested reduction `team.thread_reduce(n, Sum, ..)`, as the native code
+    /// passes it, must be rokkos' own: the IR translation records the join by the reducer's name
+    /// ([`crate::ir::team`]), so a user type called `Sum` with another join would run one join
+    /// on the host and another on the devices. The argument is kept (its span and any error it
+    /// has) but typed as `::rokkos::__private::<name>`, which a type of that name from elsewhere
+    /// is not: a compile error where they would disagree.
+    fn pin_reducer(&self, m: &mut syn::ExprMethodCall) {
+        if !self.env.is_team(&m.receiver)
+            || !matches!(
+                NestedKind::of_nested_reduce(&m.method.to_string()),
+                Some((_, false))
+            )
+            || m.args.len() != 3
+        {
+            return;
+        }
+        let arg = &mut m.args[1];
+        let Expr::Path(p) = strip_mut(arg) else {
+            return;
+        };
+        let Some(name) = p.path.segments.last().map(|s| s.ident.clone()) else {
+            return;
+        };
+        if !crate::ir::team::REDUCERS.contains(&name.to_string().as_str()) {
+            return;
+        }
+        let r = syn::Ident::new("__rokkos_reducer", Span::mixed_site());
+        let span = arg.span();
+        *arg = syn::parse_quote_spanned!(span=> {
+            let #r: ::rokkos::__private::#name = #arg;
+            #r
+        });
+    }
+
     /// `a[idx]` on a writable View: `(a, idx)` with `idx` already rewritten.
     fn writable_index(&mut self, e: &mut Expr) -> Option<(Expr, Expr)> {
         let Expr::Index(i) = strip_mut(e) else {
@@ -393,7 +427,15 @@ impl VisitMut for Rewriter<'_> {
                     return;
                 }
             }
+            Expr::Call(c) => {
+                // The rewritten function is the macro's own path: only the arguments are the user's.
+                if super::calls::rewrite_call(c, &self.env.type_params) {
+                    c.args.iter_mut().for_each(|a| self.visit_expr_mut(a));
+                    return;
+                }
+            }
             Expr::MethodCall(m) => {
+                self.pin_reducer(m);
                 if let Some(v) = self.version_nested(m) {
                     *e = v;
                     return;

@@ -1,6 +1,7 @@
 //! Front end: the kernel signature model and the checks on kernel bodies.
 
 pub mod env;
+pub mod hygiene;
 pub mod model;
 pub mod ownership;
 pub mod raw_ident;

@@ -274,8 +274,7 @@ impl Owner<'_> {
         let Expr::Cast(c) = strip(e) else {
             return None;
         };
-        let is_usize =
-            matches!(&*c.ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"));
+        let is_usize = matches!(crate::ir::types::strip(&c.ty), syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"));
         let Expr::Index(ix) = strip(&c.expr) else {
             return None;
         };
@@ -340,7 +339,7 @@ impl Owner<'_> {
     /// 32-bit integers, so the cast keeps the value.
     fn usize_bound(&self, e: &Expr) -> Option<(String, String, bool)> {
         if let Expr::Cast(c) = strip(e) {
-            let is_usize = matches!(&*c.ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"));
+            let is_usize = matches!(crate::ir::types::strip(&c.ty), syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"));
             if !is_usize {
                 return None;
             }

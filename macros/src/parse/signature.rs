@@ -496,7 +496,7 @@ fn parse_arg(pat: &Pat, ty: &Type, generics: &Generics) -> syn::Result<Arg> {
             return parse_checked(name, ty, which).map(Arg::View);
         }
     }
-    match ty {
+    match crate::ir::types::strip(ty) {
         Type::Path(p) if p.qself.is_none() => Ok(Arg::Scalar(ScalarParam {
             name: name.clone(),
             mutable,
@@ -644,6 +644,33 @@ pub fn parse_kernel(options: KernelOptions, item: ItemFn) -> syn::Result<KernelS
             Err(e) => errs.push(e),
         }
     }
+    // Parameters spelled alike would be one name to every check of the body (which compare
+    // spellings) and two to rustc when macro hygiene keeps them apart.
+    let mut seen: Vec<&Ident> = Vec::new();
+    let names = work
+        .iter()
+        .flat_map(|w| w.idents())
+        .chain(match &pattern {
+            Some(PatternKind::Reduce(accs)) => accs.iter().map(|a| &a.name).collect(),
+            Some(PatternKind::Scan { acc, flag }) => vec![&acc.name, flag],
+            _ => vec![],
+        })
+        .chain(args.iter().map(|a| a.name()));
+    for id in names {
+        if let Some(first) = seen.iter().find(|s| **s == id) {
+            let mut e = syn::Error::new(
+                id.span(),
+                format!(
+                    "the kernel has two parameters named `{id}`: rename one (the kernel's checks \
+                     know variables by spelling, also where macro hygiene keeps two apart)"
+                ),
+            );
+            e.combine(syn::Error::new(first.span(), format!("the other `{id}`")));
+            errs.push(e);
+        } else {
+            seen.push(id);
+        }
+    }
     errs.finish()?;
 
     let (docs, attrs) = item
@@ -742,6 +769,21 @@ mod tests {
                 "RangePolicy only",
             ),
             (d, "async fn k(i: usize) {}", "async"),
+            (
+                d,
+                "fn k(i: usize, a: ViewMut<f64>, i: usize) {}",
+                "two parameters named `i`",
+            ),
+            (
+                scan,
+                "fn k(i: usize, p: &mut i64, f: bool, f: bool) {}",
+                "two parameters named `f`",
+            ),
+            (
+                d,
+                "fn k((i, i): (usize, usize)) {}",
+                "two parameters named `i`",
+            ),
         ] {
             let e = parse(opts, src)
                 .err()

@@ -132,6 +132,7 @@ impl Subset<'_> {
 
     fn check_type(&mut self, t: &Type) {
         match t {
+            Type::Group(g) => self.check_type(&g.elem),
             Type::Path(_) => {}
             Type::Array(a) => self.check_type(&a.elem),
             Type::Tuple(t) => t.elems.iter().for_each(|e| self.check_type(e)),
@@ -554,7 +555,8 @@ impl<'ast> Visit<'ast> for Subset<'_> {
             Expr::Call(c) => self.check_call(c),
             Expr::Cast(c) => {
                 self.visit_expr(&c.expr);
-                let ok = match &*c.ty {
+                // `as $t` from a `macro_rules!` `ty` fragment comes in an invisible group.
+                let ok = match crate::ir::types::strip(&c.ty) {
                     Type::Path(p) if p.qself.is_none() => p.path.get_ident().is_some_and(|id| {
                         let s = id.to_string();
                         SCALAR_TYPES.contains(&s.as_str()) || self.env.type_params.contains(&s)

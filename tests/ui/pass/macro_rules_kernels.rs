@@ -22,6 +22,25 @@ macro_rules! stencil_kernels {
 
 stencil_kernels!(pairs, doubled);
 
+// Names the caller gives, used consistently (each spelled in one expansion), element types from
+// `ty` fragments, in casts too, and a `#[func]` built the same way.
+macro_rules! scale_kernel {
+    ($name:ident, $f:ident, $i:ident, $t:ty, $k:expr) => {
+        #[func]
+        fn $f(x: $t, k: $t) -> $t {
+            x * k
+        }
+
+        #[kernel]
+        fn $name($i: usize, out: ViewMut<$t>, x: View<$t>) {
+            let k = $k as $t;
+            out[$i] = $f(x[$i], k) + ($i as $t);
+        }
+    };
+}
+
+scale_kernel!(scale3, times, idx, f64, 3);
+
 fn main() -> rokkos::Result<()> {
     let w = View::<f64>::from_fn("w", [5], |[i]| i as f64)?;
     let out = View::<f64>::new("out", [4])?;
@@ -31,5 +50,7 @@ fn main() -> rokkos::Result<()> {
     let o2 = View::<f64, 2>::new("o2", [2, 3])?;
     parallel_for("doubled", TeamPolicy::new(&Serial, 2, TeamSize::Auto), doubled(&o2, &w2))?;
     assert_eq!(o2.to_vec(), vec![0.0, 2.0, 4.0, 20.0, 22.0, 24.0]);
+    parallel_for("scale3", RangePolicy::new(&Serial, 0..4), scale3(&out, &w))?;
+    assert_eq!(out.to_vec(), vec![0.0, 4.0, 8.0, 12.0]);
     Ok(())
 }
