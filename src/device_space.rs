@@ -6,23 +6,26 @@
 //! How a launch travels: `parallel_for(label, RangePolicy::new(&dev, ..), kernel)` checks and holds
 //! the kernel's arguments as for any space and hands [`Device`]'s pattern method a token; that
 //! method matches on the backend it stands for (one arm per backend, in [`on_backend!`]) and calls
-//! [`Launch::delegate`] with the same policy built for that backend, which re-validates the policy
-//! against the backend's own limits, projects every View's [`DeviceBuffer`] onto the backend's
-//! buffer type (`ProjectMemory`, an `unsafe` trait implemented here for each backend's memory)
-//! and hands the backend's own pattern method a token that keeps the original hold. A View
-//! allocated for another backend does not project: `Err(InvalidArgument)` naming it.
+//! [`Launch::delegate`] with the same policy built for that backend and the pattern to run there
+//! (`For`, `Reduce(r)`, `ReduceInto(r, slot)`, `Scan(r)`), which consumes the token, re-validates
+//! the policy against the backend's own limits, projects every View's [`DeviceBuffer`] onto the
+//! backend's buffer type (`ProjectMemory`, an `unsafe` trait implemented here for each backend's
+//! memory) and calls the backend's own pattern method with a token that keeps the original hold.
+//! A View allocated for another backend does not project: `Err(InvalidArgument)` naming it.
 //!
 //! **Adding a backend**: one variant of `Backend`, one of
 //! `BufferKind`, one arm in [`on_backend!`] and one in `on_buffer!`, one `ProjectMemory` impl, and
 //! its name in [`crate::available_backends`] and [`Device::with_backend`]. No pattern method
 //! changes.
 
+use rokkos_core::delegate::{For, Reduce, ReduceInto, Scan};
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
 use rokkos_core::{
-    Error, ExecutionSpace, HostBuffer, HostSpace, Launch, LayoutRight, MDRangePolicy, MemorySpace,
-    Pod, ProjectMemory, RangePolicy, Reducer, Result, ResultSlot, TeamLimits, TeamPolicy, View,
+    Error, ExecutionSpace, HostBuffer, HostSpace, HostStorage, Launch, LayoutRight, MDRangePolicy,
+    MemorySpace, Pod, ProjectMemory, RangePolicy, Reducer, Result, ResultSlot, TeamLimits,
+    TeamPolicy, View,
 };
 use std::ptr::NonNull;
 
@@ -191,7 +194,11 @@ pub type HostView<T, const R: usize = 1, L = LayoutRight> = View<T, R, L, HostSp
 /// stands for (host memory for serial and rayon, a storage buffer for wgpu, device memory for
 /// CUDA). It is not host
 /// accessible, whatever the backend: host code reaches its Views through mirrors, as in Kokkos,
-/// so a program that runs on rayon runs unchanged on a GPU.
+/// so a program that runs on rayon runs unchanged on a GPU. On serial and rayon,
+/// `create_mirror_view` of a [`DeviceView`] is a host View of the same memory (no allocation,
+/// no copy; `create_mirror_view_and_copy` copies nothing), as Kokkos returns the View itself
+/// when its memory is host accessible; it shares the View's borrow flag, so a guard on the mirror
+/// and a launch on the View exclude each other. `create_mirror` always allocates.
 ///
 /// `DeviceMemory::default()` is the memory of `Device::new()` (what `ROKKOS_BACKEND` or the best
 /// backend gives); a device's own is `dev.memory_space()`.
@@ -337,6 +344,19 @@ impl MemorySpace for DeviceMemory {
             _ => false,
         }
     }
+    fn host_storage(buffer: &DeviceBuffer) -> Option<HostStorage<'_>> {
+        match &buffer.0 {
+            // SAFETY: a buffer of kind `Host` *is* its `HostBuffer` (a field, living as long as
+            // it), so no other buffer answers it; `host_ptr`, `read_bytes` and `write_bytes` on it
+            // are `HostSpace`'s on that field (`on_buffer!`), and everything else that reaches
+            // those bytes (launches on the host backends, through `ProjectMemory`) claims the
+            // allocation's borrow flag. `DeviceMemory` and `DeviceBuffer` are `Send + Sync`
+            // (checked below).
+            BufferKind::Host(h) => Some(unsafe { HostStorage::new(h) }),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
     fn allocate_mirror(&self, label: &str, bytes: usize, align: usize) -> Result<HostBuffer> {
         match &self.target {
             #[cfg(feature = "wgpu")]
@@ -347,6 +367,13 @@ impl MemorySpace for DeviceMemory {
         }
     }
 }
+
+/// `HostStorage::new`'s contract asks the space and its buffers to be shareable across threads.
+const _: fn() = || {
+    fn send_sync<X: Send + Sync>() {}
+    send_sync::<DeviceMemory>();
+    send_sync::<DeviceBuffer>();
+};
 
 /// `M::host_ptr(b)` through a value of `M` (the macro above binds one).
 fn host_ptr_of<M: MemorySpace>(_m: &M, b: &M::Buffer) -> Option<NonNull<u8>> {
@@ -392,8 +419,9 @@ unsafe impl ProjectMemory<rokkos_cuda::CudaSpace> for DeviceMemory {
     }
 }
 
-// Every pattern method is one `on_backend!` over `Launch::delegate`: the backend's own method, with
-// the policy rebuilt for it and the kernel's buffers projected onto its memory.
+// Every pattern method is one `on_backend!` over `Launch::delegate`: the backend's own method (named
+// by `For` / `Reduce` / `ReduceInto` / `Scan` and the policy type, and called by `delegate`), with
+// the policy rebuilt for it and the kernel's buffers (and the result slot) projected onto its memory.
 impl ExecutionSpace for Device {
     type Memory = DeviceMemory;
 
@@ -419,21 +447,21 @@ impl ExecutionSpace for Device {
     where
         K: ForKernel<RangeWork, Space = DeviceMemory> + KernelIr,
     {
-        on_backend!(&self.backend, s => l.delegate(&l.policy().with_space(s), |l| s.for_range(l)))
+        on_backend!(&self.backend, s => { let p = l.policy().with_space(s); l.delegate(&p, For) })
     }
     #[inline]
     fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = DeviceMemory> + KernelIr,
     {
-        on_backend!(&self.backend, s => l.delegate(&l.policy().with_space(s), |l| s.for_mdrange(l)))
+        on_backend!(&self.backend, s => { let p = l.policy().with_space(s); l.delegate(&p, For) })
     }
     #[inline]
     fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = DeviceMemory> + KernelIr,
     {
-        on_backend!(&self.backend, s => l.delegate(&l.policy().with_space(s), |l| s.for_team(l)))
+        on_backend!(&self.backend, s => { let p = l.policy().with_space(s); l.delegate(&p, For) })
     }
     #[inline]
     fn reduce_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
@@ -441,7 +469,7 @@ impl ExecutionSpace for Device {
         K: ReduceKernel<RangeWork, Space = DeviceMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        on_backend!(&self.backend, s => l.delegate(&l.policy().with_space(s), |l| s.reduce_range(l, r)))
+        on_backend!(&self.backend, s => { let p = l.policy().with_space(s); l.delegate(&p, Reduce(r)) })
     }
     #[inline]
     fn reduce_mdrange<const N: usize, K, Rd>(
@@ -453,7 +481,7 @@ impl ExecutionSpace for Device {
         K: ReduceKernel<MDWork<N>, Space = DeviceMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        on_backend!(&self.backend, s => l.delegate(&l.policy().with_space(s), |l| s.reduce_mdrange(l, r)))
+        on_backend!(&self.backend, s => { let p = l.policy().with_space(s); l.delegate(&p, Reduce(r)) })
     }
     #[inline]
     fn reduce_team<K, Rd>(&self, l: Launch<'_, TeamPolicy<Self>, K>, r: &Rd) -> Result<K::Value>
@@ -461,7 +489,7 @@ impl ExecutionSpace for Device {
         K: ReduceKernel<TeamWork, Space = DeviceMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        on_backend!(&self.backend, s => l.delegate(&l.policy().with_space(s), |l| s.reduce_team(l, r)))
+        on_backend!(&self.backend, s => { let p = l.policy().with_space(s); l.delegate(&p, Reduce(r)) })
     }
     #[inline]
     fn reduce_range_into<K, Rd>(
@@ -476,8 +504,8 @@ impl ExecutionSpace for Device {
         Rd: Reducer<K::Value>,
     {
         on_backend!(&self.backend, s => {
-            let slot = slot.project()?;
-            l.delegate(&l.policy().with_space(s), |l| s.reduce_range_into(l, r, slot))
+            let p = l.policy().with_space(s);
+            l.delegate(&p, ReduceInto(r, slot))
         })
     }
     #[inline]
@@ -493,8 +521,8 @@ impl ExecutionSpace for Device {
         Rd: Reducer<K::Value>,
     {
         on_backend!(&self.backend, s => {
-            let slot = slot.project()?;
-            l.delegate(&l.policy().with_space(s), |l| s.reduce_mdrange_into(l, r, slot))
+            let p = l.policy().with_space(s);
+            l.delegate(&p, ReduceInto(r, slot))
         })
     }
     #[inline]
@@ -510,8 +538,8 @@ impl ExecutionSpace for Device {
         Rd: Reducer<K::Value>,
     {
         on_backend!(&self.backend, s => {
-            let slot = slot.project()?;
-            l.delegate(&l.policy().with_space(s), |l| s.reduce_team_into(l, r, slot))
+            let p = l.policy().with_space(s);
+            l.delegate(&p, ReduceInto(r, slot))
         })
     }
     #[inline]
@@ -520,6 +548,6 @@ impl ExecutionSpace for Device {
         K: ScanKernel<RangeWork, Space = DeviceMemory> + KernelIr,
         Rd: Reducer<K::Value>,
     {
-        on_backend!(&self.backend, s => l.delegate(&l.policy().with_space(s), |l| s.scan_range(l, r)))
+        on_backend!(&self.backend, s => { let p = l.policy().with_space(s); l.delegate(&p, Scan(r)) })
     }
 }

@@ -7,8 +7,9 @@
 //! - **Counter-based** ([`philox4x32`], Philox-4x32-10 of Salmon et al., *Parallel random numbers:
 //!   as easy as 1, 2, 3*, SC'11): draw `k` of stream `index` under `seed` is a pure function of
 //!   `(seed, index, k)` ([`rand_u32`], [`uniform_f32`], [`uniform_f64`], [`normal_f32`],
-//!   [`normal_f64`]). No state, nothing to store: work item `i` uses stream `i` and counts its own
-//!   draws. It uses only 32-bit integer operations (the 32 × 32 → 64-bit products are built from
+//!   [`normal_f64`]), distinct for every `k: u32` (the stream index takes two of Philox's four
+//!   32-bit counter words, the block number of the draw a third: see [`philox_draw`]). No state,
+//!   nothing to store: work item `i` uses stream `i` and counts its own draws. It uses only 32-bit integer operations (the 32 × 32 → 64-bit products are built from
 //!   16-bit halves), so it also suits adapters without 64-bit shader integers.
 //! - **A pool of xorshift64\* states**, as Kokkos' `Random_XorShift64_Pool` has it ([`RandomPool`]):
 //!   a View of 64-bit states, one per stream, seeded from one seed; a kernel over the streams reads
@@ -101,19 +102,30 @@ pub fn philox4x32(c0: u32, c1: u32, c2: u32, c3: u32, k0: u32, k1: u32, word: u3
     }
 }
 
-/// Draw `k` (a 32-bit integer) of stream `index` under `seed`: word `k % 4` of the Philox block
-/// with counter `(index, k / 4)` and key `seed`.
+/// Word `word` (0..=3) of block `block` of stream `index` under `seed`: the Philox-4x32-10 block
+/// of counter `(index, block, 0)` (index in the first two counter words, low word first) and key
+/// `seed`. Every draw below is one word of one block: draw number `d` (counted in 32-bit words,
+/// over the whole range of `u64`) is word `d % 4` of block `d / 4`, and the draws these functions
+/// take are below 2^34, so their blocks fit the third counter word and distinct draws are
+/// distinct (block, word) pairs. The fourth counter word stays 0.
 #[func]
-pub fn rand_u32(seed: u64, index: u64, k: u32) -> u32 {
+pub fn philox_draw(seed: u64, index: u64, block: u32, word: u32) -> u32 {
     philox4x32(
         index as u32,
         (index >> 32) as u32,
-        k >> 2,
+        block,
         0,
         seed as u32,
         (seed >> 32) as u32,
-        k & 3,
+        word,
     )
+}
+
+/// Draw `k` (a 32-bit integer) of stream `index` under `seed`: word `k % 4` of block `k / 4`
+/// ([`philox_draw`]).
+#[func]
+pub fn rand_u32(seed: u64, index: u64, k: u32) -> u32 {
+    philox_draw(seed, index, k >> 2, k & 3)
 }
 
 /// A 32-bit integer as a uniform `f32` in `[0, 1)`: its top 24 bits times 2^-24 (exact).
@@ -134,31 +146,46 @@ pub fn uniform_f32(seed: u64, index: u64, k: u32) -> f32 {
     u32_to_unit_f32(rand_u32(seed, index, k))
 }
 
-/// Uniform `f64` number `k` of stream `index` in `[0, 1)` (draws `2k` and `2k + 1`).
+/// Uniform `f64` number `k` of stream `index` in `[0, 1)`: draws `2k` and `2k + 1` (words
+/// `2 (k % 2)` and `2 (k % 2) + 1` of block `k / 2`), for every `k` up to `u32::MAX`. The draw
+/// numbers are formed without an integer product, so none wraps (nor, in a debug build, panics).
 #[func]
 pub fn uniform_f64(seed: u64, index: u64, k: u32) -> f64 {
+    let block = k >> 1;
+    let word = (k & 1) << 1;
     u32x2_to_unit_f64(
-        rand_u32(seed, index, 2 * k),
-        rand_u32(seed, index, 2 * k + 1),
+        philox_draw(seed, index, block, word),
+        philox_draw(seed, index, block, word + 1),
     )
 }
 
-/// Standard normal `f64` number `k` of stream `index` (Box–Muller over uniform numbers `2k` and
-/// `2k + 1`: draws `4k .. 4k + 4`, one Philox block).
+/// Standard normal `f64` number `k` of stream `index`: Box–Muller over uniform numbers `2k` and
+/// `2k + 1`, that is draws `4k .. 4k + 4`, the four words of block `k`, for every `k` up to
+/// `u32::MAX`.
 #[func]
 pub fn normal_f64(seed: u64, index: u64, k: u32) -> f64 {
     // 1 - u is in (0, 1]: its logarithm is finite.
-    let u1 = 1.0 - uniform_f64(seed, index, 2 * k);
-    let u2 = uniform_f64(seed, index, 2 * k + 1);
+    let u1 = 1.0
+        - u32x2_to_unit_f64(
+            philox_draw(seed, index, k, 0),
+            philox_draw(seed, index, k, 1),
+        );
+    let u2 = u32x2_to_unit_f64(
+        philox_draw(seed, index, k, 2),
+        philox_draw(seed, index, k, 3),
+    );
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
-/// Standard normal `f32` number `k` of stream `index` (Box–Muller over uniform numbers `2k` and
-/// `2k + 1`).
+/// Standard normal `f32` number `k` of stream `index`: Box–Muller over uniform `f32` numbers `2k`
+/// and `2k + 1` (draws `2k` and `2k + 1`: words `2 (k % 2)` and `2 (k % 2) + 1` of block
+/// `k / 2`), for every `k` up to `u32::MAX`.
 #[func]
 pub fn normal_f32(seed: u64, index: u64, k: u32) -> f32 {
-    let u1 = 1.0 - uniform_f32(seed, index, 2 * k);
-    let u2 = uniform_f32(seed, index, 2 * k + 1);
+    let block = k >> 1;
+    let word = (k & 1) << 1;
+    let u1 = 1.0 - u32_to_unit_f32(philox_draw(seed, index, block, word));
+    let u2 = u32_to_unit_f32(philox_draw(seed, index, block, word + 1));
     (-2.0 * u1.ln()).sqrt() * (6.283_185_5 * u2).cos()
 }
 

@@ -105,3 +105,78 @@ proptest! {
         prop_assert_eq!(gl.as_array(), owned.view());
     }
 }
+
+/// A dimension of extent 1 or 0 is never stepped along, so `new_strided` accepts any stride for it,
+/// up to `usize::MAX`; as an `isize` such a stride is negative, which `ArrayView::from_shape_ptr`
+/// forbids (a safety precondition; debug builds of ndarray assert it). The borrowed array gets
+/// stride 0 there, and reads and writes the same elements as the View.
+#[test]
+fn strides_of_unit_dimensions_above_isize_max_are_normalised() {
+    for huge in [isize::MAX as usize + 1, usize::MAX - 7, usize::MAX] {
+        let v = View::<f64, 3, LayoutStride>::new_strided("v", [2, 1, 3], [3, huge, 1]).unwrap();
+        for i in 0..2 {
+            for k in 0..3 {
+                v.set((i, 0, k), (10 * i + k) as f64);
+            }
+        }
+        {
+            let g = v.host();
+            let a = g.as_array();
+            assert_eq!(a.shape(), &[2, 1, 3]);
+            assert!(a.strides().iter().all(|&s| s >= 0), "{:?}", a.strides());
+            assert_eq!(a[[1, 0, 2]], 12.0);
+            assert_eq!(a.sum(), 0.0 + 1.0 + 2.0 + 10.0 + 11.0 + 12.0);
+        }
+        {
+            let mut g = v.host_mut();
+            g.as_array_mut()[[0, 0, 1]] = -1.0;
+            assert_eq!(g.as_array()[[0, 0, 1]], -1.0);
+        }
+        assert_eq!(v.get((0, 0, 1)), -1.0);
+        // A subview keeping the unit dimension keeps its stride, and converts as well.
+        let s: View<f64, 2, LayoutStride> = v.subview((1, .., ..)).unwrap();
+        assert_eq!(s.strides(), [huge, 1]);
+        assert_eq!(s.host().as_array().row(0).to_vec(), vec![10.0, 11.0, 12.0]);
+    }
+}
+
+/// An empty View has no elements, so its strides are free too (as large as `usize::MAX`); its
+/// array has all strides 0 (ndarray counts `(extent - 1) * stride` on every axis, the empty ones
+/// included, against `isize::MAX`), and is empty.
+#[test]
+fn empty_views_convert_whatever_their_strides() {
+    let v =
+        View::<u8, 3, LayoutStride>::new_strided("e", [4, 0, 5], [usize::MAX, 1, usize::MAX / 3])
+            .unwrap();
+    assert_eq!(v.size(), 0);
+    let g = v.host();
+    let a = g.as_array();
+    assert_eq!(a.shape(), &[4, 0, 5]);
+    assert_eq!(a.strides(), &[0, 0, 0]);
+    assert!(a.is_empty());
+    assert_eq!(a.iter().count(), 0);
+    drop(g);
+    let mut g = v.host_mut();
+    assert_eq!(g.as_array_mut().iter_mut().count(), 0);
+    drop(g);
+    // An empty subview of a non-empty View, at the end of its allocation.
+    let w = View::<f32, 2>::from_fn("w", [3, 4], |[i, j]| (i * 4 + j) as f32).unwrap();
+    let tail: View<f32, 2, LayoutStride> = w.subview((3..3, ..)).unwrap();
+    assert!(tail.host().as_array().is_empty());
+}
+
+/// `from_shape_ptr` also requires the product of the non-zero extents to be at most `isize::MAX`,
+/// even for an empty array. Such shapes are refused when the View is made (they used to be
+/// accepted when another extent was 0).
+#[test]
+fn shapes_whose_nonzero_extents_overflow_are_refused() {
+    let r = View::<u8, 2>::new("wide", [0, usize::MAX]);
+    assert!(matches!(r, Err(Error::OutOfMemory { .. })), "{r:?}");
+    let r = View::<u8, 3, LayoutStride>::new_strided("wide", [1 << 32, 0, 1 << 32], [1, 1, 1]);
+    assert!(matches!(r, Err(Error::OutOfMemory { .. })), "{r:?}");
+    let r = View::<u8, 2>::from_vec("wide", [0, isize::MAX as usize + 1], Vec::new());
+    assert!(matches!(r, Err(Error::OutOfMemory { .. })), "{r:?}");
+    // At the limit it is a View, and an (empty) array.
+    let v = View::<u8, 2>::new("edge", [0, isize::MAX as usize]).unwrap();
+    assert_eq!(v.host().as_array().shape(), &[0, isize::MAX as usize]);
+}

@@ -322,3 +322,50 @@ fn streams_and_seeds_differ() {
     s.dedup();
     assert_eq!(s.len(), 1000);
 }
+
+/// Widening the draw numbers changed no value the former `2 * k` / `4 * k` reached without
+/// wrapping: the uniform and normal numbers are still built from the same draws of `rand_u32`
+/// (`uniform_f64` from draws 2k and 2k+1 for k < 2^31, `normal_f32` likewise, `normal_f64` from
+/// draws 4k .. 4k+4 for k < 2^30), bit for bit.
+#[test]
+fn small_draw_numbers_keep_their_values() {
+    let (seed, s) = (0x5EED_0123_4567_89AB, 12_345u64);
+    let ks = [
+        0u32,
+        1,
+        2,
+        3,
+        1000,
+        65_537,
+        (1 << 30) - 1,
+        1 << 30,
+        (1 << 31) - 1,
+    ];
+    for k in ks {
+        let (d0, d1) = (rand_u32(seed, s, 2 * k), rand_u32(seed, s, 2 * k + 1));
+        assert_eq!(
+            uniform_f64(seed, s, k).to_bits(),
+            u32x2_to_unit_f64(d0, d1).to_bits(),
+            "uniform_f64 at {k}"
+        );
+        let u1 = 1.0 - u32_to_unit_f32(d0);
+        let u2 = u32_to_unit_f32(d1);
+        let old = (-2.0 * u1.ln()).sqrt() * (6.283_185_5 * u2).cos();
+        assert_eq!(
+            normal_f32(seed, s, k).to_bits(),
+            old.to_bits(),
+            "normal_f32 at {k}"
+        );
+        if k < 1 << 30 {
+            let d = |j: u32| rand_u32(seed, s, 4 * k + j);
+            let u1 = 1.0 - u32x2_to_unit_f64(d(0), d(1));
+            let u2 = u32x2_to_unit_f64(d(2), d(3));
+            let old = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+            assert_eq!(
+                normal_f64(seed, s, k).to_bits(),
+                old.to_bits(),
+                "normal_f64 at {k}"
+            );
+        }
+    }
+}

@@ -14,6 +14,7 @@
 
 use crate::compile::{compile_ptx, Arch};
 use crate::emit::{emit, CudaOptions, EmitError, Entry, IndexWidth};
+use rokkos_core::delegate::{For, Reduce, Scan};
 use rokkos_core::device::prepare::KernelCache;
 use rokkos_core::emit::inbounds::Proven;
 use rokkos_core::emit::width::Work;
@@ -370,11 +371,9 @@ fn team_shape<S: ExecutionSpace>(policy: &TeamPolicy<S>) -> crate::emit::TeamSha
 /// The reduction variant for reducer `r`'s joins: the ordered-partials entry for a reducer
 /// whose join is host code (`rokkos_core::device::ordered`), as the launchers take it.
 fn reduce_opts<V, Rd: Reducer<V>>(r: &Rd) -> std::result::Result<CudaOptions, String> {
-    let mut joins = Vec::new();
-    let entry = if r.describe(&mut joins) {
-        Entry::Reduce
-    } else {
-        Entry::Ordered { left: false }
+    let (entry, joins) = match rokkos_core::reducer::describe_reducer::<V, Rd>(r) {
+        Some(joins) => (Entry::Reduce, joins),
+        None => (Entry::Ordered { left: false }, Vec::new()),
     };
     Ok(CudaOptions {
         entry,
@@ -412,7 +411,8 @@ impl ExecutionSpace for CudaCheck {
             range_space(l.policy()),
             &range_bounds(l.policy()),
         )?;
-        l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_range(l))
+        let p = l.policy().with_space(&IrEval);
+        l.delegate(&p, For)
     }
     fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
     where
@@ -425,7 +425,8 @@ impl ExecutionSpace for CudaCheck {
             md_space(l.policy()),
             &md_bounds(l.label(), l.policy()),
         )?;
-        l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_mdrange(l))
+        let p = l.policy().with_space(&IrEval);
+        l.delegate(&p, For)
     }
     fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
@@ -442,7 +443,8 @@ impl ExecutionSpace for CudaCheck {
             team_space(l.policy()),
             &team_bounds(l.policy()),
         )?;
-        l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.for_team(l))
+        let p = l.policy().with_space(&IrEval);
+        l.delegate(&p, For)
     }
     fn reduce_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
     where
@@ -456,9 +458,8 @@ impl ExecutionSpace for CudaCheck {
             range_space(l.policy()),
             &range_bounds(l.policy()),
         )?;
-        l.delegate(&l.policy().with_space(&IrEval), |l| {
-            IrEval.reduce_range(l, r)
-        })
+        let p = l.policy().with_space(&IrEval);
+        l.delegate(&p, Reduce(r))
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
         &self,
@@ -494,9 +495,8 @@ impl ExecutionSpace for CudaCheck {
             md_space(l.policy()),
             &bounds,
         )?;
-        l.delegate(&l.policy().with_space(&IrEval), |l| {
-            IrEval.reduce_mdrange(l, r)
-        })
+        let p = l.policy().with_space(&IrEval);
+        l.delegate(&p, Reduce(r))
     }
     fn reduce_team<K, Rd>(&self, l: Launch<'_, TeamPolicy<Self>, K>, r: &Rd) -> Result<K::Value>
     where
@@ -514,9 +514,8 @@ impl ExecutionSpace for CudaCheck {
             team_space(l.policy()),
             &team_bounds(l.policy()),
         )?;
-        l.delegate(&l.policy().with_space(&IrEval), |l| {
-            IrEval.reduce_team(l, r)
-        })
+        let p = l.policy().with_space(&IrEval);
+        l.delegate(&p, Reduce(r))
     }
     fn scan_range<K, Rd>(&self, l: Launch<'_, RangePolicy<Self>, K>, r: &Rd) -> Result<K::Value>
     where
@@ -538,7 +537,8 @@ impl ExecutionSpace for CudaCheck {
             range_space(l.policy()),
             &range_bounds(l.policy()),
         )?;
-        l.delegate(&l.policy().with_space(&IrEval), |l| IrEval.scan_range(l, r))
+        let p = l.policy().with_space(&IrEval);
+        l.delegate(&p, Scan(r))
     }
 }
 

@@ -11,6 +11,7 @@ use crate::runtime::run::{
     enqueue, index_width, params, prepare, resident_blocks, unsupported, variant, BLOCK,
 };
 use crate::{Cuda, CudaBuffer, CudaSpace};
+use rokkos_core::device::limits;
 use rokkos_core::device::shape::{mdrange_tiles, tile_counts};
 use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
@@ -122,7 +123,11 @@ pub(crate) fn launch<
             "{ntiles} MDRange tiles (more than 2^32)"
         )));
     }
-    let blocks = ntiles.min(resident_blocks(inst, &v.entries[0])?);
+    // Tiles strided over the resident blocks, or more where a thread would otherwise walk
+    // more than `TRIPS_MAX` points.
+    let points = limits::mdrange_items(label, begin, end)?;
+    let cap = resident_blocks(inst, &v.entries[0])?.max(limits::min_groups(points, BLOCK as u64));
+    let blocks = ntiles.min(cap);
     let mut b = params(&v, &p, &init)?;
     for (name, x) in &work {
         set_u64(&mut b, &v.layout, name, *x)?;

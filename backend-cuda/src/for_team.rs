@@ -12,7 +12,7 @@ use crate::runtime::device::Instance;
 use crate::runtime::reduction::{plan_values, take, Buffers};
 use crate::runtime::run::{enqueue_steps, index_width, params, prepare, variant, Step, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
-use rokkos_core::device::ordered;
+use rokkos_core::device::{limits, ordered};
 use rokkos_core::emit::team::pool_split;
 use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
@@ -147,17 +147,31 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
     let threads = tl.block.0 * tl.block.1;
     let resident =
         info.sm_count.max(1) as u64 * (info.max_threads_per_sm / threads.max(1)).max(1) as u64;
+    // The resident blocks, or more where a block would otherwise run more than `TRIPS_MAX`
+    // teams one after another.
+    let resident = resident.max(limits::min_groups(league, 1));
     let mut blocks = league.min(resident).min(info.max_grid[0].max(1) as u64);
+    let mut why = "the blocks a launch keeps in flight".to_string();
     if reducer.is_some() {
         blocks = blocks.min(TEAM_REDUCE_BLOCKS);
     }
     if let Some(fit) = LEVEL1_BUDGET.checked_div(l1s) {
+        if fit < blocks {
+            why = format!(
+                "level-1 scratch of {l1s} bytes per team in a pool of {LEVEL1_BUDGET} bytes"
+            );
+        }
         blocks = blocks.min(fit.max(1));
     }
     // The ordered mode: one league block per block, one partial per thread.
     if ordered {
-        blocks = ordered::team_blocks(league, blocks, threads as u64);
+        let b = ordered::team_blocks(league, blocks, threads as u64);
+        if b < blocks {
+            why = "a Custom reducer's ordered partials: 64 Ki threads in all".to_string();
+        }
+        blocks = b;
     }
+    limits::check_trips(label, league, blocks, 1, &why)?;
     let pool_bytes = usize::try_from(blocks * l1s)
         .map_err(|_| policy_err("level-1 scratch past the address space".into()))?;
     let pool = (tl.level1 && pool_bytes > 0)

@@ -30,6 +30,21 @@
 //! returns it as `Err(OutOfBounds)` / `Err(KernelFailed)`, with the wgpu backend's semantics
 //! (`rokkos_core::device::errors`).
 //!
+//! Limits and early stop (`rokkos_core::device::limits`, shared with rokkos-wgpu): a launch runs
+//! at most 2^40 range indices or MDRange points and at most 2^31 - 1 teams; the grid is the
+//! resident blocks, or more where a thread (a block, for teams) would otherwise run more than
+//! 2^24 items (teams) one after another, and a launch that cannot have that many in flight (a
+//! level-1 scratch request that leaves a block or two) is refused. Past a limit the launch is
+//! `Err(InvalidPolicy)` naming it, before anything is compiled or launched. Every loop of the
+//! entry points (grid-stride trips, MDRange tiles and points, league iterations, scan and
+//! ordered blocks) reads the launch's error record (a volatile load) as a trip starts and
+//! leaves after it once a failure is recorded; the league loop does so through shared memory,
+//! so that its `__syncthreads` stay uniform, and a block that starts after the failure runs no
+//! team. A launch failing at its first item thus returns its `Err` after about one trip per
+//! thread in flight (on the emulator, a league of 2^31 - 1 teams failing at team 0 in 0.5 s).
+//! Allocations past the device's total memory are `Err(OutOfMemory)` before the driver is
+//! asked; the driver's own `CUDA_ERROR_OUT_OF_MEMORY` is `Err(OutOfMemory)` too.
+//!
 //! Team policies: `for_team` / `reduce_team`, launching what `emit::team` writes as
 //! `emit::TeamLaunch` says (not yet run on a GPU).
 //!
@@ -99,6 +114,7 @@ pub mod compile {
     pub use crate::runtime::compile::{compile_ptx, nvrtc_version, Arch, NVRTC_OPTIONS};
 }
 
+use rokkos_core::device::limits;
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
@@ -175,7 +191,9 @@ impl Cuda {
     }
 }
 
-// Each pattern method hands its policy and kernel to the file of that (pattern, policy).
+// Each pattern method checks the policy against what a device launch may run
+// (`rokkos_core::device::limits`, shared with rokkos-wgpu) and hands it and the kernel to the
+// file of that (pattern, policy).
 impl ExecutionSpace for Cuda {
     type Memory = CudaSpace;
 
@@ -210,18 +228,21 @@ impl ExecutionSpace for Cuda {
     where
         K: ForKernel<RangeWork, Space = CudaSpace> + KernelIr,
     {
+        limits::check_range(l.label(), l.policy())?;
         for_range::run(&self.inst, l.policy(), l.kernel())
     }
     fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = CudaSpace> + KernelIr,
     {
+        limits::check_mdrange(l.label(), l.policy())?;
         for_mdrange::run(&self.inst, l.label(), l.policy(), l.kernel())
     }
     fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = CudaSpace> + KernelIr,
     {
+        limits::check_team(l.label(), l.policy())?;
         for_team::run(&self.inst, l.label(), l.policy(), l.kernel())
     }
     fn reduce_range<K, Rd>(
@@ -233,6 +254,7 @@ impl ExecutionSpace for Cuda {
         K: ReduceKernel<RangeWork, Space = CudaSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
+        limits::check_range(l.label(), l.policy())?;
         reduce_range::run(&self.inst, l.policy(), l.kernel(), reducer)
     }
     fn reduce_range_into<K, Rd>(
@@ -246,6 +268,7 @@ impl ExecutionSpace for Cuda {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
+        limits::check_range(l.label(), l.policy())?;
         reduce_range::run_into(&self.inst, l.policy(), l.kernel(), reducer, slot)
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
@@ -257,6 +280,7 @@ impl ExecutionSpace for Cuda {
         K: ReduceKernel<MDWork<N>, Space = CudaSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
+        limits::check_mdrange(l.label(), l.policy())?;
         reduce_mdrange::run(&self.inst, l.label(), l.policy(), l.kernel(), reducer)
     }
     fn reduce_mdrange_into<const N: usize, K, Rd>(
@@ -270,6 +294,7 @@ impl ExecutionSpace for Cuda {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
+        limits::check_mdrange(l.label(), l.policy())?;
         reduce_mdrange::run_into(&self.inst, l.label(), l.policy(), l.kernel(), reducer, slot)
     }
     fn reduce_team<K, Rd>(
@@ -281,6 +306,7 @@ impl ExecutionSpace for Cuda {
         K: ReduceKernel<TeamWork, Space = CudaSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
+        limits::check_team(l.label(), l.policy())?;
         reduce_team::run(&self.inst, l.label(), l.policy(), l.kernel(), reducer)
     }
     fn reduce_team_into<K, Rd>(
@@ -294,6 +320,7 @@ impl ExecutionSpace for Cuda {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
+        limits::check_team(l.label(), l.policy())?;
         reduce_team::run_into(&self.inst, l.label(), l.policy(), l.kernel(), reducer, slot)
     }
     fn scan_range<K, Rd>(
@@ -305,6 +332,7 @@ impl ExecutionSpace for Cuda {
         K: ScanKernel<RangeWork, Space = CudaSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
+        limits::check_range(l.label(), l.policy())?;
         scan_range::run(&self.inst, l.policy(), l.kernel(), reducer)
     }
 }

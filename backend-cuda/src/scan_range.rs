@@ -24,6 +24,7 @@ use crate::runtime::device::Instance;
 use crate::runtime::reduction::{finish_host, plan_values, Buffers};
 use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaSpace};
+use rokkos_core::device::limits;
 use rokkos_core::device::ordered;
 use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
@@ -67,7 +68,10 @@ pub(crate) fn run<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>>(
     if n == 0 {
         return Ok(reducer.init());
     }
-    let (per, blocks) = scan_shape(n, resident_blocks(inst, &v.entries[0])?);
+    // The resident blocks, or more where a thread would otherwise own more than `TRIPS_MAX`
+    // indices.
+    let cap = resident_blocks(inst, &v.entries[0])?.max(limits::min_groups(n, BLOCK as u64));
+    let (per, blocks) = scan_shape(n, cap);
     let bufs = Buffers::new(inst, &fields, blocks)?;
     let mut b = params(&v, &p, &init)?;
     set_u64(&mut b, &v.layout, "begin", begin as u64)?;

@@ -15,8 +15,11 @@
 //! pool (rokkos called from the user's own rayon code), or while another thread's launch holds the
 //! team, runs on rayon's work-stealing pool instead, so nested parallelism composes as rayon's
 //! does. Both paths cut the work into the same chunks and join the same partial results in the same
-//! order, so which one ran never changes a result. A panic in a kernel body is re-raised on the
-//! launching thread once every chunk has stopped.
+//! order, so which one ran never changes a result. A panic in a kernel body (a failing kernel: an
+//! index out of bounds, an overflow) stops the launch from starting further chunks, and is
+//! re-raised on the launching thread once every chunk has stopped; a chunk holds at most
+//! [`rokkos_core::host_iter::MAX_CHUNK_ITEMS`] items unless the policy's chunk size asks for
+//! more, so each thread runs at most one chunk after a failure.
 //!
 //! One file per (pattern, policy), named as in `rokkos-serial`.
 
@@ -41,6 +44,7 @@ use rokkos_core::{
     Error, ExecutionSpace, HostBackend, HostSpace, Launch, MDRangePolicy, RangePolicy, Reducer,
     Result, ScratchArena, ScratchPool, TeamLimits, TeamPolicy,
 };
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 pub use hot_team::DEFAULT_SPIN_US;
@@ -124,6 +128,10 @@ impl Rayon {
             0 => {}
             1 => f(0),
             _ => {
+                let stop = Stop::default();
+                let f = |c: usize| {
+                    stop.run(|| f(c));
+                };
                 if let Some(team) = self.team() {
                     if team.try_run(chunks, &f).is_some() {
                         return;
@@ -143,18 +151,51 @@ impl Rayon {
             0 => Vec::new(),
             1 => vec![f(0)],
             _ => {
+                let stop = Stop::default();
+                let f = |c: usize| stop.run(|| f(c));
+                let all = |v: Vec<Option<V>>| {
+                    v.into_iter()
+                        .map(|x| x.expect("a chunk is skipped only after another one panicked, and that panic is re-raised before the results are read"))
+                        .collect()
+                };
                 if let Some(team) = self.team() {
                     let slots = Slots::new(chunks);
                     // SAFETY: the team runs each chunk once, and the slots are read after the
                     // launch.
                     let run = |c: usize| unsafe { slots.put(c, f(c)) };
                     if team.try_run(chunks, &run).is_some() {
-                        return slots.into_vec();
+                        return all(slots.into_vec());
                     }
                 }
-                self.install(|| (0..chunks).into_par_iter().map(f).collect())
+                all(self.install(|| (0..chunks).into_par_iter().map(f).collect()))
             }
         }
+    }
+}
+
+/// A launch's stop flag: set by a chunk that unwinds (its kernel failed), read before each chunk
+/// starts, so that a failing launch does not run the rest of its work before it reports.
+#[derive(Default)]
+struct Stop(AtomicBool);
+
+impl Stop {
+    /// `Some(f())`, or `None` without calling `f` once a chunk of this launch has unwound.
+    #[inline]
+    fn run<R>(&self, f: impl FnOnce() -> R) -> Option<R> {
+        if self.0.load(Ordering::Relaxed) {
+            return None;
+        }
+        /// Sets the flag when dropped by an unwinding chunk.
+        struct OnUnwind<'a>(&'a AtomicBool);
+        impl Drop for OnUnwind<'_> {
+            fn drop(&mut self) {
+                if std::thread::panicking() {
+                    self.0.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        let _guard = OnUnwind(&self.0);
+        Some(f())
     }
 }
 

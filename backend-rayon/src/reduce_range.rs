@@ -20,7 +20,7 @@ where
     let chunks = chunk_count(policy.len(), space.concurrency(), policy.chunk());
     // A commutative join lets each chunk fold into interleaved lanes (`run_reduce_lanes`); the
     // others keep one accumulator per chunk, so that their partials join in iteration order.
-    let lanes = reducer.commutative();
+    let lanes = rokkos_core::reducer::is_commutative(reducer);
     let partials = space.map_chunks(chunks, |c| {
         let r = chunk_bounds(b, e, chunks, c);
         if lanes {

@@ -35,7 +35,7 @@ where
             pass(0, reducer.init(), true)
         };
     }
-    let lanes = reducer.commutative();
+    let lanes = rokkos_core::reducer::is_commutative(reducer);
     let totals = space.map_chunks(chunks, |c| {
         if lanes {
             return run_reduce_lanes(&ScanTotals(&body), chunk_bounds(b, e, chunks, c), reducer);

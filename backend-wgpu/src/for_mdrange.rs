@@ -1,13 +1,15 @@
-//! `parallel_for` over an `MDRangePolicy`: one tile per workgroup (a tile larger than a workgroup
+//! `parallel_for` over an `MDRangePolicy`: a tile per workgroup at a time, the tiles strided
+//! over at most `runtime::launch::GRID_INVOCATIONS` invocations (a tile larger than a workgroup
 //! is walked by it in strides). [`setup`] and [`launch_box`] also serve `reduce_mdrange` (with a
-//! reducer: one partial per tile). A launch whose split Views need more bindings than a shader
+//! reducer: one partial per workgroup). A launch whose split Views need more bindings than a shader
 //! stage has runs as windows of one dimension (`runtime::window`), each tiled on its own (every
 //! point runs once whatever the tiling).
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, dispatch_window, fold, index_width, pipeline, prepare, splits, unsupported, Prepared,
+    addr32_ok, dispatch_window, fold, grid_groups, index_width, pipeline, prepare, splits,
+    unsupported, Prepared,
 };
 use crate::runtime::partials::Partials;
 use crate::runtime::pipeline::Compiled;
@@ -43,6 +45,8 @@ pub(crate) struct Tiled<'a, const N: usize> {
     c: Arc<Compiled>,
     /// The tile extents.
     tile: [usize; N],
+    /// Invocations per workgroup.
+    wg: u32,
     /// With a reducer: its device joins and identity.
     reduce: Option<(Vec<JoinKind>, Vec<Value>)>,
     /// The boxes dispatched, in order, each `(begin, end, bases)`: the policy's box with no
@@ -142,6 +146,7 @@ pub(crate) fn setup<
         p,
         c,
         tile: t,
+        wg,
         reduce,
         boxes,
     })
@@ -167,17 +172,18 @@ pub(crate) fn launch_box<const N: usize>(
         return Ok(red);
     }
     check_tiles(ntiles)?;
-    let (gx, gy) = fold(ctx, ntiles)?;
+    let (gx, gy) = fold(ctx, grid_groups(ntiles, l.wg))?;
     let slots = gx as usize * gy as usize;
     let parts = red
         .is_some()
         .then(|| Partials::new(ctx, &fields, slots as u64));
     let refs = parts.as_ref().map_or_else(Vec::new, Partials::refs);
     let init = red.as_ref().map_or(&[][..], |r| &r.init[..]);
-    dispatch_tiles(ctx, p, &l.c, (begin, end, l.tile), init, &refs, bases)?;
+    dispatch_tiles(ctx, p, l, (begin, end), init, &refs, bases)?;
     if let (Some(r), Some(mut parts)) = (red.as_mut(), parts) {
-        // Slots past the last tile (the folded grid's tail) hold nothing.
-        parts.count = ntiles;
+        // Each workgroup folds its tiles into one partial; workgroups past the last tile
+        // (more slots than tiles) hold nothing.
+        parts.count = ntiles.min(slots as u64);
         r.parts = Some(parts);
     }
     Ok(red)
@@ -189,20 +195,22 @@ pub(crate) fn launch_box<const N: usize>(
 fn dispatch_tiles<const N: usize>(
     ctx: &Ctx,
     p: &Prepared<'_>,
-    c: &Compiled,
-    boxed: ([usize; N], [usize; N], [usize; N]),
+    l: &Tiled<'_, N>,
+    (begin, end): ([usize; N], [usize; N]),
     init: &[rokkos_core::ir::Value],
     refs: &[&crate::runtime::pool::Pooled],
     bases: &[u32],
 ) -> Result<()> {
-    let (begin, end, t) = boxed;
+    let (c, t) = (&l.c, l.tile);
     let (nt, ntiles) = rokkos_core::device::shape::tile_counts(begin, end, t);
     if ntiles == 0 {
         return Ok(());
     }
     check_tiles(ntiles)?;
     let defer = !refs.is_empty();
-    dispatch_window(ctx, p, c, init, ntiles, refs, defer, bases, |l, b| {
+    // The tiles strided over a bounded grid (`emit::entry`).
+    let groups = grid_groups(ntiles, l.wg);
+    dispatch_window(ctx, p, c, init, groups, refs, defer, bases, |l, b| {
         for k in 0..N {
             l.set_u64(b, &format!("b{k}"), begin[k] as u64);
             l.set_u64(b, &format!("e{k}"), end[k] as u64);

@@ -1,11 +1,13 @@
-//! `parallel_for` over a `RangePolicy`: one invocation per index, workgroups of up to 256, folded
-//! into a 2-D grid past 65535 groups. A launch whose split Views need more bindings than a
-//! shader stage has runs as consecutive windows of the range (`runtime::window`).
+//! `parallel_for` over a `RangePolicy`: a grid-stride loop over at most
+//! `runtime::launch::GRID_INVOCATIONS` invocations (workgroups of up to 256, folded into a 2-D
+//! grid past 65535 groups), one index per invocation and trip. A launch whose split Views need
+//! more bindings than a shader stage has runs as consecutive windows of the range
+//! (`runtime::window`).
 
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, dispatch_window, index_width, pipeline, prepare, splits, wg_size,
+    addr32_ok, dispatch_window, fold, grid_groups, index_width, pipeline, prepare, splits, wg_size,
 };
 use crate::runtime::window::{fit, Windowing};
 use crate::{Wgpu, WgpuSpace};
@@ -54,20 +56,15 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>>(
         if n == 0 {
             continue;
         }
-        dispatch_window(
-            ctx,
-            &p,
-            &c,
-            &[],
-            n.div_ceil(wg as u64),
-            &[],
-            false,
-            &bases,
-            |l, b| {
-                l.set_u64(b, "begin", lo);
-                l.set_u64(b, "n", n);
-            },
-        )?;
+        let groups = grid_groups(n.div_ceil(wg as u64), wg);
+        // The stride is the whole folded grid, whose tail workgroups take items too.
+        let (gx, gy) = fold(ctx, groups)?;
+        let stride = u64::from(gx) * u64::from(gy) * wg as u64;
+        dispatch_window(ctx, &p, &c, &[], groups, &[], false, &bases, |l, b| {
+            l.set_u64(b, "begin", lo);
+            l.set_u64(b, "n", n);
+            l.set_u64(b, "stride", stride);
+        })?;
     }
     Ok(())
 }

@@ -7,12 +7,12 @@
 use crate::emit::{EmitOptions, Entry};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::{
-    addr32_ok, dispatch, fold, index_width, pipeline, prepare, scratch_buffer, splits,
+    addr32_ok, dispatch, fold, grid_groups, index_width, pipeline, prepare, scratch_buffer, splits,
 };
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{plan_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
-use rokkos_core::device::ordered;
+use rokkos_core::device::{limits, ordered};
 use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
@@ -172,22 +172,33 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
         return Ok(red);
     }
     let l1 = shape.arena_words(1) as u64 * 4;
-    let mut groups = (tl.league as u64).min(if reducer.is_some() {
+    let league = tl.league as u64;
+    // At most `GRID_INVOCATIONS` invocations, so that a launch stopping early leaves few
+    // workgroups to start.
+    let mut groups = grid_groups(league, wg).min(if reducer.is_some() {
         TEAM_REDUCE_GROUPS
     } else {
         TEAM_GROUPS
     });
+    let mut why = "the teams a launch keeps in flight".to_string();
     let budget = LEVEL1_BUDGET.min(ctx.limits.max_storage_buffer_binding_size);
     if let Some(fit) = budget.checked_div(l1) {
+        if fit < groups {
+            why = format!("level-1 scratch of {l1} bytes per team in a pool of {budget} bytes");
+        }
         groups = groups.min(fit.max(1));
     }
     // The ordered mode: one league block per workgroup, one partial per invocation.
     let (groups, nparts) = if ordered {
-        let b = ordered::team_blocks(tl.league as u64, groups, wg as u64);
+        let b = ordered::team_blocks(league, groups, wg as u64);
+        if b < groups {
+            why = "a Custom reducer's ordered partials: 64 Ki invocations in all".to_string();
+        }
         (b, b * wg as u64)
     } else {
         (groups, 0)
     };
+    limits::check_trips(label, league, groups, 1, &why)?;
     let (gx, gy) = fold(ctx, groups)?;
     let slots = gx as u64 * gy as u64;
     let parts = red

@@ -23,9 +23,10 @@
 //!   it again with the same arguments writes nothing before the dispatch.
 //!   When every View argument's elements lie below element 2^32 of its buffer, a variant with 32-bit
 //!   address arithmetic is used (index checks stay 64-bit and exact).
-//! - **Work**: a range is 1-D (workgroups of 256, folded into a 2-D grid past 65535 groups); an
-//!   MDRange tile is one workgroup; `parallel_reduce` folds per invocation (grid-stride over at most
-//!   1024 workgroups), joins in a workgroup tree in workgroup memory with the reducer's
+//! - **Work**: a range is a grid-stride loop over at most 2^24 invocations (workgroups of 256,
+//!   folded into a 2-D grid past 65535 groups); an MDRange tile is one workgroup at a time, the
+//!   tiles strided over at most 2^24 invocations' workgroups; `parallel_reduce` folds per
+//!   invocation (grid-stride over at most 1024 workgroups), joins in a workgroup tree in workgroup memory with the reducer's
 //!   [`rokkos_core::reducer::JoinKind`] spelled in WGSL (commutative and associative on NaN and
 //!   signed zeros too, so the result does not depend on the grid: see `rokkos_core::reducer`).
 //!   The per-workgroup partials (of any
@@ -37,8 +38,8 @@
 //!   with `final == true` exactly once per index (no forward-progress assumption).
 //! - **Teams** ([`emit::team`]): one workgroup per team of `team_size × vector_length` invocations
 //!   (team rank = local index / vector length, lane = local index % vector length); the league is
-//!   looped over the dispatched workgroups (folded into a 2-D grid past 65535; at most 1024 for
-//!   `reduce_team`). `TeamThreadRange`
+//!   looped over the dispatched workgroups (at most 2^24 invocations' worth, folded into a 2-D
+//!   grid past 65535; at most 1024 for `reduce_team`). `TeamThreadRange`
 //!   / `ThreadVectorRange` / `TeamVectorRange` split their indices across threads / lanes / both
 //!   (code outside vector ranges runs on every lane, as in Kokkos on GPUs, so a kernel in which
 //!   that could differ from the host's lanes-in-order, such as a store or an atomic there, runs
@@ -65,6 +66,26 @@
 //!   the kernel, whichever thread's synchronisation read it (each thread sees the errors of its
 //!   own kernels; a thread with several gets the first one read). There are 64 records: a 65th
 //!   launch able to fail with none read in between first submits and reads the others.
+//! - **Limits and early stop** (`rokkos_core::device::limits`, shared with rokkos-cuda): a launch
+//!   runs at most 2^40 range indices or MDRange points and at most 2^31 - 1 teams, none of its
+//!   workgroups more than 2^24 items or teams one after another; past that the launch is
+//!   `Err(InvalidPolicy)` naming the limit, before anything is compiled or dispatched (and a
+//!   grid the device cannot dispatch stays `Err(Unsupported)`: an MDRange of more than 2^32
+//!   tiles). Every loop of the entry points (grid-stride trips, MDRange tiles and points, league
+//!   iterations, ordered blocks) reads the launch's error record as a trip starts and leaves
+//!   after it once a failure is recorded (the league loop through workgroup memory, so that its
+//!   barriers stay uniform; a workgroup that starts after the failure runs no team), and the
+//!   scan's one-item invocations skip their item: a launch that fails at its first item returns
+//!   its `Err` after about one trip per invocation in flight, not after the whole policy
+//!   (measured on lavapipe: a league of 2^31 - 1 teams failing at team 0 reports in 0.7 s).
+//!   Kernels that cannot fail have no such reads.
+//! - **Memory** (`runtime::budget`): an allocation either exists, all its buffers, or is
+//!   `Err(OutOfMemory)` naming the View and its bytes at once. The device counts the bytes its
+//!   Views hold and refuses one that would pass the adapter's memory ([`Wgpu::device_memory`]:
+//!   the largest device-local heap its Vulkan driver reports, the host's memory for a CPU
+//!   adapter) before making any buffer; wgpu is
+//!   asked to refuse a buffer past the driver's memory budget, and each buffer is made under
+//!   error scopes, the first refused one destroying those already made.
 //! - **Asynchrony**: launches are encoded into a pending command encoder held by the device context.
 //!   When the queue is idle it is submitted at once; while earlier work runs, dispatches accumulate
 //!   (up to 32) into one submission. A fence, a host read or a blocking result submits what is
@@ -231,6 +252,7 @@ pub use runtime::ctx::{CACHE_DIR_ENV, MAX_BINDING_ENV, MAX_BUFFER_ENV, SPIN_ENV}
 pub use runtime::launch::DUMP_ENV;
 pub use runtime::memory::{WgpuBuffer, WgpuSpace};
 
+use rokkos_core::device::limits;
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
@@ -327,10 +349,41 @@ impl Wgpu {
         let limits = runtime::ctx::TestLimits {
             binding: max_binding,
             buffer: max_buffer,
+            memory: None,
         };
         runtime::ctx::hiding_ctx("", limits)
             .map(|ctx| Wgpu { ctx })
             .map_err(unavailable)
+    }
+    /// A space on a device of its own on the same adapter (one per limit, made on first use)
+    /// whose Views may hold at most `bytes` bytes together (below the adapter's memory, which
+    /// [`Wgpu::device_memory`] reports), with buffers of at most `max_buffer` bytes (`None`:
+    /// the adapter's `max_buffer_size`): an allocation that would pass it is `Err(OutOfMemory)`
+    /// at once, as one past the adapter's memory is, so that tests can reach that refusal with
+    /// small Views, split ones included.
+    pub fn with_max_memory(bytes: u64, max_buffer: Option<u64>) -> Result<Wgpu> {
+        let limits = runtime::ctx::TestLimits {
+            binding: None,
+            buffer: max_buffer,
+            memory: Some(bytes),
+        };
+        runtime::ctx::hiding_ctx("", limits)
+            .map(|ctx| Wgpu { ctx })
+            .map_err(unavailable)
+    }
+    /// The most bytes this space's Views may hold together: the adapter's largest device-local
+    /// memory heap as its Vulkan driver reports it, or for a CPU adapter such as lavapipe, whose
+    /// buffers are host memory, the host's physical memory; or the limit of
+    /// [`Wgpu::with_max_memory`]. `None` where wgpu does not say (Metal, DX12, OpenGL), and
+    /// then only the driver refuses an allocation. A View that would take
+    /// [`Wgpu::memory_in_use`] past it is `Err(OutOfMemory)` before any buffer is made.
+    pub fn device_memory(&self) -> Option<u64> {
+        self.ctx.memory.capacity()
+    }
+    /// The bytes this space's live Views hold (each allocation rounded up to 8 bytes; the
+    /// launches' short-lived buffers are not counted).
+    pub fn memory_in_use(&self) -> u64 {
+        self.ctx.memory.held()
     }
     /// The largest storage binding a launch on this space makes, in bytes (see
     /// [`Wgpu::with_max_binding`]).
@@ -368,7 +421,9 @@ impl Wgpu {
 /// Largest vector length offered (a power of two).
 const VECTOR_LENGTH_MAX: usize = 32;
 
-// Each pattern method hands its policy and kernel to the file of that (pattern, policy).
+// Each pattern method checks the policy against what a device launch may run
+// (`rokkos_core::device::limits`, shared with rokkos-cuda) and hands it and the kernel to the
+// file of that (pattern, policy).
 impl ExecutionSpace for Wgpu {
     type Memory = WgpuSpace;
 
@@ -411,18 +466,21 @@ impl ExecutionSpace for Wgpu {
     where
         K: ForKernel<RangeWork, Space = WgpuSpace> + KernelIr,
     {
+        limits::check_range(l.label(), l.policy())?;
         for_range::run(&self.ctx, l.policy(), l.kernel())
     }
     fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
     where
         K: ForKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
     {
+        limits::check_mdrange(l.label(), l.policy())?;
         for_mdrange::run(&self.ctx, l.label(), l.policy(), l.kernel())
     }
     fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
     where
         K: ForKernel<TeamWork, Space = WgpuSpace> + KernelIr,
     {
+        limits::check_team(l.label(), l.policy())?;
         for_team::run(&self.ctx, l.label(), l.policy(), l.kernel())
     }
     fn reduce_range<K, Rd>(
@@ -434,6 +492,7 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
+        limits::check_range(l.label(), l.policy())?;
         reduce_range::run(&self.ctx, l.policy(), l.kernel(), reducer)
     }
     fn reduce_range_into<K, Rd>(
@@ -447,6 +506,7 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
+        limits::check_range(l.label(), l.policy())?;
         reduce_range::run_into(&self.ctx, l.policy(), l.kernel(), reducer, slot)
     }
     fn reduce_mdrange<const N: usize, K, Rd>(
@@ -458,6 +518,7 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
+        limits::check_mdrange(l.label(), l.policy())?;
         reduce_mdrange::run(&self.ctx, l.label(), l.policy(), l.kernel(), reducer)
     }
     fn reduce_mdrange_into<const N: usize, K, Rd>(
@@ -471,6 +532,7 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
+        limits::check_mdrange(l.label(), l.policy())?;
         reduce_mdrange::run_into(&self.ctx, l.label(), l.policy(), l.kernel(), reducer, slot)
     }
     fn reduce_team<K, Rd>(
@@ -482,6 +544,7 @@ impl ExecutionSpace for Wgpu {
         K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
+        limits::check_team(l.label(), l.policy())?;
         reduce_team::run(&self.ctx, l.label(), l.policy(), l.kernel(), reducer)
     }
     fn reduce_team_into<K, Rd>(
@@ -495,6 +558,7 @@ impl ExecutionSpace for Wgpu {
         K::Value: Pod,
         Rd: Reducer<K::Value>,
     {
+        limits::check_team(l.label(), l.policy())?;
         reduce_team::run_into(&self.ctx, l.label(), l.policy(), l.kernel(), reducer, slot)
     }
     fn scan_range<K, Rd>(
@@ -506,6 +570,7 @@ impl ExecutionSpace for Wgpu {
         K: ScanKernel<RangeWork, Space = WgpuSpace> + KernelIr,
         Rd: Reducer<K::Value>,
     {
+        limits::check_range(l.label(), l.policy())?;
         scan_range::run(&self.ctx, l.policy(), l.kernel(), reducer)
     }
 }

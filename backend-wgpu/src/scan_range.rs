@@ -1,5 +1,8 @@
 //! `parallel_scan` over a `RangePolicy`: reduce-then-scan in two device passes, the block prefixes
-//! joined on the host in between (no inter-workgroup forward-progress assumption).
+//! joined on the host in between (no inter-workgroup forward-progress assumption). A block is
+//! one workgroup's worth of consecutive items; the blocks are strided over at most
+//! `runtime::launch::GRID_INVOCATIONS` invocations, and their totals (one per block) must fit
+//! one storage binding (`Err(Unsupported)` beyond: 2^33 `u32` items on lavapipe).
 //!
 //! A reducer whose join is host code (`Custom`) takes the **slow path** of
 //! `rokkos_core::device::ordered` instead: no device join at all. The range is cut into at most
@@ -23,8 +26,8 @@ use crate::params::{storage_type, ParamsLayout};
 use crate::runtime::ctx::Ctx;
 use crate::runtime::launch::Prepared;
 use crate::runtime::launch::{
-    addr32_ok, dispatch_window, fold, index_width, pipeline, prepare, scratch_buffer, splits,
-    wg_size,
+    addr32_ok, dispatch_window, grid_groups, index_width, pipeline, prepare, scratch_buffer,
+    splits, wg_size,
 };
 use crate::runtime::partials::{read_all, Partials};
 use crate::runtime::reduction::plan_values;
@@ -101,15 +104,24 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
     let c2 = pipeline(ctx, &p, &o2)?;
     let t = fields[0].1;
     let sz = storage_type(t).size();
-    // Per run with work: its bounds, blocks, grid slots, and bases.
+    // Per run with work: its bounds, blocks, the blocks' totals (one per block, each run's in
+    // one binding) and bases. Blocks are strided over a bounded grid of workgroups
+    // (`emit::entry`), so the totals, not the grid, size the buffers.
     let passes: Vec<(u64, u64, u64, usize, &[u32])> = runs
         .iter()
         .filter(|(lo, hi, _)| hi > lo)
         .map(|(lo, hi, bases)| {
             let n = hi - lo;
             let blocks = n.div_ceil(wg as u64);
-            let (gx, gy) = fold(ctx, blocks)?;
-            Ok((*lo, n, blocks, gx as usize * gy as usize, &bases[..]))
+            let bytes = blocks.saturating_mul(sz as u64);
+            if bytes > ctx.binding_max {
+                return Err(crate::runtime::launch::unsupported(format!(
+                    "a scan of {n} items: its {blocks} block totals of {sz} bytes pass the \
+                     storage binding limit of {} bytes",
+                    ctx.binding_max
+                )));
+            }
+            Ok((*lo, n, blocks, blocks as usize, &bases[..]))
         })
         .collect::<Result<_>>()?;
     if passes.is_empty() {
@@ -130,7 +142,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
             &p,
             &c1,
             &init,
-            blocks,
+            grid_groups(blocks, wg),
             &[&buf],
             true,
             bases,
@@ -182,7 +194,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
             &p,
             &c2,
             &init,
-            blocks,
+            grid_groups(blocks, wg),
             &[buf],
             false,
             bases,

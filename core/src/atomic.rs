@@ -77,8 +77,21 @@ pub unsafe trait AtomicBits: AtomicScalar {
 
 const ORD: Ordering = Ordering::Relaxed;
 
+/// `from_ptr` of std's atomic types requires the pointer to be aligned to the atomic type, while a
+/// View guarantees only its element type's alignment (an adopted `Vec<u64>` is 4-byte aligned on
+/// some 32-bit targets, where `AtomicU64` needs 8): the two must agree, or this does not build.
+macro_rules! same_alignment {
+    ($t:ty, $a:ty) => {
+        const _: () = assert!(
+            std::mem::align_of::<$t>() == std::mem::align_of::<$a>()
+                && std::mem::size_of::<$t>() == std::mem::size_of::<$a>()
+        );
+    };
+}
+
 macro_rules! atomic_int {
     ($t:ty, $a:ty) => {
+        same_alignment!($t, $a);
         unsafe impl AtomicScalar for $t {
             #[inline(always)]
             unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
@@ -140,6 +153,7 @@ atomic_int!(u64, AtomicU64);
 
 macro_rules! atomic_float {
     ($t:ty, $bits:ty, $a:ty) => {
+        same_alignment!($t, $a);
         impl FloatCas for $t {
             #[inline(always)]
             unsafe fn update(p: *mut Self, f: impl Fn(Self) -> Self) -> Self {
@@ -203,6 +217,33 @@ atomic_float!(f64, u64, AtomicU64);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The preconditions of `Atomic*::from_ptr` that depend on the element type (the const
+    /// assertions above make them build errors; this states them where tests are read): a View
+    /// element of each atomic type is aligned for its atomic twin, even in memory aligned only
+    /// to the element type (an adopted `Vec`).
+    #[test]
+    fn atomic_twins_need_no_more_alignment_than_the_elements() {
+        fn check<T, A>() {
+            assert_eq!(std::mem::align_of::<T>(), std::mem::align_of::<A>());
+            assert_eq!(std::mem::size_of::<T>(), std::mem::size_of::<A>());
+        }
+        check::<u8, AtomicU8>();
+        check::<u16, AtomicU16>();
+        check::<i32, AtomicI32>();
+        check::<u32, AtomicU32>();
+        check::<f32, AtomicU32>();
+        check::<i64, AtomicI64>();
+        check::<u64, AtomicU64>();
+        check::<f64, AtomicU64>();
+        // An element of a `Vec`, which is all the alignment an adopted View has.
+        let mut v = vec![0u64; 3];
+        let p = &mut v[1] as *mut u64;
+        assert_eq!(p as usize % std::mem::align_of::<AtomicU64>(), 0);
+        // SAFETY: `p` is valid, aligned (checked), and nothing else accesses it.
+        unsafe { assert_eq!(u64::fetch_add(p, 5), 0) };
+        assert_eq!(v, [0, 5, 0]);
+    }
 
     #[test]
     fn float_cas_ops() {

@@ -26,7 +26,7 @@ fn hold<'v, T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     write: bool,
     op: &str,
 ) -> Result<Hold<'v>> {
-    Hold::take(&v.alloc.borrow, write).ok_or_else(|| Error::Aliasing {
+    Hold::take(v.alloc.flag(), write).ok_or_else(|| Error::Aliasing {
         kernel: op.into(),
         reason: format!(
             "View `{}` is borrowed on the host by a host()/host_mut() guard (or by a launch in progress)",
@@ -189,27 +189,33 @@ where
             fmt_index(&dst.extents)
         )));
     }
+    // Reported before the Views are held (as Kokkos' `beginDeepCopy`): a hook is user code, and
+    // may read or write these very Views.
+    if dst.size() != 0 {
+        crate::profiling::each(|h| {
+            h.deep_copy(
+                dst.label(),
+                src.label(),
+                dst.size() * std::mem::size_of::<T>(),
+            )
+        });
+    }
     let dst_hold = hold(dst, true, op)?;
     // One allocation (a View into a part of itself) is held once, exclusively; the copy goes
     // through host memory or `ptr::copy`, both of which tolerate the overlap.
     let src_hold = if std::ptr::eq(
-        &dst.alloc.borrow as *const _ as *const u8,
-        &src.alloc.borrow as *const _ as *const u8,
+        dst.alloc.flag() as *const _ as *const u8,
+        src.alloc.flag() as *const _ as *const u8,
     ) {
         None
     } else {
         Some(hold(src, false, op)?)
     };
-    if dst.size() == 0 {
+    // Nothing to move when both are the very same elements (a View and itself, or a host mirror
+    // of its memory): the holds above still refused a copy that a guard or launch conflicts with.
+    if dst.size() == 0 || dst.same_elements_as(src) {
         return Ok(());
     }
-    crate::profiling::each(|h| {
-        h.deep_copy(
-            dst.label(),
-            src.label(),
-            dst.size() * std::mem::size_of::<T>(),
-        )
-    });
     if let Some(r) = copy_host_to_host(dst, src, src_hold.is_some()) {
         return r;
     }
@@ -444,7 +450,15 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
 }
 
 /// A host View with the same extents and layout as `v`: `v` itself (shared, no copy) when `v` is
-/// already in host memory, otherwise a new allocation (contents not copied).
+/// already a host View; a host View of `v`'s own memory when `v`'s memory space keeps it in host
+/// memory ([`MemorySpace::host_storage`]: a `DeviceView` of a `Device` standing for serial or
+/// rayon), as Kokkos returns the View itself when its memory is host accessible; otherwise a new
+/// allocation (contents not copied).
+///
+/// A mirror of `v`'s own memory shares `v`'s borrow flag: a guard on it and a launch or copy on
+/// `v` exclude each other as on one View, and writes through it are seen by `v` without a copy.
+/// Portable code still copies with `deep_copy` (a no-op between a View and such a mirror) or
+/// [`create_mirror_view_and_copy`], since on a GPU the mirror is a separate allocation.
 ///
 /// ```
 /// use rokkos_core::{create_mirror_view, View};
@@ -457,6 +471,9 @@ pub fn create_mirror_view<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 ) -> Result<View<T, R, L, HostSpace>> {
     if let Some(h) = (v as &dyn Any).downcast_ref::<View<T, R, L, HostSpace>>() {
         return Ok(h.clone());
+    }
+    if let Some(h) = v.host_alias() {
+        return Ok(h);
     }
     create_mirror(v)
 }
@@ -473,15 +490,13 @@ pub fn create_mirror<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     })
 }
 
-/// [`create_mirror_view`] followed by a copy when a new allocation was made.
+/// [`create_mirror_view`] followed by a copy when a new allocation was made (none when the mirror
+/// is `v` itself or a host View of `v`'s memory).
 pub fn create_mirror_view_and_copy<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
 ) -> Result<View<T, R, L, HostSpace>> {
     let m = create_mirror_view(v)?;
-    let same = (v as &dyn Any)
-        .downcast_ref::<View<T, R, L, HostSpace>>()
-        .is_some_and(|h| h.shares_allocation_with(&m));
-    if !same {
+    if !m.same_elements_as(v) {
         deep_copy(&m, v)?;
     }
     Ok(m)
@@ -505,6 +520,16 @@ where
     if let Some(same) = (v as &dyn Any).downcast_ref::<View<T, R, L, E::Memory>>() {
         if memory.owns(same.buffer()) {
             return Ok(same.clone());
+        }
+    }
+    // Into host memory, of a View kept in host memory: a host View of that memory, as
+    // `create_mirror_view` makes.
+    if (&memory as &dyn Any).is::<HostSpace>() {
+        if let Some(alias) = v.host_alias() {
+            if let Ok(m) = (Box::new(alias) as Box<dyn Any>).downcast::<View<T, R, L, E::Memory>>()
+            {
+                return Ok(*m);
+            }
         }
     }
     create_mirror_in(space, v)
@@ -547,10 +572,7 @@ where
     S: MemorySpace,
 {
     let m = create_mirror_view_in(space, v)?;
-    let same = (v as &dyn Any)
-        .downcast_ref::<View<T, R, L, E::Memory>>()
-        .is_some_and(|d| d.shares_allocation_with(&m));
-    if !same {
+    if !m.same_elements_as(v) {
         deep_copy(&m, v)?;
     }
     Ok(m)
@@ -732,40 +754,43 @@ mod tests {
 
     thread_local! {
         static WATCHED: RefCell<Option<[View<f64>; 2]>> = const { RefCell::new(None) };
-        // (readable, writable) of dst and src, as the hook saw them.
-        static SEEN: Cell<Option<[(bool, bool); 2]>> = const { Cell::new(None) };
+        // What the hook found: the source's first element through a guard, and whether it could
+        // borrow the destination exclusively.
+        static SEEN: Cell<Option<(f64, bool)>> = const { Cell::new(None) };
     }
 
     struct Watch;
     impl ProfilingHooks for Watch {
         fn deep_copy(&self, _dst: &str, _src: &str, _bytes: usize) {
             WATCHED.with(|w| {
-                if let Some(views) = &*w.borrow() {
-                    let state = views.each_ref().map(|v| {
-                        let f = &v.alloc.borrow;
-                        (f.readable(), f.writable())
-                    });
-                    SEEN.with(|c| c.set(Some(state)));
+                if let Some([dst, src]) = &*w.borrow() {
+                    let first = src
+                        .try_host()
+                        .map(|g| g.as_slice().map_or(f64::NAN, |s| s[0]));
+                    let dst_free = dst.try_host_mut().is_ok();
+                    SEEN.with(|c| c.set(Some((first.unwrap_or(f64::NAN), dst_free))));
                 }
             });
         }
     }
 
-    /// The profiling hook `deep_copy` calls runs user code between the borrow check and the copy;
-    /// the copy must hold both Views through it (it used to check, call the hook, then write, so a
-    /// guard taken in the hook could coexist with the write).
+    /// The profiling hook `deep_copy` calls is user code: it runs before the copy holds its Views,
+    /// so it may use them (a guard on either), and the copy then takes and checks its holds
+    /// itself: a guard the hook took is gone by then (it used to check, call the hook, then
+    /// write, so a guard taken in the hook could coexist with the write; later the hook ran
+    /// under the holds, so a hook could not touch the Views at all).
     #[test]
-    fn deep_copy_holds_both_views_through_its_hook() {
-        profiling::register(Arc::new(Watch));
+    fn deep_copy_calls_its_hook_before_holding_the_views() {
+        let hook: Arc<dyn ProfilingHooks> = Arc::new(Watch);
+        profiling::register(hook.clone());
         let dst = View::<f64>::new("dst", [4]).unwrap();
-        let src = View::<f64>::from_fn("src", [4], |[i]| i as f64).unwrap();
+        let src = View::<f64>::from_fn("src", [4], |[i]| 1.0 + i as f64).unwrap();
         WATCHED.with(|w| *w.borrow_mut() = Some([dst.clone(), src.clone()]));
         deep_copy(&dst, &src).unwrap();
         WATCHED.with(|w| *w.borrow_mut() = None);
-        // dst held exclusively (no other access), src shared (reads only).
-        assert_eq!(SEEN.with(Cell::get), Some([(false, false), (true, false)]));
-        assert_eq!(dst.to_vec(), vec![0.0, 1.0, 2.0, 3.0]);
-        // Released afterwards.
-        assert!(dst.alloc.borrow.writable() && src.alloc.borrow.writable());
+        assert!(profiling::unregister(&hook));
+        assert_eq!(SEEN.with(Cell::get), Some((1.0, true)));
+        assert_eq!(dst.to_vec(), vec![1.0, 2.0, 3.0, 4.0]);
+        assert!(dst.alloc.flag().writable() && src.alloc.flag().writable());
     }
 }

@@ -34,14 +34,39 @@ pub fn chunk_bounds(begin: usize, end: usize, chunks: usize, c: usize) -> Range<
     lo..hi
 }
 
+/// The most items (indices, teams) a host chunk holds unless the policy's chunk size asks for
+/// more: a launch whose kernel fails stops starting chunks (rokkos-rayon), so this bounds the
+/// work each thread still does after a failure to one chunk. At 2^20 items a chunk still costs a
+/// few nanoseconds per item of scheduling at most.
+pub const MAX_CHUNK_ITEMS: usize = 1 << 20;
+
 /// Number of chunks a host backend with `workers` threads uses for `n` items when each chunk must
-/// hold at least `min_chunk` items: about four per worker for load balance, never more than `n`.
+/// hold at least `min_chunk` items: about four per worker for load balance, but enough that no
+/// chunk holds more than [`MAX_CHUNK_ITEMS`] (or `min_chunk`, when larger); never more than `n`.
+///
+/// ```
+/// use rokkos_core::host_iter::{chunk_count, MAX_CHUNK_ITEMS};
+/// assert_eq!(chunk_count(1000, 2, 1), 8);
+/// assert_eq!(chunk_count(3, 2, 1), 3);
+/// assert_eq!(chunk_count(1 << 31, 2, 1), (1 << 31) / MAX_CHUNK_ITEMS);
+/// ```
 pub fn chunk_count(n: usize, workers: usize, min_chunk: usize) -> usize {
+    chunk_count_of(n, 1, workers, min_chunk)
+}
+
+/// [`chunk_count`] for `n` units of `unit_items` items each (MDRange tiles): no chunk holds more
+/// than [`MAX_CHUNK_ITEMS`] items unless a single unit does.
+pub fn chunk_count_of(n: usize, unit_items: usize, workers: usize, min_chunk: usize) -> usize {
     if n == 0 {
         return 0;
     }
-    let by_size = n.div_ceil(min_chunk.max(1));
-    by_size.min(workers.max(1) * 4).max(1)
+    let min_chunk = min_chunk.max(1);
+    let by_size = n.div_ceil(min_chunk);
+    let max_units = (MAX_CHUNK_ITEMS / unit_items.max(1)).max(min_chunk).max(1);
+    by_size
+        .min(workers.max(1) * 4)
+        .max(n.div_ceil(max_units))
+        .max(1)
 }
 
 /// Work items a default MDRange tile aims at on the host (see [`TileGrid::new`]): enough that the
@@ -122,6 +147,11 @@ impl<const N: usize> TileGrid<N> {
             count,
             order,
         }
+    }
+
+    /// Work items in a whole tile (saturating).
+    pub fn tile_items(&self) -> usize {
+        self.tile.iter().fold(1usize, |a, &t| a.saturating_mul(t))
     }
 
     /// Number of tiles.
@@ -742,6 +772,31 @@ mod tests {
                 assert_eq!(next, 5 + n);
             }
         }
+    }
+
+    #[test]
+    fn chunks_are_bounded_in_items_unless_the_policy_asks_for_more() {
+        for (n, unit, workers, min) in [
+            (1usize << 31, 1usize, 2usize, 1usize),
+            (usize::MAX, 1, 16, 1),
+            (1 << 31, 4096, 2, 1),
+            (1 << 40, 1, 1, 1 << 30),
+            (5, 1 << 30, 2, 1),
+        ] {
+            let chunks = chunk_count_of(n, unit, workers, min);
+            assert!(
+                chunks >= 1 && chunks <= n,
+                "{n} {unit} {workers} {min}: {chunks}"
+            );
+            let longest = n.div_ceil(chunks);
+            let cap = (MAX_CHUNK_ITEMS / unit).max(min).max(1);
+            assert!(
+                longest <= cap,
+                "{n} {unit}: {longest} units per chunk, cap {cap}"
+            );
+        }
+        // Small launches keep about four chunks per worker.
+        assert_eq!(chunk_count(1 << 16, 4, 1), 16);
     }
 
     #[test]

@@ -13,9 +13,12 @@
 //! The token is typed by the policy of the space it was made for (`Launch<'_, RangePolicy<E>, K>`
 //! reaches `E` only), so an execution space cannot hand it to another one, except through
 //! [`Launch::delegate`] (`crate::delegate`), which validates the policy built for the other space
-//! against that space's limits and projects the kernel's buffers onto its memory, keeping this
-//! token's hold. Host backends turn it
-//! into the kernel's native body with [`Launch::for_body`], [`Launch::reduce_body`] or
+//! against that space's limits, projects the kernel's buffers onto its memory and calls that
+//! space's pattern method itself with a token keeping this one's hold. The token is neither
+//! `Clone` nor `Copy`, and `delegate` consumes it, so one launch has one token at a time, and a
+//! token for a [`HostBackend`] space's policy only ever reaches that space's own pattern method
+//! (from `crate::pattern` or from `delegate`), never user code. Host backends turn it into the
+//! kernel's native body with [`Launch::for_body`], [`Launch::reduce_body`] or
 //! [`Launch::scan_body`], which exist for spaces that implement the `unsafe` marker
 //! [`HostBackend`] over host-accessible memory.
 
@@ -137,6 +140,27 @@ impl<'v> ArgHold<'v> {
                 }
             }
         }
+        // The result element is written (by the space, once, through its `ResultSlot`), so like
+        // a writable argument it may not overlap any argument: then nothing the kernel reaches is
+        // ever the slot's bytes, whenever the slot is written.
+        if let Some(r) = result {
+            let hit = args
+                .iter()
+                .position(|a| a.is(r.borrow) && a.bytes.0 < r.bytes.1 && r.bytes.0 < a.bytes.1);
+            if let Some(i) = hit {
+                let mut params = Vec::new();
+                kernel.visit_views(&mut |a| params.push(a.param));
+                return Err(Error::Aliasing {
+                    kernel: K::NAME.to_string(),
+                    reason: format!(
+                        "the result View `{}` of parallel_reduce_into overlaps parameter `{}` in memory; \
+                         store the result in a View the kernel does not take",
+                        r.label,
+                        params.get(i).copied().unwrap_or("?")
+                    ),
+                });
+            }
+        }
 
         let mut taken = 0;
         let mut keep = |h: Hold<'v>| {
@@ -180,7 +204,7 @@ impl<'v> ArgHold<'v> {
 /// until the launch call returns (see the module documentation).
 ///
 /// Only core creates one (its fields are private and it has no public constructor), and only
-/// for the space `P` names.
+/// for the space `P` names. It is neither `Clone` nor `Copy`: [`Launch::delegate`] consumes it.
 pub struct Launch<'a, P, K> {
     label: &'a str,
     policy: &'a P,
@@ -200,10 +224,10 @@ impl<'a, P, K> Launch<'a, P, K> {
             _hold: hold,
         }
     }
-    /// A token for the same launch (label and hold) with another policy and kernel value: for
-    /// `Launch::delegate` only, which checks that they describe the same work on the arguments
-    /// this launch holds.
-    pub(crate) fn reissue<'b, P2, K2>(&self, policy: &'b P2, kernel: &'b K2) -> Launch<'b, P2, K2>
+    /// The token for the same launch (label and hold) with another policy and kernel value, in
+    /// place of this one (consumed: a launch has one token at a time): for `Launch::delegate`
+    /// only, which checks that they describe the same work on the arguments this launch holds.
+    pub(crate) fn reissue<'b, P2, K2>(self, policy: &'b P2, kernel: &'b K2) -> Launch<'b, P2, K2>
     where
         'a: 'b,
     {

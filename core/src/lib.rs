@@ -62,8 +62,8 @@ pub use reducer::{
 };
 pub use scalar::{Bits, Float, Scalar};
 pub use space::{
-    ExecutionSpace, HostAccessible, HostBackend, HostBuffer, HostSpace, MemorySpace, ResultSlot,
-    TeamLimits,
+    ExecutionSpace, HostAccessible, HostBackend, HostBuffer, HostSpace, HostStorage, MemorySpace,
+    ResultSlot, TeamLimits,
 };
 pub use team::{
     scratch_size, IntoNestedRange, NestedIndices, ScratchArena, ScratchPool, TeamMember,

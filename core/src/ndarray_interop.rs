@@ -4,6 +4,9 @@
 //!   `ArrayView` / `ArrayViewMut` over the View's own memory, with the View's extents and strides
 //!   (any layout, subviews included). They borrow the guard, so the allocation stays held (shared
 //!   or exclusive) while the array is alive: no launch, copy or other guard can touch it meanwhile.
+//!   Strides that are never used (of a dimension of extent 1, and every stride of an empty View)
+//!   may be anything in a View, up to `usize::MAX`, which ndarray would read as a negative
+//!   `isize`; the array has stride 0 there instead, as `from_shape_ptr`'s safety conditions ask.
 //! - **Adopting an owned array**: [`View::from_ndarray`] takes an `Array` without copying its
 //!   elements; its strides become the View's, so a row-major array is a `LayoutRight` View, a
 //!   column-major one (`.reversed_axes()`, `Array::zeros(shape.f())`) a `LayoutLeft` View, and any
@@ -44,6 +47,35 @@ where
     d
 }
 
+/// The `ndarray` shape of a View with these extents and strides, meeting every precondition of
+/// `from_shape_ptr` that depends on the shape (each listed in `HostRef::as_array`): strides that
+/// are non-negative as `isize` (a dimension of extent 1 is never stepped along, so its stride,
+/// which may be anything up to `usize::MAX`, becomes 0), offsets between the least and greatest
+/// address within `isize::MAX` elements and bytes (the span of a non-empty View fits one
+/// allocation), and, for the mutable view, no two indices at one element (View strides are
+/// injective). An empty View has no element, so its strides are free: it takes ndarray's own
+/// strides for its shape (all 0), which move nowhere, rather than its own, which ndarray would
+/// still count (`(extent - 1) * stride` on every axis) and check for overlap. The product of the
+/// non-zero extents is within `isize::MAX` because View constructors refuse larger shapes.
+fn ndarray_shape<const R: usize>(
+    extents: [usize; R],
+    strides: [usize; R],
+) -> ndarray::StrideShape<Dim<[usize; R]>>
+where
+    Dim<[usize; R]>: Dimension,
+{
+    if extents.contains(&0) {
+        return dim(extents).into();
+    }
+    let mut s = strides;
+    for k in 0..R {
+        if extents[k] == 1 {
+            s[k] = 0;
+        }
+    }
+    dim(extents).strides(dim(s))
+}
+
 impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> HostRef<'_, T, R, L, S>
 where
     Dim<[usize; R]>: Dimension,
@@ -51,12 +83,18 @@ where
     /// The View's elements as an `ndarray` array view (no copy), for as long as this guard lives.
     pub fn as_array(&self) -> ArrayView<'_, T, Dim<[usize; R]>> {
         let v = self.view();
-        let shape = dim(v.extents()).strides(dim(v.strides()));
-        // SAFETY: the View's elements `offset + sum(i_k * s_k)` for every index inside the extents
-        // lie in its allocation (every constructor checks the span), and the pointer is aligned
-        // for `T`; strides and span fit in `isize` (allocations are at most `isize::MAX` bytes).
-        // This guard holds the allocation shared, so nothing writes it while the array lives
-        // (the array borrows the guard).
+        let shape = ndarray_shape(v.extents(), v.strides());
+        // SAFETY (`from_shape_ptr`'s conditions, each): the pointer is the View's element
+        // `[0; R]`, non-null and aligned for `T` (host memory keeps `HostAccessible`'s promises;
+        // an empty View's is its allocation's aligned base or a point inside it), so offsetting
+        // it by zero is fine; every element `offset + sum(i_k * s_k)` of an index inside the
+        // extents lies in the allocation (every constructor checks the span, subviews shrink it),
+        // and an empty View's shape moves nowhere (ndarray's strides for it are 0); `ndarray_shape` makes every
+        // stride non-negative and keeps the offsets within `isize::MAX` elements and bytes
+        // (allocations are at most `isize::MAX` bytes); the product of the non-zero extents fits
+        // `isize::MAX` (View constructors refuse larger shapes); and this guard holds the
+        // allocation shared, so nothing writes it while the array lives (the array borrows the
+        // guard).
         unsafe { ArrayView::from_shape_ptr(shape, v.host_ptr_at_origin()) }
     }
 }
@@ -68,7 +106,7 @@ where
     /// The View's elements as an `ndarray` array view (no copy).
     pub fn as_array(&self) -> ArrayView<'_, T, Dim<[usize; R]>> {
         let v = self.view();
-        let shape = dim(v.extents()).strides(dim(v.strides()));
+        let shape = ndarray_shape(v.extents(), v.strides());
         // SAFETY: as in `HostRef::as_array`; the guard holds the allocation exclusively and
         // `&self` keeps `as_array_mut` from running meanwhile.
         unsafe { ArrayView::from_shape_ptr(shape, v.host_ptr_at_origin()) }
@@ -76,9 +114,10 @@ where
     /// The View's elements as a mutable `ndarray` array view (no copy).
     pub fn as_array_mut(&mut self) -> ArrayViewMut<'_, T, Dim<[usize; R]>> {
         let v = self.view();
-        let shape = dim(v.extents()).strides(dim(v.strides()));
+        let shape = ndarray_shape(v.extents(), v.strides());
         // SAFETY: as in `HostRef::as_array`; distinct indices address distinct elements (View
-        // strides are injective, as `ArrayViewMut` requires), the guard holds the allocation
+        // strides are injective, as `ArrayViewMut` requires, and `ndarray_shape` changes only
+        // strides of dimensions never stepped along), the guard holds the allocation
         // exclusively, and `&mut self` makes this the only reference through the guard.
         unsafe { ArrayViewMut::from_shape_ptr(shape, v.host_ptr_at_origin()) }
     }

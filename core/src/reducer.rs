@@ -72,6 +72,16 @@
 use crate::scalar::{Bits, Scalar};
 
 /// Identity and associative combination of partial results of type `T`.
+///
+/// A user reducer implements [`Reducer::init`] and [`Reducer::join`]; every backend then runs
+/// that `join` itself, in iteration order (the path [`Custom`] documents). The two other methods
+/// say what a backend may do *instead* of calling `join`: join on a device with a built-in
+/// operation ([`Reducer::describe`]), or regroup and reorder the partials
+/// ([`Reducer::commutative`]). A backend trusts those answers without checking them against
+/// `join`, so only rokkos' own reducers give them: their last parameter is a type that code
+/// outside `rokkos-core` cannot name, so another crate can neither override nor call them (ask
+/// through [`describe_reducer`] and [`is_commutative`] instead). A user reducer whose `join`
+/// takes the maximum therefore gets its maximum on every backend, whatever it is called.
 pub trait Reducer<T>: Sync {
     /// The identity value every partial result starts from.
     fn init(&self) -> T;
@@ -79,19 +89,45 @@ pub trait Reducer<T>: Sync {
     fn join(&self, dst: &mut T, src: T);
     /// For device backends, which join the partial results on the device: appends one
     /// [`JoinKind`] per accumulator and returns `true`, or returns `false` for a reducer whose join
-    /// exists only as host code (the default, and [`Custom`]'s answer).
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    /// exists only as host code (the default: every reducer defined outside rokkos, and
+    /// [`Custom`]). Overridden only inside rokkos-core (its last parameter);
+    /// read it with [`describe_reducer`].
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         let _ = out;
         false
     }
     /// Whether `join` is commutative and associative (floats: up to rounding), so that a
     /// backend may group and order the work items' contributions as it likes: `true` for every
-    /// built-in reducer and tuples of them. The default, and [`Custom`]'s answer, is `false`:
-    /// such a reducer's partials are folded from contiguous runs of work items and joined in
-    /// iteration order.
-    fn commutative(&self) -> bool {
+    /// built-in reducer and tuples of them. The default (every reducer defined outside rokkos,
+    /// and [`Custom`]) is `false`: such a reducer's partials are folded from contiguous runs of
+    /// work items and joined in iteration order. Overridden only inside rokkos-core; read it with
+    /// [`is_commutative`].
+    fn commutative(&self, _: sealed::Seal) -> bool {
         false
     }
+}
+
+/// What keeps [`Reducer::describe`] and [`Reducer::commutative`] to rokkos-core's own reducers.
+mod sealed {
+    /// The last parameter of [`super::Reducer::describe`] and [`super::Reducer::commutative`]:
+    /// public in a private module, so another crate can neither name it (to write an override)
+    /// nor make one (to call them).
+    pub struct Seal;
+}
+
+/// Whether a backend may regroup and reorder `reducer`'s joins ([`Reducer::commutative`]): `true`
+/// for the built-in reducers and tuples of them, `false` for every other reducer, which is then
+/// joined in iteration order.
+///
+/// ```
+/// use rokkos_core::reducer::is_commutative;
+/// use rokkos_core::{Custom, Max, Sum};
+/// assert!(is_commutative::<f64, _>(&Sum));
+/// assert!(is_commutative::<(f64, i32), _>(&(Sum, Max)));
+/// assert!(!is_commutative(&Custom::new(0i32, |a: &mut i32, b| *a += b)));
+/// ```
+pub fn is_commutative<T, Rd: Reducer<T> + ?Sized>(reducer: &Rd) -> bool {
+    reducer.commutative(sealed::Seal)
 }
 
 /// Sum reducer (`+`, identity 0).
@@ -174,11 +210,11 @@ impl<T: Scalar> Reducer<T> for Sum {
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.add(src);
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Sum));
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -190,11 +226,11 @@ impl<T: Scalar> Reducer<T> for Prod {
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.mul(src);
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Prod));
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -206,11 +242,11 @@ impl<T: Scalar> Reducer<T> for Min {
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.minimum(src);
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Min));
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -222,11 +258,11 @@ impl<T: Scalar> Reducer<T> for Max {
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.maximum(src);
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::Max));
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -243,11 +279,11 @@ impl<T: Scalar> Reducer<ValLoc<T>> for MinLoc {
             *dst = src;
         }
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::MinLoc);
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -264,11 +300,11 @@ impl<T: Scalar> Reducer<ValLoc<T>> for MaxLoc {
             *dst = src;
         }
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::MaxLoc);
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -297,11 +333,11 @@ impl<T: Scalar> Reducer<MinMaxVal<T>> for MinMax {
         dst.min = dst.min.minimum(src.min);
         dst.max = dst.max.maximum(src.max);
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::MinMax);
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -313,11 +349,11 @@ impl Reducer<bool> for LAnd {
     fn join(&self, dst: &mut bool, src: bool) {
         *dst = *dst && src;
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::LAnd));
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -329,11 +365,11 @@ impl Reducer<bool> for LOr {
     fn join(&self, dst: &mut bool, src: bool) {
         *dst = *dst || src;
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::LOr));
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -345,11 +381,11 @@ impl<T: Bits> Reducer<T> for BAnd {
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.and(src);
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::BAnd));
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -361,11 +397,11 @@ impl<T: Bits> Reducer<T> for BOr {
     fn join(&self, dst: &mut T, src: T) {
         *dst = dst.or(src);
     }
-    fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
         out.push(JoinKind::Op(crate::ir::ReducerKind::BOr));
         true
     }
-    fn commutative(&self) -> bool {
+    fn commutative(&self, _: sealed::Seal) -> bool {
         true
     }
 }
@@ -427,11 +463,11 @@ macro_rules! tuple_reducer {
             fn join(&self, dst: &mut ($($t,)+), src: ($($t,)+)) {
                 $(self.$i.join(&mut dst.$i, src.$i);)+
             }
-            fn describe(&self, out: &mut Vec<JoinKind>) -> bool {
-                true $(&& self.$i.describe(out))+
+            fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
+                true $(&& self.$i.describe(out, sealed::Seal))+
             }
-            fn commutative(&self) -> bool {
-                true $(&& self.$i.commutative())+
+            fn commutative(&self, _: sealed::Seal) -> bool {
+                true $(&& self.$i.commutative(sealed::Seal))+
             }
         }
     };
@@ -468,20 +504,30 @@ pub enum JoinKind {
 /// ```
 pub fn describe_reducer<T, Rd: Reducer<T> + ?Sized>(reducer: &Rd) -> Option<Vec<JoinKind>> {
     let mut out = Vec::new();
-    reducer.describe(&mut out).then_some(out)
+    reducer.describe(&mut out, sealed::Seal).then_some(out)
 }
 
 /// Accumulator values a device backend (or the IR evaluator) exchanges as IR values: one
 /// [`crate::ir::Value`] per field, in [`crate::ir::Kernel::acc_fields`] order.
-pub trait AccValue: Copy {
+///
+/// Sealed (the IR's scalar types, [`ValLoc`], [`MinMaxVal`] and tuples of them): device backends
+/// read a reduction's bytes back by these conversions and the IR's accumulator layout, so they
+/// must agree with it, which only the types the IR knows can promise.
+pub trait AccValue: acc_sealed::SealedAccValue + Copy {
     /// Appends the fields.
     fn push_values(&self, out: &mut Vec<crate::ir::Value>);
     /// Reads the fields back; `None` when the values do not have the expected types.
     fn from_values(values: &mut std::slice::Iter<'_, crate::ir::Value>) -> Option<Self>;
 }
 
+mod acc_sealed {
+    /// Implemented for the accumulator types the IR knows: see [`super::AccValue`].
+    pub trait SealedAccValue {}
+}
+
 macro_rules! acc_scalar {
     ($($t:ty => $v:ident as $ir:ty),*) => {$(
+        impl acc_sealed::SealedAccValue for $t {}
         impl AccValue for $t {
             fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
                 out.push(crate::ir::Value::$v(*self as $ir));
@@ -498,6 +544,7 @@ macro_rules! acc_scalar {
 acc_scalar!(i32 => I32 as i32, u32 => U32 as u32, i64 => I64 as i64, u64 => U64 as u64,
     isize => I64 as i64, usize => U64 as u64, f32 => F32 as f32, f64 => F64 as f64);
 
+impl acc_sealed::SealedAccValue for bool {}
 impl AccValue for bool {
     fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
         out.push(crate::ir::Value::Bool(*self));
@@ -509,6 +556,7 @@ impl AccValue for bool {
         }
     }
 }
+impl<T: AccValue> acc_sealed::SealedAccValue for ValLoc<T> {}
 impl<T: AccValue> AccValue for ValLoc<T> {
     fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
         self.val.push_values(out);
@@ -520,6 +568,7 @@ impl<T: AccValue> AccValue for ValLoc<T> {
         Some(ValLoc { val, loc })
     }
 }
+impl<T: AccValue> acc_sealed::SealedAccValue for MinMaxVal<T> {}
 impl<T: AccValue> AccValue for MinMaxVal<T> {
     fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
         self.min.push_values(out);
@@ -534,6 +583,7 @@ impl<T: AccValue> AccValue for MinMaxVal<T> {
 
 macro_rules! tuple_acc {
     ($($r:ident $t:ident $i:tt),+) => {
+        impl<$($t: AccValue),+> acc_sealed::SealedAccValue for ($($t,)+) {}
         impl<$($t: AccValue),+> AccValue for ($($t,)+) {
             fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
                 $(self.$i.push_values(out);)+

@@ -1,7 +1,22 @@
 //! Numeric element types and the identities reducers need.
 
-/// Arithmetic scalar types usable with the built-in reducers.
-pub trait Scalar: Copy + PartialOrd + Send + Sync + std::fmt::Debug + 'static {
+mod sealed {
+    /// Implemented for Rust's integer and float types only: see [`super::Scalar`].
+    // Not named `Sealed`: rustc's "similarly named trait" notes list every crate's `Sealed` in the
+    // build, which would make the compile-fail messages depend on the dependency graph.
+    pub trait SealedScalar {}
+}
+
+/// Arithmetic scalar types usable with the built-in reducers: Rust's integers and floats.
+///
+/// Sealed: the built-in reducers tell backends how to join on a device (`Sum` over `T` is the
+/// IR's sum) and that their joins may be reordered, from `T`'s operations here; those promises
+/// hold for Rust's own numbers, and a user type's `add` could be anything. Reduce other types
+/// with [`crate::Custom`] (or your own [`crate::Reducer`]), whose join every backend runs as
+/// written.
+pub trait Scalar:
+    sealed::SealedScalar + Copy + PartialOrd + Send + Sync + std::fmt::Debug + 'static
+{
     /// Additive identity.
     const ZERO: Self;
     /// Multiplicative identity.
@@ -23,7 +38,7 @@ pub trait Scalar: Copy + PartialOrd + Send + Sync + std::fmt::Debug + 'static {
     fn maximum(self, b: Self) -> Self;
 }
 
-/// Integer types usable with the bitwise reducers.
+/// Integer types usable with the bitwise reducers (sealed, as [`Scalar`] is).
 pub trait Bits: Scalar {
     /// All bits set.
     const ALL: Self;
@@ -35,6 +50,7 @@ pub trait Bits: Scalar {
 
 macro_rules! int_scalar {
     ($($t:ty),*) => {$(
+        impl sealed::SealedScalar for $t {}
         impl Scalar for $t {
             const ZERO: Self = 0;
             const ONE: Self = 1;
@@ -56,6 +72,7 @@ int_scalar!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 macro_rules! float_scalar {
     ($($t:ty),*) => {$(
+        impl sealed::SealedScalar for $t {}
         impl Scalar for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;

@@ -70,12 +70,54 @@ pub trait MemorySpace: Clone + Debug + Default + 'static {
         let _ = buffer;
         true
     }
+    /// The host buffer that *is* `buffer`'s storage, when this memory space keeps that buffer in
+    /// ordinary host memory although host code may not index its Views directly (a run-time
+    /// space standing for a host backend). `create_mirror_view` then returns a host View of the
+    /// same memory, sharing the allocation's borrow flag, instead of a copy, as Kokkos returns
+    /// the View itself when its memory is host accessible. The default is `None`; answering
+    /// `Some` takes `unsafe` code ([`HostStorage::new`]).
+    fn host_storage(buffer: &Self::Buffer) -> Option<HostStorage<'_>> {
+        let _ = buffer;
+        None
+    }
     /// Allocates `bytes` zero-filled bytes of host memory, aligned to at least `align`, for a host
     /// mirror of a View of this space (`create_mirror`, `create_mirror_view`): a device space
     /// answers page-locked (pinned) memory here, which its copies reach at full bus speed. The
     /// default is ordinary host memory.
     fn allocate_mirror(&self, label: &str, bytes: usize, align: usize) -> Result<HostBuffer> {
         HostSpace.allocate(label, bytes, align)
+    }
+}
+
+/// A buffer of some memory space seen as the [`HostBuffer`] that is its storage
+/// ([`MemorySpace::host_storage`]): what lets a host mirror alias the buffer's memory.
+#[derive(Clone, Copy)]
+pub struct HostStorage<'a> {
+    host: &'a HostBuffer,
+}
+
+impl std::fmt::Debug for HostStorage<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostStorage({} bytes)", self.host.len_bytes())
+    }
+}
+
+impl<'a> HostStorage<'a> {
+    /// `host` as the storage of the buffer `MemorySpace::host_storage` answers it for.
+    ///
+    /// # Safety
+    /// `host` is that buffer's own storage (for example a field of it), alive as long as the
+    /// buffer: every byte of the buffer is a byte of `host`, reached by the space's `host_ptr`,
+    /// `read_bytes` and `write_bytes` exactly as `HostSpace`'s reach `host`, and by nothing else
+    /// but accesses that claim the buffer's allocation's borrow flag. No other buffer answers the
+    /// same `host`. The memory space and its buffer type are `Send` and `Sync` (the alias may be
+    /// shared with and dropped on any thread).
+    pub unsafe fn new(host: &'a HostBuffer) -> Self {
+        HostStorage { host }
+    }
+    /// The host buffer.
+    pub(crate) fn host(&self) -> &'a HostBuffer {
+        self.host
     }
 }
 
@@ -113,11 +155,15 @@ enum HostOwner {
     /// From [`HostBuffer::from_owner`]: a `Box::into_raw` pointer, freed by `Drop`.
     Boxed(NonNull<dyn Any + Send>),
     Static,
+    /// The storage of another allocation, which the View allocation holding this buffer keeps
+    /// alive (`crate::view`'s host aliases): nothing to free here.
+    Aliased,
 }
 
 // SAFETY: a `HostBuffer` owns its memory as a `Box<[u8]>` does (nothing else frees or moves it),
 // and its owner is `Send`: `from_vec` keeps a `VecOwner`, `from_owner` requires `O: Send`, static
-// memory has no owner. Shared access (`&HostBuffer`) hands out only the address
+// memory has no owner, and an alias (`alias_of`) owns nothing (the allocation holding it keeps
+// the storage alive, and is itself `Send`). Shared access (`&HostBuffer`) hands out only the address
 // and length; reads and writes through them are governed by the allocation's borrow flag.
 unsafe impl Send for HostBuffer {}
 // SAFETY: as above; `&HostBuffer` has no interior mutability of its own.
@@ -176,6 +222,15 @@ impl HostBuffer {
             ptr,
             bytes: len,
             owner: HostOwner::Boxed(NonNull::new(raw).expect("Box::into_raw is never null")),
+        }
+    }
+    /// A buffer over the same bytes as `storage`, owning nothing: for a host alias of another
+    /// allocation, which must keep `storage` alive for as long as the result lives.
+    pub(crate) fn alias_of(storage: &HostBuffer) -> Self {
+        HostBuffer {
+            ptr: storage.ptr,
+            bytes: storage.bytes,
+            owner: HostOwner::Aliased,
         }
     }
     /// The address of the first byte.
@@ -305,8 +360,11 @@ pub struct TeamLimits {
 /// `buffer`, an allocation of the execution space's own memory. A device backend writes it from
 /// the device, so the launch stays asynchronous like any other.
 ///
-/// Only core makes one, for a launch that holds the result's allocation exclusively (see
-/// [`crate::launch`]); it lives no longer than the space's `reduce_*_into` call that receives it.
+/// Only core makes one, for a launch that holds the result's allocation exclusively and whose
+/// View arguments do not overlap the result element (see [`crate::launch`]); it lives no longer
+/// than the space's `reduce_*_into` call that receives it. It is neither `Clone` nor `Copy`, and
+/// [`ResultSlot::write`] consumes it: the element is written at most once, from one thread, and
+/// never while the kernel runs over bytes it could reach.
 #[derive(Debug)]
 pub struct ResultSlot<'a, M: MemorySpace> {
     buffer: &'a M::Buffer,
@@ -343,8 +401,9 @@ impl<'a, M: MemorySpace> ResultSlot<'a, M> {
         self.byte_offset
     }
     /// Writes `value` into the slot from the host (what a backend without a device-side join
-    /// does once it has the value). `Err(InvalidArgument)` when `T` is not the result's size.
-    pub fn write<T: bytemuck::Pod>(&self, value: T) -> Result<()> {
+    /// does once it has the value), consuming the slot. `Err(InvalidArgument)` when `T` is not
+    /// the result's size.
+    pub fn write<T: bytemuck::Pod>(self, value: T) -> Result<()> {
         if std::mem::size_of::<T>() != self.elem_bytes {
             return Err(Error::InvalidArgument(format!(
                 "a result of {} bytes written into a {}-byte result View",
@@ -353,7 +412,10 @@ impl<'a, M: MemorySpace> ResultSlot<'a, M> {
             )));
         }
         // SAFETY: core made this slot for a launch that holds the result's allocation exclusively
-        // until the `reduce_*_into` call receiving the slot returns, and the slot cannot outlive it.
+        // until the `reduce_*_into` call receiving the slot returns, and the slot cannot outlive
+        // it; no View argument of the launch overlaps the element (`ArgHold::acquire`), so a
+        // kernel of the launch running meanwhile never touches these bytes; and the slot is
+        // consumed here, so this is the only write through it.
         unsafe {
             M::default().write_bytes(self.buffer, self.byte_offset, bytemuck::bytes_of(&value))
         }
@@ -489,13 +551,22 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
 /// The macro proves that two *different* work items never touch the same element through plain
 /// accesses (owner computes); this trait is the other half of that argument.
 ///
+/// What an implementor can rely on: a token for one of its policies reaches only its own pattern
+/// methods, called by core (`crate::pattern`, or [`Launch::delegate`] on behalf of a space that
+/// hands it the launch), once per launch: tokens are neither `Clone` nor `Copy`, `delegate`
+/// consumes the token it is given and calls the target space's method itself, so no other code
+/// (in particular no user [`ExecutionSpace`]) ever holds a token of this space, nor a body made
+/// from one.
+///
 /// # Safety
 /// An implementor runs each body it gets from a token only while the pattern method that received
 /// the token runs, and never runs the same work item on two threads at once: for a range or
 /// MDRange, each index of the policy at most once per launch (`parallel_scan`: at most once with
 /// `is_final == false` and once with `is_final == true`, the two never at the same time); for a
 /// team policy, each league rank on one thread, with its own [`crate::TeamMember`] (whose own
-/// contract applies). Work items outside the policy are not run.
+/// contract applies). Work items outside the policy are not run. It does not hand the token or a
+/// body to code that could break this (a body is `Sync`: it must not reach another thread except
+/// to run distinct work items of this launch).
 pub unsafe trait HostBackend: ExecutionSpace {}
 
 #[cfg(test)]

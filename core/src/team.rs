@@ -16,9 +16,19 @@ use std::marker::PhantomData;
 use std::ops::{Range, RangeInclusive};
 use std::sync::Mutex;
 
+mod sealed {
+    /// Implemented for `usize`, `Range<usize>` and `RangeInclusive<usize>` only: see
+    /// [`super::NestedIndices`].
+    pub trait SealedNestedRange {}
+    impl SealedNestedRange for usize {}
+    impl SealedNestedRange for std::ops::Range<usize> {}
+    impl SealedNestedRange for std::ops::RangeInclusive<usize> {}
+}
+
 /// Arguments accepted as a nested range: a count `n` (meaning `0..n`), a `Range<usize>` or a
 /// `RangeInclusive<usize>` (`first..=last`, which reaches `usize::MAX` without forming `last + 1`).
-pub trait IntoNestedRange {
+/// Sealed, as [`NestedIndices`] is.
+pub trait IntoNestedRange: sealed::SealedNestedRange {
     /// The indices, in order.
     type Indices: NestedIndices;
     /// The range.
@@ -48,7 +58,11 @@ impl IntoNestedRange for RangeInclusive<usize> {
 
 /// The indices of a nested range, with their first and last element: what `#[kernel]` checks
 /// once for a whole range before running its body with unchecked accesses.
-pub trait NestedIndices: Iterator<Item = usize> {
+///
+/// Sealed: that check trusts `first_last` to bound every index the iterator yields (a range that
+/// yielded an index past its reported last one would run unchecked accesses out of bounds), which
+/// std's ranges of `usize` guarantee and a user iterator need not.
+pub trait NestedIndices: sealed::SealedNestedRange + Iterator<Item = usize> {
     /// The first and the last index, or `None` when the range is empty.
     fn first_last(&self) -> Option<(usize, usize)>;
 }

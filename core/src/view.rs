@@ -44,14 +44,53 @@ pub(crate) struct Allocation<S: MemorySpace> {
     pub(crate) buffer: S::Buffer,
     pub(crate) space: S,
     pub(crate) label: String,
-    pub(crate) borrow: BorrowFlag,
+    borrow: BorrowFlag,
+    /// For a host alias of another allocation's memory (`create_mirror_view` of a View whose
+    /// memory is host memory, [`crate::space::HostStorage`]): that allocation, kept alive as long
+    /// as this one, whose borrow flag this one uses instead of its own, so that guards, copies and
+    /// launches through either exclude each other. Declared after `buffer`: dropped after it.
+    alias: Option<Aliased>,
 }
+
+impl<S: MemorySpace> Allocation<S> {
+    /// The borrow flag every access to this allocation's memory claims.
+    #[inline]
+    pub(crate) fn flag(&self) -> &BorrowFlag {
+        match &self.alias {
+            Some(a) => a.0.flag(),
+            None => &self.borrow,
+        }
+    }
+}
+
+/// An allocation whose borrow flag a host alias shares (see [`Allocation::flag`]).
+trait FlagOwner {
+    fn flag(&self) -> &BorrowFlag;
+}
+impl<S: MemorySpace> FlagOwner for Allocation<S> {
+    fn flag(&self) -> &BorrowFlag {
+        Allocation::flag(self)
+    }
+}
+
+/// The allocation a host alias keeps alive: only its flag is used, and it is dropped with the
+/// alias.
+struct Aliased(Arc<dyn FlagOwner>);
+// SAFETY: an `Aliased` is only made from an allocation whose space answered a
+// `HostStorage`, whose `unsafe` contract says that space and its buffer type are `Send` and
+// `Sync`; its label is a `String` and its flag an atomic. So the allocation may be shared and
+// dropped on any thread, as a View of it may be when that holds.
+unsafe impl Send for Aliased {}
+// SAFETY: as above.
+unsafe impl Sync for Aliased {}
 
 /// The allocation a `parallel_reduce_into` result lives in, for the launch to hold.
 #[derive(Clone, Copy)]
 pub(crate) struct ResultArg<'a> {
     pub(crate) borrow: &'a BorrowFlag,
     pub(crate) label: &'a str,
+    /// The bytes of the allocation the result element occupies: `start..end`.
+    pub(crate) bytes: (usize, usize),
 }
 
 /// A multidimensional array of `T` with rank `R`, layout `L`, in memory space `S`.
@@ -112,12 +151,20 @@ fn bytes_for<T>(label: &str, count: usize) -> Result<usize> {
         .ok_or_else(|| too_large(label))
 }
 
-/// Checks that a shape's element count fits in `usize` and its bytes in one allocation; returns
+/// Checks that a shape's element count fits in `usize` and its bytes in one allocation, and that
+/// its non-zero extents multiply to at most `isize::MAX` (so an empty View, of no elements, still
+/// has the shape of an array some memory could hold, as `ndarray` and slices require); returns
 /// the element count. Every constructor goes through it, so `size()`, `span()` and byte offsets of
-/// a View never overflow.
+/// a View never overflow, and subviews only shrink a checked shape.
 fn checked_count<T>(label: &str, extents: &[usize]) -> Result<usize> {
     let n = element_count(extents).ok_or_else(|| too_large(label))?;
     bytes_for::<T>(label, n)?;
+    extents
+        .iter()
+        .filter(|&&e| e != 0)
+        .try_fold(1usize, |a, &e| a.checked_mul(e))
+        .filter(|&p| p <= isize::MAX as usize)
+        .ok_or_else(|| too_large(label))?;
     Ok(n)
 }
 
@@ -148,6 +195,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
             space,
             label: label.to_string(),
             borrow: BorrowFlag::default(),
+            alias: None,
         };
         View {
             alloc: Arc::new(alloc),
@@ -390,15 +438,16 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
             allocation: Arc::as_ptr(&self.alloc) as *const u8 as usize,
             bytes: self.byte_range(),
             writable,
-            borrow: &self.alloc.borrow,
+            borrow: self.alloc.flag(),
         }
     }
 
     /// The allocation of this View, as a `parallel_reduce_into` result the launch holds.
     pub(crate) fn result_arg(&self) -> ResultArg<'_> {
         ResultArg {
-            borrow: &self.alloc.borrow,
+            borrow: self.alloc.flag(),
             label: &self.alloc.label,
+            bytes: self.byte_range(),
         }
     }
 
@@ -473,6 +522,43 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
 
     pub(crate) fn buffer(&self) -> &S::Buffer {
         &self.alloc.buffer
+    }
+
+    /// Whether `self` and `other` address exactly the same elements (one allocation, or a host
+    /// alias of it, at the same offset with the same strides; the caller compares the extents).
+    pub(crate) fn same_elements_as<U: Pod, L2: Layout, S2: MemorySpace>(
+        &self,
+        other: &View<U, R, L2, S2>,
+    ) -> bool {
+        std::ptr::eq(self.alloc.flag(), other.alloc.flag())
+            && std::mem::size_of::<T>() == std::mem::size_of::<U>()
+            && self.offset == other.offset
+            && self.strides == other.strides
+    }
+
+    /// This View as a host View of the same memory, when its memory space keeps its buffer in
+    /// ordinary host memory ([`MemorySpace::host_storage`]): same elements, same label, and the
+    /// same borrow flag, so that guards on the host View and launches or copies through this one
+    /// exclude each other as they would on one View.
+    pub(crate) fn host_alias(&self) -> Option<View<T, R, L, HostSpace>> {
+        let storage = S::host_storage(&self.alloc.buffer)?;
+        let alloc = Allocation {
+            // The offset and strides address the host buffer exactly as they address this
+            // View's own (`HostStorage::new`'s contract: the same bytes from the same base), so
+            // the span checked when this View was made lies in it.
+            buffer: HostBuffer::alias_of(storage.host()),
+            space: HostSpace,
+            label: self.alloc.label.clone(),
+            borrow: BorrowFlag::default(),
+            alias: Some(Aliased(self.alloc.clone())),
+        };
+        Some(View {
+            alloc: Arc::new(alloc),
+            offset: self.offset,
+            extents: self.extents,
+            strides: self.strides,
+            _p: PhantomData,
+        })
     }
 }
 
@@ -646,7 +732,7 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     pub fn get<I: ViewIndex<R>>(&self, i: I) -> T {
         let off = self.host_offset(&i.to_array());
         // Held for the read itself: another thread may be about to start a launch on the View.
-        let Some(_hold) = Hold::shared(&self.alloc.borrow) else {
+        let Some(_hold) = Hold::shared(self.alloc.flag()) else {
             borrow_conflict(
                 self.label(),
                 "read while a host_mut() guard (or a launch writing it) is alive",
@@ -662,7 +748,7 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     #[inline]
     pub fn set<I: ViewIndex<R>>(&self, i: I, v: T) {
         let off = self.host_offset(&i.to_array());
-        let Some(_hold) = Hold::exclusive(&self.alloc.borrow) else {
+        let Some(_hold) = Hold::exclusive(self.alloc.flag()) else {
             borrow_conflict(
                 self.label(),
                 "written while a host()/host_mut() guard (or a launch using it) is alive",
@@ -675,7 +761,7 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     /// Shared host access: indexing returns references. Panics, like `RefCell::borrow`, while a
     /// [`View::host_mut`] guard on the allocation (or a launch writing it) is alive.
     pub fn host(&self) -> HostRef<'_, T, R, L, S> {
-        match Hold::shared(&self.alloc.borrow) {
+        match Hold::shared(self.alloc.flag()) {
             Some(hold) => HostRef {
                 view: self,
                 _hold: hold,
@@ -690,7 +776,7 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     /// As [`View::host`], answering `Err(Aliasing)` instead of panicking while a conflicting
     /// guard or launch is alive (for code that shares the View between threads).
     pub fn try_host(&self) -> Result<HostRef<'_, T, R, L, S>> {
-        match Hold::shared(&self.alloc.borrow) {
+        match Hold::shared(self.alloc.flag()) {
             Some(hold) => Ok(HostRef {
                 view: self,
                 _hold: hold,
@@ -702,7 +788,7 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     /// As [`View::host_mut`], answering `Err(Aliasing)` instead of panicking while any other
     /// guard or launch on the allocation is alive.
     pub fn try_host_mut(&self) -> Result<HostMut<'_, T, R, L, S>> {
-        match Hold::exclusive(&self.alloc.borrow) {
+        match Hold::exclusive(self.alloc.flag()) {
             Some(hold) => Ok(HostMut {
                 view: self,
                 _hold: hold,
@@ -726,7 +812,7 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     /// `RefCell::borrow_mut`, while any other guard on the allocation (or a launch using it) is
     /// alive.
     pub fn host_mut(&self) -> HostMut<'_, T, R, L, S> {
-        match Hold::exclusive(&self.alloc.borrow) {
+        match Hold::exclusive(self.alloc.flag()) {
             Some(hold) => HostMut {
                 view: self,
                 _hold: hold,
@@ -927,6 +1013,50 @@ tuple_spec!(8; A a, B b, C c, D d, E e, F f, G g, H h);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An element type aligned beyond the allocator's 64 bytes.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    #[repr(C, align(128))]
+    struct Wide([u8; 128]);
+    // SAFETY: an array of bytes with no padding (its size is its alignment), valid for any bits.
+    unsafe impl bytemuck::Zeroable for Wide {}
+    // SAFETY: as above.
+    unsafe impl bytemuck::Pod for Wide {}
+
+    /// `slice::from_raw_parts` (behind `as_slice` / `as_mut_slice`) needs a non-null pointer
+    /// aligned for `T` even for an empty slice, and at most `isize::MAX` bytes: every host View's
+    /// element pointer is one, whether it was allocated (empty: a dangling pointer aligned to the
+    /// element, 64 bytes at least), adopted from a `Vec` (empty: the Vec's own dangling pointer),
+    /// or an empty subview at the end of its allocation.
+    #[test]
+    fn host_slices_meet_from_raw_parts_preconditions() {
+        fn check<T: Pod, const R: usize, L: Layout>(v: &View<T, R, L, HostSpace>, n: usize) {
+            let mut g = v.host_mut();
+            let s = g.as_mut_slice().expect("contiguous");
+            assert_eq!(s.len(), n);
+            let p = s.as_ptr() as usize;
+            assert!(p != 0 && p % std::mem::align_of::<T>() == 0, "{p:#x}");
+            assert!(std::mem::size_of_val(s) <= isize::MAX as usize);
+        }
+        check(&View::<Wide, 1>::new("w", [0]).unwrap(), 0);
+        check(&View::<Wide, 1>::new("w", [3]).unwrap(), 3);
+        check(&View::<Wide, 1>::from_vec("w", [0], Vec::new()).unwrap(), 0);
+        check(&View::<u8, 2>::new("b", [0, 7]).unwrap(), 0);
+        let a = View::<f64, 2>::from_fn("a", [3, 4], |[i, j]| (i * 4 + j) as f64).unwrap();
+        let tail = a
+            .subview::<2>((3..3, ..))
+            .unwrap()
+            .try_layout::<LayoutRight>()
+            .unwrap();
+        check(&tail, 0);
+        let rows = a
+            .subview::<2>((1..3, ..))
+            .unwrap()
+            .try_layout::<LayoutRight>()
+            .unwrap();
+        check(&rows, 8);
+        assert_eq!(rows.host().as_slice().unwrap()[0], 4.0);
+    }
 
     /// Strides whose span overflows are refused as such, not as an overlap; an empty View takes
     /// any strides.

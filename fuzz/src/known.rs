@@ -48,7 +48,7 @@ pub const KNOWN_DIVERGENCES: &[Known] = &[Known {
     backends: &["rayon", "wgpu", "cuda"],
     taint: INT_OVERFLOW,
     when: When::SerialFails(FailKind::Overflow),
-    why: "inherent, and part of the contract (`rokkos::reducer`, README \"Reducers\"): an \
+    why: "inherent, and part of the contract (`rokkos::reducer`, docs/guide.md \"What is there\"): an \
               integer reduction folded with `*acc *= v` / `+=` overflows (a failure in debug \
               builds) in serial's one fold but not in the per-chunk (rayon) or per-thread (wgpu, \
               CUDA) folds of a partitioning backend, whose join wraps: whether a build with \

@@ -265,6 +265,7 @@ mod atomics;
 mod casts;
 mod create_mirror;
 mod custom_team;
+mod device_limits;
 mod disjoint;
 mod errors;
 mod flat_index;
@@ -295,6 +296,7 @@ mod team_lanes;
 mod team_rules;
 mod team_scratch;
 mod team_vector;
+mod trust;
 mod view_api;
 mod view_copy;
 mod view_resize;
@@ -648,6 +650,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("tuple_reducers", "SHADER_F64"),
     ("typed_step_literals", "SHADER_INT64"),
     ("u32_to_i64_zero_extends", "SHADER_F64"),
+    ("wide_draw_numbers_stay_distinct", "SHADER_INT64"),
     ("zero_loop_step_fails", "SHADER_INT64"),
 ];
 

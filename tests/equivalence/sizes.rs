@@ -43,30 +43,41 @@ fn overflowing_extents_are_errors<E: ExecutionSpace>(space: E) {
     });
     let r = View::<f64, 2, LayoutRight, E::Memory>::new_in(&mem, "max", [usize::MAX, 2]);
     assert!(matches!(r, Err(Error::OutOfMemory { .. })), "{r:?}");
-    let empty = View::<f64, 2, LayoutRight, E::Memory>::new_in(&mem, "empty", [0, usize::MAX]);
+    // An empty View may have huge extents, as long as its non-zero ones multiply to at most
+    // `isize::MAX`, like the extents of any array memory could hold (ndarray's and slices' rule).
+    let empty =
+        View::<f64, 2, LayoutRight, E::Memory>::new_in(&mem, "empty", [0, isize::MAX as usize]);
     let empty = empty.expect("an empty View with a huge extent");
     assert_eq!((empty.size(), empty.span()), (0, 0));
+    let r = View::<f64, 2, LayoutRight, E::Memory>::new_in(&mem, "empty", [0, usize::MAX]);
+    assert!(matches!(r, Err(Error::OutOfMemory { .. })), "{r:?}");
 }
 per_backend!(overflowing_extents_are_errors);
 
 /// A Vec of zero-sized elements can be as long as `usize::MAX`; adopting it under extents whose
 /// product overflows used to be accepted (the count was "saturated" to match) and `size()` then
-/// overflowed.
+/// overflowed. Counts above `isize::MAX` are refused as well (an `ndarray` view of such a View
+/// would break `from_shape_ptr`'s precondition).
 #[test]
 fn from_vec_refuses_an_overflowing_element_count() {
     // `vec![(); usize::MAX]` would write `usize::MAX` units one by one.
     #[allow(clippy::uninit_vec)]
-    fn longest() -> Vec<()> {
+    fn longest(n: usize) -> Vec<()> {
         let mut v = Vec::new();
         // SAFETY: a Vec of a zero-sized type has capacity `usize::MAX`, and `()` has no bytes to
         // initialise.
-        unsafe { v.set_len(usize::MAX) };
+        unsafe { v.set_len(n) };
         v
     }
-    let r = View::<(), 2>::from_vec("zst", [usize::MAX, 2], longest());
+    let r = View::<(), 2>::from_vec("zst", [usize::MAX, 2], longest(usize::MAX));
     assert!(matches!(r, Err(Error::OutOfMemory { .. })), "{r:?}");
-    let v = View::<(), 2>::from_vec("zst", [usize::MAX, 1], longest()).unwrap();
-    assert_eq!(v.size(), usize::MAX);
+    // Element counts (of any element type) stop at `isize::MAX`, as the lengths of arrays that
+    // `ndarray` and slices of non-zero-sized types can have.
+    let r = View::<(), 2>::from_vec("zst", [usize::MAX, 1], longest(usize::MAX));
+    assert!(matches!(r, Err(Error::OutOfMemory { .. })), "{r:?}");
+    let most = isize::MAX as usize;
+    let v = View::<(), 2>::from_vec("zst", [most, 1], longest(most)).unwrap();
+    assert_eq!(v.size(), most);
     let r = View::<(), 2>::from_vec("zst", [usize::MAX, 2], Vec::new());
     assert!(r.is_err(), "{r:?}");
 }

@@ -15,6 +15,33 @@ use rokkos_core::emit::{names, EmitError};
 use rokkos_core::ir::{Kernel, WorkKind};
 use rokkos_core::reducer::JoinKind;
 
+/// Whether the entry's loops leave early once the launch has recorded a failure (only for a
+/// kernel that can record one: the record of a launch that cannot is not its own). Each trip
+/// reads the launch's error word as it starts and tests it as it ends, so that the read's
+/// latency overlaps the trip's work; a thread then runs at most one trip after the failure is
+/// visible to it (`rokkos_core::device::limits`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stop(pub bool);
+
+impl Stop {
+    /// The start of a trip at nesting `depth` (its own name, so nested loops do not shadow).
+    pub(crate) fn open(self, pad: &str, depth: usize) -> String {
+        if self.0 {
+            format!("{pad}const bool rk_st{depth} = rk_stopped(P);\n")
+        } else {
+            String::new()
+        }
+    }
+    /// The end of a trip opened by [`Stop::open`] at the same `depth`.
+    pub(crate) fn close(self, pad: &str, depth: usize) -> String {
+        if self.0 {
+            format!("{pad}if (rk_st{depth}) {{ break; }}\n")
+        } else {
+            String::new()
+        }
+    }
+}
+
 /// The name of every generated entry point.
 pub const ENTRY: &str = "rk_main";
 
@@ -54,8 +81,9 @@ pub(crate) fn ordered(
     block: u32,
     narrow: bool,
     left: bool,
+    stop: Stop,
 ) -> Result<String, EmitError> {
-    ordered_entry(k, block, narrow, left, false)
+    ordered_entry(k, block, narrow, left, false, stop)
 }
 
 /// The entries of a scan whose join is host code (the slow path of
@@ -63,12 +91,17 @@ pub(crate) fn ordered(
 /// into partial `t` (as [`ordered`] does); the launcher reads the partials back, joins them in
 /// order into each block's exclusive prefix and writes prefix `t` over partial `t`; then
 /// [`ORDERED_REPLAY`] replays block `t` from prefix `t` with `final == true`.
-pub(crate) fn ordered_scan(k: &Kernel, block: u32, narrow: bool) -> Result<String, EmitError> {
+pub(crate) fn ordered_scan(
+    k: &Kernel,
+    block: u32,
+    narrow: bool,
+    stop: Stop,
+) -> Result<String, EmitError> {
     if k.work != WorkKind::Range {
         return Err(EmitError::Mismatch("a scan over a non-range policy".into()));
     }
-    let mut s = ordered_entry(k, block, narrow, false, false)?;
-    s.push_str(&ordered_entry(k, block, narrow, false, true)?);
+    let mut s = ordered_entry(k, block, narrow, false, false, stop)?;
+    s.push_str(&ordered_entry(k, block, narrow, false, true, stop)?);
     Ok(s)
 }
 
@@ -81,6 +114,7 @@ fn ordered_entry(
     narrow: bool,
     left: bool,
     replay: bool,
+    stop: Stop,
 ) -> Result<String, EmitError> {
     let ix = |e: String| if narrow { format!("(u32)({e})") } else { e };
     let (name, fin) = if replay {
@@ -111,7 +145,8 @@ fn ordered_entry(
         }
     };
     s.push_str(&format!(
-        "    const u64 n = {count}, base = n / P.nparts, rem = n % P.nparts;\n    const u64 lo = t * base + (t < rem ? t : rem);\n    const u64 hi = lo + base + (t < rem ? 1u : 0u);\n    for (u64 i = lo; i < hi; ++i) {{\n"
+        "    const u64 n = {count}, base = n / P.nparts, rem = n % P.nparts;\n    const u64 lo = t * base + (t < rem ? t : rem);\n    const u64 hi = lo + base + (t < rem ? 1u : 0u);\n    for (u64 i = lo; i < hi; ++i) {{\n{}",
+        stop.open("        ", 0)
     ));
     match k.work {
         WorkKind::MDRange(r) => {
@@ -129,10 +164,12 @@ fn ordered_entry(
             let mut close = String::new();
             for (depth, &d) in dims.iter().enumerate() {
                 let pad = " ".repeat(8 + 4 * depth);
+                let inner = format!("{pad}    ");
                 s.push_str(&format!(
-                    "{pad}for (u64 x{d} = lo{d}; x{d} < hi{d}; ++x{d}) {{\n"
+                    "{pad}for (u64 x{d} = lo{d}; x{d} < hi{d}; ++x{d}) {{\n{}",
+                    stop.open(&inner, depth + 1)
                 ));
-                close = format!("{pad}}}\n{close}");
+                close = format!("{}{pad}}}\n{close}", stop.close(&inner, depth + 1));
             }
             let ws: Vec<String> = (0..r).map(|d| ix(format!("P.b{d} + x{d}"))).collect();
             s.push_str(&format!(
@@ -146,6 +183,7 @@ fn ordered_entry(
             work_call(k, narrow, &[ix("P.begin + i".to_string())], fin)
         )),
     }
+    s.push_str(&stop.close("        ", 0));
     s.push_str("    }\n");
     let stores = if replay { 0 } else { k.acc_fields().len() };
     for (i, (_, t)) in k.acc_fields().iter().enumerate().take(stores) {
@@ -168,21 +206,32 @@ pub(crate) fn entry(
     block: u32,
     joins: Option<&[JoinKind]>,
     narrow: bool,
+    stop: Stop,
 ) -> Result<String, EmitError> {
     let head = format!(
         "extern \"C\" __global__ void __launch_bounds__({block}) {ENTRY}(const rk_P P) {{\n"
     );
-    let call = |ws: &[String]| work_call(k, narrow, ws, "false");
+    // One trip of a grid-stride loop: the work call between the early stop's read and test.
+    let call = |ws: &[String]| {
+        format!(
+            "{}        {}\n{}",
+            stop.open("        ", 0),
+            work_call(k, narrow, ws, "false"),
+            stop.close("        ", 0)
+        )
+    };
     let it = ix(narrow);
     let fold = match k.work {
         // The start is clamped to `n` and the stride to 2^31, so with `n < 2^31` the counter
-        // never wraps whatever the grid (`i + stride < 2^32`).
+        // never wraps whatever the grid (`i + stride < 2^32`). The stride is computed in 32
+        // bits (a grid of at most `2^31 / blockDim.x` blocks has a product that fits), so
+        // that no 64-bit multiply is left in the variant.
         WorkKind::Range if narrow => format!(
-            "    const u64 g0 = (u64)blockIdx.x * blockDim.x + threadIdx.x;\n    const u64 s0 = (u64)gridDim.x * blockDim.x;\n    const u32 stride = s0 < 0x80000000ull ? (u32)s0 : 0x80000000u;\n    for (u32 i = g0 < P.n ? (u32)g0 : P.n; i < P.n; i += stride) {{\n        {}\n    }}\n",
+            "    const u64 g0 = (u64)blockIdx.x * blockDim.x + threadIdx.x;\n    const u32 stride = gridDim.x <= 0x80000000u / blockDim.x ? gridDim.x * blockDim.x : 0x80000000u;\n    for (u32 i = g0 < P.n ? (u32)g0 : P.n; i < P.n; i += stride) {{\n{}    }}\n",
             call(&["P.begin + i".to_string()])
         ),
         WorkKind::Range => format!(
-            "    const u64 stride = (u64)gridDim.x * blockDim.x;\n    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < P.n; i += stride) {{\n        {}\n    }}\n",
+            "    const u64 stride = (u64)gridDim.x * blockDim.x;\n    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < P.n; i += stride) {{\n{}    }}\n",
             call(&["P.begin + i".to_string()])
         ),
         WorkKind::MDRange(n) => {
@@ -191,7 +240,8 @@ pub(crate) fn entry(
             // `j < tvol` are at most 2^31 - 1 (launch facts), as are the grid and block sizes
             // added to them, and `x < e + t`.
             let mut s = format!(
-                "    for ({it} tile = blockIdx.x; tile < P.ntiles; tile += gridDim.x) {{\n        {it} r = tile;\n",
+                "    for ({it} tile = blockIdx.x; tile < P.ntiles; tile += gridDim.x) {{\n{}        {it} r = tile;\n",
+                stop.open("        ", 1)
             );
             for d in (0..n).rev() {
                 s.push_str(&format!(
@@ -209,9 +259,12 @@ pub(crate) fn entry(
             let inside: Vec<String> = (0..n).map(|d| format!("x{d} < P.e{d}")).collect();
             let ws: Vec<String> = (0..n).map(|d| format!("P.b{d} + x{d}")).collect();
             s.push_str(&format!(
-                "            if ({}) {{ {} }}\n        }}\n    }}\n",
+                "{}            if ({}) {{ {} }}\n{}        }}\n{}    }}\n",
+                stop.open("            ", 0),
                 inside.join(" && "),
-                call(&ws)
+                work_call(k, narrow, &ws, "false"),
+                stop.close("            ", 0),
+                stop.close("        ", 1)
             ));
             s
         }

@@ -286,6 +286,15 @@ pub fn emit(
     walk::emit_functions::<CudaC>(kernel, &mut h, &mut funcs)?;
     let mut body = String::new();
     let mut shared = 0;
+    // Only a kernel that can record a failure gets the early stop: the record of a launch that
+    // cannot is not its own, and its loops pay nothing.
+    let stop = |h: &Helpers, body: &str| {
+        entry::Stop(records_errors(&format!(
+            "{}{}{funcs}{body}",
+            prelude::helpers(),
+            h.set.render()
+        )))
+    };
     let ep = match (team, opts.entry) {
         (Some(d), e) => {
             body = team::work(kernel, d, &mut h)?;
@@ -294,18 +303,21 @@ pub fn emit(
                 Entry::Ordered { .. } => Some(team::TeamReduce::Ordered),
                 _ => None,
             };
-            let (ep, sh) = team::entry(kernel, &d, red, opts.block, narrow)?;
+            let st = stop(&h, &body);
+            let (ep, sh) = team::entry(kernel, &d, red, opts.block, narrow, st)?;
             shared = sh;
             ep
         }
         (None, e) => {
             walk::emit_work_at::<CudaC>(kernel, None, opts.width, &mut h, &mut body)?;
+            let st = stop(&h, &body);
+            let b = opts.block;
             match e {
-                Entry::For => entry::entry(kernel, opts.block, None, narrow)?,
-                Entry::Reduce => entry::entry(kernel, opts.block, Some(&opts.joins), narrow)?,
-                Entry::Ordered { left } => entry::ordered(kernel, opts.block, narrow, left)?,
-                Entry::Scan => reduce::scan(kernel, &opts.joins, opts.block, narrow)?,
-                Entry::OrderedScan => entry::ordered_scan(kernel, opts.block, narrow)?,
+                Entry::For => entry::entry(kernel, b, None, narrow, st)?,
+                Entry::Reduce => entry::entry(kernel, b, Some(&opts.joins), narrow, st)?,
+                Entry::Ordered { left } => entry::ordered(kernel, b, narrow, left, st)?,
+                Entry::Scan => reduce::scan(kernel, &opts.joins, b, narrow, st)?,
+                Entry::OrderedScan => entry::ordered_scan(kernel, b, narrow, st)?,
             }
         }
     };

@@ -29,6 +29,9 @@ __device__ __forceinline__ bool rk_oob_begin(const rk_P& P, u32 code, u32 rank) 
     }
     return false;
 }
+// Whether this launch has recorded a failure: the entry's loops test it between trips and
+// leave (a volatile read: another block may have written the record meanwhile).
+__device__ __forceinline__ bool rk_stopped(const rk_P& P) { return *(volatile const u32*)rk_slot(P) != 0u; }
 __device__ __forceinline__ void rk_oob_idx(const rk_P& P, u32 d, u64 i) {
     u32* s = rk_slot(P);
     atomicExch(s + 4 + 2 * d, (u32)(i & 0xffffffffull));

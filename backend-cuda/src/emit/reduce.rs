@@ -267,6 +267,7 @@ pub(crate) fn scan(
     joins: &[JoinKind],
     block: u32,
     narrow: bool,
+    stop: super::entry::Stop,
 ) -> Result<String, EmitError> {
     let (t, r) = match (k.acc_fields().as_slice(), joins) {
         ([(_, t)], [JoinKind::Op(r)]) => (*t, *r),
@@ -294,7 +295,9 @@ pub(crate) fn scan(
     };
     let items = |fin: &str| {
         format!(
-            "    {{ const u64 lo = ((u64)blockIdx.x * blockDim.x + threadIdx.x) * P.per;\n      for (u64 i = lo; i < lo + P.per && i < P.n; ++i) {{ rk_work(P, {w}, a0, {fin}); }} }}\n"
+            "    {{ const u64 lo = ((u64)blockIdx.x * blockDim.x + threadIdx.x) * P.per;\n      for (u64 i = lo; i < lo + P.per && i < P.n; ++i) {{\n{}        rk_work(P, {w}, a0, {fin});\n{}      }} }}\n",
+            stop.open("        ", 0),
+            stop.close("        ", 0)
         )
     };
     s.push_str(&format!(

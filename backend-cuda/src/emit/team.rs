@@ -854,12 +854,21 @@ pub(crate) enum TeamReduce<'a> {
 /// scratch), and with a reduction the block's accumulators stored as [`TeamReduce`] says.
 /// `narrow`: the 32-bit variant (the league rank is a `u32`: below the league size, at most
 /// 2^31 - 1, plus a grid width below 2^31, it never wraps).
+///
+/// With `stop` (`super::entry::Stop`) the league loop leaves once the launch has recorded a
+/// failure. The test must be block-uniform (the loop holds barriers), so thread 0 reads the
+/// error word as a team starts and publishes it in shared memory as the team ends, and every
+/// thread reads it back after the team's barrier. The two words alternate between teams: the
+/// word for team `k + 2` is written after the barrier ending team `k + 1`, which every thread
+/// reaches only after reading it for team `k`. A block that starts after the failure leaves
+/// before its first team.
 pub(crate) fn entry(
     k: &Kernel,
     d: &Dims,
     reduce: Option<TeamReduce<'_>>,
     final_block: u32,
     narrow: bool,
+    stop: super::entry::Stop,
 ) -> R<(String, u32)> {
     let wg = d.wg();
     let fields = k.acc_fields();
@@ -879,6 +888,19 @@ pub(crate) fn entry(
     if reduce.is_some() {
         s.push_str(&super::reduce::init_accs(k));
     }
+    // The league loop's trip: the team, its barrier, and with `stop` the uniform test.
+    let (first, seen, publish, test) = if stop.0 {
+        (
+            "    __shared__ u32 rk_stop[2];\n    const bool rk_t0 = threadIdx.x == 0u && threadIdx.y == 0u;\n    u32 rk_par = 0u;\n    if (rk_t0) { rk_stop[1] = rk_stopped(P) ? 1u : 0u; }\n    __syncthreads();\n    const bool rk_late = rk_stop[1] != 0u;\n",
+            "        const u32 rk_seen = rk_t0 && rk_stopped(P) ? 1u : 0u;\n",
+            "        if (rk_t0) { rk_stop[rk_par] = rk_seen; }\n",
+            "        if (rk_stop[rk_par] != 0u) { break; }\n        rk_par ^= 1u;\n",
+        )
+    } else {
+        ("    const bool rk_late = false;\n", "", "", "")
+    };
+    s.push_str(first);
+    let mut shared = if stop.0 { 8u32 } else { 0 };
     let accs: Vec<String> = (0..fields.len()).map(names::acc).collect();
     let mut call = vec!["P".to_string(), "lr".into(), "rk_s1".into()];
     call.extend(accs.iter().cloned());
@@ -886,7 +908,7 @@ pub(crate) fn entry(
         // League block `g` (`rokkos_core::device::ordered::block_bounds`), 64-bit and below
         // the league size; every bound is block-uniform, so the barriers are reached by all.
         s.push_str(&format!(
-            "    unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;\n    const u64 nb = P.nparts / {wg}u, g = blockIdx.x;\n    if (g >= nb) {{ return; }}\n    const u64 n = P.league, base = n / nb, rem = n % nb;\n    const u64 lo = g * base + (g < rem ? g : rem);\n    const u64 hi = lo + base + (g < rem ? 1u : 0u);\n    for (u64 l = lo; l < hi; ++l) {{\n        const {} lr = ({})l;\n        rk_work({});\n        __syncthreads();\n    }}\n    const u64 li = threadIdx.y * {}u + threadIdx.x;\n",
+            "    unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;\n    const u64 nb = P.nparts / {wg}u, g = blockIdx.x;\n    if (g >= nb) {{ return; }}\n    const u64 n = P.league, base = n / nb, rem = n % nb;\n    const u64 lo = g * base + (g < rem ? g : rem);\n    const u64 hi = rk_late ? lo : lo + base + (g < rem ? 1u : 0u);\n    for (u64 l = lo; l < hi; ++l) {{\n{seen}        const {} lr = ({})l;\n        rk_work({});\n{publish}        __syncthreads();\n{test}    }}\n    const u64 li = threadIdx.y * {}u + threadIdx.x;\n",
             ix(narrow),
             ix(narrow),
             call.join(", "),
@@ -899,14 +921,13 @@ pub(crate) fn entry(
             ));
         }
         s.push_str("}\n");
-        return Ok((s, 0));
+        return Ok((s, shared));
     }
     s.push_str(&format!(
-        "    unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;\n    for ({} lr = blockIdx.x; lr < P.league; lr += gridDim.x) {{\n        rk_work({});\n        __syncthreads();\n    }}\n",
+        "    unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;\n    for ({} lr = rk_late ? P.league : blockIdx.x; lr < P.league; lr += gridDim.x) {{\n{seen}        rk_work({});\n{publish}        __syncthreads();\n{test}    }}\n",
         ix(narrow),
         call.join(", ")
     ));
-    let mut shared = 0u32;
     if let Some(joins) = joins {
         let _ = joins;
         s.push_str(&format!(

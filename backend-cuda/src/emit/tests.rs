@@ -724,7 +724,7 @@ fn the_32_bit_team_variant_spells_indices_as_u32() {
         "    u32 tq1;\n",
         "const u32 t_lr",
         "const u32 t_tr = threadIdx.y; const u32 t_ts = 4u;",
-        "for (u32 lr = blockIdx.x; lr < P.league; lr += gridDim.x)",
+        "for (u32 lr = rk_late ? P.league : blockIdx.x; lr < P.league; lr += gridDim.x)",
         "u32 e[R > 0 ? R : 1]",
     ] {
         assert!(src.contains(want), "no `{want}` in\n{src}");

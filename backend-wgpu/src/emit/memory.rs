@@ -89,7 +89,9 @@ pub(crate) fn index_ty(h: &Helpers) -> &'static str {
 
 /// The module-level error helpers: `rk_oob_w` records one index as two words; `rk_oob_idx`
 /// (a `u64` index) exists where the device has 64-bit integers; the local-array checks take
-/// indices of the variant's width.
+/// indices of the variant's width. `rk_stopped` says whether this launch has recorded a
+/// failure: the entry's loops test it between trips and leave (`entry::Stop`), so that a
+/// launch failing at its first item does not run the rest (`rokkos_core::device::limits`).
 pub(crate) fn error_helpers(h: &Helpers) -> String {
     let mut s = String::from(
         "fn rk_f32_bits(b: u32) -> f32 { return bitcast<f32>(b); }
@@ -104,6 +106,7 @@ fn rk_oob_begin(code: u32, rank: u32) -> bool {
     }
     return false;
 }
+fn rk_stopped() -> bool { return atomicLoad(&ERR[rk_slot()]) != 0u; }
 fn rk_oob_w(d: u32, lo: u32, hi: u32) {
     let s = rk_slot();
     atomicStore(&ERR[s + 4u + 2u * d], lo);

@@ -373,7 +373,13 @@ pub fn emit(
     };
     walk::emit_functions(kernel, &mut h, &mut body)?;
     walk::emit_work(kernel, shape, opts.width, &mut h, &mut body)?;
-    let ep = entry::emit_entry(kernel, opts, &mut h)?;
+    // Only a kernel that can record a failure gets the early stop: the record of a launch that
+    // cannot is not its own (`dispatch_window` gives it no number), and its loops pay nothing.
+    let stop = entry::Stop(records_errors(
+        &format!("{}{}{body}", memory::error_helpers(&h), h.render()),
+        &h,
+    ));
+    let ep = entry::emit_entry(kernel, opts, stop, &mut h)?;
     out.push_str(&walk::private_decls(kernel, w32));
     if let Entry::Team { .. } = opts.entry {
         out.push_str(&team::private_decls(kernel, w32));

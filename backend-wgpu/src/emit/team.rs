@@ -677,11 +677,20 @@ pub(crate) enum TeamReduce<'a> {
 
 /// The module-scope arrays and the entry point of a team kernel.
 /// `w32`: the 32-bit variant, whose team queries and pool positions are `u32`.
+///
+/// With `stop` (`super::entry::Stop`) the league loop leaves once the launch has recorded a
+/// failure. The test must be workgroup-uniform (the loop holds barriers), so invocation 0 reads
+/// the error word as a team starts and publishes it in workgroup memory as the team ends, and
+/// every invocation reads it back with `workgroupUniformLoad` after the team's barrier. The
+/// two words alternate between teams: the word written for team `k + 2` is written after
+/// the barrier ending team `k + 1`, which every invocation reaches only after reading it for
+/// team `k`. A workgroup that starts after the failure leaves before its first team.
 pub(crate) fn entry(
     k: &Kernel,
     sh: &TeamShape,
     reduce: Option<TeamReduce<'_>>,
     w32: bool,
+    stop: super::entry::Stop,
 ) -> R<String> {
     let il = |x: u64| ix_lit(x, w32);
     let widen = |e: &str| <Wgsl as TeamOps>::widen(e, w32);
@@ -732,11 +741,26 @@ pub(crate) fn entry(
         ));
     }
     let gw = widen("g");
+    if stop.0 {
+        s = format!("var<workgroup> rk_stop: array<u32, 2>;\n{s}");
+    }
+    // The league loop's trip: the team, its barrier, and with `stop` the uniform test.
+    let (seen, publish, test, first) = if stop.0 {
+        (
+            "        var rk_seen = 0u;\n        if (li == 0u) { rk_seen = select(0u, 1u, rk_stopped()); }\n",
+            "        if (li == 0u) { rk_stop[rk_par] = rk_seen; }\n",
+            "        if (workgroupUniformLoad(&rk_stop[rk_par]) != 0u) { break; }\n        rk_par = 1u - rk_par;\n",
+            "    var rk_par = 0u;\n    if (li == 0u) { rk_stop[1] = select(0u, 1u, rk_stopped()); }\n    let rk_late = workgroupUniformLoad(&rk_stop[1]) != 0u;\n",
+        )
+    } else {
+        ("", "", "", "    let rk_late = false;\n")
+    };
+    s.push_str(first);
     if let Some(TeamReduce::Ordered) = reduce {
         // League block `g` (`rokkos_core::device::ordered::block_bounds`); the arithmetic stays
         // below the league size. Every bound is workgroup-uniform, so the barriers are too.
         s.push_str(&format!(
-            "    var lr = {z};\n    var lr_end = {z};\n    if ({gw} < P.parts) {{\n        let base = P.league / P.parts;\n        let rem = P.league % P.parts;\n        lr = {gw} * base + select(rem, {gw}, {gw} < rem);\n        lr_end = lr + base;\n        if ({gw} < rem) {{ lr_end = lr_end + {one}; }}\n    }}\n    loop {{\n        if (lr >= lr_end) {{ break; }}\n        t_lr = lr;\n{reset}        rk_work();\n        storageBarrier();\n        workgroupBarrier();\n        lr = lr + {one};\n    }}\n    if ({gw} < P.parts) {{\n",
+            "    var lr = {z};\n    var lr_end = {z};\n    if ({gw} < P.parts && !rk_late) {{\n        let base = P.league / P.parts;\n        let rem = P.league % P.parts;\n        lr = {gw} * base + select(rem, {gw}, {gw} < rem);\n        lr_end = lr + base;\n        if ({gw} < rem) {{ lr_end = lr_end + {one}; }}\n    }}\n    loop {{\n        if (lr >= lr_end) {{ break; }}\n{seen}        t_lr = lr;\n{reset}        rk_work();\n{publish}        storageBarrier();\n        workgroupBarrier();\n{test}        lr = lr + {one};\n    }}\n    if ({gw} < P.parts) {{\n",
             z = il(0),
             one = il(1),
         ));
@@ -750,7 +774,7 @@ pub(crate) fn entry(
         return Ok(s);
     }
     s.push_str(&format!(
-        "    var lr = {gw};\n    loop {{\n        if (lr >= P.league) {{ break; }}\n        t_lr = lr;\n{reset}        rk_work();\n        storageBarrier();\n        workgroupBarrier();\n        lr = lr + {};\n    }}\n",
+        "    var lr = select({gw}, P.league, rk_late);\n    loop {{\n        if (lr >= P.league) {{ break; }}\n{seen}        t_lr = lr;\n{reset}        rk_work();\n{publish}        storageBarrier();\n        workgroupBarrier();\n{test}        lr = lr + {};\n    }}\n",
         widen("ng")
     ));
     if let Some(TeamReduce::Tree(joins)) = reduce {

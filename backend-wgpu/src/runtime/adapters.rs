@@ -92,7 +92,12 @@ pub fn adapters() -> Vec<AdapterSummary> {
 }
 
 pub(crate) fn instance() -> wgpu::Instance {
-    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    // A buffer the driver's memory budget cannot hold is refused when it is made
+    // (`runtime::budget`).
+    desc.memory_budget_thresholds.for_resource_creation =
+        Some(super::budget::MEMORY_BUDGET_PERCENT);
+    wgpu::Instance::new(desc)
 }
 
 /// The adapter to open and a sentence saying why it was taken.

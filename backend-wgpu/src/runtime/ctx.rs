@@ -82,6 +82,8 @@ pub(crate) struct Ctx {
     pub join_pipelines: Mutex<HashMap<String, Arc<JoinPipeline>>>,
     /// How long a wait polls the queue before it blocks (see [`SPIN_ENV`]).
     spin: std::time::Duration,
+    /// The bytes this device's Views may hold and hold (`runtime::budget`).
+    pub memory: super::budget::Budget,
 }
 
 impl std::fmt::Debug for Ctx {
@@ -173,6 +175,7 @@ fn create() -> std::result::Result<Arc<Ctx>, String> {
     let limits = TestLimits {
         binding: env_limit(MAX_BINDING_ENV)?,
         buffer: env_limit(MAX_BUFFER_ENV)?,
+        memory: None,
     };
     create_hiding(super::adapters::hidden_features()?, limits)
 }
@@ -184,6 +187,8 @@ pub(crate) struct TestLimits {
     pub binding: Option<u64>,
     /// The largest buffer of a View's allocation, in bytes.
     pub buffer: Option<u64>,
+    /// The most bytes the device's Views may hold together.
+    pub memory: Option<u64>,
 }
 
 /// A device made (or not, and why) for one set of hidden capabilities and test limits.
@@ -277,6 +282,10 @@ fn create_hiding(
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
+    let capacity = match (super::budget::device_memory(&adapter), test.memory) {
+        (Some(a), Some(t)) => Some(a.min(t)),
+        (a, t) => a.or(t),
+    };
     let buffer_max = test
         .buffer
         .map_or(limits.max_buffer_size, |m| m.min(limits.max_buffer_size))
@@ -321,6 +330,7 @@ fn create_hiding(
         kernels: KernelCache::default(),
         uncaptured,
         spin: std::time::Duration::from_micros(spin_us),
+        memory: super::budget::Budget::new(capacity),
     }))
 }
 

@@ -395,6 +395,20 @@ pub(crate) fn dispatch_window(
     )
 }
 
+/// Invocations a grid-stride dispatch runs at most: 2^24, far more than a GPU keeps resident,
+/// and few enough that a launch stopping at its first failure leaves a CPU adapter (lavapipe)
+/// little to start; each then runs at most 2^40 / 2^24 work items
+/// (`rokkos_core::device::limits::ITEMS_MAX`), well inside `TRIPS_MAX`.
+pub(crate) const GRID_INVOCATIONS: u64 = 1 << 24;
+
+/// The workgroups of `wg` invocations a grid-stride dispatch takes for work that one workgroup
+/// per `groups` would cover: at most [`GRID_INVOCATIONS`] invocations, at least one workgroup.
+pub(crate) fn grid_groups(groups: u64, wg: u32) -> u64 {
+    groups
+        .min((GRID_INVOCATIONS / u64::from(wg.max(1))).max(1))
+        .max(1)
+}
+
 /// `groups` as a `(x, y)` grid within the per-dimension limit.
 pub(crate) fn fold(ctx: &Ctx, groups: u64) -> Result<(u32, u32)> {
     let lim = ctx.limits.max_compute_workgroups_per_dimension.max(1) as u64;

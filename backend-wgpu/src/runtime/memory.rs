@@ -12,6 +12,11 @@ use std::sync::Arc;
 /// fits the device's `max_buffer_size`, else several ("segments", see [`WgpuBuffer`]); a kernel
 /// binds one larger than a storage binding as several chunks, each inside one segment.
 ///
+/// An allocation either exists, every buffer of it, or is `Err(OutOfMemory)` naming the View
+/// and the bytes, at once: refused before any buffer is made when the device's Views would
+/// hold more than its memory ([`crate::Wgpu::device_memory`], `runtime::budget`), and refused
+/// with the buffers already made destroyed when the driver refuses one.
+///
 /// `WgpuSpace::default()` is bound to the process-wide default device, the one [`crate::Wgpu::new`]
 /// uses. When no adapter exists, allocating answers `Err(BackendUnavailable)` with the reason.
 #[derive(Clone)]
@@ -56,6 +61,13 @@ pub struct WgpuBuffer {
 }
 
 impl WgpuBuffer {
+    /// Bytes of the device's memory budget this allocation holds (`runtime::budget`).
+    fn claimed(&self) -> u64 {
+        self.layout.total
+    }
+}
+
+impl WgpuBuffer {
     /// Bytes of the allocation, all segments together (the request rounded up to 8).
     pub(crate) fn size(&self) -> u64 {
         self.layout.total
@@ -79,6 +91,7 @@ impl Drop for WgpuBuffer {
         for b in &self.segs {
             self.ctx.forget_buffer(b);
         }
+        self.ctx.memory.give_back(self.claimed());
     }
 }
 
@@ -154,32 +167,42 @@ impl MemorySpace for WgpuSpace {
         let ctx = self.ctx()?.clone();
         // A multiple of 8 bytes, at least 8: a binding of `array<f64>` (or i64/u64) must hold one
         // element even for an empty View.
+        let refused = || Error::OutOfMemory {
+            label: label.to_string(),
+            bytes,
+        };
         let size = (bytes.div_ceil(8) * 8).max(8) as u64;
         let layout = Segments::new(size, ctx.buffer_max);
-        let oom = ctx.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let val = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let segs: Vec<wgpu::Buffer> = (0..layout.count())
-            .map(|j| {
-                ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some(label),
-                    size: layout.len(j),
-                    usage: wgpu::BufferUsages::STORAGE
-                        | wgpu::BufferUsages::COPY_SRC
-                        | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                })
-            })
-            .collect();
-        let v = pollster::block_on(val.pop());
-        let o = pollster::block_on(oom.pop());
-        if o.is_some() || v.is_some() {
-            for b in &segs {
-                b.destroy();
-            }
-            return Err(Error::OutOfMemory {
-                label: label.to_string(),
-                bytes,
+        // Refused before any buffer exists when the device's Views would hold more than its
+        // memory (`runtime::budget`): a driver backing memory lazily would accept every one.
+        if !ctx.memory.claim(layout.total) {
+            return Err(refused());
+        }
+        // Each buffer under its own scopes, so that the first one refused ends the allocation
+        // (a View of thousands of buffers is not made in full to be thrown away), and the ones
+        // made are destroyed: never a View with part of its memory.
+        let mut segs: Vec<wgpu::Buffer> = Vec::with_capacity(layout.count());
+        for j in 0..layout.count() {
+            let oom = ctx.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+            let val = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let b = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: layout.len(j),
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
             });
+            let v = pollster::block_on(val.pop());
+            let o = pollster::block_on(oom.pop());
+            segs.push(b);
+            if o.is_some() || v.is_some() {
+                for b in &segs {
+                    b.destroy();
+                }
+                ctx.memory.give_back(layout.total);
+                return Err(refused());
+            }
         }
         Ok(WgpuBuffer {
             segs,
@@ -301,6 +324,7 @@ mod tests {
         let limits = TestLimits {
             binding: Some(1024),
             buffer: Some(4096),
+            memory: None,
         };
         match hiding_ctx("", limits) {
             Ok(c) => Some(WgpuSpace { ctx: Ok(c) }),

@@ -3,6 +3,7 @@
 //!
 //! - [`segments`]: where the bytes of an allocation of several buffers lie;
 //! - [`adapters`]: which adapter is taken, and why (ranking, `ROKKOS_WGPU_ADAPTER`, `ROKKOS_WGPU_HIDE`);
+//! - [`budget`]: how many bytes a device's Views may hold (an allocation exists or is refused);
 //! - [`pool`]: wgpu buffers in the shared buffer pool;
 //! - [`pipeline`]: compiled pipelines (kernels, partials joins) and how WGSL becomes one;
 //! - [`ctx`]: the device context: adapter choice, the pending command encoder and submissions,
@@ -14,6 +15,7 @@
 //! - [`reduction`]: a launched reduction completed as a host value or into a device View.
 
 pub(crate) mod adapters;
+pub(crate) mod budget;
 pub(crate) mod ctx;
 pub(crate) mod launch;
 pub(crate) mod memory;

@@ -29,12 +29,16 @@
 //! 7. The caches a launch looks up are [`fast_map::FastMap`]s (a cheaper hash than std's).
 //! 8. Which bounds checks a launch keeps ([`bounds`]: all of them in every build, except those
 //!    the launcher proved redundant; `ROKKOS_DEVICE_BOUNDS_CHECKS=all` keeps those too).
+//! 9. How much work one launch may ask for ([`limits`]: items, teams, and trips per thread,
+//!    refused up front beyond them, so that a launch either is refused or finishes; the
+//!    emitted loops leave early once the launch has recorded a failure).
 //!
 //! rokkos-wgpu and rokkos-cuda use all of it.
 
 pub mod bounds;
 pub mod errors;
 pub mod fast_map;
+pub mod limits;
 pub mod ordered;
 pub mod pool;
 pub mod prepare;

@@ -1,6 +1,7 @@
 //! Launch shapes every device backend computes the same way: how an MDRange is cut into tiles
 //! (one tile per workgroup or block) and how many groups a grid-stride launch takes.
 
+use super::limits;
 use crate::error::{Error, Result};
 
 /// Threads of a tile filled in when the policy leaves tile sizes open.
@@ -59,8 +60,10 @@ pub fn tile_counts<const N: usize>(
 
 /// Groups of `per_group` work items that a grid-stride launch over `n` items takes: enough for
 /// one item each, but no more than `cap` (the groups the device keeps resident, or the most
-/// partials a reduction wants), and at least one.
+/// partials a reduction wants) unless that would leave a thread more than
+/// [`limits::TRIPS_MAX`] items ([`limits::min_groups`] then), and at least one.
 pub fn grid_stride_groups(n: u64, per_group: u64, cap: u64) -> u64 {
+    let cap = cap.max(limits::min_groups(n, per_group));
     n.div_ceil(per_group.max(1)).min(cap).max(1)
 }
 
@@ -113,5 +116,8 @@ mod tests {
         assert_eq!(grid_stride_groups(1 << 30, 256, 1000), 1000);
         assert_eq!(grid_stride_groups(0, 256, 1000), 1);
         assert_eq!(grid_stride_groups(10, 0, 0), 1);
+        // A small device still keeps each thread within TRIPS_MAX items.
+        assert_eq!(grid_stride_groups(1 << 40, 256, 16), 256);
+        assert_eq!(grid_stride_groups(1 << 40, 256, 1000), 1000);
     }
 }

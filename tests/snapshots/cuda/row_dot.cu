@@ -39,6 +39,9 @@ __device__ __forceinline__ bool rk_oob_begin(const rk_P& P, u32 code, u32 rank) 
     }
     return false;
 }
+// Whether this launch has recorded a failure: the entry's loops test it between trips and
+// leave (a volatile read: another block may have written the record meanwhile).
+__device__ __forceinline__ bool rk_stopped(const rk_P& P) { return *(volatile const u32*)rk_slot(P) != 0u; }
 __device__ __forceinline__ void rk_oob_idx(const rk_P& P, u32 d, u64 i) {
     u32* s = rk_slot(P);
     atomicExch(s + 4 + 2 * d, (u32)(i & 0xffffffffull));
@@ -145,7 +148,9 @@ extern "C" __global__ void __launch_bounds__(256) rk_main(const rk_P P) {
     f64 a0 = P.init0;
     const u64 stride = (u64)gridDim.x * blockDim.x;
     for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < P.n; i += stride) {
+        const bool rk_st0 = rk_stopped(P);
         rk_work(P, P.begin + i, a0);
+        if (rk_st0) { break; }
     }
     rk_block_join(P, a0);
     if (threadIdx.x == 0u) {

@@ -46,6 +46,9 @@ __device__ __forceinline__ bool rk_oob_begin(const rk_P& P, u32 code, u32 rank) 
     }
     return false;
 }
+// Whether this launch has recorded a failure: the entry's loops test it between trips and
+// leave (a volatile read: another block may have written the record meanwhile).
+__device__ __forceinline__ bool rk_stopped(const rk_P& P) { return *(volatile const u32*)rk_slot(P) != 0u; }
 __device__ __forceinline__ void rk_oob_idx(const rk_P& P, u32 d, u64 i) {
     u32* s = rk_slot(P);
     atomicExch(s + 4 + 2 * d, (u32)(i & 0xffffffffull));
@@ -265,9 +268,19 @@ __device__ __forceinline__ void rk_work(const rk_P& P, const u64 t_lr, unsigned 
     if (rk_li == 0u) { rk_nb5(); }
 }
 extern "C" __global__ void __launch_bounds__(4) rk_main(const rk_P P) {
+    __shared__ u32 rk_stop[2];
+    const bool rk_t0 = threadIdx.x == 0u && threadIdx.y == 0u;
+    u32 rk_par = 0u;
+    if (rk_t0) { rk_stop[1] = rk_stopped(P) ? 1u : 0u; }
+    __syncthreads();
+    const bool rk_late = rk_stop[1] != 0u;
     unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;
-    for (u64 lr = blockIdx.x; lr < P.league; lr += gridDim.x) {
+    for (u64 lr = rk_late ? P.league : blockIdx.x; lr < P.league; lr += gridDim.x) {
+        const u32 rk_seen = rk_t0 && rk_stopped(P) ? 1u : 0u;
         rk_work(P, lr, rk_s1);
+        if (rk_t0) { rk_stop[rk_par] = rk_seen; }
         __syncthreads();
+        if (rk_stop[rk_par] != 0u) { break; }
+        rk_par ^= 1u;
     }
 }
