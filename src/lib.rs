@@ -149,7 +149,7 @@
 //!    kernel instead of returning `Err`.
 //!
 //!    **Device launches are bounded.** A launch on a device backend (wgpu, CUDA) runs at most
-//!    2^40 range indices or MDRange points (`rokkos_core::device::limits::ITEMS_MAX`) and at most
+//!    2^40 range indices or MDRange points (`rokkos_device::runtime::limits::ITEMS_MAX`) and at most
 //!    2^31 - 1 teams (`LEAGUE_MAX`), and no device thread or team in flight runs more than 2^24 of
 //!    them one after another (`TRIPS_MAX`: the backends size their grids for it and refuse a team
 //!    launch whose level-1 scratch leaves too few teams in flight). A policy past these is

@@ -377,7 +377,7 @@ fn hashed_kernels() -> Vec<IrKernel> {
 /// scans through warp shuffles; `triad.w32` BabelStream's triad and `team_rows.w32` the team
 /// kernel in the 32-bit index variant, the one a launch whose sizes fit 32 bits runs;
 /// `team_vec.ordered` the team reduction in the ordered-partials mode of a reducer whose join is
-/// host code, `rokkos_core::device::ordered`: a league block per block, a partial per thread); a kernel the
+/// host code, `rokkos_device::runtime::ordered`: a league block per block, a partial per thread); a kernel the
 /// emitter does not implement yet has its `Unsupported` reason as the golden text, so the gap is
 /// reviewable too. Regenerate with `ROKKOS_BLESS=1 cargo test --test ir_equivalence snapshots`.
 #[test]

@@ -120,3 +120,59 @@ fn readme_links_exist() {
         );
     }
 }
+
+/// The `rokkos-*` crates a manifest's `[dependencies]` table names (not dev-dependencies).
+fn rokkos_dependencies(manifest: &str) -> Vec<String> {
+    let mut deps: Vec<String> = manifest
+        .lines()
+        .skip_while(|l| l.trim() != "[dependencies]")
+        .skip(1)
+        .take_while(|l| !l.trim_start().starts_with('['))
+        .filter_map(|l| l.split(['=', '.']).next())
+        .map(|k| k.trim().to_string())
+        .filter(|k| k.starts_with("rokkos-"))
+        .collect();
+    deps.sort();
+    deps
+}
+
+/// Every library crate's README ends with the one line that says which rokkos crates it may
+/// depend on, and its manifest depends on exactly those: the layering (rules, ir, core, device,
+/// backends) cannot drift without the README saying so. Host backends name no device crate.
+#[test]
+fn crate_readmes_state_their_dependencies() {
+    let crates = [
+        "rules",
+        "ir",
+        "core",
+        "device",
+        "macros",
+        "backend-serial",
+        "backend-rayon",
+        "backend-wgpu",
+        "backend-cuda",
+    ];
+    for dir in crates {
+        let readme = read(&format!("{dir}/README.md"));
+        let line = readme
+            .lines()
+            .find_map(|l| l.strip_prefix("Depends on: "))
+            .unwrap_or_else(|| panic!("{dir}/README.md has no `Depends on:` line"));
+        let mut said: Vec<String> = match line.trim_end_matches('.') {
+            "nothing" => vec![],
+            list => list.split(", ").map(str::to_string).collect(),
+        };
+        said.sort();
+        let real = rokkos_dependencies(&read(&format!("{dir}/Cargo.toml")));
+        assert_eq!(
+            said, real,
+            "{dir}: README's `Depends on:` against its manifest"
+        );
+        if dir.starts_with("backend-serial") || dir.starts_with("backend-rayon") {
+            assert!(
+                !real.iter().any(|d| d == "rokkos-device"),
+                "{dir} depends on device code"
+            );
+        }
+    }
+}

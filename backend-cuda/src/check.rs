@@ -15,9 +15,6 @@
 use crate::compile::{compile_ptx, Arch};
 use crate::emit::{emit, CudaOptions, EmitError, Entry, IndexWidth};
 use rokkos_core::delegate::{For, Reduce, Scan};
-use rokkos_core::device::prepare::KernelCache;
-use rokkos_core::emit::inbounds::Proven;
-use rokkos_core::emit::width::Work;
 use rokkos_core::ir::eval::{EvalMemory, IrEval};
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
@@ -26,6 +23,9 @@ use rokkos_core::{
     Error, ExecutionSpace, Launch, MDRangePolicy, RangePolicy, Reducer, Result, TeamLimits,
     TeamPolicy,
 };
+use rokkos_device::emit::inbounds::Proven;
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::prepare::KernelCache;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -179,7 +179,7 @@ impl CudaCheck {
     /// [`CudaCheck::check`] of one variant.
     fn check_variant<M: rokkos_core::MemorySpace>(
         &self,
-        p: &rokkos_core::device::prepare::Prepared<'_, M>,
+        p: &rokkos_device::runtime::prepare::Prepared<'_, M>,
         opts: CudaOptions,
     ) -> Result<()> {
         let key = (p.hash, opts.clone());
@@ -331,7 +331,7 @@ fn md_bounds<S: ExecutionSpace, const N: usize>(
     policy: &MDRangePolicy<S, N>,
 ) -> Vec<u64> {
     let (begin, end) = (policy.begin(), policy.end());
-    match rokkos_core::device::shape::mdrange_tiles(
+    match rokkos_device::runtime::shape::mdrange_tiles(
         label,
         begin,
         end,
@@ -351,7 +351,7 @@ fn md_bounds<S: ExecutionSpace, const N: usize>(
 /// level's whole scratch request (at least the arena the launcher splits from it).
 fn team_bounds<S: ExecutionSpace>(policy: &TeamPolicy<S>) -> [u64; 6] {
     let arena = |l: usize| policy.scratch_bytes(l).map_or(u64::MAX, |b| b as u64);
-    rokkos_core::emit::width::team_bounds(
+    rokkos_device::emit::width::team_bounds(
         policy.league_size() as u64,
         policy.team_size() as u64,
         policy.vector_len() as u64,
@@ -369,7 +369,7 @@ fn team_shape<S: ExecutionSpace>(policy: &TeamPolicy<S>) -> crate::emit::TeamSha
 }
 
 /// The reduction variant for reducer `r`'s joins: the ordered-partials entry for a reducer
-/// whose join is host code (`rokkos_core::device::ordered`), as the launchers take it.
+/// whose join is host code (`rokkos_device::runtime::ordered`), as the launchers take it.
 fn reduce_opts<V, Rd: Reducer<V>>(r: &Rd) -> std::result::Result<CudaOptions, String> {
     let (entry, joins) = match rokkos_core::reducer::describe_reducer::<V, Rd>(r) {
         Some(joins) => (Entry::Reduce, joins),

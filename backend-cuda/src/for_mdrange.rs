@@ -1,5 +1,5 @@
 //! `parallel_for` over an `MDRangePolicy`: tiles (the rule every device backend shares,
-//! `rokkos_core::device::shape`) strided over a grid of resident blocks, a block's threads
+//! `rokkos_device::runtime::shape`) strided over a grid of resident blocks, a block's threads
 //! strided over its tile's points. [`launch`] also serves `reduce_mdrange` (with a reducer: one
 //! partial per block, joined by a second pass).
 
@@ -11,12 +11,12 @@ use crate::runtime::run::{
     enqueue, index_width, params, prepare, resident_blocks, unsupported, variant, BLOCK,
 };
 use crate::{Cuda, CudaBuffer, CudaSpace};
-use rokkos_core::device::limits;
-use rokkos_core::device::shape::{mdrange_tiles, tile_counts};
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{MDRangePolicy, Reducer, Result, Sum};
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::limits;
+use rokkos_device::runtime::shape::{mdrange_tiles, tile_counts};
 use std::sync::Arc;
 
 /// `parallel_for` over `policy`.

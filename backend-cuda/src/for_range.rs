@@ -6,10 +6,10 @@ use crate::runtime::args::set_u64;
 use crate::runtime::device::Instance;
 use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaSpace};
-use rokkos_core::device::shape::grid_stride_groups;
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{RangePolicy, Result};
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::shape::grid_stride_groups;
 use std::sync::Arc;
 
 /// `parallel_for` over `begin..end`.

@@ -3,7 +3,7 @@
 //! a pooled device buffer of one slot per block (`emit::team`, whose [`TeamLaunch`] says what a
 //! launch passes). [`launch`] also serves `reduce_team` (one partial per block, then the second
 //! pass of the range reductions; with a reducer whose join is host code, the ordered-partials
-//! mode of `rokkos_core::device::ordered`: one contiguous league block per block, one partial
+//! mode of `rokkos_device::runtime::ordered`: one contiguous league block per block, one partial
 //! per thread, every partial joined on the host).
 
 use crate::emit::{entry::ENTRY, reduce::FINAL, CudaOptions, Entry, TeamLaunch, TeamShape};
@@ -12,12 +12,12 @@ use crate::runtime::device::Instance;
 use crate::runtime::reduction::{plan_values, take, Buffers};
 use crate::runtime::run::{enqueue_steps, index_width, params, prepare, variant, Step, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
-use rokkos_core::device::{limits, ordered};
-use rokkos_core::emit::team::pool_split;
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{Error, Reducer, Result, Sum, TeamPolicy};
+use rokkos_device::emit::team::pool_split;
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::{limits, ordered};
 use std::sync::Arc;
 
 /// Most blocks of a team reduction (the second pass joins this many partials at most).
@@ -92,7 +92,7 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
     // A reducer whose join is host code: the ordered-partials mode (no second pass).
     let ordered = joins.is_none();
     if ordered {
-        rokkos_core::device::team_order::check(&p.ir, team, vlen)
+        rokkos_device::runtime::team_order::check(&p.ir, team, vlen)
             .map_err(crate::runtime::run::unsupported)?;
     }
     let joins = joins.unwrap_or_default();
@@ -110,7 +110,7 @@ pub(crate) fn launch<K: KernelIr<Space = CudaSpace>, V: AccValue, Rd: Reducer<V>
         width: index_width(
             &p,
             Work::team(league, team, vlen),
-            &rokkos_core::emit::width::team_bounds(
+            &rokkos_device::emit::width::team_bounds(
                 league,
                 team,
                 vlen,

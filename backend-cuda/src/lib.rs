@@ -12,7 +12,7 @@
 //! `ptxas` tool to check generated kernels (registers, spills) on a machine without a GPU.
 //!
 //! **Phase B, so far**: the CUDA C emitter ([`emit`]), a target of the walk shared with the WGSL
-//! writer (`rokkos_core::emit`): `parallel_for` and `parallel_reduce` (every reducer, two passes)
+//! writer (`rokkos_device::emit`): `parallel_for` and `parallel_reduce` (every reducer, two passes)
 //! over Range and MDRange, `parallel_scan` over a range, atomics on every element type, the IR's
 //! integer, float, cast and bounds-check semantics. [`check::CudaCheck`] compiles every kernel a
 //! test suite launches with NVRTC and ptxas (no GPU needed).
@@ -22,15 +22,15 @@
 //! over a range (the total to the host), one file per (pattern, policy) with the runtime beside
 //! them. Range kernels run a grid-stride loop over the blocks the device keeps resident (SMs ×
 //! the occupancy calculator's blocks per SM, never more than the range needs); MDRange tiles
-//! follow the rule every device backend shares (`rokkos_core::device::shape`). Each variant
+//! follow the rule every device backend shares (`rokkos_device::runtime::shape`). Each variant
 //! (IR hash and launch options) is emitted once per process and compiled once per device (and
 //! on disk). A View of another device is `Err(InvalidArgument)` naming it. A failing kernel
 //! (index out of bounds, division by zero, overflow in a debug build, ...) records its first
 //! failure on the device; the launching thread's next fence, host read or blocking result
 //! returns it as `Err(OutOfBounds)` / `Err(KernelFailed)`, with the wgpu backend's semantics
-//! (`rokkos_core::device::errors`).
+//! (`rokkos_device::runtime::errors`).
 //!
-//! Limits and early stop (`rokkos_core::device::limits`, shared with rokkos-wgpu): a launch runs
+//! Limits and early stop (`rokkos_device::runtime::limits`, shared with rokkos-wgpu): a launch runs
 //! at most 2^40 range indices or MDRange points and at most 2^31 - 1 teams; the grid is the
 //! resident blocks, or more where a thread (a block, for teams) would otherwise run more than
 //! 2^24 items (teams) one after another, and a launch that cannot have that many in flight (a
@@ -51,7 +51,7 @@
 //! Math: CUDA's own functions where the CUDA Math API documents them within the 1-ulp contract
 //! (and f32 functions through CUDA's f64 ones, rounded once); the f64 `sin cos tan asin acos atan
 //! atan2 sinh powf hypot`, which CUDA documents at 2 ulp, come from the software library of the
-//! GPU targets (`rokkos_core::emit::mathlib`, written once in WGSL and lowered to CUDA C++ by
+//! GPU targets (`rokkos_device::emit::mathlib`, written once in WGSL and lowered to CUDA C++ by
 //! `emit::wgsl_c`; tested on the host against Rust's `std` and compiled by NVRTC and ptxas in
 //! `tests/math_host.rs`).
 //!
@@ -61,7 +61,7 @@
 //! 8-byte words, so that word is always inside the View's buffer.
 //!
 //! User-defined (`Custom`) reducers (their join is host code) run over Range and MDRange
-//! policies in the ordered-partials mode (`rokkos_core::device::ordered`): at most 64 Ki
+//! policies in the ordered-partials mode (`rokkos_device::runtime::ordered`): at most 64 Ki
 //! contiguous blocks of work items in the policy's iteration order (an MDRange's runs of the
 //! host backends' tiles), one thread folding each (`emit::entry::ordered`), the partials joined
 //! in order on the host, so that a join that is associative but not commutative gives the
@@ -114,7 +114,6 @@ pub mod compile {
     pub use crate::runtime::compile::{compile_ptx, nvrtc_version, Arch, NVRTC_OPTIONS};
 }
 
-use rokkos_core::device::limits;
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
@@ -122,6 +121,7 @@ use rokkos_core::{
     ExecutionSpace, Launch, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot,
     TeamLimits, TeamPolicy,
 };
+use rokkos_device::runtime::limits;
 use runtime::device::{self as dev, Instance};
 use std::sync::Arc;
 
@@ -192,7 +192,7 @@ impl Cuda {
 }
 
 // Each pattern method checks the policy against what a device launch may run
-// (`rokkos_core::device::limits`, shared with rokkos-wgpu) and hands it and the kernel to the
+// (`rokkos_device::runtime::limits`, shared with rokkos-wgpu) and hands it and the kernel to the
 // file of that (pattern, policy).
 impl ExecutionSpace for Cuda {
     type Memory = CudaSpace;

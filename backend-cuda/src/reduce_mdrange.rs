@@ -1,7 +1,7 @@
 //! `parallel_reduce` over an `MDRangePolicy`: the tile launcher of `for_mdrange`, one partial per
 //! block, joined by the second pass, completed as a host value or into a device View. A reducer
 //! whose join is host code (`Custom`) takes the ordered-partials mode instead
-//! (`rokkos_core::device::ordered`): runs of the host backends' tiles, in their order, one run
+//! (`rokkos_device::runtime::ordered`): runs of the host backends' tiles, in their order, one run
 //! per thread, the runs' partials joined in order on the host.
 
 use crate::emit::{entry::ENTRY, CudaOptions, Entry};
@@ -10,12 +10,12 @@ use crate::runtime::device::Instance;
 use crate::runtime::reduction::{finish_host, finish_into, plan_values, Buffers};
 use crate::runtime::run::{enqueue, index_width, params, prepare, unsupported, variant, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
-use rokkos_core::device::ordered::{self, OrderedTiles};
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::{describe_reducer, AccValue};
 use rokkos_core::space::ResultSlot;
 use rokkos_core::{MDRangePolicy, Pod, Reducer, Result};
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::ordered::{self, OrderedTiles};
 use std::sync::Arc;
 
 /// The reduction's value on the host.

@@ -2,7 +2,7 @@
 //! partial per block, then one block joining the partials into the result (no floating-point
 //! atomics: the same bits run to run on a device), completed as a host value or into a device
 //! View (`runtime::reduction`). A reducer whose join is host code (`Custom`) takes the
-//! ordered-partials mode instead (`rokkos_core::device::ordered`): one contiguous block of the
+//! ordered-partials mode instead (`rokkos_device::runtime::ordered`): one contiguous block of the
 //! range per thread, the blocks' partials joined in order on the host.
 
 use crate::emit::{entry::ENTRY, reduce::FINAL, CudaOptions, Entry};
@@ -11,13 +11,13 @@ use crate::runtime::device::Instance;
 use crate::runtime::reduction::{finish_host, finish_into, plan_values, Buffers};
 use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaBuffer, CudaSpace};
-use rokkos_core::device::ordered;
-use rokkos_core::device::shape::grid_stride_groups;
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::space::ResultSlot;
 use rokkos_core::{Pod, RangePolicy, Reducer, Result};
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::ordered;
+use rokkos_device::runtime::shape::grid_stride_groups;
 use std::sync::Arc;
 
 /// The reduction's value on the host.

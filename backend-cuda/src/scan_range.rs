@@ -5,7 +5,7 @@
 //! (no forward-progress assumption); the total is read back for the host.
 //!
 //! A reducer whose join is host code (`Custom`) takes the **slow path** of
-//! `rokkos_core::device::ordered`: no device join at all. Thread `t` folds contiguous block `t`
+//! `rokkos_device::runtime::ordered`: no device join at all. Thread `t` folds contiguous block `t`
 //! of the range with `final == false` into partial `t`, the host reads the partials back and
 //! joins them in block order into each block's exclusive prefix and the total, writes the
 //! prefixes over the partials, and thread `t` replays block `t` sequentially from its prefix
@@ -24,12 +24,12 @@ use crate::runtime::device::Instance;
 use crate::runtime::reduction::{finish_host, plan_values, Buffers};
 use crate::runtime::run::{enqueue, index_width, params, prepare, resident_blocks, variant, BLOCK};
 use crate::{Cuda, CudaSpace};
-use rokkos_core::device::limits;
-use rokkos_core::device::ordered;
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{RangePolicy, Reducer, Result};
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::limits;
+use rokkos_device::runtime::ordered;
 use std::sync::Arc;
 
 /// Indices per thread and blocks for a scan over `n` indices with at most `cap` blocks: every

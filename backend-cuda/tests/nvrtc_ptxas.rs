@@ -272,10 +272,10 @@ fn both_index_variants_of_triad_and_a_stencil_assemble() {
 /// The registers and instruction counts are printed.
 #[test]
 fn the_proven_stencil_drops_its_checks() {
-    use rokkos_core::emit::inbounds::Proven;
     use rokkos_core::ir::build::KernelBuilder;
     use rokkos_core::ir::{Access, WorkKind};
     use rokkos_cuda::emit::{emit, CudaOptions, Entry, IndexWidth};
+    use rokkos_device::emit::inbounds::Proven;
     let Some(ptxas) = tools() else { return };
     let mut kb = KernelBuilder::new("five_point", WorkKind::MDRange(2));
     let (i, j) = (kb.work_index(0), kb.work_index(1));
@@ -288,12 +288,12 @@ fn the_proven_stencil_drops_its_checks() {
         - u.load(vec![i.clone(), j.clone()]) * 4.0f64;
     kb.store(out, vec![i, j], sum);
     let k = kb.finish().unwrap();
-    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let info = rokkos_device::runtime::prepare::DeviceInfo::validate(&k).unwrap();
     let ext: &[usize] = &[1024, 1024];
     let interior = Proven::prove(&info.shifted, &[(1, 1023), (1, 1023)], &[ext, ext]);
     assert_eq!(interior.sites().len(), 6);
     // `i - 1` keeps the kernel out of the 32-bit variant (its width plan's decision).
-    let exact32 = rokkos_core::emit::width::plan(&k).index32.is_ok();
+    let exact32 = rokkos_device::emit::width::plan(&k).index32.is_ok();
     let widths = [IndexWidth::W64, IndexWidth::W32];
     for width in widths.into_iter().filter(|&w| exact32 || w == widths[0]) {
         let figures = |in_bounds: &Proven| {
@@ -364,7 +364,7 @@ fn both_index_variants_of_a_team_kernel_assemble() {
     kb.store(out, r.get(), s.result.get());
     kb.end();
     let k = kb.finish().unwrap();
-    assert_eq!(rokkos_core::emit::width::plan(&k).index32, Ok(()));
+    assert_eq!(rokkos_device::emit::width::plan(&k).index32, Ok(()));
     let info = rokkos_core::ir::valid::validate(&k).unwrap();
     let figures = |width| {
         let opts = CudaOptions {

@@ -16,12 +16,12 @@ use crate::runtime::pipeline::Compiled;
 use crate::runtime::reduction::{init_values, Reduction};
 use crate::runtime::window::{fit, Windowing};
 use crate::{Wgpu, WgpuSpace};
-use rokkos_core::emit::width::Work;
 use rokkos_core::ir::Value;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::reducer::JoinKind;
 use rokkos_core::{Error, MDRangePolicy, Reducer, Result, Sum};
+use rokkos_device::emit::width::Work;
 use std::sync::Arc;
 
 /// `parallel_for` over `policy`.
@@ -77,7 +77,7 @@ pub(crate) fn setup<
     let (begin, end, req) = (policy.begin(), policy.end(), policy.tiles());
     let p = prepare(ctx, kernel)?;
     let max = ctx.limits.max_compute_invocations_per_workgroup as usize;
-    let t = rokkos_core::device::shape::mdrange_tiles(label, begin, end, req, max)?;
+    let t = rokkos_device::runtime::shape::mdrange_tiles(label, begin, end, req, max)?;
     let max = ctx.limits.max_compute_invocations_per_workgroup.min(256);
     let wg = (t.iter().product::<usize>() as u32).clamp(1, max);
     let fields = p.ir.acc_fields();
@@ -167,7 +167,7 @@ pub(crate) fn launch_box<const N: usize>(
         .reduce
         .as_ref()
         .map(|(joins, init)| Reduction::new(&p.ir, joins.clone(), init));
-    let ntiles = rokkos_core::device::shape::tile_counts(begin, end, l.tile).1;
+    let ntiles = rokkos_device::runtime::shape::tile_counts(begin, end, l.tile).1;
     if ntiles == 0 {
         return Ok(red);
     }
@@ -202,7 +202,7 @@ fn dispatch_tiles<const N: usize>(
     bases: &[u32],
 ) -> Result<()> {
     let (c, t) = (&l.c, l.tile);
-    let (nt, ntiles) = rokkos_core::device::shape::tile_counts(begin, end, t);
+    let (nt, ntiles) = rokkos_device::runtime::shape::tile_counts(begin, end, t);
     if ntiles == 0 {
         return Ok(());
     }

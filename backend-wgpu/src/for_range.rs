@@ -11,9 +11,9 @@ use crate::runtime::launch::{
 };
 use crate::runtime::window::{fit, Windowing};
 use crate::{Wgpu, WgpuSpace};
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{RangePolicy, Result};
+use rokkos_device::emit::width::Work;
 use std::sync::Arc;
 
 /// `parallel_for` over `begin..end`.

@@ -1,7 +1,7 @@
 //! `parallel_for` over a `TeamPolicy`: one workgroup per team of `team_size x vector_length`
 //! invocations, the league looped over the dispatched workgroups (see `emit::team`). [`launch`]
 //! also serves `reduce_team` (with a reducer: one partial per workgroup; with a reducer whose
-//! join is host code, the ordered-partials mode of `rokkos_core::device::ordered`: one
+//! join is host code, the ordered-partials mode of `rokkos_device::runtime::ordered`: one
 //! contiguous league block per workgroup, one partial per invocation, joined on the host).
 
 use crate::emit::{EmitOptions, Entry};
@@ -12,11 +12,11 @@ use crate::runtime::launch::{
 use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{plan_values, Reduction};
 use crate::{Wgpu, WgpuSpace};
-use rokkos_core::device::{limits, ordered};
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{Error, Reducer, Result, Sum, TeamPolicy};
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::{limits, ordered};
 use std::sync::Arc;
 
 /// `parallel_for` over `policy`.
@@ -88,7 +88,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     let mut pools = [(0u32, 0u32); 2];
     for (l, pool) in pools.iter_mut().enumerate() {
         let r = tl.scratch[l];
-        let split = rokkos_core::emit::team::pool_split(
+        let split = rokkos_device::emit::team::pool_split(
             &p.ir,
             l as u32,
             r.per_team as u64,
@@ -116,7 +116,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
     // A reducer whose join is host code: the ordered-partials mode.
     let ordered = joins.is_none();
     if ordered {
-        rokkos_core::device::team_order::check(&p.ir, tl.team as u64, tl.vlen as u64)
+        rokkos_device::runtime::team_order::check(&p.ir, tl.team as u64, tl.vlen as u64)
             .map_err(crate::runtime::launch::unsupported)?;
     }
     let joins = joins.unwrap_or_default();
@@ -151,7 +151,7 @@ pub(crate) fn launch<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>
             ctx,
             &p,
             Work::team(tl.league as u64, tl.team as u64, tl.vlen as u64),
-            &rokkos_core::emit::width::team_bounds(
+            &rokkos_device::emit::width::team_bounds(
                 tl.league as u64,
                 tl.team as u64,
                 tl.vlen as u64,

@@ -66,7 +66,7 @@
 //!   the kernel, whichever thread's synchronisation read it (each thread sees the errors of its
 //!   own kernels; a thread with several gets the first one read). There are 64 records: a 65th
 //!   launch able to fail with none read in between first submits and reads the others.
-//! - **Limits and early stop** (`rokkos_core::device::limits`, shared with rokkos-cuda): a launch
+//! - **Limits and early stop** (`rokkos_device::runtime::limits`, shared with rokkos-cuda): a launch
 //!   runs at most 2^40 range indices or MDRange points and at most 2^31 - 1 teams, none of its
 //!   workgroups more than 2^24 items or teams one after another; past that the launch is
 //!   `Err(InvalidPolicy)` naming the limit, before anything is compiled or dispatched (and a
@@ -127,13 +127,13 @@
 //! # Requirements and what is unsupported
 //!
 //! - The IR's `usize` is `u64`. Each launch runs a **32-bit variant** of the kernel (every `usize`
-//!   spelled `u32`) when `rokkos_core::emit::width` proves it exact and the launch's sizes fit
+//!   spelled `u32`) when `rokkos_device::emit::width` proves it exact and the launch's sizes fit
 //!   (extents, bounds and `usize` scalars at most `2^31 - 1`, addresses below `u32::MAX`), else
 //!   the 64-bit one. Without **SHADER_INT64** only the 32-bit variant of a kernel that uses no
 //!   64-bit integer of its own runs; the others answer `Err(Unsupported)` naming SHADER_INT64,
 //!   the kernel and why. `f64` needs **SHADER_F64**, and answers the same way without it. Team
 //!   kernels have the 32-bit variant too when their nested ranges and scratch extents are
-//!   proven (rule 6 of `rokkos_core::emit::width`) and the league size, team size, vector
+//!   proven (rule 6 of `rokkos_device::emit::width`) and the league size, team size, vector
 //!   length and scratch arenas are at most `2^31 - 1`.
 //! - **Team scratch**: atomics on scratch Views and `bool` scratch Views are `Err(Unsupported)`.
 //! - **64-bit atomics** (i64/u64/f64 elements) need SHADER_INT64_ATOMIC_ALL_OPS (lavapipe and NVIDIA
@@ -151,7 +151,7 @@
 //!   f64, so adapters without SHADER_F64 run it. It costs more than the built-ins (a few dozen
 //!   operations per call, Payne–Hanek argument reduction for trigonometry).
 //! - **User-defined (`Custom`) reducers** (their join is host code) run over Range and MDRange
-//!   policies in the ordered-partials mode (`rokkos_core::device::ordered`): the work items, in
+//!   policies in the ordered-partials mode (`rokkos_device::runtime::ordered`): the work items, in
 //!   the policy's iteration order (an MDRange's as the host backends walk its tiles), are cut
 //!   into at most 64 Ki contiguous blocks, one invocation folds each block with the kernel's
 //!   code, and the host joins the blocks' partials in order, as rayon joins its chunks; so an
@@ -176,7 +176,7 @@
 //!   of Views per kernel at 128 MiB a binding) runs, for a `RangePolicy` `parallel_for`,
 //!   `parallel_reduce` or `parallel_scan` and an `MDRangePolicy` `parallel_for` or
 //!   `parallel_reduce`, as a *windowed launch* (`runtime::window`,
-//!   [`rokkos_core::emit::window`]): consecutive sub-ranges of one work dimension (the one that
+//!   [`rokkos_device::emit::window`]): consecutive sub-ranges of one work dimension (the one that
 //!   takes the fewest; an MDRange window is tiled on its own), dispatched in order, each binding
 //!   the same number of consecutive chunks of each split View from its own base (one compiled
 //!   kernel serves every window). This needs every access to a split View to be the work index
@@ -252,7 +252,6 @@ pub use runtime::ctx::{CACHE_DIR_ENV, MAX_BINDING_ENV, MAX_BUFFER_ENV, SPIN_ENV}
 pub use runtime::launch::DUMP_ENV;
 pub use runtime::memory::{WgpuBuffer, WgpuSpace};
 
-use rokkos_core::device::limits;
 use rokkos_core::kernel::{
     ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
 };
@@ -260,6 +259,7 @@ use rokkos_core::{
     ExecutionSpace, Launch, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot,
     TeamLimits, TeamPolicy,
 };
+use rokkos_device::runtime::limits;
 use runtime::ctx::{default_ctx, unavailable, Ctx};
 use std::sync::Arc;
 
@@ -293,7 +293,7 @@ impl Wgpu {
     /// An adapter that really lacks SHADER_INT64 (OpenGL, WebGPU, many mobile GPUs) is taken only
     /// when [`PARTIAL_ENV`] is `1`; otherwise this is `Err(BackendUnavailable)` saying so, and
     /// `Device::new()` falls back to a host backend. Such an adapter runs only the kernels whose
-    /// 32-bit variant suffices (see [`rokkos_core::emit::width`]), and on Mesa's OpenGL driver
+    /// 32-bit variant suffices (see [`rokkos_device::emit::width`]), and on Mesa's OpenGL driver
     /// two results still differ from Rust's (f32 `clamp` of a NaN with inverted bounds, i32
     /// `rem` by -1 under overflow checks), so it is not chosen silently.
     pub fn new() -> Result<Wgpu> {
@@ -408,7 +408,7 @@ impl Wgpu {
         self.ctx.caps.f64
     }
     /// Whether the device has SHADER_INT64 (without it, only kernels whose 32-bit variant
-    /// suffices run: see [`rokkos_core::emit::width`]).
+    /// suffices run: see [`rokkos_device::emit::width`]).
     pub fn has_int64(&self) -> bool {
         self.ctx.caps.int64
     }
@@ -422,7 +422,7 @@ impl Wgpu {
 const VECTOR_LENGTH_MAX: usize = 32;
 
 // Each pattern method checks the policy against what a device launch may run
-// (`rokkos_core::device::limits`, shared with rokkos-cuda) and hands it and the kernel to the
+// (`rokkos_device::runtime::limits`, shared with rokkos-cuda) and hands it and the kernel to the
 // file of that (pattern, policy).
 impl ExecutionSpace for Wgpu {
     type Memory = WgpuSpace;

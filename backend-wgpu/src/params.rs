@@ -45,7 +45,7 @@ pub fn storage_type(t: ScalarType) -> ScalarType {
 /// extents and strides, `usize` scalars) is a `u32`: the launch facts say their values fit.
 pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
     use ScalarType as T;
-    let w32 = opts.width == rokkos_core::emit::width::IndexWidth::W32;
+    let w32 = opts.width == rokkos_device::emit::width::IndexWidth::W32;
     let mut f: Vec<(String, ScalarType)> = vec![("launch".into(), T::U32)];
     match kernel.work {
         WorkKind::Range => {
@@ -53,7 +53,7 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
             f.push(("n".into(), T::U64));
             f.push(("stride".into(), T::U64));
             if matches!(opts.entry, Entry::Ordered { .. } | Entry::OrderedScan) {
-                // The number of blocks (`rokkos_core::device::ordered`).
+                // The number of blocks (`rokkos_device::runtime::ordered`).
                 f.push(("parts".into(), T::U64));
             }
         }
@@ -75,7 +75,7 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
             f.push(("vlen".into(), T::U64));
             f.push(("l1_bytes".into(), T::U64));
             if let Entry::Team { ordered: true, .. } = opts.entry {
-                // The number of league blocks (`rokkos_core::device::ordered::team_blocks`).
+                // The number of league blocks (`rokkos_device::runtime::ordered::team_blocks`).
                 f.push(("parts".into(), T::U64));
             }
         }
@@ -100,7 +100,7 @@ pub fn params_layout(kernel: &Kernel, opts: &EmitOptions) -> ParamsLayout {
         }
     }
     for (_, t) in f.iter_mut() {
-        *t = rokkos_core::emit::walk::lower(w32, *t);
+        *t = rokkos_device::emit::walk::lower(w32, *t);
     }
     ParamsLayout::of_fields(f)
 }

@@ -1,6 +1,6 @@
 //! `parallel_reduce` over an `MDRangePolicy`: the tile launcher of `for_mdrange`, one partial per
 //! tile, completed as a host value or into a device View. A reducer whose join is host code
-//! (`Custom`) takes the ordered-partials mode (`rokkos_core::device::ordered`) instead.
+//! (`Custom`) takes the ordered-partials mode (`rokkos_device::runtime::ordered`) instead.
 //!
 //! A launch whose split Views need more bindings than a shader stage has runs as consecutive
 //! windows of one dimension (`runtime::window`), each a complete reduction of its box, whose
@@ -20,12 +20,12 @@ use crate::runtime::partials::Partials;
 use crate::runtime::reduction::{finish_into, join_windows, plan_values, Reduction};
 use crate::runtime::window::{fit, Windowing};
 use crate::{Wgpu, WgpuSpace};
-use rokkos_core::device::ordered;
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::{describe_reducer, AccValue};
 use rokkos_core::space::ResultSlot;
 use rokkos_core::{MDRangePolicy, Pod, Reducer, Result};
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::ordered;
 use std::sync::Arc;
 
 /// The reduction's value on the host.
@@ -88,7 +88,7 @@ fn launch<const N: usize, K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reduc
         .collect()
 }
 
-/// The ordered-partials mode (`rokkos_core::device::ordered`) for a reducer whose join is host
+/// The ordered-partials mode (`rokkos_device::runtime::ordered`) for a reducer whose join is host
 /// code: the host backends' tiles, in their order, cut into runs of whole tiles, one run per
 /// invocation, one partial per run. Windowed, each window is a run of whole tiles of the
 /// slowest tile dimension (the most significant digit of the tiles' order), so the windows'

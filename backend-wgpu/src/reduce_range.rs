@@ -2,7 +2,7 @@
 //! [`REDUCE_GROUPS`] workgroups), the workgroup joins in a tree, one partial per workgroup; the
 //! partials complete as a host value or into a device View (`runtime::reduction`). A reducer
 //! whose join is host code (`Custom`) takes the ordered-partials mode instead
-//! (`rokkos_core::device::ordered`): each invocation folds one contiguous block of the range,
+//! (`rokkos_device::runtime::ordered`): each invocation folds one contiguous block of the range,
 //! and the host joins the blocks' partials in order. A launch whose split Views need more
 //! bindings than a shader stage has runs as consecutive windows of the range
 //! (`runtime::window`), each a complete reduction of its sub-range; the host joins the
@@ -20,12 +20,12 @@ use crate::runtime::pipeline::Compiled;
 use crate::runtime::reduction::{finish_host, finish_into, join_windows, plan_values, Reduction};
 use crate::runtime::window::{fit, Window, Windowing};
 use crate::{Wgpu, WgpuSpace};
-use rokkos_core::device::ordered;
-use rokkos_core::emit::width::Work;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::space::ResultSlot;
 use rokkos_core::{Pod, RangePolicy, Reducer, Result};
+use rokkos_device::emit::width::Work;
+use rokkos_device::runtime::ordered;
 use std::sync::Arc;
 
 /// Most workgroups of a grid-stride reduction (the host joins this many partials at most).

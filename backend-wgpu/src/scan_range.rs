@@ -5,7 +5,7 @@
 //! one storage binding (`Err(Unsupported)` beyond: 2^33 `u32` items on lavapipe).
 //!
 //! A reducer whose join is host code (`Custom`) takes the **slow path** of
-//! `rokkos_core::device::ordered` instead: no device join at all. The range is cut into at most
+//! `rokkos_device::runtime::ordered` instead: no device join at all. The range is cut into at most
 //! 64 Ki contiguous blocks; invocation `t` folds block `t` sequentially with `final == false`
 //! (the ordered reduction's entry), the host joins the partials in block order into each
 //! block's exclusive prefix and the total, uploads the prefixes, and invocation `t` replays block
@@ -33,12 +33,12 @@ use crate::runtime::partials::{read_all, Partials};
 use crate::runtime::reduction::plan_values;
 use crate::runtime::window::{fit, Windowing};
 use crate::{Wgpu, WgpuSpace};
-use rokkos_core::device::ordered;
-use rokkos_core::device::reduce::{decode_column, encode_column, to_value, Columns};
-use rokkos_core::emit::width::{IndexWidth, Work};
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::reducer::AccValue;
 use rokkos_core::{RangePolicy, Reducer, Result};
+use rokkos_device::emit::width::{IndexWidth, Work};
+use rokkos_device::runtime::ordered;
+use rokkos_device::runtime::reduce::{decode_column, encode_column, to_value, Columns};
 use std::sync::Arc;
 
 /// The runs of a scan: `(begin, end, bases)` of each window, or the whole range with no bases

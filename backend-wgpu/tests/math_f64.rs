@@ -1,4 +1,4 @@
-//! The software f64 transcendental functions (`rokkos_core::emit::mathlib::f64`) on the wgpu
+//! The software f64 transcendental functions (`rokkos_device::emit::mathlib::f64`) on the wgpu
 //! backend against Rust's `std`: one kernel per function applied to a View of inputs. The inputs,
 //! the bounds and the check are shared with the CUDA lowering's host test
 //! ([`support/math_f64_cases.rs`](support/math_f64_cases.rs)).

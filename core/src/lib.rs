@@ -9,14 +9,19 @@ pub mod atomic;
 mod borrow;
 mod copy;
 pub mod delegate;
-pub mod device;
-pub mod emit;
 pub mod error;
 mod failure;
 pub mod host_iter;
 pub mod index;
 mod injective;
-pub mod ir;
+pub mod ir {
+    //! The kernel IR ([`rokkos_ir`], re-exported whole) and its reference evaluator, [`eval`]: an
+    //! execution space that runs an IR kernel on the host, so it lives here, above the IR crate.
+    pub use rokkos_ir::*;
+    // The file sits beside this crate's other modules, not under an `ir/` folder of its own.
+    #[path = "../eval/mod.rs"]
+    pub mod eval;
+}
 pub mod kernel;
 pub mod launch;
 pub mod layout;

@@ -60,7 +60,7 @@ impl<E: ExecutionSpace> Policy for TeamPolicy<E> {
 /// consecutive indices a worker takes).
 ///
 /// On a device backend (wgpu, CUDA) one launch runs at most 2^40 indices
-/// ([`crate::device::limits::ITEMS_MAX`]); a longer range is `Err(InvalidPolicy)` naming the
+/// (`rokkos_device::runtime::limits::ITEMS_MAX`); a longer range is `Err(InvalidPolicy)` naming the
 /// limit, nothing launched, so that every accepted launch finishes in bounded time.
 ///
 /// ```
@@ -157,7 +157,7 @@ pub enum Iterate {
 /// A rank-`N` box of indices (`2 <= N <= 6`), cut into tiles.
 ///
 /// On a device backend (wgpu, CUDA) one launch runs at most 2^40 points, the product of the
-/// box's extents ([`crate::device::limits::ITEMS_MAX`]); a larger box is `Err(InvalidPolicy)`
+/// box's extents (`rokkos_device::runtime::limits::ITEMS_MAX`); a larger box is `Err(InvalidPolicy)`
 /// naming the limit, nothing launched.
 #[derive(Debug, Clone)]
 pub struct MDRangePolicy<E, const N: usize> {
@@ -293,8 +293,8 @@ pub struct ScratchRequest {
 /// memory at levels 0 (small, fast) and 1 (large).
 ///
 /// On a device backend (wgpu, CUDA) one launch runs at most `2^31 - 1` teams
-/// ([`crate::device::limits::LEAGUE_MAX`], Kokkos' own bound), and no team in flight runs more
-/// than 2^24 of them one after another ([`crate::device::limits::TRIPS_MAX`]: a level-1 scratch
+/// (`rokkos_device::runtime::limits::LEAGUE_MAX`, Kokkos' own bound), and no team in flight runs more
+/// than 2^24 of them one after another (`rokkos_device::runtime::limits::TRIPS_MAX`: a level-1 scratch
 /// request so large that only a few teams fit the device's pool can reach it); past either the
 /// launch is `Err(InvalidPolicy)` naming the limit, nothing launched. Team size, vector length
 /// and scratch are bounded by the space's [`crate::TeamLimits`].

@@ -12,7 +12,7 @@
 //! is: a single running sum is a chain of dependent adds slower than memory), wgpu folds
 //! grid-strided items per invocation and joins them in a tree. A [`Custom`] reducer's join is
 //! host code, so a device backend folds contiguous blocks and joins their partials in order on
-//! the host instead ([`crate::device::ordered`]), as rayon does. The partition is the backend's, so a result can
+//! the host instead (`rokkos_device::runtime::ordered`), as rayon does. The partition is the backend's, so a result can
 //! only be partition-independent if the join does not care about the order or grouping of its
 //! operands: every built-in join is **commutative and associative on every value, NaN and signed
 //! zeros included** (up to which NaN comes out of two NaNs, whose payload Rust does not specify
@@ -412,14 +412,14 @@ impl<T: Bits> Reducer<T> for BOr {
 /// Serial folds everything into one accumulator, rayon joins its contiguous chunks in order, and
 /// the device backends (wgpu, CUDA), which cannot run host code, fold contiguous blocks of work
 /// items one per device thread and join the blocks' partials on the host, in order (the
-/// ordered-partials mode, [`crate::device::ordered`]; Range, MDRange and team policies, and
+/// ordered-partials mode, `rokkos_device::runtime::ordered`; Range, MDRange and team policies, and
 /// scans, whose block prefixes the host joins). So "the first value", "the last value" or a
 /// rolling hash give the serial result everywhere. Over a team policy a device team has several
 /// threads, each with its own accumulator, joined thread by thread
-/// ([`crate::device::ordered::team_blocks`]): that is the serial result when one thread per team
+/// (`rokkos_device::runtime::ordered::team_blocks`): that is the serial result when one thread per team
 /// writes the accumulator (in `team.single_team(..)`, under `if team.team_rank() == 0`, or after
 /// `if team.team_rank() != 0 { return; }`), and a device refuses any other such launch with
-/// teams of more than one thread or lane (`Err(Unsupported)`, [`crate::device::team_order`])
+/// teams of more than one thread or lane (`Err(Unsupported)`, `rokkos_device::runtime::team_order`)
 /// rather than join in another order. On a device this is the slow path: use a built-in reducer
 /// where one fits.
 ///

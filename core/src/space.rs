@@ -4,7 +4,7 @@
 //! [`HostAccessible`] space can be indexed from host code (a compile-time property). An
 //! [`ExecutionSpace`] runs the parallel patterns; each backend crate implements it, and core's
 //! `parallel_*` functions dispatch to it with a launch token ([`Launch`]). The contract of each
-//! pattern method is traced in `core/src/README.md`.
+//! pattern method is traced in `core/LAUNCH.md`.
 
 use crate::error::{Error, Result};
 use crate::kernel::{ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork};

@@ -1,10 +1,10 @@
 //! `Custom` reducers (a join that exists only as host code) over team policies and in scans:
-//! the device backends' ordered-partials mode for teams (`rokkos_core::device::ordered::
+//! the device backends' ordered-partials mode for teams (`rokkos_device::runtime::ordered::
 //! team_blocks`) gives serial's result for associative, non-commutative joins when one
 //! invocation per team contributes, for empty and one-team leagues, leagues longer than the
 //! teams a device launches, team sizes above one and vector lengths above one; a kernel whose
 //! several threads write the accumulator is refused on device teams of several threads
-//! (`rokkos_core::device::team_order`); the ordered scan's slow path (`ordered::scan_prefixes`)
+//! (`rokkos_device::runtime::team_order`); the ordered scan's slow path (`ordered::scan_prefixes`)
 //! gives each index serial's exclusive prefix.
 
 use crate::{check, dev_from_fn, DevView};

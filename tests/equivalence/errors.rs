@@ -518,7 +518,7 @@ fn device_bounds_check_settings_still_report() {
                 "--test-threads=1",
                 "--nocapture",
             ])
-            .env(rokkos::device::bounds::ENV, setting)
+            .env(rokkos_device::runtime::bounds::ENV, setting)
             .output()
             .expect("the child test process");
         let text = format!(

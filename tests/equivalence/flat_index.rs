@@ -1,6 +1,6 @@
 //! Indices flattened by hand, `a[i * n + j]` and `league_rank * team_size + team_rank`: the
 //! kernel-wide 32-bit proof refuses them (a product of two sizes can reach 2^62), the per-launch
-//! proof (`rokkos_core::emit::width::launch_proof`) accepts every launch whose own sizes keep
+//! proof (`rokkos_device::emit::width::launch_proof`) accepts every launch whose own sizes keep
 //! the values below 2^32. So they run on a device without SHADER_INT64 (the `wgpu_no_int64`
 //! instance) for such sizes, and a launch whose product passes 2^32 gets the right result on
 //! every backend with 64-bit integers and `Err(Unsupported)` naming SHADER_INT64 without.

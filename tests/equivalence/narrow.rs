@@ -1,5 +1,5 @@
 //! Kernels whose `usize` values fit 32 bits and that use no 64-bit integer of their own: device
-//! backends run them through the 32-bit index variant (`rokkos_core::emit::width`), also on a
+//! backends run them through the 32-bit index variant (`rokkos_device::emit::width`), also on a
 //! device without SHADER_INT64 (the `wgpu_no_int64` instance), and every result, failure and
 //! error report must be what the serial loop gives. One body (`escaping_usize`) computes a
 //! `usize` the proof cannot bound: it runs the 64-bit variant, and is refused without int64.

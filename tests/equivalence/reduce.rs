@@ -230,7 +230,7 @@ fn last_multiple_of_3(i: usize, acc: &mut i32, x: View<u32>) {
 }
 
 /// Non-commutative `Custom` joins over ranges longer than the device backends' ordered partials
-/// (`rokkos_core::device::ordered::ORDERED_PARTIALS`, 64 Ki): blocks of several items, counts not
+/// (`rokkos_device::runtime::ordered::ORDERED_PARTIALS`, 64 Ki): blocks of several items, counts not
 /// divisible by the number of blocks, a non-zero begin; the result as a value and into a rank-0
 /// View (the "last index" join, which only the order of the partials gets right). 32-bit types,
 /// so that it also runs without SHADER_INT64.

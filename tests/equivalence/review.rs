@@ -1,7 +1,7 @@
 //! Adversarial probes of the newest device rules (session 24's review): kernels that
-//! `rokkos_core::device::team_order` accepts for an ordered (`Custom`) team reduction must give
+//! `rokkos_device::runtime::team_order` accepts for an ordered (`Custom`) team reduction must give
 //! serial's result on every backend, and kernels whose index arithmetic the 32-bit proof
-//! (`rokkos_core::emit::width`) accepts must give serial's result in the 32-bit variant (the
+//! (`rokkos_device::emit::width`) accepts must give serial's result in the 32-bit variant (the
 //! `wgpu_no_int64` instances run every body here without 64-bit integers).
 
 use crate::{check, dev, dev_from_fn, to_host, DevView};

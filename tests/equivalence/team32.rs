@@ -1,5 +1,5 @@
 //! Team kernels with no 64-bit value of their own, whose `usize` values the width proof bounds
-//! (`rokkos_core::emit::width`, rule 6): every team construct (team and thread scratch at both
+//! (`rokkos_device::emit::width`, rule 6): every team construct (team and thread scratch at both
 //! levels, nested thread, vector and team-vector ranges, reductions and scans at each level,
 //! `single` with a result, a broadcast, barriers) on `i32` / `u32` data. A device backend runs
 //! them in the 32-bit index variant, so they also run on an adapter without SHADER_INT64 (the

@@ -11,15 +11,15 @@
 //!   device join ([`ordered`]).
 
 use super::target::{ix, work_params};
-use rokkos_core::emit::{names, EmitError};
 use rokkos_core::ir::{Kernel, WorkKind};
 use rokkos_core::reducer::JoinKind;
+use rokkos_device::emit::{names, EmitError};
 
 /// Whether the entry's loops leave early once the launch has recorded a failure (only for a
 /// kernel that can record one: the record of a launch that cannot is not its own). Each trip
 /// reads the launch's error word as it starts and tests it as it ends, so that the read's
 /// latency overlaps the trip's work; a thread then runs at most one trip after the failure is
-/// visible to it (`rokkos_core::device::limits`).
+/// visible to it (`rokkos_device::runtime::limits`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Stop(pub bool);
 
@@ -63,7 +63,7 @@ fn work_call(k: &Kernel, narrow: bool, ws: &[String], fin: &str) -> String {
 }
 
 /// The ordered-partials entry of a reduction whose join is host code
-/// (`rokkos_core::device::ordered`): thread `t < P.nparts` folds block `t` of the work items in
+/// (`rokkos_device::runtime::ordered`): thread `t < P.nparts` folds block `t` of the work items in
 /// iteration order, from the identity, and stores its accumulators as partial `t` (`P.outN[t]`);
 /// nothing is joined on the device.
 ///
@@ -87,7 +87,7 @@ pub(crate) fn ordered(
 }
 
 /// The entries of a scan whose join is host code (the slow path of
-/// `rokkos_core::device::ordered`): [`ENTRY`] folds block `t` of the range with `final == false`
+/// `rokkos_device::runtime::ordered`): [`ENTRY`] folds block `t` of the range with `final == false`
 /// into partial `t` (as [`ordered`] does); the launcher reads the partials back, joins them in
 /// order into each block's exclusive prefix and writes prefix `t` over partial `t`; then
 /// [`ORDERED_REPLAY`] replays block `t` from prefix `t` with `final == true`.
@@ -200,7 +200,7 @@ fn ordered_entry(
 /// once (`parallel_for`), or, with `joins`, folded into one partial per block (the first pass of
 /// `parallel_reduce`, followed by its second pass). `narrow`: the 32-bit index variant, whose
 /// work bounds are `u32` fields at most `2^31 - 1` (the launch facts of
-/// `rokkos_core::emit::width`).
+/// `rokkos_device::emit::width`).
 pub(crate) fn entry(
     k: &Kernel,
     block: u32,

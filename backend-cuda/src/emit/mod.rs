@@ -1,4 +1,4 @@
-//! The CUDA C emitter: a target of the shared walk (`rokkos_core::emit`), as the WGSL writer of
+//! The CUDA C emitter: a target of the shared walk (`rokkos_device::emit`), as the WGSL writer of
 //! `rokkos-wgpu` is another. What is CUDA's own lives here: the spelling ([`target`]), the
 //! operator families ([`ops`]), the parameter block ([`params`]), the fixed prelude and the entry
 //! points ([`entry`]).
@@ -28,15 +28,15 @@ mod wgsl_c;
 
 pub use atomic::narrow_atomic_library;
 pub use params::{FieldType, ParamsLayout};
-pub use rokkos_core::emit::width::IndexWidth;
-pub use rokkos_core::emit::EmitError;
+pub use rokkos_device::emit::width::IndexWidth;
+pub use rokkos_device::emit::EmitError;
 pub use team::{TeamLaunch, TeamShape};
 
-use rokkos_core::emit::inbounds::Proven;
-use rokkos_core::emit::{joins, names, walk, HelperSet};
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{Kernel, MathFn, Pattern, WorkKind};
 use rokkos_core::reducer::JoinKind;
+use rokkos_device::emit::inbounds::Proven;
+use rokkos_device::emit::{joins, names, walk, HelperSet};
 use target::{cty, CudaC};
 
 /// Which entry point to generate.
@@ -48,7 +48,7 @@ pub enum Entry {
     /// [`reduce::FINAL`] joins the partials into the result.
     Reduce,
     /// `parallel_reduce` with a reducer whose join is host code (the ordered-partials mode,
-    /// `rokkos_core::device::ordered`): entry [`entry::ENTRY`] only, thread `t` folding block
+    /// `rokkos_device::runtime::ordered`): entry [`entry::ENTRY`] only, thread `t` folding block
     /// `t` of the work items in iteration order into partial `t` ([`entry::ordered`]); the
     /// launcher reads every partial back and joins them in order on the host. A team kernel:
     /// block `g` runs league block `g` of `P.nparts / threads`, thread `i` storing partial
@@ -61,7 +61,7 @@ pub enum Entry {
     /// [`reduce::SCAN_FINAL`] (see [`reduce::scan`]).
     Scan,
     /// `parallel_scan` with a reducer whose join is host code (the slow path of
-    /// `rokkos_core::device::ordered`): entries [`entry::ENTRY`] (thread `t` folds block `t`
+    /// `rokkos_device::runtime::ordered`): entries [`entry::ENTRY`] (thread `t` folds block `t`
     /// into partial `t`) and [`entry::ORDERED_REPLAY`] (thread `t` replays block `t` with
     /// `final == true` from the prefix the host wrote over partial `t`; see
     /// [`entry::ordered_scan`]).
@@ -76,25 +76,25 @@ pub struct CudaOptions {
     /// Threads per block (`__launch_bounds__`).
     pub block: u32,
     /// Check every View index against its extent (`Err(OutOfBounds)` at the next
-    /// synchronisation). Every launcher sets it, in every build (`rokkos_core::device::bounds`
+    /// synchronisation). Every launcher sets it, in every build (`rokkos_device::runtime::bounds`
     /// says why no setting turns device checks off); off, the module indexes Views unchecked,
     /// which is only for reading what the emitter makes.
     pub bounds_checks: bool,
     /// One join per accumulator (reductions).
     pub joins: Vec<JoinKind>,
     /// The accesses the launcher proved in bounds for every work item of this launch
-    /// ([`rokkos_core::emit::inbounds`]: every index a work index plus or minus a literal, the
+    /// ([`rokkos_device::emit::inbounds`]: every index a work index plus or minus a literal, the
     /// policy's bounds inside the View's extents), emitted without a check (from
     /// `Prepared::proven`: none under `ROKKOS_DEVICE_BOUNDS_CHECKS=all`).
     pub in_bounds: Proven,
     /// Team kernels: the policy's team size and vector length (required for them, ignored
     /// otherwise). [`CudaOptions::block`] is then the block of a reduction's second pass only.
     pub team: Option<TeamShape>,
-    /// The index variant ([`rokkos_core::emit::width`]): [`IndexWidth::W32`] spells work
+    /// The index variant ([`rokkos_device::emit::width`]): [`IndexWidth::W32`] spells work
     /// indices, View offsets, extents and strides, `usize` scalars, locals and loop counters as
     /// `u32` (the parameter block's fields too). Only for a kernel whose width plan accepts it
     /// and a launch that satisfies the launch facts (for a team launch also its league,
-    /// team and scratch sizes, `rokkos_core::emit::width::team_bounds`; the team queries,
+    /// team and scratch sizes, `rokkos_device::emit::width::team_bounds`; the team queries,
     /// nested-range counters and scratch pools are then `u32` too).
     pub width: IndexWidth,
 }
@@ -143,7 +143,7 @@ impl Helpers {
     }
 }
 
-impl rokkos_core::emit::mathlib::MathHelpers for Helpers {
+impl rokkos_device::emit::mathlib::MathHelpers for Helpers {
     /// The helper lowered to CUDA C++ ([`wgsl_c`]), its prototypes declared ahead of every
     /// definition (after the built-ins the lowered text uses, [`wgsl_c::SUPPORT`]).
     fn add_wgsl(&mut self, name: &str, wgsl: impl FnOnce() -> String) -> String {
@@ -184,7 +184,7 @@ pub fn f64_math_library(funcs: &[MathFn]) -> Result<(String, Vec<String>), EmitE
             .iter()
             .map(|a| a.to_string())
             .collect();
-        let call = rokkos_core::emit::mathlib::f64::call(&mut h, f, &args).ok_or_else(|| {
+        let call = rokkos_device::emit::mathlib::f64::call(&mut h, f, &args).ok_or_else(|| {
             EmitError::Unsupported(format!("f64 `{}` is not in the math library", f.name()))
         })?;
         calls.push(call);
@@ -266,7 +266,7 @@ pub fn emit(
         // Emitting the 32-bit variant of a kernel no launch can prove (kernel-wide or with its
         // own sizes, which the launcher checks) would compute something else than the 64-bit
         // one: a launcher bug, refused here rather than run.
-        let plan = rokkos_core::emit::width::plan(kernel);
+        let plan = rokkos_device::emit::width::plan(kernel);
         if !plan.may_run_32() {
             return Err(EmitError::Mismatch(format!(
                 "the 32-bit index variant of kernel `{}`, whose width plan refuses it: {}",
@@ -356,8 +356,8 @@ pub fn emit(
     let team = team.map(|d| TeamLaunch {
         block: (d.vp, d.team),
         static_shared_bytes: shared + team::exchange_bytes(&out, &d),
-        level1: rokkos_core::emit::team::uses_level(kernel, 1),
-        level0: rokkos_core::emit::team::uses_level(kernel, 0),
+        level1: rokkos_device::emit::team::uses_level(kernel, 1),
+        level0: rokkos_device::emit::team::uses_level(kernel, 0),
     });
     Ok(CudaSource {
         source: out,

@@ -6,9 +6,9 @@
 //! casts are Rust's `as` (saturating float to integer, NaN to 0).
 
 use super::Helpers;
-use rokkos_core::emit::rules::{self, IntArith};
-use rokkos_core::emit::{codes, EmitError};
 use rokkos_core::ir::{ArithOp, BitwiseOp, CmpOp, Failure, LogicOp, MathFn, ScalarType, Value};
+use rokkos_device::emit::rules::{self, IntArith};
+use rokkos_device::emit::{codes, EmitError};
 
 type R<T> = Result<T, EmitError>;
 
@@ -416,7 +416,7 @@ pub(crate) fn math(
         let call = if f32 {
             None
         } else {
-            rokkos_core::emit::mathlib::f64::call(h, func, xs)
+            rokkos_device::emit::mathlib::f64::call(h, func, xs)
         };
         if let Some(e) = h.math_error.clone() {
             return Err(EmitError::Unsupported(e));

@@ -4,10 +4,10 @@
 //! the work bounds. Helpers take it by `const` reference. The launcher writes the same bytes at
 //! the offsets [`ParamsLayout`] computes with C's layout rules.
 
-use rokkos_core::emit::names;
-use rokkos_core::emit::walk::lower;
-use rokkos_core::emit::width::IndexWidth;
 use rokkos_core::ir::{Access, Kernel, ScalarType, WorkKind};
+use rokkos_device::emit::names;
+use rokkos_device::emit::walk::lower;
+use rokkos_device::emit::width::IndexWidth;
 
 /// The C type of a field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,8 +1,8 @@
 //! The fixed parts of every generated module: the IR's type names, the error-record helpers
-//! (the layout `rokkos_core::device::errors` reads) and the wrapping integer operations (C's signed
+//! (the layout `rokkos_device::runtime::errors` reads) and the wrapping integer operations (C's signed
 //! overflow is undefined; the IR's wraps, so the arithmetic goes through the unsigned type).
 
-use rokkos_core::device::errors::{RECORDS, RECORD_WORDS};
+use rokkos_device::runtime::errors::{RECORDS, RECORD_WORDS};
 
 /// Before the parameter block: the IR's scalar type names.
 pub(crate) const TYPES: &str = "typedef unsigned char u8;

@@ -7,9 +7,9 @@
 //! (a NaN wins, `-0 < +0`), `MinLoc`/`MaxLoc` prefer a NaN value and then the smaller location.
 
 use super::target::cty;
-use rokkos_core::emit::{names, EmitError};
 use rokkos_core::ir::{Kernel, ReducerKind, ScalarType};
 use rokkos_core::reducer::JoinKind;
+use rokkos_device::emit::{names, EmitError};
 
 /// The second pass's entry point.
 pub const FINAL: &str = "rk_final";

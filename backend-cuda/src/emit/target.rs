@@ -1,17 +1,17 @@
-//! CUDA C as a target of the shared walk (`rokkos_core::emit::walk`): the spelling of
+//! CUDA C as a target of the shared walk (`rokkos_device::emit::walk`): the spelling of
 //! statements, loops and View accesses. The body is a device function `rk_work` taking the
 //! parameter block and the work index by value; every helper that can fail takes the parameter
 //! block (it holds the error record). Loops are `do { .. } while` so that a `continue` of the body
 //! reaches the advance, as WGSL's `continuing` block does.
 
 use super::{ops, Helpers};
-use rokkos_core::emit::index::{self, Spelling};
-use rokkos_core::emit::walk::{self as shared, Cx, ForPlan, Target};
-use rokkos_core::emit::{codes, names, EmitError};
 use rokkos_core::ir::{
     ArithOp, AtomicAccess, BitwiseOp, CmpOp, Expr, Kernel, LocalId, LogicOp, MathFn, ScalarType,
     Stmt, Value, ViewRef,
 };
+use rokkos_device::emit::index::{self, Spelling};
+use rokkos_device::emit::walk::{self as shared, Cx, ForPlan, Target};
+use rokkos_device::emit::{codes, names, EmitError};
 
 type R<T> = Result<T, EmitError>;
 
@@ -433,7 +433,7 @@ fn accessor(cx: &Cx<'_, CudaC>, h: &mut Helpers, k: usize, store: bool) -> Strin
 /// View's position as the code, then `return{ret_fail};`), empty without `checks`, and the element
 /// `P.vk[offset]` they address: the shared index arithmetic, spelled in C. In the 32-bit variant
 /// the indices and the parameter block's offset, extents and strides are `u32`, so the sum is
-/// 32-bit arithmetic; the launch facts (`rokkos_core::emit::width`) make it exact for every
+/// 32-bit arithmetic; the launch facts (`rokkos_device::emit::width`) make it exact for every
 /// in-bounds index.
 pub(crate) fn checked_element(
     k: usize,

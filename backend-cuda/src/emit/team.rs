@@ -26,16 +26,16 @@
 use super::ops::lit;
 use super::target::{cty, ix, CudaC};
 use super::Helpers;
-use rokkos_core::emit::codes::{SCRATCH_CODE, SCRATCH_VIEW_CODE};
-use rokkos_core::emit::team::{self as team_rules, TeamOps};
-use rokkos_core::emit::walk::{block, expr, Cx};
-use rokkos_core::emit::{names, EmitError};
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{
     Block, Expr, Kernel, LocalId, NestedKind, ReducerKind, ScalarType, ScratchId, ScratchScope,
     SingleKind, Stmt, Value,
 };
 use rokkos_core::reducer::JoinKind;
+use rokkos_device::emit::codes::{SCRATCH_CODE, SCRATCH_VIEW_CODE};
+use rokkos_device::emit::team::{self as team_rules, TeamOps};
+use rokkos_device::emit::walk::{block, expr, Cx};
+use rokkos_device::emit::{names, EmitError};
 
 type R<T> = Result<T, EmitError>;
 
@@ -60,7 +60,7 @@ pub struct TeamShape {
 /// [`TeamLaunch::static_shared_bytes`] must fit the device's per-block limit, or the launch is
 /// `Err(InvalidPolicy)`). Parameter block fields of a team kernel (see `params`): `league`, then
 /// per scratch level `L` the team pool `tpL` and each thread's pool `tqL` in bytes (from
-/// [`rokkos_core::emit::team::pool_split`]), `l1s` (bytes of one block's level-1 slot, a multiple
+/// [`rokkos_device::emit::team::pool_split`]), `l1s` (bytes of one block's level-1 slot, a multiple
 /// of 8) and `scr1` (the level-1 pool: `g * l1s` bytes, 8-byte aligned; may be null when
 /// [`TeamLaunch::level1`] is false).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,7 +111,7 @@ impl Dims {
 pub(crate) fn dims(k: &Kernel, info: &KernelInfo, shape: TeamShape) -> R<Dims> {
     let shuffles = shape.vlen.is_power_of_two() && shape.vlen <= 32;
     let lanes =
-        info.lanes_independent && (shuffles || !rokkos_core::emit::team::lanes_communicate(k));
+        info.lanes_independent && (shuffles || !rokkos_device::emit::team::lanes_communicate(k));
     let vp = if lanes { shape.vlen } else { 1 };
     match shape.team.checked_mul(vp) {
         Some(n) if (1..=1024).contains(&n) && shape.vlen >= 1 => Ok(Dims {
@@ -286,7 +286,7 @@ fn body_fn(
     Ok(format!("{name}()"))
 }
 
-/// The index spelling of the shared team formulas (`rokkos_core::emit::team`): `u64`, or `u32`
+/// The index spelling of the shared team formulas (`rokkos_device::emit::team`): `u64`, or `u32`
 /// in the 32-bit variant.
 impl TeamOps for CudaC {
     fn idx_lit(x: u64, hex: bool, narrow: bool) -> String {
@@ -318,7 +318,7 @@ impl TeamOps for CudaC {
 }
 
 /// (participant index, participant count) of a nested range of `kind`, as index expressions
-/// (the shared rule, `rokkos_core::emit::team::participants`).
+/// (the shared rule, `rokkos_device::emit::team::participants`).
 fn participants(kind: NestedKind, d: &Dims, narrow: bool) -> (String, String) {
     team_rules::participants::<CudaC>(kind, d.team, d.vp, d.wg(), narrow)
 }
@@ -613,13 +613,13 @@ pub(crate) fn preamble(k: &Kernel, h: &mut Helpers, d: &Dims) -> String {
     if !k.scratch.is_empty() {
         scratch_state(h);
     }
-    if rokkos_core::emit::team::uses_level(k, 0) {
+    if rokkos_device::emit::team::uses_level(k, 0) {
         h.add("0_rk_dyn", || {
             "extern __shared__ __align__(16) unsigned char rk_dyn[];\n".into()
         });
     }
     for l in 0..2 {
-        if rokkos_core::emit::team::uses_level(k, l) {
+        if rokkos_device::emit::team::uses_level(k, l) {
             s.push_str(&format!(
                 "    {t} rk_tp{l} = {}; {t} rk_hp{l} = P.tp{l} + t_tr * P.tq{l}; const {t} rk_he{l} = rk_hp{l} + P.tq{l};\n",
                 ix_lit(0, narrow)
@@ -753,7 +753,7 @@ pub(crate) fn load(
     id: ScratchId,
     index: &[Expr],
 ) -> R<String> {
-    let args = rokkos_core::emit::walk::index_args(cx, h, index)?;
+    let args = rokkos_device::emit::walk::index_args(cx, h, index)?;
     Ok(accessor(cx, h, id, args, false))
 }
 
@@ -765,7 +765,7 @@ pub(crate) fn store(
     index: &[Expr],
     value: &Expr,
 ) -> R<String> {
-    let mut args = rokkos_core::emit::walk::index_args(cx, h, index)?;
+    let mut args = rokkos_device::emit::walk::index_args(cx, h, index)?;
     args.push(expr(cx, h, value)?);
     Ok(accessor(cx, h, id, args, true))
 }
@@ -843,7 +843,7 @@ pub(crate) enum TeamReduce<'a> {
     /// Joined through shared memory by these joins into `P.outN[blockIdx.x]` (the league
     /// strided over the grid; the second pass is [`super::reduce::FINAL`]).
     Tree(&'a [JoinKind]),
-    /// The ordered-partials mode (`rokkos_core::device::ordered`): block `g` runs league block
+    /// The ordered-partials mode (`rokkos_device::runtime::ordered`): block `g` runs league block
     /// `g` of `P.nparts / threads` (`block_bounds(P.league, blocks, g)`, in order), and thread
     /// `i` of the block stores its accumulators as `P.outN[g * threads + i]`, unjoined.
     Ordered,
@@ -905,7 +905,7 @@ pub(crate) fn entry(
     let mut call = vec!["P".to_string(), "lr".into(), "rk_s1".into()];
     call.extend(accs.iter().cloned());
     if let Some(TeamReduce::Ordered) = reduce {
-        // League block `g` (`rokkos_core::device::ordered::block_bounds`), 64-bit and below
+        // League block `g` (`rokkos_device::runtime::ordered::block_bounds`), 64-bit and below
         // the league size; every bound is block-uniform, so the barriers are reached by all.
         s.push_str(&format!(
             "    unsigned char* const rk_s1 = P.scr1 == nullptr ? nullptr : reinterpret_cast<unsigned char*>(P.scr1) + (u64)blockIdx.x * P.l1s;\n    const u64 nb = P.nparts / {wg}u, g = blockIdx.x;\n    if (g >= nb) {{ return; }}\n    const u64 n = P.league, base = n / nb, rem = n % nb;\n    const u64 lo = g * base + (g < rem ? g : rem);\n    const u64 hi = rk_late ? lo : lo + base + (g < rem ? 1u : 0u);\n    for (u64 l = lo; l < hi; ++l) {{\n{seen}        const {} lr = ({})l;\n        rk_work({});\n{publish}        __syncthreads();\n{test}    }}\n    const u64 li = threadIdx.y * {}u + threadIdx.x;\n",
@@ -989,7 +989,7 @@ pub(crate) fn work(k: &Kernel, d: Dims, h: &mut Helpers) -> R<String> {
             ..l.clone()
         })
         .collect();
-    out.push_str(&rokkos_core::emit::walk::decls::<CudaC>(&locals));
+    out.push_str(&rokkos_device::emit::walk::decls::<CudaC>(&locals));
     block(&cx, h, &k.body, 1, &mut out)?;
     out.push_str("}\n");
     Ok(out)

@@ -473,7 +473,7 @@ fn narrow_triad() -> Kernel {
 #[test]
 fn the_32_bit_variant_spells_indices_as_u32() {
     let k = narrow_triad();
-    assert!(rokkos_core::emit::width::plan(&k).index32.is_ok());
+    assert!(rokkos_device::emit::width::plan(&k).index32.is_ok());
     let src = check_with(&k, &w32());
     for want in [
         "    u32 v0_off;\n",
@@ -565,7 +565,7 @@ fn the_32_bit_variant_of_a_kernel_outside_the_plan_is_refused() {
     ));
 }
 
-/// The two device bounds-check settings (`rokkos_core::device::bounds`): with the proven checks
+/// The two device bounds-check settings (`rokkos_device::runtime::bounds`): with the proven checks
 /// dropped (the launcher proved the range inside every rank-1 View, `in_bounds`) the
 /// triad's accesses at the bare work index index the View directly; with every check kept, each
 /// access goes through its checked accessor. Accesses the launcher did not prove (here `b[i + 1]`)
@@ -579,9 +579,9 @@ fn proven_checks_are_dropped_only_where_the_setting_allows() {
     kb.store(a, i.clone(), b.load(i.clone()) + b.load(i + 1usize));
     let k = kb.finish().unwrap();
     // A launch over 0..64 with both Views of extent 64 proves `a[i]` and `b[i]`, not `b[i + 1]`.
-    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let info = rokkos_device::runtime::prepare::DeviceInfo::validate(&k).unwrap();
     let proven =
-        rokkos_core::emit::inbounds::Proven::prove(&info.shifted, &[(0, 64)], &[&[64], &[64]]);
+        rokkos_device::emit::inbounds::Proven::prove(&info.shifted, &[(0, 64)], &[&[64], &[64]]);
     for width in [IndexWidth::W64, IndexWidth::W32] {
         let dropped = check_with(
             &k,
@@ -621,15 +621,15 @@ fn stencil_checks_go_exactly_where_the_launch_proves_them() {
         - u.load(vec![i.clone(), j.clone()]) * 4.0f32;
     kb.store(out, vec![i, j], sum);
     let k = kb.finish().unwrap();
-    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let info = rokkos_device::runtime::prepare::DeviceInfo::validate(&k).unwrap();
     let ext: &[usize] = &[34, 34];
-    let prove = |b| rokkos_core::emit::inbounds::Proven::prove(&info.shifted, b, &[ext, ext]);
+    let prove = |b| rokkos_device::emit::inbounds::Proven::prove(&info.shifted, b, &[ext, ext]);
     let (interior, edge) = (prove(&[(1, 33), (1, 33)]), prove(&[(0, 34), (1, 33)]));
     // `i - 1` keeps the kernel out of the 32-bit variant (its width plan's decision).
-    let exact32 = rokkos_core::emit::width::plan(&k).index32.is_ok();
+    let exact32 = rokkos_device::emit::width::plan(&k).index32.is_ok();
     let widths = [IndexWidth::W64, IndexWidth::W32];
     for width in widths.into_iter().filter(|&w| exact32 || w == widths[0]) {
-        let body = |in_bounds: &rokkos_core::emit::inbounds::Proven| {
+        let body = |in_bounds: &rokkos_device::emit::inbounds::Proven| {
             let opts = CudaOptions {
                 in_bounds: in_bounds.clone(),
                 width,
@@ -712,7 +712,7 @@ fn team32() -> Kernel {
 #[test]
 fn the_32_bit_team_variant_spells_indices_as_u32() {
     let k = team32();
-    assert_eq!(rokkos_core::emit::width::plan(&k).index32, Ok(()));
+    assert_eq!(rokkos_device::emit::width::plan(&k).index32, Ok(()));
     let team = |width| CudaOptions {
         team: Some(TeamShape { team: 4, vlen: 8 }),
         width,
@@ -744,7 +744,7 @@ fn the_32_bit_team_variant_spells_indices_as_u32() {
 }
 
 /// The ordered-partials entry (a reducer whose join is host code): thread `t` folds block `t`
-/// of `rokkos_core::device::ordered::block_bounds` and stores partial `t`, with no device join
+/// of `rokkos_device::runtime::ordered::block_bounds` and stores partial `t`, with no device join
 /// (no block join, no second pass); an MDRange walks whole tiles, its digits fastest dimension
 /// first and its loops slowest dimension outermost, in the policy's order; a team kernel runs a
 /// contiguous league block per block and stores a partial per thread. Every variant compiles for
@@ -862,7 +862,7 @@ fn flat_rows() -> Kernel {
 /// no 64-bit multiply, where the 64-bit variant has one.
 #[test]
 fn a_launch_proven_flat_index_multiplies_in_32_bits() {
-    use rokkos_core::emit::width::{launch_proof, plan, LaunchAtoms, Work};
+    use rokkos_device::emit::width::{launch_proof, plan, LaunchAtoms, Work};
     let k = flat_rows();
     let p = plan(&k);
     assert!(p.index32.is_err() && p.may_run_32());

@@ -1,4 +1,4 @@
-//! The software math library (`rokkos_core::emit::mathlib`, written once in WGSL) lowered to CUDA
+//! The software math library (`rokkos_device::emit::mathlib`, written once in WGSL) lowered to CUDA
 //! C++. The library uses a small subset of WGSL, and each construct of it has a direct C++
 //! spelling, so the lowering is a rewrite of tokens, not a compiler:
 //!

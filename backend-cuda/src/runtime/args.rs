@@ -7,10 +7,10 @@
 
 use super::launch::ParamBlock;
 use crate::emit::{FieldType, ParamsLayout};
-use rokkos_core::emit::names;
 use rokkos_core::ir::{ScalarType, Value};
 use rokkos_core::kernel::ViewBinding;
 use rokkos_core::{Error, MemorySpace, Result};
+use rokkos_device::emit::names;
 
 /// Where field `name` lies and what it holds.
 fn field(layout: &ParamsLayout, name: &str) -> Result<(FieldType, usize)> {

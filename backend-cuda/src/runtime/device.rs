@@ -7,9 +7,9 @@ use super::errors::ErrorRecords;
 use super::memory::CudaBuffer;
 use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{CudaContext, CudaStream};
-use rokkos_core::device::pool::BufferPool;
-use rokkos_core::device::prepare::KernelCache;
 use rokkos_core::{Error, Result};
+use rokkos_device::runtime::pool::BufferPool;
+use rokkos_device::runtime::prepare::KernelCache;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 

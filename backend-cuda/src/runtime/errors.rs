@@ -1,5 +1,5 @@
 //! The error records of one stream: the device buffer the kernels write their failures into
-//! (`rokkos_core::device::errors` fixes its layout, the emitter's prelude writes it) and the host's
+//! (`rokkos_device::runtime::errors` fixes its layout, the emitter's prelude writes it) and the host's
 //! book of the launches that may fail. A launch that may fail gets a number from the book under
 //! the lock, and is enqueued before the lock is released, so that a synchronisation never settles
 //! a launch it did not wait for. A synchronisation (fence, host read, blocking result) copies the
@@ -10,8 +10,8 @@ use super::device::Instance;
 use super::driver::{self, unavailable};
 use cudarc::driver::sys::CUdeviceptr;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
-use rokkos_core::device::errors::{error_words, ErrorBook, LaunchRecord, RECORDS, RECORD_WORDS};
 use rokkos_core::Result;
+use rokkos_device::runtime::errors::{error_words, ErrorBook, LaunchRecord, RECORDS, RECORD_WORDS};
 use std::sync::{Mutex, MutexGuard};
 
 /// Bytes of the record buffer.
@@ -40,7 +40,7 @@ impl ErrorRecords {
         Ok(ErrorRecords {
             buf,
             state: Mutex::new(State {
-                book: ErrorBook::new(rokkos_core::emit::codes::ERROR_CODES),
+                book: ErrorBook::new(rokkos_device::emit::codes::ERROR_CODES),
                 numbered: 0,
                 unchecked: false,
             }),
@@ -146,10 +146,10 @@ impl Instance {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rokkos_core::emit::codes;
     use rokkos_core::ir::build::KernelBuilder;
     use rokkos_core::ir::{Access, Failure, WorkKind};
     use rokkos_core::Error;
+    use rokkos_device::emit::codes;
     use std::sync::Arc;
 
     /// The record words of `launch` as the prelude's `rk_oob_begin` / `rk_oob_idx` leave them.

@@ -1,21 +1,21 @@
 //! The device side of a reduction's result: per-block partials and the result element of each
 //! accumulator field in pooled buffers, joined on the device by the second pass; the result read
 //! back for the host (blocking) or left in the View of `parallel_reduce_into` (asynchronous).
-//! The host-side bookkeeping every device backend shares is `rokkos_core::device::reduce`.
+//! The host-side bookkeeping every device backend shares is `rokkos_device::runtime::reduce`.
 
 use super::args::{set_buffer, set_u64, stored_size};
 use super::device::Instance;
 use super::launch::ParamBlock;
 use super::memory::{CudaBuffer, CudaSpace};
 use super::run::unsupported;
-use rokkos_core::device::pool::Pooled;
-use rokkos_core::device::reduce::{
-    decode_column, device_result_element, encode_column, to_value, Columns,
-};
 use rokkos_core::ir::{AccField, ScalarType, Value};
 use rokkos_core::reducer::{AccValue, JoinKind};
 use rokkos_core::space::ResultSlot;
 use rokkos_core::{MemorySpace, Reducer, Result};
+use rokkos_device::runtime::pool::Pooled;
+use rokkos_device::runtime::reduce::{
+    decode_column, device_result_element, encode_column, to_value, Columns,
+};
 use std::sync::Arc;
 
 /// The reducer's joins and identity for the kernel's accumulator `fields`.
@@ -23,7 +23,7 @@ pub(crate) fn init_values<V: AccValue, Rd: Reducer<V>>(
     reducer: &Rd,
     fields: &[(AccField, ScalarType)],
 ) -> Result<(Vec<JoinKind>, Vec<Value>)> {
-    rokkos_core::device::reduce::init_values(reducer, fields, |f| unsupported(f))
+    rokkos_device::runtime::reduce::init_values(reducer, fields, |f| unsupported(f))
 }
 
 /// The reducer's identity for the kernel's accumulator `fields` and its device joins (`None`:
@@ -32,7 +32,7 @@ pub(crate) fn plan_values<V: AccValue, Rd: Reducer<V>>(
     reducer: &Rd,
     fields: &[(AccField, ScalarType)],
 ) -> Result<(Option<Vec<JoinKind>>, Vec<Value>)> {
-    rokkos_core::device::reduce::plan_values(reducer, fields)
+    rokkos_device::runtime::reduce::plan_values(reducer, fields)
 }
 
 /// A reduction's device buffers: `nparts` partials and one result element per field.
@@ -41,7 +41,7 @@ pub(crate) struct Buffers {
     res: Vec<Pooled<(), CudaBuffer>>,
     fields: Vec<(AccField, ScalarType)>,
     nparts: u64,
-    /// The ordered-partials mode (`rokkos_core::device::ordered`): no device join; the result
+    /// The ordered-partials mode (`rokkos_device::runtime::ordered`): no device join; the result
     /// is every partial read back and joined on the host, in order.
     ordered: bool,
 }

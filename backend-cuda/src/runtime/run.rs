@@ -1,5 +1,5 @@
 //! What every pattern launcher does the same way: the kernel's IR and arguments checked
-//! (`rokkos_core::device::prepare`), the CUDA C variant emitted and loaded once per (IR hash,
+//! (`rokkos_device::runtime::prepare`), the CUDA C variant emitted and loaded once per (IR hash,
 //! launch options) on the device, the grid sized from the SM count and the kernel's occupancy,
 //! and the passes of one launch enqueued under one launch number (its error record).
 
@@ -10,11 +10,11 @@ use super::driver::BACKEND;
 use super::launch::{LaunchConfig, ParamBlock};
 use super::memory::{CudaBuffer, CudaSpace};
 use crate::emit::{emit, CudaOptions, EmitError, ParamsLayout};
-use rokkos_core::device::fast_map::FastMap;
-use rokkos_core::emit::width::{IndexWidth, Work};
 use rokkos_core::ir::Value;
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{Error, Result};
+use rokkos_device::emit::width::{IndexWidth, Work};
+use rokkos_device::runtime::fast_map::FastMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -30,8 +30,8 @@ pub(crate) fn unsupported(feature: impl Into<String>) -> Error {
     }
 }
 
-/// A launch's kernel and arguments (see `rokkos_core::device::prepare`).
-pub(crate) type Prepared<'a> = rokkos_core::device::prepare::Prepared<'a, CudaSpace>;
+/// A launch's kernel and arguments (see `rokkos_device::runtime::prepare`).
+pub(crate) type Prepared<'a> = rokkos_device::runtime::prepare::Prepared<'a, CudaSpace>;
 
 /// The IR and arguments of `kernel`, checked; a View whose buffer lives on another device is
 /// `Err(InvalidArgument)` naming it.
@@ -49,7 +49,7 @@ pub(crate) fn prepare<'a, K: KernelIr<Space = CudaSpace>>(
 /// accepts it and the launch satisfies the launch facts. `work` is the policy's work space,
 /// `bounds` the policy's bounds and every work field the entry point reads as an index.
 pub(crate) fn index_width<M: rokkos_core::MemorySpace>(
-    p: &rokkos_core::device::prepare::Prepared<'_, M>,
+    p: &rokkos_device::runtime::prepare::Prepared<'_, M>,
     work: Work,
     bounds: &[u64],
 ) -> IndexWidth {

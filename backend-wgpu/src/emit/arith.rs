@@ -15,9 +15,9 @@
 //! exact ([`rem_float`]).
 
 use super::Helpers;
-use rokkos_core::emit::codes;
-use rokkos_core::emit::rules::{self, IntArith};
 use rokkos_core::ir::{ArithOp, Failure, ScalarType, Value};
+use rokkos_device::emit::codes;
+use rokkos_device::emit::rules::{self, IntArith};
 
 /// A WGSL statement recording failure `f` of the work item (the launch's first failure wins).
 pub(crate) fn fail(h: &mut Helpers, f: Failure) -> String {

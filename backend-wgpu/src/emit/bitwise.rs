@@ -46,7 +46,7 @@ fn checked_shift(h: &mut Helpers, op: BitwiseOp, lt: ScalarType, rt: ScalarType)
         lt.name(),
         rt.name()
     );
-    let on_ovf = arith::fail(h, rokkos_core::emit::rules::shift_failure(op));
+    let on_ovf = arith::fail(h, rokkos_device::emit::rules::shift_failure(op));
     // The amount's bits, zero-extended: a negative i32 is 2^32 - |n| as Rust compares it.
     // A 32-bit amount is compared in 32 bits (no 64-bit integer needed).
     let (amount, width) = match rt {

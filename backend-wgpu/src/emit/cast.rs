@@ -93,7 +93,7 @@ fn float_lit(t: ScalarType, x: f64) -> String {
 }
 
 fn float_to_int(name: &str, f: ScalarType, t: ScalarType) -> String {
-    let sat = rokkos_core::emit::rules::saturation(t);
+    let sat = rokkos_device::emit::rules::saturation(t);
     let (max, min, upper) = (super::lit(sat.max), super::lit(sat.min), sat.upper);
     let low_test = if sat.lower_inclusive {
         format!("x <= {}", float_lit(f, sat.lower))

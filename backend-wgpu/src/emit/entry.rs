@@ -4,16 +4,16 @@
 use super::math::nan_bits_test;
 use super::{wty, EmitError, EmitOptions, Entry, Helpers};
 use crate::params::storage_type;
-use rokkos_core::emit::width::IndexWidth;
 use rokkos_core::ir::{Kernel, ReducerKind, ScalarType, WorkKind};
 use rokkos_core::reducer::JoinKind;
+use rokkos_device::emit::width::IndexWidth;
 
 type R<T> = Result<T, EmitError>;
 
 /// Whether the entry's loops leave early once the launch has recorded a failure (the kernel can
 /// record one: see `emit`). Each loop trip reads the launch's error word as it starts and tests
 /// it as it ends, so that the read's latency overlaps the trip's work; an invocation then runs
-/// at most one trip after the failure is visible to it (`rokkos_core::device::limits`).
+/// at most one trip after the failure is visible to it (`rokkos_device::runtime::limits`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Stop(pub bool);
 
@@ -73,7 +73,7 @@ pub(crate) fn extra_bindings(
 }
 
 /// Checks that the reducer's joins fit the kernel's accumulators (shared with every target).
-pub use rokkos_core::emit::joins::check_joins;
+pub use rokkos_device::emit::joins::check_joins;
 
 fn from_storage(t: ScalarType, e: &str) -> String {
     if t == ScalarType::Bool {
@@ -191,7 +191,7 @@ pub(crate) fn tree_join(k: &Kernel, joins: &[JoinKind], i: &str, j: &str) -> Str
     s
 }
 
-/// The ordered-partials fold of a range (`rokkos_core::device::ordered`): invocation `lin`
+/// The ordered-partials fold of a range (`rokkos_device::runtime::ordered`): invocation `lin`
 /// folds the items `block_bounds(P.n, P.parts, lin)` in order, from `P.begin`, and stores its
 /// accumulators as partial `lin`; or, `replay` (a scan's last step), starts from the block's
 /// prefix `pre{i}[lin]` with `final == true` and stores nothing. `l` is the index type's literal

@@ -8,14 +8,14 @@
 //! ignore a NaN operand and return the receiver of equal operands, `clamp` keeps a NaN receiver and
 //! fails on bad bounds, `round` is half away from zero, `fract` is `x - trunc(x)`, `signum` keeps
 //! the sign of zero, `powi` multiplies by repeated squaring like compiler-rt's `__powi*f2`, and
-//! `mul_add` is a correctly rounded fused multiply-add (`rokkos_core::emit::mathlib::exact`). Transcendental functions
-//! are software libraries for both float types (`rokkos_core::emit::mathlib::f32` and `f64`): WGSL's
+//! `mul_add` is a correctly rounded fused multiply-add (`rokkos_device::emit::mathlib::exact`). Transcendental functions
+//! are software libraries for both float types (`rokkos_device::emit::mathlib::f32` and `f64`): WGSL's
 //! f32 built-ins lose NaN, flush subnormals and may be thousands of ulps off, and SPIR-V's
 //! GLSL.std.450 has no 64-bit ones.
 
 use super::{EmitError, Helpers};
-use rokkos_core::emit::codes;
 use rokkos_core::ir::{MathFn, ScalarType, Value};
+use rokkos_device::emit::codes;
 
 fn one(t: ScalarType) -> String {
     super::lit(match t {
@@ -72,9 +72,9 @@ pub(crate) fn call(
         | M::Powf
         | M::Hypot => {
             let lib = if t == ScalarType::F64 {
-                rokkos_core::emit::mathlib::f64::call(h, func, xs)
+                rokkos_device::emit::mathlib::f64::call(h, func, xs)
             } else {
-                rokkos_core::emit::mathlib::f32::call(h, func, xs)
+                rokkos_device::emit::mathlib::f32::call(h, func, xs)
             };
             lib.ok_or_else(|| {
                 EmitError::Unsupported(format!("{t} `{}` has no WGSL implementation", func.name()))
@@ -165,7 +165,7 @@ pub(crate) fn call(
         // Fused in every case: WGSL's `fma` need not be (lavapipe's f64 one is not).
         M::MulAdd => format!(
             "{}({x}, {}, {})",
-            rokkos_core::emit::mathlib::exact::fma(h, t),
+            rokkos_device::emit::mathlib::exact::fma(h, t),
             a(1),
             a(2)
         ),

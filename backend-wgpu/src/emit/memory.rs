@@ -10,8 +10,8 @@
 
 use super::walk::{expr, Cx};
 use super::{EmitError, Helpers, Split};
-use rokkos_core::emit::index::{self, Spelling};
 use rokkos_core::ir::{Expr, ScalarType, ViewParam, ViewRef};
+use rokkos_device::emit::index::{self, Spelling};
 
 /// `u32` words of one launch's error record: flag, launch number, code, rank, then up to eight
 /// 64-bit indices.
@@ -91,7 +91,7 @@ pub(crate) fn index_ty(h: &Helpers) -> &'static str {
 /// (a `u64` index) exists where the device has 64-bit integers; the local-array checks take
 /// indices of the variant's width. `rk_stopped` says whether this launch has recorded a
 /// failure: the entry's loops test it between trips and leave (`entry::Stop`), so that a
-/// launch failing at its first item does not run the rest (`rokkos_core::device::limits`).
+/// launch failing at its first item does not run the rest (`rokkos_device::runtime::limits`).
 pub(crate) fn error_helpers(h: &Helpers) -> String {
     let mut s = String::from(
         "fn rk_f32_bits(b: u32) -> f32 { return bitcast<f32>(b); }
@@ -256,7 +256,7 @@ fn view_elems(t: ScalarType, k: usize) -> String {
 /// The condition (on the offset helper's `o`) under which element offset `o` of the split View
 /// `k` lies outside the chunks bound: chunks `P.v{k}_base ..` (the launch's first bound chunk,
 /// 0 when every chunk is bound) up to the last binding's length. A windowed launch
-/// ([`rokkos_core::emit::window`]) binds only the chunks its work items can reach with
+/// ([`rokkos_device::emit::window`]) binds only the chunks its work items can reach with
 /// in-extent indices, so this never holds for one; it keeps any other offset away from memory
 /// (an out-of-bounds record instead). The chunk number is compared in the offset's width, so
 /// that an offset below the first bound chunk wraps to a huge difference.

@@ -32,11 +32,11 @@ pub(crate) use memory::{ERR_SLOTS, SLOT_WORDS};
 pub(crate) fn memory_err_words() -> usize {
     memory::ERR_WORDS
 }
-use rokkos_core::emit::inbounds::Proven;
-use rokkos_core::emit::width::{self, IndexWidth};
 use rokkos_core::ir::valid::KernelInfo;
 use rokkos_core::ir::{Kernel, ScalarType};
 use rokkos_core::reducer::JoinKind;
+use rokkos_device::emit::inbounds::Proven;
+use rokkos_device::emit::width::{self, IndexWidth};
 
 /// Which entry point to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,7 +46,7 @@ pub enum Entry {
     /// `parallel_reduce`: fold, workgroup tree join, one partial per workgroup.
     Reduce,
     /// `parallel_reduce` with a reducer whose join is host code (the ordered-partials mode,
-    /// `rokkos_core::device::ordered`): invocation `t` folds block `t` of the work items, in
+    /// `rokkos_device::runtime::ordered`): invocation `t` folds block `t` of the work items, in
     /// iteration order, and stores its accumulators as partial `t`; nothing is joined on the
     /// device. The launcher reads every partial back and joins them in order. An MDRange's
     /// blocks are runs of whole tiles, each tile walked in the policy's order (`left`: the first
@@ -56,7 +56,7 @@ pub enum Entry {
         left: bool,
     },
     /// `parallel_scan` with a reducer whose join is host code, its last step (the slow path of
-    /// `rokkos_core::device::ordered`; the first is [`Entry::Ordered`]): invocation `t` replays
+    /// `rokkos_device::runtime::ordered`; the first is [`Entry::Ordered`]): invocation `t` replays
     /// block `t` of the range in order with `final == true`, from the block's exclusive prefix
     /// `pre{i}[t]`, which the host joined from the first step's partials.
     OrderedScan,
@@ -70,7 +70,7 @@ pub enum Entry {
         /// `reduce_team`: per-workgroup partials of the accumulators.
         reduce: bool,
         /// With `reduce`, a reducer whose join is host code (the ordered-partials mode for
-        /// teams, `rokkos_core::device::ordered`): workgroup `g` runs the league ranks of league
+        /// teams, `rokkos_device::runtime::ordered`): workgroup `g` runs the league ranks of league
         /// block `g` of `P.parts`, each invocation keeping its accumulators across them, and
         /// stores them as partial `g * wg + li`; no device join.
         ordered: bool,
@@ -93,12 +93,12 @@ pub struct EmitOptions {
     /// index fits a `u32`. Index checks against the extents stay 64-bit and exact.
     pub addr32: bool,
     /// The accesses the launcher proved in bounds for every work item of this launch
-    /// ([`rokkos_core::emit::inbounds`]: every index a work index plus or minus a literal, the
+    /// ([`rokkos_device::emit::inbounds`]: every index a work index plus or minus a literal, the
     /// policy's bounds inside the View's extents), emitted without a check (what the native
     /// path's per-chunk check achieves on the host). Only used together with `addr32`, on
     /// Views bound whole, neither packed nor atomic.
     pub in_bounds: Proven,
-    /// The index width ([`rokkos_core::emit::width`]): in the 32-bit variant every IR `u64`
+    /// The index width ([`rokkos_device::emit::width`]): in the 32-bit variant every IR `u64`
     /// (work indices, extents, strides, offsets, `usize` locals and scalars) is a `u32`. The
     /// launcher chooses it per launch ([`crate::runtime::launch`]); `W32` implies `addr32`.
     pub width: IndexWidth,
@@ -111,7 +111,7 @@ pub struct EmitOptions {
 
 /// A View bound as `chunks` bindings `v{k}_0 ..` of `2^shift` elements each (the last may be
 /// shorter): consecutive chunks of its buffer from chunk `P.v{k}_base`, a parameter (0 when
-/// every chunk is bound; a windowed launch, [`rokkos_core::emit::window`], binds only the
+/// every chunk is bound; a windowed launch, [`rokkos_device::emit::window`], binds only the
 /// chunks each window reaches and passes its first). Element offset `o` of the buffer is
 /// element `o & (2^shift - 1)` of binding `(o >> shift) - base`, and the accessors pick the
 /// binding with a `switch`; an offset outside the bound chunks is an out-of-bounds access. The
@@ -159,8 +159,8 @@ impl Caps {
     };
 }
 
-/// Why a kernel cannot be emitted (shared with every target of `rokkos_core::emit`).
-pub use rokkos_core::emit::EmitError;
+/// Why a kernel cannot be emitted (shared with every target of `rokkos_device::emit`).
+pub use rokkos_device::emit::EmitError;
 
 /// The generated module and how to bind it.
 #[derive(Clone, Debug)]
@@ -189,13 +189,13 @@ pub fn wty(t: ScalarType) -> &'static str {
 }
 
 /// A WGSL literal (or constant expression) of `v`'s type.
-pub use rokkos_core::emit::mathlib::lit;
+pub use rokkos_device::emit::mathlib::lit;
 
 /// Accumulates helper function definitions by name (emitted once each, in name order), with the
 /// options that decide how they are spelled.
 #[derive(Default)]
 pub(crate) struct Helpers {
-    set: rokkos_core::emit::HelperSet,
+    set: rokkos_device::emit::HelperSet,
     /// [`EmitOptions::addr32`].
     pub(crate) addr32: bool,
     /// [`Caps::atomic64`].
@@ -224,7 +224,7 @@ impl Helpers {
     }
 }
 
-impl rokkos_core::emit::mathlib::MathHelpers for Helpers {
+impl rokkos_device::emit::mathlib::MathHelpers for Helpers {
     /// WGSL is the library's own language: the text is the helper.
     fn add_wgsl(&mut self, name: &str, wgsl: impl FnOnce() -> String) -> String {
         self.add(name, wgsl)

@@ -11,15 +11,15 @@
 
 use super::walk::{block, expr, Cx, Wgsl};
 use super::{lit, wty, EmitError, Helpers};
-use rokkos_core::emit::team::{self as team_rules, TeamOps};
 use rokkos_core::ir::{
     Expr, Kernel, LocalId, NestedKind, ReducerKind, ScalarType, ScratchId, ScratchScope,
     SingleKind, Stmt, Value,
 };
+use rokkos_device::emit::team::{self as team_rules, TeamOps};
 
 type R<T> = Result<T, EmitError>;
 
-pub use rokkos_core::emit::codes::{SCRATCH_CODE, SCRATCH_VIEW_CODE};
+pub use rokkos_device::emit::codes::{SCRATCH_CODE, SCRATCH_VIEW_CODE};
 
 /// The shape of a team launch (part of the entry point, hence of the pipeline cache key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,7 +58,7 @@ impl TeamShape {
     }
 }
 
-pub use rokkos_core::emit::team::{needs_lane_comm, uses_level, uses_scratch};
+pub use rokkos_device::emit::team::{needs_lane_comm, uses_level, uses_scratch};
 
 /// Module-scope private variables of a team kernel: its locals and the team state, with the
 /// index type of the variant (`u32` when `w32`).
@@ -66,7 +66,7 @@ pub(crate) fn private_decls(k: &Kernel, w32: bool) -> String {
     let mut s = String::new();
     let ix = ix_ty(w32);
     for (i, d) in k.locals.iter().enumerate() {
-        let t = wty(rokkos_core::emit::walk::lower(w32, d.ty));
+        let t = wty(rokkos_device::emit::walk::lower(w32, d.ty));
         match d.array_len {
             Some(n) => s.push_str(&format!("var<private> l{i}: array<{t}, {n}>;\n")),
             None => s.push_str(&format!("var<private> l{i}: {t};\n")),
@@ -202,7 +202,7 @@ fn body_fn(cx: &Cx<'_>, h: &mut Helpers, body: &rokkos_core::ir::Block) -> R<Str
     Ok(format!("{name}()"))
 }
 
-/// The index spelling of the shared team formulas (`rokkos_core::emit::team`): `u64`, or `u32`
+/// The index spelling of the shared team formulas (`rokkos_device::emit::team`): `u64`, or `u32`
 /// in the 32-bit variant.
 impl TeamOps for Wgsl {
     fn idx_lit(x: u64, hex: bool, narrow: bool) -> String {
@@ -229,7 +229,7 @@ impl TeamOps for Wgsl {
 }
 
 /// (participant index, participant count) of a nested range of `kind`, as index expressions
-/// of the variant (the shared rule, `rokkos_core::emit::team::participants`).
+/// of the variant (the shared rule, `rokkos_device::emit::team::participants`).
 fn participants(kind: NestedKind, sh: &TeamShape, w32: bool) -> (String, String) {
     team_rules::participants::<Wgsl>(kind, sh.team, sh.vphys(), sh.wg(), w32)
 }
@@ -669,7 +669,7 @@ pub(crate) enum TeamReduce<'a> {
     /// Joined in a workgroup tree by these joins into partial `g` (the league strided over the
     /// workgroups).
     Tree(&'a [rokkos_core::reducer::JoinKind]),
-    /// The ordered-partials mode (`rokkos_core::device::ordered`): workgroup `g` runs league
+    /// The ordered-partials mode (`rokkos_device::runtime::ordered`): workgroup `g` runs league
     /// block `g` of `P.parts` (`block_bounds(P.league, P.parts, g)`, in order), and invocation
     /// `li` stores its accumulators as partial `g * wg + li`, unjoined.
     Ordered,
@@ -757,7 +757,7 @@ pub(crate) fn entry(
     };
     s.push_str(first);
     if let Some(TeamReduce::Ordered) = reduce {
-        // League block `g` (`rokkos_core::device::ordered::block_bounds`); the arithmetic stays
+        // League block `g` (`rokkos_device::runtime::ordered::block_bounds`); the arithmetic stays
         // below the league size. Every bound is workgroup-uniform, so the barriers are too.
         s.push_str(&format!(
             "    var lr = {z};\n    var lr_end = {z};\n    if ({gw} < P.parts && !rk_late) {{\n        let base = P.league / P.parts;\n        let rem = P.league % P.parts;\n        lr = {gw} * base + select(rem, {gw}, {gw} < rem);\n        lr_end = lr + base;\n        if ({gw} < rem) {{ lr_end = lr_end + {one}; }}\n    }}\n    loop {{\n        if (lr >= lr_end) {{ break; }}\n{seen}        t_lr = lr;\n{reset}        rk_work();\n{publish}        storageBarrier();\n        workgroupBarrier();\n{test}        lr = lr + {one};\n    }}\n    if ({gw} < P.parts) {{\n",

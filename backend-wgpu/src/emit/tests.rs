@@ -2,22 +2,17 @@
 //! SHADER_INT64, the capabilities lavapipe and NVIDIA adapters have): every operator family.
 
 use super::*;
-use rokkos_core::emit::inbounds::Proven;
 use rokkos_core::ir::build::KernelBuilder;
 use rokkos_core::ir::*;
+use rokkos_device::emit::inbounds::Proven;
 
 /// The accesses a launch over `lo..hi` in every work dimension proves when every View has extent
 /// `n` in every dimension.
-pub(crate) fn proven_over(
-    k: &Kernel,
-    info: &rokkos_core::ir::valid::KernelInfo,
-    (lo, hi): (u64, u64),
-    n: usize,
-) -> Proven {
+pub(crate) fn proven_over(k: &Kernel, (lo, hi): (u64, u64), n: usize) -> Proven {
     let ext: Vec<Vec<usize>> = k.views.iter().map(|v| vec![n; v.rank as usize]).collect();
     let refs: Vec<&[usize]> = ext.iter().map(|e| &e[..]).collect();
     let bounds = vec![(lo, hi); k.work.index_rank() as usize];
-    Proven::prove(&info.shifted, &bounds, &refs)
+    Proven::prove(&rokkos_device::emit::inbounds::sites(k), &bounds, &refs)
 }
 
 pub(crate) fn naga_check(src: &str) {
@@ -53,11 +48,11 @@ fn check(k: &Kernel, entry: Entry, joins: Vec<JoinKind>) -> String {
             joins: joins.clone(),
             addr32,
             in_bounds: if addr32 {
-                proven_over(k, &info, (1, 63), 64)
+                proven_over(k, (1, 63), 64)
             } else {
                 Proven::NONE
             },
-            width: rokkos_core::emit::width::IndexWidth::W64,
+            width: rokkos_device::emit::width::IndexWidth::W64,
             splits: vec![],
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
@@ -118,14 +113,14 @@ fn check_w32(
     entry: Entry,
     joins: &[JoinKind],
 ) {
-    let plan = rokkos_core::emit::width::plan(k);
+    let plan = rokkos_device::emit::width::plan(k);
     let opts = EmitOptions {
         entry,
         wg: 64,
         joins: joins.to_vec(),
         addr32: true,
-        in_bounds: proven_over(k, info, (1, 63), 64),
-        width: rokkos_core::emit::width::IndexWidth::W32,
+        in_bounds: proven_over(k, (1, 63), 64),
+        width: rokkos_device::emit::width::IndexWidth::W32,
         splits: vec![],
     };
     if !plan.may_run_32() {
@@ -422,8 +417,8 @@ fn f32_rem_runs_without_int64() {
         wg: 64,
         joins: vec![],
         addr32: true,
-        in_bounds: proven_over(&k, &info, (0, 64), 64),
-        width: rokkos_core::emit::width::IndexWidth::W32,
+        in_bounds: proven_over(&k, (0, 64), 64),
+        width: rokkos_device::emit::width::IndexWidth::W32,
         splits: vec![],
     };
     let none = Caps {
@@ -547,7 +542,7 @@ fn every_math_function_in(checks: bool) {
                 joins: vec![],
                 addr32: false,
                 in_bounds: Proven::NONE,
-                width: rokkos_core::emit::width::IndexWidth::W64,
+                width: rokkos_device::emit::width::IndexWidth::W64,
                 splits: vec![],
             };
             match emit(&info_k, &info, &opts, Caps::ALL) {
@@ -581,11 +576,11 @@ fn may_fail_only_with_checked_accesses() {
             joins: vec![],
             addr32: true,
             in_bounds: if proven {
-                proven_over(k, &info, (0, 64), 64)
+                proven_over(k, (0, 64), 64)
             } else {
                 Proven::NONE
             },
-            width: rokkos_core::emit::width::IndexWidth::W64,
+            width: rokkos_device::emit::width::IndexWidth::W64,
             splits: vec![],
         };
         let e = emit(k, &info, &opts, Caps::ALL).expect("emits");
@@ -633,7 +628,7 @@ fn every_atomic_on_every_type() {
         joins: vec![],
         addr32: true,
         in_bounds: Proven::NONE,
-        width: rokkos_core::emit::width::IndexWidth::W64,
+        width: rokkos_device::emit::width::IndexWidth::W64,
         splits: vec![],
     };
     let caps = Caps {
@@ -823,7 +818,7 @@ fn team_constructs_validate() {
                     },
                     addr32: t == 4,
                     in_bounds: Proven::NONE,
-                    width: rokkos_core::emit::width::IndexWidth::W64,
+                    width: rokkos_device::emit::width::IndexWidth::W64,
                     splits: vec![],
                 };
                 let e = emit(&k, &info, &opts, Caps::ALL).expect("emits");
@@ -850,7 +845,7 @@ fn team_vector_comm_with_physical_lanes_is_refused() {
         joins: vec![],
         addr32: false,
         in_bounds: Proven::NONE,
-        width: rokkos_core::emit::width::IndexWidth::W64,
+        width: rokkos_device::emit::width::IndexWidth::W64,
         splits: vec![],
     };
     assert!(emit(&k, &info, &opts, Caps::ALL).is_err());
@@ -974,8 +969,8 @@ fn f32_stream_kernels_in_32_bits() {
             wg: 256,
             joins,
             addr32: true,
-            in_bounds: proven_over(&k, &info, (0, 64), 64),
-            width: rokkos_core::emit::width::IndexWidth::W32,
+            in_bounds: proven_over(&k, (0, 64), 64),
+            width: rokkos_device::emit::width::IndexWidth::W32,
             splits: vec![],
         };
         let e = emit(&k, &info, &opts, none).expect("the 32-bit variant");
@@ -985,7 +980,7 @@ fn f32_stream_kernels_in_32_bits() {
             e.source
         );
         naga_check_with(&e.source, naga::valid::Capabilities::empty());
-        opts.width = rokkos_core::emit::width::IndexWidth::W64;
+        opts.width = rokkos_device::emit::width::IndexWidth::W64;
         match emit(&k, &info, &opts, none) {
             Err(EmitError::Unsupported(f)) => assert!(f.contains("SHADER_INT64"), "{f}"),
             other => panic!("{other:?}"),
@@ -1020,7 +1015,7 @@ fn every_f64_math_function_validates() {
     for f in all {
         let mut h = Helpers::default();
         let args: Vec<String> = (0..f.arity()).map(|i| format!("b[{i}]")).collect();
-        let e = rokkos_core::emit::mathlib::f64::call(&mut h, f, &args).expect("implemented");
+        let e = rokkos_device::emit::mathlib::f64::call(&mut h, f, &args).expect("implemented");
         let src = format!(
             "fn rk_f32_bits(b: u32) -> f32 {{ return bitcast<f32>(b); }}\n{}\n@group(0) @binding(0) var<storage, read_write> b: array<f64>;\n@compute @workgroup_size(1) fn main() {{ b[3] = {e}; }}\n",
             h.render()
@@ -1029,7 +1024,7 @@ fn every_f64_math_function_validates() {
     }
     let mut h = Helpers::default();
     assert_eq!(
-        rokkos_core::emit::mathlib::f64::call(&mut h, M::Sqrt, &["x".into()]),
+        rokkos_device::emit::mathlib::f64::call(&mut h, M::Sqrt, &["x".into()]),
         None
     );
 }
@@ -1058,7 +1053,7 @@ pub(crate) fn five_point() -> Kernel {
 #[test]
 fn stencil_checks_go_exactly_where_the_launch_proves_them() {
     let k = five_point();
-    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let info = rokkos_device::runtime::prepare::DeviceInfo::validate(&k).unwrap();
     let n = 34usize;
     let ext: &[usize] = &[n, n];
     let interior = Proven::prove(&info.shifted, &[(1, 33), (1, 33)], &[ext, ext]);
@@ -1067,10 +1062,10 @@ fn stencil_checks_go_exactly_where_the_launch_proves_them() {
     assert_eq!(edge.sites().len(), 4);
     // `i - 1` keeps the kernel out of the 32-bit variant (its width plan's decision).
     let widths = [
-        rokkos_core::emit::width::IndexWidth::W64,
-        rokkos_core::emit::width::IndexWidth::W32,
+        rokkos_device::emit::width::IndexWidth::W64,
+        rokkos_device::emit::width::IndexWidth::W32,
     ];
-    let exact32 = rokkos_core::emit::width::plan(&k).index32.is_ok();
+    let exact32 = rokkos_device::emit::width::plan(&k).index32.is_ok();
     for width in widths.into_iter().filter(|&w| exact32 || w == widths[0]) {
         let emit_with = |in_bounds: &Proven| {
             let opts = EmitOptions {
@@ -1112,7 +1107,7 @@ fn every_f32_math_function_validates_without_64_bit_types() {
     for f in MathFn::ALL {
         let mut h = Helpers::default();
         let args: Vec<String> = (0..f.arity()).map(|i| format!("b[{i}]")).collect();
-        let Some(e) = rokkos_core::emit::mathlib::f32::call(&mut h, f, &args) else {
+        let Some(e) = rokkos_device::emit::mathlib::f32::call(&mut h, f, &args) else {
             continue;
         };
         let src = format!(
@@ -1205,7 +1200,7 @@ fn operations_on_32_bit_types_need_no_64_bit_integers() {
             joins: vec![],
             addr32: true,
             in_bounds: Proven::NONE,
-            width: rokkos_core::emit::width::IndexWidth::W32,
+            width: rokkos_device::emit::width::IndexWidth::W32,
             splits: vec![],
         };
         let none = Caps {
@@ -1291,7 +1286,7 @@ fn team_kernel32(vector_comm: bool, reduce: bool) -> Kernel {
 /// it); the 64-bit variant of the same kernel still uses `u64`.
 #[test]
 fn team_kernels_emit_a_32_bit_variant_without_int64() {
-    use rokkos_core::emit::width::IndexWidth;
+    use rokkos_device::emit::width::IndexWidth;
     let small = Caps {
         f64: false,
         int64: false,
@@ -1300,7 +1295,7 @@ fn team_kernels_emit_a_32_bit_variant_without_int64() {
     for (vector_comm, lanes) in [(false, true), (false, false), (true, false)] {
         for reduce in [false, true] {
             let k = team_kernel32(vector_comm, reduce);
-            let plan = rokkos_core::emit::width::plan(&k);
+            let plan = rokkos_device::emit::width::plan(&k);
             assert_eq!(plan.index32, Ok(()));
             assert_eq!(plan.int64, None);
             let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
@@ -1365,7 +1360,7 @@ fn team_kernels_emit_a_32_bit_variant_without_int64() {
 
 /// The ordered-partials entries (a reducer whose join is host code) validate in every address
 /// mode and width, have no workgroup tree (no barrier, no workgroup memory) and store one partial
-/// per invocation; a range invocation folds `rokkos_core::device::ordered::block_bounds`, an
+/// per invocation; a range invocation folds `rokkos_device::runtime::ordered::block_bounds`, an
 /// MDRange one whole tiles, its digits fastest dimension first and its loops slowest dimension
 /// outermost, in the policy's order.
 #[test]
@@ -1442,9 +1437,9 @@ fn wide_words(src: &str) -> usize {
 /// without SHADER_INT64; the 64-bit variant, what every launch ran before, is full of them.
 #[test]
 fn a_launch_proven_flat_index_emits_without_int64() {
-    use rokkos_core::emit::width::IndexWidth;
+    use rokkos_device::emit::width::IndexWidth;
     let k = flat_rows();
-    let plan = rokkos_core::emit::width::plan(&k);
+    let plan = rokkos_device::emit::width::plan(&k);
     assert!(plan.index32.is_err() && plan.may_run_32() && plan.int64.is_none());
     let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
     let opts = |width| EmitOptions {
@@ -1470,12 +1465,12 @@ fn a_launch_proven_flat_index_emits_without_int64() {
 }
 
 /// The team entry of the ordered-partials mode: workgroup `g` runs league block `g` of
-/// `P.parts` (`rokkos_core::device::ordered::block_bounds`) with workgroup-uniform bounds, and
+/// `P.parts` (`rokkos_device::runtime::ordered::block_bounds`) with workgroup-uniform bounds, and
 /// each invocation stores its accumulator as partial `g * wg + li`, with no workgroup tree; it
 /// validates in both widths, the 32-bit one without SHADER_INT64.
 #[test]
 fn ordered_team_entry_runs_a_league_block_per_workgroup() {
-    use rokkos_core::emit::width::IndexWidth;
+    use rokkos_device::emit::width::IndexWidth;
     for lanes in [false, true] {
         let shape = team_shape(3, 4, lanes);
         let opts = |width| EmitOptions {

@@ -1,13 +1,13 @@
-//! WGSL as a target of the shared walk (`rokkos_core::emit::walk`): the spelling of statements
+//! WGSL as a target of the shared walk (`rokkos_device::emit::walk`): the spelling of statements
 //! and loops here, each operator family in its module.
 
 use super::{arith, atomic, bitwise, cast, cmp, logic, math, memory, wty, EmitError, Helpers};
-use rokkos_core::emit::codes;
-use rokkos_core::emit::walk::{self as shared, ForPlan, Target};
 use rokkos_core::ir::{
     ArithOp, AtomicAccess, BitwiseOp, CmpOp, Expr, Kernel, LocalId, LogicOp, MathFn, ScalarType,
     Stmt, Value, ViewRef, WorkKind,
 };
+use rokkos_device::emit::codes;
+use rokkos_device::emit::walk::{self as shared, ForPlan, Target};
 
 type R<T> = Result<T, EmitError>;
 
@@ -62,7 +62,7 @@ pub(crate) fn emit_functions(k: &Kernel, h: &mut Helpers, out: &mut String) -> R
 pub(crate) fn emit_work(
     k: &Kernel,
     team: Option<super::team::TeamShape>,
-    width: rokkos_core::emit::width::IndexWidth,
+    width: rokkos_device::emit::width::IndexWidth,
     h: &mut Helpers,
     out: &mut String,
 ) -> R<()> {

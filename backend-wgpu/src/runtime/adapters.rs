@@ -31,7 +31,7 @@ pub struct AdapterSummary {
     pub driver: String,
     /// SHADER_INT64: 64-bit integers in shaders. Without them a kernel runs only through its
     /// 32-bit variant (indices proven to fit 32 bits, no 64-bit integer of its own: see
-    /// `rokkos_core::emit::width`); the others answer `Err(Unsupported)` naming SHADER_INT64.
+    /// `rokkos_device::emit::width`); the others answer `Err(Unsupported)` naming SHADER_INT64.
     pub int64: bool,
     /// SHADER_F64: `f64` values in kernels.
     pub f64: bool,

@@ -4,9 +4,9 @@
 use super::pipeline::{Compiled, JoinPipeline};
 use super::pool::{BufferPool, Kind};
 use crate::emit::{memory_err_words, ERR_SLOTS, SLOT_WORDS};
-use rokkos_core::device::errors::{error_words, ErrorBook, ErrorCodes, RECORDS, RECORD_WORDS};
-use rokkos_core::device::prepare::KernelCache;
 use rokkos_core::{Error, Result};
+use rokkos_device::runtime::errors::{error_words, ErrorBook, ErrorCodes, RECORDS, RECORD_WORDS};
+use rokkos_device::runtime::prepare::KernelCache;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
@@ -14,13 +14,13 @@ pub(crate) const BACKEND: &str = "wgpu";
 /// Dispatches encoded before the pending encoder is submitted without waiting for a fence.
 const BATCH: usize = 32;
 
-pub(crate) use rokkos_core::device::errors::LaunchRecord;
+pub(crate) use rokkos_device::runtime::errors::LaunchRecord;
 
 // The emitter writes the records the core book reads.
 const _: () = assert!(SLOT_WORDS == RECORD_WORDS && ERR_SLOTS == RECORDS);
 
 /// How the WGSL emitter encodes failures other than View indices.
-const CODES: ErrorCodes = rokkos_core::emit::codes::ERROR_CODES;
+const CODES: ErrorCodes = rokkos_device::emit::codes::ERROR_CODES;
 
 pub(crate) struct State {
     encoder: Option<wgpu::CommandEncoder>,
@@ -241,7 +241,7 @@ fn create_hiding(
         | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
         | wgpu::Features::PIPELINE_CACHE;
     // Without SHADER_INT64 the device runs the 32-bit variant of every kernel that has one and
-    // uses no 64-bit integer of its own (`rokkos_core::emit::width`); the others answer
+    // uses no 64-bit integer of its own (`rokkos_device::emit::width`); the others answer
     // `Err(Unsupported)` naming SHADER_INT64 and the kernel.
     let features = adapter.features() & wanted & !hidden;
     let mut limits = adapter.limits();

@@ -6,11 +6,12 @@ use super::pipeline::{build_pipeline, Compiled};
 use super::pool::{Kind, Pooled};
 use crate::emit::{emit, EmitError, EmitOptions, Split};
 use crate::params::{ParamField, ParamsLayout};
-use rokkos_core::device::reduce::{decode_column, Columns};
-use rokkos_core::emit::width::{IndexWidth, Work};
 use rokkos_core::ir::{self, Access, Value};
 use rokkos_core::kernel::KernelIr;
 use rokkos_core::{Error, Result};
+use rokkos_device::emit::width::{IndexWidth, Work};
+use rokkos_device::runtime::prepare::DeviceInfo;
+use rokkos_device::runtime::reduce::{decode_column, Columns};
 use std::sync::Arc;
 
 pub(crate) fn unsupported(feature: impl Into<String>) -> Error {
@@ -26,8 +27,8 @@ pub(crate) fn wg_size(ctx: &Ctx) -> u32 {
         .max_compute_invocations_per_workgroup
         .clamp(1, 256)
 }
-/// A kernel's IR, validated, with its arguments (see `rokkos_core::device::prepare`).
-pub(crate) type Prepared<'a> = rokkos_core::device::prepare::Prepared<'a, WgpuSpace>;
+/// A kernel's IR, validated, with its arguments (see `rokkos_device::runtime::prepare`).
+pub(crate) type Prepared<'a> = rokkos_device::runtime::prepare::Prepared<'a, WgpuSpace>;
 
 /// Builds (once per kernel type) and validates the IR and collects the arguments in IR parameter
 /// order.
@@ -63,7 +64,7 @@ pub(crate) fn prepare<'a, K: KernelIr<Space = WgpuSpace>>(
         for &i in &alias_rw {
             k.views[i].access = Access::Writable;
         }
-        let info = ir::valid::validate(&k)
+        let info = DeviceInfo::validate(&k)
             .map_err(|e| Error::InvalidArgument(format!("kernel IR rejected: {e}")))?;
         let hash = k.stable_hash();
         (Arc::new(k), Arc::new(info), hash)
@@ -398,7 +399,7 @@ pub(crate) fn dispatch_window(
 /// Invocations a grid-stride dispatch runs at most: 2^24, far more than a GPU keeps resident,
 /// and few enough that a launch stopping at its first failure leaves a CPU adapter (lavapipe)
 /// little to start; each then runs at most 2^40 / 2^24 work items
-/// (`rokkos_core::device::limits::ITEMS_MAX`), well inside `TRIPS_MAX`.
+/// (`rokkos_device::runtime::limits::ITEMS_MAX`), well inside `TRIPS_MAX`.
 pub(crate) const GRID_INVOCATIONS: u64 = 1 << 24;
 
 /// The workgroups of `wg` invocations a grid-stride dispatch takes for work that one workgroup

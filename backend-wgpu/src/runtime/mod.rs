@@ -1,5 +1,5 @@
 //! The wgpu runtime under the patterns, in dependency order (each module uses only those above
-//! it; what every device backend shares lives in `rokkos_core::device`):
+//! it; what every device backend shares lives in `rokkos_device::runtime`):
 //!
 //! - [`segments`]: where the bytes of an allocation of several buffers lie;
 //! - [`adapters`]: which adapter is taken, and why (ranking, `ROKKOS_WGPU_ADAPTER`, `ROKKOS_WGPU_HIDE`);

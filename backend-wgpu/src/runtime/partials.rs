@@ -8,10 +8,10 @@ use super::pipeline::{build_pipeline, JoinPipeline};
 use super::pool::{Kind, Pooled};
 use crate::emit::join::join_module;
 use crate::params::storage_type;
-use rokkos_core::device::reduce::{Columns, HOST_PARTIALS};
 use rokkos_core::ir::{AccField, Kernel, ScalarType, Value};
 use rokkos_core::reducer::JoinKind;
 use rokkos_core::{Error, Result};
+use rokkos_device::runtime::reduce::{Columns, HOST_PARTIALS};
 use std::sync::Arc;
 
 /// The per-workgroup results of one reduction launch: one buffer per accumulator field, `count`

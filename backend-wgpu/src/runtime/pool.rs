@@ -1,4 +1,4 @@
-//! wgpu's buffers in the device pool of `rokkos_core::device::pool`: partials, totals and prefixes
+//! wgpu's buffers in the device pool of `rokkos_device::runtime::pool`: partials, totals and prefixes
 //! (storage) and host read-backs (mappable staging). Returning a storage buffer right after its
 //! last use was *encoded* is sound: every later use is encoded later on the same queue, and wgpu
 //! orders dispatches and copies of one queue in encoding order. A staging buffer goes back only
@@ -16,9 +16,9 @@ pub(crate) enum Kind {
 }
 
 /// The idle buffers of one device.
-pub(crate) type BufferPool = rokkos_core::device::pool::BufferPool<Kind, wgpu::Buffer>;
+pub(crate) type BufferPool = rokkos_device::runtime::pool::BufferPool<Kind, wgpu::Buffer>;
 /// A buffer taken from the pool.
-pub(crate) type Pooled = rokkos_core::device::pool::Pooled<Kind, wgpu::Buffer>;
+pub(crate) type Pooled = rokkos_device::runtime::pool::Pooled<Kind, wgpu::Buffer>;
 
 /// A buffer of `kind` holding at least `bytes` bytes from `pool` (contents undefined).
 pub(crate) fn take(pool: &BufferPool, device: &wgpu::Device, kind: Kind, bytes: usize) -> Pooled {

@@ -1,16 +1,16 @@
 //! A launched reduction and how it completes: its per-workgroup partials joined for the host
 //! (a value) or into a device View's element (`parallel_reduce_into`, without waiting). The
-//! bookkeeping every device backend shares is `rokkos_core::device::reduce`.
+//! bookkeeping every device backend shares is `rokkos_device::runtime::reduce`.
 
 use super::ctx::Ctx;
 use super::launch::unsupported;
 use super::memory::WgpuSpace;
 use super::partials::{into_element, read_all, to_host, JoinSpec, Partials};
-use rokkos_core::device::reduce::device_result_element;
 use rokkos_core::ir::{AccField, ScalarType, Value};
 use rokkos_core::reducer::{AccValue, JoinKind};
 use rokkos_core::space::ResultSlot;
 use rokkos_core::{Reducer, Result};
+use rokkos_device::runtime::reduce::device_result_element;
 use std::sync::Arc;
 
 /// The reducer's identity for the kernel's accumulator `fields` and its device joins (`None`:
@@ -19,7 +19,7 @@ pub(crate) fn plan_values<V: AccValue, Rd: Reducer<V>>(
     reducer: &Rd,
     fields: &[(AccField, ScalarType)],
 ) -> Result<(Option<Vec<JoinKind>>, Vec<Value>)> {
-    rokkos_core::device::reduce::plan_values(reducer, fields)
+    rokkos_device::runtime::reduce::plan_values(reducer, fields)
 }
 
 /// The reducer's joins and identity for the kernel's accumulator `fields`.
@@ -27,7 +27,7 @@ pub(crate) fn init_values<V: AccValue, Rd: Reducer<V>>(
     reducer: &Rd,
     fields: &[(AccField, ScalarType)],
 ) -> Result<(Vec<JoinKind>, Vec<Value>)> {
-    rokkos_core::device::reduce::init_values(reducer, fields, |f| unsupported(f))
+    rokkos_device::runtime::reduce::init_values(reducer, fields, |f| unsupported(f))
 }
 
 /// A launched reduction: its per-workgroup partials (none when there was no work item) and how
@@ -37,7 +37,7 @@ pub(crate) struct Reduction {
     joins: Vec<JoinKind>,
     pub init: Vec<Value>,
     pub parts: Option<Partials>,
-    /// The ordered-partials mode (`rokkos_core::device::ordered`): the reducer's join is host
+    /// The ordered-partials mode (`rokkos_device::runtime::ordered`): the reducer's join is host
     /// code, so every partial is read back and joined on the host, in order.
     pub ordered: bool,
 }

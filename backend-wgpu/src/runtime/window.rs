@@ -3,15 +3,15 @@
 //! or `parallel_scan`, or an `MDRangePolicy` `parallel_for` or `parallel_reduce`, runs as
 //! several dispatches over consecutive sub-ranges ("windows") of one work dimension, each
 //! binding only the chunks of each split View its work items can reach
-//! ([`rokkos_core::emit::window`] decides which Views can be bounded so and plans the
+//! ([`rokkos_device::emit::window`] decides which Views can be bounded so and plans the
 //! windows); every other launch that does not fit (a team policy's) is refused, saying why.
 
 use super::ctx::Ctx;
 use super::launch::{unsupported, Prepared};
 use crate::emit::{entry::extra_bindings, split_of, EmitOptions};
-use rokkos_core::emit::window::{self, Chunked, Placement, Reach};
 use rokkos_core::ir::{Kernel, WorkKind};
 use rokkos_core::Result;
+use rokkos_device::emit::window::{self, Chunked, Placement, Reach};
 
 /// Why a team policy's launch is not windowed: its windows would be runs of the league, and a
 /// team reaches a View through its nested ranges' indices and its team and lane ranks as well

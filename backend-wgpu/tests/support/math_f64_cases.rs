@@ -1,4 +1,4 @@
-//! The inputs and the check of the software f64 math library's tests (`rokkos_core::emit::mathlib`),
+//! The inputs and the check of the software f64 math library's tests (`rokkos_device::emit::mathlib`),
 //! shared by the targets that run it: the wgpu backend on an adapter (`tests/math_f64.rs`) and the
 //! CUDA lowering compiled for the host (`backend-cuda/tests/math_host.rs`). Each case is one
 //! function on a deterministic spread over its domain plus its edge cases. Special results (NaN,

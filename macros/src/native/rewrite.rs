@@ -427,6 +427,8 @@ impl VisitMut for Rewriter<'_> {
                     return;
                 }
             }
+            // A match guard cannot take `c` mutably, which the rewrite needs.
+            #[allow(clippy::collapsible_match)]
             Expr::Call(c) => {
                 // The rewritten function is the macro's own path: only the arguments are the user's.
                 if super::calls::rewrite_call(c, &self.env.type_params) {

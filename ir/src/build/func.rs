@@ -1,0 +1,174 @@
+//! Helper functions (`#[rokkos::func]`): defined once per kernel, called by handle.
+
+use super::body::{BodyBuilder, BuildError, Var};
+use super::expr::Expr;
+use super::scalar::IrScalar;
+use crate::expr::{Expr as IrExpr, FuncId, LocalId};
+use crate::Function;
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
+
+/// A defined helper function returning `R`.
+pub struct Func<R> {
+    /// The function.
+    pub id: FuncId,
+    _ty: PhantomData<fn() -> R>,
+}
+impl<R> Clone for Func<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R> Copy for Func<R> {}
+
+impl<R> Func<R> {
+    /// `f(args..)`; the arguments are the IR of typed expressions, one per parameter.
+    pub fn call(self, args: Vec<IrExpr>) -> Expr<R> {
+        Expr::from_ir(IrExpr::Call {
+            func: self.id,
+            args,
+        })
+    }
+}
+
+/// Records the body of a helper function; dereferences to [`BodyBuilder`].
+pub struct FunctionBuilder<'k> {
+    functions: &'k mut Vec<Function>,
+    body: BodyBuilder,
+    params: Vec<LocalId>,
+    error: &'k mut Option<BuildError>,
+}
+
+impl Deref for FunctionBuilder<'_> {
+    type Target = BodyBuilder;
+    fn deref(&self) -> &BodyBuilder {
+        &self.body
+    }
+}
+impl DerefMut for FunctionBuilder<'_> {
+    fn deref_mut(&mut self) -> &mut BodyBuilder {
+        &mut self.body
+    }
+}
+
+impl FunctionBuilder<'_> {
+    /// Declares the next parameter.
+    pub fn param<T: IrScalar>(&mut self, name: &str) -> Var<T> {
+        let v = self.body.var::<T>(name);
+        self.params.push(v.id);
+        v
+    }
+    /// Defines (or finds) another helper function this one calls.
+    pub fn func<R: IrScalar>(
+        &mut self,
+        name: &str,
+        define: impl FnOnce(&mut FunctionBuilder<'_>),
+    ) -> Func<R> {
+        define_function(self.functions, self.error, name, define)
+    }
+}
+
+/// Where a helper function can be defined and called: a kernel body ([`super::KernelBuilder`]) or
+/// another helper function's body ([`FunctionBuilder`]). The IR builder `#[rokkos::func]` generates
+/// for `fn f(..)` takes `&mut impl FuncScope`, so that kernels and functions call it alike.
+pub trait FuncScope {
+    /// Defines (or finds) helper function `name` returning `R` (see [`super::KernelBuilder::func`]).
+    fn func<R: IrScalar>(
+        &mut self,
+        name: &str,
+        define: impl FnOnce(&mut FunctionBuilder<'_>),
+    ) -> Func<R>;
+    /// Records that the calling code cannot be expressed in the IR: the kernel's `finish` returns
+    /// [`BuildError::Unsupported`] with `what`.
+    fn unsupported(&mut self, what: &str);
+}
+
+impl FuncScope for FunctionBuilder<'_> {
+    fn func<R: IrScalar>(
+        &mut self,
+        name: &str,
+        define: impl FnOnce(&mut FunctionBuilder<'_>),
+    ) -> Func<R> {
+        FunctionBuilder::func(self, name, define)
+    }
+    fn unsupported(&mut self, what: &str) {
+        self.error
+            .get_or_insert(BuildError::Unsupported(what.to_string()));
+    }
+}
+
+thread_local! {
+    /// Names of the helper functions being defined, innermost last.
+    static DEFINING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Defines helper function `name` returning `R` unless one of that name exists (then returns it;
+/// a second definition that differs is a [`BuildError::DuplicateFunction`]).
+pub(crate) fn define_function<R: IrScalar>(
+    functions: &mut Vec<Function>,
+    error: &mut Option<BuildError>,
+    name: &str,
+    define: impl FnOnce(&mut FunctionBuilder<'_>),
+) -> Func<R> {
+    let existing = functions.iter().position(|f| f.name == name);
+    // A function that (directly or not) calls itself would be defined forever: the IR has no
+    // recursion (device backends cannot run it).
+    let recursive = DEFINING.with(|d| {
+        let mut d = d.borrow_mut();
+        let rec = d.iter().any(|n| n == name);
+        if !rec {
+            d.push(name.to_string());
+        }
+        rec
+    });
+    if recursive {
+        error.get_or_insert(BuildError::Unsupported(format!(
+            "helper function `{name}` is recursive"
+        )));
+        return Func {
+            id: FuncId(u32::MAX),
+            _ty: PhantomData,
+        };
+    }
+    let (locals, body, params) = {
+        let mut fb = FunctionBuilder {
+            functions: &mut *functions,
+            body: BodyBuilder::default(),
+            params: Vec::new(),
+            error: &mut *error,
+        };
+        define(&mut fb);
+        DEFINING.with(|d| d.borrow_mut().pop());
+        let params = fb.params;
+        match fb.body.finish() {
+            Ok((locals, body)) => (locals, body, params),
+            Err(e) => {
+                error.get_or_insert(e);
+                (Vec::new(), Vec::new(), params)
+            }
+        }
+    };
+    let f = Function {
+        name: name.to_string(),
+        params,
+        ret: R::TYPE,
+        locals,
+        body,
+    };
+    let id = match existing {
+        Some(i) => {
+            if functions[i] != f {
+                error.get_or_insert(BuildError::DuplicateFunction(name.to_string()));
+            }
+            i
+        }
+        None => {
+            functions.push(f);
+            functions.len() - 1
+        }
+    };
+    Func {
+        id: FuncId(id as u32),
+        _ty: PhantomData,
+    }
+}
