@@ -114,14 +114,7 @@ pub mod compile {
     pub use crate::runtime::compile::{compile_ptx, nvrtc_version, Arch, NVRTC_OPTIONS};
 }
 
-use rokkos_core::kernel::{
-    ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
-};
-use rokkos_core::{
-    ExecutionSpace, Launch, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot,
-    TeamLimits, TeamPolicy,
-};
-use rokkos_device::runtime::limits;
+use rokkos_core::{ExecutionSpace, Result, TeamLimits};
 use runtime::device::{self as dev, Instance};
 use std::sync::Arc;
 
@@ -191,9 +184,8 @@ impl Cuda {
     }
 }
 
-// Each pattern method checks the policy against what a device launch may run
-// (`rokkos_device::runtime::limits`, shared with rokkos-wgpu) and hands it and the kernel to the
-// file of that (pattern, policy).
+// The pattern methods (`device_launches!`, shared with rokkos-wgpu) check the policy against what
+// a device launch may run and hand it and the kernel to the file of that (pattern, policy).
 impl ExecutionSpace for Cuda {
     type Memory = CudaSpace;
 
@@ -224,115 +216,5 @@ impl ExecutionSpace for Cuda {
             ],
         }
     }
-    fn for_range<K>(&self, l: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
-    where
-        K: ForKernel<RangeWork, Space = CudaSpace> + KernelIr,
-    {
-        limits::check_range(l.label(), l.policy())?;
-        for_range::run(&self.inst, l.policy(), l.kernel())
-    }
-    fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
-    where
-        K: ForKernel<MDWork<N>, Space = CudaSpace> + KernelIr,
-    {
-        limits::check_mdrange(l.label(), l.policy())?;
-        for_mdrange::run(&self.inst, l.label(), l.policy(), l.kernel())
-    }
-    fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
-    where
-        K: ForKernel<TeamWork, Space = CudaSpace> + KernelIr,
-    {
-        limits::check_team(l.label(), l.policy())?;
-        for_team::run(&self.inst, l.label(), l.policy(), l.kernel())
-    }
-    fn reduce_range<K, Rd>(
-        &self,
-        l: Launch<'_, RangePolicy<Self>, K>,
-        reducer: &Rd,
-    ) -> Result<K::Value>
-    where
-        K: ReduceKernel<RangeWork, Space = CudaSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_range(l.label(), l.policy())?;
-        reduce_range::run(&self.inst, l.policy(), l.kernel(), reducer)
-    }
-    fn reduce_range_into<K, Rd>(
-        &self,
-        l: Launch<'_, RangePolicy<Self>, K>,
-        reducer: &Rd,
-        slot: ResultSlot<'_, CudaSpace>,
-    ) -> Result<()>
-    where
-        K: ReduceKernel<RangeWork, Space = CudaSpace> + KernelIr,
-        K::Value: Pod,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_range(l.label(), l.policy())?;
-        reduce_range::run_into(&self.inst, l.policy(), l.kernel(), reducer, slot)
-    }
-    fn reduce_mdrange<const N: usize, K, Rd>(
-        &self,
-        l: Launch<'_, MDRangePolicy<Self, N>, K>,
-        reducer: &Rd,
-    ) -> Result<K::Value>
-    where
-        K: ReduceKernel<MDWork<N>, Space = CudaSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_mdrange(l.label(), l.policy())?;
-        reduce_mdrange::run(&self.inst, l.label(), l.policy(), l.kernel(), reducer)
-    }
-    fn reduce_mdrange_into<const N: usize, K, Rd>(
-        &self,
-        l: Launch<'_, MDRangePolicy<Self, N>, K>,
-        reducer: &Rd,
-        slot: ResultSlot<'_, CudaSpace>,
-    ) -> Result<()>
-    where
-        K: ReduceKernel<MDWork<N>, Space = CudaSpace> + KernelIr,
-        K::Value: Pod,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_mdrange(l.label(), l.policy())?;
-        reduce_mdrange::run_into(&self.inst, l.label(), l.policy(), l.kernel(), reducer, slot)
-    }
-    fn reduce_team<K, Rd>(
-        &self,
-        l: Launch<'_, TeamPolicy<Self>, K>,
-        reducer: &Rd,
-    ) -> Result<K::Value>
-    where
-        K: ReduceKernel<TeamWork, Space = CudaSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_team(l.label(), l.policy())?;
-        reduce_team::run(&self.inst, l.label(), l.policy(), l.kernel(), reducer)
-    }
-    fn reduce_team_into<K, Rd>(
-        &self,
-        l: Launch<'_, TeamPolicy<Self>, K>,
-        reducer: &Rd,
-        slot: ResultSlot<'_, CudaSpace>,
-    ) -> Result<()>
-    where
-        K: ReduceKernel<TeamWork, Space = CudaSpace> + KernelIr,
-        K::Value: Pod,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_team(l.label(), l.policy())?;
-        reduce_team::run_into(&self.inst, l.label(), l.policy(), l.kernel(), reducer, slot)
-    }
-    fn scan_range<K, Rd>(
-        &self,
-        l: Launch<'_, RangePolicy<Self>, K>,
-        reducer: &Rd,
-    ) -> Result<K::Value>
-    where
-        K: ScanKernel<RangeWork, Space = CudaSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_range(l.label(), l.policy())?;
-        scan_range::run(&self.inst, l.policy(), l.kernel(), reducer)
-    }
+    rokkos_device::device_launches!(memory = CudaSpace, runtime = inst);
 }

@@ -252,14 +252,7 @@ pub use runtime::ctx::{CACHE_DIR_ENV, MAX_BINDING_ENV, MAX_BUFFER_ENV, SPIN_ENV}
 pub use runtime::launch::DUMP_ENV;
 pub use runtime::memory::{WgpuBuffer, WgpuSpace};
 
-use rokkos_core::kernel::{
-    ForKernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
-};
-use rokkos_core::{
-    ExecutionSpace, Launch, MDRangePolicy, Pod, RangePolicy, Reducer, Result, ResultSlot,
-    TeamLimits, TeamPolicy,
-};
-use rokkos_device::runtime::limits;
+use rokkos_core::{ExecutionSpace, Result, TeamLimits};
 use runtime::ctx::{default_ctx, unavailable, Ctx};
 use std::sync::Arc;
 
@@ -421,9 +414,8 @@ impl Wgpu {
 /// Largest vector length offered (a power of two).
 const VECTOR_LENGTH_MAX: usize = 32;
 
-// Each pattern method checks the policy against what a device launch may run
-// (`rokkos_device::runtime::limits`, shared with rokkos-cuda) and hands it and the kernel to the
-// file of that (pattern, policy).
+// The pattern methods (`device_launches!`, shared with rokkos-cuda) check the policy against what
+// a device launch may run and hand it and the kernel to the file of that (pattern, policy).
 impl ExecutionSpace for Wgpu {
     type Memory = WgpuSpace;
 
@@ -462,115 +454,5 @@ impl ExecutionSpace for Wgpu {
             ],
         }
     }
-    fn for_range<K>(&self, l: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
-    where
-        K: ForKernel<RangeWork, Space = WgpuSpace> + KernelIr,
-    {
-        limits::check_range(l.label(), l.policy())?;
-        for_range::run(&self.ctx, l.policy(), l.kernel())
-    }
-    fn for_mdrange<const N: usize, K>(&self, l: Launch<'_, MDRangePolicy<Self, N>, K>) -> Result<()>
-    where
-        K: ForKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
-    {
-        limits::check_mdrange(l.label(), l.policy())?;
-        for_mdrange::run(&self.ctx, l.label(), l.policy(), l.kernel())
-    }
-    fn for_team<K>(&self, l: Launch<'_, TeamPolicy<Self>, K>) -> Result<()>
-    where
-        K: ForKernel<TeamWork, Space = WgpuSpace> + KernelIr,
-    {
-        limits::check_team(l.label(), l.policy())?;
-        for_team::run(&self.ctx, l.label(), l.policy(), l.kernel())
-    }
-    fn reduce_range<K, Rd>(
-        &self,
-        l: Launch<'_, RangePolicy<Self>, K>,
-        reducer: &Rd,
-    ) -> Result<K::Value>
-    where
-        K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_range(l.label(), l.policy())?;
-        reduce_range::run(&self.ctx, l.policy(), l.kernel(), reducer)
-    }
-    fn reduce_range_into<K, Rd>(
-        &self,
-        l: Launch<'_, RangePolicy<Self>, K>,
-        reducer: &Rd,
-        slot: ResultSlot<'_, WgpuSpace>,
-    ) -> Result<()>
-    where
-        K: ReduceKernel<RangeWork, Space = WgpuSpace> + KernelIr,
-        K::Value: Pod,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_range(l.label(), l.policy())?;
-        reduce_range::run_into(&self.ctx, l.policy(), l.kernel(), reducer, slot)
-    }
-    fn reduce_mdrange<const N: usize, K, Rd>(
-        &self,
-        l: Launch<'_, MDRangePolicy<Self, N>, K>,
-        reducer: &Rd,
-    ) -> Result<K::Value>
-    where
-        K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_mdrange(l.label(), l.policy())?;
-        reduce_mdrange::run(&self.ctx, l.label(), l.policy(), l.kernel(), reducer)
-    }
-    fn reduce_mdrange_into<const N: usize, K, Rd>(
-        &self,
-        l: Launch<'_, MDRangePolicy<Self, N>, K>,
-        reducer: &Rd,
-        slot: ResultSlot<'_, WgpuSpace>,
-    ) -> Result<()>
-    where
-        K: ReduceKernel<MDWork<N>, Space = WgpuSpace> + KernelIr,
-        K::Value: Pod,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_mdrange(l.label(), l.policy())?;
-        reduce_mdrange::run_into(&self.ctx, l.label(), l.policy(), l.kernel(), reducer, slot)
-    }
-    fn reduce_team<K, Rd>(
-        &self,
-        l: Launch<'_, TeamPolicy<Self>, K>,
-        reducer: &Rd,
-    ) -> Result<K::Value>
-    where
-        K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_team(l.label(), l.policy())?;
-        reduce_team::run(&self.ctx, l.label(), l.policy(), l.kernel(), reducer)
-    }
-    fn reduce_team_into<K, Rd>(
-        &self,
-        l: Launch<'_, TeamPolicy<Self>, K>,
-        reducer: &Rd,
-        slot: ResultSlot<'_, WgpuSpace>,
-    ) -> Result<()>
-    where
-        K: ReduceKernel<TeamWork, Space = WgpuSpace> + KernelIr,
-        K::Value: Pod,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_team(l.label(), l.policy())?;
-        reduce_team::run_into(&self.ctx, l.label(), l.policy(), l.kernel(), reducer, slot)
-    }
-    fn scan_range<K, Rd>(
-        &self,
-        l: Launch<'_, RangePolicy<Self>, K>,
-        reducer: &Rd,
-    ) -> Result<K::Value>
-    where
-        K: ScanKernel<RangeWork, Space = WgpuSpace> + KernelIr,
-        Rd: Reducer<K::Value>,
-    {
-        limits::check_range(l.label(), l.policy())?;
-        scan_range::run(&self.ctx, l.policy(), l.kernel(), reducer)
-    }
+    rokkos_device::device_launches!(memory = WgpuSpace, runtime = ctx);
 }

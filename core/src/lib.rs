@@ -18,8 +18,6 @@ pub mod ir {
     //! The kernel IR ([`rokkos_ir`], re-exported whole) and its reference evaluator, [`eval`]: an
     //! execution space that runs an IR kernel on the host, so it lives here, above the IR crate.
     pub use rokkos_ir::*;
-    // The file sits beside this crate's other modules, not under an `ir/` folder of its own.
-    #[path = "../eval/mod.rs"]
     pub mod eval;
 }
 pub mod kernel;

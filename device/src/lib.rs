@@ -14,3 +14,7 @@
 
 pub mod emit;
 pub mod runtime;
+
+// The path `device_launches!` names core's items by, whatever the backend calls its dependency.
+#[doc(hidden)]
+pub use rokkos_core as __core;

@@ -33,11 +33,16 @@
 //!    refused up front beyond them, so that a launch either is refused or finishes; the
 //!    emitted loops leave early once the launch has recorded a failure).
 //!
+//! 10. The pattern methods of the backend's `ExecutionSpace` impl ([`launches`]: the limits check
+//!    and the call of the backend's file of that pattern and policy, written once by
+//!    [`device_launches!`](crate::device_launches)).
+//!
 //! rokkos-wgpu and rokkos-cuda use all of it.
 
 pub mod bounds;
 pub mod errors;
 pub mod fast_map;
+pub mod launches;
 pub mod limits;
 pub mod ordered;
 pub mod pool;

@@ -438,29 +438,7 @@ fn cos_kernel(h: &mut impl MathHelpers) -> String {
     )
 }
 
-/// The shared start of sin, cos and tan: `NaN` and `±∞` give NaN.
-fn trig(h: &mut impl MathHelpers, name: &str, tiny: &str, body: &str) -> String {
-    rem_pio2(h);
-    sin_kernel(h);
-    cos_kernel(h);
-    def(h, name, &templates::trig(name, tiny, body), &[])
-}
-
-fn sin(h: &mut impl MathHelpers) -> String {
-    let (tiny, body) = templates::SIN;
-    trig(h, "rk_f32_sin", tiny, body)
-}
-
-fn cos(h: &mut impl MathHelpers) -> String {
-    let (tiny, body) = templates::COS;
-    trig(h, "rk_f32_cos", tiny, body)
-}
-
-fn tan(h: &mut impl MathHelpers) -> String {
-    div_dd(h);
-    let (tiny, body) = templates::TAN;
-    trig(h, "rk_f32_tan", tiny, body)
-}
+trig_functions!("f32");
 
 // ---------------------------------------------------------------------------------------------
 // Inverse trigonometric functions.

@@ -50,6 +50,37 @@ macro_rules! library_call {
     };
 }
 
+/// Defines a library's `sin`, `cos` and `tan` (and their shared start, `trig`) on the library's
+/// own `rem_pio2`, `sin_kernel`, `cos_kernel` and `div_dd`: the two libraries differ in those
+/// cores, not in how the three functions stand on them.
+macro_rules! trig_functions {
+    ($t:literal) => {
+        /// The shared start of sin, cos and tan: `NaN` and `±∞` give NaN.
+        fn trig(h: &mut impl MathHelpers, name: &str, tiny: &str, body: &str) -> String {
+            rem_pio2(h);
+            sin_kernel(h);
+            cos_kernel(h);
+            def(h, name, &templates::trig(name, tiny, body), &[])
+        }
+
+        fn sin(h: &mut impl MathHelpers) -> String {
+            let (tiny, body) = templates::SIN;
+            trig(h, concat!("rk_", $t, "_sin"), tiny, body)
+        }
+
+        fn cos(h: &mut impl MathHelpers) -> String {
+            let (tiny, body) = templates::COS;
+            trig(h, concat!("rk_", $t, "_cos"), tiny, body)
+        }
+
+        fn tan(h: &mut impl MathHelpers) -> String {
+            div_dd(h);
+            let (tiny, body) = templates::TAN;
+            trig(h, concat!("rk_", $t, "_tan"), tiny, body)
+        }
+    };
+}
+
 pub mod exact;
 pub mod f32;
 pub mod f64;
