@@ -132,7 +132,11 @@
 //!    it may run other work items than its caller asked for; each still runs once, bounds checked.
 //!
 //! 4. **Bounds and sizes**: every View access inside a kernel is bounds checked (range kernels check
-//!    the accesses at the bare work index once per chunk instead of once per element). A failed
+//!    the accesses at the bare work index once per chunk instead of once per element, and an
+//!    innermost loop over a range checks the accesses its index moves once before it runs, with
+//!    the names fixed meanwhile: those bound outside the loop and the leading `let`s of its body
+//!    that are the same in every iteration, such as `let row = rows[l] as usize;` read from a
+//!    read-only View; those `let`s are then evaluated once, before the loop, when it runs). A failed
 //!    check, like any other failure of a running kernel, is an `Err` of the launch:
 //!    `Err(OutOfBounds)` naming the kernel, the View, the index and the extents, or
 //!    `Err(KernelFailed)` (division by zero, overflow in builds that check it, a non-positive loop

@@ -1,5 +1,6 @@
 //! The native path compiles a stencil to a vectorised loop: a release build of a small crate with
-//! the 2-D and 3-D Jacobi kernels and a team kernel (a `thread_range` loop) on the serial backend,
+//! the 2-D and 3-D Jacobi kernels and two team kernels (`thread_range` loops, one indexing a row it
+//! looks up in the loop body) on the serial backend,
 //! whose assembly must hold packed double-precision arithmetic (`addpd`/`mulpd`, or their VEX/EVEX
 //! forms) in the MDRange tile runners and the team launch. A per-element bounds check, index
 //! division or closure call in the inner loop stops LLVM from vectorising it, and this test fails.
@@ -33,6 +34,34 @@ fn team_axpy(team: &TeamMember, y: ViewMut<f64, 2>, x: View<f64, 2>, a: f64) {
     for j in team.thread_range(y.extent(1)) {
         y[(l, j)] = a * x[(l, j)] + y[(l, j)];
     }
+}
+
+// TOAST's noise_weight shape: the row comes from a lookup inside the loop body, invariant over
+// the loop, and the body is a `macro_rules!` fragment, as rokkos-toast writes its kernels. f32, so
+// that its packed multiplies (`mulps`) tell it apart from `team_axpy`'s.
+macro_rules! per_row {
+    ($name:ident ($($params:tt)*) over $n:expr; |$team:ident, $l:ident, $s:ident| $body:block) => {
+        #[kernel]
+        fn $name($team: &TeamMember, $($params)*) {
+            let $l = $team.league_rank();
+            for $s in $team.thread_range($n) {
+                $body
+            }
+        }
+    };
+}
+
+per_row! {
+    team_rows(y: ViewMut<f32, 2>, rows: InjectiveView<i32>, w: View<f32>)
+    over y.extent(1); |team, l, s| {
+        let row = rows[l] as usize;
+        y[(row, s)] *= w[l];
+    }
+}
+
+pub fn rows_sweep(y: &View<f32, 2>, rows: &InjectiveView<i32>, w: &View<f32>) -> rokkos::Result<()> {
+    let policy = TeamPolicy::new(&Serial, y.extent(0), TeamSize::Auto);
+    parallel_for("team_rows", policy, team_rows(y, rows, w))
 }
 
 pub fn team_sweep(y: &View<f64, 2>, x: &View<f64, 2>, a: f64) -> rokkos::Result<()> {
@@ -75,6 +104,12 @@ fn functions<'a>(asm: &'a str, name: &str, closures: bool) -> Vec<Vec<&'a str>> 
     }
     out.extend(cur);
     out
+}
+
+/// Packed single-precision multiply (SSE, AVX or AVX-512 forms).
+fn is_packed_f32_mul(insn: &str) -> bool {
+    let op = insn.split_whitespace().next().unwrap_or("");
+    op.strip_prefix('v').unwrap_or(op) == "mulps"
 }
 
 /// Packed double-precision add or multiply (SSE2, AVX or AVX-512 forms).
@@ -145,13 +180,26 @@ fn stencil_inner_loops_vectorise() {
     // The team kernel's thread range loop is versioned and vectorises where the team launch
     // inlined it (serial: the league loop in `TeamPolicy`'s launch, `for_team::run`, or the
     // closure the launch boundary in `pattern::dispatch` runs).
-    let team: usize = ["TeamPolicy", "for_team", "pattern8dispatch"]
+    let team_fns: Vec<Vec<&str>> = ["TeamPolicy", "for_team", "pattern8dispatch"]
         .iter()
         .flat_map(|n| functions(&asm, n, true))
-        .map(|f| f.iter().filter(|i| is_packed_f64_arith(i)).count())
-        .sum();
+        .collect();
+    let count = |is: fn(&str) -> bool| -> usize {
+        team_fns
+            .iter()
+            .map(|f| f.iter().filter(|i| is(i)).count())
+            .sum()
+    };
+    let team = count(is_packed_f64_arith);
     assert!(
         team >= 2,
         "the team kernel's loop has {team} packed f64 add/mul instructions: it no longer vectorises"
+    );
+    // A row looked up in the loop body (`let row = rows[l] as usize;`) is invariant: the loop is
+    // versioned on it and vectorises too.
+    let rows = count(is_packed_f32_mul);
+    assert!(
+        rows >= 1,
+        "the looked-up-row team kernel has {rows} packed f32 multiplies: it no longer vectorises"
     );
 }

@@ -14,6 +14,19 @@ use crate::index::{in_bounds, ViewIndex};
 use crate::layout::Layout;
 use std::marker::PhantomData;
 
+/// The failed bounds check of an accessor, out of line and with the index by value, so that the
+/// inlined check leaves the index in registers.
+#[cold]
+#[inline(never)]
+fn out_of_bounds<const R: usize>(
+    kernel: &'static str,
+    view: &str,
+    idx: [usize; R],
+    extents: [usize; R],
+) -> ! {
+    raise_out_of_bounds(kernel, view, &idx, &extents)
+}
+
 macro_rules! common_accessor_methods {
     () => {
         /// Extent of dimension `k` (0 past the rank).
@@ -37,7 +50,8 @@ macro_rules! common_accessor_methods {
         #[inline(always)]
         fn offset_checked(&self, idx: &[usize; R]) -> usize {
             if !in_bounds(idx, &self.extents) {
-                raise_out_of_bounds(self.kernel, self.label, idx, &self.extents);
+                // By value: a reference would keep the index in memory on the hot path too.
+                out_of_bounds(self.kernel, self.label, *idx, self.extents);
             }
             L::offset(idx, &self.strides)
         }

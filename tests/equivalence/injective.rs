@@ -2,7 +2,8 @@
 //! injection, an MDRange kernel through one injection per dimension (into `LayoutRight` and
 //! `LayoutLeft` Views), and a team kernel writing the row its league rank maps to, against plain
 //! Rust loops over the same maps; elements no work item reaches keep their sentinel. A map with a
-//! repeated entry is `Err(InvalidArgument)` naming the value.
+//! repeated entry is `Err(InvalidArgument)` naming the value. A row looked up inside a team loop
+//! (TOAST's noise_weight shape) is checked once per loop on the host, and fails as it should.
 
 use crate::{check, dev, dev_from_vec, splitmix, to_host, DevView};
 use proptest::prelude::*;
@@ -216,3 +217,86 @@ pub fn injective_out_of_range<E: ExecutionSpace>(space: E) {
     );
 }
 per_backend!(injective_out_of_range);
+
+/// TOAST's noise_weight shape: the row is looked up in the loop body, where it has the same value
+/// in every iteration (`let row = rows[l] as usize;`), and team `l` runs `lens[l]` samples. The
+/// host path checks such a loop once, binding the row before it runs (only when it runs).
+#[kernel]
+fn weigh_rows(
+    team: &TeamMember,
+    det: ViewMut<f64, 2>,
+    rows: InjectiveView<i32>,
+    w: View<f64>,
+    lens: View<u32>,
+) {
+    let l = team.league_rank();
+    for s in team.thread_range(lens[l] as usize) {
+        let row = rows[l] as usize;
+        let scale = w[l];
+        det[(row, s)] *= scale;
+    }
+}
+
+/// `weigh_rows` against a plain loop, every team's sample count from 0 to the row length.
+pub fn invariant_row_lookup<E: ExecutionSpace>(space: E) {
+    let shape = (1usize..10, 1usize..70, 0usize..4, any::<u64>());
+    check(6, shape, |(league, cols, extra, seed)| {
+        let m = league + extra;
+        let map = injection(seed, league, m);
+        let lens: Vec<u32> = splitmix(seed ^ 7, league)
+            .iter()
+            .map(|&x| (x % (cols as u64 + 1)) as u32)
+            .collect();
+        let w = values(seed ^ 8, league);
+        let init = values(seed ^ 9, m * cols);
+        let idx: Vec<i32> = map.iter().map(|&v| v as i32).collect();
+        let rows = InjectiveView::new_on(&space, "rows", &idx).unwrap();
+        let w_v: DevView<E, f64> = dev_from_vec(&space, "w", [league], w.clone()).unwrap();
+        let lens_v: DevView<E, u32> = dev_from_vec(&space, "lens", [league], lens.clone()).unwrap();
+        let det: DevView<E, f64, 2> = dev_from_vec(&space, "det", [m, cols], init.clone()).unwrap();
+        parallel_for(
+            "weigh_rows",
+            TeamPolicy::new(&space, league, TeamSize::Auto),
+            weigh_rows(&det, &rows, &w_v, &lens_v),
+        )
+        .unwrap();
+        let mut want = init;
+        for l in 0..league {
+            for s in 0..lens[l] as usize {
+                want[map[l] * cols + s] *= w[l];
+            }
+        }
+        prop_assert_eq!(to_host(&det), want);
+        Ok(())
+    });
+}
+per_backend!(invariant_row_lookup);
+
+/// A looked-up row outside the View fails the launch with `Err(OutOfBounds)` naming the View and
+/// the row, and only when the loop runs: a team with no samples never reads its row.
+pub fn invariant_row_out_of_bounds<E: ExecutionSpace>(space: E) {
+    let rows = InjectiveView::new_on(&space, "rows", &[0, 7]).unwrap();
+    let w: DevView<E, f64> = dev_from_vec(&space, "w", [2], vec![2.0, 3.0]).unwrap();
+    let run = |lens: Vec<u32>| {
+        let det: DevView<E, f64, 2> = dev_from_vec(&space, "det", [2, 4], vec![1.0; 8]).unwrap();
+        let lens: DevView<E, u32> = dev_from_vec(&space, "lens", [2], lens).unwrap();
+        let r = parallel_for(
+            "weigh_rows",
+            TeamPolicy::new(&space, 2, TeamSize::Auto),
+            weigh_rows(&det, &rows, &w, &lens),
+        )
+        .and_then(|_| space.fence());
+        (r, det)
+    };
+    let (r, det) = run(vec![3, 0]);
+    r.unwrap();
+    assert_eq!(to_host(&det), [2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0]);
+    match run(vec![3, 2]).0 {
+        Err(Error::OutOfBounds { view, index, .. }) => {
+            assert_eq!(view, "det");
+            assert!(index.starts_with("(7, "), "{index}");
+        }
+        other => panic!("expected OutOfBounds on det, got {other:?}"),
+    }
+}
+per_backend!(invariant_row_out_of_bounds);

@@ -34,8 +34,8 @@
 //!    emitted loops leave early once the launch has recorded a failure).
 //!
 //! 10. The pattern methods of the backend's `ExecutionSpace` impl ([`launches`]: the limits check
-//!    and the call of the backend's file of that pattern and policy, written once by
-//!    [`device_launches!`](crate::device_launches)).
+//!     and the call of the backend's file of that pattern and policy, written once by
+//!     [`device_launches!`](crate::device_launches)).
 //!
 //! rokkos-wgpu and rokkos-cuda use all of it.
 

@@ -358,3 +358,88 @@ mod tests {
         assert!(s.contains("3usize < self . u . extent (2usize)"), "{s}");
     }
 }
+
+/// The loop-invariant prologue of a loop body over `var`: how many of its leading statements are
+/// `let NAME = init;` (a plain immutable name, no `else`) whose `init` has the same value in every
+/// iteration, and the names they bind.
+///
+/// `init` qualifies when it is built only of literals, names, casts, parentheses, unary and binary
+/// operators and indexing of Views `read_only` accepts, and names neither `var` nor anything the
+/// body may change (other than the prologue's own names, which nothing after them changes). Such a
+/// `let` is a pure function of values fixed while the loop runs: reads of read-only Views, which no
+/// work item writes during a launch. Evaluating the prologue once before the loop, when the loop
+/// runs at least once, therefore binds the values every iteration binds, and fails exactly when the
+/// first iteration's first statements would; the versioned loop uses that copy to check accesses
+/// indexed by these names (`det_data[(row, s)]` after `let row = data_index[d] as usize;`).
+pub fn invariant_prologue(
+    body: &syn::Block,
+    var: &Ident,
+    read_only: &dyn Fn(&Ident) -> bool,
+) -> (usize, Vec<Ident>) {
+    let mut names: Vec<Ident> = Vec::new();
+    let mut count = 0;
+    for (k, stmt) in body.stmts.iter().enumerate() {
+        let syn::Stmt::Local(local) = stmt else {
+            break;
+        };
+        let (Some(init), syn::Pat::Ident(pi)) = (&local.init, &local.pat) else {
+            break;
+        };
+        if init.diverge.is_some()
+            || pi.by_ref.is_some()
+            || pi.mutability.is_some()
+            || pi.subpat.is_some()
+            || !local.attrs.is_empty()
+        {
+            break;
+        }
+        let rest = syn::Block {
+            brace_token: body.brace_token,
+            stmts: body.stmts[k + 1..].to_vec(),
+        };
+        let later = unstable_names(&rest);
+        let mut changing = unstable_names(body);
+        for n in names.iter().chain(std::iter::once(&pi.ident)) {
+            changing.remove(&n.to_string());
+        }
+        // Nothing after the prologue may rebind or assign a prologue name, and a name bound twice
+        // in the prologue is left to the per-element checks.
+        let bound_again = later.contains(&pi.ident.to_string()) || names.contains(&pi.ident);
+        if bound_again || !invariant(&init.expr, var, &changing, read_only) {
+            break;
+        }
+        if names.iter().any(|n| later.contains(&n.to_string())) {
+            break;
+        }
+        names.push(pi.ident.clone());
+        count = k + 1;
+    }
+    (count, names)
+}
+
+/// Whether `e` has one value while the loop over `var` runs (see [`invariant_prologue`]).
+fn invariant(
+    e: &Expr,
+    var: &Ident,
+    changing: &HashSet<String>,
+    read_only: &dyn Fn(&Ident) -> bool,
+) -> bool {
+    let go = |e: &Expr| invariant(e, var, changing, read_only);
+    match e {
+        Expr::Lit(_) => true,
+        Expr::Path(p) => match p.path.get_ident() {
+            Some(id) if p.qself.is_none() => id != var && !changing.contains(&id.to_string()),
+            _ => false,
+        },
+        Expr::Paren(p) => go(&p.expr),
+        Expr::Group(g) => go(&g.expr),
+        Expr::Cast(c) => go(&c.expr),
+        Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_) | syn::UnOp::Not(_)) && go(&u.expr),
+        Expr::Binary(b) => !crate::parse::subset::is_compound(&b.op) && go(&b.left) && go(&b.right),
+        Expr::Index(ix) => {
+            name_of(&ix.expr).is_some_and(|v| read_only(v) && !changing.contains(&v.to_string()))
+                && components(&ix.index).into_iter().all(go)
+        }
+        _ => false,
+    }
+}

@@ -18,7 +18,8 @@
 //!   treatment as owned ones: index and value in generated locals, the `unsafe fn` call alone in a
 //!   block with the macro's span.
 
-use super::hoist::{box_names, check_tokens, has_inner_loop, index_comps, rebound, unstable_names};
+use super::hoist::{box_names, check_tokens, has_inner_loop, index_comps, invariant_prologue};
+use super::hoist::{rebound, unstable_names};
 use super::hoist::{Access, Base, Comp};
 use crate::parse::env::{BodyEnv, ViewKind};
 use crate::parse::subset::is_compound;
@@ -88,6 +89,22 @@ impl Scope {
         let unstable = self.fixed.as_ref()?;
         (!unstable.contains(&id.to_string())).then_some(Base::Fixed)
     }
+}
+
+/// The two versions of a loop body over a range (the innermost loop, or a nested reduction's
+/// closure) that [`Rewriter::versions`] makes.
+struct Versions {
+    /// The body's loop-invariant leading `let`s ([`invariant_prologue`]), rewritten as usual and
+    /// run once, before the loop, when the range is not empty.
+    prologue: Vec<syn::Stmt>,
+    /// The condition, in scope of the prologue's names and of `__first`/`__last` (the range's
+    /// first and last index), under which the accesses hoistable over the loop variable are in
+    /// bounds for the whole range.
+    check: TokenStream,
+    /// The rest of the body, with those accesses unchecked.
+    fast: syn::Block,
+    /// The whole body, rewritten as usual.
+    slow: syn::Block,
 }
 
 /// The name a pattern binds when it is a plain, immutable, by-value name (`k`, `k: usize`).
@@ -165,25 +182,46 @@ impl Rewriter<'_> {
         Some(((*ix.expr).clone(), (*ix.index).clone(), kind.writable()))
     }
 
-    /// The two versions of the innermost body of a range over `var`: the condition under which
-    /// its accesses hoistable over `var` are in bounds for the whole range (`__first`/`__last`
-    /// hold the range's first and last index), the body with those accesses unchecked, and the
-    /// body rewritten as usual. `None` when the body holds a loop or closure, rebinds `var`, or
-    /// indexes no View with `var` (then nothing even says `var` is a `usize`).
-    fn versions(
-        &mut self,
-        var: &Ident,
-        body: &syn::Block,
-    ) -> Option<(proc_macro2::TokenStream, syn::Block, syn::Block)> {
+    /// The two versions of the innermost body of a range over `var` (see [`Versions`]). `None`
+    /// when the body holds a loop or closure, rebinds `var`, or indexes no View with `var` (then
+    /// nothing even says `var` is a `usize`).
+    fn versions(&mut self, var: &Ident, body: &syn::Block) -> Option<Versions> {
+        // A body that is one plain block (`for s in r { $body }` in a `macro_rules!` kernel) is
+        // that block: its scope is the iteration's either way.
+        let mut body = body;
+        while let [syn::Stmt::Expr(e, _)] = &body.stmts[..] {
+            // `$body` arrives as an invisible group around the block.
+            let mut e = e;
+            while let Expr::Group(g) = e {
+                e = &g.expr;
+            }
+            match e {
+                Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => body = &b.block,
+                _ => break,
+            }
+        }
         if has_inner_loop(body) || rebound(body, std::slice::from_ref(var)) {
             return None;
         }
+        let env = self.env;
+        let read_only = |v: &Ident| {
+            let v = v.to_string();
+            env.views.get(&v) == Some(&ViewKind::Read)
+                || env.injective.contains(&v)
+                || env.ranges.contains(&v)
+        };
+        let (lets, invariant) = invariant_prologue(body, var, &read_only);
+        let mut unstable = unstable_names(body);
+        for n in &invariant {
+            unstable.remove(&n.to_string());
+        }
         let mut fast = body.clone();
+        let mut prologue: Vec<syn::Stmt> = fast.stmts.drain(..lets).collect();
         let mut sub = Rewriter {
             env: self.env,
             unchecked: Some(Scope {
                 moving: vec![var.clone()],
-                fixed: Some(unstable_names(body)),
+                fixed: Some(unstable),
             }),
             used: Vec::new(),
         };
@@ -192,10 +230,22 @@ impl Rewriter<'_> {
         if !sub.used.iter().any(moves) {
             return None;
         }
+        for st in &mut prologue {
+            self.visit_stmt_mut(st);
+            // Neither the check nor the fast body may need every name the prologue binds.
+            if let syn::Stmt::Local(l) = st {
+                l.attrs.push(syn::parse_quote!(#[allow(unused_variables)]));
+            }
+        }
         let check = check_tokens(&sub.used, &|v, d| quote!(#v.extent(#d)));
         let mut slow = body.clone();
         self.visit_block_mut(&mut slow);
-        Some((check, fast, slow))
+        Some(Versions {
+            prologue,
+            check,
+            fast,
+            slow,
+        })
     }
 
     /// `for j in R { body }` as a versioned loop, when `R` is a team range, `a..b` or `a..=b`: the
@@ -211,7 +261,12 @@ impl Rewriter<'_> {
         if !(team_range || plain_range) {
             return None;
         }
-        let (check, fast, slow) = self.versions(&var, &f.body)?;
+        let Versions {
+            prologue,
+            check,
+            fast,
+            slow,
+        } = self.versions(&var, &f.body)?;
         let (attrs, label) = (&f.attrs, &f.label);
         let mut range = (*f.expr).clone();
         self.visit_expr_mut(&mut range);
@@ -219,16 +274,19 @@ impl Rewriter<'_> {
         let (first, last) = box_names();
         Some(syn::parse_quote_spanned!(f.span()=> {
             let #r = #range;
-            if match ::rokkos::NestedIndices::first_last(&#r) {
+            match ::rokkos::NestedIndices::first_last(&#r) {
                 ::core::option::Option::Some((#first, #last)) => {
                     let (#first, #last) = ([#first], [#last]);
-                    #check
+                    #(#prologue)*
+                    if #check {
+                        #(#attrs)* #label for #var in #r #fast
+                    } else {
+                        #(#attrs)* #label for #var in #r #slow
+                    }
                 }
-                ::core::option::Option::None => false,
-            } {
-                #(#attrs)* #label for #var in #r #fast
-            } else {
-                #(#attrs)* #label for #var in #r #slow
+                ::core::option::Option::None => {
+                    #(#attrs)* #label for #var in #r #slow
+                }
             }
         }))
     }
@@ -254,7 +312,12 @@ impl Rewriter<'_> {
             Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block.clone(),
             e => syn::parse_quote!({ #e }),
         };
-        let (check, fast, slow) = self.versions(&var, &body)?;
+        let Versions {
+            prologue,
+            check,
+            fast,
+            slow,
+        } = self.versions(&var, &body)?;
         let mut args: Vec<Expr> = m.args.iter().take(n - 1).cloned().collect();
         for a in &mut args {
             self.visit_expr_mut(a);
@@ -275,16 +338,19 @@ impl Rewriter<'_> {
         let (first, last) = box_names();
         Some(syn::parse_quote_spanned!(m.span()=> {
             let #r = ::rokkos::IntoNestedRange::into_range(#range);
-            if match ::rokkos::NestedIndices::first_last(&#r) {
+            match ::rokkos::NestedIndices::first_last(&#r) {
                 ::core::option::Option::Some((#first, #last)) => {
                     let (#first, #last) = ([#first], [#last]);
-                    #check
+                    #(#prologue)*
+                    if #check {
+                        #(#attrs)* #recv.#method(#r, #(#args,)* #cf)
+                    } else {
+                        #(#attrs)* #recv.#method(#r, #(#args,)* #cs)
+                    }
                 }
-                ::core::option::Option::None => false,
-            } {
-                #(#attrs)* #recv.#method(#r, #(#args,)* #cf)
-            } else {
-                #(#attrs)* #recv.#method(#r, #(#args,)* #cs)
+                ::core::option::Option::None => {
+                    #(#attrs)* #recv.#method(#r, #(#args,)* #cs)
+                }
             }
         }))
     }
