@@ -267,6 +267,91 @@ pub fn check_tokens(
     quote!(true #(&& (#conds))*)
 }
 
+/// The loop-invariant prologue of a loop body over `var`: how many of its leading statements are
+/// `let NAME = init;` (a plain immutable name, no `else`) whose `init` has the same value in every
+/// iteration, and the names they bind.
+///
+/// `init` qualifies when it is built only of literals, names, casts, parentheses, unary and binary
+/// operators and indexing of Views `read_only` accepts, and names neither `var` nor anything the
+/// body may change (other than the prologue's own names, which nothing after them changes). Such a
+/// `let` is a pure function of values fixed while the loop runs: reads of read-only Views, which no
+/// work item writes during a launch. Evaluating the prologue once before the loop, when the loop
+/// runs at least once, therefore binds the values every iteration binds, and fails exactly when the
+/// first iteration's first statements would; the versioned loop uses that copy to check accesses
+/// indexed by these names (`det_data[(row, s)]` after `let row = data_index[d] as usize;`).
+pub fn invariant_prologue(
+    body: &syn::Block,
+    var: &Ident,
+    read_only: &dyn Fn(&Ident) -> bool,
+) -> (usize, Vec<Ident>) {
+    let mut names: Vec<Ident> = Vec::new();
+    let mut count = 0;
+    for (k, stmt) in body.stmts.iter().enumerate() {
+        let syn::Stmt::Local(local) = stmt else {
+            break;
+        };
+        let (Some(init), syn::Pat::Ident(pi)) = (&local.init, &local.pat) else {
+            break;
+        };
+        if init.diverge.is_some()
+            || pi.by_ref.is_some()
+            || pi.mutability.is_some()
+            || pi.subpat.is_some()
+            || !local.attrs.is_empty()
+        {
+            break;
+        }
+        let rest = syn::Block {
+            brace_token: body.brace_token,
+            stmts: body.stmts[k + 1..].to_vec(),
+        };
+        let later = unstable_names(&rest);
+        let mut changing = unstable_names(body);
+        for n in names.iter().chain(std::iter::once(&pi.ident)) {
+            changing.remove(&n.to_string());
+        }
+        // Nothing after the prologue may rebind or assign a prologue name, and a name bound twice
+        // in the prologue is left to the per-element checks.
+        let bound_again = later.contains(&pi.ident.to_string()) || names.contains(&pi.ident);
+        if bound_again || !invariant(&init.expr, var, &changing, read_only) {
+            break;
+        }
+        if names.iter().any(|n| later.contains(&n.to_string())) {
+            break;
+        }
+        names.push(pi.ident.clone());
+        count = k + 1;
+    }
+    (count, names)
+}
+
+/// Whether `e` has one value while the loop over `var` runs (see [`invariant_prologue`]).
+fn invariant(
+    e: &Expr,
+    var: &Ident,
+    changing: &HashSet<String>,
+    read_only: &dyn Fn(&Ident) -> bool,
+) -> bool {
+    let go = |e: &Expr| invariant(e, var, changing, read_only);
+    match e {
+        Expr::Lit(_) => true,
+        Expr::Path(p) => match p.path.get_ident() {
+            Some(id) if p.qself.is_none() => id != var && !changing.contains(&id.to_string()),
+            _ => false,
+        },
+        Expr::Paren(p) => go(&p.expr),
+        Expr::Group(g) => go(&g.expr),
+        Expr::Cast(c) => go(&c.expr),
+        Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_) | syn::UnOp::Not(_)) && go(&u.expr),
+        Expr::Binary(b) => !crate::parse::subset::is_compound(&b.op) && go(&b.left) && go(&b.right),
+        Expr::Index(ix) => {
+            name_of(&ix.expr).is_some_and(|v| read_only(v) && !changing.contains(&v.to_string()))
+                && components(&ix.index).into_iter().all(go)
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,89 +442,34 @@ mod tests {
         assert!(s.contains("saturating_sub (2usize)"), "{s}");
         assert!(s.contains("3usize < self . u . extent (2usize)"), "{s}");
     }
-}
 
-/// The loop-invariant prologue of a loop body over `var`: how many of its leading statements are
-/// `let NAME = init;` (a plain immutable name, no `else`) whose `init` has the same value in every
-/// iteration, and the names they bind.
-///
-/// `init` qualifies when it is built only of literals, names, casts, parentheses, unary and binary
-/// operators and indexing of Views `read_only` accepts, and names neither `var` nor anything the
-/// body may change (other than the prologue's own names, which nothing after them changes). Such a
-/// `let` is a pure function of values fixed while the loop runs: reads of read-only Views, which no
-/// work item writes during a launch. Evaluating the prologue once before the loop, when the loop
-/// runs at least once, therefore binds the values every iteration binds, and fails exactly when the
-/// first iteration's first statements would; the versioned loop uses that copy to check accesses
-/// indexed by these names (`det_data[(row, s)]` after `let row = data_index[d] as usize;`).
-pub fn invariant_prologue(
-    body: &syn::Block,
-    var: &Ident,
-    read_only: &dyn Fn(&Ident) -> bool,
-) -> (usize, Vec<Ident>) {
-    let mut names: Vec<Ident> = Vec::new();
-    let mut count = 0;
-    for (k, stmt) in body.stmts.iter().enumerate() {
-        let syn::Stmt::Local(local) = stmt else {
-            break;
-        };
-        let (Some(init), syn::Pat::Ident(pi)) = (&local.init, &local.pat) else {
-            break;
-        };
-        if init.diverge.is_some()
-            || pi.by_ref.is_some()
-            || pi.mutability.is_some()
-            || pi.subpat.is_some()
-            || !local.attrs.is_empty()
-        {
-            break;
-        }
-        let rest = syn::Block {
-            brace_token: body.brace_token,
-            stmts: body.stmts[k + 1..].to_vec(),
-        };
-        let later = unstable_names(&rest);
-        let mut changing = unstable_names(body);
-        for n in names.iter().chain(std::iter::once(&pi.ident)) {
-            changing.remove(&n.to_string());
-        }
-        // Nothing after the prologue may rebind or assign a prologue name, and a name bound twice
-        // in the prologue is left to the per-element checks.
-        let bound_again = later.contains(&pi.ident.to_string()) || names.contains(&pi.ident);
-        if bound_again || !invariant(&init.expr, var, &changing, read_only) {
-            break;
-        }
-        if names.iter().any(|n| later.contains(&n.to_string())) {
-            break;
-        }
-        names.push(pi.ident.clone());
-        count = k + 1;
+    fn prologue(body: &str) -> (usize, Vec<String>) {
+        let block: syn::Block = syn::parse_str(body).unwrap();
+        let read_only = |v: &Ident| v == "rows" || v == "w";
+        let (n, names) = invariant_prologue(&block, &format_ident!("s"), &read_only);
+        (n, names.iter().map(|i| i.to_string()).collect())
     }
-    (count, names)
-}
 
-/// Whether `e` has one value while the loop over `var` runs (see [`invariant_prologue`]).
-fn invariant(
-    e: &Expr,
-    var: &Ident,
-    changing: &HashSet<String>,
-    read_only: &dyn Fn(&Ident) -> bool,
-) -> bool {
-    let go = |e: &Expr| invariant(e, var, changing, read_only);
-    match e {
-        Expr::Lit(_) => true,
-        Expr::Path(p) => match p.path.get_ident() {
-            Some(id) if p.qself.is_none() => id != var && !changing.contains(&id.to_string()),
-            _ => false,
-        },
-        Expr::Paren(p) => go(&p.expr),
-        Expr::Group(g) => go(&g.expr),
-        Expr::Cast(c) => go(&c.expr),
-        Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_) | syn::UnOp::Not(_)) && go(&u.expr),
-        Expr::Binary(b) => !crate::parse::subset::is_compound(&b.op) && go(&b.left) && go(&b.right),
-        Expr::Index(ix) => {
-            name_of(&ix.expr).is_some_and(|v| read_only(v) && !changing.contains(&v.to_string()))
-                && components(&ix.index).into_iter().all(go)
-        }
-        _ => false,
+    #[test]
+    fn finds_the_loop_invariant_prologue() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            prologue("{ let row = rows[d] as usize; let k = row * 2 + 1; y[(row, s)] *= w[d]; }"),
+            (2, names(&["row", "k"]))
+        );
+        // The loop variable, a writable View, a call, a mutable or later rebound name: not
+        // invariant, and the prologue ends there.
+        assert_eq!(prologue("{ let a = rows[s]; let b = 1; }"), (0, vec![]));
+        assert_eq!(prologue("{ let a = y[d]; }"), (0, vec![]));
+        assert_eq!(prologue("{ let a = f(d); }"), (0, vec![]));
+        assert_eq!(prologue("{ let mut a = rows[d]; a += 1; }"), (0, vec![]));
+        assert_eq!(prologue("{ let a = rows[d]; a = 3; }"), (0, vec![]));
+        assert_eq!(prologue("{ let a = rows[d]; let a = a + 1; }"), (0, vec![]));
+        // A name the body changes cannot feed the prologue.
+        assert_eq!(prologue("{ let a = rows[t]; t += 1; }"), (0, vec![]));
+        assert_eq!(
+            prologue("{ let a = rows[d]; x = 1; let b = 2; }"),
+            (1, names(&["a"]))
+        );
     }
 }
