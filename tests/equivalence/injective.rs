@@ -300,3 +300,61 @@ pub fn invariant_row_out_of_bounds<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(invariant_row_out_of_bounds);
+
+/// An `InjectiveView` parameter rebound to team scratch is written by the kernel, so a `let` that
+/// reads it is not loop-invariant: each iteration reads the value the one before wrote (audit:
+/// the host path bound `r` once, and gave [0, 1, 2] where the source says [0, 11, 22], but only
+/// when an unrelated access let the loop's check pass).
+#[kernel]
+fn rebound_lookup(
+    team: &TeamMember,
+    out: ViewMut<u32, 2>,
+    idx: InjectiveView<u32>,
+    w: View<u32, 2>,
+    z: View<u32>,
+    far: usize,
+) {
+    let l = team.league_rank();
+    let idx = team.team_scratch::<u32, 1>(0, [1]);
+    team.single_team(|| {
+        idx[0] = 0;
+        let mut t = 0u32;
+        if far == 0 {
+            for s in 0..3 {
+                let r = idx[0] as usize;
+                idx[0] = idx[0] + 1;
+                out[(l, s)] = w[(r, s)] + t;
+            }
+        } else {
+            // The same loop with an access that never runs but fails the loop's hoisted check.
+            for s in 0..3 {
+                let r = idx[0] as usize;
+                idx[0] = idx[0] + 1;
+                out[(l, s)] = w[(r, s)] + t;
+                if s > 100 {
+                    t = z[s + 1000];
+                }
+            }
+        }
+    });
+}
+
+pub fn rebound_injective_is_not_invariant<E: ExecutionSpace>(space: E) {
+    let idx = InjectiveView::new_on(&space, "idx", &[0]).unwrap();
+    let w: DevView<E, u32, 2> =
+        crate::dev_from_fn(&space, "w", [4, 3], |[i, j]| (10 * i + j) as u32).unwrap();
+    let z: DevView<E, u32> = dev_from_vec(&space, "z", [1], vec![0]).unwrap();
+    for far in [0, 1] {
+        let out: DevView<E, u32, 2> = dev(&space, "out", [2, 3]).unwrap();
+        let policy =
+            TeamPolicy::new(&space, 2, TeamSize::Auto).scratch(0, scratch_size::<u32>(1), 0);
+        parallel_for(
+            "rebound_lookup",
+            policy,
+            rebound_lookup(&out, &idx, &w, &z, far),
+        )
+        .unwrap();
+        assert_eq!(to_host(&out), [0, 11, 22, 0, 11, 22], "far = {far}");
+    }
+}
+per_backend!(rebound_injective_is_not_invariant);

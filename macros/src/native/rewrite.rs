@@ -278,8 +278,11 @@ impl Rewriter<'_> {
                 ::core::option::Option::Some((#first, #last)) => {
                     let (#first, #last) = ([#first], [#last]);
                     #(#prologue)*
-                    if #check {
-                        #(#attrs)* #label for #var in #r #fast
+                    // The fast loop counts `first..last + 1`, the indices `r` yields (a range of
+                    // `usize`, sealed), as an exclusive range, which LLVM vectorises and an
+                    // inclusive one it does not.
+                    if #check && #last[0] < ::core::primitive::usize::MAX {
+                        #(#attrs)* #label for #var in #first[0]..#last[0] + 1 #fast
                     } else {
                         #(#attrs)* #label for #var in #r #slow
                     }

@@ -154,7 +154,16 @@ impl<'ast> Visit<'ast> for Prepass<'_> {
             if p.by_ref.is_none() && p.subpat.is_none() {
                 if let Some(m) = self.env.team_method(&init.expr) {
                     let name = p.ident.to_string();
-                    match m.method.to_string().as_str() {
+                    let method = m.method.to_string();
+                    if method == "team_scratch" || method == "thread_scratch" {
+                        // A scratch View rebinding a parameter's name is no longer that
+                        // parameter: nothing the kernel writes into it is injective, disjoint,
+                        // read-only or the league rank.
+                        self.env.injective.remove(&name);
+                        self.env.ranges.remove(&name);
+                        self.env.league_vars.remove(&name);
+                    }
+                    match method.as_str() {
                         "team_scratch" => {
                             self.env.views.insert(name, ViewKind::TeamScratch);
                         }
