@@ -224,9 +224,9 @@ per_backend!(injective_out_of_range);
 #[kernel]
 fn weigh_rows(
     team: &TeamMember,
-    det: ViewMut<f64, 2>,
+    det: ViewMut<f32, 2>,
     rows: InjectiveView<i32>,
-    w: View<f64>,
+    w: View<f32>,
     lens: View<u32>,
 ) {
     let l = team.league_rank();
@@ -247,13 +247,17 @@ pub fn invariant_row_lookup<E: ExecutionSpace>(space: E) {
             .iter()
             .map(|&x| (x % (cols as u64 + 1)) as u32)
             .collect();
-        let w = values(seed ^ 8, league);
-        let init = values(seed ^ 9, m * cols);
+        // f32, so that adapters without SHADER_F64 run it too; one rounding, exact everywhere.
+        let w: Vec<f32> = values(seed ^ 8, league).iter().map(|&x| x as f32).collect();
+        let init: Vec<f32> = values(seed ^ 9, m * cols)
+            .iter()
+            .map(|&x| x as f32)
+            .collect();
         let idx: Vec<i32> = map.iter().map(|&v| v as i32).collect();
         let rows = InjectiveView::new_on(&space, "rows", &idx).unwrap();
-        let w_v: DevView<E, f64> = dev_from_vec(&space, "w", [league], w.clone()).unwrap();
+        let w_v: DevView<E, f32> = dev_from_vec(&space, "w", [league], w.clone()).unwrap();
         let lens_v: DevView<E, u32> = dev_from_vec(&space, "lens", [league], lens.clone()).unwrap();
-        let det: DevView<E, f64, 2> = dev_from_vec(&space, "det", [m, cols], init.clone()).unwrap();
+        let det: DevView<E, f32, 2> = dev_from_vec(&space, "det", [m, cols], init.clone()).unwrap();
         parallel_for(
             "weigh_rows",
             TeamPolicy::new(&space, league, TeamSize::Auto),
@@ -276,9 +280,9 @@ per_backend!(invariant_row_lookup);
 /// the row, and only when the loop runs: a team with no samples never reads its row.
 pub fn invariant_row_out_of_bounds<E: ExecutionSpace>(space: E) {
     let rows = InjectiveView::new_on(&space, "rows", &[0, 7]).unwrap();
-    let w: DevView<E, f64> = dev_from_vec(&space, "w", [2], vec![2.0, 3.0]).unwrap();
+    let w: DevView<E, f32> = dev_from_vec(&space, "w", [2], vec![2.0, 3.0]).unwrap();
     let run = |lens: Vec<u32>| {
-        let det: DevView<E, f64, 2> = dev_from_vec(&space, "det", [2, 4], vec![1.0; 8]).unwrap();
+        let det: DevView<E, f32, 2> = dev_from_vec(&space, "det", [2, 4], vec![1.0; 8]).unwrap();
         let lens: DevView<E, u32> = dev_from_vec(&space, "lens", [2], lens).unwrap();
         let r = parallel_for(
             "weigh_rows",

@@ -584,6 +584,8 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("integer_arithmetic_fails_as_rust", "SHADER_INT64"),
     ("integer_reducers", "SHADER_INT64"),
     ("invalid_team_policies", "SHADER_F64"),
+    ("invariant_row_lookup", "SHADER_INT64"),
+    ("invariant_row_out_of_bounds", "SHADER_INT64"),
     ("kernels_on_disjoint_subviews", "SHADER_F64"),
     ("kernels_read_every_rank_and_layout", "SHADER_INT64"),
     ("large_range", "SHADER_INT64"),
