@@ -74,6 +74,9 @@
 //!    import and an explicit one can no longer pick a host function and a device function from
 //!    two modules). *Limit*: a function imported by name that is *not* a `#[func]`, while a glob
 //!    import brings a `#[func]` of that name, is not called: the `#[func]` is, on every backend.
+//!    A name a kernel rebinds to team or thread scratch is that scratch View from then on for
+//!    every rule: an `InjectiveView` or `DisjointRanges` parameter of the same name no longer
+//!    owns writes through lookups in it, nor counts as read-only for the loop hoisting below.
 //!
 //!    **Team kernels** (checked at compile time by `#[kernel]`, with the same rules the IR
 //!    validator checks at launch: one implementation, the `rokkos-rules` crate): a write to a

@@ -1,5 +1,5 @@
 //! The software math library of the GPU targets, written once in WGSL: exact building blocks
-//! ([`exact`]), the f32 and f64 transcendental functions ([`f32`], [`f64`]) and what the libraries share
+//! ([`exact`]), the f32 and f64 transcendental functions ([`f32`](mod@f32), [`f64`](mod@f64)) and what the libraries share
 //! (templates whose `$NAME`s are a library's named constants, printed through [`lit`] so that
 //! nothing is rounded twice, or generated snippets; Horner polynomials; the digits of 2/π).
 //!
