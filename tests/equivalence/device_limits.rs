@@ -314,6 +314,8 @@ per_backend!(huge_launches_stop_at_a_failure);
 /// between its trips): `Err(OutOfBounds)` at index 7 of `small`, and few of the other items
 /// ran. (A host backend runs the items of the chunks it has started: the early stop is what
 /// the device backends add.)
+// Run only by the device instances, which the wgpu and cuda features build.
+#[cfg_attr(not(any(feature = "wgpu", feature = "cuda")), allow(dead_code))]
 fn device_launches_stop_after_the_first_failure<E: ExecutionSpace>(space: E) {
     let small: DevView<E, u32> = dev(&space, "small", [1]).unwrap();
     let fresh = || -> DevView<E, u32> { dev(&space, "ran", [1]).unwrap() };
@@ -461,6 +463,8 @@ fn an_impossible_view_is_refused_at_once<E: ExecutionSpace>(space: E) {
 per_backend!(an_impossible_view_is_refused_at_once);
 
 /// Checks that `r` is `Err(InvalidPolicy)` for `label` naming `limit`, and that nothing ran.
+// Run only by the device instances, which the wgpu and cuda features build.
+#[cfg_attr(not(any(feature = "wgpu", feature = "cuda")), allow(dead_code))]
 fn refused<E: ExecutionSpace, T: std::fmt::Debug>(
     space: &E,
     r: rokkos::Result<T>,
@@ -488,6 +492,8 @@ fn refused<E: ExecutionSpace, T: std::fmt::Debug>(
 /// level-1 scratch request as large as the space allows) would run more than 2^24 deep. Before,
 /// a league of `usize::MAX` teams launched and the next fence never returned (wgpu), or the
 /// launch itself never returned (CUDA).
+// Run only by the device instances, which the wgpu and cuda features build.
+#[cfg_attr(not(any(feature = "wgpu", feature = "cuda")), allow(dead_code))]
 fn device_launch_limits<E: ExecutionSpace>(space: E) {
     let small: DevView<E, u32> = dev(&space, "small", [1]).unwrap();
     let ran: DevView<E, u32> = dev(&space, "ran", [1]).unwrap();
