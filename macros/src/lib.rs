@@ -157,8 +157,20 @@ mod parse;
 /// (checked when the `DisjointRanges` is made; nothing can write it), so the sample determines
 /// its range (and `k = s - first`). An owned name `o` is also held by an index that holds both
 /// `o / x` and `o % x` (immutable locals; `x` the same integer literal or View parameter's
-/// `extent(k)`, or a local holding one): a team per (row, range) owns both with
-/// `let d = l / r.extent(0); let v = l % r.extent(0);`.
+/// `extent(k)`, an immutable scalar parameter, arithmetic on those, or a local holding one): a
+/// team per (row, range) owns both with `let d = l / r.extent(0); let v = l % r.extent(0);`.
+///
+/// A component may also hold an owned name `o` through an affine map `a * o + b`: `a` a non-zero
+/// integer literal, `b` any sum and difference of launch constants (integer literals, immutable
+/// scalar parameters no binding shadows, View parameters' extents, `+ - * / %` and casts of
+/// those, or immutable locals holding one), in any arrangement: `flags[i - offset]` (Kokkos'
+/// OffsetTag), `y[i + k]`, `y[2 * i + 1]`, `y[n - 1 - i]`, `rows[(2 * l + 1, t)]`, or an
+/// immutable local bound to one (`let e = 2 * i + 1;`). Index arithmetic wraps modulo 2^64 in
+/// release builds, where adding a constant and multiplying by an odd `a` are bijections; an
+/// even `a` is not (`2 * 2^63` wraps to `0`), so the macro replaces such a component by
+/// `v.extent(p)` (out of bounds) when `a * o` wraps: that work item fails with
+/// `OutOfBounds` instead of meeting another. A multiplier that is not a literal (`y[k * i]`
+/// could be `y[0 * i]`), a loop counter or mutable local as offset, and `o * o` are not owned.
 ///
 /// `first + k` determines `k` only if the sum does not wrap, and release builds do not check
 /// overflow (an MDRange may start near `usize::MAX`): after each guarded `let s = first + k;` the
@@ -175,10 +187,11 @@ mod parse;
 /// (the guide's "What is there" section, `docs/guide.md`, runs the whole kernel).
 ///
 /// An owned name must also sit at the same index position, in the same form (itself, through
-/// the same `InjectiveView`, or as a sample of the same `DisjointRanges`), in every access to a
+/// the same `InjectiveView`, as a sample of the same `DisjointRanges`, or through the same affine
+/// map, with the same multiplier and constant terms), in every access to a
 /// View (`m[(i, k)]` and `m[(k, i)]` in one kernel
 /// would let work items `1` and `2` both reach `m[(1, 2)]`; `a[i]` and `a[idx[i] as usize]` would
-/// let work items `idx[0]` and `0` meet).
+/// let work items `idx[0]` and `0` meet; `a[i]` and `a[i + 1]` work items `1` and `0`).
 ///
 /// Reads of read-only `View`s are free. A writable View used with any `atomic_*` method must be
 /// accessed only atomically in that kernel. Owned names may not be rebound (`let i = ..`), and the

@@ -20,6 +20,16 @@
 //! * [`Form::Split`]: jointly, as `name / x` and `name % x` (each held in some component, and
 //!   tracked under its own name) for one launch-constant `x`: `name = (name / x) * x + name % x`.
 //!   The macro puts this holding in a pseudo component after the real ones.
+//! * [`Form::Affine`]: as `a * name + b` (or `name + b`, `b - name`, `a * name`, ...) for an
+//!   integer literal `a != 0` and a launch constant `b` (a literal, a scalar parameter, a View
+//!   parameter's extent, or arithmetic on those), named by its text `a*·+b`. The index
+//!   arithmetic is modulo 2^64 in release builds, and there `x ↦ x + b` and, for odd `a`,
+//!   `x ↦ a·x` are bijections, so the map is injective on every value of `name`. An even `a`
+//!   loses that (`2·2^63 = 0`), so the macro replaces the component by `usize::MAX` (out of
+//!   bounds of every View, whose extents are below `isize::MAX`) for `name > usize::MAX / |a|`:
+//!   on the values left `a·name` is exact, hence injective, and those work items fail instead
+//!   of meeting. Two accesses share the form only with the same text, so `v[i]` and `v[i + 1]`
+//!   (work items `i + 1` and `i` meet) are refused together.
 //!
 //! Then the element determines every owned name, so distinct work items reach distinct
 //! elements. Compositions the rule does not know (`idx[i] + 1`, `idx[idx2[i]]`, `idx[i + 1]`,
@@ -53,6 +63,9 @@ pub enum Form<V> {
     Offset(V),
     /// Jointly through its quotient and remainder by `V` (a launch-constant's text).
     Split(V),
+    /// Through the affine map `a·name + b` named by `V` (its text, `a` a non-zero literal, `b` a
+    /// launch constant), guarded against wrapping when `a` is even.
+    Affine(V),
 }
 
 /// One component of an index, as the rule sees it: the owned names it holds (none: it says
@@ -218,6 +231,20 @@ mod tests {
             p.record("m", &"d", &[P::other(), through("idx", "d")]),
             Err(vec![(0, Form::Through("idx"))])
         );
+    }
+
+    #[test]
+    fn affine_maps_share_a_form_only_with_the_same_coefficients() {
+        let affine = |t: &'static str| Part::owned("i", Form::Affine(t));
+        let mut p = Positions::default();
+        assert_eq!(p.record("y", &"i", &[affine("2*i+(1)")]), Ok(true));
+        assert_eq!(p.record("y", &"i", &[affine("2*i+(1)")]), Ok(true));
+        // `y[i]` and `y[2 * i + 1]`: work items 1 and 0 meet at element 1.
+        assert!(p.record("y", &"i", &[direct("i")]).is_err());
+        // `y[2 * i]` and `y[2 * i + 1]` never meet, but the rule does not compare maps: one
+        // shared form per View is the whole argument.
+        assert!(p.record("y", &"i", &[affine("2*i+(0)")]).is_err());
+        assert!(missing(&[affine("1*i-(off)")], &["i"]).is_empty());
     }
 
     #[test]

@@ -260,6 +260,7 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v.subview::<0>(index)?.fill(value)
 }
 
+mod affine;
 mod array_params;
 mod atomics;
 mod casts;
@@ -540,6 +541,7 @@ pub fn wgpu_no_int64_space() -> Option<rokkos::Wgpu> {
 /// 32-bit variant does not cover), with the feature their refusal names: on a device without
 /// SHADER_INT64 and SHADER_F64 they answer `Err(Unsupported)`; every other test passes there.
 pub const NO_INT64_GATED: &[(&str, &str)] = &[
+    ("affine_wrap_fails", "SHADER_INT64"),
     ("clamp_with_bad_bounds_fails", "SHADER_F64"),
     ("constant_operands_compile", "SHADER_F64"),
     ("contended_element", "SHADER_INT64"),

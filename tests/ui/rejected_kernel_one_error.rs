@@ -13,7 +13,7 @@ fn prints(i: usize, a: ViewMut<f64>) {
 /// The owner-computes rule.
 #[kernel]
 fn racy(i: usize, a: ViewMut<f64>) {
-    a[i + 1] = 1.0;
+    a[i / 2] = 1.0;
 }
 
 /// What the kernel IR cannot express.

@@ -85,11 +85,11 @@ fn check_and_translate(
 ) -> syn::Result<(subset::SubsetInfo, TokenStream)> {
     let mut errs = Errors::default();
     let info = subset::check_block(env, &sig.body);
-    let samples = match ownership::check_block(env, &sig.body) {
-        Ok(s) => s,
+    let guards = match ownership::check_block(env, &sig.body) {
+        Ok(g) => g,
         Err(e) => {
             errs.push(e);
-            Vec::new()
+            ownership::Guards::default()
         }
     };
     if let Err(e) = scan_effects::check_block(env, sig) {
@@ -103,7 +103,7 @@ fn check_and_translate(
         }
     };
     errs.finish()?;
-    ownership::harden(&mut sig.body, &samples);
+    ownership::harden(&mut sig.body, &guards);
     let ir_items = crate::ir::generate::kernel_items(sig)?;
     team_rules::check(sig, env)?;
     Ok((info, ir_items))

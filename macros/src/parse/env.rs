@@ -46,6 +46,8 @@ pub struct BodyEnv {
     pub injective: HashSet<String>,
     /// `DisjointRanges` parameters (read-only; a sample of an owned range can own a write).
     pub ranges: HashSet<String>,
+    /// Immutable scalar parameters: launch constants, as long as no binding shadows them.
+    pub const_scalars: HashSet<String>,
     /// Locals bound by an immutable `let NAME = TEAM.league_rank();`.
     pub league_vars: HashSet<String>,
     /// Writable Views some `atomic_*` method is called on.
@@ -77,6 +79,13 @@ impl BodyEnv {
                     env.ranges.insert(v.name.to_string());
                 }
                 None => {}
+            }
+        }
+        for a in &sig.args {
+            if let super::signature::Arg::Scalar(p) = a {
+                if !p.mutable {
+                    env.const_scalars.insert(p.name.to_string());
+                }
             }
         }
         for a in sig.accums() {

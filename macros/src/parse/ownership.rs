@@ -10,7 +10,9 @@
 //! too, then held as well) after a guard `if s > r[(v, 1)] as usize { return; }` that is a
 //! statement of an enclosing block. An owned name `o` is also held jointly by `o / x` and
 //! `o % x` (immutable locals, `x` a literal or a View parameter's extent), which is how a team
-//! per (detector, range) owns both. Accesses inside `unsafe { }` are the author's
+//! per (detector, range) owns both. An affine map `a * o + b` of an owned name (`a` a non-zero
+//! literal, `b` launch constants) holds `o` too ([`Form::Affine`]); with an even `a`, [`harden`]
+//! sends the component out of bounds where `a * o` wraps. Accesses inside `unsafe { }` are the author's
 //! responsibility and not checked. Owned names, and locals holding any of these forms, may not
 //! be rebound.
 //!
@@ -25,16 +27,25 @@ use super::env::{pat_bindings, pat_ident, plain_binding, BodyEnv, ViewKind};
 use super::signature::Work;
 use super::subset::is_compound;
 use super::{expr_ident, Errors, NestedKind};
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use rokkos_rules::owner::{self, Form, Part, Positions};
 use std::collections::HashMap;
 use syn::visit::Visit;
 use syn::{Expr, Ident, Pat};
 
+/// The run-time guards the owner-computes proof of one body needs ([`harden`] adds them).
+#[derive(Default)]
+pub struct Guards {
+    /// The guarded samples `let s = first + k;`, to guard against wrapping.
+    samples: Vec<SampleSite>,
+    /// The affine index components `a * o + b` with an even `a`, to guard against wrapping.
+    affine: Vec<AffineSite>,
+}
+
 /// Checks the owner-computes rule and the no-rebinding rule on a kernel body. Returns the
-/// guarded samples `let s = first + k;`, which [`harden`] must guard against wrapping.
-pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<Vec<SampleSite>> {
+/// guards its proof needs at run time, which [`harden`] adds.
+pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<Guards> {
     let mut o = Owner {
         env,
         errs: Errors::default(),
@@ -47,10 +58,54 @@ pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<Vec<SampleSi
         splits: Vec::new(),
         closure_depth: 0,
         guarded_sites: Vec::new(),
+        affine_sites: Vec::new(),
     };
     o.visit_block(body);
     o.errs.finish()?;
-    Ok(o.guarded_sites)
+    Ok(Guards {
+        samples: o.guarded_sites,
+        affine: o.affine_sites,
+    })
+}
+
+/// An index component `a * o + b` (or a local holding one) whose map the rule takes as
+/// injective, with an even `a`: it holds only while `a * o` does not wrap, so [`harden`]
+/// replaces the component `c` of View `v`'s dimension `p` by
+/// `if (a * o) / a != o { v.extent(p) } else { c }`, out of bounds. The test reads only `a`,
+/// `o` and `a * o`, so a device's 32-bit variant bounds it exactly where it bounds `a * o`.
+#[derive(Clone, Debug)]
+pub struct AffineSite {
+    /// The address of the component in the checked body (as [`SampleSite::local`]).
+    at: usize,
+    /// The owned name's expression, as written.
+    atom: Box<Expr>,
+    /// The multiplier's magnitude `|a|`.
+    mul: u64,
+    /// The View's expression, as written, and the component's dimension.
+    view: Box<Expr>,
+    dim: usize,
+}
+
+impl PartialEq for AffineSite {
+    fn eq(&self, other: &Self) -> bool {
+        self.at == other.at
+    }
+}
+
+impl Eq for AffineSite {}
+
+impl Affine {
+    /// The guard of component `c` (dimension `dim` of `view`), holding this map itself or
+    /// through a local, if the multiplier is even.
+    fn site(&self, c: &Expr, view: &Expr, dim: usize) -> Option<AffineSite> {
+        (self.mul % 2 == 0).then(|| AffineSite {
+            at: c as *const Expr as usize,
+            atom: Box::new(self.atom.clone()),
+            mul: self.mul,
+            view: Box::new(view.clone()),
+            dim,
+        })
+    }
 }
 
 /// A `let s = first + k;` statement whose sample `s` a guard proved `<= last`.
@@ -79,11 +134,26 @@ impl std::fmt::Debug for SampleSite {
     }
 }
 
-/// Adds `if s < k { return; }` after each of `sites`' statements in `body`, the body
-/// [`check_block`] returned them for.
-pub fn harden(body: &mut syn::Block, sites: &[SampleSite]) {
-    struct Harden<'s>(&'s [SampleSite]);
+/// Adds `if s < k { return; }` after each guarded sample's statement in `body`, and the
+/// wrapping guard of each affine site, in the body [`check_block`] returned them for.
+pub fn harden(body: &mut syn::Block, guards: &Guards) {
+    struct Harden<'s>(&'s [SampleSite], &'s [AffineSite]);
     impl syn::visit_mut::VisitMut for Harden<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            let at = e as *const Expr as usize;
+            if let Some(site) = self.1.iter().find(|s| s.at == at) {
+                // The sites hold no other site (their owned name is a bare name), so the
+                // original is moved into the guard unvisited.
+                let (atom, view) = (&site.atom, &site.view);
+                let a = syn::LitInt::new(&format!("{}usize", site.mul), Span::call_site());
+                let dim = syn::LitInt::new(&site.dim.to_string(), Span::call_site());
+                let orig = e.clone();
+                *e = syn::parse_quote!((if (#a * #atom) / #a != #atom { #view.extent(#dim) } else { #orig }));
+                return;
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+
         fn visit_block_mut(&mut self, b: &mut syn::Block) {
             // Addresses first: inserting moves this block's statements.
             let found: Vec<(usize, &SampleSite)> = b
@@ -109,7 +179,7 @@ pub fn harden(body: &mut syn::Block, sites: &[SampleSite]) {
             }
         }
     }
-    syn::visit_mut::VisitMut::visit_block_mut(&mut Harden(sites), body);
+    syn::visit_mut::VisitMut::visit_block_mut(&mut Harden(&guards.samples, &guards.affine), body);
 }
 
 struct NestedRange {
@@ -139,6 +209,38 @@ struct Owner<'a> {
     closure_depth: usize,
     /// The `first + k` samples some guard proved in range (see [`harden`]).
     guarded_sites: Vec<SampleSite>,
+    /// The affine components with an even multiplier (see [`harden`]).
+    affine_sites: Vec<AffineSite>,
+}
+
+/// `±a * o + Σ ±k` (in any of the forms [`Owner::affine`] reads) of an owned name `o`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Affine {
+    /// The owned name.
+    name: String,
+    /// The map's text: the multiplier and the sorted constant terms (as [`Owner::constant`]
+    /// names them), so that `i + 1` and `1 + i` are one map.
+    text: String,
+    /// The owned name's expression and the multiplier's magnitude.
+    atom: Expr,
+    mul: u64,
+    /// Whether the multiplier is negative (`n - 1 - i`).
+    neg: bool,
+    /// The constant terms, each negated or not, as written.
+    terms: Vec<(bool, String)>,
+}
+
+impl Affine {
+    fn with_text(mut self) -> Affine {
+        let mut terms = self.terms.clone();
+        terms.sort();
+        let sign = if self.neg { "-" } else { "" };
+        self.text = format!("{sign}{}*·", self.mul);
+        for (neg, t) in terms {
+            self.text += &format!("{}({t})", if neg { "-" } else { "+" });
+        }
+        self
+    }
 }
 
 /// What an immutable local holds, as far as the owner rule cares.
@@ -158,6 +260,9 @@ enum Meaning {
     Split { base: String, by: String, rem: bool },
     /// A launch constant (`p.extent(k)`, a literal), by its text.
     Const(String),
+    /// `a * o + b` of owned name `o`. With an even `a` the guard is added at each use, and
+    /// re-reads `o` there, so `o` is then a name no binding can shadow (not a split).
+    Affine(Affine),
     /// A sample of range `v` of `ranges`: `first + k` (`k` an owned name) or a thread range's
     /// index over the range; `guarded` once it is known to be `<= last`.
     Sample {
@@ -390,12 +495,114 @@ impl Owner<'_> {
                 };
                 param.then(|| format!("{view}.extent({k})"))
             }
-            Expr::Path(_) => match self.local(e)? {
-                Meaning::Const(t) => Some(t),
-                _ => None,
-            },
+            Expr::Path(_) => {
+                let id = expr_ident(e)?.to_string();
+                match self.lookups.iter().rev().find_map(|s| s.get(&id)) {
+                    Some(Meaning::Const(t)) => Some(t.clone()),
+                    Some(_) => None,
+                    // An immutable scalar parameter no binding shadows.
+                    None => self.env.const_scalars.contains(&id).then_some(id),
+                }
+            }
+            Expr::Cast(c) => {
+                let inner = self.constant(&c.expr)?;
+                let ty = compact(&c.ty.to_token_stream().to_string());
+                Some(format!("({inner} as {ty})"))
+            }
+            Expr::Binary(b) => {
+                let op = match b.op {
+                    syn::BinOp::Add(_) => "+",
+                    syn::BinOp::Sub(_) => "-",
+                    syn::BinOp::Mul(_) => "*",
+                    syn::BinOp::Div(_) => "/",
+                    syn::BinOp::Rem(_) => "%",
+                    _ => return None,
+                };
+                let (l, r) = (self.constant(&b.left)?, self.constant(&b.right)?);
+                Some(format!("({l}{op}{r})"))
+            }
             _ => None,
         }
+    }
+
+    /// A non-zero integer literal's magnitude.
+    fn multiplier(e: &Expr) -> Option<u64> {
+        match strip(e) {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<u64>().ok().filter(|&a| a != 0),
+            _ => None,
+        }
+    }
+
+    /// `a * o`, `o * a` (`a` a non-zero integer literal) or `o`, of an owned name `o`.
+    fn linear(&self, e: &Expr) -> Option<Affine> {
+        let e = strip(e);
+        if let Some(name) = self.atom(e) {
+            return Some(Affine {
+                name,
+                text: String::new(),
+                atom: e.clone(),
+                mul: 1,
+                neg: false,
+                terms: Vec::new(),
+            });
+        }
+        let Expr::Binary(b) = e else {
+            return None;
+        };
+        if !matches!(b.op, syn::BinOp::Mul(_)) {
+            return None;
+        }
+        let (a, o) = match (Self::multiplier(&b.left), Self::multiplier(&b.right)) {
+            (Some(a), _) => (a, &*b.right),
+            (None, Some(a)) => (a, &*b.left),
+            _ => return None,
+        };
+        let name = self.atom(o)?;
+        Some(Affine {
+            name,
+            text: String::new(),
+            atom: strip(o).clone(),
+            mul: a,
+            neg: false,
+            terms: Vec::new(),
+        })
+    }
+
+    /// An injective affine map of an owned name: a [`Owner::linear`] term plus or minus launch
+    /// constants, or a constant minus one (`n - 1 - i`), at any depth. `None` for the bare name
+    /// (that is [`Form::Direct`]). Also a local holding one.
+    fn affine(&self, e: &Expr) -> Option<Affine> {
+        let a = self.affine_any(e)?;
+        (a.mul != 1 || a.neg || !a.terms.is_empty()).then(|| a.with_text())
+    }
+
+    fn affine_any(&self, e: &Expr) -> Option<Affine> {
+        if let Some(l) = self.linear(e) {
+            return Some(l);
+        }
+        let Expr::Binary(b) = strip(e) else {
+            return None;
+        };
+        let sub = match b.op {
+            syn::BinOp::Add(_) => false,
+            syn::BinOp::Sub(_) => true,
+            _ => return None,
+        };
+        if let (Some(mut a), Some(k)) = (self.affine_any(&b.left), self.constant(&b.right)) {
+            a.terms.push((sub, k));
+            return Some(a);
+        }
+        let (k, mut a) = (self.constant(&b.left)?, self.affine_any(&b.right)?);
+        if sub {
+            // `k - (±a·o + Σ t)` = `∓a·o + k - Σ t`.
+            a.neg = !a.neg;
+            a.terms.iter_mut().for_each(|t| t.0 = !t.0);
+        }
+        a.terms.push((false, k));
+        Some(a)
     }
 
     /// The form the initializer of an immutable `let` has, if the rule knows it.
@@ -421,6 +628,10 @@ impl Owner<'_> {
         }
         if let Some(t) = self.constant(init) {
             return Some(Meaning::Const(t));
+        }
+        if let Some(a) = self.affine(init) {
+            let fixed = a.mul % 2 == 1 || self.owned_name(&a.atom).is_some();
+            return fixed.then_some(Meaning::Affine(a));
         }
         let Expr::Binary(b) = strip(init) else {
             return None;
@@ -511,8 +722,12 @@ impl Owner<'_> {
         if let Some((ranges, v, _)) = self.usize_bound(c) {
             return Part::owned(v, Form::InRange(ranges));
         }
+        if let Some(a) = self.affine(c) {
+            return Part::owned(a.name, Form::Affine(a.text));
+        }
         match self.local(c) {
             Some(Meaning::Lookup(view, name)) => Part::owned(name, Form::Through(view)),
+            Some(Meaning::Affine(a)) => Part::owned(a.name, Form::Affine(a.text)),
             Some(Meaning::Sample {
                 ranges,
                 v,
@@ -589,6 +804,11 @@ impl Owner<'_> {
         span: &TokenStream,
     ) -> bool {
         let text = compact(&span.to_string());
+        let owned_short = if name.contains('`') {
+            "o".to_string()
+        } else {
+            self.spell(name)
+        };
         let key = (view.to_string(), name.to_string());
         let also = if self.env.ranges.is_empty() {
             ""
@@ -609,7 +829,7 @@ impl Owner<'_> {
                 self.errs.spanned(
                     span,
                     format!(
-                        "`{view}` is indexed with {owned} at different positions or in different forms (`{text}` here, `{first}` before): two work items could reach the same element. Keep {owned} at the same position, either itself or through the same `InjectiveView`{also}, in every access to `{view}`, {UNSAFE_HINT}"
+                        "`{view}` is indexed with {owned} at different positions or in different forms (`{text}` here, `{first}` before): two work items could reach the same element. Keep {owned} at the same position, either itself, through the same `InjectiveView` or as the same affine map (`{owned_short} + k`){also}, in every access to `{view}`, {UNSAFE_HINT}"
                     ),
                 );
                 false
@@ -629,9 +849,11 @@ impl Owner<'_> {
         self.env.team.as_deref().unwrap_or("team")
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn check_access(
         &mut self,
         view: &str,
+        receiver: &Expr,
         kind: ViewKind,
         index: &Expr,
         write: bool,
@@ -659,6 +881,18 @@ impl Owner<'_> {
             return;
         }
         let comps = components(index);
+        for (dim, c) in comps.iter().enumerate() {
+            let affine = match self.local(c) {
+                Some(Meaning::Affine(a)) => Some(a),
+                _ => self.affine(c),
+            };
+            let site = affine.and_then(|a| a.site(c, receiver, dim));
+            if let Some(site) = site {
+                if !self.affine_sites.contains(&site) {
+                    self.affine_sites.push(site);
+                }
+            }
+        }
         let parts = self.parts(&comps);
         let hint = self.unguarded_hint(&comps);
         let race = if write {
@@ -677,7 +911,7 @@ impl Owner<'_> {
                 self.errs.spanned(
                     &span,
                     format!(
-                        "{access} at an index that does not contain the work index `{i}`{hint}: {race}. Index with `{i}` (e.g. `{view}[{i}]` or `{view}[({i}, k)]`), {remedy}, {UNSAFE_HINT}"
+                        "{access} at an index that does not contain the work index `{i}`{hint}: {race}. Index with `{i}` (e.g. `{view}[{i}]`, `{view}[({i}, k)]`, or an affine map `{view}[2 * {i} + k]`: a non-zero literal multiplier and a launch-constant `k`), {remedy}, {UNSAFE_HINT}"
                     ),
                 );
             }
@@ -729,7 +963,7 @@ impl Owner<'_> {
                     self.errs.spanned(
                         &span,
                         format!(
-                            "{what} at an index that does not contain the league rank{hint}: two teams could {}. {} (e.g. `{view}[({l}, j)]`), {remedy}, {UNSAFE_HINT}",
+                            "{what} at an index that does not contain the league rank{hint}: two teams could {}. {} (e.g. `{view}[({l}, j)]` or `{view}[2 * {l} + 1]`; rows of several teams' own: a `DisjointRanges` parameter `r` and `for s in {team}.thread_range(r[({l}, 0)] as usize..=r[({l}, 1)] as usize)`), {remedy}, {UNSAFE_HINT}",
                             if write { "write the same element" } else { "race on that element" },
                             capitalize(&bind)
                         ),
@@ -891,11 +1125,13 @@ impl Owner<'_> {
         pat_bindings(p, &mut ids);
         for id in ids {
             self.check_rebinding(&id, allow_league, allow_scratch);
-            // A range bound, split, constant or sample rebound is a plain local from here on
-            // in this scope (the binding's own form, if any, is recorded after this).
+            // A range bound, split, constant, affine map, sample or scalar parameter rebound is
+            // a plain local from here on in this scope (the binding's own form, if any, is
+            // recorded after this).
             let shadows = self
                 .local(&syn::parse_quote!(#id))
-                .is_some_and(|m| !matches!(m, Meaning::Lookup(..)));
+                .is_some_and(|m| !matches!(m, Meaning::Lookup(..)))
+                || self.env.const_scalars.contains(&id.to_string());
             if shadows {
                 self.lookups
                     .last_mut()
@@ -1163,7 +1399,7 @@ impl<'ast> Visit<'ast> for Owner<'_> {
 
     fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
         if let Some((i, name, kind)) = self.view_index(&a.left) {
-            self.check_access(&name, kind, &i.index, true, &a.left);
+            self.check_access(&name, &i.expr, kind, &i.index, true, &a.left);
             self.visit_expr(&i.index);
             self.visit_expr(&a.right);
             return;
@@ -1174,7 +1410,7 @@ impl<'ast> Visit<'ast> for Owner<'_> {
     fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
         if is_compound(&b.op) {
             if let Some((i, name, kind)) = self.view_index(&b.left) {
-                self.check_access(&name, kind, &i.index, true, &b.left);
+                self.check_access(&name, &i.expr, kind, &i.index, true, &b.left);
                 self.visit_expr(&i.index);
                 self.visit_expr(&b.right);
                 return;
@@ -1185,7 +1421,7 @@ impl<'ast> Visit<'ast> for Owner<'_> {
 
     fn visit_expr_index(&mut self, i: &'ast syn::ExprIndex) {
         if let Some((name, kind)) = self.env.view_of(&i.expr) {
-            self.check_access(&name, kind, &i.index, false, i);
+            self.check_access(&name, &i.expr, kind, &i.index, false, i);
             self.visit_expr(&i.index);
             return;
         }
@@ -1268,11 +1504,33 @@ mod tests {
         range("unsafe { a[0] = 1.0; a[i + 1] = a[0]; }").unwrap();
         range("c.atomic_add(0, 1.0); let x = c.atomic_load(i);").unwrap();
         err(
-            range("a[i + 1] = 1.0;"),
+            range("a[i / 2] = 1.0;"),
             "does not contain the work index `i`",
         );
+        // Affine maps of the work index: one per View, with a non-zero literal multiplier and
+        // launch-constant offsets.
+        range("a[i + 1] = 1.0; a[i + 1] += 2.0; let e = 2 * i + 1; m[(e, 0)] = a[1 + i];").unwrap();
+        range("let n = a.extent(0); a[n - 1 - i] = 1.0; m[(3 * i - 2, 0)] = 0.0;").unwrap();
+        err(range("a[i + 1] = a[i];"), "the same affine map (`i + k`)");
+        err(
+            range("a[0 * i] = 1.0;"),
+            "does not contain the work index `i`",
+        );
+        err(
+            range("a[i * i] = 1.0;"),
+            "does not contain the work index `i`",
+        );
+        err(
+            range("let mut k = 1; k += 1; a[i + k] = 1.0;"),
+            "does not contain the work index `i`",
+        );
+        err(
+            range("{ let k = 1; a[i + k] = 1.0; } { let k = 2; a[i + k] = 1.0; }"),
+            "different forms",
+        );
         err(range("a[0] = 1.0;"), "two work items could write");
-        err(range("let x = a[i - 1];"), "read of `a`");
+        err(range("let x = a[0];"), "read of `a`");
+        err(range("a[i] = 1.0; let x = a[i - 1];"), "different forms");
         err(range("m[(0, 1)] += 1.0;"), "write to `m`");
         err(range("c.atomic_add(0, 1.0); c[i] = 1.0;"), "atomically");
         err(range("let i = 3;"), "do not rebind the work index `i`");
@@ -1492,8 +1750,20 @@ mod tests {
             ),
             league,
         );
-        err(team("let l = team.league_rank(); let n = o1.extent(0) + 1; let d = l / n; let v = l % n;
-                  team.single_team(|| { out[(d, v)] = 1.0; });"), league);
+        // A divisor computed from launch constants is one too (`l == d * n + v`; `n == 0` fails
+        // the work item at the division).
+        team(
+            "let l = team.league_rank(); let n = o1.extent(0) + 1; let d = l / n; let v = l % n;
+              team.single_team(|| { out[(d, v)] = 1.0; });",
+        )
+        .unwrap();
+        err(
+            team(
+                "let l = team.league_rank(); let n = o1[0] as usize; let d = l / n; let v = l % n;
+                  team.single_team(|| { out[(d, v)] = 1.0; });",
+            ),
+            league,
+        );
         err(
             team(
                 "let l = team.league_rank(); let d = l / 4; let v = l % 4;
