@@ -172,6 +172,22 @@ mod parse;
 /// `OutOfBounds` instead of meeting another. A multiplier that is not a literal (`y[k * i]`
 /// could be `y[0 * i]`), a loop counter or mutable local as offset, and `o * o` are not owned.
 ///
+/// A team owns a block of rows, as in Kokkos' rows-per-team SpMV: the index `r` of a nested range
+/// over `first..end`, `first` being `o * R` or `R * o` (inline or an immutable local; `R` a
+/// launch constant as above) and `end` being `first + R` or its `min` with anything
+/// (`(first + R).min(n)`, `n.min(first + R)`), holds `o`: the blocks `[o·R, o·R + R)` are
+/// disjoint. The macro empties the range where `o * R` or `first + R` would wrap.
+///
+/// ```text
+/// let first = l * rows_per_team;
+/// for r in team.thread_range(first..(first + rows_per_team).min(n)) {
+///     let s = team.vector_reduce(row_ptr[r] as usize..row_ptr[r + 1] as usize, Sum, |k, acc: &mut f64| {
+///         *acc += vals[k] * x[cols[k] as usize];
+///     });
+///     team.single_thread(|| { y[r] = s; });   // owned: r lies in block l
+/// }
+/// ```
+///
 /// `first + k` determines `k` only if the sum does not wrap, and release builds do not check
 /// overflow (an MDRange may start near `usize::MAX`): after each guarded `let s = first + k;` the
 /// macro adds `if s < k { return; }` (true exactly when the sum wrapped), on every backend, so a

@@ -30,6 +30,11 @@
 //!   on the values left `a·name` is exact, hence injective, and those work items fail instead
 //!   of meeting. Two accesses share the form only with the same text, so `v[i]` and `v[i + 1]`
 //!   (work items `i + 1` and `i` meet) are refused together.
+//! * [`Form::Block`]: as the index of a nested range over `first..end` with `first = name * R`
+//!   and `end <= first + R` (`(first + R).min(n)`), `R` a launch constant: the rows of a team in
+//!   Kokkos' rows-per-team SpMV. The blocks `[name·R, name·R + R)` are disjoint, so the index
+//!   determines `name = index / R`. The macro empties the range where `name * R` or `first + R`
+//!   would wrap, and `R == 0` gives empty ranges.
 //!
 //! Then the element determines every owned name, so distinct work items reach distinct
 //! elements. Compositions the rule does not know (`idx[i] + 1`, `idx[idx2[i]]`, `idx[i + 1]`,
@@ -66,6 +71,8 @@ pub enum Form<V> {
     /// Through the affine map `a·name + b` named by `V` (its text, `a` a non-zero literal, `b` a
     /// launch constant), guarded against wrapping when `a` is even.
     Affine(V),
+    /// A value of `[name·R, name·R + R)`, `R` the launch constant named by `V`.
+    Block(V),
 }
 
 /// One component of an index, as the rule sees it: the owned names it holds (none: it says

@@ -285,6 +285,7 @@ mod range;
 mod reduce;
 mod reducers;
 mod review;
+mod rows_per_team;
 mod scan;
 mod segments;
 mod sizes;
@@ -624,6 +625,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("reducers_treat_nan_and_zeros_alike", "SHADER_F64"),
     ("repeated_and_distinct_arguments", "SHADER_INT64"),
     ("rounding_matches", "SHADER_F64"),
+    ("rows_per_team_spmv", "SHADER_INT64"),
     ("scan_with_max", "SHADER_INT64"),
     ("scratch_in_reduce", "SHADER_INT64"),
     ("scratch_overuse_fails", "SHADER_F64"),

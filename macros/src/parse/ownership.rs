@@ -41,6 +41,21 @@ pub struct Guards {
     samples: Vec<SampleSite>,
     /// The affine index components `a * o + b` with an even `a`, to guard against wrapping.
     affine: Vec<AffineSite>,
+    /// The ends of nested ranges over a block of rows, to empty where they would wrap.
+    blocks: Vec<BlockSite>,
+}
+
+/// The end `e` of a nested range `first..e` over block `o` of `R` rows: [`harden`] replaces it
+/// by `if R != 0 && ((o * R) / R != o || first + R < first) { first } else { e }`, so that a
+/// block whose rows would wrap is empty (`R == 0`: every block is empty already).
+#[derive(Clone, Debug)]
+pub struct BlockSite {
+    /// The address of `e` in the checked body (as [`SampleSite::local`]).
+    at: usize,
+    /// `o`, `R` and `first`, as written.
+    atom: Box<Expr>,
+    per: Box<Expr>,
+    first: Box<Expr>,
 }
 
 /// Checks the owner-computes rule and the no-rebinding rule on a kernel body. Returns the
@@ -59,12 +74,14 @@ pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<Guards> {
         closure_depth: 0,
         guarded_sites: Vec::new(),
         affine_sites: Vec::new(),
+        block_sites: Vec::new(),
     };
     o.visit_block(body);
     o.errs.finish()?;
     Ok(Guards {
         samples: o.guarded_sites,
         affine: o.affine_sites,
+        blocks: o.block_sites,
     })
 }
 
@@ -137,10 +154,16 @@ impl std::fmt::Debug for SampleSite {
 /// Adds `if s < k { return; }` after each guarded sample's statement in `body`, and the
 /// wrapping guard of each affine site, in the body [`check_block`] returned them for.
 pub fn harden(body: &mut syn::Block, guards: &Guards) {
-    struct Harden<'s>(&'s [SampleSite], &'s [AffineSite]);
+    struct Harden<'s>(&'s [SampleSite], &'s [AffineSite], &'s [BlockSite]);
     impl syn::visit_mut::VisitMut for Harden<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
             let at = e as *const Expr as usize;
+            if let Some(site) = self.2.iter().find(|s| s.at == at) {
+                let (o, r, first) = (&site.atom, &site.per, &site.first);
+                let orig = e.clone();
+                *e = syn::parse_quote!((if #r != 0 && ((#o * #r) / #r != #o || #first + #r < #first) { #first } else { #orig }));
+                return;
+            }
             if let Some(site) = self.1.iter().find(|s| s.at == at) {
                 // The sites hold no other site (their owned name is a bare name), so the
                 // original is moved into the guard unvisited.
@@ -179,7 +202,10 @@ pub fn harden(body: &mut syn::Block, guards: &Guards) {
             }
         }
     }
-    syn::visit_mut::VisitMut::visit_block_mut(&mut Harden(&guards.samples, &guards.affine), body);
+    syn::visit_mut::VisitMut::visit_block_mut(
+        &mut Harden(&guards.samples, &guards.affine, &guards.blocks),
+        body,
+    );
 }
 
 struct NestedRange {
@@ -211,6 +237,20 @@ struct Owner<'a> {
     guarded_sites: Vec<SampleSite>,
     /// The affine components with an even multiplier (see [`harden`]).
     affine_sites: Vec<AffineSite>,
+    /// The nested ranges over a block of rows (see [`harden`]).
+    block_sites: Vec<BlockSite>,
+}
+
+/// `o * R` (or `R * o`) of an owned name `o` and a launch constant `R`: the first row of
+/// block `o` of `R` rows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct BlockStart {
+    /// The owned name and its expression, as written.
+    name: String,
+    atom: Expr,
+    /// `R`'s text (as [`Owner::constant`] names it) and its expression, as written.
+    per: String,
+    per_expr: Expr,
 }
 
 /// `±a * o + Σ ±k` (in any of the forms [`Owner::affine`] reads) of an owned name `o`.
@@ -263,6 +303,10 @@ enum Meaning {
     /// `a * o + b` of owned name `o`. With an even `a` the guard is added at each use, and
     /// re-reads `o` there, so `o` is then a name no binding can shadow (not a split).
     Affine(Affine),
+    /// `o * R`, the first row of block `o` ([`Form::Block`]).
+    BlockStart(BlockStart),
+    /// The index of a nested range over the rows of block `o` of `R` rows: (`o`, `R`'s text).
+    InBlock(String, String),
     /// A sample of range `v` of `ranges`: `first + k` (`k` an owned name) or a thread range's
     /// index over the range; `guarded` once it is known to be `<= last`.
     Sample {
@@ -605,6 +649,67 @@ impl Owner<'_> {
         Some(a)
     }
 
+    /// `o * R` or `R * o` as written (`o` an owned name, `R` a launch constant).
+    fn block_start_inline(&self, e: &Expr) -> Option<BlockStart> {
+        let Expr::Binary(b) = strip(e) else {
+            return None;
+        };
+        if !matches!(b.op, syn::BinOp::Mul(_)) {
+            return None;
+        }
+        let (o, r) = match (self.atom(&b.left), self.atom(&b.right)) {
+            (Some(_), None) => (&*b.left, &*b.right),
+            (None, Some(_)) => (&*b.right, &*b.left),
+            _ => return None,
+        };
+        Some(BlockStart {
+            name: self.atom(o)?,
+            atom: strip(o).clone(),
+            per: self.constant(r)?,
+            per_expr: strip(r).clone(),
+        })
+    }
+
+    /// The first row of a block: `o * R` inline or a local holding it.
+    fn block_start(&self, e: &Expr) -> Option<BlockStart> {
+        if let Some(b) = self.block_start_inline(e) {
+            return Some(b);
+        }
+        match self.local(e)? {
+            Meaning::BlockStart(b) => Some(b),
+            // `let first = l * 4;` is read as the affine map `4 * l` first.
+            Meaning::Affine(a) if !a.neg && a.terms.is_empty() && a.mul > 1 => {
+                let per = syn::LitInt::new(&a.mul.to_string(), Span::call_site());
+                Some(BlockStart {
+                    name: a.name,
+                    atom: a.atom,
+                    per: a.mul.to_string(),
+                    per_expr: syn::parse_quote!(#per),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `e` is `first + R` (either order) or its `min` with anything
+    /// (`(first + R).min(n)`, `n.min(first + R)`): an end at most `first + R`.
+    fn block_end(&self, e: &Expr, first: &Expr, per: &str) -> bool {
+        let same = |x: &Expr| {
+            compact(&strip(x).to_token_stream().to_string())
+                == compact(&strip(first).to_token_stream().to_string())
+        };
+        match strip(e) {
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
+                (same(&b.left) && self.constant(&b.right).as_deref() == Some(per))
+                    || (same(&b.right) && self.constant(&b.left).as_deref() == Some(per))
+            }
+            Expr::MethodCall(m) if m.method == "min" && m.args.len() == 1 => {
+                self.block_end(&m.receiver, first, per) || self.block_end(&m.args[0], first, per)
+            }
+            _ => false,
+        }
+    }
+
     /// The form the initializer of an immutable `let` has, if the rule knows it.
     fn meaning(&self, init: &Expr) -> Option<Meaning> {
         if let Some((view, name)) = self.injective_lookup(init) {
@@ -632,6 +737,9 @@ impl Owner<'_> {
         if let Some(a) = self.affine(init) {
             let fixed = a.mul % 2 == 1 || self.owned_name(&a.atom).is_some();
             return fixed.then_some(Meaning::Affine(a));
+        }
+        if let Some(b) = self.block_start_inline(init) {
+            return Some(Meaning::BlockStart(b));
         }
         let Expr::Binary(b) = strip(init) else {
             return None;
@@ -728,6 +836,7 @@ impl Owner<'_> {
         match self.local(c) {
             Some(Meaning::Lookup(view, name)) => Part::owned(name, Form::Through(view)),
             Some(Meaning::Affine(a)) => Part::owned(a.name, Form::Affine(a.text)),
+            Some(Meaning::InBlock(name, per)) => Part::owned(name, Form::Block(per)),
             Some(Meaning::Sample {
                 ranges,
                 v,
@@ -963,7 +1072,7 @@ impl Owner<'_> {
                     self.errs.spanned(
                         &span,
                         format!(
-                            "{what} at an index that does not contain the league rank{hint}: two teams could {}. {} (e.g. `{view}[({l}, j)]` or `{view}[2 * {l} + 1]`; rows of several teams' own: a `DisjointRanges` parameter `r` and `for s in {team}.thread_range(r[({l}, 0)] as usize..=r[({l}, 1)] as usize)`), {remedy}, {UNSAFE_HINT}",
+                            "{what} at an index that does not contain the league rank{hint}: two teams could {}. {} (e.g. `{view}[({l}, j)]` or `{view}[2 * {l} + 1]`; a block of rows: `for r in {team}.thread_range({l} * R..({l} * R + R).min(n))` with a launch-constant `R`; ranges of any lengths: a `DisjointRanges` parameter `rg` and `for s in {team}.thread_range(rg[({l}, 0)] as usize..=rg[({l}, 1)] as usize)`), {remedy}, {UNSAFE_HINT}",
                             if write { "write the same element" } else { "race on that element" },
                             capitalize(&bind)
                         ),
@@ -1334,6 +1443,36 @@ impl<'ast> Visit<'ast> for Owner<'_> {
                 _ => None,
             })
             .zip(pat_ident(&f.pat).map(|i| i.to_string()));
+        // `for r in team.thread_range(first..(first + R).min(n))` with `first = l * R`: `r`
+        // lies in block `l` of `R` rows.
+        let block = self
+            .env
+            .team_method(&f.expr)
+            .filter(|m| m.args.len() == 1 && nested.is_some())
+            .and_then(|m| match strip(&m.args[0]) {
+                Expr::Range(r) if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) => {
+                    let (start, end) = (r.start.as_deref()?, r.end.as_deref()?);
+                    let b = self.block_start(start)?;
+                    self.block_end(end, start, &b.per).then(|| {
+                        let site = BlockSite {
+                            at: end as *const Expr as usize,
+                            atom: Box::new(b.atom.clone()),
+                            per: Box::new(b.per_expr.clone()),
+                            first: Box::new(strip(start).clone()),
+                        };
+                        (b, site)
+                    })
+                }
+                _ => None,
+            })
+            .zip(pat_ident(&f.pat).map(|i| i.to_string()));
+        if let Some(((b, site), r)) = block {
+            self.block_sites.push(site);
+            self.lookups
+                .last_mut()
+                .expect("pushed")
+                .insert(r, Meaning::InBlock(b.name, b.per));
+        }
         if let Some(((ranges, v), s)) = sample {
             self.lookups.last_mut().expect("pushed").insert(
                 s,
@@ -1465,6 +1604,50 @@ mod tests {
         harden(&mut sig.body, &sites);
         let text = sig.body.to_token_stream().to_string();
         text.chars().filter(|c| !c.is_whitespace()).collect()
+    }
+
+    #[test]
+    fn even_multipliers_and_row_blocks_are_guarded_against_wrapping() {
+        let body = hardened("fn k(i: usize, y: ViewMut<f64>, z: ViewMut<f64, 2>) { y[2 * i + 1] = 1.0; let e = 3 * i; z[(e, 0)] = 2.0; }");
+        assert!(
+            body.contains("y[(if(2usize*i)/2usize!=i{y.extent(0)}else{2*i+1})]"),
+            "{body}"
+        );
+        // An odd multiplier is a bijection modulo 2^64: no guard.
+        assert!(body.contains("z[(e,0)]"), "{body}");
+        let body = hardened("fn k(team: &TeamMember, y: ViewMut<f64>, per: usize) { let l = team.league_rank(); let first = l * per; for r in team.thread_range(first..(first + per).min(y.extent(0))) { y[r] = 1.0; } }");
+        assert!(
+            body.contains("thread_range(first..(ifper!=0&&((l*per)/per!=l||first+per<first){first}else{(first+per).min(y.extent(0))}))"),
+            "{body}"
+        );
+    }
+
+    #[test]
+    fn rows_per_team_blocks_own() {
+        let team = |b: &str| {
+            check(&format!(
+                "fn k(team: &TeamMember, y: ViewMut<f64>, m: ViewMut<f64, 2>, per: usize, mut var: usize) {{ let l = team.league_rank(); let n = y.extent(0); {b} }}"
+            ))
+        };
+        team("let first = l * per; for r in team.thread_range(first..(first + per).min(n)) { y[r] = 1.0; y[r] += 1.0; }").unwrap();
+        team("for r in team.thread_range(per * l..n.min(per * l + per)) { for c in team.vector_range(4) { m[(r, c)] = 1.0; } }").unwrap();
+        team("let first = l * 4; for r in team.thread_range(first..first + 4) { y[r] = 1.0; }")
+            .unwrap();
+        let league = "does not contain the league rank";
+        err(team("let first = l * per; for r in team.thread_range(first..(first + per + 1).min(n)) { y[r] = 1.0; }"), league);
+        err(
+            team("let first = l * per; for r in team.thread_range(first..n) { y[r] = 1.0; }"),
+            league,
+        );
+        err(
+            team(
+                "let first = l * per; for r in team.thread_range(first..first + n) { y[r] = 1.0; }",
+            ),
+            league,
+        );
+        err(team("let first = l * var; for r in team.thread_range(first..first + var) { y[r] = 1.0; }"), league);
+        err(team("let first = l * per; for r in team.thread_range(first..=first + per) { y[r] = 1.0; }"), league);
+        err(team("let first = l * per; for r in team.thread_range(first..first + per) { y[r] = 1.0; y[l] = 2.0; }"), "different forms");
     }
 
     #[test]
