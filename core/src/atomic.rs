@@ -482,4 +482,58 @@ mod tests {
         }
         assert_eq!(x, 8.0);
     }
+
+    #[test]
+    fn integer_cas_ops_wrap_and_zero_divisors_panic() {
+        let mut x = -7i32;
+        // SAFETY: `x` is valid, aligned, and nothing else accesses it.
+        unsafe {
+            assert_eq!(i32::fetch_mul(&mut x, 3), -7);
+            assert_eq!(i32::fetch_div(&mut x, 2), -21);
+            assert_eq!(i32::fetch_mod(&mut x, 4), -10);
+            assert_eq!(i32::fetch_nand(&mut x, 1), -2);
+            assert_eq!(i32::fetch_lshift(&mut x, 33), -1); // the amount masked to 1
+            assert_eq!(i32::fetch_rshift(&mut x, 1), -2);
+            assert_eq!(i32::fetch_inc(&mut x), -1);
+            assert_eq!(i32::fetch_dec(&mut x), 0);
+        }
+        assert_eq!(x, -1);
+        let mut m = i32::MIN;
+        // SAFETY: as above.
+        unsafe {
+            assert_eq!(i32::fetch_div(&mut m, -1), i32::MIN);
+            assert_eq!(m, i32::MIN);
+            i32::fetch_mod(&mut m, -1);
+        }
+        assert_eq!(m, 0);
+        let mut u = 5u8;
+        // SAFETY: as above.
+        unsafe {
+            assert_eq!(u8::fetch_inc_mod(&mut u, 5), 5);
+            assert_eq!(u, 0);
+            assert_eq!(u8::fetch_dec_mod(&mut u, 5), 0);
+        }
+        assert_eq!(u, 5);
+        for (div, msg) in [
+            (true, "attempt to divide by zero"),
+            (
+                false,
+                "attempt to calculate the remainder with a divisor of zero",
+            ),
+        ] {
+            let mut y = 9u64;
+            let r = std::panic::catch_unwind(move || {
+                // SAFETY: as above.
+                unsafe {
+                    if div {
+                        u64::fetch_div(&mut y, 0)
+                    } else {
+                        u64::fetch_mod(&mut y, 0)
+                    }
+                }
+            });
+            let p = r.expect_err("a zero divisor panics");
+            assert_eq!(p.downcast_ref::<String>().map(String::as_str), Some(msg));
+        }
+    }
 }
