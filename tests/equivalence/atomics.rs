@@ -921,6 +921,8 @@ per_backend!(more_atomic_operations);
 fn atomic_division_by_zero_fails<E: ExecutionSpace>(space: E) {
     m_i32::check_zero_divisor(&space);
     m_u32::check_zero_divisor(&space);
+    m_u8::check_zero_divisor(&space);
+    m_u16::check_zero_divisor(&space);
     m_i64::check_zero_divisor(&space);
     m_u64::check_zero_divisor(&space);
 }
