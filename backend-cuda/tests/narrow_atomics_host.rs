@@ -3,8 +3,10 @@
 //! tested without a GPU: compiled by the host C++ compiler (`c++`, or `ROKKOS_CXX`) with
 //! `__device__` defined empty and CUDA's `atomicCAS`, `atomicAnd`, `atomicOr` and `atomicXor`
 //! defined for one thread, then run on every element position of a word against Rust's own
-//! operations on the narrow type (wrapping add and sub, min, max, the bitwise ones, exchange,
-//! compare-exchange, load, store), with the word's other elements left as they were.
+//! operations on the narrow type (wrapping add, sub and mul, min, max, the bitwise ones, div,
+//! mod, nand, the masked shifts, inc, dec, inc_mod, dec_mod, exchange, compare-exchange, load,
+//! store), with the word's other elements left as they were; the read-modify-writes also in
+//! their form returning the value stored (`rk_nat_<t>_<op>_new`).
 //!
 //! The host `atomicCAS` can change the word before its first comparison (`I`, xored in), as
 //! another thread's write would: the loop must then retry from the value it was told about and
@@ -45,8 +47,9 @@ static unsigned int atomicXor(unsigned int* a, unsigned int v) { const unsigned 
 const TYPES: [ScalarType; 2] = [ScalarType::U8, ScalarType::U16];
 
 /// The host program: reads lines `t op byte word x y interfere` (`t` the type's position in
-/// [`TYPES`], `op` the operation's in [`AtomicOp::ALL`], the rest hex), runs the operation on the
-/// element at byte `byte` of `word` and writes `returned word` (hex; a store returns 0).
+/// [`TYPES`], `op` the operation's in [`AtomicOp::ALL`] plus 100 for the form returning the value
+/// stored, the rest hex), runs the operation on the element at byte `byte` of `word` and writes
+/// `returned word` (hex; a store returns 0).
 fn program() -> String {
     let mut lib = String::new();
     let mut cases = String::new();
@@ -54,20 +57,26 @@ fn program() -> String {
         lib.push_str(&narrow_atomic_library(t).expect("a narrow type"));
         let tn = t.name();
         for (oi, op) in AtomicOp::ALL.into_iter().enumerate() {
-            let args = ["x", "y"][..op.arg_count()]
-                .iter()
-                .map(|a| format!(", ({tn}){a}"))
-                .collect::<String>();
-            let call = format!("rk_nat_{tn}_{}(({tn}*)(b + byte){args})", op.name());
-            let body = if op.yields_value() {
-                format!("r = (unsigned int){call};")
-            } else {
-                format!("{call};")
-            };
-            cases.push_str(&format!(
-                "        case {}: {{ {body} break; }}\n",
-                ti * 100 + oi
-            ));
+            for new in [false, true] {
+                if new && !op.has_new_value() {
+                    continue;
+                }
+                let args = ["x", "y"][..op.arg_count()]
+                    .iter()
+                    .map(|a| format!(", ({tn}){a}"))
+                    .collect::<String>();
+                let suffix = if new { "_new" } else { "" };
+                let call = format!("rk_nat_{tn}_{}{suffix}(({tn}*)(b + byte){args})", op.name());
+                let body = if op.yields_value() {
+                    format!("r = (unsigned int){call};")
+                } else {
+                    format!("{call};")
+                };
+                cases.push_str(&format!(
+                    "        case {}: {{ {body} break; }}\n",
+                    ti * 1000 + oi + if new { 100 } else { 0 }
+                ));
+            }
         }
     }
     format!(
@@ -79,7 +88,7 @@ int main() {{
         unsigned char* b = (unsigned char*)&w;
         unsigned int r = 0u;
         rk_interfere = interfere;
-        switch (t * 100u + op) {{
+        switch (t * 1000u + op) {{
 {cases}        default: return 2;
         }}
         printf(\"%x %x\\n\", r, w);
@@ -128,6 +137,8 @@ struct Case {
     x: u32,
     y: u32,
     interfere: u32,
+    /// The form returning the value stored.
+    new: bool,
 }
 
 impl Case {
@@ -163,6 +174,28 @@ impl Case {
                     A::And => o & x,
                     A::Or => o | x,
                     A::Xor => o ^ x,
+                    A::Mul => o.wrapping_mul(x),
+                    A::Div => o / x,
+                    A::Mod => o % x,
+                    A::Nand => !(o & x),
+                    A::Lshift => o.wrapping_shl(u32::from(x)),
+                    A::Rshift => o.wrapping_shr(u32::from(x)),
+                    A::Inc => o.wrapping_add(1),
+                    A::Dec => o.wrapping_sub(1),
+                    A::IncMod => {
+                        if o >= x {
+                            0
+                        } else {
+                            o + 1
+                        }
+                    }
+                    A::DecMod => {
+                        if o == 0 || o > x {
+                            x
+                        } else {
+                            o - 1
+                        }
+                    }
                     A::Exchange | A::Store => x,
                     A::CompareExchange => {
                         if o == x {
@@ -193,7 +226,11 @@ impl Case {
             w ^= self.interfere;
         }
         let old = self.get(w);
-        let ret = if self.op.yields_value() { old } else { 0 };
+        let ret = match (self.op.yields_value(), self.new) {
+            (false, _) => 0,
+            (true, false) => old,
+            (true, true) => self.apply(old),
+        };
         (ret, self.put(w, self.apply(old)))
     }
 }
@@ -218,17 +255,30 @@ fn cases() -> Vec<Case> {
             x: 0,
             y: 0,
             interfere: 0,
+            new: false,
         };
         let step = c0.bits() / 8;
         let vals = values(c0.bits());
-        for op in AtomicOp::ALL {
+        let forms = AtomicOp::ALL.into_iter().flat_map(|op| {
+            let new = op.has_new_value().then_some((op, true));
+            [(op, false)].into_iter().chain(new)
+        });
+        for (op, new) in forms {
             for byte in (0..4).step_by(step as usize) {
-                let c1 = Case { op, byte, ..c0 };
+                let c1 = Case {
+                    op,
+                    byte,
+                    new,
+                    ..c0
+                };
                 // Another thread's write: to a neighbour only, or to this element too.
                 let neighbour = !(c1.mask() << (8 * byte)) & 0x0f0f_0f0f;
                 for interfere in [0, neighbour, 0x0101_0101] {
                     for &old in &vals {
-                        for &x in &vals {
+                        // A zero divisor never reaches the word helper (the View helper fails
+                        // the work item first).
+                        let divides = matches!(op, AtomicOp::Div | AtomicOp::Mod);
+                        for &x in vals.iter().filter(|&&x| !(divides && x == 0)) {
                             let ys: &[u32] = if op == AtomicOp::CompareExchange {
                                 &vals
                             } else {
@@ -260,7 +310,7 @@ fn narrow_atomics_match_rust_on_every_element_position() {
     let text: String = cases
         .iter()
         .map(|c| {
-            let op = AtomicOp::ALL.iter().position(|&o| o == c.op).unwrap();
+            let op = AtomicOp::ALL.iter().position(|&o| o == c.op).unwrap() + 100 * c.new as usize;
             format!(
                 "{:x} {op:x} {:x} {:x} {:x} {:x} {:x}\n",
                 c.t, c.byte, c.word, c.x, c.y, c.interfere

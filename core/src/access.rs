@@ -8,9 +8,10 @@
 //! the kernel with a report (`crate::failure`) that the launch returns as `Err(OutOfBounds)`
 //! naming the kernel, the View label, the index and the extents.
 
-use crate::atomic::{AtomicBits, AtomicScalar};
+use crate::atomic::{AtomicBits, AtomicScalar, AtomicUnsigned};
 use crate::failure::raise_out_of_bounds;
 use crate::index::{in_bounds, ViewIndex};
+use crate::ir::AtomicOp;
 use crate::layout::Layout;
 use std::marker::PhantomData;
 
@@ -233,7 +234,7 @@ impl<'a, T: Copy, const R: usize, L: Layout> WriteAccess<'a, T, R, L> {
 }
 
 macro_rules! atomic_methods {
-    ($( $(#[$m:meta])* $name:ident / $fetch:ident => $op:ident ),* $(,)?) => {$(
+    ($( $(#[$m:meta])* $name:ident / $fetch:ident / $op_fetch:ident => $op:ident, $v:ident ),* $(,)?) => {$(
         $(#[$m])*
         #[inline(always)]
         pub fn $name<I: ViewIndex<R>>(&self, i: I, v: T) {
@@ -247,19 +248,80 @@ macro_rules! atomic_methods {
             // SAFETY: as above.
             unsafe { T::$op(self.elem(i.to_array()), v) }
         }
+        $(#[$m])*
+        /// Returns the new value (the one stored; Kokkos' `atomic_<op>_fetch`).
+        #[inline(always)]
+        pub fn $op_fetch<I: ViewIndex<R>>(&self, i: I, v: T) -> T {
+            // SAFETY: as above.
+            let old = unsafe { T::$op(self.elem(i.to_array()), v) };
+            T::__stored(AtomicOp::$v, old, v)
+        }
+    )*};
+}
+
+/// The operand-less atomics (`inc`, `dec`): as [`atomic_methods`] without the value.
+macro_rules! atomic_methods_no_operand {
+    ($( $(#[$m:meta])* $name:ident / $fetch:ident / $op_fetch:ident => $op:ident, $v:ident ),* $(,)?) => {$(
+        $(#[$m])*
+        #[inline(always)]
+        pub fn $name<I: ViewIndex<R>>(&self, i: I) {
+            // SAFETY: element in bounds and aligned; every concurrent access to it is atomic.
+            unsafe { T::$op(self.elem(i.to_array())); }
+        }
+        $(#[$m])*
+        /// Returns the previous value.
+        #[inline(always)]
+        pub fn $fetch<I: ViewIndex<R>>(&self, i: I) -> T {
+            // SAFETY: as above.
+            unsafe { T::$op(self.elem(i.to_array())) }
+        }
+        $(#[$m])*
+        /// Returns the new value (the one stored; Kokkos' `atomic_<op>_fetch`).
+        #[inline(always)]
+        pub fn $op_fetch<I: ViewIndex<R>>(&self, i: I) -> T {
+            // SAFETY: as above.
+            let old = unsafe { T::$op(self.elem(i.to_array())) };
+            T::__stored(AtomicOp::$v, old, old)
+        }
     )*};
 }
 
 impl<T: AtomicScalar, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
     atomic_methods!(
-        /// Atomically adds `v` to the element.
-        atomic_add / atomic_fetch_add => fetch_add,
-        /// Atomically subtracts `v` from the element.
-        atomic_sub / atomic_fetch_sub => fetch_sub,
+        /// Atomically adds `v` to the element (wrapping for integers).
+        atomic_add / atomic_fetch_add / atomic_add_fetch => fetch_add, Add,
+        /// Atomically subtracts `v` from the element (wrapping for integers).
+        atomic_sub / atomic_fetch_sub / atomic_sub_fetch => fetch_sub, Sub,
         /// Atomically replaces the element by the minimum of it and `v`.
-        atomic_min / atomic_fetch_min => fetch_min,
+        atomic_min / atomic_fetch_min / atomic_min_fetch => fetch_min, Min,
         /// Atomically replaces the element by the maximum of it and `v`.
-        atomic_max / atomic_fetch_max => fetch_max,
+        atomic_max / atomic_fetch_max / atomic_max_fetch => fetch_max, Max,
+        /// Atomically multiplies the element by `v` (wrapping for integers).
+        ///
+        /// ```
+        /// # use rokkos_core::{LayoutRight, WriteAccess};
+        /// # let mut data = [3i32];
+        /// # // SAFETY: one live element, used by nothing else.
+        /// # let c = unsafe {
+        /// #     WriteAccess::<i32, 1, LayoutRight>::new(data.as_mut_ptr(), [1], [1], "c", "doc")
+        /// # };
+        /// // In a kernel, `c` is a `ViewMut<i32>` holding `[3]`.
+        /// assert_eq!(c.atomic_fetch_mul(0, -2), 3);
+        /// assert_eq!(c.atomic_mul_fetch(0, 5), -30);
+        /// c.atomic_mul(0, 0);
+        /// assert_eq!(c.atomic_load(0), 0);
+        /// ```
+        atomic_mul / atomic_fetch_mul / atomic_mul_fetch => fetch_mul, Mul,
+        /// Atomically divides the element by `v` (integers: truncating; `MIN / -1` wraps to
+        /// `MIN`). An integer `v` of 0 fails the work item (`attempt to divide by zero`, reported
+        /// as `Err(KernelFailed)`, as a plain `/` does) and leaves the element as it is.
+        atomic_div / atomic_fetch_div / atomic_div_fetch => fetch_div, Div,
+    );
+    atomic_methods_no_operand!(
+        /// Atomically adds 1 to the element (wrapping for integers).
+        atomic_inc / atomic_fetch_inc / atomic_inc_fetch => fetch_inc, Inc,
+        /// Atomically subtracts 1 from the element (wrapping for integers).
+        atomic_dec / atomic_fetch_dec / atomic_dec_fetch => fetch_dec, Dec,
     );
     /// Atomically reads the element.
     #[inline(always)]
@@ -291,10 +353,48 @@ impl<T: AtomicScalar, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
 impl<T: AtomicBits, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
     atomic_methods!(
         /// Atomically ANDs `v` into the element.
-        atomic_and / atomic_fetch_and => fetch_and,
+        atomic_and / atomic_fetch_and / atomic_and_fetch => fetch_and, And,
         /// Atomically ORs `v` into the element.
-        atomic_or / atomic_fetch_or => fetch_or,
+        atomic_or / atomic_fetch_or / atomic_or_fetch => fetch_or, Or,
         /// Atomically XORs `v` into the element.
-        atomic_xor / atomic_fetch_xor => fetch_xor,
+        atomic_xor / atomic_fetch_xor / atomic_xor_fetch => fetch_xor, Xor,
+        /// Atomically replaces the element by `!(element & v)`.
+        atomic_nand / atomic_fetch_nand / atomic_nand_fetch => fetch_nand, Nand,
+        /// Atomically replaces the element by its remainder modulo `v` (the sign of the
+        /// element; `MIN % -1` is 0). A `v` of 0 fails the work item (`attempt to calculate the
+        /// remainder with a divisor of zero`, as a plain `%` does) and leaves the element as it is.
+        atomic_mod / atomic_fetch_mod / atomic_mod_fetch => fetch_mod, Mod,
+        /// Atomically shifts the element left by `v`, the amount masked to the width (as
+        /// `wrapping_shl`).
+        atomic_lshift / atomic_fetch_lshift / atomic_lshift_fetch => fetch_lshift, Lshift,
+        /// Atomically shifts the element right by `v` (arithmetic for signed types), the amount
+        /// masked to the width (as `wrapping_shr`).
+        atomic_rshift / atomic_fetch_rshift / atomic_rshift_fetch => fetch_rshift, Rshift,
+    );
+}
+
+impl<T: AtomicUnsigned, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
+    atomic_methods!(
+        /// Atomically increments the element modulo `v + 1`: `0` if it is `>= v`, else the
+        /// element plus 1 (Kokkos' `atomic_inc_mod`).
+        ///
+        /// ```
+        /// # use rokkos_core::{LayoutRight, WriteAccess};
+        /// # let mut data = [0u32];
+        /// # // SAFETY: one live element, used by nothing else.
+        /// # let c = unsafe {
+        /// #     WriteAccess::<u32, 1, LayoutRight>::new(data.as_mut_ptr(), [1], [1], "c", "doc")
+        /// # };
+        /// // In a kernel, `c` is a `ViewMut<u32>` holding `[0]`: a counter cycling through 0..=2.
+        /// let seen: Vec<u32> = (0..5).map(|_| c.atomic_fetch_inc_mod(0, 2)).collect();
+        /// assert_eq!(seen, [0, 1, 2, 0, 1]);
+        /// assert_eq!(c.atomic_dec_mod_fetch(0, 2), 1);
+        /// assert_eq!(c.atomic_dec_mod_fetch(0, 2), 0);
+        /// assert_eq!(c.atomic_dec_mod_fetch(0, 2), 2);
+        /// ```
+        atomic_inc_mod / atomic_fetch_inc_mod / atomic_inc_mod_fetch => fetch_inc_mod, IncMod,
+        /// Atomically decrements the element modulo `v + 1`: `v` if it is 0 or `> v`, else the
+        /// element minus 1 (Kokkos' `atomic_dec_mod`).
+        atomic_dec_mod / atomic_fetch_dec_mod / atomic_dec_mod_fetch => fetch_dec_mod, DecMod,
     );
 }

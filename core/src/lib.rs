@@ -36,7 +36,7 @@ pub mod team;
 mod view;
 
 pub use access::{ReadAccess, WriteAccess};
-pub use atomic::{AtomicBits, AtomicScalar};
+pub use atomic::{AtomicBits, AtomicScalar, AtomicUnsigned};
 pub use bytemuck::{Pod, Zeroable};
 pub use copy::{
     create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,

@@ -6,7 +6,7 @@
 //! evaluates all three operands (as WGSL's `select`): the macro uses it for `if c { a } else { b }`
 //! only when both branches are plain values, and lowers other `if` expressions to statements.
 
-use crate::ops::{AtomicOp, BinaryOp, MathFn, TeamQuery, UnaryOp, ViewRef};
+use crate::ops::{AtomicOp, AtomicResult, BinaryOp, MathFn, TeamQuery, UnaryOp, ViewRef};
 use crate::stmt::LocalDecl;
 use crate::types::{ScalarType, Value};
 use crate::Kernel;
@@ -45,6 +45,9 @@ pub struct AtomicAccess {
     pub index: Vec<Expr>,
     /// The value arguments ([`AtomicOp::arg_count`] of them), of the element type.
     pub args: Vec<Expr>,
+    /// What the access yields as an expression: the old value or the one stored (ignored in a
+    /// statement).
+    pub result: AtomicResult,
 }
 
 /// An expression.
@@ -132,7 +135,8 @@ pub enum Expr {
     Team(TeamQuery),
     /// The `final` flag of a scan kernel (`bool`).
     IsFinal,
-    /// An atomic read-modify-write, yielding the element's previous value.
+    /// An atomic read-modify-write, yielding the element's previous value (or, with
+    /// [`AtomicResult::New`], the value it stored).
     Atomic(Box<AtomicAccess>),
 }
 

@@ -80,6 +80,7 @@ impl Fnv {
     }
     fn atomic(&mut self, a: &AtomicAccess) {
         self.tag(a.op as u8);
+        self.tag(a.result as u8);
         self.view(a.view);
         self.exprs(&a.index);
         self.exprs(&a.args);

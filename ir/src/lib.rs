@@ -58,9 +58,9 @@ pub mod valid;
 
 pub use expr::{AccField, AtomicAccess, Expr, FuncId, LocalId, ScalarParamId};
 pub use ops::{
-    Access, ArithOp, AtomicOp, BinaryOp, BitwiseOp, CmpOp, Failure, LogicOp, MathFn, NestedKind,
-    ReducerKind, ScratchDecl, ScratchId, ScratchScope, SingleKind, TeamQuery, UnaryOp, ViewId,
-    ViewParam, ViewRef,
+    Access, ArithOp, AtomicOp, AtomicResult, BinaryOp, BitwiseOp, CmpOp, Failure, LogicOp, MathFn,
+    NestedKind, ReducerKind, ScratchDecl, ScratchId, ScratchScope, SingleKind, TeamQuery, UnaryOp,
+    ViewId, ViewParam, ViewRef,
 };
 pub use scalar::{Bits, Scalar};
 pub use stmt::{ArrayInit, Block, LocalDecl, Stmt};

@@ -6,7 +6,7 @@
 //! `name.field`. Used in error messages, debugging output and IR snapshots.
 
 use crate::expr::{AccField, AtomicAccess, Expr, LocalId};
-use crate::ops::{Access, BinaryOp, ScratchScope, ViewRef};
+use crate::ops::{Access, AtomicResult, BinaryOp, ScratchScope, ViewRef};
 use crate::stmt::{ArrayInit, Block, LocalDecl, Stmt};
 use crate::{AccShape, Function, Kernel, Pattern, Value, WorkKind};
 use std::fmt::{self, Display, Formatter, Write};
@@ -150,8 +150,12 @@ impl Printer<'_> {
             .join(", ")
     }
     fn atomic(&self, a: &AtomicAccess) -> String {
+        let fetch = match a.result {
+            AtomicResult::Old => "",
+            AtomicResult::New => "_fetch",
+        };
         let mut s = format!(
-            "atomic_{}({}[{}]",
+            "atomic_{}{fetch}({}[{}]",
             a.op.name(),
             self.view(a.view),
             self.list(&a.index)

@@ -82,8 +82,9 @@ mod parse;
 ///   is_finite to_radians to_degrees wrapping_add wrapping_sub wrapping_mul rem_euclid count_ones
 ///   leading_zeros trailing_zeros`;
 /// * View access `v[i]`, `v[(i, j)]`, and the View methods `extent(k)`, `size()`, `atomic_add/sub/min/
-///   max/and/or/xor(idx, v)`, `atomic_fetch_*`, `atomic_load`, `atomic_store`, `atomic_exchange`,
-///   `atomic_compare_exchange`;
+///   max/and/or/xor/mul/div/mod/nand/lshift/rshift/inc_mod/dec_mod(idx, v)`, `atomic_inc/dec(idx)`,
+///   their `atomic_fetch_*` (old value) and `atomic_*_fetch` (new value) forms, `atomic_load`,
+///   `atomic_store`, `atomic_exchange`, `atomic_compare_exchange`;
 /// * team methods: `league_rank league_size team_rank team_size vector_length team_barrier
 ///   team_broadcast thread_range vector_range team_vector_range thread_reduce vector_reduce
 ///   team_vector_reduce thread_scan vector_scan team_vector_scan single_team single_thread

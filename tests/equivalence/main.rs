@@ -543,6 +543,7 @@ pub fn wgpu_no_int64_space() -> Option<rokkos::Wgpu> {
 /// SHADER_INT64 and SHADER_F64 they answer `Err(Unsupported)`; every other test passes there.
 pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("affine_wrap_fails", "SHADER_INT64"),
+    ("atomic_division_by_zero_fails", "SHADER_INT64"),
     ("clamp_with_bad_bounds_fails", "SHADER_F64"),
     ("constant_operands_compile", "SHADER_F64"),
     ("contended_element", "SHADER_INT64"),
@@ -598,6 +599,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("mdrange_5d", "SHADER_INT64"),
     ("mdrange_6d", "SHADER_INT64"),
     ("mdrange_on_subview", "SHADER_INT64"),
+    ("more_atomic_operations", "SHADER_INT64"),
     ("mul_add_is_fused", "SHADER_F64"),
     ("multi_return_funcs", "SHADER_F64"),
     ("neighbour_reduce", "SHADER_F64"),

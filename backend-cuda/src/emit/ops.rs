@@ -46,7 +46,7 @@ pub(crate) fn lit(v: Value) -> String {
 }
 
 /// The statement recording failure `f` (the launch's first failure wins).
-fn fail(f: Failure) -> String {
+pub(crate) fn fail(f: Failure) -> String {
     format!("rk_fail(P, {}u)", codes::failure(f))
 }
 

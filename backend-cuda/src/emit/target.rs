@@ -327,7 +327,7 @@ impl Target for CudaC {
         for e in &a.args {
             args.push(shared::expr(cx, h, e)?);
         }
-        let name = super::atomic::helper(cx.k, h, k, a.op);
+        let name = super::atomic::helper(cx.k, h, k, a.op, a.result);
         Ok((
             format!("{name}(P, {})", args.join(", ")),
             a.op.yields_value(),

@@ -269,23 +269,70 @@ fn atomics_on_every_type_compile() {
     }
     for t in NUM.into_iter().filter(|t| !narrow(*t)) {
         for op in AtomicOp::ALL {
-            if (t.is_float() && matches!(op, AtomicOp::And | AtomicOp::Or | AtomicOp::Xor))
-                || op == AtomicOp::Store
-            {
+            if !op.supports(t) || op == AtomicOp::Store {
                 continue;
             }
-            let a = AtomicAccess {
-                op,
-                view: ViewRef::Param(ViewId(at(t))),
-                index: vec![Expr::WorkIndex(0)],
-                args: (0..op.arg_count())
-                    .map(|_| Expr::Param(ScalarParamId(at(t))))
-                    .collect(),
-            };
-            k.body.push(Stmt::Atomic(a));
+            for result in [AtomicResult::Old, AtomicResult::New] {
+                if result == AtomicResult::New && !op.has_new_value() {
+                    continue;
+                }
+                let a = AtomicAccess {
+                    op,
+                    view: ViewRef::Param(ViewId(at(t))),
+                    index: vec![Expr::WorkIndex(0)],
+                    args: (0..op.arg_count())
+                        .map(|_| Expr::Param(ScalarParamId(at(t))))
+                        .collect(),
+                    result,
+                };
+                k.body.push(Stmt::Atomic(a));
+            }
         }
     }
     let src = check(&k);
+    // The operations CUDA has no instruction for are compare-and-swap loops; the `_new` helpers
+    // return the value stored; an integer div / mod by zero records its failure.
+    let helper = |name: &str| {
+        // inc_mod / dec_mod on the u32 View, the others on the i32 one.
+        let t = if name.contains("_mod") {
+            ScalarType::U32
+        } else {
+            ScalarType::I32
+        };
+        let head = format!("rk_at{}_{name}(", at(t));
+        let start = src
+            .find(&head)
+            .unwrap_or_else(|| panic!("no helper `{head}`:\n{src}"));
+        let len = src[start..].find("\n}\n").expect("the helper's end");
+        src[start..start + len].to_string()
+    };
+    for op in [
+        "mul", "div", "mod", "nand", "lshift", "rshift", "inc_mod", "dec_mod",
+    ] {
+        assert!(helper(op).contains("atomicCAS"), "{op}: {}", helper(op));
+        assert!(helper(op).contains("return old;"), "{op}: {}", helper(op));
+        let new = helper(&format!("{op}_new"));
+        assert!(
+            new.contains("return nw;") && !new.contains("return old;"),
+            "{new}"
+        );
+    }
+    let code = rokkos_device::emit::codes::failure(rokkos_core::ir::Failure::DivByZero);
+    assert!(
+        helper("div").contains(&format!("if (x == (i32)0) {{ rk_fail(P, {code}u)")),
+        "{}",
+        helper("div")
+    );
+    assert!(
+        helper("inc").contains("const i32 x = (i32)1;"),
+        "{}",
+        helper("inc")
+    );
+    assert!(
+        helper("add_new").contains("atomicAdd"),
+        "{}",
+        helper("add_new")
+    );
     // f32 add is a compare-and-swap loop (PTX's atom.add.f32 flushes subnormals), f64 add native.
     assert!(
         src.contains("rk_at4_add") && src.contains("atomicCAS((unsigned int*)q"),
@@ -311,22 +358,36 @@ fn atomics_on_narrow_views_compile() {
     for t in NUM.into_iter().filter(|t| narrow(*t)) {
         k.views[at(t) as usize].used_atomically = true;
         for op in AtomicOp::ALL {
-            k.body.push(Stmt::Atomic(AtomicAccess {
-                op,
-                view: ViewRef::Param(ViewId(at(t))),
-                index: vec![Expr::WorkIndex(0)],
-                args: (0..op.arg_count())
-                    .map(|_| Expr::Param(ScalarParamId(at(t))))
-                    .collect(),
-            }));
+            for result in [AtomicResult::Old, AtomicResult::New] {
+                if result == AtomicResult::New && !op.has_new_value() {
+                    continue;
+                }
+                k.body.push(Stmt::Atomic(AtomicAccess {
+                    op,
+                    view: ViewRef::Param(ViewId(at(t))),
+                    index: vec![Expr::WorkIndex(0)],
+                    args: (0..op.arg_count())
+                        .map(|_| Expr::Param(ScalarParamId(at(t))))
+                        .collect(),
+                    result,
+                }));
+            }
         }
     }
     let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
     for o in [opts(), w32()] {
         let src = emit(&k, &info, &o).expect("emits").source;
         for t in ["u8", "u16"] {
-            for op in AtomicOp::ALL {
-                let f = format!("rk_nat_{t}_{}", op.name());
+            let news = AtomicOp::ALL
+                .into_iter()
+                .filter(|op| op.has_new_value())
+                .map(|op| format!("{}_new", op.name()));
+            for op in AtomicOp::ALL
+                .into_iter()
+                .map(|op| op.name().to_string())
+                .chain(news)
+            {
+                let f = format!("rk_nat_{t}_{op}");
                 let head = format!("{f}({t}* p");
                 let line = |end: char| {
                     src.lines()

@@ -13,8 +13,9 @@
 //! atomic operations that commute, so no store can lose another's (a plain read-modify-write of the
 //! word would). Loads of a writable View are `atomicLoad`s of the word. Atomic `|`, `&`, `^` are
 //! one word atomic with the operand shifted into place (`&` with ones elsewhere); the other atomics
-//! (store, add, sub, min, max, exchange, compare-exchange) are compare-exchange loops on the word
-//! that replace only the element's bits, so an atomic load never sees a value nobody stored.
+//! (store, add, sub, min, max, exchange, compare-exchange, mul, div, mod, nand, the shifts, inc,
+//! dec, inc_mod, dec_mod) are compare-exchange loops on the word that replace only the element's
+//! bits, so an atomic load never sees a value nobody stored.
 //!
 //! Team scratch of these types is refused (`Unsupported`): its words would need workgroup atomics.
 //!
@@ -161,29 +162,37 @@ pub(crate) fn store(t: ScalarType, b: &str, o: &str, x: &str) -> String {
 }
 
 /// The body of atomic `op` on element offset `o` of binding `b` (inside a helper whose
-/// arguments are `x` and `y`), returning the old value when `op` yields one.
+/// arguments are `x` and `y`), returning the old value when `op` yields one (`new`: the value
+/// stored). A div / mod is reached only with `x != 0` (the helper checks first).
 pub(crate) fn atomic_body(
     t: ScalarType,
     b: &str,
     o: &str,
     op: AtomicOp,
+    new: bool,
 ) -> Result<String, EmitError> {
     use AtomicOp as A;
     let max = max_lit(t);
+    let amount = format!("(x & {}u)", t.bits() - 1);
+    let ret = if new { "nv" } else { "old" };
     let head = format!(
         "    let w = {0}; let sh = {1}; let p = &{b}[w];\n",
         place(t, o).0,
         place(t, o).1
     );
     let old = format!("((ob >> sh) & {max})");
-    let word_op = |f: &str, operand: &str| {
-        format!("{head}    let ob = {f}(p, {operand});\n    return {old};\n")
+    let word_op = |f: &str, operand: &str, sym: &str| {
+        if new {
+            format!("{head}    let ob = {f}(p, {operand});\n    return {old} {sym} x;\n")
+        } else {
+            format!("{head}    let ob = {f}(p, {operand});\n    return {old};\n")
+        }
     };
     Ok(match op {
         A::Load => format!("{head}    let ob = atomicLoad(p);\n    return {old};\n"),
-        A::Or => word_op("atomicOr", "x << sh"),
-        A::Xor => word_op("atomicXor", "x << sh"),
-        A::And => word_op("atomicAnd", &format!("(x << sh) | ~({max} << sh)")),
+        A::Or => word_op("atomicOr", "x << sh", "|"),
+        A::Xor => word_op("atomicXor", "x << sh", "^"),
+        A::And => word_op("atomicAnd", &format!("(x << sh) | ~({max} << sh)"), "&"),
         // One compare-exchange, not a clear then a set: an atomic load between those two would
         // see 0, a value nobody stored.
         A::Store => format!(
@@ -191,17 +200,27 @@ pub(crate) fn atomic_body(
         ),
         _ => {
             // A compare-exchange loop on the word that replaces only this element's bits.
-            let new = match op {
+            let stored = match op {
                 A::Add => format!("(old + x) & {max}"),
                 A::Sub => format!("(old - x) & {max}"),
                 A::Min => "min(old, x)".to_string(),
                 A::Max => "max(old, x)".to_string(),
                 A::Exchange => "x".to_string(),
                 A::CompareExchange => "select(old, y, old == x)".to_string(),
+                A::Mul => format!("(old * x) & {max}"),
+                A::Div => "old / x".to_string(),
+                A::Mod => "old % x".to_string(),
+                A::Nand => format!("~(old & x) & {max}"),
+                A::Lshift => format!("(old << {amount}) & {max}"),
+                A::Rshift => format!("old >> {amount}"),
+                A::Inc => format!("(old + 1u) & {max}"),
+                A::Dec => format!("(old - 1u) & {max}"),
+                A::IncMod => "select(old + 1u, 0u, old >= x)".to_string(),
+                A::DecMod => "select(old - 1u, x, old == 0u || old > x)".to_string(),
                 _ => return Err(EmitError::Mismatch(format!("atomic {} on {t}", op.name()))),
             };
             format!(
-                "{head}    loop {{\n        let ob = atomicLoad(p);\n        let old = {old};\n        let nv = {new};\n        if (nv == old) {{ return old; }}\n        let r = atomicCompareExchangeWeak(p, ob, (ob & ~({max} << sh)) | (nv << sh));\n        if (r.exchanged) {{ return old; }}\n    }}\n"
+                "{head}    loop {{\n        let ob = atomicLoad(p);\n        let old = {old};\n        let nv = {stored};\n        if (nv == old) {{ return {ret}; }}\n        let r = atomicCompareExchangeWeak(p, ob, (ob & ~({max} << sh)) | (nv << sh));\n        if (r.exchanged) {{ return {ret}; }}\n    }}\n"
             )
         }
     })

@@ -602,19 +602,70 @@ fn every_atomic_on_every_type() {
     }
     for t in NUM {
         for op in AtomicOp::ALL {
-            let bitwise = matches!(op, AtomicOp::And | AtomicOp::Or | AtomicOp::Xor);
-            if bitwise && t.is_float() {
+            if !op.supports(t) {
                 continue;
             }
-            k.body.push(Stmt::Atomic(AtomicAccess {
-                op,
-                view: ViewRef::Param(ViewId(idx(t) as u32)),
-                index: vec![Expr::WorkIndex(0)],
-                args: (0..op.arg_count()).map(|_| p(t)).collect(),
-            }));
+            for result in [AtomicResult::Old, AtomicResult::New] {
+                if result == AtomicResult::New && !op.has_new_value() {
+                    continue;
+                }
+                k.body.push(Stmt::Atomic(AtomicAccess {
+                    op,
+                    view: ViewRef::Param(ViewId(idx(t) as u32)),
+                    index: vec![Expr::WorkIndex(0)],
+                    args: (0..op.arg_count()).map(|_| p(t)).collect(),
+                    result,
+                }));
+            }
         }
     }
     let src = check(&k, Entry::For, vec![]);
+    // WGSL has no atomic mul, div, ...: compare-exchange loops; the `_new` helpers return the
+    // value stored; an integer div / mod by zero records its failure; a signed div never divides
+    // by -1.
+    let helper = |t: ScalarType, name: &str| {
+        let head = format!("fn rk_at{}_{name}(", idx(t));
+        let start = src
+            .find(&head)
+            .unwrap_or_else(|| panic!("no helper `{head}`:\n{src}"));
+        let len = src[start..].find("\n}\n").expect("the helper's end");
+        src[start..start + len].to_string()
+    };
+    for t in [ScalarType::I32, ScalarType::U64, ScalarType::U8] {
+        for op in [
+            "mul", "div", "mod", "nand", "lshift", "rshift", "inc_mod", "dec_mod",
+        ] {
+            if t.is_signed_int() && op.contains("_mod") {
+                continue;
+            }
+            let h = helper(t, op);
+            assert!(
+                h.contains("atomicCompareExchangeWeak") && h.contains("return old;"),
+                "{h}"
+            );
+            let new = helper(t, &format!("{op}_new"));
+            assert!(
+                new.contains("return nv;") || new.contains("return nw;"),
+                "{new}"
+            );
+        }
+    }
+    assert!(
+        helper(ScalarType::I32, "div").contains("if (x == 0i) { rk_fail("),
+        "{src}"
+    );
+    assert!(
+        helper(ScalarType::I32, "div").contains("select(old / select(x, 1i, x == -1i)"),
+        "{src}"
+    );
+    assert!(
+        helper(ScalarType::F32, "mul_new").contains("return nw;"),
+        "{src}"
+    );
+    assert!(
+        helper(ScalarType::I32, "add_new").contains("atomicAdd"),
+        "{src}"
+    );
     assert!(
         src.contains("atomic<u64>") && src.contains("atomic<i64>"),
         "{src}"

@@ -7,8 +7,8 @@ use super::scalar::{IrNum, IrScalar};
 use super::view::{IntoIndex, ViewVar};
 use crate::expr::{AccField, AtomicAccess, Expr as IrExpr, ScalarParamId};
 use crate::ops::{
-    Access, AtomicOp, NestedKind, ReducerKind, ScratchDecl, ScratchId, ScratchScope, SingleKind,
-    TeamQuery, ViewId, ViewParam, ViewRef,
+    Access, AtomicOp, AtomicResult, NestedKind, ReducerKind, ScratchDecl, ScratchId, ScratchScope,
+    SingleKind, TeamQuery, ViewId, ViewParam, ViewRef,
 };
 use crate::stmt::Stmt;
 use crate::{AccShape, Accumulator, Kernel, ScalarParam, WorkKind};
@@ -297,6 +297,7 @@ impl KernelBuilder {
             view: view.view,
             index: index.into_index(),
             args: args.into_iter().map(Expr::into_ir).collect(),
+            result: AtomicResult::Old,
         }
     }
     /// An atomic whose result is discarded (`view.atomic_add(i, x)`, `atomic_store`, ...).
@@ -321,6 +322,19 @@ impl KernelBuilder {
         Expr::from_ir(IrExpr::Atomic(Box::new(
             self.atomic_access(op, view, index, args),
         )))
+    }
+    /// An atomic yielding the value it stored (`view.atomic_add_fetch(i, x)`, Kokkos'
+    /// `atomic_<op>_fetch`); only for operations with [`AtomicOp::has_new_value`].
+    pub fn atomic_new_fetch<T>(
+        &mut self,
+        op: AtomicOp,
+        view: ViewVar<T>,
+        index: impl IntoIndex,
+        args: Vec<Expr<T>>,
+    ) -> Expr<T> {
+        let mut a = self.atomic_access(op, view, index, args);
+        a.result = AtomicResult::New;
+        Expr::from_ir(IrExpr::Atomic(Box::new(a)))
     }
     /// `view.atomic_add(index, value)`.
     pub fn atomic_add<T: IrNum>(

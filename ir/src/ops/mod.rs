@@ -17,7 +17,7 @@ pub mod team;
 use crate::types::ScalarType;
 
 pub use arith::ArithOp;
-pub use atomic::AtomicOp;
+pub use atomic::{AtomicOp, AtomicResult};
 pub use bitwise::BitwiseOp;
 pub use cmp::CmpOp;
 pub use failure::Failure;

@@ -4,7 +4,7 @@
 
 use super::{Body, ErrorKind};
 use crate::expr::{AtomicAccess, Expr};
-use crate::ops::{Access, ViewRef};
+use crate::ops::{Access, AtomicResult, ViewRef};
 use crate::stmt::Stmt;
 
 type R<T> = Result<T, ErrorKind>;
@@ -67,6 +67,12 @@ fn atomic(body: &Body<'_>, a: &AtomicAccess) -> R<()> {
             view: name,
             op: a.op,
             elem,
+        });
+    }
+    if a.result == AtomicResult::New && !a.op.has_new_value() {
+        return Err(ErrorKind::AtomicNoNewValue {
+            view: name,
+            op: a.op,
         });
     }
     Ok(())

@@ -217,6 +217,15 @@ pub enum ErrorKind {
         /// The element type.
         elem: ScalarType,
     },
+    /// An atomic yielding the value it stored ([`crate::AtomicResult::New`]) for an operation
+    /// that is no read-modify-write (`exchange`, `compare_exchange`, `load`, `store`).
+    #[error("atomic {} cannot yield the value it stored (View `{view}`)", .op.name())]
+    AtomicNoNewValue {
+        /// The View.
+        view: String,
+        /// The operation.
+        op: AtomicOp,
+    },
 
     // ---- barrier ----
     /// A barrier or team-wide construct under control flow that depends on thread-varying values.

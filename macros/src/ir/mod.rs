@@ -321,7 +321,10 @@ pub fn has_value(e: &syn::Expr) -> bool {
             let name = m.method.to_string();
             match name.as_str() {
                 "team_barrier" | "atomic_add" | "atomic_sub" | "atomic_min" | "atomic_max"
-                | "atomic_and" | "atomic_or" | "atomic_xor" | "atomic_store" => false,
+                | "atomic_and" | "atomic_or" | "atomic_xor" | "atomic_store" | "atomic_mul"
+                | "atomic_div" | "atomic_mod" | "atomic_nand" | "atomic_lshift"
+                | "atomic_rshift" | "atomic_inc" | "atomic_dec" | "atomic_inc_mod"
+                | "atomic_dec_mod" => false,
                 "single_team" | "single_thread" => match m.args.first() {
                     Some(E::Closure(c)) => has_value(&c.body),
                     _ => true,

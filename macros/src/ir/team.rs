@@ -302,9 +302,15 @@ impl Tx {
     ) -> R<Option<Val>> {
         let b = self.b.clone();
         let op = name.strip_prefix("atomic_").unwrap_or(name);
-        let (op, fetch) = match op.strip_prefix("fetch_") {
-            Some(o) => (o, true),
-            None => (op, matches!(op, "load" | "exchange" | "compare_exchange")),
+        // `atomic_fetch_<op>` yields the old value, `atomic_<op>_fetch` the new one (Kokkos).
+        let (op, fetch, new_value) = match (op.strip_prefix("fetch_"), op.strip_suffix("_fetch")) {
+            (Some(o), _) => (o, true, false),
+            (None, Some(o)) => (o, true, true),
+            (None, None) => (
+                op,
+                matches!(op, "load" | "exchange" | "compare_exchange"),
+                false,
+            ),
         };
         let (variant, nargs) = match op {
             "add" => ("Add", 1),
@@ -314,10 +320,20 @@ impl Tx {
             "and" => ("And", 1),
             "or" => ("Or", 1),
             "xor" => ("Xor", 1),
-            "exchange" => ("Exchange", 1),
-            "compare_exchange" => ("CompareExchange", 2),
-            "load" => ("Load", 0),
-            "store" => ("Store", 1),
+            "mul" => ("Mul", 1),
+            "div" => ("Div", 1),
+            "mod" => ("Mod", 1),
+            "nand" => ("Nand", 1),
+            "lshift" => ("Lshift", 1),
+            "rshift" => ("Rshift", 1),
+            "inc" => ("Inc", 0),
+            "dec" => ("Dec", 0),
+            "inc_mod" => ("IncMod", 1),
+            "dec_mod" => ("DecMod", 1),
+            "exchange" if !new_value => ("Exchange", 1),
+            "compare_exchange" if !new_value => ("CompareExchange", 2),
+            "load" if !new_value => ("Load", 0),
+            "store" if !new_value => ("Store", 1),
             _ => {
                 return reject(
                     &m.method,
@@ -343,9 +359,12 @@ impl Tx {
             );
         }
         let t = self.tmp();
-        self.emit(
-            quote_spanned!(span=> let #t = #b.atomic_fetch(#op, #id, #idx, vec![#(#vals),*]);),
-        );
+        let builder = if new_value {
+            quote!(atomic_new_fetch)
+        } else {
+            quote!(atomic_fetch)
+        };
+        self.emit(quote_spanned!(span=> let #t = #b.#builder(#op, #id, #idx, vec![#(#vals),*]);));
         Ok(Some(Val {
             ts: quote!(#t),
             stable: false,

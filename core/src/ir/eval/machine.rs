@@ -7,6 +7,7 @@ use crate::host_iter::TileGrid;
 use crate::ir::expr::{AccField, AtomicAccess, Expr, FuncId, LocalId};
 use crate::ir::ops::{BinaryOp, LogicOp, ScratchScope, TeamQuery, ViewRef};
 use crate::ir::stmt::{ArrayInit, Block, LocalDecl, Stmt};
+use crate::ir::AtomicResult;
 use crate::ir::{Kernel, ScalarType, Value};
 use crate::policy::{Iterate, MDRangePolicy};
 
@@ -398,10 +399,14 @@ impl Machine<'_, '_, '_> {
         let args = self.exprs(f, &a.args)?;
         let off = self.offset(a.view, &index)?;
         let old = self.read(a.view, off);
-        if let Some(new) = ops::atomic(a.op, old, &args)? {
+        let new = ops::atomic(a.op, old, &args)?;
+        if let Some(new) = new {
             self.write(a.view, off, new);
         }
-        Ok(old)
+        Ok(match (a.result, new) {
+            (AtomicResult::New, Some(new)) => new,
+            _ => old,
+        })
     }
     fn call(&mut self, func: FuncId, args: Vec<Value>) -> R<Value> {
         let kernel = self.kernel;

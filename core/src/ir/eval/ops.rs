@@ -336,14 +336,49 @@ pub fn math(func: MathFn, args: &[Value], checks: bool) -> R<Value> {
 }
 
 /// The new element value of an atomic on element `old` with arguments `args`, as
-/// `rokkos_core::atomic` computes it (`None`: the element is not written).
+/// `rokkos_core::atomic` computes it (`None`: the element is not written). Integer `Div` / `Mod`
+/// by zero fail (before anything is written); every other integer atomic wraps.
 pub fn atomic(op: AtomicOp, old: Value, args: &[Value]) -> R<Option<Value>> {
     let v = args.first().copied();
     let arg = || v.ok_or_else(|| mismatch(op.name(), args));
+    let one = || match old.ty() {
+        ScalarType::F32 => Value::F32(1.0),
+        ScalarType::F64 => Value::F64(1.0),
+        t => Value::from_bits(t, 1),
+    };
     Ok(match op {
         // Atomics wrap, as `core::sync::atomic` does in every build.
         AtomicOp::Add => Some(arith(ArithOp::Add, old, arg()?, false)?),
         AtomicOp::Sub => Some(arith(ArithOp::Sub, old, arg()?, false)?),
+        AtomicOp::Mul => Some(arith(ArithOp::Mul, old, arg()?, false)?),
+        AtomicOp::Inc => Some(arith(ArithOp::Add, old, one(), false)?),
+        AtomicOp::Dec => Some(arith(ArithOp::Sub, old, one(), false)?),
+        AtomicOp::Div | AtomicOp::Mod => {
+            let v = arg()?;
+            if v.ty().is_int() && v.to_bits() == 0 {
+                return fail(
+                    op.zero_operand_failure(v.ty())
+                        .expect("an integer div / mod"),
+                );
+            }
+            let aop = if op == AtomicOp::Div {
+                ArithOp::Div
+            } else {
+                ArithOp::Rem
+            };
+            // `MIN / -1` and `MIN % -1` wrap (to `MIN` and 0) rather than fail.
+            let minus_one =
+                v.ty().is_signed_int() && v.to_bits() == u64::MAX >> (64 - v.ty().bits());
+            if minus_one {
+                Some(if op == AtomicOp::Div {
+                    arith(ArithOp::Sub, Value::zero(v.ty()), old, false)?
+                } else {
+                    Value::zero(v.ty())
+                })
+            } else {
+                Some(arith(aop, old, v, false)?)
+            }
+        }
         AtomicOp::Min => {
             let v = arg()?;
             Some(if partial_cmp(v, old)? == Some(Ordering::Less) {
@@ -363,6 +398,32 @@ pub fn atomic(op: AtomicOp, old: Value, args: &[Value]) -> R<Option<Value>> {
         AtomicOp::And => Some(bitwise(BitwiseOp::And, old, arg()?, false)?),
         AtomicOp::Or => Some(bitwise(BitwiseOp::Or, old, arg()?, false)?),
         AtomicOp::Xor => Some(bitwise(BitwiseOp::Xor, old, arg()?, false)?),
+        AtomicOp::Nand => {
+            let and = bitwise(BitwiseOp::And, old, arg()?, false)?;
+            Some(Value::from_bits(old.ty(), !and.to_bits()))
+        }
+        // The amount masked to the width (no overflow checks: atomics never fail on overflow).
+        AtomicOp::Lshift => Some(bitwise(BitwiseOp::Shl, old, arg()?, false)?),
+        AtomicOp::Rshift => Some(bitwise(BitwiseOp::Shr, old, arg()?, false)?),
+        AtomicOp::IncMod | AtomicOp::DecMod if old.ty().is_int() && !old.ty().is_signed_int() => {
+            let (x, m) = (old.to_bits(), arg()?.to_bits());
+            let ty = old.ty();
+            Some(Value::from_bits(
+                ty,
+                if op == AtomicOp::IncMod {
+                    if x >= m {
+                        0
+                    } else {
+                        x + 1
+                    }
+                } else if x == 0 || x > m {
+                    m
+                } else {
+                    x - 1
+                },
+            ))
+        }
+        AtomicOp::IncMod | AtomicOp::DecMod => return Err(mismatch(op.name(), &[old])),
         AtomicOp::Exchange | AtomicOp::Store => Some(arg()?),
         AtomicOp::CompareExchange => {
             let new = args

@@ -638,3 +638,131 @@ fn nested_scan_vector_range_single_result_and_atomics() {
     // Team 1: cnt[0] 0 → 1, old 0, cnt[1] = 100 != 0. Team 2: old = 1, 100 != 1.
     assert_eq!(cnt, [1, 100]);
 }
+
+/// The atomics beyond add ... xor in the evaluator: each operation's old value (fetch form),
+/// new value (`_fetch` form) and element, against Rust's own operations; a zero divisor fails
+/// without writing.
+#[test]
+fn every_atomic_op_and_form() {
+    use crate::ir::build::Expr as BExpr;
+    use crate::ir::eval::ops::atomic;
+    use crate::ir::AtomicOp;
+    let i = Value::I32;
+    let u = Value::U32;
+    let new_of = |op, old, args: &[Value]| atomic(op, old, args).unwrap().unwrap();
+    assert_eq!(new_of(AtomicOp::Mul, i(-3), &[i(7)]), i(-21));
+    assert_eq!(new_of(AtomicOp::Mul, i(i32::MAX), &[i(2)]), i(-2), "wraps");
+    assert_eq!(new_of(AtomicOp::Div, i(-7), &[i(2)]), i(-3), "truncates");
+    assert_eq!(
+        new_of(AtomicOp::Div, i(i32::MIN), &[i(-1)]),
+        i(i32::MIN),
+        "wraps"
+    );
+    assert_eq!(
+        new_of(AtomicOp::Mod, i(-7), &[i(3)]),
+        i(-1),
+        "sign of the dividend"
+    );
+    assert_eq!(new_of(AtomicOp::Mod, i(i32::MIN), &[i(-1)]), i(0));
+    assert_eq!(new_of(AtomicOp::Nand, u(0b1100), &[u(0b1010)]), u(!0b1000));
+    assert_eq!(
+        new_of(AtomicOp::Lshift, u(1), &[u(33)]),
+        u(2),
+        "amount masked"
+    );
+    assert_eq!(
+        new_of(AtomicOp::Rshift, i(-8), &[i(1)]),
+        i(-4),
+        "arithmetic"
+    );
+    assert_eq!(
+        new_of(AtomicOp::Rshift, i(-8), &[i(-1)]),
+        i(-1),
+        "-1 masks to 31"
+    );
+    assert_eq!(new_of(AtomicOp::Inc, u(u32::MAX), &[]), u(0));
+    assert_eq!(new_of(AtomicOp::Dec, Value::U8(0), &[]), Value::U8(255));
+    assert_eq!(new_of(AtomicOp::Inc, Value::F64(1.5), &[]), Value::F64(2.5));
+    assert_eq!(
+        new_of(AtomicOp::Div, Value::F32(1.0), &[Value::F32(0.0)]),
+        Value::F32(f32::INFINITY)
+    );
+    assert_eq!(new_of(AtomicOp::IncMod, u(4), &[u(5)]), u(5));
+    assert_eq!(new_of(AtomicOp::IncMod, u(5), &[u(5)]), u(0));
+    assert_eq!(new_of(AtomicOp::IncMod, u(9), &[u(5)]), u(0));
+    assert_eq!(new_of(AtomicOp::DecMod, u(0), &[u(5)]), u(5));
+    assert_eq!(new_of(AtomicOp::DecMod, u(9), &[u(5)]), u(5));
+    assert_eq!(new_of(AtomicOp::DecMod, u(3), &[u(5)]), u(2));
+    for (op, msg) in [
+        (AtomicOp::Div, "attempt to divide by zero"),
+        (
+            AtomicOp::Mod,
+            "attempt to calculate the remainder with a divisor of zero",
+        ),
+    ] {
+        match atomic(op, i(5), &[i(0)]) {
+            Err(EvalError::Failed(m)) => assert_eq!(m, msg),
+            other => panic!("{op:?} by zero: {other:?}"),
+        }
+    }
+
+    // Through a kernel: out[3i] = fetch form, out[3i + 1] = `_fetch` form, c = the element.
+    //     out[0] = c.atomic_fetch_mul(0, 3); out[1] = c.atomic_mul_fetch(1, 3); ...
+    let ops = [
+        (AtomicOp::Mul, Some(3i32)),
+        (AtomicOp::Div, Some(-2)),
+        (AtomicOp::Mod, Some(4)),
+        (AtomicOp::Nand, Some(6)),
+        (AtomicOp::Lshift, Some(35)),
+        (AtomicOp::Rshift, Some(1)),
+        (AtomicOp::Inc, None),
+        (AtomicOp::Dec, None),
+        (AtomicOp::Max, Some(100)),
+    ];
+    let mut k = KernelBuilder::new("forms", WorkKind::Range);
+    let c = k.view::<i32>("c", 1, Access::Writable);
+    let out = k.view::<i32>("out", 1, Access::Writable);
+    for (j, &(op, v)) in ops.iter().enumerate() {
+        let args = || v.map(BExpr::lit).into_iter().collect::<Vec<_>>();
+        let old = k.atomic_fetch(op, c, 2 * j, args());
+        k.store(out, 2 * j, old);
+        let new = k.atomic_new_fetch(op, c, 2 * j + 1, args());
+        k.store(out, 2 * j + 1, new);
+    }
+    let kernel = k.finish().unwrap();
+    crate::ir::valid::validate(&kernel).unwrap_or_else(|e| panic!("{e}\n{kernel}"));
+    let text = kernel.to_string();
+    assert!(
+        text.contains("atomic_mul_fetch(c[") && text.contains("atomic_inc(c["),
+        "{text}"
+    );
+    let start = -13i32;
+    let mut cv = vec![start; 2 * ops.len()];
+    let mut ov = vec![0i32; 2 * ops.len()];
+    let mut args = [
+        ArgValue::view(&mut cv, &[2 * ops.len()]),
+        ArgValue::view(&mut ov, &[2 * ops.len()]),
+    ];
+    eval_for(&kernel, &range(1), &mut args).unwrap();
+    let want: Vec<i32> = ops
+        .iter()
+        .map(|&(op, v)| {
+            let v = v.unwrap_or(0);
+            match op {
+                AtomicOp::Mul => start.wrapping_mul(v),
+                AtomicOp::Div => start / v,
+                AtomicOp::Mod => start % v,
+                AtomicOp::Nand => !(start & v),
+                AtomicOp::Lshift => start.wrapping_shl(v as u32),
+                AtomicOp::Rshift => start >> v,
+                AtomicOp::Inc => start + 1,
+                AtomicOp::Dec => start - 1,
+                _ => start.max(v),
+            }
+        })
+        .collect();
+    for (j, w) in want.iter().enumerate() {
+        assert_eq!((ov[2 * j], ov[2 * j + 1]), (start, *w), "{:?}", ops[j].0);
+        assert_eq!((cv[2 * j], cv[2 * j + 1]), (*w, *w), "{:?}", ops[j].0);
+    }
+}

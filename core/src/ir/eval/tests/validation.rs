@@ -138,6 +138,63 @@ fn rejects_store_to_read_only() {
             ..
         }
     ));
+
+    // The integer-only operations on floats, inc_mod / dec_mod on signed integers.
+    for (op, elem) in [
+        (AtomicOp::Mod, ScalarType::F64),
+        (AtomicOp::Nand, ScalarType::F32),
+        (AtomicOp::Lshift, ScalarType::F32),
+        (AtomicOp::Rshift, ScalarType::F64),
+        (AtomicOp::IncMod, ScalarType::I32),
+        (AtomicOp::DecMod, ScalarType::F32),
+    ] {
+        let mut k = KernelBuilder::new("bad", WorkKind::Range);
+        let i = k.work_index(0);
+        match elem {
+            ScalarType::F32 => {
+                let h = k.view::<f32>("h", 1, Access::Writable);
+                k.atomic(op, h, i, vec![Expr::lit(1.0)]);
+            }
+            ScalarType::F64 => {
+                let h = k.view::<f64>("h", 1, Access::Writable);
+                k.atomic(op, h, i, vec![Expr::lit(1.0)]);
+            }
+            _ => {
+                let h = k.view::<i32>("h", 1, Access::Writable);
+                k.atomic(op, h, i, vec![Expr::lit(1)]);
+            }
+        }
+        let got = kind(&k.finish().unwrap());
+        assert_eq!(
+            got,
+            ErrorKind::AtomicUnsupported {
+                view: "h".into(),
+                op,
+                elem
+            },
+            "{op:?} on {elem}"
+        );
+    }
+    // mul, div, inc and dec are fine on floats.
+    for op in [AtomicOp::Mul, AtomicOp::Div, AtomicOp::Inc, AtomicOp::Dec] {
+        assert!(op.supports(ScalarType::F32) && op.supports(ScalarType::F64));
+    }
+
+    // Only a read-modify-write yields the value it stored.
+    let mut k = KernelBuilder::new("bad", WorkKind::Range);
+    let i = k.work_index(0);
+    let h = k.view::<u32>("h", 1, Access::Writable);
+    let o = k.view::<u32>("o", 1, Access::Writable);
+    let e = k.atomic_new_fetch(AtomicOp::Exchange, h, i, vec![Expr::lit(1u32)]);
+    let i = k.work_index(0);
+    k.store(o, i, e);
+    assert_eq!(
+        kind(&k.finish().unwrap()),
+        ErrorKind::AtomicNoNewValue {
+            view: "h".into(),
+            op: AtomicOp::Exchange
+        }
+    );
 }
 
 #[test]
