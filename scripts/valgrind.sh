@@ -21,13 +21,13 @@
 # (safe code over the same host buffers, whose copies the fuzzer's evaluator runs exercise).
 #
 # The executables are built with the profile and features of the README's test command
-# (`cargo test --workspace --features wgpu,cuda`), so that command then reuses them.
+# (`cargo test --workspace --features wgpu,cuda,mpi`), so that command then reuses them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind is not installed" >&2; exit 1; }
 mkdir -p target/valgrind
-cargo test --workspace --features wgpu,cuda --no-run --message-format=json >target/valgrind/build.json
+cargo test --workspace --features wgpu,cuda,mpi --no-run --message-format=json >target/valgrind/build.json
 exe() {
     grep -o "\"executable\":\"[^\"]*/deps/$1-[0-9a-f]*\"" target/valgrind/build.json |
         head -1 | sed 's/"executable":"//; s/"$//'

@@ -94,7 +94,7 @@ fn the_two_commands_are_the_ones_that_exist() {
     assert!(Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("examples/babelstream/main.rs")
         .exists());
-    let test = "cargo test --workspace --features wgpu,cuda";
+    let test = "cargo test --workspace --features wgpu,cuda,mpi";
     assert!(
         readme.contains(&format!("{test}\n")),
         "the README's test command"

@@ -15,6 +15,7 @@ use crate::index::{fmt_index, for_each_index};
 use crate::layout::Layout;
 use crate::space::{ExecutionSpace, HostSpace, MemorySpace};
 use crate::view::View;
+use crate::watch::{Access, AccessKind};
 use bytemuck::Pod;
 use std::any::{Any, TypeId};
 use std::ops::Range;
@@ -33,6 +34,45 @@ fn hold<'v, T: Pod, const R: usize, L: Layout, S: MemorySpace>(
             v.label()
         ),
     })
+}
+
+/// Asks the watches of a copy's destination and source whether `op` may copy ([`crate::watch`]),
+/// then commits it to both; the caller holds both allocations.
+fn watch_copy<T, const R: usize, L1, S1, L2, S2>(
+    op: &str,
+    dst: &View<T, R, L1, S1>,
+    src: &View<T, R, L2, S2>,
+) -> Result<()>
+where
+    T: Pod,
+    L1: Layout,
+    S1: MemorySpace,
+    L2: Layout,
+    S2: MemorySpace,
+{
+    let (wd, ws) = (dst.alloc.watch(), src.alloc.watch());
+    if wd.is_none() && ws.is_none() {
+        return Ok(());
+    }
+    let at = |write: bool, label| Access {
+        kind: AccessKind::Copy { op },
+        write,
+        label,
+    };
+    let (to, from) = (at(true, dst.label()), at(false, src.label()));
+    if let Some(w) = wd {
+        w.check(&to)?;
+    }
+    if let Some(w) = ws {
+        w.check(&from)?;
+    }
+    if let Some(w) = wd {
+        w.commit(&to);
+    }
+    if let Some(w) = ws {
+        w.commit(&from);
+    }
+    Ok(())
 }
 
 /// `Err(OutOfMemory)` for `count` elements of `T` of host staging memory for View `label`.
@@ -211,6 +251,7 @@ where
     } else {
         Some(hold(src, false, op)?)
     };
+    watch_copy(op, dst, src)?;
     // Nothing to move when both are the very same elements (a View and itself, or a host mirror
     // of its memory): the holds above still refused a copy that a guard or launch conflicts with.
     if dst.size() == 0 || dst.same_elements_as(src) {
@@ -364,6 +405,12 @@ pub fn fill<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     value: T,
 ) -> Result<()> {
     let held = hold(dst, true, "fill")?;
+    let access = Access {
+        kind: AccessKind::Copy { op: "fill" },
+        write: true,
+        label: dst.label(),
+    };
+    crate::watch::observe(dst.alloc.watch(), access)?;
     if dst.size() == 0 {
         return Ok(());
     }

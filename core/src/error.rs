@@ -105,6 +105,16 @@ pub enum Error {
     /// A bad argument to a rokkos call, e.g. an unknown backend name or a bad stride set.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// An access to one copy of data kept in two places (a side of a `DualView`) was refused
+    /// because it would see out-of-date data or lose the other copy's changes: the other side
+    /// was modified and not synced. Nothing was read or written.
+    #[error("DualView `{view}`: {reason}")]
+    Unsynced {
+        /// The label of the data (the DualView's).
+        view: String,
+        /// Which access, which side was modified, and what to call first.
+        reason: String,
+    },
 }
 
 /// The message of [`Error::OutOfMemory`]: `usize::MAX` bytes is no real request but a size that

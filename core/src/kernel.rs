@@ -57,6 +57,8 @@ pub struct ViewArg<'a> {
     pub writable: bool,
     /// The allocation's borrow flag, held by the launch (never reachable outside core).
     pub(crate) borrow: &'a BorrowFlag,
+    /// The allocation's watch ([`crate::watch`]), asked by the launch once the flag is held.
+    pub(crate) watch: Option<crate::watch::WatchRef<'a>>,
 }
 
 /// Common facts of every generated kernel value.

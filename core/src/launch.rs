@@ -9,6 +9,8 @@
 //! touch what the kernel reads or writes, so what the checks found stays true until the backend
 //! returns. The hold is released when the launch call returns, whether it succeeded, failed or
 //! unwound.
+//! Once every hold is taken, the access watch of each argument allocation that has one
+//! (`crate::watch`) is asked whether the launch may proceed, and told when it does.
 //!
 //! The token is typed by the policy of the space it was made for (`Launch<'_, RangePolicy<E>, K>`
 //! reaches `E` only), so an execution space cannot hand it to another one, except through
@@ -28,6 +30,7 @@ use crate::kernel::{ForKernel, Kernel, ReduceKernel, ScanKernel};
 use crate::policy::Policy;
 use crate::space::{HostAccessible, HostBackend};
 use crate::view::ResultArg;
+use crate::watch::{Access, AccessKind, WatchRef};
 
 /// How many View arguments a launch checks and holds without a heap allocation (this runs once
 /// per launch; more arguments spill into a `Vec`).
@@ -40,6 +43,9 @@ struct Arg<'v> {
     flag: Option<&'v BorrowFlag>,
     bytes: (usize, usize),
     writable: bool,
+    param: &'static str,
+    label: &'v str,
+    watch: Option<WatchRef<'v>>,
 }
 
 impl Arg<'_> {
@@ -102,7 +108,8 @@ impl<'v> ArgHold<'v> {
 
     /// Checks `kernel`'s View arguments and holds their allocations (and the allocation of
     /// `result`, exclusively): `Err(Aliasing)` when a writable argument overlaps another argument
-    /// byte range, or an allocation is borrowed by a live host guard or another launch. Filled in
+    /// byte range, or an allocation is borrowed by a live host guard or another launch, and the
+    /// error of an argument's access watch that refuses the launch (`crate::watch`). Filled in
     /// place (this runs once per launch; moving the holds around costs time); after an `Err`, the
     /// holds taken so far are released when `self` is dropped, before any kernel runs.
     pub(crate) fn acquire<K: Kernel>(
@@ -118,6 +125,9 @@ impl<'v> ArgHold<'v> {
                 flag: Some(a.borrow),
                 bytes: a.bytes,
                 writable: a.writable,
+                param: a.param,
+                label: a.label,
+                watch: a.watch,
             };
             if n < FEW {
                 inline[n] = arg;
@@ -195,8 +205,50 @@ impl<'v> ArgHold<'v> {
                 keep(h);
             }
         }
-        Ok(())
+        watch_launch::<K>(args, result)
     }
+}
+
+/// Asks the watches of a launch's arguments (and result) whether it may run, then, when all
+/// agree, commits it to each ([`crate::watch`]): after the holds are taken, so that nothing
+/// touches the memory between the answer and the kernel, and before anything runs.
+#[inline]
+fn watch_launch<K: Kernel>(args: &[Arg<'_>], result: Option<ResultArg<'_>>) -> Result<()> {
+    if args.iter().all(|a| a.watch.is_none()) && result.is_none_or(|r| r.watch.is_none()) {
+        return Ok(());
+    }
+    watch_launch_cold::<K>(args, result)
+}
+
+#[cold]
+#[inline(never)]
+fn watch_launch_cold<K: Kernel>(args: &[Arg<'_>], result: Option<ResultArg<'_>>) -> Result<()> {
+    let each = |commit: bool| -> Result<()> {
+        let results = result
+            .iter()
+            .filter_map(|r| Some((r.watch?, "result", r.label, true)));
+        let params = args
+            .iter()
+            .filter_map(|a| Some((a.watch?.0, a.param, a.label, a.writable)));
+        for (w, param, label, write) in params.chain(results) {
+            let access = Access {
+                kind: AccessKind::Launch {
+                    kernel: K::NAME,
+                    param,
+                },
+                write,
+                label,
+            };
+            if commit {
+                w.commit(&access);
+            } else {
+                w.check(&access)?;
+            }
+        }
+        Ok(())
+    };
+    each(false)?;
+    each(true)
 }
 
 /// One launch of kernel `K` under policy `P`, as core hands it to an execution space: the label,

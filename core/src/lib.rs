@@ -34,6 +34,7 @@ pub mod scalar;
 pub mod space;
 pub mod team;
 mod view;
+pub mod watch;
 
 pub use access::{ReadAccess, WriteAccess};
 pub use atomic::{AtomicBits, AtomicScalar, AtomicUnsigned};

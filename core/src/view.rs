@@ -12,7 +12,10 @@
 //! memory, so a guard on one thread and a launch on another exclude each other: whichever claims
 //! the flag first wins, and the other panics (guards) or answers `Err(Aliasing)` (launches,
 //! copies). Every constructor refuses shapes whose element count, span or byte size
-//! overflows (`Err(OutOfMemory)`), so sizes and offsets of a View never overflow.
+//! overflows (`Err(OutOfMemory)`), so sizes and offsets of a View never overflow. An allocation
+//! may carry an access watch ([`View::watch`], [`crate::watch`]) that every such access consults
+//! once the flag is held: when it refuses, launches and copies answer its error, the `try_*`
+//! guards too, and `host()`, `host_mut()`, `get` and `set` panic with it.
 //!
 //! ```
 //! use rokkos_core::{View, LayoutLeft};
@@ -35,10 +38,11 @@ use crate::layout::{
     LayoutStride,
 };
 use crate::space::{HostAccessible, HostBuffer, HostSpace, MemorySpace};
+use crate::watch::{observe, Access, AccessKind, AccessWatch, WatchRef};
 use bytemuck::Pod;
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub(crate) struct Allocation<S: MemorySpace> {
     pub(crate) buffer: S::Buffer,
@@ -50,6 +54,8 @@ pub(crate) struct Allocation<S: MemorySpace> {
     /// as this one, whose borrow flag this one uses instead of its own, so that guards, copies and
     /// launches through either exclude each other. Declared after `buffer`: dropped after it.
     alias: Option<Aliased>,
+    /// The watch of this allocation's accesses ([`crate::watch`]), set at most once.
+    watch: OnceLock<Arc<dyn AccessWatch>>,
 }
 
 impl<S: MemorySpace> Allocation<S> {
@@ -61,25 +67,40 @@ impl<S: MemorySpace> Allocation<S> {
             None => &self.borrow,
         }
     }
+    /// The watch accesses to this allocation report to: its own, or else (a host alias) the
+    /// aliased allocation's, since the alias's memory is that allocation's.
+    #[inline]
+    pub(crate) fn watch(&self) -> Option<&dyn AccessWatch> {
+        match (self.watch.get(), &self.alias) {
+            (Some(w), _) => Some(&**w),
+            (None, Some(a)) => a.0.watch(),
+            (None, None) => None,
+        }
+    }
 }
 
 /// An allocation whose borrow flag a host alias shares (see [`Allocation::flag`]).
 trait FlagOwner {
     fn flag(&self) -> &BorrowFlag;
+    fn watch(&self) -> Option<&dyn AccessWatch>;
 }
 impl<S: MemorySpace> FlagOwner for Allocation<S> {
     fn flag(&self) -> &BorrowFlag {
         Allocation::flag(self)
+    }
+    fn watch(&self) -> Option<&dyn AccessWatch> {
+        Allocation::watch(self)
     }
 }
 
 /// The allocation a host alias keeps alive: only its flag is used, and it is dropped with the
 /// alias.
 struct Aliased(Arc<dyn FlagOwner>);
-// SAFETY: an `Aliased` is only made from an allocation whose space answered a
-// `HostStorage`, whose `unsafe` contract says that space and its buffer type are `Send` and
-// `Sync`; its label is a `String` and its flag an atomic. So the allocation may be shared and
-// dropped on any thread, as a View of it may be when that holds.
+// SAFETY: an `Aliased` is only made from a `HostSpace` allocation (`HostSpace` and `HostBuffer`
+// are `Send` and `Sync`) or from one whose space answered a `HostStorage`, whose `unsafe`
+// contract says that space and its buffer type are `Send` and `Sync`; its watch is `Send + Sync`
+// (`AccessWatch`'s bounds); its label is a `String` and its flag an atomic. So the allocation may
+// be shared and dropped on any thread, as a View of it may be when that holds.
 unsafe impl Send for Aliased {}
 // SAFETY: as above.
 unsafe impl Sync for Aliased {}
@@ -91,6 +112,8 @@ pub(crate) struct ResultArg<'a> {
     pub(crate) label: &'a str,
     /// The bytes of the allocation the result element occupies: `start..end`.
     pub(crate) bytes: (usize, usize),
+    /// The allocation's watch ([`crate::watch`]).
+    pub(crate) watch: Option<&'a dyn AccessWatch>,
 }
 
 /// A multidimensional array of `T` with rank `R`, layout `L`, in memory space `S`.
@@ -196,6 +219,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
             label: label.to_string(),
             borrow: BorrowFlag::default(),
             alias: None,
+            watch: OnceLock::new(),
         };
         View {
             alloc: Arc::new(alloc),
@@ -439,6 +463,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
             bytes: self.byte_range(),
             writable,
             borrow: self.alloc.flag(),
+            watch: self.alloc.watch().map(WatchRef),
         }
     }
 
@@ -448,7 +473,53 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
             borrow: self.alloc.flag(),
             label: &self.alloc.label,
             bytes: self.byte_range(),
+            watch: self.alloc.watch(),
         }
+    }
+
+    /// Attaches `watch` to this View's allocation: from now on every access to it, through any
+    /// View of it (clones, subviews, host mirrors aliasing its memory), reports to `watch`, which
+    /// may refuse it (see [`crate::watch`], with an example). `Err(InvalidArgument)` when the
+    /// allocation has a watch already (one owner per allocation).
+    pub fn watch(&self, watch: Arc<dyn AccessWatch>) -> Result<()> {
+        self.alloc.watch.set(watch).map_err(|_| {
+            Error::InvalidArgument(format!(
+                "View `{}` is watched already (an allocation has one watch)",
+                self.label()
+            ))
+        })
+    }
+
+    /// Whether accesses to this View report to a watch ([`View::watch`]): its allocation's own,
+    /// or, for a host mirror aliasing another allocation's memory, that allocation's.
+    pub fn is_watched(&self) -> bool {
+        self.alloc.watch().is_some()
+    }
+
+    /// A second host View of this View's memory when that memory is host memory (a `HostSpace`
+    /// View, or a View whose space keeps it in host memory such as a `DeviceView` of a `Device`
+    /// on serial or rayon), else `None`. It has the same elements, label and borrow flag (guards,
+    /// copies and launches through either exclude each other as on one View, and `deep_copy`
+    /// between the two moves nothing) but an allocation record of its own, so it can carry a
+    /// watch of its own ([`View::watch`]); until it does, it reports to this View's.
+    ///
+    /// ```
+    /// use rokkos_core::View;
+    /// let a = View::<u8>::new("a", [3]).unwrap();
+    /// let b = a.host_twin().unwrap();
+    /// b.set(1, 7);
+    /// assert_eq!(a.get(1), 7);
+    /// assert!(!b.shares_allocation_with(&a));
+    /// ```
+    pub fn host_twin(&self) -> Option<View<T, R, L, HostSpace>> {
+        if let Some(h) = (&self.alloc.buffer as &dyn std::any::Any).downcast_ref::<HostBuffer>() {
+            if std::any::TypeId::of::<S>() == std::any::TypeId::of::<HostSpace>() {
+                // A `HostSpace` buffer is its own host storage: the alias addresses exactly
+                // this View's bytes, as `host_alias` does for a `HostStorage`.
+                return Some(self.alias_over(HostBuffer::alias_of(h)));
+            }
+        }
+        self.host_alias()
     }
 
     /// The View as a device backend binds it (see [`crate::kernel::ViewBinding`]).
@@ -542,23 +613,30 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
     /// exclude each other as they would on one View.
     pub(crate) fn host_alias(&self) -> Option<View<T, R, L, HostSpace>> {
         let storage = S::host_storage(&self.alloc.buffer)?;
+        // The offset and strides address the host buffer exactly as they address this View's
+        // own (`HostStorage::new`'s contract: the same bytes from the same base), so the span
+        // checked when this View was made lies in it.
+        Some(self.alias_over(HostBuffer::alias_of(storage.host())))
+    }
+
+    /// A host View over `buffer`, an alias of this View's own bytes, sharing its borrow flag and
+    /// keeping its allocation alive.
+    fn alias_over(&self, buffer: HostBuffer) -> View<T, R, L, HostSpace> {
         let alloc = Allocation {
-            // The offset and strides address the host buffer exactly as they address this
-            // View's own (`HostStorage::new`'s contract: the same bytes from the same base), so
-            // the span checked when this View was made lies in it.
-            buffer: HostBuffer::alias_of(storage.host()),
+            buffer,
             space: HostSpace,
             label: self.alloc.label.clone(),
             borrow: BorrowFlag::default(),
             alias: Some(Aliased(self.alloc.clone())),
+            watch: OnceLock::new(),
         };
-        Some(View {
+        View {
             alloc: Arc::new(alloc),
             offset: self.offset,
             extents: self.extents,
             strides: self.strides,
             _p: PhantomData,
-        })
+        }
     }
 }
 
@@ -716,6 +794,12 @@ fn borrow_conflict(label: &str, what: &str) -> ! {
     panic!("View `{label}`: {what}")
 }
 
+#[cold]
+#[inline(never)]
+fn watch_refused(e: &Error) -> ! {
+    panic!("{e}")
+}
+
 impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     #[inline(always)]
     fn host_offset(&self, idx: &[usize; R]) -> usize {
@@ -738,6 +822,7 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
                 "read while a host_mut() guard (or a launch writing it) is alive",
             );
         };
+        self.host_access_or_panic("get", false);
         // SAFETY: in bounds; the shared hold excludes every writer and `&mut` for the read.
         unsafe { *self.raw_ptr().add(off) }
     }
@@ -754,6 +839,7 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
                 "written while a host()/host_mut() guard (or a launch using it) is alive",
             );
         };
+        self.host_access_or_panic("set", true);
         // SAFETY: in bounds; the exclusive hold excludes every other access for the write.
         unsafe { *self.raw_ptr().add(off) = v }
     }
@@ -762,10 +848,13 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     /// [`View::host_mut`] guard on the allocation (or a launch writing it) is alive.
     pub fn host(&self) -> HostRef<'_, T, R, L, S> {
         match Hold::shared(self.alloc.flag()) {
-            Some(hold) => HostRef {
-                view: self,
-                _hold: hold,
-            },
+            Some(hold) => {
+                self.host_access_or_panic("host()", false);
+                HostRef {
+                    view: self,
+                    _hold: hold,
+                }
+            }
             None => borrow_conflict(
                 self.label(),
                 "host() while a host_mut() guard (or a launch writing it) is alive",
@@ -777,10 +866,13 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     /// guard or launch is alive (for code that shares the View between threads).
     pub fn try_host(&self) -> Result<HostRef<'_, T, R, L, S>> {
         match Hold::shared(self.alloc.flag()) {
-            Some(hold) => Ok(HostRef {
-                view: self,
-                _hold: hold,
-            }),
+            Some(hold) => {
+                self.host_access("try_host()", false)?;
+                Ok(HostRef {
+                    view: self,
+                    _hold: hold,
+                })
+            }
             None => Err(self.guard_conflict("host()")),
         }
     }
@@ -789,11 +881,37 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     /// guard or launch on the allocation is alive.
     pub fn try_host_mut(&self) -> Result<HostMut<'_, T, R, L, S>> {
         match Hold::exclusive(self.alloc.flag()) {
-            Some(hold) => Ok(HostMut {
-                view: self,
-                _hold: hold,
-            }),
+            Some(hold) => {
+                self.host_access("try_host_mut()", true)?;
+                Ok(HostMut {
+                    view: self,
+                    _hold: hold,
+                })
+            }
             None => Err(self.guard_conflict("host_mut()")),
+        }
+    }
+
+    /// Reports a host access to the allocation's watch ([`crate::watch`]), if it has one; the
+    /// caller holds the flag.
+    #[inline(always)]
+    fn host_access(&self, op: &'static str, write: bool) -> Result<()> {
+        let Some(w) = self.alloc.watch() else {
+            return Ok(());
+        };
+        let access = Access {
+            kind: AccessKind::Host { op },
+            write,
+            label: self.label(),
+        };
+        observe(Some(w), access)
+    }
+
+    /// As [`View::host_access`], panicking with the watch's error (as on a conflicting guard).
+    #[inline(always)]
+    fn host_access_or_panic(&self, op: &'static str, write: bool) {
+        if let Err(e) = self.host_access(op, write) {
+            watch_refused(&e);
         }
     }
 
@@ -813,10 +931,13 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
     /// alive.
     pub fn host_mut(&self) -> HostMut<'_, T, R, L, S> {
         match Hold::exclusive(self.alloc.flag()) {
-            Some(hold) => HostMut {
-                view: self,
-                _hold: hold,
-            },
+            Some(hold) => {
+                self.host_access_or_panic("host_mut()", true);
+                HostMut {
+                    view: self,
+                    _hold: hold,
+                }
+            }
             None => borrow_conflict(
                 self.label(),
                 "host_mut() while another host guard (or a launch using it) is alive",

@@ -57,6 +57,12 @@ pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
     let vis = &f.vis;
     let marker = calls::marker_ident(&f.sig.ident);
     let native = native_forwarder(&f);
+    // `NAME::ir` exists only when the function passed the checks.
+    let value = if errs.is_empty() {
+        func_value_impl(&f)
+    } else {
+        quote!()
+    };
     let cfgs: Vec<_> = f
         .attrs
         .iter()
@@ -80,6 +86,7 @@ pub fn expand_func(attr: TokenStream, item: TokenStream) -> TokenStream {
         #(#cfgs)*
         unsafe impl ::rokkos::__private::FuncMarker for #marker {}
         #native
+        #value
         #ir_items
         #hygiene
     }
@@ -136,6 +143,97 @@ fn native_forwarder(f: &syn::ItemFn) -> TokenStream {
             #[allow(clippy::too_many_arguments)]
             #vis fn native #impl_generics (#(#names: #tys),*) #output #where_clause {
                 #name #turbofish (#(#names),*)
+            }
+        }
+    }
+}
+
+/// `unsafe impl Func1<A> for NAME` (`Func2`, `Func3`): the function as a value a kernel's type
+/// parameter can stand for (`rokkos::ir::build::Func1`), forwarding to the marker's `native` and
+/// `ir`. Only for one to three IR scalar parameters and one IR scalar result, and generics that
+/// the parameter types determine (a type parameter only in the result would be unconstrained);
+/// nothing for the other functions, which kernels can still call by name.
+fn func_value_impl(f: &syn::ItemFn) -> TokenStream {
+    let generics = &f.sig.generics;
+    let tps: HashSet<String> = generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect();
+    let mut tys = Vec::new();
+    for input in &f.sig.inputs {
+        let FnArg::Typed(t) = input else {
+            return quote!();
+        };
+        match crate::ir::types::scalar(&t.ty, &tps) {
+            Some(ty) => tys.push(ty.clone()),
+            None => return quote!(),
+        }
+    }
+    let ReturnType::Type(_, ret) = &f.sig.output else {
+        return quote!();
+    };
+    let Some(ret) = crate::ir::types::scalar(ret, &tps) else {
+        return quote!();
+    };
+    let trait_name = match tys.len() {
+        1 => "Func1",
+        2 => "Func2",
+        3 => "Func3",
+        _ => return quote!(),
+    };
+    let mut gen_args = Vec::new();
+    let mut bounds = Vec::new();
+    for g in &generics.params {
+        match g {
+            GenericParam::Type(t) => {
+                let id = &t.ident;
+                if !tys
+                    .iter()
+                    .any(|ty| matches!(ty, Type::Path(p) if p.path.is_ident(id)))
+                {
+                    return quote!();
+                }
+                gen_args.push(id.clone());
+                bounds.push(quote!(#id: ::rokkos::ir::build::IrScalar));
+            }
+            GenericParam::Const(_) => return quote!(),
+            GenericParam::Lifetime(_) => {}
+        }
+    }
+    let turbofish = if gen_args.is_empty() {
+        quote!()
+    } else {
+        quote!(::<#(#gen_args),*>)
+    };
+    let preds = generics
+        .where_clause
+        .iter()
+        .flat_map(|w| w.predicates.iter());
+    let (impl_generics, _, _) = generics.split_for_impl();
+    let marker = calls::marker_ident(&f.sig.ident);
+    let tr = syn::Ident::new(trait_name, proc_macro2::Span::call_site());
+    let names: Vec<syn::Ident> = (0..tys.len())
+        .map(|k| quote::format_ident!("__rokkos_v{}", k, span = proc_macro2::Span::mixed_site()))
+        .collect();
+    let scope = syn::Ident::new("__rokkos_scope", proc_macro2::Span::mixed_site());
+    let cfgs = f.attrs.iter().filter(|a| a.path().is_ident("cfg"));
+    let irb = quote!(::rokkos::ir::build);
+    quote! {
+        #(#cfgs)*
+        // SAFETY (of the trait's contract): both functions forward to this expansion's `native`
+        // and `ir`, which are of the function above.
+        #[allow(clippy::too_many_arguments)]
+        unsafe impl #impl_generics #irb::#tr<#(#tys),*> for #marker
+        where #(#preds,)* #(#bounds,)*
+        {
+            type Output = #ret;
+            #[inline(always)]
+            fn native(#(#names: #tys),*) -> #ret {
+                #marker::native #turbofish (#(#names),*)
+            }
+            #[inline]
+            fn ir(#scope: &mut impl #irb::FuncScope, #(#names: #irb::Expr<#tys>),*) -> #irb::Expr<#ret> {
+                #marker::ir #turbofish (#scope, #(#names),*)
             }
         }
     }
@@ -227,4 +325,34 @@ pub(crate) fn array_param(t: &Type) -> Option<(Type, usize)> {
     };
     let n: usize = n.base10_parse().ok()?;
     (1..=16).contains(&n).then(|| ((*a.elem).clone(), n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::func_value_impl;
+
+    fn value_trait(f: &str) -> String {
+        let f: syn::ItemFn = syn::parse_str(f).unwrap();
+        func_value_impl(&f).to_string()
+    }
+
+    #[test]
+    fn values_for_scalar_signatures_of_one_to_three_parameters() {
+        assert!(value_trait("fn f(x: i64) -> bool { x > 0 }").contains("Func1 < i64 >"));
+        assert!(value_trait("fn f(x: f64, y: u32) -> f64 { x }").contains("Func2 < f64 , u32 >"));
+        assert!(value_trait("fn f<T: Float>(x: T, y: T, z: T) -> T { x }")
+            .contains("Func3 < T , T , T >"));
+        for none in [
+            "fn f() -> f64 { 1.0 }",
+            "fn f(x: f64) { }",
+            "fn f(a: f64, b: f64, c: f64, d: f64) -> f64 { a }",
+            "fn f(x: [f64; 3]) -> f64 { x[0] }",
+            "fn f(x: f64) -> (f64, f64) { (x, x) }",
+            "fn f(x: i16) -> i16 { x }",
+            "fn f<T: Float>(x: f64) -> T { T::from_f64(x) }",
+            "fn f<const N: usize>(x: f64) -> f64 { x }",
+        ] {
+            assert_eq!(value_trait(none), "", "{none}");
+        }
+    }
 }

@@ -76,7 +76,9 @@ mod parse;
 ///   Rust's iterators allow it, `.step_by(k).rev()`; an inclusive range may end at its type's
 ///   maximum (`for x in n..=u32::MAX`);
 /// * literals (no strings), constants and paths such as `std::f64::consts::PI`, `f64::MAX`, `T::ZERO`;
-///   associated functions of scalar types and type parameters (`T::from_f64(x)`, `f64::max(a, b)`);
+///   associated functions of scalar types and type parameters (`T::from_f64(x)`, `f64::max(a, b)`),
+///   called through the type (not `<f64 as Trait>::max(a, b)`, whose host function could differ
+///   from the built-in one the IR records);
 /// * math methods: `sqrt cbrt sin cos tan asin acos atan atan2 sinh cosh tanh exp exp2 ln log2 log10
 ///   powf powi abs min max clamp floor ceil round trunc fract mul_add signum hypot recip is_nan
 ///   is_finite to_radians to_degrees wrapping_add wrapping_sub wrapping_mul rem_euclid count_ones
@@ -102,6 +104,43 @@ mod parse;
 /// module or crate `NAME` in this scope: function `NAME` is not a crate or module" (kernels reach
 /// a `#[func]` through the hidden type of the same name that `#[func]` defines beside it): mark
 /// the function `#[rokkos::func]`.
+///
+/// # `#[func]`s as values
+///
+/// A kernel may take a `#[rokkos::func]` as a *value*: a type parameter bounded by
+/// `rokkos::ir::build::Func1<A, Output = R>` (`Func2<A, B, ..>`, `Func3<A, B, C, ..>` for two or
+/// three parameters), named like a function and called like one in the body. So that the
+/// body can call it by name, give it a lowercase name (`#[allow(non_camel_case_types)]` on the
+/// kernel silences rustc's naming lint); the constructor then takes it as a type argument:
+///
+/// ```text
+/// #[kernel]
+/// #[allow(non_camel_case_types)]
+/// fn count_k<T: rokkos::Float, pred: Func1<T, Output = bool>>(i: usize, acc: &mut usize, v: View<T>) {
+///     if pred(v[i]) { *acc += 1; }
+/// }
+/// fn count_if<P: Func1<f64, Output = bool>>(v: &View<f64>, _pred: P) -> rokkos::Result<usize> {
+///     parallel_reduce("count", RangePolicy::new(&Serial, 0..v.extent(0)), count_k::<f64, P, _, _>(v), Sum)
+/// }
+/// #[rokkos::func]
+/// fn positive(x: f64) -> bool { x > 0.0 }
+/// let n = count_if(&v, positive {})?;   // `positive {}`: the function's marker value (below)
+/// ```
+///
+/// `pred(x)` calls `<pred as Func1<_>>::native(x)` on the host and records
+/// `<pred as Func1<_>>::ir(..)` for the devices (`Func2`, `Func3` by the number of arguments),
+/// only ever through these traits, so that a bound of another trait with a `native` and an `ir`
+/// of its own (safe to implement, free to disagree) is refused where the body calls it: `#[func]`
+/// implements `Func1`..`Func3` for the hidden marker type of every function of one to three
+/// scalar parameters and one scalar result (see [`macro@func`]), and the traits are `unsafe`
+/// with `FuncMarker`'s contract, so only a `#[func]` expansion stands behind one. A caller passes
+/// the marker, a braced struct of the function's name: `positive {}` (a bare `positive` is the
+/// Rust function item, whose type cannot carry the IR). Everything is checked at compile time: a
+/// function of another signature (`fn(i32) -> bool` for `Func1<f64, Output = bool>`, another
+/// arity, another result) or a type that is no `#[func]` fails the bound where it is passed. In
+/// the IR the function is recorded under its own name, so the kernel's IR (and its cache entry)
+/// differs per function passed. A type parameter the body calls is not a scalar type: the macro
+/// does not require `IrScalar` of it as it does of the other type parameters.
 ///
 /// # The IR (device backends)
 ///
@@ -367,6 +406,13 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// fn dot3(a: [f64; 3], b: [f64; 3]) -> f64 { a[0] * b[0] + a[1] * b[1] + a[2] * b[2] }
 /// // in a kernel:  let d = dot3(u, [x[i], y[i], z[i]]);
 /// ```
+///
+/// A function of one to three scalar parameters (scalar types, or type parameters that appear as
+/// parameter types) and one scalar result is also a *value* kernels can take: its marker type
+/// implements `rokkos::ir::build::Func1<A, Output = R>` (`Func2`, `Func3`), so a kernel generic
+/// over `pred: Func1<i64, Output = bool>` runs whichever function a caller passes as `is_even {}`
+/// (see "`#[func]`s as values" on [`macro@kernel`]). Generic functions implement it for every
+/// instantiation their bounds allow.
 #[proc_macro_attribute]
 pub fn func(attr: TokenStream, item: TokenStream) -> TokenStream {
     func::expand_func(attr.into(), item.into()).into()

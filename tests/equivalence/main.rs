@@ -270,6 +270,7 @@ mod device_limits;
 mod disjoint;
 mod errors;
 mod flat_index;
+mod func_values;
 mod host_team;
 mod inclusive;
 mod injective;

@@ -52,11 +52,11 @@ impl std::ops::Deref for DeviceInfo {
     }
 }
 
-/// The validated IR of every kernel type launched on a device, keyed by the type's name (the IR
-/// depends only on the type).
+/// The validated IR of every kernel type launched on a device, keyed by the address of the type's
+/// IR builder (`KernelIr::build_ir`; the IR depends only on the type).
 #[derive(Default)]
 pub struct KernelCache {
-    kernels: Mutex<FastMap<&'static str, Arc<KernelEntry>>>,
+    kernels: Mutex<FastMap<usize, Arc<KernelEntry>>>,
 }
 
 /// A kernel's IR with its arguments.
@@ -80,10 +80,14 @@ impl KernelCache {
         &self,
         unsupported: impl FnOnce(String) -> Error,
     ) -> Result<Arc<KernelEntry>> {
-        // `type_name` spells the type with its full path and generic arguments (lifetimes
-        // erased, which the IR does not depend on).
-        let key = std::any::type_name::<K>();
-        if let Some(e) = self.kernels.lock().ok().and_then(|m| m.get(key).cloned()) {
+        // Not `type_name`, which is not unique: two `#[func] fn g` in two blocks of one function
+        // (or kernels so declared) print alike, and a kernel taking one or the other as a value
+        // would get the other's IR. Not `TypeId`: kernel types borrow their Views. The builder's
+        // address tells kernel types apart: two types share one only where the linker merged
+        // identical builders, which build the same IR, and one type with two addresses (one per
+        // codegen unit) only costs a second entry.
+        let key = K::build_ir as fn() -> _ as usize;
+        if let Some(e) = self.kernels.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return Ok(e);
         }
         let ir = K::build_ir().map_err(|e| unsupported(format!("kernel `{}`: {e}", K::NAME)))?;

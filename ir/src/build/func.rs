@@ -172,3 +172,40 @@ pub(crate) fn define_function<R: IrScalar>(
         _ty: PhantomData,
     }
 }
+
+macro_rules! func_value_trait {
+    ($(#[$doc:meta])* $tr:ident, $($a:ident $x:ident),+) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// `native` and `ir` describe one function: for all arguments, the IR `ir` records
+        /// computes what `native` returns (`#[rokkos::func]`'s expansion implements it from one
+        /// body, with the function's marker `NAME::native` and `NAME::ir`). An implementation
+        /// written by hand that breaks this makes host and device backends disagree.
+        pub unsafe trait $tr<$($a: IrScalar),+>: 'static {
+            /// The result type.
+            type Output: IrScalar;
+            /// Calls the function (host backends).
+            fn native($($x: $a),+) -> Self::Output;
+            /// Records a call of the function into the IR of the kernel (or function) being built.
+            fn ir(scope: &mut impl FuncScope, $($x: Expr<$a>),+) -> Expr<Self::Output>;
+        }
+    };
+}
+func_value_trait!(
+    /// A `#[rokkos::func]` of one scalar parameter as a *value*: what a kernel's type parameter
+    /// bounded by it (`pred: Func1<T, Output = bool>`) calls as `pred(x)`, on the host and in the
+    /// IR. `#[func]` implements it for the marker type of every function of one scalar parameter
+    /// and one scalar result (`#[func] fn is_even(x: i64) -> bool` gives
+    /// `is_even: Func1<i64, Output = bool>`), so a call site passes `is_even {}`; a function of
+    /// another signature is a compile error there.
+    Func1, A a
+);
+func_value_trait!(
+    /// As [`Func1`], for a `#[rokkos::func]` of two scalar parameters.
+    Func2, A a, B b
+);
+func_value_trait!(
+    /// As [`Func1`], for a `#[rokkos::func]` of three scalar parameters.
+    Func3, A a, B b, C c
+);

@@ -329,12 +329,12 @@ impl Tx {
 
     /// A `#[rokkos::func]` call's IR recorder and arguments: `a::f::<T>(x)` → `a::f::ir::<T>`
     /// (see [`crate::native::calls`]) and `[x]`.
-    pub(super) fn func_marker<'c>(&self, c: &'c syn::ExprCall) -> R<(syn::Path, Vec<&'c Expr>)> {
+    pub(super) fn func_marker<'c>(&self, c: &'c syn::ExprCall) -> R<(TokenStream, Vec<&'c Expr>)> {
         let Expr::Path(p) = strip(&c.func) else {
             return reject(&c.func, "only `#[rokkos::func]` functions can be called");
         };
         Ok((
-            crate::native::calls::item_path(&p.path, "ir"),
+            crate::native::calls::call_target(c, &p.path, &self.type_params, "ir"),
             c.args.iter().collect(),
         ))
     }

@@ -169,8 +169,12 @@ fn ir_impl(sig: &KernelSignature, build: TokenStream, visit: TokenStream) -> Tok
             }
         }
     }
+    // A type parameter the body calls (`pred(x)`) stands for a `#[func]` (bounded by
+    // `Func1`..`Func3`), not for a scalar type.
+    let called = called_type_params(&sig.body, &tps);
     for t in sig.generics.type_params() {
-        if !ir_bounds.contains(&t.ident.to_string()) {
+        let id = t.ident.to_string();
+        if !ir_bounds.contains(&id) && !called.contains(&id) {
             let t = &t.ident;
             preds.push(quote!(#t: #irb::IrScalar));
         }
@@ -282,6 +286,24 @@ fn declare(tx: &mut Tx, sig: &KernelSignature) -> R<()> {
         }
     }
     Ok(())
+}
+
+/// The type parameters among `tps` that `body` calls as functions (`pred(x)`, through the
+/// `Func1`..`Func3` bound of a `#[func]` passed as a value).
+fn called_type_params(body: &syn::Block, tps: &HashSet<String>) -> HashSet<String> {
+    struct Calls<'a>(&'a HashSet<String>, HashSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Calls<'_> {
+        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+            // The calls the native and IR code send through the parameter's bound.
+            if let Some(id) = crate::native::calls::called_type_param(c, self.0) {
+                self.1.insert(id.to_string());
+            }
+            syn::visit::visit_expr_call(self, c);
+        }
+    }
+    let mut v = Calls(tps, HashSet::new());
+    syn::visit::Visit::visit_block(&mut v, body);
+    v.1
 }
 
 /// The hidden IR builder of a `#[func]`, an associated function of its marker type (see

@@ -55,6 +55,66 @@ pub fn item_path(p: &syn::Path, item: &str) -> syn::Path {
     m
 }
 
+/// The kernel type parameter `c` calls, when it calls one (`pred(x)`: a `#[func]` passed as a
+/// value, see "`#[func]`s as values" on `#[kernel]`), with or without generic arguments.
+pub fn called_type_param<'c>(
+    c: &'c syn::ExprCall,
+    type_params: &HashSet<String>,
+) -> Option<&'c syn::Ident> {
+    let Expr::Path(p) = strip(&c.func) else {
+        return None;
+    };
+    let seg = p.path.segments.first()?;
+    (p.qself.is_none()
+        && p.path.leading_colon.is_none()
+        && p.path.segments.len() == 1
+        && type_params.contains(&seg.ident.to_string()))
+    .then_some(&seg.ident)
+}
+
+/// What a call `c` of a `#[func]` reaches for `item` (`native` or `ir`): the marker's associated
+/// function ([`item_path`]), or, for a type parameter `pred(x, ..)`, the function of its
+/// `Func1`..`Func3` bound by the argument count, fully qualified
+/// (`<pred as ::rokkos::ir::build::Func1<_>>::native`). Through the `unsafe` trait only: a bound
+/// of the user's own trait with a `native` and an `ir` (safe to implement, and free to disagree)
+/// would otherwise answer `pred::native` on the host and `pred::ir` for the devices.
+pub fn call_target(
+    c: &syn::ExprCall,
+    path: &syn::Path,
+    type_params: &HashSet<String>,
+    item: &str,
+) -> proc_macro2::TokenStream {
+    let span = c.func.span();
+    match called_type_param(c, type_params) {
+        Some(tp) => {
+            let tr = match c.args.len() {
+                0 | 1 => "Func1",
+                2 => "Func2",
+                _ => "Func3",
+            };
+            let tr = syn::Ident::new(tr, span);
+            let holes = (0..c.args.len().clamp(1, 3)).map(|_| quote::quote_spanned!(span=> _));
+            let item = syn::Ident::new(item, span);
+            // Generic arguments on the parameter (`pred::<T>(x)`) stay, for rustc to refuse.
+            let args = &path.segments[0].arguments;
+            quote::quote_spanned!(span=> <#tp as ::rokkos::ir::build::#tr<#(#holes),*>>::#item #args)
+        }
+        None => {
+            // The marker's own `native` and `ir` require `FuncMarker` of it, but a type of the
+            // user's with inherent `native` and `ir` functions would answer both calls without
+            // it: the IR side requires the `unsafe` trait at the call (once per call is enough:
+            // the native side calls the same path).
+            let f = item_path(path, item);
+            if item == "ir" {
+                let marker = marker_path(path);
+                quote::quote_spanned!(span=> ({ ::rokkos::__private::func_marker::<#marker>(); #f }))
+            } else {
+                quote::ToTokens::to_token_stream(&f)
+            }
+        }
+    }
+}
+
 /// The called path when `c` calls a `#[func]`: a path that is not an associated function of a
 /// scalar type or of a type parameter (`f64::max`, `T::from_f64`), the only other calls kernel
 /// bodies may make (the accepted-subset check refuses the rest).
@@ -88,7 +148,7 @@ pub fn rewrite_call(c: &mut syn::ExprCall, type_params: &HashSet<String>) -> boo
     let Some(path) = func_call(c, type_params) else {
         return false;
     };
-    let native = item_path(path, "native");
+    let native = call_target(c, path, type_params, "native");
     let span = c.func.span();
     *c.func = syn::parse_quote_spanned!(span=> #native);
     true
@@ -129,6 +189,26 @@ mod tests {
             s.contains("f64 :: max (x , y)") && s.contains("T :: from_f64 (x)"),
             "{s}"
         );
+    }
+
+    #[test]
+    fn type_parameters_are_called_through_the_unsafe_traits() {
+        let tps: HashSet<String> = ["pred".to_string(), "T".to_string()].into();
+        let mut b: syn::Block = syn::parse_quote!({
+            let a = pred(x) + (pred)(x, y) + pred::<T>(x, y, z) + T::from_f64(x) + sq(x);
+        });
+        rewrite_func_body(&mut b, &tps);
+        let s = b.to_token_stream().to_string();
+        for want in [
+            "< pred as :: rokkos :: ir :: build :: Func1 < _ > > :: native (x)",
+            "< pred as :: rokkos :: ir :: build :: Func2 < _ , _ > > :: native (x , y)",
+            "< pred as :: rokkos :: ir :: build :: Func3 < _ , _ , _ > > :: native :: < T > (x , y , z)",
+            "T :: from_f64 (x)",
+            "sq :: native (x)",
+        ] {
+            assert!(s.contains(want), "{want} in {s}");
+        }
+        assert!(!s.contains("pred :: native"), "{s}");
     }
 
     #[test]

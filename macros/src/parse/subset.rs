@@ -444,8 +444,17 @@ impl Subset<'_> {
             );
             return;
         };
-        if p.qself.is_some() {
-            // `<T as Trait>::f(..)`: an associated function.
+        if let Some(q) = &p.qself {
+            // `<T>::f(..)`: an associated function, as `T::f(..)`. Through a named trait
+            // (`<f64 as Tr>::max(..)`) the host would run the trait's function while the IR
+            // records the built-in one of that name: one kernel, two results.
+            if q.position > 0 {
+                self.errs.spanned(
+                    &c.func,
+                    "associated functions are called through the type in kernels (`f64::max(a, b)`, `T::from_f64(x)`), not through a trait: `<T as Trait>::f(..)` could run another function on the host than the devices run",
+                );
+                return;
+            }
         } else if p.path.segments.len() == 1 {
             let name = p.path.segments[0].ident.to_string();
             if name.chars().next().is_some_and(|c| c.is_uppercase()) {

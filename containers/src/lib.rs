@@ -1,0 +1,13 @@
+//! Kokkos' containers on rokkos, built from the public model (Views, patterns, atomics) so that
+//! they run on every backend: serial, rayon, wgpu, CUDA and the run-time `rokkos::Device`.
+//!
+//! - [`DualView`]: one array kept as a device View and a host View, with modified flags; an
+//!   access to a side that is out of date is an `Err` naming the DualView, never stale data.
+//! - [`Bitset`]: a fixed number of bits in a space's memory, with counts and searches run as
+//!   kernels, and used inside kernels through its words and the atomics.
+
+pub mod bitset;
+pub mod dual_view;
+
+pub use bitset::*;
+pub use dual_view::*;

@@ -1,0 +1,393 @@
+//! The MPI environment and communicators: initialisation, `world`, `dup`, `split`, rank and
+//! size, and the conversion of MPI's error codes into [`rokkos_core::Error`] values.
+
+use mpi::ffi;
+use rokkos_core::{Error, Result};
+use std::ffi::{c_char, c_int};
+use std::sync::Arc;
+
+/// MPI itself, initialised once per process; finalised when the last [`Communicator`] made from
+/// it (and this handle) is dropped, so no MPI call can run after `MPI_Finalize`.
+///
+/// ```
+/// let mpi = rokkos_mpi::Mpi::init().unwrap();
+/// let world = mpi.world().unwrap();
+/// assert!(world.rank() < world.size());
+/// ```
+///
+/// `Mpi` and every [`Communicator`] stay on the thread that initialised MPI (neither is `Send` nor
+/// `Sync`): at `MPI_THREAD_FUNNELED` only that thread may call MPI, and the last handle's drop
+/// calls `MPI_Finalize`.
+///
+/// ```compile_fail,E0277
+/// let mpi = rokkos_mpi::Mpi::init().unwrap();
+/// // error: `Mpi` cannot be sent to another thread (MPI was initialised for this one)
+/// std::thread::spawn(move || mpi.world().unwrap().barrier());
+/// ```
+pub struct Mpi {
+    env: Arc<mpi::environment::Universe>,
+    _thread: OneThread,
+}
+
+/// Pins a handle to the thread that initialised MPI (`MPI_THREAD_FUNNELED`): not `Send`, not
+/// `Sync`, whatever the MPI library's handle types are (Open MPI's are pointers, MPICH's
+/// integers, and `Universe` is both).
+pub(crate) type OneThread = std::marker::PhantomData<*const ()>;
+
+impl std::fmt::Debug for Mpi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Mpi")
+    }
+}
+
+impl Mpi {
+    /// Initialises MPI (`MPI_Init_thread`, asking for `MPI_THREAD_FUNNELED`: rokkos' host
+    /// backends run kernels on threads, while every MPI call is made by the thread that called
+    /// this). `Err(InvalidArgument)` when MPI was already initialised in this process (once per
+    /// process, as MPI allows).
+    pub fn init() -> Result<Self> {
+        let (universe, _) =
+            mpi::initialize_with_threading(mpi::Threading::Funneled).ok_or_else(|| {
+                Error::InvalidArgument(
+                    "Mpi::init: MPI is already initialised in this process (once per process)"
+                        .into(),
+                )
+            })?;
+        Ok(Mpi {
+            env: Arc::new(universe),
+            _thread: std::marker::PhantomData,
+        })
+    }
+
+    /// `MPI_COMM_WORLD`, with errors returned (`MPI_ERRORS_RETURN`) instead of aborting the job.
+    pub fn world(&self) -> Result<Communicator> {
+        // SAFETY: MPI is initialised (`self.env` alive); the constant is a plain handle.
+        let raw = unsafe { ffi::RSMPI_COMM_WORLD };
+        Communicator::adopt(raw, false, self.env.clone(), "MPI_COMM_WORLD")
+    }
+
+    /// The MPI library's version string (`MPI_Get_library_version`).
+    pub fn library_version(&self) -> String {
+        let mut buf = vec![0 as c_char; 8192];
+        let mut len: c_int = 0;
+        // SAFETY: the buffer holds MPI_MAX_LIBRARY_VERSION_STRING (at most 8192 in every
+        // implementation) characters.
+        unsafe { ffi::MPI_Get_library_version(buf.as_mut_ptr(), &mut len) };
+        c_chars(&buf[..len.clamp(0, 8192) as usize])
+    }
+}
+
+fn c_chars(b: &[c_char]) -> String {
+    let bytes: Vec<u8> = b
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// A communicator: a group of ranks that talk to each other. Every call on it that fails returns
+/// an `Err` naming the rank, the call and the View; MPI's own errors are returned, not fatal.
+///
+/// Collective calls first agree, in one small `MPI_Allreduce`, that every rank passed matching
+/// arguments (element type, per-rank element count, root) and that none failed locally (a bad
+/// argument, or a View it could not hold because a host guard or a launch has it); a mismatch
+/// is then an `Err` on every rank instead of a hang or a truncated message. That costs
+/// one latency-bound collective per call; [`Communicator::set_checks`] turns it off.
+pub struct Communicator {
+    pub(crate) raw: ffi::MPI_Comm,
+    owned: bool,
+    rank: usize,
+    size: usize,
+    pub(crate) checks: bool,
+    env: Arc<mpi::environment::Universe>,
+    _thread: OneThread,
+}
+
+impl std::fmt::Debug for Communicator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Communicator(rank {} of {})", self.rank, self.size)
+    }
+}
+
+impl Drop for Communicator {
+    fn drop(&mut self) {
+        if self.owned {
+            // SAFETY: a communicator this handle made (dup/split) and alone owns.
+            unsafe { ffi::MPI_Comm_free(&mut self.raw) };
+        }
+    }
+}
+
+impl Communicator {
+    pub(crate) fn adopt(
+        raw: ffi::MPI_Comm,
+        owned: bool,
+        env: Arc<mpi::environment::Universe>,
+        what: &str,
+    ) -> Result<Self> {
+        let mut comm = Communicator {
+            raw,
+            owned,
+            rank: 0,
+            size: 0,
+            checks: true,
+            env,
+            _thread: std::marker::PhantomData,
+        };
+        // SAFETY: `raw` is a valid communicator handle.
+        unsafe {
+            mpi_check(
+                ffi::MPI_Comm_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN),
+                0,
+                "MPI_Comm_set_errhandler",
+                what,
+            )?;
+            let (mut r, mut s) = (0, 0);
+            mpi_check(ffi::MPI_Comm_rank(raw, &mut r), 0, "MPI_Comm_rank", what)?;
+            mpi_check(ffi::MPI_Comm_size(raw, &mut s), r, "MPI_Comm_size", what)?;
+            comm.rank = r as usize;
+            comm.size = s as usize;
+        }
+        Ok(comm)
+    }
+
+    /// The MPI environment this communicator keeps alive.
+    pub(crate) fn env(&self) -> Arc<mpi::environment::Universe> {
+        self.env.clone()
+    }
+
+    /// This rank's number, `0..size()`.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+    /// The number of ranks.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Turns the argument agreement of collective calls on (the default) or off.
+    ///
+    /// ```
+    /// # let mpi = rokkos_mpi::Mpi::init().unwrap();
+    /// let mut world = mpi.world().unwrap();
+    /// world.set_checks(false);
+    /// ```
+    pub fn set_checks(&mut self, on: bool) {
+        self.checks = on;
+    }
+
+    /// A new communicator with the same ranks and a separate message space (`MPI_Comm_dup`), so
+    /// that a library's messages never match the caller's.
+    ///
+    /// ```
+    /// # let mpi = rokkos_mpi::Mpi::init().unwrap();
+    /// let world = mpi.world().unwrap();
+    /// let mine = world.dup().unwrap();
+    /// assert_eq!(mine.size(), world.size());
+    /// ```
+    pub fn dup(&self) -> Result<Communicator> {
+        let mut raw = unsafe { ffi::RSMPI_COMM_NULL };
+        // SAFETY: valid communicator; `raw` receives the new handle.
+        self.check(
+            unsafe { ffi::MPI_Comm_dup(self.raw, &mut raw) },
+            "MPI_Comm_dup",
+            "",
+        )?;
+        Communicator::adopt(raw, true, self.env.clone(), "MPI_Comm_dup")
+    }
+
+    /// Splits the ranks by `color` (`MPI_Comm_split`): ranks passing the same color form one
+    /// communicator, ordered by `key` then by rank here. `None` for a rank passing `color: None`
+    /// (`MPI_UNDEFINED`). Collective over this communicator.
+    ///
+    /// ```
+    /// # let mpi = rokkos_mpi::Mpi::init().unwrap();
+    /// let world = mpi.world().unwrap();
+    /// let half = world.split(Some((world.rank() % 2) as u32), 0).unwrap().unwrap();
+    /// assert_eq!(half.size(), (world.size() + 1 - world.rank() % 2) / 2);
+    /// ```
+    pub fn split(&self, color: Option<u32>, key: i32) -> Result<Option<Communicator>> {
+        let c = match color {
+            Some(c) if c <= i32::MAX as u32 => c as c_int,
+            Some(c) => {
+                return Err(self.invalid("MPI_Comm_split", format!("color {c} exceeds i32::MAX")))
+            }
+            // SAFETY: a plain constant.
+            None => unsafe { ffi::RSMPI_UNDEFINED },
+        };
+        let mut raw = unsafe { ffi::RSMPI_COMM_NULL };
+        // SAFETY: valid communicator; `raw` receives the new handle.
+        self.check(
+            unsafe { ffi::MPI_Comm_split(self.raw, c, key, &mut raw) },
+            "MPI_Comm_split",
+            "",
+        )?;
+        // SAFETY: a plain constant.
+        if raw == unsafe { ffi::RSMPI_COMM_NULL } {
+            return Ok(None);
+        }
+        Communicator::adopt(raw, true, self.env.clone(), "MPI_Comm_split").map(Some)
+    }
+
+    /// Waits until every rank has called it (`MPI_Barrier`).
+    ///
+    /// ```
+    /// # let mpi = rokkos_mpi::Mpi::init().unwrap();
+    /// mpi.world().unwrap().barrier().unwrap();
+    /// ```
+    pub fn barrier(&self) -> Result<()> {
+        // SAFETY: valid communicator.
+        self.check(unsafe { ffi::MPI_Barrier(self.raw) }, "MPI_Barrier", "")
+    }
+
+    /// `Ok` or the error of an MPI return code, naming this rank, the call and the View.
+    pub(crate) fn check(&self, code: c_int, call: &str, view: &str) -> Result<()> {
+        mpi_check(code, self.rank as c_int, call, view)
+    }
+
+    /// `Err(InvalidArgument)` naming this rank and the call.
+    pub(crate) fn invalid(&self, call: &str, what: impl std::fmt::Display) -> Error {
+        Error::InvalidArgument(format!("rank {}: {call}: {what}", self.rank))
+    }
+
+    /// `Err(ShapeMismatch)` naming this rank and the call.
+    pub(crate) fn shape(&self, call: &str, what: impl std::fmt::Display) -> Error {
+        Error::ShapeMismatch {
+            what: format!("rank {}: {call}: {what}", self.rank),
+        }
+    }
+
+    /// A peer rank as MPI's `int`, or `Err(InvalidArgument)` when it is not a rank of this
+    /// communicator.
+    pub(crate) fn peer(&self, call: &str, view: &str, rank: usize) -> Result<c_int> {
+        if rank >= self.size {
+            return Err(self.invalid(
+                call,
+                format!(
+                    "View `{view}`: rank {rank} is not in this communicator of {} ranks",
+                    self.size
+                ),
+            ));
+        }
+        Ok(rank as c_int)
+    }
+
+    /// A message tag as MPI's `int`; tags above 32767 (the least upper bound MPI promises) are
+    /// refused.
+    pub(crate) fn tag(&self, call: &str, tag: u16) -> Result<c_int> {
+        if tag > 32767 {
+            return Err(self.invalid(
+                call,
+                format!("tag {tag} exceeds 32767, MPI's portable maximum"),
+            ));
+        }
+        Ok(tag as c_int)
+    }
+
+    /// The collective agreement: every rank contributes whether its own arguments were fine and
+    /// its signature (element type code, per-rank count, root); all ranks then answer the same:
+    /// `Ok`, or `Err` naming the (highest-numbered) rank that failed and its reason where it is
+    /// this rank, or the mismatch. Without checks, the local result alone.
+    pub(crate) fn agree(
+        &self,
+        call: &str,
+        view: &str,
+        local: Result<()>,
+        sig: [i64; 3],
+    ) -> Result<()> {
+        if !self.checks {
+            return local;
+        }
+        let bad = if local.is_err() {
+            self.rank as i64 + 1
+        } else {
+            0
+        };
+        let mut v = [bad, sig[0], -sig[0], sig[1], -sig[1], sig[2], -sig[2]];
+        let mut out = [0i64; 7];
+        // SAFETY: 7 contiguous i64 on both sides; valid communicator.
+        self.check(
+            unsafe {
+                ffi::MPI_Allreduce(
+                    v.as_mut_ptr() as *const _,
+                    out.as_mut_ptr() as *mut _,
+                    7,
+                    ffi::RSMPI_INT64_T,
+                    ffi::RSMPI_MAX,
+                    self.raw,
+                )
+            },
+            call,
+            view,
+        )?;
+        local?;
+        if out[0] != 0 {
+            return Err(self.invalid(
+                call,
+                format!("View `{view}`: rank {} refused its arguments", out[0] - 1),
+            ));
+        }
+        let names = ["element type", "element count per rank", "root"];
+        for (k, name) in names.iter().enumerate() {
+            let (hi, lo) = (out[1 + 2 * k], -out[2 + 2 * k]);
+            if hi != lo {
+                return Err(self.shape(
+                    call,
+                    format!(
+                        "View `{view}`: ranks disagree on the {name} ({lo} here or below, up to {hi} elsewhere; this rank: {})",
+                        sig[k]
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `Ok` for `MPI_SUCCESS`, else the error: `ShapeMismatch` for a truncated message,
+/// `InvalidArgument` for a bad rank, tag, count, type, root or operation, `BackendUnavailable`
+/// (backend "MPI") for the rest; each with MPI's own message.
+pub(crate) fn mpi_check(code: c_int, rank: c_int, call: &str, view: &str) -> Result<()> {
+    if code == ffi::MPI_SUCCESS as c_int {
+        return Ok(());
+    }
+    let mut buf = vec![0 as c_char; 1024];
+    let mut len: c_int = 0;
+    let mut class: c_int = 0;
+    // SAFETY: the buffer holds MPI_MAX_ERROR_STRING (256 in Open MPI and MPICH) characters.
+    unsafe {
+        ffi::MPI_Error_string(code, buf.as_mut_ptr(), &mut len);
+        ffi::MPI_Error_class(code, &mut class);
+    }
+    let msg = c_chars(&buf[..len.clamp(0, 1024) as usize]);
+    let on = if view.is_empty() {
+        String::new()
+    } else {
+        format!(" on View `{view}`")
+    };
+    let what = format!("rank {rank}: {call}{on}: {msg}");
+    let class = class as u32;
+    Err(if class == ffi::MPI_ERR_TRUNCATE {
+        Error::ShapeMismatch { what }
+    } else if [
+        ffi::MPI_ERR_RANK,
+        ffi::MPI_ERR_TAG,
+        ffi::MPI_ERR_COUNT,
+        ffi::MPI_ERR_TYPE,
+        ffi::MPI_ERR_ROOT,
+        ffi::MPI_ERR_OP,
+        ffi::MPI_ERR_ARG,
+        ffi::MPI_ERR_BUFFER,
+        ffi::MPI_ERR_COMM,
+    ]
+    .contains(&class)
+    {
+        Error::InvalidArgument(what)
+    } else {
+        Error::BackendUnavailable {
+            backend: "MPI".into(),
+            reason: what,
+        }
+    })
+}
