@@ -266,11 +266,11 @@ pub use rokkos_core::*;
 pub use rokkos_cuda as cuda;
 #[cfg(feature = "cuda")]
 pub use rokkos_cuda::{Cuda, CudaSpace};
+pub use rokkos_macros::{func, kernel};
 /// Views as MPI buffers, distributed reductions and halo exchange over MPI (the crate
 /// `rokkos-mpi`; feature `mpi`).
 #[cfg(feature = "mpi")]
 pub use rokkos_mpi as mpi;
-pub use rokkos_macros::{func, kernel};
 #[cfg(feature = "rayon")]
 pub use rokkos_rayon::Rayon;
 pub use rokkos_serial::Serial;

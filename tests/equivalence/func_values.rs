@@ -13,7 +13,12 @@ fn apply_k<f: Func1<i32, Output = i32>>(i: usize, a: ViewMut<i32>) {
 
 fn apply<E: ExecutionSpace, F: Func1<i32, Output = i32>>(space: &E, _f: F) -> Vec<i32> {
     let a = dev_from_vec::<i32, 1, LayoutRight, E>(space, "a", [3], vec![1, 2, 3]).unwrap();
-    parallel_for("apply", RangePolicy::new(space, 0..3), apply_k::<F, _, _>(&a)).unwrap();
+    parallel_for(
+        "apply",
+        RangePolicy::new(space, 0..3),
+        apply_k::<F, _, _>(&a),
+    )
+    .unwrap();
     to_host(&a)
 }
 
