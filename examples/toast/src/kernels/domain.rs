@@ -28,7 +28,11 @@ pub struct Intervals<E: ExecutionSpace> {
     /// `[total]`: the sample at each flat index, every interval's samples in order. Injective
     /// because the intervals are disjoint, so the flattened design's writes at
     /// `out[(row[d], samples[r])]` are owned by the work item `(d, r)` without `unsafe`.
-    pub(crate) samples: InjectiveView<u32, E::Memory>,
+    /// Made on the first flattened launch ([`Intervals::samples`]): the other designs need no
+    /// memory of the samples' size.
+    samples: std::sync::OnceLock<InjectiveView<u32, E::Memory>>,
+    /// The bounds on the host, inclusive, for the sample map.
+    host_ranges: Vec<(u32, u32)>,
     /// The lengths, on the host (the offset template sizes its amplitudes from them).
     lens: Vec<i64>,
     n_view: usize,
@@ -60,17 +64,11 @@ impl<E: ExecutionSpace> Intervals<E> {
             max_len = max_len.max(iv.len());
         }
         offsets.push(total);
-        let samples: Vec<u32> = list
-            .iter()
-            .flat_map(|iv| iv.first..=iv.last)
-            .map(|s| {
-                u32::try_from(s).map_err(|_| {
-                    invalid(format!(
-                        "sample {s} is beyond the 2^32 samples an interval may reach"
-                    ))
-                })
-            })
-            .collect::<Result<_>>()?;
+        if prev_last > u32::MAX as i64 {
+            return Err(invalid(format!(
+                "sample {prev_last} is beyond the 2^32 samples an interval may reach"
+            )));
+        }
         let flat: Vec<i64> = list.iter().flat_map(|iv| [iv.first, iv.last]).collect();
         // Every sample fits u32 (checked above), so the bounds do.
         let ranges: Vec<(u32, u32)> = list
@@ -81,13 +79,57 @@ impl<E: ExecutionSpace> Intervals<E> {
             bounds: upload(space, "intervals", [list.len(), 2], flat)?,
             ranges: DisjointRanges::new_on(space, "interval ranges", &ranges)?,
             offsets: upload(space, "interval offsets", [list.len() + 1], offsets)?,
-            samples: InjectiveView::new_on(space, "interval samples", &samples)?,
+            samples: std::sync::OnceLock::new(),
+            host_ranges: ranges.clone(),
             lens: list.iter().map(Interval::len).collect(),
             n_view: list.len(),
             total: total as usize,
             max_len: max_len as usize,
             end: (prev_last + 1) as usize,
         })
+    }
+
+    /// Reads TOAST 3's intervals, which are **half-open** (`first <= s < last`, as every TOAST 3
+    /// kernel loops): empty ones (`first == last`) are skipped, an interval may end at `n_samp`,
+    /// and the rest must be sorted and disjoint as in [`Intervals::new`]. `last < first` is an
+    /// error naming the interval.
+    ///
+    /// ```
+    /// use rokkos_toast::{kernels::Intervals, Interval};
+    /// let iv = Intervals::half_open(&rokkos::Serial, &Interval::list(&[(0, 5), (5, 5), (8, 10)]))?;
+    /// assert_eq!((iv.n_view(), iv.total(), iv.end()), (2, 7, 10));
+    /// # Ok::<(), rokkos::Error>(())
+    /// ```
+    pub fn half_open(space: &E, list: &[Interval]) -> Result<Self> {
+        let mut inclusive = Vec::with_capacity(list.len());
+        for (v, iv) in list.iter().enumerate() {
+            if iv.last < iv.first {
+                return Err(invalid(format!(
+                    "TOAST 3 interval {v} ({}..{}) ends before it starts",
+                    iv.first, iv.last
+                )));
+            }
+            if iv.last > iv.first {
+                inclusive.push(Interval {
+                    last: iv.last - 1,
+                    ..*iv
+                });
+            }
+        }
+        Self::new(space, &inclusive)
+    }
+
+    /// The sample at each flat index (the flattened design's map), made in `space`'s memory on
+    /// first use.
+    pub(crate) fn samples(&self, space: &E) -> Result<&InjectiveView<u32, E::Memory>> {
+        if let Some(s) = self.samples.get() {
+            return Ok(s);
+        }
+        let flat: Vec<u32> = self.host_ranges.iter().flat_map(|&(f, l)| f..=l).collect();
+        let made = InjectiveView::new_on(space, "interval samples", &flat)?;
+        // Another thread may have made it meanwhile: either copy is the same map.
+        let _ = self.samples.set(made);
+        Ok(self.samples.get().expect("set above"))
     }
 
     /// The number of intervals.
@@ -312,7 +354,7 @@ macro_rules! launch_per_sample {
             Design::Flat => parallel_for(
                 $label,
                 Design::flat(space, n_det, iv),
-                $flat(&iv.bounds, &iv.samples, &iv.offsets, $($arg),*),
+                $flat(&iv.bounds, iv.samples(space)?, &iv.offsets, $($arg),*),
             ),
         }
     }};

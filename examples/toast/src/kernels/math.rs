@@ -69,6 +69,38 @@ pub fn pol_angle(x: f64, y: f64, z: f64, w: f64) -> f64 {
     by.atan2(bx)
 }
 
+/// TOAST 3's polarisation angle α of quaternion `(x, y, z, w)`: the rotation from the meridian
+/// vector `vm = (vd_z cos φ, vd_z sin φ, −√(1−vd_z²))` of the line of sight `vd = R(q)ẑ`
+/// (`φ = atan2(vd_y, vd_x)`) to the detector's x-axis `vo = R(q)x̂`, about `vd`:
+/// `α = atan2((vm × vo)·vd, vm·vo)`.
+///
+/// ```
+/// use rokkos_toast::kernels::math::pol_angle_meridian;
+/// // The identity looks at the north pole, its x-axis along the meridian φ = 0.
+/// assert_eq!(pol_angle_meridian(0.0, 0.0, 0.0, 1.0), 0.0);
+/// // A quarter turn about the line of sight turns the x-axis by π/2 from it.
+/// let h = std::f64::consts::FRAC_1_SQRT_2;
+/// let a = pol_angle_meridian(0.0, 0.0, h, h);
+/// assert!((a.abs() - std::f64::consts::FRAC_PI_2).abs() < 1e-12);
+/// ```
+#[func]
+pub fn pol_angle_meridian(x: f64, y: f64, z: f64, w: f64) -> f64 {
+    let dx = los_x(x, y, z, w);
+    let dy = los_y(x, y, z, w);
+    let dz = los_z(x, y);
+    let ox = 1.0 - 2.0 * (y * y + z * z);
+    let oy = 2.0 * (z * w + x * y);
+    let oz = 2.0 * (x * z - y * w);
+    let dir_ang = dy.atan2(dx);
+    let dir_r = (1.0 - dz * dz).sqrt();
+    let mx = dz * dir_ang.cos();
+    let my = dz * dir_ang.sin();
+    let mz = -dir_r;
+    let ay = dx * (my * oz - mz * oy) - dy * (mx * oz - mz * ox) + dz * (mx * oy - my * ox);
+    let ax = mx * ox + my * oy + mz * oz;
+    ay.atan2(ax)
+}
+
 /// `tt = φ·2/π` in `[0, 4)` for the direction `(x, y, ·)`, with φ snapped to 0 within
 /// `10·DBL_EPSILON` (§1.5 step 2: without the snap a tiny negative φ gives `tt == 4.0` and an
 /// invalid nest pixel).

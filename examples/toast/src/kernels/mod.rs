@@ -33,6 +33,7 @@ mod offset;
 mod pixels;
 mod pointing;
 mod stokes;
+pub mod toast3;
 
 pub(crate) use domain::fit_rows;
 pub use domain::{row_index, upload, Intervals, RowIndex};

@@ -30,7 +30,9 @@ pub use offset::{
 };
 pub use pixels::pixels_healpix;
 pub use pointing::pointing_detector;
-pub use stokes::{stokes_weights_i, stokes_weights_iqu};
+pub use stokes::{
+    stokes_weights_i, stokes_weights_i_toast3, stokes_weights_iqu, stokes_weights_iqu_toast3,
+};
 
 use crate::Interval;
 

@@ -26,6 +26,7 @@ mod fixed;
 mod mapmaker;
 mod offset;
 mod pointing;
+mod toast3;
 
 /// Instantiates `fn $name<E: ExecutionSpace>(space: E)` once per backend, as `#[test]`s in a
 /// module named after it.
