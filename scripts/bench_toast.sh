@@ -1,24 +1,23 @@
 #!/usr/bin/env bash
-# rokkos-toast against TOAST 3.0.6's own compiled kernels, side by side, in one run.
+# rokkos against TOAST 3.0.6's own compiled kernels: every kernel, the same arrays, one run.
 #
-#   scripts/bench_toast.sh [--n-det 16] [--n-samp 360000] [--n-view 100] [--rounds 3]
+#   scripts/bench_toast.sh [--n-det 32] [--n-samp 360000] [--nside 1024] [--reps 5]
 #
-# Installs toast==3.0.6 (PyPI wheel, OpenMP kernels in toast._libtoast) into a venv once
-# ($TOAST_VENV, default ~/.cache/rokkos-bench/toast-3.0.6), builds rokkos-toast in release (no
-# -C target-cpu=native: the wheel is built for generic x86-64 too), then alternates, `--rounds`
-# times: TOAST on 1 OpenMP thread, rokkos serial, TOAST on 2 threads, rokkos rayon on 2 threads.
-# Prints the best ns per sample of each and the ratio rokkos / TOAST (below 1: rokkos faster)
-# for the kernels whose timing does not depend on the data (scripts/bench_toast_compiled.py says
-# which and why); all lines are also kept as JSON in target/bench_toast.jsonl.
+# Installs toast==3.0.6 (the PyPI wheel: OpenMP kernels in toast._libtoast, built for generic
+# x86-64) and rokkos_toast (python/, built by pip in release, no -C target-cpu=native either) into
+# a venv ($TOAST_VENV, default ~/.cache/rokkos-bench/toast-3.0.6; `--reinstall` rebuilds
+# rokkos_toast after a change). Then runs scripts/bench_toast3.py, which calls both on identical
+# NumPy arrays in one process, four times: TOAST on 1 OpenMP thread against rokkos serial, and on
+# 2 threads against rokkos rayon on 2 threads, each with 100 irregular intervals and with one.
+# Prints the best ns per sample of each and the ratio rokkos / TOAST (below 1: rokkos faster);
+# every line is kept as JSON in target/bench_toast.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n_det=16 n_samp=360000 n_view=100 rounds=3
+args=() reinstall=0
 while [ $# -gt 0 ]; do
     case "$1" in
-        --n-det) n_det=$2; shift 2 ;;
-        --n-samp) n_samp=$2; shift 2 ;;
-        --n-view) n_view=$2; shift 2 ;;
-        --rounds) rounds=$2; shift 2 ;;
+        --reinstall) reinstall=1; shift ;;
+        --n-det|--n-samp|--nside|--reps|--seed) args+=("$1" "$2"); shift 2 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -27,36 +26,23 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import toast" 2>/dev/
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --disable-pip-version-check toast==3.0.6
 fi
-cargo build -q --release -p rokkos-toast
+if [ "$reinstall" = 1 ] || ! "$venv/bin/python" -c "import rokkos_toast" 2>/dev/null; then
+    "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./python
+fi
+mkdir -p target
 out=target/bench_toast.jsonl
 : > "$out"
-size=(--n-det "$n_det" --n-samp "$n_samp" --n-view "$n_view")
-for _ in $(seq "$rounds"); do
-    OMP_NUM_THREADS=1 "$venv/bin/python" scripts/bench_toast_compiled.py "${size[@]}" >> "$out"
-    target/release/rokkos-toast --backend serial --design team --json "${size[@]}" | grep '^{"backend"' >> "$out"
-    OMP_NUM_THREADS=2 "$venv/bin/python" scripts/bench_toast_compiled.py "${size[@]}" >> "$out"
-    RAYON_NUM_THREADS=2 target/release/rokkos-toast --backend rayon --design team --json "${size[@]}" \
-        | grep '^{"backend"' >> "$out"
+for n_view in 100 1; do
+    OMP_NUM_THREADS=1 "$venv/bin/python" scripts/bench_toast3.py --backend serial \
+        --n-view "$n_view" "${args[@]}" >> "$out"
+    OMP_NUM_THREADS=2 RAYON_NUM_THREADS=2 "$venv/bin/python" scripts/bench_toast3.py \
+        --backend rayon --n-view "$n_view" "${args[@]}" >> "$out"
 done
 python3 - "$out" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-best = {}
+print(f"{'kernel':26} {'threads':>7} {'intervals':>9} {'TOAST ns/s':>11} {'rokkos ns/s':>12} {'ratio':>6}")
 for r in rows:
-    if r.get("bench") == "toast_compiled":
-        key = ("toast", r["omp_threads"], r["kernel"])
-        ns = r["ns_per_sample"]
-    elif r.get("bench") == "toast" and "kernel" in r:
-        key = ("rokkos", "1" if r["backend"] == "serial" else "2", r["kernel"])
-        ns = r["best_s"] * 1e9 / (r["n_det"] * r["n_samp"])
-    else:
-        continue
-    best[key] = min(ns, best.get(key, ns))
-kernels = sorted({k for (who, _, k) in best if who == "toast"})
-print(f"{'kernel':24} {'thr':>3} {'TOAST ns/s':>11} {'rokkos ns/s':>12} {'ratio':>6}")
-for k in kernels:
-    for t in ("1", "2"):
-        a, b = best.get(("toast", t, k)), best.get(("rokkos", t, k))
-        if a and b:
-            print(f"{k:24} {t:>3} {a:11.3f} {b:12.3f} {b / a:6.2f}")
+    print(f"{r['kernel']:26} {r['omp_threads']:>7} {r['n_view']:>9} {r['toast_ns_per_sample']:11.3f} "
+          f"{r['rokkos_ns_per_sample']:12.3f} {r['ratio']:6.2f}")
 PY

@@ -314,6 +314,7 @@ pub mod __private {
         RangeWork, ReduceBody, ReduceKernel, ScanBody, ScanKernel, TeamWork, ViewArg, ViewBinding,
         WorkKind,
     };
+    pub use rokkos_core::kernel_math;
     pub use rokkos_core::{
         BAnd, BOr, DisjointRanges, InjectiveView, LAnd, LOr, Layout, LayoutRight, Max, MemorySpace,
         Min, Pod, Prod, ReadAccess, Sum, TeamMember, View, WriteAccess,

@@ -21,6 +21,8 @@ pub mod ir {
     pub mod eval;
 }
 pub mod kernel;
+#[doc(hidden)]
+pub mod kernel_math;
 pub mod launch;
 pub mod layout;
 #[cfg(feature = "ndarray")]

@@ -138,7 +138,7 @@ fn examples(exe: &std::path::Path, failed: &mut Vec<String>) {
         .and_then(|d| d.parent())
         .map(|d| d.join("examples"));
     let find = |name: &str| dir.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
-    let (Some(heat), Some(cg)) = (find("heat"), find("cg")) else {
+    let (Some(heat), Some(cg)) = (find("mpi_heat"), find("mpi_cg")) else {
         println!("examples: not built (`cargo test --test ranks` builds no examples); skipped");
         return;
     };

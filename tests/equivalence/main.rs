@@ -300,6 +300,7 @@ mod team_rules;
 mod team_scratch;
 mod team_vector;
 mod trust;
+mod user_traits;
 mod view_api;
 mod view_copy;
 mod view_resize;
@@ -659,6 +660,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("tuple_reducers", "SHADER_F64"),
     ("typed_step_literals", "SHADER_INT64"),
     ("u32_to_i64_zero_extends", "SHADER_F64"),
+    ("user_traits_do_not_answer_math_calls", "SHADER_F64"),
     ("wide_draw_numbers_stay_distinct", "SHADER_INT64"),
     ("zero_loop_step_fails", "SHADER_INT64"),
 ];

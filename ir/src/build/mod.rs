@@ -63,5 +63,7 @@ pub use body::{ArrayVar, BodyBuilder, BuildError, Var};
 pub use expr::{select, Expr, IntoExpr};
 pub use func::{Func, Func1, Func2, Func3, FuncScope, FunctionBuilder};
 pub use kernel::{Acc, KernelBuilder, NestedReduceVars, NestedScanVars, Param, Team};
+#[doc(hidden)]
+pub use scalar::native;
 pub use scalar::{IrBits, IrFloat, IrInt, IrNum, IrScalar, IrSigned};
 pub use view::{IntoIndex, ViewVar};

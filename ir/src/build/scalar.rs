@@ -16,18 +16,62 @@ pub trait IrScalar: sealed::Sealed + Copy + 'static {
     fn to_value(self) -> Value;
 }
 /// Numeric scalars (all but `bool`): arithmetic, `min`, `max`, `clamp`.
-pub trait IrNum: IrScalar {}
+///
+/// The hidden methods of these traits are the native meaning of the kernel math calls (see
+/// `rokkos::kernel_math`): `std`'s, for exactly the types the IR builder accepts.
+pub trait IrNum: IrScalar {
+    #[doc(hidden)]
+    fn n_wrapping_add(self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn n_wrapping_sub(self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn n_wrapping_mul(self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn n_rem_euclid(self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn n_min(self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn n_max(self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn n_clamp(self, lo: Self, hi: Self) -> Self;
+    #[doc(hidden)]
+    fn n_from_f64(x: f64) -> Self;
+    #[doc(hidden)]
+    fn n_from_f32(x: f32) -> Self;
+    #[doc(hidden)]
+    fn n_to_f64(self) -> f64;
+    #[doc(hidden)]
+    fn n_to_f32(self) -> f32;
+}
 /// Integer scalars: shifts.
 pub trait IrInt: IrNum {}
 /// Floating-point scalars: the float math methods.
-pub trait IrFloat: IrNum {}
+pub trait IrFloat: IrNum {
+    #[doc(hidden)]
+    fn n_unary(self, f: native::Unary) -> Self;
+    #[doc(hidden)]
+    fn n_binary(self, f: native::Binary, b: Self) -> Self;
+    #[doc(hidden)]
+    fn n_mul_add(self, a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn n_powi(self, n: i32) -> Self;
+    #[doc(hidden)]
+    fn n_is_nan(self) -> bool;
+    #[doc(hidden)]
+    fn n_is_finite(self) -> bool;
+}
 /// Scalars with a sign (signed integers and floats): `-x`, `abs`, `signum`.
-pub trait IrSigned: IrNum {}
+pub trait IrSigned: IrNum {
+    #[doc(hidden)]
+    fn n_abs(self) -> Self;
+    #[doc(hidden)]
+    fn n_signum(self) -> Self;
+}
 /// Scalars with bitwise `& | ^ !` (integers and `bool`).
 pub trait IrBits: IrScalar {}
 
 macro_rules! scalar {
-    ($t:ty, $ty:ident, $v:ident, $conv:ty, [$($tr:ident),*]) => {
+    ($t:ident, $ty:ident, $v:ident, $conv:ty, [$($tr:ident),*]) => {
         impl sealed::Sealed for $t {}
         impl IrScalar for $t {
             const TYPE: ScalarType = ScalarType::$ty;
@@ -35,9 +79,105 @@ macro_rules! scalar {
                 Value::$v(self as $conv)
             }
         }
-        $(impl $tr for $t {})*
+        $(native!($tr $t);)*
     };
 }
+
+/// The float functions' names, for the one `match` each float type implements them by (inlining
+/// folds it away).
+#[doc(hidden)]
+pub mod native {
+    macro_rules! names {
+        ($($(#[$m:meta])* $e:ident { $($v:ident => $f:ident),* })*) => {$(
+            $(#[$m])*
+            #[derive(Clone, Copy, Debug)]
+            pub enum $e { $(#[doc = concat!("`", stringify!($f), "`")] $v),* }
+        )*};
+    }
+    names! {
+        /// A float function of one argument.
+        Unary {
+            Sqrt => sqrt, Cbrt => cbrt, Sin => sin, Cos => cos, Tan => tan, Asin => asin,
+            Acos => acos, Atan => atan, Sinh => sinh, Cosh => cosh, Tanh => tanh, Exp => exp,
+            Exp2 => exp2, Ln => ln, Log2 => log2, Log10 => log10, Floor => floor, Ceil => ceil,
+            Round => round, Trunc => trunc, Fract => fract, Recip => recip,
+            ToRadians => to_radians, ToDegrees => to_degrees
+        }
+        /// A float function of two arguments.
+        Binary { Atan2 => atan2, Powf => powf, Hypot => hypot }
+    }
+}
+
+macro_rules! float_match {
+    ($t:ident, $x:expr, $f:expr, [$($v:ident => $m:ident),*]) => {
+        match $f { $(native::Unary::$v => $t::$m($x)),* }
+    };
+}
+
+macro_rules! native {
+    (IrBits $t:ident) => { impl IrBits for $t {} };
+    (IrInt $t:ident) => { impl IrInt for $t {} };
+    (IrNum $t:ident) => {
+        impl IrNum for $t {
+            #[inline(always)] fn n_wrapping_add(self, b: Self) -> Self { native!(@wrap $t add self b) }
+            #[inline(always)] fn n_wrapping_sub(self, b: Self) -> Self { native!(@wrap $t sub self b) }
+            #[inline(always)] fn n_wrapping_mul(self, b: Self) -> Self { native!(@wrap $t mul self b) }
+            #[inline(always)] fn n_rem_euclid(self, b: Self) -> Self { $t::rem_euclid(self, b) }
+            #[inline(always)] fn n_min(self, b: Self) -> Self { native!(@ord $t min self b) }
+            #[inline(always)] fn n_max(self, b: Self) -> Self { native!(@ord $t max self b) }
+            #[inline(always)] fn n_clamp(self, lo: Self, hi: Self) -> Self { $t::clamp(self, lo, hi) }
+            #[inline(always)] fn n_from_f64(x: f64) -> Self { x as $t }
+            #[inline(always)] fn n_from_f32(x: f32) -> Self { x as $t }
+            #[inline(always)] fn n_to_f64(self) -> f64 { self as f64 }
+            #[inline(always)] fn n_to_f32(self) -> f32 { self as f32 }
+        }
+    };
+    (IrSigned $t:ident) => {
+        impl IrSigned for $t {
+            #[inline(always)] fn n_abs(self) -> Self { $t::abs(self) }
+            #[inline(always)] fn n_signum(self) -> Self { $t::signum(self) }
+        }
+    };
+    (IrFloat $t:ident) => {
+        impl IrFloat for $t {
+            #[inline(always)]
+            fn n_unary(self, f: native::Unary) -> Self {
+                float_match!($t, self, f, [
+                    Sqrt => sqrt, Cbrt => cbrt, Sin => sin, Cos => cos, Tan => tan, Asin => asin,
+                    Acos => acos, Atan => atan, Sinh => sinh, Cosh => cosh, Tanh => tanh,
+                    Exp => exp, Exp2 => exp2, Ln => ln, Log2 => log2, Log10 => log10,
+                    Floor => floor, Ceil => ceil, Round => round, Trunc => trunc, Fract => fract,
+                    Recip => recip, ToRadians => to_radians, ToDegrees => to_degrees])
+            }
+            #[inline(always)]
+            fn n_binary(self, f: native::Binary, b: Self) -> Self {
+                match f {
+                    native::Binary::Atan2 => $t::atan2(self, b),
+                    native::Binary::Powf => $t::powf(self, b),
+                    native::Binary::Hypot => $t::hypot(self, b),
+                }
+            }
+            #[inline(always)] fn n_mul_add(self, a: Self, b: Self) -> Self { $t::mul_add(self, a, b) }
+            #[inline(always)] fn n_powi(self, n: i32) -> Self { $t::powi(self, n) }
+            #[inline(always)] fn n_is_nan(self) -> bool { $t::is_nan(self) }
+            #[inline(always)] fn n_is_finite(self) -> bool { $t::is_finite(self) }
+        }
+    };
+    // Floats: the wrapping operators are the plain ones (the IR's `WrappingAdd` on floats).
+    (@wrap f32 $op:ident $a:ident $b:ident) => { native!(@plain $op $a $b) };
+    (@wrap f64 $op:ident $a:ident $b:ident) => { native!(@plain $op $a $b) };
+    (@wrap $t:ident add $a:ident $b:ident) => { $t::wrapping_add($a, $b) };
+    (@wrap $t:ident sub $a:ident $b:ident) => { $t::wrapping_sub($a, $b) };
+    (@wrap $t:ident mul $a:ident $b:ident) => { $t::wrapping_mul($a, $b) };
+    (@plain add $a:ident $b:ident) => { $a + $b };
+    (@plain sub $a:ident $b:ident) => { $a - $b };
+    (@plain mul $a:ident $b:ident) => { $a * $b };
+    // Integers have `min`/`max` from `Ord`, floats inherent ones.
+    (@ord f32 $m:ident $a:ident $b:ident) => { f32::$m($a, $b) };
+    (@ord f64 $m:ident $a:ident $b:ident) => { f64::$m($a, $b) };
+    (@ord $t:ident $m:ident $a:ident $b:ident) => { Ord::$m($a, $b) };
+}
+
 scalar!(bool, Bool, Bool, bool, [IrBits]);
 scalar!(i32, I32, I32, i32, [IrNum, IrInt, IrSigned, IrBits]);
 scalar!(u32, U32, U32, u32, [IrNum, IrInt, IrBits]);

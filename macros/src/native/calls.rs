@@ -168,6 +168,7 @@ pub fn rewrite_func_body(body: &mut syn::Block, type_params: &HashSet<String>) {
         }
     }
     Calls(type_params).visit_block_mut(body);
+    super::math::route_block(body, type_params);
 }
 
 #[cfg(test)]
@@ -186,7 +187,8 @@ mod tests {
         assert!(s.contains("sq :: native (x)"), "{s}");
         assert!(s.contains("util :: cube :: native :: < T > (y)"), "{s}");
         assert!(
-            s.contains("f64 :: max (x , y)") && s.contains("T :: from_f64 (x)"),
+            s.contains("kernel_math :: max :: < f64 > (x , y)")
+                && s.contains("kernel_math :: from_f64 :: < T > (x)"),
             "{s}"
         );
     }
@@ -203,7 +205,7 @@ mod tests {
             "< pred as :: rokkos :: ir :: build :: Func1 < _ > > :: native (x)",
             "< pred as :: rokkos :: ir :: build :: Func2 < _ , _ > > :: native (x , y)",
             "< pred as :: rokkos :: ir :: build :: Func3 < _ , _ , _ > > :: native :: < T > (x , y , z)",
-            "T :: from_f64 (x)",
+            "kernel_math :: from_f64 :: < T > (x)",
             "sq :: native (x)",
         ] {
             assert!(s.contains(want), "{want} in {s}");

@@ -3,4 +3,5 @@
 pub mod calls;
 pub mod generate;
 pub mod hoist;
+pub mod math;
 pub mod rewrite;

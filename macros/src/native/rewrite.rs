@@ -39,6 +39,7 @@ pub fn rewrite_block(env: &BodyEnv, body: &mut syn::Block) {
         used: Vec::new(),
     }
     .visit_block_mut(body);
+    super::math::route_block(body, &env.type_params);
 }
 
 /// Rewrites `body` for the box-checked variant of a range or MDRange kernel: accesses to View
@@ -61,6 +62,7 @@ pub fn rewrite_block_unchecked(
         used: Vec::new(),
     };
     r.visit_block_mut(body);
+    super::math::route_block(body, &env.type_params);
     r.used
 }
 

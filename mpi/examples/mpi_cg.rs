@@ -9,7 +9,7 @@
 //! solution, bit for bit the same on any number of ranks.
 //!
 //! ```text
-//! mpirun -n 4 target/debug/examples/cg [--backend NAME] [--n N] [--deterministic] [--json]
+//! mpirun -n 4 target/debug/examples/mpi_cg [--backend NAME] [--n N] [--deterministic] [--json]
 //! ```
 
 use rokkos::prelude::*;

@@ -7,7 +7,7 @@
 //! added with `deterministic_sum`, whose bits do not depend on how the rows are spread.
 //!
 //! ```text
-//! mpirun -n 4 target/debug/examples/heat [--backend NAME] [--n N] [--steps S] [--json]
+//! mpirun -n 4 target/debug/examples/mpi_heat [--backend NAME] [--n N] [--steps S] [--json]
 //! ```
 
 use rokkos::prelude::*;
