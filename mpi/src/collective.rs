@@ -1,5 +1,5 @@
 //! Collective calls over Views: every rank of the communicator calls them with matching
-//! arguments, which they first agree on ([`Communicator::set_checks`]).
+//! arguments, which they first agree on ([`Communicator::disable_checks`]).
 //!
 //! Buffers that MPI reads or writes as `size()` consecutive blocks (the gathered side of
 //! gather/allgather, the scattered side of scatter, both sides of alltoall) and both sides of a

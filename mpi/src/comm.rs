@@ -93,7 +93,8 @@ fn c_chars(b: &[c_char]) -> String {
 /// arguments (element type, per-rank element count, root) and that none failed locally (a bad
 /// argument, or a View it could not hold because a host guard or a launch has it); a mismatch
 /// is then an `Err` on every rank instead of a hang or a truncated message. That costs
-/// one latency-bound collective per call; [`Communicator::set_checks`] turns it off.
+/// one latency-bound collective per call; [`Communicator::disable_checks`] (`unsafe`: the caller
+/// then promises that the arguments match) turns it off.
 pub struct Communicator {
     pub(crate) raw: ffi::MPI_Comm,
     owned: bool,
@@ -166,15 +167,55 @@ impl Communicator {
         self.size
     }
 
-    /// Turns the argument agreement of collective calls on (the default) or off.
+    /// Turns the argument agreement of collective calls back on (it is on when a communicator
+    /// is made; see [`Communicator::disable_checks`]).
     ///
     /// ```
     /// # let mpi = rokkos_mpi::Mpi::init().unwrap();
     /// let mut world = mpi.world().unwrap();
-    /// world.set_checks(false);
+    /// world.enable_checks();
+    /// assert!(world.checks_enabled());
     /// ```
-    pub fn set_checks(&mut self, on: bool) {
-        self.checks = on;
+    pub fn enable_checks(&mut self) {
+        self.checks = true;
+    }
+
+    /// Turns the argument agreement of collective calls off, saving one latency-bound
+    /// `MPI_Allreduce` per collective call.
+    ///
+    /// # Safety
+    ///
+    /// Without the agreement, rokkos can no longer tell that the ranks passed matching
+    /// arguments, and MPI does not check them: the MPI standard makes a collective call whose
+    /// ranks disagree on the element type, the element count per rank or the root erroneous, with
+    /// no defined outcome (an implementation may hang, truncate, or write past a receive buffer
+    /// that is shorter than what another rank sends). The caller promises that, for as long as the
+    /// checks are off, every collective call on this communicator is made by every rank with the
+    /// same element type, the same per-rank element count and the same root. A local argument
+    /// error (a View of the wrong length on this rank, a View held by a host guard) is still an
+    /// `Err` on the rank that makes it, but the other ranks are then left inside the collective.
+    ///
+    /// ```
+    /// # let mpi = rokkos_mpi::Mpi::init().unwrap();
+    /// let mut world = mpi.world().unwrap();
+    /// // SAFETY: this program makes no collective call until the checks are back on.
+    /// unsafe { world.disable_checks() };
+    /// assert!(!world.checks_enabled());
+    /// world.enable_checks();
+    /// ```
+    pub unsafe fn disable_checks(&mut self) {
+        self.checks = false;
+    }
+
+    /// Whether collective calls first agree on their arguments (the default; see
+    /// [`Communicator::disable_checks`]).
+    ///
+    /// ```
+    /// # let mpi = rokkos_mpi::Mpi::init().unwrap();
+    /// assert!(mpi.world().unwrap().checks_enabled());
+    /// ```
+    pub fn checks_enabled(&self) -> bool {
+        self.checks
     }
 
     /// A new communicator with the same ranks and a separate message space (`MPI_Comm_dup`), so

@@ -228,12 +228,35 @@ fn rank_main() -> ExitCode {
     if let Some(s) = rokkos_testing::cuda_space() {
         run("cuda", all(s, &world));
     }
+    run("unchecked", unchecked(&world));
     world.barrier().expect("barrier");
     println!(
         "rank {me} of {}: {checks} checks passed on {ran:?}",
         world.size()
     );
     ExitCode::SUCCESS
+}
+
+/// Collectives with the argument agreement off (every rank passes matching arguments, as
+/// `disable_checks` requires) give the same results, and the agreement comes back on.
+fn unchecked(world: &Communicator) -> R<usize> {
+    let mut w = world.dup()?;
+    // SAFETY: every rank makes the same calls below, with the same types, counts and root.
+    unsafe { w.disable_checks() };
+    let (me, p) = (w.rank(), w.size());
+    let x = View::<u64, 1>::from_fn("x", [4], |[i]| (me * 10 + i) as u64)?;
+    let y = View::<u64, 1>::new("y", [4])?;
+    w.allreduce(&x, &y, Sum)?;
+    let want: Vec<u64> = (0..4)
+        .map(|i| (0..p).map(|r| (r * 10 + i) as u64).sum())
+        .collect();
+    let mut k = expect("allreduce without checks", to_host(&y), want)?;
+    let b = View::<u64, 1>::from_fn("b", [3], |[i]| if me == 0 { 5 + i as u64 } else { 0 })?;
+    w.broadcast(&b, 0)?;
+    k += expect("broadcast without checks", to_host(&b), vec![5, 6, 7])?;
+    w.enable_checks();
+    k += expect("checks back on", w.checks_enabled(), true)?;
+    Ok(k)
 }
 
 /// Fails with a message naming what differs.
