@@ -494,6 +494,11 @@ fn functional<E: ExecutionSpace>(space: E) {
             "find_if n={n}"
         );
         assert_eq!(
+            find_if_not(&space, &v, is_even {}).unwrap(),
+            data.iter().position(|x| !even(x)).unwrap_or(n),
+            "find_if_not n={n}"
+        );
+        assert_eq!(
             all_of(&space, &v, is_even {}).unwrap(),
             data.iter().all(even)
         );

@@ -3,7 +3,8 @@
 //!
 //! Host code works on the whole set through kernels that run on the space: [`Bitset::set_all`],
 //! [`Bitset::reset_all`], [`Bitset::count`], [`Bitset::next_set`], [`Bitset::prev_set`],
-//! [`Bitset::find_any_set_near`]; one bit at a time with [`Bitset::set`], [`Bitset::reset`] (a
+//! [`Bitset::find_any_set_near`], and the same for clear bits ([`Bitset::next_unset`],
+//! [`Bitset::prev_unset`], [`Bitset::find_any_unset_near`]); one bit at a time with [`Bitset::set`], [`Bitset::reset`] (a
 //! one-item kernel) and [`Bitset::test`] (a copy of the bit's word to the host).
 //!
 //! Kernels use the bits through the word View, [`Bitset::words`]: bit `i` is bit `i % 32` of
@@ -65,10 +66,20 @@ fn count_bits(w: usize, acc: &mut u32, words: View<u32>, last: usize, tail: u32)
     }
 }
 
-/// The smallest set bit index `>= from` (`u32::MAX` for none).
+/// The smallest index `>= from` of a bit that differs from `flip`'s (all zeros: a set bit; all
+/// ones: a clear one), `u32::MAX` for none.
 #[kernel]
-fn first_set(w: usize, acc: &mut u32, words: View<u32>, from: u32, last: usize, tail: u32) {
-    let mut word = words[w];
+fn first_set(
+    w: usize,
+    acc: &mut u32,
+    words: View<u32>,
+    flip: u32,
+    from: u32,
+    last: usize,
+    tail: u32,
+) {
+    // Flipped before the tail mask, so that the bits past the size never count, set or clear.
+    let mut word = words[w] ^ flip;
     if w == last {
         word &= tail;
     }
@@ -83,10 +94,18 @@ fn first_set(w: usize, acc: &mut u32, words: View<u32>, from: u32, last: usize, 
     }
 }
 
-/// One past the largest set bit index `<= upto` (0 for none).
+/// One past the largest index `<= upto` of a bit that differs from `flip`'s (0 for none).
 #[kernel]
-fn last_set(w: usize, acc: &mut u32, words: View<u32>, upto: u32, last: usize, tail: u32) {
-    let mut word = words[w];
+fn last_set(
+    w: usize,
+    acc: &mut u32,
+    words: View<u32>,
+    flip: u32,
+    upto: u32,
+    last: usize,
+    tail: u32,
+) {
+    let mut word = words[w] ^ flip;
     if w == last {
         word &= tail;
     }
@@ -98,6 +117,14 @@ fn last_set(w: usize, acc: &mut u32, words: View<u32>, upto: u32, last: usize, t
             *acc = i + 1;
         }
         b += 1;
+    }
+}
+
+/// The nearer of `below` (at or before `hint`) and `above` (at or after it), the lower on a tie.
+fn nearer(hint: usize, below: Option<usize>, above: Option<usize>) -> Option<usize> {
+    match (below, above) {
+        (Some(b), Some(a)) => Some(if a - hint < hint - b { a } else { b }),
+        (b, a) => b.or(a),
     }
 }
 
@@ -256,27 +283,45 @@ impl<E: ExecutionSpace> Bitset<E> {
     /// The first set bit at or after `from` (a reduction over the words from `from`'s on), or
     /// `None`.
     pub fn next_set(&self, from: usize) -> Result<Option<usize>> {
-        if from >= self.size {
-            return Ok(None);
-        }
-        let (last, tail) = self.tail();
-        let k = first_set(&self.words, from as u32, last, tail);
-        let policy = self.policy(from / 32..self.word_count());
-        let i: u32 = parallel_reduce("Bitset::next_set", policy, k, Min)?;
-        Ok((i != u32::MAX).then_some(i as usize))
+        self.next_where(from, 0, "Bitset::next_set")
+    }
+
+    /// The first clear bit at or after `from`, or `None` (every bit from `from` on is set, or
+    /// `from` is past the end).
+    ///
+    /// ```
+    /// # let dev = rokkos::Device::new()?;
+    /// let bits = rokkos_containers::Bitset::new(&dev, "b", 40)?;
+    /// bits.set_all()?;
+    /// bits.reset(35)?;
+    /// assert_eq!(bits.next_unset(3)?, Some(35));
+    /// assert_eq!(bits.next_unset(36)?, None);
+    /// # Ok::<(), rokkos::Error>(())
+    /// ```
+    pub fn next_unset(&self, from: usize) -> Result<Option<usize>> {
+        self.next_where(from, u32::MAX, "Bitset::next_unset")
     }
 
     /// The last set bit at or before `upto` (any `upto`: past the end means the last bit), or
     /// `None`.
     pub fn prev_set(&self, upto: usize) -> Result<Option<usize>> {
-        if self.size == 0 {
-            return Ok(None);
-        }
-        let upto = upto.min(self.size - 1);
-        let (last, tail) = self.tail();
-        let k = last_set(&self.words, upto as u32, last, tail);
-        let i: u32 = parallel_reduce("Bitset::prev_set", self.policy(0..upto / 32 + 1), k, Max)?;
-        Ok(i.checked_sub(1).map(|i| i as usize))
+        self.prev_where(upto, 0, "Bitset::prev_set")
+    }
+
+    /// The last clear bit at or before `upto` (any `upto`: past the end means the last bit), or
+    /// `None`.
+    ///
+    /// ```
+    /// # let dev = rokkos::Device::new()?;
+    /// let bits = rokkos_containers::Bitset::new(&dev, "b", 40)?;
+    /// bits.set_all()?;
+    /// bits.reset(2)?;
+    /// assert_eq!(bits.prev_unset(1000)?, Some(2));
+    /// assert_eq!(bits.prev_unset(1)?, None);
+    /// # Ok::<(), rokkos::Error>(())
+    /// ```
+    pub fn prev_unset(&self, upto: usize) -> Result<Option<usize>> {
+        self.prev_where(upto, u32::MAX, "Bitset::prev_unset")
     }
 
     /// A set bit nearest to `hint` (the lower one on a tie), or `None` when no bit is set
@@ -284,14 +329,53 @@ impl<E: ExecutionSpace> Bitset<E> {
     /// nearest).
     pub fn find_any_set_near(&self, hint: usize) -> Result<Option<usize>> {
         let below = self.prev_set(hint)?;
-        let above = if hint < self.size {
-            self.next_set(hint)?
-        } else {
-            None
-        };
-        Ok(match (below, above) {
-            (Some(b), Some(a)) => Some(if a - hint < hint - b { a } else { b }),
-            (b, a) => b.or(a),
-        })
+        let above = self.next_set(hint)?;
+        Ok(nearer(hint, below, above))
+    }
+
+    /// A clear bit nearest to `hint` (the lower one on a tie), or `None` when every bit is set
+    /// (Kokkos' `find_any_unset_near`: the free slot nearest a hint, as an allocator over the
+    /// bits asks for).
+    ///
+    /// ```
+    /// # let dev = rokkos::Device::new()?;
+    /// let bits = rokkos_containers::Bitset::new(&dev, "slots", 64)?;
+    /// bits.set_all()?;
+    /// bits.reset(10)?;
+    /// bits.reset(50)?;
+    /// assert_eq!(bits.find_any_unset_near(20)?, Some(10));
+    /// assert_eq!(bits.find_any_unset_near(40)?, Some(50));
+    /// bits.set_all()?;
+    /// assert_eq!(bits.find_any_unset_near(20)?, None);
+    /// # Ok::<(), rokkos::Error>(())
+    /// ```
+    pub fn find_any_unset_near(&self, hint: usize) -> Result<Option<usize>> {
+        let below = self.prev_unset(hint)?;
+        let above = self.next_unset(hint)?;
+        Ok(nearer(hint, below, above))
+    }
+
+    /// The first bit at or after `from` whose value differs from `flip`'s bits.
+    fn next_where(&self, from: usize, flip: u32, label: &str) -> Result<Option<usize>> {
+        if from >= self.size {
+            return Ok(None);
+        }
+        let (last, tail) = self.tail();
+        let k = first_set(&self.words, flip, from as u32, last, tail);
+        let policy = self.policy(from / 32..self.word_count());
+        let i: u32 = parallel_reduce(label, policy, k, Min)?;
+        Ok((i != u32::MAX).then_some(i as usize))
+    }
+
+    /// The last bit at or before `upto` whose value differs from `flip`'s bits.
+    fn prev_where(&self, upto: usize, flip: u32, label: &str) -> Result<Option<usize>> {
+        if self.size == 0 {
+            return Ok(None);
+        }
+        let upto = upto.min(self.size - 1);
+        let (last, tail) = self.tail();
+        let k = last_set(&self.words, flip, upto as u32, last, tail);
+        let i: u32 = parallel_reduce(label, self.policy(0..upto / 32 + 1), k, Max)?;
+        Ok(i.checked_sub(1).map(|i| i as usize))
     }
 }

@@ -57,6 +57,23 @@ fn check_against<E: ExecutionSpace>(b: &Bitset<E>, want: &[bool], probes: &[usiz
             nearest(want, p),
             "near({p}) of {n}"
         );
+        // The clear-bit searches are the set-bit searches of the complement.
+        let clear: Vec<bool> = want.iter().map(|&x| !x).collect();
+        assert_eq!(
+            b.next_unset(p).unwrap(),
+            next_set(&clear, p),
+            "next_unset({p}) of {n}"
+        );
+        assert_eq!(
+            b.prev_unset(p).unwrap(),
+            prev_set(&clear, p),
+            "prev_unset({p}) of {n}"
+        );
+        assert_eq!(
+            b.find_any_unset_near(p).unwrap(),
+            nearest(&clear, p),
+            "unset near({p}) of {n}"
+        );
         if p < n {
             assert_eq!(b.test(p).unwrap(), want[p], "test({p}) of {n}");
         }

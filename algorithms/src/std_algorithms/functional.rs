@@ -71,6 +71,14 @@ fn find_if_k<T: Element, pred: Func1<T, Output = bool>>(i: usize, acc: &mut usiz
 
 #[kernel]
 #[allow(non_camel_case_types)]
+fn find_if_not_k<T: Element, pred: Func1<T, Output = bool>>(i: usize, acc: &mut usize, v: View<T>) {
+    if i < *acc && !pred(v[i]) {
+        *acc = i;
+    }
+}
+
+#[kernel]
+#[allow(non_camel_case_types)]
 fn count_if_k<T: Element, pred: Func1<T, Output = bool>>(i: usize, acc: &mut usize, v: View<T>) {
     if pred(v[i]) {
         *acc += 1;
@@ -294,6 +302,36 @@ where
         &label("find_if"),
         RangePolicy::new(space, 0..n),
         find_if_k::<T, P, _, _>(v),
+        Min,
+    )?;
+    Ok(first.min(n))
+}
+
+/// The index of the first element for which `pred` is false (Kokkos' `find_if_not`), or the
+/// View's extent when there is none.
+///
+/// ```
+/// #[rokkos::func]
+/// fn is_negative(x: i32) -> bool { x < 0 }
+/// # fn main() -> rokkos::Result<()> {
+/// let v = rokkos::View::<i32>::from_vec("v", [4], vec![-3, -1, 4, -5])?;
+/// assert_eq!(rokkos_algorithms::find_if_not(&rokkos::Serial, &v, is_negative {})?, 2);
+/// # Ok(())
+/// # }
+/// ```
+pub fn find_if_not<E, T, L, P>(space: &E, v: &View<T, 1, L, E::Memory>, pred: P) -> Result<usize>
+where
+    E: ExecutionSpace,
+    T: Element,
+    L: Layout,
+    P: Func1<T, Output = bool>,
+{
+    let _ = pred;
+    let n = v.extent(0);
+    let first = parallel_reduce(
+        &label("find_if_not"),
+        RangePolicy::new(space, 0..n),
+        find_if_not_k::<T, P, _, _>(v),
         Min,
     )?;
     Ok(first.min(n))

@@ -21,7 +21,7 @@
 //! | `unique`, `unique_copy`, `remove`, `remove_copy` | [`unique`], [`unique_copy`], [`remove`], [`remove_copy`] |
 //! | `transform` (unary, binary) | [`transform`], [`transform_binary`] |
 //! | `transform_reduce` (sum of a unary or binary transformation) | [`transform_reduce`], [`transform_reduce_binary`] |
-//! | `find_if`, `count_if`, `all_of`, `any_of`, `none_of`, `replace_if` | [`find_if`], [`count_if`], [`all_of`], [`any_of`], [`none_of`], [`replace_if`] |
+//! | `find_if`, `find_if_not`, `count_if`, `all_of`, `any_of`, `none_of`, `replace_if` | [`find_if`], [`find_if_not`], [`count_if`], [`all_of`], [`any_of`], [`none_of`], [`replace_if`] |
 //! | `copy_if`, `remove_if`, `remove_copy_if` | [`copy_if`], [`remove_if`], [`remove_copy_if`] |
 //!
 //! `fill` shares its name with `rokkos::fill` (a value into a View, outside any space), which
@@ -108,8 +108,8 @@ mod search;
 
 pub use compact::{remove, remove_copy, unique, unique_copy};
 pub use functional::{
-    all_of, any_of, copy_if, count_if, find_if, none_of, remove_copy_if, remove_if, replace_if,
-    transform, transform_binary, transform_reduce, transform_reduce_binary,
+    all_of, any_of, copy_if, count_if, find_if, find_if_not, none_of, remove_copy_if, remove_if,
+    replace_if, transform, transform_binary, transform_reduce, transform_reduce_binary,
 };
 pub use modifying::{adjacent_difference, copy, fill, replace, reverse, reverse_copy, swap_ranges};
 pub use numeric::{exclusive_scan, inclusive_scan, reduce, reduce_init, reduce_with, ViewReducer};
