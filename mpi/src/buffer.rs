@@ -135,6 +135,18 @@ impl<T: Element, const R: usize, L: Layout> Held<T, R, L> {
     }
 }
 
+impl<T: Element, const R: usize> Held<T, R, rokkos_core::LayoutRight> {
+    /// Releases the hold of a private staging buffer and copies it into `dst`, which never is
+    /// the buffer's memory (so the copy is always made, whatever `dst`'s type).
+    pub(crate) fn unstage<L2: Layout, S2: MemorySpace>(
+        mut self,
+        dst: &View<T, R, L2, S2>,
+    ) -> Result<()> {
+        self.guard = Guard::Released;
+        deep_copy(dst, &*self.view)
+    }
+}
+
 /// The address of a host View's element `[0; R]`, with the provenance of its whole allocation
 /// (which the derived datatype's offsets stay in).
 fn origin<T: Element, const R: usize, L: Layout>(view: &View<T, R, L, HostSpace>) -> *mut c_void {

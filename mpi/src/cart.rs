@@ -179,29 +179,8 @@ impl CartComm {
         ghost: usize,
     ) -> Result<()> {
         let call = "halo_exchange";
+        self.agree_halo(call, v, ghost)?;
         let e = v.extents();
-        let local = if R != self.dims.len() {
-            Err(self.shape(
-                call,
-                format!(
-                    "View `{}` has rank {R}, the grid {} dimensions",
-                    v.label(),
-                    self.dims.len()
-                ),
-            ))
-        } else if let Some(k) = (0..R).find(|&k| e[k] < 3 * ghost) {
-            Err(self.shape(
-                call,
-                format!(
-                    "View `{}`: extent {} of dimension {k} holds no interior of at least {ghost} between two ghost layers of {ghost}",
-                    v.label(),
-                    e[k]
-                ),
-            ))
-        } else {
-            Ok(())
-        };
-        self.agree(call, v.label(), local, [T::CODE, ghost as i64, R as i64])?;
         if ghost == 0 {
             return Ok(());
         }
@@ -234,5 +213,39 @@ impl CartComm {
             )?;
         }
         Ok(())
+    }
+
+    /// The checks both halo exchanges make, agreed on by every rank: the View's rank is the
+    /// grid's, and every dimension holds an interior at least `ghost` wide between its ghost
+    /// layers.
+    pub(crate) fn agree_halo<T: Element, const R: usize, L: Layout, S: MemorySpace>(
+        &self,
+        call: &str,
+        v: &View<T, R, L, S>,
+        ghost: usize,
+    ) -> Result<()> {
+        let e = v.extents();
+        let local = if R != self.dims.len() {
+            Err(self.shape(
+                call,
+                format!(
+                    "View `{}` has rank {R}, the grid {} dimensions",
+                    v.label(),
+                    self.dims.len()
+                ),
+            ))
+        } else if let Some(k) = (0..R).find(|&k| e[k] < 3 * ghost) {
+            Err(self.shape(
+                call,
+                format!(
+                    "View `{}`: extent {} of dimension {k} holds no interior of at least {ghost} between two ghost layers of {ghost}",
+                    v.label(),
+                    e[k]
+                ),
+            ))
+        } else {
+            Ok(())
+        };
+        self.agree(call, v.label(), local, [T::CODE, ghost as i64, R as i64])
     }
 }

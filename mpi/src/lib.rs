@@ -12,7 +12,9 @@
 //! - Collectives over Views: broadcast, gather, allgather, scatter, alltoall, reduce,
 //!   allreduce, scan, exscan (element-wise operators: [`ViewOp`]).
 //! - Halo exchange: [`Communicator::cartesian`] makes a [`CartComm`] (`MPI_Cart_create`), whose
-//!   [`CartComm::halo_exchange`] fills the ghost layers of a block-decomposed rank-1/2/3 View.
+//!   [`CartComm::halo_exchange`] fills the ghost layers of a block-decomposed rank-1/2/3 View;
+//!   [`CartComm::halo_exchange_start`] is its split-phase form (faces only, through private
+//!   buffers, so that kernels can compute the interior while the messages travel).
 //! - Reductions of values: [`Communicator::allreduce_value`] with any rokkos reducer and
 //!   tuples of them, and the rank-count-independent [`Communicator::deterministic_sum`].
 //!
@@ -51,6 +53,8 @@ mod comm;
 #[cfg(feature = "mpi")]
 mod datatype;
 #[cfg(feature = "mpi")]
+mod halo;
+#[cfg(feature = "mpi")]
 mod p2p;
 #[cfg(feature = "mpi")]
 mod reduce;
@@ -63,6 +67,8 @@ pub use collective::ViewOp;
 pub use comm::{Communicator, Mpi};
 #[cfg(feature = "mpi")]
 pub use datatype::Element;
+#[cfg(feature = "mpi")]
+pub use halo::HaloExchange;
 #[cfg(feature = "mpi")]
 pub use p2p::Request;
 #[cfg(feature = "mpi")]

@@ -230,16 +230,15 @@ impl Communicator {
             )
         };
         self.check(code, call, v.label())?;
-        Ok(Request {
-            // SAFETY: MPI_Isend succeeded and set the request.
-            raw: unsafe { raw.assume_init() },
-            rank: self.rank(),
+        // SAFETY: MPI_Isend succeeded and set the request.
+        let raw = unsafe { raw.assume_init() };
+        Ok(Request::started(
+            self,
+            raw,
             call,
-            label: v.label().to_string(),
-            pending: Some(Box::new(SendDone(h))),
-            _env: self.env(),
-            _borrow: PhantomData,
-        })
+            v.label(),
+            Box::new(SendDone(h)),
+        ))
     }
 
     /// Starts receiving a message from `source` into `v` (`MPI_Irecv`). The returned
@@ -273,20 +272,14 @@ impl Communicator {
         };
         self.check(code, call, v.label())?;
         let expect = v.size();
-        Ok(Request {
-            // SAFETY: MPI_Irecv succeeded and set the request.
-            raw: unsafe { raw.assume_init() },
-            rank: self.rank(),
-            call,
-            label: v.label().to_string(),
-            pending: Some(Box::new(RecvDone {
-                held: Some(h),
-                dst: &*v,
-                expect,
-            })),
-            _env: self.env(),
-            _borrow: PhantomData,
-        })
+        // SAFETY: MPI_Irecv succeeded and set the request.
+        let raw = unsafe { raw.assume_init() };
+        let pending = Box::new(RecvDone {
+            held: Some(h),
+            dst: &*v,
+            expect,
+        });
+        Ok(Request::started(self, raw, call, v.label(), pending))
     }
 
     /// Holds a send and a receive View at once. Two Views of one host allocation (faces and
@@ -357,12 +350,14 @@ impl Communicator {
 }
 
 /// What a request does once MPI is done with its buffer.
-trait Pending {
+pub(crate) trait Pending {
     /// Checks the completion status and releases (or copies in) the buffer.
     fn complete(&mut self, rank: usize, status: &ffi::MPI_Status) -> Result<()>;
 }
 
-struct SendDone<T: Element, const R: usize, L: Layout>(#[allow(dead_code)] Held<T, R, L>);
+pub(crate) struct SendDone<T: Element, const R: usize, L: Layout>(
+    #[allow(dead_code)] pub(crate) Held<T, R, L>,
+);
 impl<T: Element, const R: usize, L: Layout> Pending for SendDone<T, R, L> {
     fn complete(&mut self, _: usize, _: &ffi::MPI_Status) -> Result<()> {
         Ok(())
@@ -376,31 +371,36 @@ struct RecvDone<'v, T: Element, const R: usize, L: Layout, S: MemorySpace> {
 }
 impl<T: Element, const R: usize, L: Layout, S: MemorySpace> Pending for RecvDone<'_, T, R, L, S> {
     fn complete(&mut self, rank: usize, status: &ffi::MPI_Status) -> Result<()> {
-        crate::comm::mpi_check(
-            status.MPI_ERROR,
-            rank as c_int,
-            "MPI_Irecv",
-            self.dst.label(),
-        )?;
-        let mut count: c_int = 0;
-        // SAFETY: a status MPI filled; the basic datatype of the message's elements.
-        let code = unsafe { ffi::MPI_Get_count(status, T::datatype(), &mut count) };
-        crate::comm::mpi_check(code, rank as c_int, "MPI_Get_count", self.dst.label())?;
         let held = self.held.take();
-        if count < 0 || count as usize != self.expect {
-            return Err(rokkos_core::Error::ShapeMismatch {
-                what: format!(
-                    "rank {rank}: MPI_Irecv: View `{}` has {} elements but the message held {count}",
-                    self.dst.label(),
-                    self.expect
-                ),
-            });
-        }
+        received_count::<T>(rank, "MPI_Irecv", self.dst.label(), status, self.expect)?;
         match held {
             Some(h) => h.finish(self.dst),
             None => Ok(()),
         }
     }
+}
+
+/// Checks a completed receive's status: no MPI error, and exactly `expect` elements of `T`.
+pub(crate) fn received_count<T: Element>(
+    rank: usize,
+    call: &str,
+    label: &str,
+    status: &ffi::MPI_Status,
+    expect: usize,
+) -> Result<()> {
+    crate::comm::mpi_check(status.MPI_ERROR, rank as c_int, call, label)?;
+    let mut count: c_int = 0;
+    // SAFETY: a status MPI filled; the basic datatype of the message's elements.
+    let code = unsafe { ffi::MPI_Get_count(status, T::datatype(), &mut count) };
+    crate::comm::mpi_check(code, rank as c_int, "MPI_Get_count", label)?;
+    if count < 0 || count as usize != expect {
+        return Err(rokkos_core::Error::ShapeMismatch {
+            what: format!(
+                "rank {rank}: {call}: View `{label}` has {expect} elements but the message held {count}"
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// A message in flight, borrowing its View for `'v` (shared for a send, exclusive for a
@@ -471,6 +471,27 @@ impl Request<'_> {
         // SAFETY: MPI_Wait filled the status.
         let status = unsafe { status.assume_init() };
         p.complete(self.rank, &status)
+    }
+}
+
+impl<'v> Request<'v> {
+    /// A request MPI handed out for `call` on the View labelled `label`, which `pending` completes.
+    pub(crate) fn started(
+        comm: &Communicator,
+        raw: ffi::MPI_Request,
+        call: &'static str,
+        label: &str,
+        pending: Box<dyn Pending + 'v>,
+    ) -> Self {
+        Request {
+            raw,
+            rank: comm.rank(),
+            call,
+            label: label.to_string(),
+            pending: Some(pending),
+            _env: comm.env(),
+            _borrow: PhantomData,
+        }
     }
 }
 

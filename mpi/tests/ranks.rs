@@ -837,12 +837,55 @@ fn halo<E: ExecutionSpace, const D: usize>(
             break;
         }
     }
-    let u: DevView<E, f64, D> = dev_from_vec(space, "u", padded, init)?;
+    let u: DevView<E, f64, D> = dev_from_vec(space, "u", padded, init.clone())?;
     grid.halo_exchange(&u, 1)?;
-    let mut k = expect(&format!("halo exchange {D}-D"), to_host(&u), want)?;
+    let mut k = expect(&format!("halo exchange {D}-D"), to_host(&u), want.clone())?;
     let e = grid.halo_exchange(&u, padded[0]);
     k += expect(
         "halo wider than the block",
+        matches!(e, Err(Error::ShapeMismatch { .. })),
+        true,
+    )?;
+
+    // Split phase: the faces are packed when the exchange starts, so overwriting the whole View
+    // while it is in flight (here with 7.0) changes neither what is sent nor what arrives; the
+    // ghost cells of a face (outside the interior along exactly one dimension, with a
+    // neighbour there) get the neighbour's face, every other cell keeps the 7.0.
+    let u2: DevView<E, f64, D> = dev_from_vec(space, "u2", padded, init)?;
+    let x = grid.halo_exchange_start(&u2, 1)?;
+    rokkos::fill(&u2, 7.0)?;
+    x.finish()?;
+    let mut split_want = Vec::new();
+    let mut idx = [0usize; D];
+    for &full in &want {
+        let outside = (0..D)
+            .filter(|&d| !(1..=inner[d]).contains(&idx[d]))
+            .count();
+        // `want` holds 0.0 exactly past a non-periodic boundary (every value is at least 1).
+        split_want.push(if outside == 1 && full != 0.0 {
+            full
+        } else {
+            7.0
+        });
+        for d in (0..D).rev() {
+            idx[d] += 1;
+            if idx[d] < padded[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    k += expect(
+        &format!("split-phase halo exchange {D}-D"),
+        to_host(&u2),
+        split_want,
+    )?;
+    // Dropped unfinished: waits for its messages, leaves the ghost layers alone.
+    let x = grid.halo_exchange_start(&u2, 1)?;
+    drop(x);
+    let e = grid.halo_exchange_start(&u2, padded[0]);
+    k += expect(
+        "split-phase halo wider than the block",
         matches!(e, Err(Error::ShapeMismatch { .. })),
         true,
     )?;
