@@ -1,7 +1,8 @@
 //! The native meaning of the scalar methods a kernel body may call, fixed by rokkos.
 //!
 //! `#[rokkos::kernel]` and `#[rokkos::func]` route every math method call of a body
-//! (`x.max(y)`, `T::sqrt(x)`, `f64::hypot(a, b)`, `T::from_f64(x)`) through the functions of this
+//! (`x.max(y)`, `T::sqrt(x)`, `f64::hypot(a, b)`, `T::from_f64(x)`, `x.to_bits()`,
+//! `T::from_bits(b)`) through the functions of this
 //! module, in the native code as the IR builder does for the devices. Left to rustc's method
 //! resolution, a call on a type parameter or a method that a scalar type lacks (`f64` has no
 //! `wrapping_add`) would reach whatever trait in scope answers the name: a user trait
@@ -67,6 +68,18 @@ pub fn is_nan<T: IrFloat>(x: T) -> bool {
 #[inline(always)]
 pub fn is_finite<T: IrFloat>(x: T) -> bool {
     x.n_is_finite()
+}
+
+/// `x.to_bits()` (`T::to_bits(x)`): `std`'s bits of a float, `u32` for `f32` and `u64` for `f64`.
+#[inline(always)]
+pub fn to_bits<T: IrFloat>(x: T) -> T::Bits {
+    x.n_to_bits()
+}
+
+/// `T::from_bits(b)`: `std`'s float whose bits are `b`.
+#[inline(always)]
+pub fn from_bits<T: IrFloat>(b: T::Bits) -> T {
+    T::n_from_bits(b)
 }
 
 /// `x.wrapping_add(y)`: wrapping for integers, `+` for floats (the IR's `WrappingAdd`).
@@ -186,6 +199,7 @@ method_trait! {
         __rokkos_hypot => hypot(y: Self) -> Self; __rokkos_powi => powi(n: i32) -> Self;
         __rokkos_mul_add => mul_add(a: Self, b: Self) -> Self;
         __rokkos_is_nan => is_nan() -> bool; __rokkos_is_finite => is_finite() -> bool;
+        __rokkos_to_bits => to_bits() -> <Self as IrFloat>::Bits;
     }
 }
 
@@ -237,5 +251,43 @@ mod tests {
         assert_eq!(r.__rokkos_abs(), 2.5);
         assert_eq!(3u32.__rokkos_max(4), 4);
         assert_eq!(2.0f32.__rokkos_powi(3), 8.0);
+        let nan = f32::from_bits(0x7fc0_1234);
+        assert_eq!(nan.__rokkos_to_bits(), 0x7fc0_1234);
+        assert_eq!(to_bits(-0.0f64), 1 << 63);
+        assert_eq!(from_bits::<f64>(0x7ff0_0000_0000_0000), f64::INFINITY);
+        assert_eq!(from_bits::<f32>(1).to_bits(), 1);
+    }
+
+    /// The evaluator's bit casts (what the devices' IR means) are these functions, NaN payloads
+    /// included, and refuse operands of the wrong type.
+    #[test]
+    fn the_evaluator_bit_casts_as_std() {
+        use crate::ir::eval::ops::math;
+        use crate::ir::{MathFn, Value};
+        for b in [0x7fc0_1234u32, 0x7f80_0001, 0x8000_0000, 1, 0xff80_0000] {
+            let x = from_bits::<f32>(b);
+            assert_eq!(
+                math(MathFn::ToBits, &[Value::F32(x)], false),
+                Ok(Value::U32(b))
+            );
+            let Ok(Value::F32(y)) = math(MathFn::FromBits, &[Value::U32(b)], false) else {
+                panic!("{b:#x}")
+            };
+            assert_eq!(y.to_bits(), b);
+        }
+        for b in [0x7ff8_0000_dead_beefu64, 0x7ff0_0000_0000_0001, 1 << 63, 1] {
+            let x = from_bits::<f64>(b);
+            assert_eq!(
+                math(MathFn::ToBits, &[Value::F64(x)], false),
+                Ok(Value::U64(b))
+            );
+            let Ok(Value::F64(y)) = math(MathFn::FromBits, &[Value::U64(b)], false) else {
+                panic!("{b:#x}")
+            };
+            assert_eq!(y.to_bits(), b);
+        }
+        assert!(math(MathFn::ToBits, &[Value::U32(1)], false).is_err());
+        assert!(math(MathFn::FromBits, &[Value::I32(1)], false).is_err());
+        assert!(math(MathFn::FromBits, &[Value::F64(1.0)], false).is_err());
     }
 }

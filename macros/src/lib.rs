@@ -81,8 +81,15 @@ mod parse;
 ///   from the built-in one the IR records);
 /// * math methods: `sqrt cbrt sin cos tan asin acos atan atan2 sinh cosh tanh exp exp2 ln log2 log10
 ///   powf powi abs min max clamp floor ceil round trunc fract mul_add signum hypot recip is_nan
-///   is_finite to_radians to_degrees wrapping_add wrapping_sub wrapping_mul rem_euclid count_ones
-///   leading_zeros trailing_zeros`;
+///   is_finite to_bits to_radians to_degrees wrapping_add wrapping_sub wrapping_mul rem_euclid
+///   count_ones leading_zeros trailing_zeros`;
+/// * bit casts, with Rust's meaning (every bit kept: the sign of zero, subnormals, infinities, NaN
+///   payloads): `x.to_bits()` (`f32` → `u32`, `f64` → `u64`; also `f32::to_bits(x)`), and
+///   `f32::from_bits(b)` / `f64::from_bits(b)`; in a kernel generic over `T: Float`, `x.to_bits()`
+///   is a `<T as rokkos::ir::build::IrFloat>::Bits` (`u32` or `u64`; leave a local of it to type
+///   inference: the bit operators and comparisons apply) and `T::from_bits(b)` takes one. Between integers of one width (`i32` / `u32`, `i64` / `u64`) the
+///   bit cast is `as`. E.g. the exponent field, and negation by the sign bit:
+///   `let e = (x.to_bits() >> 23) & 0xff;`, `f32::from_bits(x.to_bits() ^ 0x8000_0000)`;
 /// * View access `v[i]`, `v[(i, j)]`, and the View methods `extent(k)`, `size()`, `atomic_add/sub/min/
 ///   max/and/or/xor/mul/div/mod/nand/lshift/rshift/inc_mod/dec_mod(idx, v)`, `atomic_inc/dec(idx)`,
 ///   their `atomic_fetch_*` (old value) and `atomic_*_fetch` (new value) forms, `atomic_load`,

@@ -263,6 +263,7 @@ pub fn put<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 mod affine;
 mod array_params;
 mod atomics;
+mod bitcast;
 mod casts;
 mod create_mirror;
 mod custom_team;
@@ -559,6 +560,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("escaping_usize", "SHADER_INT64"),
     ("every_cast_matches_rust", "SHADER_F64"),
     ("exact_functions_keep_signed_zeros", "SHADER_F64"),
+    ("f64_bit_casts_match_rust", "SHADER_F64"),
     (
         "f64_transcendentals_keep_rusts_special_values",
         "SHADER_F64",
@@ -574,6 +576,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("float_rem_is_exact", "SHADER_F64"),
     ("func_array_params", "SHADER_INT64"),
     ("funcs_and_generic_kernels", "SHADER_F64"),
+    ("generic_bit_casts_match_rust", "SHADER_F64"),
     ("generic_funcs", "SHADER_F64"),
     ("histograms", "SHADER_INT64"),
     ("huge_steps_match_rust", "SHADER_INT64"),

@@ -505,6 +505,11 @@ pub(crate) fn math(
         // NVRTC compiles without fast-math (no --use_fast_math), so these test the bits.
         M::IsNan => format!("((bool)isnan({x}))"),
         M::IsFinite => format!("((bool)isfinite({x}))"),
+        // CUDA's reinterpreting intrinsics keep every bit (no conversion, no NaN quieting).
+        M::ToBits if f32 => format!("((u32)__float_as_uint({x}))"),
+        M::ToBits => format!("((u64)__double_as_longlong({x}))"),
+        M::FromBits if t == ScalarType::U32 => format!("__uint_as_float({x})"),
+        M::FromBits => format!("__longlong_as_double((long long)({x}))"),
         _ => return Err(EmitError::Unsupported(format!("`{}` on CUDA", func.name()))),
     })
 }

@@ -198,6 +198,13 @@ pub(crate) fn call(
         }
         M::Recip => format!("({} / {x})", one(t)),
         M::IsNan => format!("{}({x})", is_nan(h, t)),
+        // WGSL's `bitcast` keeps every bit; `f64` / `u64` exist only with SHADER_F64 and
+        // SHADER_INT64, which `check_caps` requires of a kernel using them.
+        M::ToBits => format!("bitcast<{}>({x})", float_bits(t).0),
+        M::FromBits => format!(
+            "bitcast<{}>({x})",
+            if t == ScalarType::U64 { "f64" } else { "f32" }
+        ),
         M::IsFinite => {
             let (u, exp) = float_bits(t);
             let n = helper(

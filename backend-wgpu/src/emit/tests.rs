@@ -522,6 +522,13 @@ fn every_math_function_in(checks: bool) {
                 continue;
             };
             let mut e = Expr::Math { func: f, args };
+            if rt != t && rt != ScalarType::Bool {
+                // Bit casts change the type: store the result as the operand type.
+                e = Expr::Cast {
+                    ty: t,
+                    arg: Box::new(e),
+                };
+            }
             if rt == ScalarType::Bool {
                 // Predicates (`is_nan`) store 1 or 0 of the operand type.
                 e = Expr::Select {

@@ -623,6 +623,16 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
             T::select(&c, &t, &f)
         }
         Expr::Math { func, args } => {
+            if *func == MathFn::FromBits
+                && cx.narrow
+                && args[0].ty(cx.k, cx.locals) == Some(ScalarType::U64)
+            {
+                // The width plan keeps such a kernel 64-bit: a `u32` spelling of the `usize`
+                // would reinterpret 32 bits as an `f32`.
+                return Err(EmitError::Mismatch(
+                    "`from_bits` of a usize in the 32-bit variant".into(),
+                ));
+            }
             let tys = args.iter().map(|a| cx.ty(a)).collect::<R<Vec<_>>>()?;
             let mut xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;
             if args[1..].iter().all(is_lit) {

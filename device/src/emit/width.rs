@@ -71,7 +71,8 @@
 //!    computed by the formulas of [`crate::emit::team`], which give the same count (saturated
 //!    at `2^32`), the same fits-or-fails decision and the same offsets in both widths when
 //!    every pool is at most [`ATOM_MAX`] bytes (a launch fact, [`team_bounds`]).
-//! 7. **Kernels outside the proof**: `usize` View elements, accumulators or helper functions
+//! 7. **Kernels outside the proof**: 64-bit bit casts (`f64::to_bits`, `f64::from_bits`: their
+//!    `u64` is a value's 64 bits, not a number), `usize` View elements, accumulators or helper functions
 //!    that use `usize` (their values cross memory, the host boundary or a call, which the
 //!    analysis does not follow), and `usize` scratch elements, always run the 64-bit variant.
 //!
@@ -786,6 +787,9 @@ pub fn launch_proof(k: &Kernel, atoms: &LaunchAtoms) -> Result<(), String> {
 /// What the kernel's types alone rule out, whatever the bounds: `usize` values that cross
 /// memory, the host boundary or a call (rule 7), and signed indices (rule 5).
 fn by_type(k: &Kernel) -> Result<(), String> {
+    if let Some(e) = wide_bit_cast(k) {
+        return Err(e);
+    }
     if let Some(v) = k.views.iter().find(|v| v.elem == ScalarType::U64) {
         // Its elements are `u64` in memory: a value stored there is not an index.
         return Err(format!("View `{}` has usize elements", v.name));
@@ -904,6 +908,42 @@ fn check_expr(a: &Analysis<'_>, e: &Expr) -> Result<(), String> {
         }
     });
     past.or(unbounded).map_or(Ok(()), Err)
+}
+
+/// The first 64-bit bit cast (`f64::to_bits`, `f64::from_bits`) of the kernel or its helper
+/// functions: its `u64` side is all 64 bits of a value, not a number the analysis can bound, and
+/// the 32-bit variant holds only 32 (a helper function's `u64` values too are 64-bit integers).
+fn wide_bit_cast(k: &Kernel) -> Option<String> {
+    let mut found = None;
+    for body in rokkos_core::ir::valid::Body::all(k) {
+        for s in body.block {
+            s.walk(&mut |s| {
+                for e in s.exprs() {
+                    e.walk(&mut |x| {
+                        if let Expr::Math {
+                            func: f @ (MathFn::ToBits | MathFn::FromBits),
+                            args,
+                        } = x
+                        {
+                            let wide = args
+                                .first()
+                                .and_then(|a| a.ty(k, body.locals))
+                                .map(|t| t.bits())
+                                == Some(64);
+                            if wide && found.is_none() {
+                                found = Some(format!(
+                                    "`{}` reinterprets 64 bits ({})",
+                                    short(x),
+                                    f.name()
+                                ));
+                            }
+                        }
+                    });
+                }
+            });
+        }
+    }
+    found
 }
 
 fn check_stmt_indices(k: &Kernel, s: &Stmt) -> Result<(), String> {

@@ -269,6 +269,32 @@ impl<T: IrFloat> Expr<T> {
             args: vec![self.expr],
         })
     }
+    /// `x.to_bits()` ([`MathFn::ToBits`]): the float's bits, every one kept.
+    ///
+    /// ```
+    /// use rokkos_ir::build::Expr;
+    /// let b: Expr<u32> = Expr::lit(-0.0f32).to_bits();
+    /// assert!(format!("{b:?}").contains("ToBits"));
+    /// ```
+    pub fn to_bits(self) -> Expr<T::Bits> {
+        Expr::from_ir(IrExpr::Math {
+            func: MathFn::ToBits,
+            args: vec![self.expr],
+        })
+    }
+    /// `T::from_bits(b)` ([`MathFn::FromBits`]): the float whose bits are `b`.
+    ///
+    /// ```
+    /// use rokkos_ir::build::Expr;
+    /// let one = Expr::<f32>::from_bits(0x3f80_0000);
+    /// assert!(format!("{one:?}").contains("FromBits"));
+    /// ```
+    pub fn from_bits(bits: impl IntoExpr<T::Bits>) -> Self {
+        Expr::from_ir(IrExpr::Math {
+            func: MathFn::FromBits,
+            args: vec![bits.into_expr().expr],
+        })
+    }
 }
 
 impl<T: IrNum> Expr<T> {

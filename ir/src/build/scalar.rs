@@ -47,6 +47,30 @@ pub trait IrNum: IrScalar {
 pub trait IrInt: IrNum {}
 /// Floating-point scalars: the float math methods.
 pub trait IrFloat: IrNum {
+    /// The unsigned integer of the same width, which `to_bits` gives and `from_bits` takes (`u32`
+    /// for `f32`, `u64` for `f64`). Generic code can combine its values with the bit operators
+    /// and compare them; a constant of it comes from a float's bits (`(-T::from_f64(0.0)).to_bits()`
+    /// is the sign bit).
+    ///
+    /// ```
+    /// use rokkos_ir::build::{Expr, IrFloat};
+    /// fn flip_sign<T: IrFloat>(x: Expr<T>, sign: Expr<T::Bits>) -> Expr<T> {
+    ///     Expr::from_bits(x.to_bits() ^ sign)
+    /// }
+    /// let e: Expr<f64> = flip_sign(Expr::lit(1.5), Expr::lit(1u64 << 63));
+    /// assert_eq!(format!("{e:?}").matches("Math").count(), 2);
+    /// ```
+    type Bits: IrInt
+        + IrBits
+        + PartialEq
+        + PartialOrd
+        + std::fmt::Debug
+        + std::ops::BitAnd<Output = Self::Bits>
+        + std::ops::BitOr<Output = Self::Bits>
+        + std::ops::BitXor<Output = Self::Bits>
+        + std::ops::Not<Output = Self::Bits>
+        + std::ops::Shl<i32, Output = Self::Bits>
+        + std::ops::Shr<i32, Output = Self::Bits>;
     #[doc(hidden)]
     fn n_unary(self, f: native::Unary) -> Self;
     #[doc(hidden)]
@@ -59,7 +83,12 @@ pub trait IrFloat: IrNum {
     fn n_is_nan(self) -> bool;
     #[doc(hidden)]
     fn n_is_finite(self) -> bool;
+    #[doc(hidden)]
+    fn n_to_bits(self) -> Self::Bits;
+    #[doc(hidden)]
+    fn n_from_bits(b: Self::Bits) -> Self;
 }
+
 /// Scalars with a sign (signed integers and floats): `-x`, `abs`, `signum`.
 pub trait IrSigned: IrNum {
     #[doc(hidden)]
@@ -140,6 +169,9 @@ macro_rules! native {
     };
     (IrFloat $t:ident) => {
         impl IrFloat for $t {
+            type Bits = native!(@bits $t);
+            #[inline(always)] fn n_to_bits(self) -> Self::Bits { $t::to_bits(self) }
+            #[inline(always)] fn n_from_bits(b: Self::Bits) -> Self { $t::from_bits(b) }
             #[inline(always)]
             fn n_unary(self, f: native::Unary) -> Self {
                 float_match!($t, self, f, [
@@ -163,6 +195,8 @@ macro_rules! native {
             #[inline(always)] fn n_is_finite(self) -> bool { $t::is_finite(self) }
         }
     };
+    (@bits f32) => { u32 };
+    (@bits f64) => { u64 };
     // Floats: the wrapping operators are the plain ones (the IR's `WrappingAdd` on floats).
     (@wrap f32 $op:ident $a:ident $b:ident) => { native!(@plain $op $a $b) };
     (@wrap f64 $op:ident $a:ident $b:ident) => { native!(@plain $op $a $b) };

@@ -17,6 +17,11 @@
 //!   otherwise.
 //! - NaN payloads and the sign of a NaN result are unspecified (as in Rust); a NaN result is a NaN
 //!   on every backend wherever Rust's is, and nowhere else.
+//! - `x.to_bits()` and `f32::from_bits(b)` / `f64::from_bits(b)` reinterpret the bits between a
+//!   float and the unsigned integer of its width, as Rust's (and `Kokkos::bit_cast`): every bit
+//!   is kept, the sign of zero, subnormals and infinities too, on every backend. A NaN's payload
+//!   is kept by the bit cast itself; whether one survives the float operations around it is the
+//!   point above. A bit cast between integers of one width is `as` ([`crate::Expr::Cast`]).
 //! - `x.is_nan()` and `x.is_finite()` are operations of their own, not compositions such as
 //!   `x != x` or `x - x == x - x`: a GPU compiler that treats float arithmetic as relaxed folds
 //!   those (`x - x` to 0, so `is_finite` of ∞ became true on lavapipe). Backends test the bits
@@ -25,8 +30,8 @@
 //! # Precision contract
 //!
 //! The exact functions (`sqrt`, `abs`, `min`, `max`, `clamp`, `floor`, `ceil`, `round`, `trunc`,
-//! `fract`, `mul_add`, `signum`, `recip`, `powi`, the predicates `is_nan` and `is_finite`, and
-//! float `%`) give Rust's result bit for bit on
+//! `fract`, `mul_add`, `signum`, `recip`, `powi`, the predicates `is_nan` and `is_finite`, the bit
+//! casts `to_bits` and `from_bits`, and float `%`) give Rust's result bit for bit on
 //! every backend ([`MathFn::max_ulp`] is 0; `sqrt` and `recip` round as the adapter's `sqrt` and
 //! division do, exactly on lavapipe and on IEEE hardware, see `rokkos-wgpu`'s documentation). The
 //! transcendental functions cannot be bit for bit: Rust's own results come from the platform's libm,
@@ -120,11 +125,17 @@ pub enum MathFn {
     IsNan,
     /// `x.is_finite()` (floats; a `bool`: neither infinite nor NaN).
     IsFinite,
+    /// `x.to_bits()`: the bits of a float as the unsigned integer of its width (`f32` → `u32`,
+    /// `f64` → `u64`), NaN payloads and the sign of zero included.
+    ToBits,
+    /// `f32::from_bits(b)` / `f64::from_bits(b)`: the float whose bits are `b` (`u32` → `f32`,
+    /// `u64` → `f64`); the inverse of [`MathFn::ToBits`].
+    FromBits,
 }
 
 impl MathFn {
     /// Every math function, in declaration order.
-    pub const ALL: [MathFn; 34] = [
+    pub const ALL: [MathFn; 36] = [
         MathFn::Sqrt,
         MathFn::Cbrt,
         MathFn::Sin,
@@ -159,6 +170,8 @@ impl MathFn {
         MathFn::Recip,
         MathFn::IsNan,
         MathFn::IsFinite,
+        MathFn::ToBits,
+        MathFn::FromBits,
     ];
 
     /// The Rust method name.
@@ -198,6 +211,8 @@ impl MathFn {
             MathFn::Recip => "recip",
             MathFn::IsNan => "is_nan",
             MathFn::IsFinite => "is_finite",
+            MathFn::ToBits => "to_bits",
+            MathFn::FromBits => "from_bits",
         }
     }
 
@@ -266,6 +281,15 @@ impl MathFn {
     }
 
     /// Result type for arguments of types `args`; `None` when the arity or a type is wrong.
+    ///
+    /// ```
+    /// use rokkos_ir::{MathFn, ScalarType as T};
+    /// assert_eq!(MathFn::Hypot.result_type(&[T::F32, T::F32]), Some(T::F32));
+    /// assert_eq!(MathFn::ToBits.result_type(&[T::F64]), Some(T::U64));
+    /// assert_eq!(MathFn::FromBits.result_type(&[T::U32]), Some(T::F32));
+    /// // A bit cast keeps the width: there is no `f64` of 32 bits.
+    /// assert_eq!(MathFn::FromBits.result_type(&[T::I32]), None);
+    /// ```
     pub fn result_type(self, args: &[ScalarType]) -> Option<ScalarType> {
         if args.len() != self.arity() {
             return None;
@@ -276,11 +300,117 @@ impl MathFn {
             MathFn::IsNan | MathFn::IsFinite => {
                 return x.is_float().then_some(ScalarType::Bool);
             }
+            MathFn::ToBits | MathFn::FromBits => {
+                use ScalarType as T;
+                return match (self, x) {
+                    (MathFn::ToBits, T::F32) => Some(T::U32),
+                    (MathFn::ToBits, T::F64) => Some(T::U64),
+                    (MathFn::FromBits, T::U32) => Some(T::F32),
+                    (MathFn::FromBits, T::U64) => Some(T::F64),
+                    _ => None,
+                };
+            }
             MathFn::Powi => x.is_float() && args[1] == ScalarType::I32,
             MathFn::Abs | MathFn::Signum => x.is_signed(),
             MathFn::Min | MathFn::Max | MathFn::Clamp => same && x.is_numeric(),
             _ => same && x.is_float(),
         };
         ok.then_some(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MathFn;
+    use crate::build::{Expr, KernelBuilder};
+    use crate::types::ScalarType as T;
+    use crate::valid::{validate, ErrorKind};
+    use crate::{Access, Expr as IrExpr, Kernel, Stmt, WorkKind};
+
+    /// `o[i] = f32::from_bits(x[i].to_bits() ^ 0x8000_0000)` and `b[i] = y[i].to_bits() >> 52`.
+    fn bit_kernel() -> Kernel {
+        let mut k = KernelBuilder::new("bits", WorkKind::Range);
+        let i = k.work_index(0);
+        let x = k.view::<f32>("x", 1, Access::ReadOnly);
+        let o = k.view::<f32>("o", 1, Access::Writable);
+        let y = k.view::<f64>("y", 1, Access::ReadOnly);
+        let b = k.view::<u64>("b", 1, Access::Writable);
+        let neg = Expr::<f32>::from_bits(x.load(i.clone()).to_bits() ^ 0x8000_0000u32);
+        k.store(o, i.clone(), neg);
+        k.store(b, i.clone(), y.load(i).to_bits() >> 52);
+        k.finish().unwrap()
+    }
+
+    #[test]
+    fn bit_casts_keep_the_width() {
+        for (f, from, to) in [
+            (MathFn::ToBits, T::F32, Some(T::U32)),
+            (MathFn::ToBits, T::F64, Some(T::U64)),
+            (MathFn::FromBits, T::U32, Some(T::F32)),
+            (MathFn::FromBits, T::U64, Some(T::F64)),
+            (MathFn::ToBits, T::U32, None),
+            (MathFn::ToBits, T::I64, None),
+            (MathFn::FromBits, T::F32, None),
+            (MathFn::FromBits, T::I32, None),
+            (MathFn::FromBits, T::U16, None),
+        ] {
+            assert_eq!(f.result_type(&[from]), to, "{f:?}({from})");
+        }
+        assert_eq!(MathFn::ToBits.result_type(&[T::F32, T::F32]), None);
+        assert_eq!(MathFn::FromBits.max_ulp(), 0);
+        assert!(MathFn::ALL.contains(&MathFn::ToBits) && MathFn::ALL.contains(&MathFn::FromBits));
+    }
+
+    #[test]
+    fn bit_casts_validate_print_and_hash() {
+        let k = bit_kernel();
+        let info = validate(&k).unwrap();
+        assert!(
+            info.math_fns.contains(&MathFn::ToBits) && info.math_fns.contains(&MathFn::FromBits)
+        );
+        let text = k.to_string();
+        assert!(
+            text.contains("o[i0] = from_bits((to_bits(x[i0]) ^ 2147483648u32));"),
+            "{text}"
+        );
+        assert!(
+            text.contains("b[i0] = (to_bits(y[i0]) >> 52i32);"),
+            "{text}"
+        );
+        // The two bit casts hash apart from each other and from a value cast.
+        let mut swapped = k.clone();
+        let Stmt::Store { value, .. } = &mut swapped.body[1] else {
+            panic!("{:?}", swapped.body[1])
+        };
+        let IrExpr::Binary { lhs, .. } = value else {
+            panic!("{value:?}")
+        };
+        let IrExpr::Math { args, .. } = &**lhs else {
+            panic!("{lhs:?}")
+        };
+        **lhs = IrExpr::Cast {
+            ty: T::U64,
+            arg: Box::new(args[0].clone()),
+        };
+        assert_ne!(k.stable_hash(), swapped.stable_hash());
+        assert_eq!(k.stable_hash(), bit_kernel().stable_hash());
+    }
+
+    #[test]
+    fn a_bit_cast_of_the_wrong_type_is_refused() {
+        let mut k = bit_kernel();
+        // `from_bits` of an `f32`: no Rust function, and no IR one.
+        let Stmt::Store { value, .. } = &mut k.body[0] else {
+            panic!()
+        };
+        let IrExpr::Math { args, .. } = value else {
+            panic!("{value:?}")
+        };
+        args[0] = IrExpr::Lit(crate::Value::F32(1.0));
+        let err = validate(&k).unwrap_err();
+        assert!(
+            matches!(&err.kind, ErrorKind::BadMathArgs { func: MathFn::FromBits, args } if args == &[T::F32]),
+            "{err:?}"
+        );
     }
 }

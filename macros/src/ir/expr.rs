@@ -430,17 +430,36 @@ impl Tx {
     /// `f64::max(a, b)`, `T::from_f64(x)`, `<T as Float>::sqrt(x)`, `i32::from(b)`.
     fn assoc_call(&mut self, ty: TokenStream, f: &syn::Ident, args: &[&Expr]) -> R<Val> {
         let name = f.to_string();
-        let target = match name.as_str() {
-            "from" | "from_f64" | "from_f32" => Some(ty),
-            "to_f64" => Some(quote!(f64)),
-            "to_f32" => Some(quote!(f32)),
-            _ => None,
+        // The target of a conversion, and its source where the name fixes it: a literal
+        // argument then has the type the native call gives it (`T::from_f32(0.1)` converts
+        // `0.1f32`, not `0.1f64`), and a kernel of `f32`s records no `f64`.
+        let (target, source) = match name.as_str() {
+            "from" => (Some(ty.clone()), None),
+            "from_f64" => (Some(ty.clone()), Some(quote!(f64))),
+            "from_f32" => (Some(ty.clone()), Some(quote!(f32))),
+            "to_f64" => (Some(quote!(f64)), Some(ty.clone())),
+            "to_f32" => (Some(quote!(f32)), Some(ty.clone())),
+            _ => (None, None),
         };
         match (target, args) {
+            // The result type is the path's (`T::from_bits(b)`), which `b`'s does not decide.
+            (None, [x]) if name == "from_bits" => {
+                let v = self.value(x)?;
+                let irb = irb();
+                Ok(Val {
+                    ts: quote_spanned!(f.span()=> #irb::Expr::<#ty>::from_bits(#v)),
+                    ..v
+                })
+            }
             (Some(target), [x]) => {
                 let v = self.value(x)?;
+                let irb = irb();
+                let arg = match source {
+                    Some(s) => quote!(#irb::IntoExpr::<#s>::into_expr(#v)),
+                    None => quote!(#v),
+                };
                 Ok(Val {
-                    ts: quote_spanned!(f.span()=> (#v).cast::<#target>()),
+                    ts: quote_spanned!(f.span()=> (#arg).cast::<#target>()),
                     ..v
                 })
             }

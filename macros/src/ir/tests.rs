@@ -33,6 +33,42 @@ fn records_triad() {
 }
 
 #[test]
+fn records_bit_casts() {
+    let s = squash(&kernel(
+        "fn k<T: Float>(i: usize, o: ViewMut<f32>, a: View<f32>, t: ViewMut<T>) {
+            o[i] = f32::from_bits(a[i].to_bits() ^ 0x8000_0000);
+            t[i] = T::from_bits(t[i].to_bits());
+        }",
+    ));
+    for want in [
+        "::rokkos::ir::build::Expr::<f32>::from_bits(((a.load(i.clone())).to_bits())^(::rokkos::ir::build::Expr::lit(0x8000_0000)))",
+        "::rokkos::ir::build::Expr::<T>::from_bits((t.load(i.clone())).to_bits())",
+    ] {
+        assert!(s.contains(want), "missing `{want}` in\n{s}");
+    }
+}
+
+#[test]
+fn conversions_type_their_source() {
+    // `T::from_f32(0.1)` converts `0.1f32`, as natively: an untyped literal would be an f64.
+    let s = squash(&kernel(
+        "fn k<T: Float>(i: usize, t: ViewMut<T>, o: ViewMut<f64>) {
+            t[i] = T::from_f32(0.1) + T::from_f64(0.2);
+            o[i] = T::to_f64(t[i]) + f32::to_f64(0.5);
+        }",
+    ));
+    let irb = "::rokkos::ir::build";
+    for want in [
+        format!("({irb}::IntoExpr::<f32>::into_expr({irb}::Expr::lit(0.1))).cast::<T>()"),
+        format!("({irb}::IntoExpr::<f64>::into_expr({irb}::Expr::lit(0.2))).cast::<T>()"),
+        format!("({irb}::IntoExpr::<T>::into_expr(t.load(i.clone()))).cast::<f64>()"),
+        format!("({irb}::IntoExpr::<f32>::into_expr({irb}::Expr::lit(0.5))).cast::<f64>()"),
+    ] {
+        assert!(s.contains(&want), "missing `{want}` in\n{s}");
+    }
+}
+
+#[test]
 fn compound_view_assignment_reads_then_stores() {
     let s = squash(&kernel("fn k(i: usize, a: ViewMut<f64>) { a[i] += 2.0; }"));
     assert!(

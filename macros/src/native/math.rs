@@ -31,8 +31,9 @@ fn arity(name: &str) -> Option<usize> {
     })
 }
 
-/// The associated conversions the IR records as casts.
-const CONVERSIONS: &[&str] = &["from_f64", "from_f32", "to_f64", "to_f32"];
+/// The associated conversions of one argument: the value casts, and `from_bits` (a bit cast; its
+/// method counterpart `x.to_bits()` is one of `MATH_METHODS`).
+const CONVERSIONS: &[&str] = &["from_f64", "from_f32", "to_f64", "to_f32", "from_bits"];
 
 /// Rewrites every math call in `body`, and brings `kernel_math`'s method traits into its scope.
 pub fn route_block(body: &mut syn::Block, type_params: &HashSet<String>) {
@@ -116,8 +117,8 @@ impl VisitMut for Router<'_> {
                         } else if (CONVERSIONS.contains(&name.as_str()) && c.args.len() == 1)
                             || arity(&name) == Some(c.args.len())
                         {
-                            // The conversions to a float name the source type (`T::to_f64(x)`: `x`
-                            // is a `T`); the others the result's.
+                            // The conversions to a float and `T::to_bits(x)` name the source type
+                            // (`T::to_f64(x)`: `x` is a `T`); `from_*` the result's.
                             Some(quote_spanned!(span=>
                                 ::rokkos::__private::kernel_math::#f::<#ty>(#(#args),*)))
                         } else {
@@ -169,6 +170,38 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("x . __rokkos_clamp (lo , hi)"), "{s}");
+    }
+
+    #[test]
+    fn bit_casts_go_through_kernel_math() {
+        let s = routed(
+            "{ let a = f32::from_bits(x.to_bits() ^ m) + T::from_bits(b) + <T>::from_bits(c)
+                 + f64::to_bits(y) + T::to_bits(z) + (w).to_bits(); }",
+            &["T"],
+        );
+        let km = ":: rokkos :: __private :: kernel_math ::";
+        assert!(
+            s.contains(&format!(
+                "{km} from_bits :: < f32 > (x . __rokkos_to_bits () ^ m)"
+            )),
+            "{s}"
+        );
+        assert!(s.contains(&format!("{km} from_bits :: < T > (b)")), "{s}");
+        assert!(s.contains(&format!("{km} from_bits :: < T > (c)")), "{s}");
+        assert!(s.contains(&format!("{km} to_bits :: < f64 > (y)")), "{s}");
+        assert!(s.contains(&format!("{km} to_bits :: < T > (z)")), "{s}");
+        assert!(s.contains("(w) . __rokkos_to_bits ()"), "{s}");
+        // Not the bit casts: a `from_bits` method and `to_bits` with arguments are no std calls
+        // (rustc reports them as written).
+        let s = routed(
+            "{ let a = b.from_bits() + x.to_bits(1) + f32::from_bits(a, b); }",
+            &[],
+        );
+        let calls = s.split(';').nth(1).unwrap();
+        assert!(
+            !calls.contains("kernel_math") && !calls.contains("__rokkos_"),
+            "{s}"
+        );
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub const MATH_METHODS: &[&str] = &[
     "recip",
     "is_nan",
     "is_finite",
+    "to_bits",
     "to_radians",
     "to_degrees",
     "wrapping_add",

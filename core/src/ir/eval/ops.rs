@@ -281,7 +281,9 @@ pub fn math(func: MathFn, args: &[Value], checks: bool) -> R<Value> {
                 MathFn::Signum => x.signum(),
                 MathFn::Hypot => x.hypot(arg(1)?),
                 MathFn::Recip => x.recip(),
-                MathFn::IsNan | MathFn::IsFinite => return Err(mismatch(func.name(), args)),
+                MathFn::IsNan | MathFn::IsFinite | MathFn::ToBits | MathFn::FromBits => {
+                    return Err(mismatch(func.name(), args))
+                }
             })
         }};
     }
@@ -320,6 +322,12 @@ pub fn math(func: MathFn, args: &[Value], checks: bool) -> R<Value> {
         (MathFn::IsFinite, [Value::F32(x)]) => return Ok(Value::Bool(x.is_finite())),
         (MathFn::IsFinite, [Value::F64(x)]) => return Ok(Value::Bool(x.is_finite())),
         (MathFn::IsNan | MathFn::IsFinite, _) => return Err(mismatch(func.name(), args)),
+        // Bit casts keep every bit (`ir::ops::math`), as Rust's.
+        (MathFn::ToBits, [Value::F32(x)]) => return Ok(Value::U32(x.to_bits())),
+        (MathFn::ToBits, [Value::F64(x)]) => return Ok(Value::U64(x.to_bits())),
+        (MathFn::FromBits, [Value::U32(b)]) => return Ok(Value::F32(f32::from_bits(*b))),
+        (MathFn::FromBits, [Value::U64(b)]) => return Ok(Value::F64(f64::from_bits(*b))),
+        (MathFn::ToBits | MathFn::FromBits, _) => return Err(mismatch(func.name(), args)),
         _ => {}
     }
     Ok(match args.first() {

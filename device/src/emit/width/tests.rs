@@ -678,3 +678,41 @@ fn a_scratch_extent_from_a_launch_value_is_proven_per_launch() {
     assert_eq!(launch_proof(&k, &at(65535)), Ok(()));
     assert!(launch_proof(&k, &at(65536)).is_err());
 }
+
+/// A 64-bit bit cast keeps the kernel 64-bit, even where its `usize` operand is a small index:
+/// `f64::from_bits(i)` reads all of `i`'s 64 bits, `x.to_bits()` of an `f64` gives all of them.
+/// The 32-bit ones (`f32` ↔ `u32`) are width-independent.
+#[test]
+fn wide_bit_casts_keep_the_kernel_64_bit() {
+    let mut k = KernelBuilder::new("from_index_bits", WorkKind::Range);
+    let i = k.work_index(0);
+    let out = k.view::<f64>("out", 1, Access::Writable);
+    k.store(out, i.clone(), Expr::<f64>::from_bits(i.cast::<u64>()));
+    let k = k.finish().unwrap();
+    let p = plan(&k);
+    assert!(
+        p.index32.as_ref().is_err_and(|e| e.contains("from_bits")),
+        "{p:?}"
+    );
+    assert!(!p.per_launch && p.int64.is_some(), "{p:?}");
+
+    let mut k = KernelBuilder::new("f64_exponent", WorkKind::Range);
+    let i = k.work_index(0);
+    let x = k.view::<f64>("x", 1, Access::ReadOnly);
+    let out = k.view::<u32>("out", 1, Access::Writable);
+    k.store(out, i.clone(), (x.load(i).to_bits() >> 52).cast::<u32>());
+    assert!(plan(&k.finish().unwrap()).index32.is_err());
+
+    let mut k = KernelBuilder::new("narrow_bits", WorkKind::Range);
+    let i = k.work_index(0);
+    let x = k.view::<f32>("x", 1, Access::ReadOnly);
+    let out = k.view::<f32>("out", 1, Access::Writable);
+    k.store(
+        out,
+        i.clone(),
+        Expr::<f32>::from_bits(x.load(i).to_bits() ^ 0x8000_0000u32),
+    );
+    let p = plan(&k.finish().unwrap());
+    assert_eq!(p.index32, Ok(()));
+    assert_eq!(p.int64, None);
+}
