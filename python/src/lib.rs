@@ -1,12 +1,14 @@
-//! `rokkos_toast`: TOAST 3's compiled kernels from Python, run by rokkos (issue 34 item 2).
+//! `rokkos_toast`: TOAST 3's compiled kernels from Python, run by rokkos (issue 34 item 2;
+//! the TOAST plug-in of item 3 is the Python module `rokkos_toast.toast_plugin`, pysrc/).
 //!
 //! Each function has the name, the arguments and their order of its `toast._libtoast` twin
 //! (`use_accel` last, accepted and ignored: the backend decides where a kernel runs). NumPy
 //! arrays are lent to the kernel **without a copy**: the large arrays (quaternions, weights,
 //! pixels, timestreams, maps, amplitudes) become host Views over the array's own memory for
-//! the call, after their dtype (`TypeError`), number of dimensions, C-contiguity and
-//! writability (`ValueError`) are checked; the per-detector index arrays and the intervals
-//! (a few numbers per detector or interval) are copied. The GIL is released while a kernel runs.
+//! the call, after their dtype (`TypeError`), number of dimensions, C-contiguity and, for the
+//! arrays a kernel writes, writability (`ValueError`) are checked (inputs may be read-only);
+//! the per-detector index arrays and the intervals (a few numbers per detector or interval)
+//! are copied. The GIL is released while a kernel runs.
 //!
 //! `set_backend("serial" | "rayon")` (or the `ROKKOS_BACKEND` variable, read at import) chooses
 //! the backend; rayon is the default.
@@ -86,11 +88,39 @@ fn rokkos_err(e: rokkos::Error) -> PyErr {
 /// Python code that respects the flag cannot take it meanwhile) and the array alive.
 struct Lent<'py, T: Element + Pod, const R: usize> {
     view: Option<View<T, R>>,
-    guard: numpy::PyReadwriteArrayDyn<'py, T>,
+    guard: Guard<'py, T>,
+}
+
+/// NumPy's borrow of a lent array: exclusive for an array the kernel writes, shared for one it
+/// only reads (which may then be read-only, as TOAST's shared-memory boresight and flags are).
+enum Guard<'py, T: Element> {
+    Write(numpy::PyReadwriteArrayDyn<'py, T>),
+    Read(numpy::PyReadonlyArrayDyn<'py, T>),
+}
+
+impl<'py, T: Element> Guard<'py, T> {
+    fn array(&self) -> &Bound<'py, PyArrayDyn<T>> {
+        match self {
+            Guard::Write(g) => g,
+            Guard::Read(g) => g,
+        }
+    }
 }
 
 impl<'py, T: Element + Pod, const R: usize> Lent<'py, T, R> {
+    /// An array the kernel writes: it must be writeable and not lent elsewhere in the call.
     fn new(name: &str, obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        Self::lend(name, obj, true)
+    }
+
+    /// An array the kernel only reads: read-only arrays are accepted, and the same array may be
+    /// lent as several inputs of one call.
+    fn input(name: &str, obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        Self::lend(name, obj, false)
+    }
+
+    fn lend(name: &str, obj: &Bound<'py, PyAny>, write: bool) -> PyResult<Self> {
+        let obj = &as_ndarray(obj)?;
         let arr = obj.downcast::<PyArrayDyn<T>>().map_err(|_| {
             let got = obj
                 .getattr("dtype")
@@ -113,25 +143,35 @@ impl<'py, T: Element + Pod, const R: usize> Lent<'py, T, R> {
             )));
         }
         // A misaligned buffer (a view of a packed record array, say) cannot be lent as `&[T]`.
-        if (arr.data() as usize) % std::mem::align_of::<T>() != 0 {
+        if !(arr.data() as usize).is_multiple_of(std::mem::align_of::<T>()) {
             return Err(PyValueError::new_err(format!(
                 "{name} must be aligned to its dtype ({} bytes); copy it with numpy.ascontiguousarray",
                 std::mem::align_of::<T>()
             )));
         }
-        let guard = arr.try_readwrite().map_err(|e| {
-            PyValueError::new_err(format!(
-                "{name} must be a writeable array not lent elsewhere in this call ({e})"
-            ))
-        })?;
+        let guard = if write {
+            Guard::Write(arr.try_readwrite().map_err(|e| {
+                PyValueError::new_err(format!(
+                    "{name} must be a writeable array not lent elsewhere in this call ({e})"
+                ))
+            })?)
+        } else {
+            Guard::Read(arr.try_readonly().map_err(|e| {
+                PyValueError::new_err(format!(
+                    "{name} must not be lent for writing elsewhere in this call ({e})"
+                ))
+            })?)
+        };
         let mut extents = [0usize; R];
         extents.copy_from_slice(arr.shape());
         let len = arr.len();
         // SAFETY: the slice covers the array's `len` contiguous elements (checked C-contiguous,
-        // of dtype `T`), and the guard, held until after the View is dropped (`finish`), keeps
+        // of dtype `T`), and the guard, held until after the View is dropped (`drop`), keeps
         // the array alive and its borrow flag set. The 'static lifetime is never observed: the
-        // View is dropped in `finish` before the guard, or, if a handle to it outlived the call,
-        // the array is kept alive forever instead (`finish`).
+        // View is dropped before the guard, or, if a handle to it outlived the call, the array
+        // is kept alive forever instead (`drop`). An input (`write == false`, a shared borrow,
+        // possibly of read-only memory) is lent only as a kernel argument that the kernel reads
+        // and never writes, so no write goes through this `&mut`.
         let data: &'static mut [T] = unsafe {
             if len == 0 {
                 &mut []
@@ -156,7 +196,7 @@ impl<T: Element + Pod, const R: usize> Drop for Lent<'_, T, R> {
         if let Some(v) = self.view.take() {
             if v.use_count() != 1 {
                 // Something kept a handle to the View: the memory must then outlive it.
-                let keep: Py<PyAny> = self.guard.as_any().clone().unbind();
+                let keep: Py<PyAny> = self.guard.array().as_any().clone().unbind();
                 std::mem::forget(keep);
                 std::mem::forget(v);
             }
@@ -164,8 +204,25 @@ impl<T: Element + Pod, const R: usize> Drop for Lent<'_, T, R> {
     }
 }
 
+/// `obj` itself when it is a NumPy array; otherwise, for an object with the buffer protocol
+/// (TOAST's `AlignedI64`/`AlignedF64`, a `memoryview`), a NumPy array over the same memory
+/// (`numpy.asarray(memoryview(obj))`: no copy, read-only if the buffer is). Anything else
+/// (a list, say) is returned unchanged and refused by the caller's dtype check: converting
+/// it would write an output into a temporary.
+fn as_ndarray<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    if obj.is_instance_of::<numpy::PyUntypedArray>() {
+        return Ok(obj.clone());
+    }
+    match pyo3::types::PyMemoryView::from(obj) {
+        Ok(view) => py.import("numpy")?.call_method1("asarray", (view,)),
+        Err(_) => Ok(obj.clone()),
+    }
+}
+
 /// A small array (indices, per-detector parameters) copied into a Vec.
 fn small<T: Element + Pod>(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
+    let obj = &as_ndarray(obj)?;
     let arr = obj.downcast::<PyArrayDyn<T>>().map_err(|_| {
         PyTypeError::new_err(format!(
             "{name} must be a numpy array of dtype {}",
@@ -246,9 +303,9 @@ fn weights<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Lent<'py, f64, 3>> {
         let shape: (usize, usize) = obj.getattr("shape")?.extract()?;
         // A contiguous array reshapes to a view of its own memory.
         let r = obj.call_method1("reshape", (shape.0, shape.1, 1))?;
-        return Lent::new("weights", &r);
+        return Lent::input("weights", &r);
     }
-    Lent::new("weights", obj)
+    Lent::input("weights", obj)
 }
 
 /// `stokes_weights_IQU(quat_index, quats, weight_index, weights, hwp, intervals, epsilon,
@@ -277,9 +334,9 @@ fn stokes_weights_iqu(
     let eps = small::<f64>("epsilon", epsilon)?;
     let gam = small::<f64>("gamma", gamma)?;
     let c = small::<f64>("cal", cal)?;
-    let quats = Lent::<f64, 3>::new("quats", quats)?;
+    let quats = Lent::<f64, 3>::input("quats", quats)?;
     let weights = Lent::<f64, 3>::new("weights", weights)?;
-    let hwp = Lent::<f64, 1>::new("hwp", hwp)?;
+    let hwp = Lent::<f64, 1>::input("hwp", hwp)?;
     let (qv, wv, hv) = (quats.view(), weights.view(), hwp.view());
     run_on!(py, |s| toast3::StokesWeightsIqu {
         quat_index: &rows(s, &qi)?,
@@ -339,12 +396,12 @@ fn pointing_detector(
     use_accel: bool,
 ) -> PyResult<()> {
     let _ = use_accel;
-    let fp = Lent::<f64, 2>::new("focalplane", focalplane)?;
-    let bore = Lent::<f64, 2>::new("boresight", boresight)?;
+    let fp = Lent::<f64, 2>::input("focalplane", focalplane)?;
+    let bore = Lent::<f64, 2>::input("boresight", boresight)?;
     let qi = small::<i32>("quat_index", quat_index)?;
     let quats = Lent::<f64, 3>::new("quats", quats)?;
     let iv = self::intervals(intervals)?;
-    let flags = Lent::<u8, 1>::new("shared_flags", shared_flags)?;
+    let flags = Lent::<u8, 1>::input("shared_flags", shared_flags)?;
     let (fv, bv, qv, sv) = (fp.view(), bore.view(), quats.view(), flags.view());
     run_on!(py, |s| kernels::PointingDetector {
         focalplane: fv,
@@ -382,8 +439,8 @@ fn pixels_healpix(
     let qi = small::<i32>("quat_index", quat_index)?;
     let pi = small::<i32>("pixel_index", pixel_index)?;
     let iv = self::intervals(intervals)?;
-    let quats = Lent::<f64, 3>::new("quats", quats)?;
-    let flags = Lent::<u8, 1>::new("shared_flags", shared_flags)?;
+    let quats = Lent::<f64, 3>::input("quats", quats)?;
+    let flags = Lent::<u8, 1>::input("shared_flags", shared_flags)?;
     let pixels = Lent::<i64, 2>::new("pixels", pixels)?;
     let hits = Lent::<u8, 1>::new("hit_submaps", hit_submaps)?;
     let (qv, fv, pv, hv) = (quats.view(), flags.view(), pixels.view(), hits.view());
@@ -446,7 +503,7 @@ fn scan_map_of<T: Element + Pod + toast3::MapElement>(
     data_scale: f64,
     mode: (bool, bool, bool),
 ) -> PyResult<()> {
-    let map = Lent::<T, 3>::new("mapdata", mapdata)?;
+    let map = Lent::<T, 3>::input("mapdata", mapdata)?;
     let (mv, dv, pv, wv) = (map.view(), det.view(), pixels.view(), weights.view());
     run_on!(py, |s| toast3::ScanMap {
         global2local: &up(s, &g2l)?,
@@ -499,7 +556,7 @@ fn scan_map(
     let wi = small::<i32>("weight_index", weight_index)?;
     let iv = self::intervals(intervals)?;
     let det = Lent::<f64, 2>::new("det_data", det_data)?;
-    let pix = Lent::<i64, 2>::new("pixels", pixels)?;
+    let pix = Lent::<i64, 2>::input("pixels", pixels)?;
     let w = self::weights(weights)?;
     let mode = (should_zero, should_subtract, should_scale);
     let dtype = mapdata
@@ -607,11 +664,11 @@ fn build_noise_weighted(
     let scale = small::<f64>("det_scale", det_scale)?;
     let iv = self::intervals(intervals)?;
     let zmap = Lent::<f64, 3>::new("zmap", zmap)?;
-    let pix = Lent::<i64, 2>::new("pixels", pixels)?;
+    let pix = Lent::<i64, 2>::input("pixels", pixels)?;
     let w = self::weights(weights)?;
-    let det = Lent::<f64, 2>::new("det_data", det_data)?;
-    let flags = Lent::<u8, 2>::new("det_flags", det_flags)?;
-    let shared = Lent::<u8, 1>::new("shared_flags", shared_flags)?;
+    let det = Lent::<f64, 2>::input("det_data", det_data)?;
+    let flags = Lent::<u8, 2>::input("det_flags", det_flags)?;
+    let shared = Lent::<u8, 1>::input("shared_flags", shared_flags)?;
     let (zv, pv, wv, dv, fv, sv) = (
         zmap.view(),
         pix.view(),
@@ -660,8 +717,8 @@ fn template_offset_add_to_signal(
     let _ = use_accel;
     let counts = small::<i64>("n_amp_views", n_amp_views)?;
     let iv = self::intervals(intervals)?;
-    let amps = Lent::<f64, 1>::new("amplitudes", amplitudes)?;
-    let flags = Lent::<u8, 1>::new("amplitude_flags", amplitude_flags)?;
+    let amps = Lent::<f64, 1>::input("amplitudes", amplitudes)?;
+    let flags = Lent::<u8, 1>::input("amplitude_flags", amplitude_flags)?;
     let det = Lent::<f64, 2>::new("det_data", det_data)?;
     let (av, fv, dv) = (amps.view(), flags.view(), det.view());
     run_on!(py, |s| toast3::OffsetAddToSignal {
@@ -698,10 +755,25 @@ fn template_offset_project_signal(
     let _ = use_accel;
     let counts = small::<i64>("n_amp_views", n_amp_views)?;
     let iv = self::intervals(intervals)?;
-    let det = Lent::<f64, 2>::new("det_data", det_data)?;
-    let fl = Lent::<u8, 2>::new("flag_data", flag_data)?;
+    let det = Lent::<f64, 2>::input("det_data", det_data)?;
+    // TOAST passes a dummy `np.zeros(1)` when `flag_index` is negative, and its kernel then
+    // ignores flag_data's shape; lent as one row (a view: no copy).
+    let flag_data = if flag_index < 0 {
+        let ndim: usize = flag_data
+            .getattr("ndim")
+            .and_then(|n| n.extract())
+            .unwrap_or(2);
+        if ndim == 2 {
+            flag_data.clone()
+        } else {
+            as_ndarray(flag_data)?.call_method1("reshape", (1, -1))?
+        }
+    } else {
+        flag_data.clone()
+    };
+    let fl = Lent::<u8, 2>::input("flag_data", &flag_data)?;
     let amps = Lent::<f64, 1>::new("amplitudes", amplitudes)?;
-    let aflags = Lent::<u8, 1>::new("amplitude_flags", amplitude_flags)?;
+    let aflags = Lent::<u8, 1>::input("amplitude_flags", amplitude_flags)?;
     let (dv, flv, av, afv) = (det.view(), fl.view(), amps.view(), aflags.view());
     run_on!(py, |s| toast3::OffsetProjectSignal {
         data_index,
@@ -730,9 +802,9 @@ fn template_offset_apply_diag_precond(
     use_accel: bool,
 ) -> PyResult<()> {
     let _ = use_accel;
-    let var = Lent::<f64, 1>::new("offset_var", offset_var)?;
-    let ain = Lent::<f64, 1>::new("amplitudes_in", amplitudes_in)?;
-    let fl = Lent::<u8, 1>::new("amplitude_flags", amplitude_flags)?;
+    let var = Lent::<f64, 1>::input("offset_var", offset_var)?;
+    let ain = Lent::<f64, 1>::input("amplitudes_in", amplitudes_in)?;
+    let fl = Lent::<u8, 1>::input("amplitude_flags", amplitude_flags)?;
     let aout = Lent::<f64, 1>::new("amplitudes_out", amplitudes_out)?;
     let (vv, iv, fv, ov) = (var.view(), ain.view(), fl.view(), aout.view());
     run_on!(py, |s| toast3::OffsetApplyDiagPrecond {
@@ -744,8 +816,10 @@ fn template_offset_apply_diag_precond(
     .run(s))
 }
 
-/// The `rokkos_toast` module.
+/// The native module `rokkos_toast._rokkos_toast`; the package `rokkos_toast`
+/// (`pysrc/rokkos_toast/__init__.py`) re-exports its functions.
 #[pymodule]
+#[pyo3(name = "_rokkos_toast")]
 fn rokkos_toast(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(set_backend, m)?)?;
     m.add_function(wrap_pyfunction!(get_backend, m)?)?;
