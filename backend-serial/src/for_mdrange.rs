@@ -8,7 +8,9 @@ pub(crate) fn run<const N: usize, K>(launch: Launch<'_, MDRangePolicy<crate::Ser
 where
     K: ForKernel<MDWork<N>, Space = HostSpace>,
 {
-    let body = launch.for_body();
+    // SAFETY: every work item runs on this thread, one after the other, while this function
+    // runs (the loops below), and the body goes nowhere else.
+    let body = unsafe { launch.sequential(Launch::for_body) };
     let grid = TileGrid::new(launch.policy());
     run_for_tiles(&body, &grid, 0..grid.len());
 }

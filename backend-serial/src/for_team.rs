@@ -7,7 +7,9 @@ use rokkos_core::{HostSpace, Launch, Result, ScratchArena, TeamMember, TeamPolic
 pub(crate) fn run<K: ForKernel<TeamWork, Space = HostSpace>>(
     launch: Launch<'_, TeamPolicy<crate::Serial>, K>,
 ) -> Result<()> {
-    let body = launch.for_body();
+    // SAFETY: every work item runs on this thread, one after the other, while this function
+    // runs (the loops below), and the body goes nowhere else.
+    let body = unsafe { launch.sequential(Launch::for_body) };
     let policy = launch.policy();
     // Before the first team: a launch whose scratch cannot be had runs nothing.
     let [s0, s1] = ScratchArena::pair(K::NAME, team_scratch_bytes(policy))?;

@@ -12,7 +12,9 @@ where
     K: ReduceKernel<MDWork<N>, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
-    let body = launch.reduce_body();
+    // SAFETY: every work item runs on this thread, one after the other, while this function
+    // runs (the loops below), and the body goes nowhere else.
+    let body = unsafe { launch.sequential(Launch::reduce_body) };
     let grid = TileGrid::new(launch.policy());
     let mut acc = reducer.init();
     run_reduce_tiles(&body, &grid, 0..grid.len(), &mut acc);

@@ -12,7 +12,9 @@ where
     K: ReduceKernel<RangeWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
-    let body = launch.reduce_body();
+    // SAFETY: every work item runs on this thread, one after the other, while this function
+    // runs (the loops below), and the body goes nowhere else.
+    let body = unsafe { launch.sequential(Launch::reduce_body) };
     let p = launch.policy();
     let mut acc = reducer.init();
     run_reduce_chunk(&body, p.begin()..p.end(), &mut acc);

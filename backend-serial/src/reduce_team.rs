@@ -12,7 +12,9 @@ where
     K: ReduceKernel<TeamWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
-    let body = launch.reduce_body();
+    // SAFETY: every work item runs on this thread, one after the other, while this function
+    // runs (the loops below), and the body goes nowhere else.
+    let body = unsafe { launch.sequential(Launch::reduce_body) };
     let policy = launch.policy();
     // Before the first team: a launch whose scratch cannot be had runs nothing.
     let [s0, s1] = ScratchArena::pair(K::NAME, team_scratch_bytes(policy))?;

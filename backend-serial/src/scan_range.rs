@@ -12,7 +12,9 @@ where
     K: ScanKernel<RangeWork, Space = HostSpace>,
     Rd: Reducer<K::Value>,
 {
-    let body = launch.scan_body();
+    // SAFETY: every work item runs on this thread, one after the other, while this function
+    // runs (the loops below), and the body goes nowhere else.
+    let body = unsafe { launch.sequential(Launch::scan_body) };
     let p = launch.policy();
     let mut acc = reducer.init();
     run_scan_chunk(&body, p.begin()..p.end(), &mut acc, true);

@@ -7,13 +7,47 @@
 //! operations are public. Indexing is bounds checked: an index outside the extents unwinds out of
 //! the kernel with a report (`crate::failure`) that the launch returns as `Err(OutOfBounds)`
 //! naming the kernel, the View label, the index and the extents.
+//!
+//! A backend that runs a launch's work items one at a time on the calling thread (serial) binds
+//! the body through [`crate::Launch::sequential`]: its write accessors then do the atomic
+//! read-modify-writes (`atomic_add`, ...) as a plain read and write, with the same result. No
+//! other work item can run between the two, and no other thread can touch the element: the
+//! launch holds every writable allocation exclusively until it returns (`crate::launch`), so
+//! host guards, copies and launches on other threads are refused meanwhile. On x86 a `lock`ed
+//! instruction is a full barrier that also keeps the loads of later work items from starting
+//! early; a serial launch has no one to order against.
 
 use crate::atomic::{AtomicBits, AtomicScalar, AtomicUnsigned};
 use crate::failure::raise_out_of_bounds;
 use crate::index::{in_bounds, ViewIndex};
 use crate::ir::AtomicOp;
 use crate::layout::Layout;
+use std::cell::Cell;
 use std::marker::PhantomData;
+
+thread_local! {
+    /// True while this thread binds the body of a launch whose work items all run on it, one at
+    /// a time ([`crate::Launch::sequential`]): write accessors made meanwhile use plain
+    /// read-modify-writes for their atomics.
+    static SEQUENTIAL_BIND: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `bind` with [`SEQUENTIAL_BIND`] set, restoring its previous value afterwards (also when
+/// `bind` unwinds).
+///
+/// # Safety
+/// Every write accessor made while `bind` runs, and every copy of one, must be used on this
+/// thread only, by one work item at a time, while nothing else accesses its memory.
+pub(crate) unsafe fn bind_sequential<B>(bind: impl FnOnce() -> B) -> B {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SEQUENTIAL_BIND.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(SEQUENTIAL_BIND.with(|c| c.replace(true)));
+    bind()
+}
 
 /// The failed bounds check of an accessor, out of line and with the index by value, so that the
 /// inlined check leaves the index in registers.
@@ -163,6 +197,9 @@ pub struct WriteAccess<'a, T, const R: usize, L: Layout> {
     strides: [usize; R],
     label: &'a str,
     kernel: &'static str,
+    /// Made for a launch that runs its work items one at a time on one thread (see the module
+    /// documentation): atomics are plain read-modify-writes.
+    sequential: bool,
     _p: PhantomData<(&'a T, L)>,
 }
 
@@ -181,7 +218,9 @@ unsafe impl<T: Send, const R: usize, L: Layout> Send for WriteAccess<'_, T, R, L
 impl<'a, T: Copy, const R: usize, L: Layout> WriteAccess<'a, T, R, L> {
     /// # Safety
     /// `ptr` with `extents`/`strides` must address live, exclusively lent memory of `T`, and the
-    /// strides must be injective (distinct indices, distinct elements).
+    /// strides must be injective (distinct indices, distinct elements). Made while a sequential
+    /// launch binds its body ([`crate::Launch::sequential`]), the accessor must also keep that
+    /// method's promise: used on this thread only, by one work item at a time.
     #[doc(hidden)]
     pub unsafe fn new(
         ptr: *mut T,
@@ -196,6 +235,7 @@ impl<'a, T: Copy, const R: usize, L: Layout> WriteAccess<'a, T, R, L> {
             strides,
             label,
             kernel,
+            sequential: SEQUENTIAL_BIND.with(Cell::get),
             _p: PhantomData,
         }
     }
@@ -233,27 +273,62 @@ impl<'a, T: Copy, const R: usize, L: Layout> WriteAccess<'a, T, R, L> {
     }
 }
 
+impl<T: AtomicScalar, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
+    /// The read-modify-write `op` with operand `v` at `i`, returning the old value: `atomic` on
+    /// the element's address, or, in a sequential launch, a plain read and write storing what
+    /// `atomic` would.
+    #[inline(always)]
+    fn rmw(&self, i: [usize; R], op: AtomicOp, v: T, atomic: impl FnOnce(*mut T) -> T) -> T {
+        let p = self.elem(i);
+        if self.sequential && T::__plain_ok(op, v) {
+            // SAFETY: in bounds and aligned; the launch runs one work item at a time on this
+            // thread and holds the allocation exclusively, so nothing else touches the element
+            // between the read and the write (see the module documentation).
+            unsafe {
+                let old = p.read();
+                p.write(T::__stored(op, old, v));
+                old
+            }
+        } else {
+            atomic(p)
+        }
+    }
+    /// [`WriteAccess::rmw`] for the operand-less operations (`inc`, `dec`).
+    #[inline(always)]
+    fn rmw_no_operand(&self, i: [usize; R], op: AtomicOp, atomic: impl FnOnce(*mut T) -> T) -> T {
+        let p = self.elem(i);
+        if self.sequential {
+            // SAFETY: as in `rmw`.
+            unsafe {
+                let old = p.read();
+                p.write(T::__stored(op, old, old));
+                old
+            }
+        } else {
+            atomic(p)
+        }
+    }
+}
+
 macro_rules! atomic_methods {
     ($( $(#[$m:meta])* $name:ident / $fetch:ident / $op_fetch:ident => $op:ident, $v:ident ),* $(,)?) => {$(
         $(#[$m])*
         #[inline(always)]
         pub fn $name<I: ViewIndex<R>>(&self, i: I, v: T) {
-            // SAFETY: element in bounds and aligned; every concurrent access to it is atomic.
-            unsafe { T::$op(self.elem(i.to_array()), v); }
+            self.$fetch(i, v);
         }
         $(#[$m])*
         /// Returns the previous value.
         #[inline(always)]
         pub fn $fetch<I: ViewIndex<R>>(&self, i: I, v: T) -> T {
-            // SAFETY: as above.
-            unsafe { T::$op(self.elem(i.to_array()), v) }
+            // SAFETY: element in bounds and aligned; every concurrent access to it is atomic.
+            self.rmw(i.to_array(), AtomicOp::$v, v, |p| unsafe { T::$op(p, v) })
         }
         $(#[$m])*
         /// Returns the new value (the one stored; Kokkos' `atomic_<op>_fetch`).
         #[inline(always)]
         pub fn $op_fetch<I: ViewIndex<R>>(&self, i: I, v: T) -> T {
-            // SAFETY: as above.
-            let old = unsafe { T::$op(self.elem(i.to_array()), v) };
+            let old = self.$fetch(i, v);
             T::__stored(AtomicOp::$v, old, v)
         }
     )*};
@@ -265,22 +340,20 @@ macro_rules! atomic_methods_no_operand {
         $(#[$m])*
         #[inline(always)]
         pub fn $name<I: ViewIndex<R>>(&self, i: I) {
-            // SAFETY: element in bounds and aligned; every concurrent access to it is atomic.
-            unsafe { T::$op(self.elem(i.to_array())); }
+            self.$fetch(i);
         }
         $(#[$m])*
         /// Returns the previous value.
         #[inline(always)]
         pub fn $fetch<I: ViewIndex<R>>(&self, i: I) -> T {
-            // SAFETY: as above.
-            unsafe { T::$op(self.elem(i.to_array())) }
+            // SAFETY: element in bounds and aligned; every concurrent access to it is atomic.
+            self.rmw_no_operand(i.to_array(), AtomicOp::$v, |p| unsafe { T::$op(p) })
         }
         $(#[$m])*
         /// Returns the new value (the one stored; Kokkos' `atomic_<op>_fetch`).
         #[inline(always)]
         pub fn $op_fetch<I: ViewIndex<R>>(&self, i: I) -> T {
-            // SAFETY: as above.
-            let old = unsafe { T::$op(self.elem(i.to_array())) };
+            let old = self.$fetch(i);
             T::__stored(AtomicOp::$v, old, old)
         }
     )*};
@@ -397,4 +470,123 @@ impl<T: AtomicUnsigned, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
         /// element minus 1 (Kokkos' `atomic_dec_mod`).
         atomic_dec_mod / atomic_fetch_dec_mod / atomic_dec_mod_fetch => fetch_dec_mod, DecMod,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::LayoutRight;
+    use proptest::prelude::*;
+
+    /// Two rank-1 accessors over `a` and `b`: the first made as a sequential launch binds its
+    /// body (plain read-modify-writes), the second as any other launch does (atomics).
+    fn pair<'a, T: Copy>(
+        a: &'a mut [T],
+        b: &'a mut [T],
+    ) -> (
+        WriteAccess<'a, T, 1, LayoutRight>,
+        WriteAccess<'a, T, 1, LayoutRight>,
+    ) {
+        // SAFETY: each slice is live and used only through its accessor, on this thread, one
+        // access at a time.
+        let plain = unsafe {
+            bind_sequential(|| WriteAccess::new(a.as_mut_ptr(), [a.len()], [1], "a", "test"))
+        };
+        // SAFETY: as above.
+        let atomic = unsafe { WriteAccess::new(b.as_mut_ptr(), [b.len()], [1], "b", "test") };
+        (plain, atomic)
+    }
+
+    #[test]
+    fn only_accessors_bound_sequentially_are_sequential() {
+        let (mut a, mut b) = ([0.0f64; 2], [0.0f64; 2]);
+        let (plain, atomic) = pair(&mut a, &mut b);
+        assert!(plain.sequential && !atomic.sequential);
+        // The flag is restored once the binding returns, also after it unwound.
+        assert!(!SEQUENTIAL_BIND.with(Cell::get));
+        let unwound = std::panic::catch_unwind(|| {
+            // SAFETY: nothing is made here.
+            unsafe { bind_sequential(|| panic!("binding failed")) }
+        });
+        assert!(unwound.is_err());
+        assert!(!SEQUENTIAL_BIND.with(Cell::get));
+    }
+
+    proptest! {
+        /// Every read-modify-write stores and returns the same thing whether it is done as a
+        /// plain read and write (sequential launches) or atomically.
+        #[test]
+        fn plain_and_atomic_updates_agree(
+            init in proptest::collection::vec(any::<i64>(), 1..6),
+            ops in proptest::collection::vec((0usize..6, 0u8..16, -3i64..40), 1..40),
+        ) {
+            let n = init.len();
+            let (mut ia, mut ib) = (init.clone(), init.clone());
+            let (mut fa, mut fb): (Vec<f64>, Vec<f64>) =
+                (init.iter().map(|&x| x as f64 * 0.25).collect(), vec![0.0; n]);
+            fb.copy_from_slice(&fa);
+            let (ip, iq) = pair(&mut ia, &mut ib);
+            let (fp, fq) = pair(&mut fa, &mut fb);
+            for &(i, op, v) in &ops {
+                let i = i % n;
+                let x = v as f64 * 0.5;
+                let got = |a: &WriteAccess<'_, i64, 1, LayoutRight>| match op {
+                    0 => a.atomic_fetch_add(i, v),
+                    1 => a.atomic_fetch_sub(i, v),
+                    2 => a.atomic_fetch_mul(i, v),
+                    3 => a.atomic_fetch_min(i, v),
+                    4 => a.atomic_fetch_max(i, v),
+                    5 => a.atomic_fetch_and(i, v),
+                    6 => a.atomic_fetch_or(i, v),
+                    7 => a.atomic_fetch_xor(i, v),
+                    8 => a.atomic_fetch_nand(i, v),
+                    9 => a.atomic_fetch_lshift(i, v),
+                    10 => a.atomic_fetch_rshift(i, v),
+                    11 => a.atomic_fetch_inc(i),
+                    12 => a.atomic_fetch_dec(i),
+                    13 => a.atomic_add_fetch(i, v),
+                    14 if v != 0 => a.atomic_fetch_div(i, v),
+                    _ if v != 0 => a.atomic_fetch_mod(i, v),
+                    _ => a.atomic_load(i),
+                };
+                prop_assert_eq!(got(&ip), got(&iq));
+                let gotf = |a: &WriteAccess<'_, f64, 1, LayoutRight>| match op % 8 {
+                    0 => a.atomic_fetch_add(i, x),
+                    1 => a.atomic_fetch_sub(i, x),
+                    2 => a.atomic_fetch_mul(i, x),
+                    3 => a.atomic_fetch_min(i, x),
+                    4 => a.atomic_fetch_max(i, x),
+                    5 => a.atomic_fetch_div(i, x),
+                    6 => a.atomic_fetch_inc(i),
+                    _ => a.atomic_sub_fetch(i, x),
+                };
+                prop_assert_eq!(gotf(&fp).to_bits(), gotf(&fq).to_bits());
+            }
+            let (iseen, fseen) = ((0..n).map(|i| ip.atomic_load(i)).collect::<Vec<_>>(),
+                (0..n).map(|i| fp.atomic_load(i).to_bits()).collect::<Vec<_>>());
+            prop_assert_eq!(iseen, (0..n).map(|i| iq.atomic_load(i)).collect::<Vec<_>>());
+            prop_assert_eq!(fseen, (0..n).map(|i| fq.atomic_load(i).to_bits()).collect::<Vec<_>>());
+        }
+    }
+
+    /// An integer div / mod by zero fails before touching the element in a sequential launch
+    /// too (the plain path is not taken for it).
+    #[test]
+    fn plain_updates_keep_the_zero_divisor_failure() {
+        let (mut a, mut b) = ([7i32], [7i32]);
+        let (plain, _) = pair(&mut a, &mut b);
+        for op in [0, 1] {
+            let failed = std::panic::catch_unwind(|| {
+                if op == 0 {
+                    plain.atomic_div(0, 0)
+                } else {
+                    plain.atomic_mod(0, 0)
+                }
+            });
+            let msg = failed.expect_err("a zero divisor fails");
+            let msg = msg.downcast_ref::<String>().cloned().unwrap_or_default();
+            assert!(msg.contains("zero"), "{msg}");
+        }
+        assert_eq!(plain.atomic_load(0), 7);
+    }
 }

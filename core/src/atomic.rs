@@ -84,6 +84,15 @@ pub unsafe trait AtomicScalar: Copy + Send + Sync + 'static {
     /// `Dec`), for the `atomic_<op>_fetch` forms; `old` for an operation it does not apply to.
     #[doc(hidden)]
     fn __stored(op: AtomicOp, old: Self, v: Self) -> Self;
+    /// Whether `op` with operand `v` stores exactly [`AtomicScalar::__stored`] (so that a
+    /// launch whose work items run one at a time on one thread may update the element with a
+    /// plain read and write): false where the atomic operation fails the work item instead
+    /// (an integer `div` / `mod` by zero).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __plain_ok(_op: AtomicOp, _v: Self) -> bool {
+        true
+    }
 }
 
 /// Integer element types with atomic bitwise operations.
@@ -198,6 +207,10 @@ macro_rules! atomic_int {
             #[inline(always)]
             unsafe fn fetch_dec(p: *mut Self) -> Self {
                 <$a>::from_ptr(p).fetch_sub(1, ORD)
+            }
+            #[inline(always)]
+            fn __plain_ok(op: AtomicOp, v: Self) -> bool {
+                v != 0 || !matches!(op, AtomicOp::Div | AtomicOp::Mod)
             }
             #[inline(always)]
             #[allow(unused_comparisons)]

@@ -351,4 +351,19 @@ where
         // SAFETY: as in `for_body`.
         unsafe { <K as ScanKernel<P::Work>>::bind(self.kernel) }
     }
+    /// Runs `bind` (which makes the body: [`Launch::for_body`], [`Launch::reduce_body`] or
+    /// [`Launch::scan_body`]) for a backend that runs every work item on the calling thread, one
+    /// after the other: the body's atomic operations become plain read-modify-writes, with the
+    /// same results (`crate::access`). The serial backend binds its bodies this way.
+    ///
+    /// # Safety
+    /// The caller must call the body made here, and anything made from it, on the calling thread
+    /// only, never while another call of it runs (no work item starts before the previous one
+    /// has returned), and only while its pattern method runs.
+    pub unsafe fn sequential<B>(&self, bind: impl FnOnce(&Self) -> B) -> B {
+        // SAFETY: the caller's promise is the one `bind_sequential` asks for; nothing else can
+        // access a writable argument's memory meanwhile, since the launch holds every writable
+        // allocation exclusively until the pattern method returns.
+        unsafe { crate::access::bind_sequential(|| bind(self)) }
+    }
 }

@@ -250,6 +250,14 @@ impl Design {
 /// sample `s` (names chosen by the caller) and the kernel's own parameters, and writes at
 /// `out[(row, s)]` with `let row = index[d] as usize;` (`index` an `InjectiveView` parameter).
 ///
+/// An optional `per_detector { .. }` block before the body holds what depends on `d`, `v` and
+/// `first` only (the row lookups `let row = index[d] as usize;`, per-detector parameters): the
+/// team design runs it once per team, before its sample loop, the other two designs once per
+/// work item before the body. The compiler cannot hoist those lookups itself: the body's
+/// stores go through raw pointers that, as far as it knows, may alias the index Views, so it
+/// would reload and re-check each of them at every sample. The block must read only what is
+/// in bounds for every detector (or guard the read as the body would).
+///
 /// `#[kernel]` proves every write at `out[(row, s)]` owned by the work item, with no `unsafe`:
 /// `row` is `d` through an `InjectiveView`, and `s` is held by what owns it in each design. In
 /// the flat kernel `d` and the flat index are work indices and `s` a lookup of the flat index in
@@ -263,6 +271,7 @@ macro_rules! per_sample_kernels {
         kernels $team:ident, $mdrange:ident, $flat:ident;
         generics [$($gen:tt)*];
         params ($($params:tt)*);
+        $(per_detector { $($pre:tt)* })?
         |$d:ident, $v:ident, $first:ident, $s:ident| $body:block
     ) => {
         $(#[$meta])*
@@ -281,6 +290,7 @@ macro_rules! per_sample_kernels {
             let iv_first = iv_ranges[($v, 0)];
             let iv_last = iv_ranges[($v, 1)];
             let $first = iv_first as i64;
+            $($($pre)*)?
             for $s in iv_team.thread_range(iv_first as usize..=iv_last as usize) {
                 $body
             }
@@ -298,6 +308,7 @@ macro_rules! per_sample_kernels {
                 return;
             }
             let $first = iv_ranges[($v, 0)] as i64;
+            $($($pre)*)?
             $body
         }
 
@@ -327,6 +338,7 @@ macro_rules! per_sample_kernels {
             let $first = iv_bounds[($v, 0)];
             // The intervals' sample map is injective: `s` is owned by the work item's `iv_r`.
             let $s = iv_samples[iv_r] as usize;
+            $($($pre)*)?
             $body
         }
     };

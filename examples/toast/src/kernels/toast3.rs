@@ -643,8 +643,13 @@ macro_rules! scan_map3_kernels {
                 should_subtract: bool,
                 should_scale: bool,
             );
+            per_detector {
+                let prow = pixels_index[d] as usize;
+                let w = weight_index[d] as usize;
+                let row = det_data_index[d] as usize;
+            }
             |d, _v, _first, s| {
-                let p = pixels[(pixels_index[d] as usize, s)];
+                let p = pixels[(prow, s)];
                 let mut lsm = -1i64;
                 let mut sub = 0i64;
                 if p >= 0 {
@@ -654,14 +659,12 @@ macro_rules! scan_map3_kernels {
                 }
                 let mut v = 0.0;
                 if lsm >= 0 {
-                    let w = weight_index[d] as usize;
                     let mut sum = 0.0;
                     for k in 0..mapdata.extent(2) {
                         sum += weights[(w, s, k)] * (mapdata[(lsm as usize, sub as usize, k)] as f64);
                     }
                     v = data_scale * sum;
                 }
-                let row = det_data_index[d] as usize;
                 let mut x = det_data[(row, s)];
                 if should_zero {
                     x = 0.0;
@@ -859,18 +862,27 @@ per_sample_kernels! {
         shared_flags: View<u8>,
         shared_flag_mask: u8,
     );
-    |d, _v, _first, s| {
+    per_detector {
         let n_samp = pixels.extent(1);
         let n_pix_submap = zmap.extent(1) as i64;
-        let p = pixels[(pixel_index[d] as usize, s)];
-        let mut good = p >= 0;
+        let prow = pixel_index[d] as usize;
+        let w = weight_index[d] as usize;
+        let drow = data_index[d] as usize;
+        let scale = det_scale[d];
+        // flag_index has an entry per detector only when det_flags are used.
+        let mut f = -1;
         if det_flags.extent(1) == n_samp {
-            let f = flag_index[d];
-            if f >= 0 && (det_flags[(f as usize, s)] & det_flag_mask) != 0 {
-                good = false;
-            }
+            f = flag_index[d];
         }
-        if shared_flags.extent(0) == n_samp && (shared_flags[s] & shared_flag_mask) != 0 {
+        let use_shared = shared_flags.extent(0) == n_samp;
+    }
+    |d, _v, _first, s| {
+        let p = pixels[(prow, s)];
+        let mut good = p >= 0;
+        if f >= 0 && (det_flags[(f as usize, s)] & det_flag_mask) != 0 {
+            good = false;
+        }
+        if use_shared && (shared_flags[s] & shared_flag_mask) != 0 {
             good = false;
         }
         if good {
@@ -878,8 +890,7 @@ per_sample_kernels! {
             let lsm = global2local[gsm as usize];
             if lsm >= 0 {
                 let sub = (p - gsm * n_pix_submap) as usize;
-                let a = det_data[(data_index[d] as usize, s)] * det_scale[d];
-                let w = weight_index[d] as usize;
+                let a = det_data[(drow, s)] * scale;
                 for k in 0..zmap.extent(2) {
                     zmap.atomic_add((lsm as usize, sub, k), a * weights[(w, s, k)]);
                 }
