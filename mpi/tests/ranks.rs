@@ -164,6 +164,19 @@ fn examples(exe: &std::path::Path, failed: &mut Vec<String>) {
     if !same(&heat_out, &["checksum_bits"]) {
         failed.push("heat: checksums differ between rank counts".into());
     }
+    // The split-phase exchange with the interior update in flight: the same bits.
+    let overlap = runs(
+        &heat,
+        &[&small[..], &["--steps", "20", "--overlap"]].concat(),
+        failed,
+    );
+    let both: Vec<String> = heat_out.iter().take(1).chain(&overlap).cloned().collect();
+    if overlap.len() != 3
+        || !same(&overlap, &["checksum_bits"])
+        || !same(&both[..3], &["checksum_bits"])
+    {
+        failed.push("heat --overlap: checksums differ from the blocking exchange's".into());
+    }
     let det = runs(&cg, &[&small[..], &["--deterministic"]].concat(), failed);
     if !same(&det, &["iterations", "checksum_bits"]) {
         failed.push("cg --deterministic: iterations or bits differ between rank counts".into());
@@ -187,7 +200,7 @@ fn examples(exe: &std::path::Path, failed: &mut Vec<String>) {
             "cg: iteration counts {iters:?} differ by more than one, or no convergence"
         ));
     } else {
-        println!("examples: heat bit for bit, cg iterations {iters:?}, cg --deterministic bit for bit on 1, 2, 4 ranks");
+        println!("examples: heat (blocking and --overlap) bit for bit, cg iterations {iters:?}, cg --deterministic bit for bit on 1, 2, 4 ranks");
     }
 }
 
