@@ -17,10 +17,22 @@
 use std::sync::atomic::{AtomicIsize, Ordering};
 
 /// The borrow state of one allocation: `> 0` shared holds, `-1` one exclusive hold, `0` free.
+///
+/// A read-only allocation ([`BorrowFlag::read_only`]) starts with one shared hold that is never
+/// released, so that no exclusive hold, and so no write, is ever granted on it.
 #[derive(Debug, Default)]
-pub(crate) struct BorrowFlag(AtomicIsize);
+pub(crate) struct BorrowFlag(AtomicIsize, bool);
 
 impl BorrowFlag {
+    /// The flag of memory that must never be written: every exclusive hold is refused.
+    pub(crate) fn read_only() -> Self {
+        BorrowFlag(AtomicIsize::new(1), true)
+    }
+    /// Whether this is a [`BorrowFlag::read_only`] flag (for the refusals' messages).
+    #[inline]
+    pub(crate) fn is_read_only(&self) -> bool {
+        self.1
+    }
     /// Whether a shared hold could be taken now (no exclusive hold is alive). A snapshot: with
     /// other threads it may change at once, so it is for tests and messages only; access goes
     /// through a [`Hold`].
@@ -121,6 +133,16 @@ mod tests {
         assert!(!f.readable());
         drop(x);
         assert!(f.writable());
+    }
+
+    #[test]
+    fn a_read_only_flag_never_grants_an_exclusive_hold() {
+        let f = BorrowFlag::read_only();
+        assert!(f.is_read_only() && !BorrowFlag::default().is_read_only());
+        assert!(Hold::exclusive(&f).is_none());
+        let a = Hold::shared(&f).unwrap();
+        drop(a);
+        assert!(Hold::exclusive(&f).is_none() && f.readable() && !f.writable());
     }
 
     /// Threads racing for holds: at every moment either one exclusive hold or only shared ones

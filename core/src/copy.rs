@@ -29,10 +29,14 @@ fn hold<'v, T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 ) -> Result<Hold<'v>> {
     Hold::take(v.alloc.flag(), write).ok_or_else(|| Error::Aliasing {
         kernel: op.into(),
-        reason: format!(
-            "View `{}` is borrowed on the host by a host()/host_mut() guard (or by a launch in progress)",
-            v.label()
-        ),
+        reason: if v.alloc.flag().is_read_only() {
+            format!("View `{}` {}", v.label(), crate::view::READ_ONLY)
+        } else {
+            format!(
+                "View `{}` is borrowed on the host by a host()/host_mut() guard (or by a launch in progress)",
+                v.label()
+            )
+        },
     })
 }
 

@@ -189,6 +189,16 @@ impl<'v> ArgHold<'v> {
                 || args[i..].iter().any(|b| b.same_allocation(a) && b.writable);
             match Hold::take(flag, exclusive) {
                 Some(h) => keep(h),
+                None if flag.is_read_only() => {
+                    return Err(Error::Aliasing {
+                        kernel: K::NAME.to_string(),
+                        reason: format!(
+                            "View `{}` (a writable parameter) {}",
+                            a.label,
+                            crate::view::READ_ONLY
+                        ),
+                    })
+                }
                 None => return Err(conflict(kernel, i, None)),
             }
         }

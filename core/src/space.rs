@@ -197,6 +197,18 @@ impl HostBuffer {
             owner: HostOwner::Static,
         }
     }
+    /// Wraps memory that lives for the rest of the program and must never be written: the
+    /// View made over it holds a read-only borrow flag, which grants no write.
+    pub(crate) fn from_static_read_only<T>(s: &'static [T]) -> Self {
+        let bytes = std::mem::size_of_val(s);
+        // Never written through: the allocation's flag refuses every exclusive hold.
+        let ptr = NonNull::new(s.as_ptr() as *mut u8).expect("slice pointer is never null");
+        HostBuffer {
+            ptr,
+            bytes,
+            owner: HostOwner::Static,
+        }
+    }
     /// Adopts host memory owned by `owner` (for example a device runtime's pinned allocation):
     /// the buffer is `owner.as_mut()` as it is right after `owner` was moved to the heap, and
     /// `owner` is dropped, freeing the memory its own way, when the buffer is. `as_mut` is called

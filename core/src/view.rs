@@ -213,11 +213,29 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
         extents: [usize; R],
         strides: [usize; R],
     ) -> Self {
+        Self::wrap_flag(
+            space,
+            buffer,
+            label,
+            extents,
+            strides,
+            BorrowFlag::default(),
+        )
+    }
+
+    fn wrap_flag(
+        space: S,
+        buffer: S::Buffer,
+        label: &str,
+        extents: [usize; R],
+        strides: [usize; R],
+        borrow: BorrowFlag,
+    ) -> Self {
         let alloc = Allocation {
             buffer,
             space,
             label: label.to_string(),
-            borrow: BorrowFlag::default(),
+            borrow,
             alias: None,
             watch: OnceLock::new(),
         };
@@ -776,6 +794,47 @@ impl<T: Pod, const R: usize, L: Layout> View<T, R, L, HostSpace> {
             default_strides::<L, R>(&extents),
         ))
     }
+
+    /// A read-only unmanaged View over caller memory that lives for the rest of the program and
+    /// that nothing may write (memory another owner lends only for reading, such as a read-only
+    /// NumPy array or a mapped file). Kernels may take it as a read-only parameter and host code
+    /// may read it; every write is refused: a kernel taking it as a writable parameter, a
+    /// `deep_copy` or `fill` into it, `host_mut()` and `set` answer `Err(Aliasing)` (or panic,
+    /// for the panicking guards) saying that the View is read-only. `Err(ShapeMismatch)` when
+    /// the slice's length is not the element count, `Err(OutOfMemory)` when that count overflows.
+    ///
+    /// ```
+    /// use rokkos_core::View;
+    /// static DATA: [f64; 4] = [1.0, 2.0, 3.0, 4.0];
+    /// let v = View::<f64, 2>::unmanaged_read_only("data", &DATA, [2, 2])?;
+    /// assert_eq!(v.get((1, 0)), 3.0);
+    /// assert!(v.try_host_mut().is_err());
+    /// assert!(rokkos_core::fill(&v, 0.0).is_err());
+    /// assert_eq!(v.to_vec(), DATA);
+    /// # Ok::<(), rokkos_core::Error>(())
+    /// ```
+    pub fn unmanaged_read_only(
+        label: &str,
+        data: &'static [T],
+        extents: [usize; R],
+    ) -> Result<Self> {
+        let n = checked_count::<T>(label, &extents)?;
+        if data.len() != n {
+            return Err(Error::shape(format!(
+                "unmanaged View `{label}` with extents {} needs {n} elements, got {}",
+                fmt_index(&extents),
+                data.len()
+            )));
+        }
+        Ok(Self::wrap_flag(
+            HostSpace,
+            HostBuffer::from_static_read_only(data),
+            label,
+            extents,
+            default_strides::<L, R>(&extents),
+            BorrowFlag::read_only(),
+        ))
+    }
 }
 
 #[cold]
@@ -787,6 +846,10 @@ fn host_oob(label: &str, idx: &[usize], extents: &[usize]) -> ! {
         fmt_index(extents)
     )
 }
+
+/// Why a write to a [`View::unmanaged_read_only`] View is refused.
+pub(crate) const READ_ONLY: &str =
+    "is read-only (an unmanaged View over memory lent only for reading): nothing may write it";
 
 #[cold]
 #[inline(never)]
@@ -836,7 +899,11 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
         let Some(_hold) = Hold::exclusive(self.alloc.flag()) else {
             borrow_conflict(
                 self.label(),
-                "written while a host()/host_mut() guard (or a launch using it) is alive",
+                if self.alloc.flag().is_read_only() {
+                    READ_ONLY
+                } else {
+                    "written while a host()/host_mut() guard (or a launch using it) is alive"
+                },
             );
         };
         self.host_access_or_panic("set", true);
@@ -917,12 +984,14 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
 
     #[cold]
     fn guard_conflict(&self, what: &str) -> Error {
+        let why = if self.alloc.flag().is_read_only() {
+            READ_ONLY
+        } else {
+            "is borrowed by another host guard or a launch in progress"
+        };
         Error::Aliasing {
             kernel: what.to_string(),
-            reason: format!(
-                "View `{}` is borrowed by another host guard or a launch in progress",
-                self.label()
-            ),
+            reason: format!("View `{}` {why}", self.label()),
         }
     }
 
@@ -940,7 +1009,11 @@ impl<T: Pod, const R: usize, L: Layout, S: HostAccessible> View<T, R, L, S> {
             }
             None => borrow_conflict(
                 self.label(),
-                "host_mut() while another host guard (or a launch using it) is alive",
+                if self.alloc.flag().is_read_only() {
+                    READ_ONLY
+                } else {
+                    "host_mut() while another host guard (or a launch using it) is alive"
+                },
             ),
         }
     }

@@ -165,21 +165,34 @@ impl<'py, T: Element + Pod, const R: usize> Lent<'py, T, R> {
         let mut extents = [0usize; R];
         extents.copy_from_slice(arr.shape());
         let len = arr.len();
-        // SAFETY: the slice covers the array's `len` contiguous elements (checked C-contiguous,
-        // of dtype `T`), and the guard, held until after the View is dropped (`drop`), keeps
-        // the array alive and its borrow flag set. The 'static lifetime is never observed: the
-        // View is dropped before the guard, or, if a handle to it outlived the call, the array
-        // is kept alive forever instead (`drop`). An input (`write == false`, a shared borrow,
-        // possibly of read-only memory) is lent only as a kernel argument that the kernel reads
-        // and never writes, so no write goes through this `&mut`.
-        let data: &'static mut [T] = unsafe {
-            if len == 0 {
-                &mut []
-            } else {
-                std::slice::from_raw_parts_mut(arr.data(), len)
-            }
-        };
-        let view = View::unmanaged(name, data, extents).map_err(rokkos_err)?;
+        // SAFETY (both slices): the slice covers the array's `len` contiguous elements (checked
+        // C-contiguous and aligned, of dtype `T`), and the guard, held until after the View is
+        // dropped (`drop`), keeps the array alive and its borrow flag set. The 'static lifetime
+        // is never observed: the View is dropped before the guard, or, if a handle to it outlived
+        // the call, the array is kept alive forever instead (`drop`). An output (`write`) is
+        // lent exclusively (NumPy's writeable borrow), so a `&mut` is right for it; an input (a
+        // shared borrow, possibly of read-only memory) is lent as a shared slice to a read-only
+        // View, which refuses every write (a kernel taking it as a writable parameter included).
+        let view = if write {
+            let data: &'static mut [T] = unsafe {
+                if len == 0 {
+                    &mut []
+                } else {
+                    std::slice::from_raw_parts_mut(arr.data(), len)
+                }
+            };
+            View::unmanaged(name, data, extents)
+        } else {
+            let data: &'static [T] = unsafe {
+                if len == 0 {
+                    &[]
+                } else {
+                    std::slice::from_raw_parts(arr.data() as *const T, len)
+                }
+            };
+            View::unmanaged_read_only(name, data, extents)
+        }
+        .map_err(rokkos_err)?;
         Ok(Lent {
             view: Some(view),
             guard,

@@ -316,3 +316,66 @@ fn many_arguments_are_checked_and_held<E: ExecutionSpace<Memory = HostSpace>>(sp
     drop(base.host_mut());
 }
 per_host_backend!(many_arguments_are_checked_and_held);
+
+/// A read-only unmanaged View (`View::unmanaged_read_only`, memory lent only for reading) is
+/// read by kernels and host code like any View, and every write to it is refused, saying why,
+/// with nothing run or written: a kernel taking it as a writable parameter, `deep_copy` and
+/// `fill` into it, `try_host_mut`, and the panicking `host_mut` / `set`.
+fn read_only_views_refuse_every_write<E: ExecutionSpace<Memory = HostSpace>>(space: E) {
+    let n = 257;
+    let data: &'static [i32] = Box::leak((0..n as i32).map(|i| 3 * i).collect());
+    let ro = View::<i32>::unmanaged_read_only("lent", data, [n]).unwrap();
+    let out = View::<i32>::new("out", [n]).unwrap();
+    parallel_for(
+        "add_one",
+        RangePolicy::new(&space, 0..n),
+        add_one(&out, &ro),
+    )
+    .unwrap();
+    let want: Vec<i32> = data.iter().map(|x| x + 1).collect();
+    assert_eq!(out.to_vec(), want);
+    assert_eq!(ro.to_vec(), data);
+
+    let read_only = |r: rokkos::Result<()>, what: &str| match r {
+        Err(Error::Aliasing { reason, .. }) => {
+            assert!(
+                reason.contains("View `lent`") && reason.contains("is read-only"),
+                "{what}: {reason}"
+            )
+        }
+        other => panic!("{what}: expected Err(Aliasing), got {other:?}"),
+    };
+    read_only(
+        parallel_for(
+            "add_one",
+            RangePolicy::new(&space, 0..n),
+            add_one(&ro, &out),
+        ),
+        "launch writing it",
+    );
+    read_only(rokkos::deep_copy(&ro, &out), "deep_copy into it");
+    read_only(ro.fill(7), "fill");
+    read_only(ro.try_host_mut().map(drop), "try_host_mut");
+    for (what, write) in [
+        (
+            "host_mut",
+            Box::new(|| drop(ro.host_mut())) as Box<dyn Fn()>,
+        ),
+        ("set", Box::new(|| ro.set(0, 1))),
+    ] {
+        let p = std::panic::catch_unwind(std::panic::AssertUnwindSafe(write)).unwrap_err();
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_else(|| p.downcast_ref::<&str>().unwrap_or(&"?").to_string());
+        assert!(msg.contains("read-only"), "{what}: {msg}");
+    }
+    // Nothing was written, and reading still works (the refusals took no hold).
+    assert_eq!(ro.to_vec(), data);
+    assert_eq!(ro.host()[[5]], 15);
+    // Copying out of it works.
+    let copy = View::<i32>::new("copy", [n]).unwrap();
+    rokkos::deep_copy(&copy, &ro).unwrap();
+    assert_eq!(copy.to_vec(), data);
+}
+per_host_backend!(read_only_views_refuse_every_write);
