@@ -36,7 +36,7 @@ mod stokes;
 pub mod toast3;
 
 pub(crate) use domain::fit_rows;
-pub use domain::{row_index, upload, Intervals, RowIndex};
+pub use domain::{row_index, upload, Intervals, RowIndex, CHUNK_SAMPLES};
 pub use mapmaker::{BuildNoiseWeighted, NoiseWeight, ScanMap, ScanMode};
 pub use offset::{OffsetAddToSignal, OffsetApplyDiagPrecond, OffsetProjectSignal, OffsetTemplate};
 pub use pixels::PixelsHealpix;

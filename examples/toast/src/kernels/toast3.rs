@@ -282,7 +282,13 @@ impl<E: ExecutionSpace> OffsetLayout<E> {
             start += n;
         }
         Ok(OffsetLayout {
-            intervals: Intervals::half_open(space, intervals)?,
+            // A step's samples in one work item: project_signal adds each amplitude's samples
+            // in order however the intervals are chunked.
+            intervals: Intervals::half_open_aligned(
+                space,
+                intervals,
+                usize::try_from(step_length).unwrap_or(usize::MAX),
+            )?,
             view_starts: upload(space, "view starts", [starts.len()], starts)?,
             end,
             step_length,

@@ -20,6 +20,7 @@ use rokkos_toast::gen::{IntervalShape, INTERVAL_SHAPES};
 use rokkos_toast::kernels::Design;
 use rokkos_toast::problem::{Problem, SENTINEL};
 
+mod chunks;
 mod destriper;
 mod errors;
 mod fixed;
