@@ -282,6 +282,7 @@ mod mdrange;
 mod multi_return;
 mod narrow;
 mod neighbours;
+mod nested_versioning;
 mod overflow;
 mod range;
 mod reduce;
@@ -614,6 +615,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("neighbours_plain_loop", "SHADER_F64"),
     ("neighbours_range", "SHADER_F64"),
     ("neighbours_team_loop", "SHADER_F64"),
+    ("nested_team_loop", "SHADER_INT64"),
     ("nested_vector_reduce", "SHADER_F64"),
     ("nested_vector_scan", "SHADER_INT64"),
     ("one_final_call_per_index", "SHADER_INT64"),

@@ -8,9 +8,14 @@
 //! * range and MDRange kernels (the moving indices are the work indices): host runners check such
 //!   accesses once per chunk or tile (`__in_bounds(first, last)`, generated here) and then run a
 //!   body variant in which they are unchecked;
-//! * innermost `for` loops over a range (`for j in team.thread_range(n)`, `for k in a..b`), in any
-//!   kernel (the moving index is the loop variable, and any name the loop does not bind or assign
-//!   keeps its value, e.g. the league rank): the loop is versioned, checked once before it runs.
+//! * `for` loops over a range (`for j in team.thread_range(n)`, `for k in a..b`) whose body holds
+//!   at most one level of loops or closures ([`loop_depth`]), in any kernel (the moving index is
+//!   the loop variable, and any name the loop body does not bind or assign keeps its value, e.g.
+//!   the league rank or a row looked up before the loop): the loop is versioned, checked once
+//!   before it runs. An outer loop's check covers the accesses of its whole body, inner loops
+//!   included, whose indices are its variable and fixed names (`det_data[(row, s)]` in a sample
+//!   loop that also sums over `k`); accesses that use an inner loop's variable are left to that
+//!   loop's own versioning, in both copies of the outer body.
 //!
 //! Every other access keeps its per-element check. The proof needs the moving indices to keep their
 //! values in the body: the macro refuses to rebind work indices and they are not `mut`, and
@@ -202,22 +207,30 @@ pub fn rebound(body: &syn::Block, names: &[Ident]) -> bool {
     f.found
 }
 
-/// Whether the block holds a loop or a closure (a nested range): only innermost loops are
-/// versioned, so that the body is copied once, not once per nesting level.
-pub fn has_inner_loop(body: &syn::Block) -> bool {
-    struct Finder(bool);
+/// How deeply loops and closures (nested ranges) nest in the block: 0 without any, 1 when every
+/// one it holds is innermost. A loop is versioned when its body's depth is at most 1, so that an
+/// innermost loop's body is copied at most four times (the outer loop's fast and checked copies,
+/// each holding the inner loop's two), not once per nesting level.
+pub fn loop_depth(body: &syn::Block) -> usize {
+    struct Finder {
+        depth: usize,
+        max: usize,
+    }
     impl<'ast> Visit<'ast> for Finder {
         fn visit_expr(&mut self, e: &'ast Expr) {
-            self.0 |= matches!(
+            let nests = matches!(
                 e,
                 Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) | Expr::Closure(_)
             );
+            self.depth += usize::from(nests);
+            self.max = self.max.max(self.depth);
             syn::visit::visit_expr(self, e);
+            self.depth -= usize::from(nests);
         }
     }
-    let mut f = Finder(false);
+    let mut f = Finder { depth: 0, max: 0 };
     f.visit_block(body);
-    f.0
+    f.max
 }
 
 /// The names of the box's corners in the generated check (`__first`, `__last`): one span for the
@@ -412,11 +425,18 @@ mod tests {
         let mut names: Vec<_> = names.into_iter().collect();
         names.sort();
         assert_eq!(names, ["a", "b", "c", "d", "e"]);
-        assert!(has_inner_loop(&body("{ if x { for k in 0..2 {} } }")));
-        assert!(has_inner_loop(&body(
-            "{ t.vector_reduce(3, Sum, |k, a| {}); }"
-        )));
-        assert!(!has_inner_loop(&body("{ a[k] = 1.0; }")));
+        assert_eq!(loop_depth(&body("{ if x { for k in 0..2 {} } }")), 1);
+        assert_eq!(
+            loop_depth(&body("{ t.vector_reduce(3, Sum, |k, a| {}); }")),
+            1
+        );
+        assert_eq!(loop_depth(&body("{ a[k] = 1.0; }")), 0);
+        assert_eq!(
+            loop_depth(&body(
+                "{ for k in 0..2 {} while c { for j in 0..2 { loop {} } } }"
+            )),
+            3
+        );
     }
 
     #[test]

@@ -12,13 +12,14 @@
 //!   `unsafe_code` lint (`#![forbid(unsafe_code)]`) and audits that look for the token see it where
 //!   the user wrote it; the generated function allows `unused_unsafe`, since the accessor calls it
 //!   wraps already sit in their own generated blocks (there it only lifts the macro's checks).
-//! * an innermost `for` loop over a range whose body indexes Views with the loop variable is
-//!   versioned: checked once before it runs, then run with those accesses unchecked (see
-//!   [`super::hoist`]), or run as written when the check fails. Unchecked accesses get the same
+//! * a `for` loop over a range whose body indexes Views with the loop variable, and holds at most
+//!   one level of inner loops or closures, is versioned: checked once before it runs, then run
+//!   with those accesses unchecked (see [`super::hoist`]), or run as written when the check fails
+//!   or the range is empty. Unchecked accesses get the same
 //!   treatment as owned ones: index and value in generated locals, the `unsafe fn` call alone in a
 //!   block with the macro's span.
 
-use super::hoist::{box_names, check_tokens, has_inner_loop, index_comps, invariant_prologue};
+use super::hoist::{box_names, check_tokens, index_comps, invariant_prologue, loop_depth};
 use super::hoist::{rebound, unstable_names};
 use super::hoist::{Access, Base, Comp};
 use crate::parse::env::{BodyEnv, ViewKind};
@@ -93,8 +94,8 @@ impl Scope {
     }
 }
 
-/// The two versions of a loop body over a range (the innermost loop, or a nested reduction's
-/// closure) that [`Rewriter::versions`] makes.
+/// The two versions of a loop body over a range (a loop with at most one level of loops inside, or
+/// a nested reduction's closure) that [`Rewriter::versions`] makes.
 struct Versions {
     /// The body's loop-invariant leading `let`s ([`invariant_prologue`]), rewritten as usual and
     /// run once, before the loop, when the range is not empty.
@@ -184,9 +185,14 @@ impl Rewriter<'_> {
         Some(((*ix.expr).clone(), (*ix.index).clone(), kind.writable()))
     }
 
-    /// The two versions of the innermost body of a range over `var` (see [`Versions`]). `None`
-    /// when the body holds a loop or closure, rebinds `var`, or indexes no View with `var` (then
-    /// nothing even says `var` is a `usize`).
+    /// The two versions of the body of a range over `var` (see [`Versions`]). `None` when loops
+    /// or closures nest more than one level deep in the body ([`loop_depth`]), the body rebinds
+    /// `var`, or indexes no View with `var` (then nothing even says `var` is a `usize`).
+    ///
+    /// Inner loops and nested ranges are versioned again inside both copies: in the fast copy,
+    /// their accesses indexed by `var` and fixed names stay unchecked (this check covers them,
+    /// however often the inner loop runs, zero times included, since it bounds every index `var`
+    /// takes), and those that use the inner variable get the inner loop's own check.
     fn versions(&mut self, var: &Ident, body: &syn::Block) -> Option<Versions> {
         // A body that is one plain block (`for s in r { $body }` in a `macro_rules!` kernel) is
         // that block: its scope is the iteration's either way.
@@ -202,7 +208,7 @@ impl Rewriter<'_> {
                 _ => break,
             }
         }
-        if has_inner_loop(body) || rebound(body, std::slice::from_ref(var)) {
+        if loop_depth(body) > 1 || rebound(body, std::slice::from_ref(var)) {
             return None;
         }
         let env = self.env;
@@ -274,24 +280,31 @@ impl Rewriter<'_> {
         self.visit_expr_mut(&mut range);
         let r = Ident::new("__rokkos_r", Span::mixed_site());
         let (first, last) = box_names();
+        let slow_needed = Ident::new("__rokkos_checked", Span::mixed_site());
+        // One checked copy, run when the range is empty or the check fails: with an inner loop
+        // versioned in both copies, a second one would copy the inner body twice more. A flag,
+        // not a labelled block, so that nested versioned loops shadow no label.
         Some(syn::parse_quote_spanned!(f.span()=> {
             let #r = #range;
-            match ::rokkos::NestedIndices::first_last(&#r) {
-                ::core::option::Option::Some((#first, #last)) => {
-                    let (#first, #last) = ([#first], [#last]);
-                    #(#prologue)*
-                    // The fast loop counts `first..last + 1`, the indices `r` yields (a range of
-                    // `usize`, sealed), as an exclusive range, which LLVM vectorises and an
-                    // inclusive one it does not.
-                    if #check && #last[0] < ::core::primitive::usize::MAX {
-                        #(#attrs)* #label for #var in #first[0]..#last[0] + 1 #fast
-                    } else {
-                        #(#attrs)* #label for #var in #r #slow
-                    }
+            let #slow_needed = if let ::core::option::Option::Some((#first, #last)) =
+                ::rokkos::NestedIndices::first_last(&#r)
+            {
+                let (#first, #last) = ([#first], [#last]);
+                #(#prologue)*
+                // The fast loop counts `first..last + 1`, the indices `r` yields (a range of
+                // `usize`, sealed), as an exclusive range, which LLVM vectorises and an
+                // inclusive one it does not.
+                if #check && #last[0] < ::core::primitive::usize::MAX {
+                    #(#attrs)* #label for #var in #first[0]..#last[0] + 1 #fast
+                    false
+                } else {
+                    true
                 }
-                ::core::option::Option::None => {
-                    #(#attrs)* #label for #var in #r #slow
-                }
+            } else {
+                true
+            };
+            if #slow_needed {
+                #(#attrs)* #label for #var in #r #slow
             }
         }))
     }
@@ -556,5 +569,83 @@ mod tests {
         assert!(s.contains("unsafe { { let __rokkos_k = 0 ; let __rokkos_v = 1.0 ; unsafe { a . __store (__rokkos_k , __rokkos_v) } } ; }"), "{s}");
         assert_eq!(s.matches("unsafe").count(), 6, "{s}");
         assert!(s.contains("w [0]"), "{s}");
+    }
+
+    fn rewritten(src: &str) -> String {
+        let mut sig = parse_kernel(KernelOptions::default(), syn::parse_str(src).unwrap()).unwrap();
+        let env = BodyEnv::for_kernel(&sig);
+        rewrite_block(&env, &mut sig.body);
+        sig.body.to_token_stream().to_string()
+    }
+
+    #[test]
+    fn versions_a_loop_that_holds_an_inner_loop() {
+        let s = rewritten(
+            "fn k(team: &TeamMember, y: ViewMut<f64, 2>, x: View<f64, 3>, rows: InjectiveView<i32>) {
+                let l = team.league_rank();
+                let row = rows[l] as usize;
+                for s in team.thread_range(y.extent(1)) {
+                    let mut acc = 0.0;
+                    for k in 0..x.extent(2) {
+                        acc += x[(l, s, k)];
+                    }
+                    y[(row, s)] = acc + y[(row, s)];
+                }
+            }",
+        );
+        // The outer loop is versioned, and the inner one in both of its copies.
+        assert_eq!(s.matches("first_last").count(), 3, "{s}");
+        // The outer check covers `y[(row, s)]` over the whole sample range, once.
+        let outer = "(row < y . extent (0usize)) && (__last [0usize] < y . extent (1usize))";
+        assert_eq!(s.matches(outer).count(), 1, "{s}");
+        // The inner loop's own check covers `x[(l, s, k)]`, `s` fixed over it.
+        assert_eq!(s.matches("(s < x . extent (1usize))").count(), 2, "{s}");
+        // The fast copy reads and writes `y` unchecked; the checked copy still checks them.
+        assert_eq!(s.matches("y . __load_unchecked").count(), 1, "{s}");
+        assert_eq!(s.matches("y . __store_unchecked").count(), 1, "{s}");
+        assert_eq!(s.matches("y . __load (").count(), 1, "{s}");
+        assert_eq!(s.matches("y . __store (").count(), 1, "{s}");
+        // `x[(l, s, k)]` moves with `k`, which the outer body binds: never unchecked there.
+        assert_eq!(s.matches("x . __get_unchecked").count(), 2, "{s}");
+    }
+
+    #[test]
+    fn leaves_deeper_nests_and_unstable_indices_checked() {
+        // Two levels of loops inside: the outer loop is not versioned (nor the inner ones, whose
+        // accesses do not move with their variables).
+        let s = rewritten(
+            "fn k(team: &TeamMember, y: ViewMut<f64, 2>) {
+                let l = team.league_rank();
+                for s in team.thread_range(y.extent(1)) {
+                    for k in 0..2 {
+                        for j in 0..2 {
+                            y[(l, s)] = 1.0;
+                        }
+                    }
+                }
+            }",
+        );
+        assert!(!s.contains("first_last"), "{s}");
+        assert!(!s.contains("unchecked"), "{s}");
+        // A row the outer body changes, or a non-affine index, stays checked inside the fast
+        // copy; the affine access beside it is unchecked.
+        let s = rewritten(
+            "fn k(team: &TeamMember, y: ViewMut<f64, 2>, x: View<f64, 2>) {
+                let l = team.league_rank();
+                let mut r = l;
+                for s in team.thread_range(y.extent(1)) {
+                    r += 1;
+                    let mut acc = 0.0;
+                    for k in 0..2 {
+                        acc += x[(r, s)] + x[(l, 2 * s)];
+                    }
+                    y[(l, s)] = acc;
+                }
+            }",
+        );
+        assert_eq!(s.matches("first_last").count(), 1, "{s}");
+        assert_eq!(s.matches("y . __store_unchecked").count(), 1, "{s}");
+        assert!(!s.contains("x . __get_unchecked"), "{s}");
+        assert_eq!(s.matches("x [(r , s)]").count(), 2, "{s}");
     }
 }
