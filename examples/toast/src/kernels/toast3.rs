@@ -236,6 +236,13 @@ pub struct OffsetLayout<E: ExecutionSpace> {
     intervals: Intervals<E>,
     /// `[n_view]` each non-empty interval's first amplitude, relative to `amp_offset`.
     view_starts: DevView<E, i64>,
+    /// `[n_amp + 1]`: relative amplitude `r`'s sample runs are rows `amp_runs[r]..amp_runs[r + 1]`
+    /// of `runs` (a compressed row list: usually one run, more when `n_amp_views` lets two
+    /// intervals' steps share an amplitude).
+    amp_runs: DevView<E, i64>,
+    /// `[n_run][2]`: the half-open samples of each run, in interval order for each amplitude
+    /// (the order in which TOAST adds them).
+    runs: DevView<E, i64, 2>,
     /// One past the last relative amplitude any sample uses.
     end: i64,
     step_length: i64,
@@ -269,27 +276,64 @@ impl<E: ExecutionSpace> OffsetLayout<E> {
                 intervals.len()
             )));
         }
+        // Validated first (sorted, disjoint, samples below 2^32): the step list below then has
+        // at most one entry per sample.
+        // A step's samples in one work item: project_signal adds each amplitude's samples in
+        // order however the intervals are chunked.
+        let chunked = Intervals::half_open_aligned(
+            space,
+            intervals,
+            usize::try_from(step_length).unwrap_or(usize::MAX),
+        )?;
         let mut starts = Vec::new();
         let (mut start, mut end) = (0i64, 0i64);
+        // (relative amplitude, first sample, one past the last) of every step, in interval order.
+        let mut steps = Vec::new();
         for (v, (iv, &n)) in intervals.iter().zip(n_amp_views).enumerate() {
             if n < 0 {
                 return Err(invalid(format!("n_amp_views[{v}] is {n}")));
             }
             if iv.last > iv.first {
                 starts.push(start);
-                end = end.max(start + (iv.last - 1 - iv.first) / step_length + 1);
+                let n_steps = (iv.last - 1 - iv.first) / step_length + 1;
+                let stop = start
+                    .checked_add(n_steps)
+                    .ok_or_else(|| invalid("amplitudes past i64::MAX".to_string()))?;
+                end = end.max(stop);
+                for k in 0..n_steps {
+                    let lo = iv.first + k * step_length;
+                    steps.push((start + k, lo, (lo + step_length).min(iv.last)));
+                }
             }
-            start += n;
+            start = start
+                .checked_add(n)
+                .ok_or_else(|| invalid("n_amp_views sum past i64::MAX".to_string()))?;
         }
+        // A stable sort keeps each amplitude's runs in interval order.
+        steps.sort_by_key(|&(r, _, _)| r);
+        // One entry per amplitude the samples use, as many as the amplitudes View must hold:
+        // a refused allocation (absurd `n_amp_views`) is an error, not an abort.
+        let n_ptr = usize::try_from(end).unwrap_or(usize::MAX).saturating_add(1);
+        let mut amp_runs = Vec::new();
+        amp_runs.try_reserve_exact(n_ptr).map_err(|_| {
+            invalid(format!(
+                "n_amp_views puts an amplitude at {end}: too many to index"
+            ))
+        })?;
+        amp_runs.resize(n_ptr, 0i64);
+        for &(r, _, _) in &steps {
+            amp_runs[r as usize + 1] += 1;
+        }
+        for r in 0..end as usize {
+            amp_runs[r + 1] += amp_runs[r];
+        }
+        let n_run = steps.len();
+        let runs: Vec<i64> = steps.iter().flat_map(|&(_, lo, hi)| [lo, hi]).collect();
         Ok(OffsetLayout {
-            // A step's samples in one work item: project_signal adds each amplitude's samples
-            // in order however the intervals are chunked.
-            intervals: Intervals::half_open_aligned(
-                space,
-                intervals,
-                usize::try_from(step_length).unwrap_or(usize::MAX),
-            )?,
+            intervals: chunked,
             view_starts: upload(space, "view starts", [starts.len()], starts)?,
+            amp_runs: upload(space, "amplitude runs", [n_ptr], amp_runs)?,
+            runs: upload(space, "sample runs", [n_run, 2], runs)?,
             end,
             step_length,
         })
@@ -312,10 +356,10 @@ impl<E: ExecutionSpace> OffsetLayout<E> {
                 "amplitude_flags has {n_flags} entries, amplitudes {n_amp}"
             )));
         }
-        if amp_offset < 0 || amp_offset + self.end > n_amp as i64 {
+        if amp_offset < 0 || amp_offset.saturating_add(self.end) > n_amp as i64 {
             return Err(invalid(format!(
                 "amplitudes {amp_offset}..{} do not fit the {n_amp} amplitudes",
-                amp_offset + self.end
+                amp_offset.saturating_add(self.end)
             )));
         }
         Ok(())
@@ -355,34 +399,44 @@ per_sample_kernels! {
     }
 }
 
-per_sample_kernels! {
-    /// One sample of TOAST 3's offset project_signal: the sample added to its amplitude
-    /// (atomically: an amplitude has `step_length` samples) unless the amplitude or (with
-    /// detector flags) the sample is flagged.
-    kernels offset3_project_team, offset3_project_mdrange, offset3_project_flat;
-    generics [];
-    params (
-        data_row: usize,
-        det_data: View<f64, 2>,
-        use_flags: bool,
-        flag_row: usize,
-        flag_data: View<u8, 2>,
-        flag_mask: u8,
-        step_length: i64,
-        amp_offset: i64,
-        view_starts: View<i64>,
-        amplitudes: ViewMut<f64>,
-        amplitude_flags: View<u8>,
-    );
-    |_d, v, first, s| {
-        let a = (amp_offset + view_starts[v] + (s as i64 - first) / step_length) as usize;
-        let mut good = amplitude_flags[a] == 0;
-        if use_flags && (flag_data[(flag_row, s)] & flag_mask) != 0 {
-            good = false;
+/// TOAST 3's offset project_signal for relative amplitude `r` of one detector: its samples,
+/// run by run in interval order, added one at a time into the amplitude (TOAST's order, so the
+/// same rounding), skipping flagged samples; a flagged amplitude receives nothing. One work
+/// item per amplitude owns its write (`r + amp_offset`), so no sample needs an atomic add.
+#[kernel]
+fn offset3_project_owned(
+    r: usize,
+    amp_runs: View<i64>,
+    runs: View<i64, 2>,
+    data_row: usize,
+    det_data: View<f64, 2>,
+    use_flags: bool,
+    flag_row: usize,
+    flag_data: View<u8, 2>,
+    flag_mask: u8,
+    amp_offset: usize,
+    amplitudes: ViewMut<f64>,
+    amplitude_flags: View<u8>,
+) {
+    let a = r + amp_offset;
+    if amplitude_flags[a] == 0 {
+        let mut acc = amplitudes[a];
+        let lo = amp_runs[r] as usize;
+        let hi = amp_runs[r + 1] as usize;
+        for j in lo..hi {
+            let first = runs[(j, 0)] as usize;
+            let end = runs[(j, 1)] as usize;
+            for s in first..end {
+                let mut good = true;
+                if use_flags && (flag_data[(flag_row, s)] & flag_mask) != 0 {
+                    good = false;
+                }
+                if good {
+                    acc += det_data[(data_row, s)];
+                }
+            }
         }
-        if good {
-            amplitudes.atomic_add(a, det_data[(data_row, s)]);
-        }
+        amplitudes[a] = acc;
     }
 }
 
@@ -522,7 +576,9 @@ pub struct OffsetProjectSignal<'a, E: ExecutionSpace> {
 }
 
 impl<E: ExecutionSpace> OffsetProjectSignal<'_, E> {
-    /// Checks the shapes and launches the kernel with loop design `design`.
+    /// Checks the shapes and launches the kernel. Every `design` runs the same one, a work item
+    /// per amplitude that adds its samples in order and stores once: a work item per sample
+    /// would need an atomic add per sample.
     pub fn run(&self, space: &E, design: Design) -> Result<()> {
         let l = self.layout;
         l.fit(
@@ -539,29 +595,25 @@ impl<E: ExecutionSpace> OffsetProjectSignal<'_, E> {
             flag_row = scalar_row("flag_index", self.flag_index, self.flag_data.extent(0))?;
             expect_extent("flag_data", 1, self.flag_data.extent(1), n_samp)?;
         }
-        launch_per_sample!(
-            space,
+        // Every design runs the per-amplitude kernel: a work item per sample would need an
+        // atomic add per sample (a CAS loop for f64 on rayon and GPUs).
+        let _ = design;
+        parallel_for(
             "toast3::template_offset_project_signal",
-            design,
-            1,
-            &l.intervals,
-            [
-                offset3_project_team,
-                offset3_project_mdrange,
-                offset3_project_flat
-            ](
+            RangePolicy::new(space, 0..l.n_amp()),
+            offset3_project_owned(
+                &l.amp_runs,
+                &l.runs,
                 row as usize,
                 self.det_data,
                 use_flags,
                 flag_row as usize,
                 self.flag_data,
                 self.flag_mask,
-                l.step_length,
-                self.amp_offset,
-                &l.view_starts,
+                self.amp_offset as usize,
                 self.amplitudes,
                 self.amplitude_flags,
-            )
+            ),
         )
     }
 }

@@ -26,6 +26,7 @@ mod errors;
 mod fixed;
 mod mapmaker;
 mod offset;
+mod offset_owned;
 mod pointing;
 mod toast3;
 
