@@ -302,7 +302,7 @@ impl<E: ExecutionSpace> OffsetLayout<E> {
                 end = end.max(stop);
                 for k in 0..n_steps {
                     let lo = iv.first + k * step_length;
-                    steps.push((start + k, lo, (lo + step_length).min(iv.last)));
+                    steps.push((start + k, lo, lo.saturating_add(step_length).min(iv.last)));
                 }
             }
             start = start

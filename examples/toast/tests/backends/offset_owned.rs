@@ -121,6 +121,7 @@ pub fn offset_project_owned<E: ExecutionSpace>(space: E) {
     project(&space, &[(0, 20), (20, 33)], &[2, 5], 4, true);
     // One amplitude for everything, and a step longer than any interval.
     project(&space, &[(3, 30)], &[1], 1000, true);
+    project(&space, &[(3, 30)], &[1], i64::MAX, false);
     // No samples at all.
     project(&space, &[], &[], 2, false);
 }
