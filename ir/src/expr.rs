@@ -24,6 +24,10 @@ pub struct ScalarParamId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FuncId(pub u32);
 
+/// A constant table: an index into [`Kernel::tables`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TableId(pub u32);
+
 /// One field of one accumulator: accumulator `acc` of [`Kernel::accumulators`], field `field` of its
 /// [`crate::AccShape::fields`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -124,6 +128,15 @@ pub enum Expr {
         /// An integer index.
         index: Box<Expr>,
     },
+    /// `table[index]` of a constant table ([`Kernel::tables`]): read-only data fixed when the kernel
+    /// is recorded, readable from the kernel body and from helper functions. An index at or past
+    /// the table's length is an out-of-bounds error of the work item, as for a local array.
+    TableLoad {
+        /// The table.
+        table: TableId,
+        /// An integer index.
+        index: Box<Expr>,
+    },
     /// A call of a helper function, returning its value.
     Call {
         /// The function.
@@ -168,7 +181,7 @@ impl Expr {
             }
             Expr::Math { args, .. } | Expr::Call { args, .. } => args.iter().for_each(f),
             Expr::Load { index, .. } => index.iter().for_each(f),
-            Expr::ArrayLoad { index, .. } => f(index),
+            Expr::ArrayLoad { index, .. } | Expr::TableLoad { index, .. } => f(index),
             Expr::Atomic(a) => a.index.iter().chain(&a.args).for_each(f),
         }
     }
@@ -190,6 +203,7 @@ impl Expr {
                 locals.get(l.0 as usize).map(|d| d.ty)
             }
             Expr::Param(p) => kernel.scalars.get(p.0 as usize).map(|s| s.ty),
+            Expr::TableLoad { table, .. } => kernel.tables.get(table.0 as usize).map(|t| t.ty),
             Expr::WorkIndex(_) | Expr::Extent { .. } | Expr::Team(_) => Some(ScalarType::U64),
             Expr::AccRead(f) => kernel.acc_field_type(*f),
             Expr::Binary { op, lhs, rhs } => op.result_type(ty(lhs)?, ty(rhs)?),

@@ -188,6 +188,11 @@ impl Fnv {
                 self.tag(16);
                 self.atomic(a);
             }
+            Expr::TableLoad { table, index } => {
+                self.tag(17);
+                self.u32(table.0);
+                self.expr(index);
+            }
         }
     }
 
@@ -449,6 +454,18 @@ impl Fnv {
         self.locals(&k.locals);
         self.block(&k.body);
         self.bool(k.overflow_checks);
+        // Last and only when present, so that kernels without tables keep the hashes (and the
+        // compiled-kernel cache entries) they had before tables existed; the encoding stays
+        // unambiguous because it is the end of the input.
+        if !k.tables.is_empty() {
+            self.len(k.tables.len());
+            for t in &k.tables {
+                self.str(&t.name);
+                self.ty(t.ty);
+                self.len(t.values.len());
+                t.values.iter().for_each(|&v| self.value(v));
+            }
+        }
     }
 }
 

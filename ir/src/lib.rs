@@ -56,7 +56,7 @@ pub mod stmt;
 pub mod types;
 pub mod valid;
 
-pub use expr::{AccField, AtomicAccess, Expr, FuncId, LocalId, ScalarParamId};
+pub use expr::{AccField, AtomicAccess, Expr, FuncId, LocalId, ScalarParamId, TableId};
 pub use ops::{
     Access, ArithOp, AtomicOp, AtomicResult, BinaryOp, BitwiseOp, CmpOp, Failure, LogicOp, MathFn,
     NestedKind, ReducerKind, ScratchDecl, ScratchId, ScratchScope, SingleKind, TeamQuery, UnaryOp,
@@ -144,6 +144,28 @@ pub struct Function {
     pub body: Block,
 }
 
+/// A constant table: values fixed when the kernel is recorded, read with [`Expr::TableLoad`] by the
+/// kernel body and its helper functions (Kokkos kernels use `constexpr` arrays for the same: the
+/// coefficients of a polynomial, the bits of 2/π of a trigonometric argument reduction). The
+/// device backends emit each table once per module (a WGSL module-scope `const` array, a CUDA
+/// `static const` array at file scope), so no launch uploads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstTable {
+    /// A name for printing (emitted source names tables by index).
+    pub name: String,
+    /// The element type.
+    pub ty: ScalarType,
+    /// The elements: at least one and at most [`ConstTable::MAX_LEN`], each of type `ty`.
+    pub values: Vec<Value>,
+}
+
+impl ConstTable {
+    /// The longest table the validator accepts: tables are for small constant data that every
+    /// work item may read (the devices keep them in constant or instruction memory); larger data
+    /// belongs in a View.
+    pub const MAX_LEN: usize = 1 << 16;
+}
+
 /// One kernel: signature, tables and body.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kernel {
@@ -168,6 +190,8 @@ pub struct Kernel {
     pub body: Block,
     /// Helper functions ([`FuncId`] indexes them).
     pub functions: Vec<Function>,
+    /// Constant tables ([`TableId`] indexes them), shared by the body and the helper functions.
+    pub tables: Vec<ConstTable>,
     /// Whether integer overflow of `+ - *`, unary `-`, `abs`, `<<` and `>>` makes the work item fail
     /// (as Rust's overflow checks do) instead of wrapping: `#[rokkos::kernel]` sets it to
     /// `cfg!(debug_assertions)` evaluated in the kernel's own crate, so every backend treats overflow

@@ -69,6 +69,17 @@ impl Display for Kernel {
                 s.elem, s.rank, s.level
             )?;
         }
+        for (i, t) in self.tables.iter().enumerate() {
+            let values: Vec<String> = t.values.iter().map(|v| v.to_string()).collect();
+            writeln!(
+                f,
+                "{INDENT}table{i} {}: [{}; {}] = [{}]",
+                t.name,
+                t.ty,
+                t.values.len(),
+                values.join(", ")
+            )?;
+        }
         for func in &self.functions {
             write_function(f, self, func)?;
         }
@@ -205,6 +216,13 @@ impl Printer<'_> {
             Expr::Extent { view, dim } => format!("{}.extent({dim})", self.view(*view)),
             Expr::ArrayLoad { array, index } => {
                 format!("{}[{}]", self.local(*array), self.expr(index))
+            }
+            Expr::TableLoad { table, index } => {
+                let name = match self.kernel.tables.get(table.0 as usize) {
+                    Some(t) => format!("table{}_{}", table.0, t.name),
+                    None => format!("table{}", table.0),
+                };
+                format!("{name}[{}]", self.expr(index))
             }
             Expr::Call { func, args } => {
                 let name = match self.kernel.functions.get(func.0 as usize) {

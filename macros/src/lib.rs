@@ -103,10 +103,17 @@ mod parse;
 ///   scan) is `n` (meaning `0..n`), `a..b` or `a..=b` (which reaches `usize::MAX`);
 ///   `let s = team.team_scratch::<f64, 1>(0, [n]);` binds a writable scratch View;
 /// * local arrays `[0.0; 4]`, `[x, y, z]` and their indexing; calls of `#[rokkos::func]` functions
-///   (`foo(x)`, `module::foo(x)`).
+///   (`foo(x)`, `module::foo(x)`);
+/// * constants declared in the body (or a `#[func]`'s), as Kokkos kernels use `constexpr`: a scalar
+///   `const K: u32 = 3;`, and a *constant table* `const C: [f64; 4] = [1.0, 0.5, 0.25, 1.0 / 3.0];`
+///   of a scalar element type, read as `C[k]` (device backends emit it once per kernel module,
+///   every bit of every element kept; a read past its end fails the work item as an out-of-bounds
+///   read naming the table). Any constant expression rustc evaluates may give the values; the
+///   items are in scope in their whole block. A table cannot be assigned, nor used other than
+///   indexed;
 ///
 /// Anything else (macros such as `println!`, `match`, `if let`, closures elsewhere, references,
-/// other method calls, struct literals, strings, `?`, nested items) is a compile error that says what
+/// other method calls, struct literals, strings, `?`, other nested items) is a compile error that says what
 /// to write instead. Calling a function that is not a `#[rokkos::func]` fails with "cannot find
 /// module or crate `NAME` in this scope: function `NAME` is not a crate or module" (kernels reach
 /// a `#[func]` through the hidden type of the same name that `#[func]` defines beside it): mark

@@ -295,6 +295,7 @@ mod sizes;
 mod small_ints;
 mod split;
 mod subview;
+mod tables;
 mod team32;
 mod team_basic;
 mod team_lanes;
@@ -646,6 +647,9 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("stores_outside_vector_ranges_run_once", "SHADER_INT64"),
     ("stream_compaction", "SHADER_INT64"),
     ("sum_of_index", "SHADER_INT64"),
+    ("table_indexed_by_data", "SHADER_F64"),
+    ("table_lookups_match_a_loop", "SHADER_INT64"),
+    ("table_read_past_its_end_fails", "SHADER_F64"),
     ("team_broadcast_and_single", "SHADER_INT64"),
     ("team_identity", "SHADER_INT64"),
     (

@@ -6,8 +6,8 @@
 
 use super::{ops, Helpers};
 use rokkos_core::ir::{
-    ArithOp, AtomicAccess, BitwiseOp, CmpOp, Expr, Kernel, LocalId, LogicOp, MathFn, ScalarType,
-    Stmt, Value, ViewRef,
+    ArithOp, AtomicAccess, BitwiseOp, CmpOp, ConstTable, Expr, Kernel, LocalId, LogicOp, MathFn,
+    ScalarType, Stmt, Value, ViewRef,
 };
 use rokkos_device::emit::index::{self, Spelling};
 use rokkos_device::emit::walk::{self as shared, Cx, ForPlan, Target};
@@ -227,6 +227,48 @@ impl Target for CudaC {
             array.0,
             codes::ARRAY_CODE + array.0
         )
+    }
+    fn table_decl(_h: &mut Helpers, id: u32, t: &ConstTable) -> R<String> {
+        // Floats as their bits, so that every value (NaN payloads too) is a plain integer
+        // constant that a `__device__` initializer may hold. Global memory through the caches,
+        // not `__constant__`: the work items of a warp read different elements (a table indexed
+        // by data), which constant memory serializes.
+        let (ty, values): (&str, Vec<String>) = match t.ty {
+            ScalarType::F32 => (
+                "u32",
+                t.values
+                    .iter()
+                    .map(|v| format!("{}u", v.to_bits()))
+                    .collect(),
+            ),
+            ScalarType::F64 => (
+                "u64",
+                t.values
+                    .iter()
+                    .map(|v| format!("{}ull", v.to_bits()))
+                    .collect(),
+            ),
+            ty => (cty(ty), t.values.iter().map(|&v| ops::lit(v)).collect()),
+        };
+        Ok(format!(
+            "__device__ const {ty} {}[{}] = {{{}}};\n",
+            names::table(id),
+            values.len(),
+            values.join(", ")
+        ))
+    }
+    fn table_load(_h: &mut Helpers, id: u32, t: &ConstTable, ix: &str) -> String {
+        let at = format!(
+            "{}[rk_aix(P, {ix}, {}ull, {}u)]",
+            names::table(id),
+            t.values.len(),
+            codes::TABLE_CODE + id
+        );
+        match t.ty {
+            ScalarType::F32 => format!("__uint_as_float({at})"),
+            ScalarType::F64 => format!("__longlong_as_double((long long){at})"),
+            _ => at,
+        }
     }
 
     fn arith(

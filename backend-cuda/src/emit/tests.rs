@@ -79,6 +79,7 @@ fn per_type(name: &str, checks: bool) -> Kernel {
         locals: vec![],
         body: vec![],
         functions: vec![],
+        tables: vec![],
         overflow_checks: checks,
     }
 }

@@ -193,6 +193,7 @@ fn skeleton(name: &str) -> Kernel {
         locals: vec![],
         body: vec![],
         functions: vec![],
+        tables: vec![],
         overflow_checks: false,
     }
 }
@@ -1607,4 +1608,44 @@ fn ordered_scan_replays_a_block_from_its_prefix() {
     let src = check(&k, Entry::Ordered { left: false }, vec![]);
     assert!(src.contains("rk_fin = false;"), "{src}");
     assert!(src.contains("out0[lin] = a0;"), "{src}");
+}
+
+/// Constant tables: one module-scope `const` array each, floats and i64 as their bits (naga
+/// refuses non-finite constants and cannot evaluate `i64::MIN`'s spelling), every read checked
+/// (so the launch reads the error record), in both address modes.
+#[test]
+fn constant_tables_are_module_constants_read_through_checks() {
+    let mut kb = KernelBuilder::new("tables", WorkKind::Range);
+    let i = kb.work_index(0);
+    let out = kb.view::<f32>("out", 1, Access::Writable);
+    let wide = kb.view::<i64>("wide", 1, Access::Writable);
+    let idx = kb.view::<u32>("idx", 1, Access::ReadOnly);
+    let f = kb.table::<f32>("f", &[0.0, f32::NAN, f32::INFINITY]);
+    let w = kb.table::<i64>("w", &[i64::MIN, 7]);
+    let k = idx.load(i.clone()).cast::<usize>();
+    kb.store(out, i.clone(), f.load(k.clone()));
+    kb.store(wide, i, w.load(k));
+    let k = kb.finish().unwrap();
+    let src = check(&k, Entry::For, vec![]);
+    assert!(
+        src.contains("const ct0 = array<u32, 3>(0u, 2143289344u, 2139095040u);"),
+        "{src}"
+    );
+    assert!(
+        src.contains("const ct1 = array<u64, 2>(9223372036854775808lu, 7lu);"),
+        "{src}"
+    );
+    assert!(src.contains("bitcast<f32>(ct0[rk_aix("), "{src}");
+    assert!(src.contains("bitcast<i64>(ct1[rk_aix("), "{src}");
+    let info = rokkos_core::ir::valid::validate(&k).unwrap();
+    let opts = EmitOptions {
+        entry: Entry::For,
+        wg: 64,
+        joins: vec![],
+        addr32: false,
+        in_bounds: Proven::NONE,
+        width: rokkos_device::emit::width::IndexWidth::W64,
+        splits: vec![],
+    };
+    assert!(emit(&k, &info, &opts, Caps::ALL).unwrap().may_fail);
 }

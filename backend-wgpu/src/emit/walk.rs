@@ -3,11 +3,11 @@
 
 use super::{arith, atomic, bitwise, cast, cmp, logic, math, memory, wty, EmitError, Helpers};
 use rokkos_core::ir::{
-    ArithOp, AtomicAccess, BitwiseOp, CmpOp, Expr, Kernel, LocalId, LogicOp, MathFn, ScalarType,
-    Stmt, Value, ViewRef, WorkKind,
+    ArithOp, AtomicAccess, BitwiseOp, CmpOp, ConstTable, Expr, Kernel, LocalId, LogicOp, MathFn,
+    ScalarType, Stmt, Value, ViewRef, WorkKind,
 };
-use rokkos_device::emit::codes;
 use rokkos_device::emit::walk::{self as shared, ForPlan, Target};
+use rokkos_device::emit::{codes, names};
 
 type R<T> = Result<T, EmitError>;
 
@@ -248,6 +248,47 @@ impl Target for Wgsl {
             codes::ARRAY_CODE + array.0
         )
     }
+    fn table_decl(h: &mut Helpers, id: u32, t: &ConstTable) -> R<String> {
+        // naga evaluates a module-scope constant when it creates the shader and refuses
+        // non-finite floats there: f32 tables hold their bits, f64 tables their values when all
+        // are finite and their bits (64-bit integers) otherwise, i64 tables their bits.
+        let (ty, values): (&str, Vec<String>) = match table_storage(h, t)? {
+            Storage::Bits32 => (
+                "u32",
+                t.values
+                    .iter()
+                    .map(|v| format!("{}u", v.to_bits()))
+                    .collect(),
+            ),
+            Storage::Bits64 => (
+                "u64",
+                t.values
+                    .iter()
+                    .map(|v| format!("{}lu", v.to_bits()))
+                    .collect(),
+            ),
+            Storage::Values => (wty(t.ty), t.values.iter().map(|&v| super::lit(v)).collect()),
+        };
+        Ok(format!(
+            "const {} = array<{ty}, {}>({});\n",
+            names::table(id),
+            values.len(),
+            values.join(", ")
+        ))
+    }
+    fn table_load(h: &mut Helpers, id: u32, t: &ConstTable, ix: &str) -> String {
+        let at = format!(
+            "{}[rk_aix({ix}, {}{}, {}u)]",
+            names::table(id),
+            t.values.len(),
+            if h.w32 { "u" } else { "lu" },
+            codes::TABLE_CODE + id
+        );
+        match table_storage(h, t) {
+            Ok(Storage::Bits32) | Ok(Storage::Bits64) => format!("bitcast<{}>({at})", wty(t.ty)),
+            _ => at,
+        }
+    }
 
     fn arith(
         cx: &Cx<'_>,
@@ -340,4 +381,38 @@ fn huge(p: &ForPlan) -> String {
 fn ud(p: &ForPlan, a: &str, b: &str) -> String {
     let ut = ut(p);
     format!("({ut}({a}) - {ut}({b}))")
+}
+
+/// How a constant table is spelled in WGSL.
+enum Storage {
+    /// Its values, as literals.
+    Values,
+    /// f32 values as their `u32` bits.
+    Bits32,
+    /// i64 values, or f64 values of a table holding a non-finite one, as their `u64` bits.
+    Bits64,
+}
+
+fn table_storage(h: &Helpers, t: &ConstTable) -> R<Storage> {
+    Ok(match t.ty {
+        ScalarType::F32 => Storage::Bits32,
+        // naga's constant evaluation cannot spell `i64::MIN` (`-9223372036854775807li - 1li`).
+        ScalarType::I64 => Storage::Bits64,
+        ScalarType::F64
+            if t.values
+                .iter()
+                .all(|v| matches!(v, Value::F64(x) if x.is_finite())) =>
+        {
+            Storage::Values
+        }
+        ScalarType::F64 if h.int64 => Storage::Bits64,
+        ScalarType::F64 => {
+            return Err(EmitError::Unsupported(format!(
+                "constant table `{}` holds a non-finite f64, which WGSL spells only through \
+                 64-bit integers (SHADER_INT64), which this device lacks",
+                t.name
+            )))
+        }
+        _ => Storage::Values,
+    })
 }

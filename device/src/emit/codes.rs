@@ -22,9 +22,13 @@ pub const FAIL_CODE: u32 = 4100;
 /// bounds' bits as the two index words.
 pub const CLAMP_CODE: u32 = 4200;
 
+/// Out-of-bounds reads of constant table `id`: `TABLE_CODE + id`.
+pub const TABLE_CODE: u32 = 5000;
+
 /// What device backends hand the error book.
 pub const ERROR_CODES: ErrorCodes = ErrorCodes {
     array_code: ARRAY_CODE,
+    table_code: TABLE_CODE,
     decode,
 };
 

@@ -16,6 +16,10 @@ pub fn fn_param(i: u32) -> String {
 pub fn function(n: usize) -> String {
     format!("uf{n}")
 }
+/// Constant table `i`.
+pub fn table(i: u32) -> String {
+    format!("ct{i}")
+}
 /// Component `k` of the work index.
 pub fn work(k: u32) -> String {
     format!("w{k}")
@@ -60,7 +64,7 @@ pub fn acc_slot(k: &Kernel, f: AccField) -> usize {
 /// Whether a generated name (a prefix of letters then digits) can equal one of `keywords`: a
 /// keyword that is letters then digits with one of the prefixes above.
 pub fn collides(keywords: &[&str]) -> Option<String> {
-    const PREFIXES: [&str; 6] = ["l", "p", "uf", "w", "a", "t"];
+    const PREFIXES: [&str; 7] = ["l", "p", "uf", "w", "a", "t", "ct"];
     keywords
         .iter()
         .find(|kw| {

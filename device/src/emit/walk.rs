@@ -5,8 +5,8 @@
 
 use super::{names, EmitError};
 use rokkos_core::ir::{
-    ArithOp, ArrayInit, AtomicAccess, BinaryOp, BitwiseOp, Block, CmpOp, Expr, Kernel, LocalDecl,
-    LocalId, LogicOp, MathFn, ScalarType, Stmt, TeamQuery, UnaryOp, Value, ViewRef,
+    ArithOp, ArrayInit, AtomicAccess, BinaryOp, BitwiseOp, Block, CmpOp, ConstTable, Expr, Kernel,
+    LocalDecl, LocalId, LogicOp, MathFn, ScalarType, Stmt, TeamQuery, UnaryOp, Value, ViewRef,
 };
 use std::cell::Cell;
 
@@ -207,6 +207,12 @@ pub trait Target: Sized {
     ) -> String;
     /// `l[index]` of local array `array` of length `n`, bounds-checked (`ix`: a `u64` index).
     fn array_load(h: &mut Self::H, array: LocalId, n: u32, ix: &str) -> String;
+    /// The module-scope declaration of constant table `id` ([`names::table`]), newline-
+    /// terminated, every element exactly (NaN payloads and signed zeros included).
+    fn table_decl(h: &mut Self::H, id: u32, t: &ConstTable) -> R<String>;
+    /// `table[index]` of constant table `id`, bounds-checked (`ix`: an index as [`Cx::index`]
+    /// spells it), of the table's element type.
+    fn table_load(h: &mut Self::H, id: u32, t: &ConstTable, ix: &str) -> String;
 
     /// Arithmetic `l op r` of type `t` (`r_lit`: the right operand when a literal).
     fn arith(
@@ -301,8 +307,12 @@ pub fn decls<T: Target>(locals: &[LocalDecl]) -> String {
     s
 }
 
-/// The kernel's helper functions, as `ufN`.
+/// The kernel's constant tables (as [`names::table`]) and helper functions (as `ufN`), which
+/// both the helper functions and the body read, so the emitters place this text before either.
 pub fn emit_functions<T: Target>(k: &Kernel, h: &mut T::H, out: &mut String) -> R<()> {
+    for (id, t) in k.tables.iter().enumerate() {
+        out.push_str(&T::table_decl(h, id as u32, t)?);
+    }
     for (n, f) in k.functions.iter().enumerate() {
         let cx = Cx::<T>::new(k, &f.locals);
         let params: Vec<(String, ScalarType)> = f
@@ -646,6 +656,13 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
             let n = cx.array_len(*array);
             let ix = cx.index(cx.ty(index)?, &expr(cx, h, index)?);
             T::array_load(h, *array, n, &ix)
+        }
+        Expr::TableLoad { table, index } => {
+            let t = cx.k.tables.get(table.0 as usize).ok_or_else(|| {
+                EmitError::Mismatch(format!("unknown constant table {}", table.0))
+            })?;
+            let ix = cx.index(cx.ty(index)?, &expr(cx, h, index)?);
+            T::table_load(h, table.0, t, &ix)
         }
         Expr::Call { func, args } => {
             let xs = args.iter().map(|a| expr(cx, h, a)).collect::<R<Vec<_>>>()?;

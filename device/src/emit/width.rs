@@ -498,6 +498,7 @@ impl Analysis<'_> {
             | Expr::Load { .. }
             | Expr::Call { .. }
             | Expr::Atomic(_)
+            | Expr::TableLoad { .. }
             | Expr::IsFinal => None,
         }
     }
@@ -794,6 +795,10 @@ fn by_type(k: &Kernel) -> Result<(), String> {
         // Its elements are `u64` in memory: a value stored there is not an index.
         return Err(format!("View `{}` has usize elements", v.name));
     }
+    if let Some(t) = k.tables.iter().find(|t| t.ty == ScalarType::U64) {
+        // As for Views: its elements are 64-bit constants, which no launch bound narrows.
+        return Err(format!("constant table `{}` has usize elements", t.name));
+    }
     if k.scratch.iter().any(|d| d.elem == ScalarType::U64) {
         // As for Views: a `usize` in scratch memory is a 64-bit value there.
         return Err("a scratch View has usize elements".into());
@@ -819,7 +824,9 @@ fn by_type(k: &Kernel) -> Result<(), String> {
                     let idx: &[Expr] = match x {
                         Expr::Load { index, .. } => index,
                         Expr::Atomic(at) => &at.index,
-                        Expr::ArrayLoad { index, .. } => std::slice::from_ref(&**index),
+                        Expr::ArrayLoad { index, .. } | Expr::TableLoad { index, .. } => {
+                            std::slice::from_ref(&**index)
+                        }
                         _ => &[],
                     };
                     if err.is_none() {

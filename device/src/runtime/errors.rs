@@ -43,6 +43,9 @@ pub struct LaunchRecord {
 pub struct ErrorCodes {
     /// Codes from here on are local arrays (`code - array_code` is the local's index).
     pub array_code: u32,
+    /// Codes from here on are constant tables (`code - table_code` is the table's index); above
+    /// `array_code`, so checked first.
+    pub table_code: u32,
     /// The error a code of the backend's own stands for, given the kernel's name and the
     /// recorded indices, or `None`.
     pub decode: fn(&str, u32, &[u64]) -> Option<Error>,
@@ -170,6 +173,17 @@ fn describe(codes: ErrorCodes, rec: Option<&LaunchRecord>, w: &[u32]) -> Error {
             r.views[code as usize].0.clone(),
             tuple(&r.views[code as usize].1),
         ),
+        Some(r)
+            if code >= codes.table_code
+                && ((code - codes.table_code) as usize) < r.ir.tables.len() =>
+        {
+            let t = &r.ir.tables[(code - codes.table_code) as usize];
+            (
+                r.ir.name.clone(),
+                format!("constant table `{}`", t.name),
+                tuple(&[t.values.len()]),
+            )
+        }
         Some(r) if code >= codes.array_code => {
             let l = (code - codes.array_code) as usize;
             (

@@ -3,8 +3,9 @@
 use super::body::{BodyBuilder, BuildError, Var};
 use super::expr::Expr;
 use super::scalar::IrScalar;
+use super::table::{define_table, Table};
 use crate::expr::{Expr as IrExpr, FuncId, LocalId};
-use crate::Function;
+use crate::{ConstTable, Function};
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 
@@ -34,6 +35,7 @@ impl<R> Func<R> {
 /// Records the body of a helper function; dereferences to [`BodyBuilder`].
 pub struct FunctionBuilder<'k> {
     functions: &'k mut Vec<Function>,
+    tables: &'k mut Vec<ConstTable>,
     body: BodyBuilder,
     params: Vec<LocalId>,
     error: &'k mut Option<BuildError>,
@@ -64,7 +66,11 @@ impl FunctionBuilder<'_> {
         name: &str,
         define: impl FnOnce(&mut FunctionBuilder<'_>),
     ) -> Func<R> {
-        define_function(self.functions, self.error, name, define)
+        define_function(self.functions, self.tables, self.error, name, define)
+    }
+    /// Defines (or finds) constant table `name` (see [`FuncScope::table`]).
+    pub fn table<T: IrScalar>(&mut self, name: &str, values: &[T]) -> Table<T> {
+        define_table(self.tables, name, values)
     }
 }
 
@@ -78,6 +84,10 @@ pub trait FuncScope {
         name: &str,
         define: impl FnOnce(&mut FunctionBuilder<'_>),
     ) -> Func<R>;
+    /// Defines constant table `name` holding `values`, or finds an equal table defined before
+    /// (by this body or any other of the kernel: tables belong to the kernel, so a helper
+    /// function's table is recorded once however often the function is defined or called).
+    fn table<T: IrScalar>(&mut self, name: &str, values: &[T]) -> Table<T>;
     /// Records that the calling code cannot be expressed in the IR: the kernel's `finish` returns
     /// [`BuildError::Unsupported`] with `what`.
     fn unsupported(&mut self, what: &str);
@@ -90,6 +100,9 @@ impl FuncScope for FunctionBuilder<'_> {
         define: impl FnOnce(&mut FunctionBuilder<'_>),
     ) -> Func<R> {
         FunctionBuilder::func(self, name, define)
+    }
+    fn table<T: IrScalar>(&mut self, name: &str, values: &[T]) -> Table<T> {
+        FunctionBuilder::table(self, name, values)
     }
     fn unsupported(&mut self, what: &str) {
         self.error
@@ -106,6 +119,7 @@ thread_local! {
 /// a second definition that differs is a [`BuildError::DuplicateFunction`]).
 pub(crate) fn define_function<R: IrScalar>(
     functions: &mut Vec<Function>,
+    tables: &mut Vec<ConstTable>,
     error: &mut Option<BuildError>,
     name: &str,
     define: impl FnOnce(&mut FunctionBuilder<'_>),
@@ -133,6 +147,7 @@ pub(crate) fn define_function<R: IrScalar>(
     let (locals, body, params) = {
         let mut fb = FunctionBuilder {
             functions: &mut *functions,
+            tables: &mut *tables,
             body: BodyBuilder::default(),
             params: Vec::new(),
             error: &mut *error,

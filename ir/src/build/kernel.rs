@@ -4,6 +4,7 @@ use super::body::{BodyBuilder, BuildError, Frame, Var};
 use super::expr::{Expr, IntoExpr};
 use super::func::{define_function, Func, FuncScope, FunctionBuilder};
 use super::scalar::{IrNum, IrScalar};
+use super::table::{define_table, Table};
 use super::view::{IntoIndex, ViewVar};
 use crate::expr::{AccField, AtomicAccess, Expr as IrExpr, ScalarParamId};
 use crate::ops::{
@@ -172,6 +173,7 @@ impl KernelBuilder {
                 locals: Vec::new(),
                 body: Vec::new(),
                 functions: Vec::new(),
+                tables: Vec::new(),
                 overflow_checks: false,
             },
             body: BodyBuilder::default(),
@@ -544,10 +546,16 @@ impl KernelBuilder {
     ) -> Func<R> {
         define_function(
             &mut self.kernel.functions,
+            &mut self.kernel.tables,
             &mut self.body.error,
             name,
             define,
         )
+    }
+
+    /// Defines (or finds) constant table `name` (see [`FuncScope::table`]).
+    pub fn table<T: IrScalar>(&mut self, name: &str, values: &[T]) -> Table<T> {
+        define_table(&mut self.kernel.tables, name, values)
     }
 }
 
@@ -558,6 +566,9 @@ impl FuncScope for KernelBuilder {
         define: impl FnOnce(&mut FunctionBuilder<'_>),
     ) -> Func<R> {
         KernelBuilder::func(self, name, define)
+    }
+    fn table<T: IrScalar>(&mut self, name: &str, values: &[T]) -> Table<T> {
+        KernelBuilder::table(self, name, values)
     }
     fn unsupported(&mut self, what: &str) {
         self.body.fail(BuildError::Unsupported(what.to_string()));

@@ -57,6 +57,7 @@ mod expr;
 mod func;
 mod kernel;
 mod scalar;
+mod table;
 mod view;
 
 pub use body::{ArrayVar, BodyBuilder, BuildError, Var};
@@ -66,4 +67,5 @@ pub use kernel::{Acc, KernelBuilder, NestedReduceVars, NestedScanVars, Param, Te
 #[doc(hidden)]
 pub use scalar::native;
 pub use scalar::{IrBits, IrFloat, IrInt, IrNum, IrScalar, IrSigned};
+pub use table::Table;
 pub use view::{IntoIndex, ViewVar};

@@ -355,6 +355,22 @@ fn check_signature(k: &Kernel) -> Result<(), ErrorKind> {
             });
         }
     }
+    for (i, t) in k.tables.iter().enumerate() {
+        if t.values.is_empty() || t.values.len() > crate::ConstTable::MAX_LEN {
+            return Err(ErrorKind::OutOfRange {
+                what: format!("length of constant table `{}`", t.name),
+                value: u32::try_from(t.values.len()).unwrap_or(u32::MAX),
+                allowed: "1..=65536",
+            });
+        }
+        if let Some(v) = t.values.iter().find(|v| v.ty() != t.ty) {
+            return Err(ErrorKind::TypeMismatch {
+                context: format!("element of constant table {i} `{}`", t.name),
+                expected: t.ty,
+                found: v.ty(),
+            });
+        }
+    }
     if k.is_scan {
         let ok = matches!(k.accumulators.as_slice(), [a] if matches!(a.shape, crate::AccShape::Scalar(t) if t.is_numeric()));
         if !ok {

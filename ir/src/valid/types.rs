@@ -25,6 +25,14 @@ pub fn expr_type(body: &Body<'_>, e: &Expr) -> R<ScalarType> {
             integer(body, index, "array index")?;
             Ok(d.ty)
         }
+        Expr::TableLoad { table, index } => {
+            let t = k.tables.get(table.0 as usize).ok_or(ErrorKind::Unknown {
+                what: "constant table",
+                id: table.0,
+            })?;
+            integer(body, index, "table index")?;
+            Ok(t.ty)
+        }
         Expr::Param(p) => k
             .scalars
             .get(p.0 as usize)

@@ -143,6 +143,9 @@ impl Tx {
                     Sym::Param => Ok(Val::stable(quote_spanned!(span=> #id.get()))),
                     Sym::Expr => Ok(Val::stable(quote_spanned!(span=> #id.clone()))),
                     Sym::Array { .. } => reject(p, "local arrays can only be indexed (`w[k]`)"),
+                    Sym::Table { .. } => {
+                        reject(p, "constant tables can only be indexed (`TABLE[k]`)")
+                    }
                     Sym::View { .. } | Sym::Team | Sym::Acc(_) => {
                         reject(p, "this name has no value in the kernel IR")
                     }
@@ -490,7 +493,18 @@ impl Tx {
                     effects: k.effects,
                 })
             }
-            _ => reject(&i.expr, "only Views and local arrays can be indexed"),
+            Some((_, Sym::Table { handle })) => {
+                let k = self.value(&i.index)?;
+                Ok(Val {
+                    ts: quote_spanned!(span=> #handle.load(#k)),
+                    stable: false,
+                    effects: k.effects,
+                })
+            }
+            _ => reject(
+                &i.expr,
+                "only Views, local arrays and constant tables can be indexed",
+            ),
         }
     }
 

@@ -102,6 +102,12 @@ pub enum Sym {
     Expr,
     /// The team member (`Team`).
     Team,
+    /// A `const NAME: [T; N]` item of the body: the IR constant table bound to `handle`
+    /// (`Table<T>`).
+    Table {
+        /// The generated binding of the table handle.
+        handle: Ident,
+    },
 }
 
 /// An enclosing loop: its label and the team-construct depth it belongs to.

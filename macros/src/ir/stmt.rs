@@ -24,6 +24,12 @@ enum Place {
 impl Tx {
     /// Translates statements; with `want`, a final expression with a value is returned instead.
     pub fn stmts(&mut self, stmts: &[Stmt], want: bool) -> R<Option<Val>> {
+        // An item is in scope in its whole block, before its declaration too.
+        for s in stmts {
+            if let Stmt::Item(syn::Item::Const(c)) = s {
+                self.const_table(c)?;
+            }
+        }
         for (k, s) in stmts.iter().enumerate() {
             if let (true, true, Stmt::Expr(e, None)) = (want, k + 1 == stmts.len(), s) {
                 if has_value(e) {
@@ -42,9 +48,41 @@ impl Tx {
                 _ => reject(l, "initialize locals where they are declared"),
             },
             Stmt::Expr(e, _) => self.effect(e),
+            // Recorded when its block began (`stmts`).
+            Stmt::Item(syn::Item::Const(_)) => Ok(()),
             Stmt::Item(i) => reject(i, "items are not supported in kernels"),
             Stmt::Macro(m) => reject(m, "macros are not supported in kernels"),
         }
+    }
+
+    /// `const NAME: [T; N] = ..;`: the item itself (so that `rustc` evaluates it, as on the native
+    /// path) and the constant table of its elements; `const NAME: T = ..;` of a scalar `T`: the
+    /// item, whose uses are literals as those of any constant outside the kernel.
+    fn const_table(&mut self, c: &syn::ItemConst) -> R<()> {
+        if types::scalar(&c.ty, &Default::default()).is_some() {
+            self.emit(quote!(#c));
+            return Ok(());
+        }
+        let Type::Array(a) = types::strip(&c.ty) else {
+            return reject(
+                &c.ty,
+                "a `const` in a kernel is a scalar (`const K: u32 = 3;`) or a constant table (`const T: [f64; 2] = [0.5, 1.5];`)",
+            );
+        };
+        let Some(el) = types::scalar(&a.elem, &Default::default()) else {
+            return reject(
+                &a.elem,
+                "the elements of a constant table are a scalar type (`u32`, `f64`, ..)",
+            );
+        };
+        let b = self.b.clone();
+        let name = &c.ident;
+        let handle = self.tmp();
+        let label = name.to_string();
+        self.emit(quote!(#c));
+        self.record(quote_spanned!(c.span()=> let #handle = #b.table::<#el>(#label, &#name);));
+        self.bind(name, Sym::Table { handle });
+        Ok(())
     }
 
     /// An expression in statement position (its value, if any, is discarded).
@@ -273,6 +311,10 @@ impl Tx {
                     format!("`{id}` is declared outside this team construct and cannot be assigned inside it"),
                 ),
                 Some((id, Sym::Array { .. })) => Ok(Place::Array(id, (*i.index).clone())),
+                Some((id, Sym::Table { .. })) => reject(
+                    e,
+                    format!("`{id}` is a constant table: its elements cannot be assigned (copy them into a local array first: `let mut w = [{id}[0], {id}[1]];`)"),
+                ),
                 _ => reject(e, "only Views and local arrays can be indexed"),
             },
             _ => reject(e, "assign to a local, an accumulator or a View element"),

@@ -90,6 +90,9 @@ fn strip(e: &Expr) -> &Expr {
 }
 
 impl VisitMut for Router<'_> {
+    // A constant table's value is evaluated by `rustc` at compile time, where the routed
+    // (non-`const`) kernel math functions cannot run; its `f32::from_bits(..)` means std's.
+    fn visit_item_const_mut(&mut self, _: &mut syn::ItemConst) {}
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         // Arguments first, so that a routed call is not visited again.
         syn::visit_mut::visit_expr_mut(self, e);

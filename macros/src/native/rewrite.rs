@@ -438,6 +438,8 @@ fn locals() -> (syn::Ident, syn::Ident) {
 }
 
 impl VisitMut for Rewriter<'_> {
+    // A constant table's value is a compile-time constant: nothing in it is a View access.
+    fn visit_item_const_mut(&mut self, _: &mut syn::ItemConst) {}
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         let span = e.span();
         let (k, v) = locals();

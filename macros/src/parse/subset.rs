@@ -526,9 +526,12 @@ impl<'ast> Visit<'ast> for Subset<'_> {
                     }
                 }
             }
+            // A constant table: `rustc` evaluates its value (any constant expression), the IR
+            // records the elements (see `ir::stmt`, which checks the type).
+            Stmt::Item(syn::Item::Const(c)) if c.generics.params.is_empty() => {}
             Stmt::Item(i) => self.errs.spanned(
                 i,
-                "items (fn, struct, use, const, ..) cannot be declared inside a kernel: declare them outside, and helper functions as `#[rokkos::func]`",
+                "items (fn, struct, use, ..) cannot be declared inside a kernel: declare them outside, and helper functions as `#[rokkos::func]`; a `const NAME: [T; N] = [..];` is a constant table",
             ),
             Stmt::Expr(e, _) => self.visit_expr(e),
             Stmt::Macro(m) => self.macro_error(&m.mac),

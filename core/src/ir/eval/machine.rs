@@ -486,6 +486,22 @@ impl Machine<'_, '_, '_> {
                 let slot = f.slot(*array, i)?;
                 f.arrays[array.0 as usize][slot]
             }
+            Expr::TableLoad { table, index } => {
+                let i = self.expr(f, index)?;
+                let t = self.kernel.tables.get(table.0 as usize).ok_or_else(|| {
+                    EvalError::Internal(format!("unknown constant table {}", table.0))
+                })?;
+                match as_i128(i) {
+                    Some(k) if k >= 0 && (k as usize) < t.values.len() => t.values[k as usize],
+                    k => {
+                        return Err(EvalError::OutOfBounds {
+                            view: format!("constant table `{}`", t.name),
+                            index: vec![k.unwrap_or(-1)],
+                            extents: vec![t.values.len()],
+                        })
+                    }
+                }
+            }
             Expr::Call { func, args } => {
                 let args = self.exprs(f, args)?;
                 self.call(*func, args)?

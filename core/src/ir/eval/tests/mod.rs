@@ -7,5 +7,6 @@ mod hashing;
 use crate::ir::samples as kernels;
 mod printer;
 mod ranges;
+mod tables;
 mod usize_steps;
 mod validation;
