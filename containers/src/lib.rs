@@ -5,9 +5,13 @@
 //!   access to a side that is out of date is an `Err` naming the DualView, never stale data.
 //! - [`Bitset`]: a fixed number of bits in a space's memory, with counts and searches run as
 //!   kernels, and used inside kernels through its words and the atomics.
+//! - [`ScatterView`]: scatter-add (or multiply, minimum, maximum) from many work items into one
+//!   array: a copy per thread combined afterwards on host backends, atomics on devices.
 
 pub mod bitset;
 pub mod dual_view;
+pub mod scatter_view;
 
 pub use bitset::*;
 pub use dual_view::*;
+pub use scatter_view::ScatterView;

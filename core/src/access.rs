@@ -32,6 +32,11 @@ thread_local! {
     static SEQUENTIAL_BIND: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Whether this thread is binding the body of a sequential launch (see [`SEQUENTIAL_BIND`]).
+pub(crate) fn sequential_bind() -> bool {
+    SEQUENTIAL_BIND.with(Cell::get)
+}
+
 /// Runs `bind` with [`SEQUENTIAL_BIND`] set, restoring its previous value afterwards (also when
 /// `bind` unwinds).
 ///
@@ -240,6 +245,11 @@ impl<'a, T: Copy, const R: usize, L: Layout> WriteAccess<'a, T, R, L> {
         }
     }
     common_accessor_methods!();
+
+    /// The address of element `[0; R]` (for the scatter accessor, `crate::scatter`).
+    pub(crate) fn ptr(&self) -> *mut T {
+        self.ptr
+    }
 
     /// Plain (non-atomic) load, bounds checked. Emitted by `#[rokkos::kernel]` only for indices
     /// owned by the work item, or inside the author's `unsafe { }`.

@@ -33,6 +33,7 @@ pub mod profiling;
 mod ranges;
 pub mod reducer;
 pub mod scalar;
+pub mod scatter;
 pub mod space;
 pub mod team;
 mod view;

@@ -111,6 +111,11 @@ mod parse;
 ///   read naming the table). Any constant expression rustc evaluates may give the values; the
 ///   items are in scope in their whole block. A table cannot be assigned, nor used other than
 ///   indexed;
+/// * `ScatterSum<T, R>`, `ScatterProd`, `ScatterMin` and `ScatterMax` parameters (a
+///   `rokkos_containers::ScatterView`): contributions only, with the `atomic_*` method of their
+///   operation (`h.atomic_add(bin, 1)`, `h.atomic_min(i, x)`), at any index; reading or indexing
+///   one is a compile error. Host backends with several threads give each thread its own copy,
+///   devices update atomically.
 ///
 /// Anything else (macros such as `println!`, `match`, `if let`, closures elsewhere, references,
 /// other method calls, struct literals, strings, `?`, other nested items) is a compile error that says what

@@ -290,6 +290,7 @@ mod reducers;
 mod review;
 mod rows_per_team;
 mod scan;
+mod scatter_view;
 mod segments;
 mod sizes;
 mod small_ints;

@@ -104,6 +104,9 @@ pub fn kernel_items(sig: &KernelSignature) -> syn::Result<TokenStream> {
             Arg::View(v) if v.checked.is_some() => {
                 view_args.push(quote!(__f(#p::KernelArg::View(self.#n.__binding(#pname)));));
             }
+            Arg::View(v) if v.scatter.is_some() => {
+                view_args.push(quote!(__f(#p::KernelArg::View(self.#n.__binding(#pname, true)));));
+            }
             Arg::View(v) => {
                 let writable = v.writable;
                 view_args

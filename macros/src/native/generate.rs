@@ -85,12 +85,20 @@ fn check_and_translate(
 ) -> syn::Result<(subset::SubsetInfo, TokenStream)> {
     let mut errs = Errors::default();
     let info = subset::check_block(env, &sig.body);
-    let guards = match ownership::check_block(env, &sig.body) {
-        Ok(g) => g,
+    // A scatter accessor misused is reported once, by its own rule (the owner-computes rule
+    // would add a second error about the same access).
+    let guards = match ownership::check_scatter(sig) {
         Err(e) => {
             errs.push(e);
             ownership::Guards::default()
         }
+        Ok(()) => match ownership::check_block(env, &sig.body) {
+            Ok(g) => g,
+            Err(e) => {
+                errs.push(e);
+                ownership::Guards::default()
+            }
+        },
     };
     if let Err(e) = scan_effects::check_block(env, sig) {
         errs.push(e);
@@ -224,6 +232,22 @@ fn generate(
                 visits.push(quote!(__f(self.#n.__kernel_arg(#pname));));
                 native_fields.push(quote!(#n: #p::ReadAccess<#k, #elem, #rank, #p::LayoutRight>));
                 binds.push(quote!(#n: unsafe { self.#n.__read_access(#name_str) }));
+                locals.push(quote!(let #n = self.#n;));
+            }
+            Arg::View(v) if v.scatter.is_some() => {
+                let (elem, rank) = (&v.elem, &v.rank);
+                let op = syn::Ident::new(
+                    v.scatter.expect("matched").op_type(),
+                    proc_macro2::Span::call_site(),
+                );
+                let sc = quote!(::rokkos::scatter);
+                let view_ty = quote!(&#k #sc::ScatterStorage<#elem, #rank, #p::#op, #m>);
+                kernel_fields.push(quote!(#n: #view_ty));
+                ctor_inputs.push(quote!(#n: #view_ty));
+                let pname = n.to_string();
+                visits.push(quote!(self.#n.__visit_args(#pname, __f);));
+                native_fields.push(quote!(#n: #sc::ScatterAccess<#k, #elem, #rank, #p::#op>));
+                binds.push(quote!(#n: unsafe { self.#n.__scatter_access(#name_str) }));
                 locals.push(quote!(let #n = self.#n;));
             }
             Arg::View(v) => {

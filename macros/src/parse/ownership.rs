@@ -1568,8 +1568,109 @@ impl<'ast> Visit<'ast> for Owner<'_> {
     }
 }
 
+/// The scatter rule: a scatter accessor (`h: ScatterSum<T>` and the others) is contribution-only.
+/// Its contributions (`h.atomic_add(idx, v)` for a sum, the operation's method for the others)
+/// are accepted at any index: they are not writes (each thread updates a copy of its own, or the
+/// element atomically). Reading it, writing it plainly (also inside `unsafe { }`) or calling
+/// another method on it is refused: what a work item would read is one copy's partial value.
+pub fn check_scatter(sig: &super::signature::KernelSignature) -> syn::Result<()> {
+    let scatters: HashMap<String, super::signature::Scatter> = sig
+        .views()
+        .filter_map(|v| v.scatter.map(|s| (v.name.to_string(), s)))
+        .collect();
+    if scatters.is_empty() {
+        return Ok(());
+    }
+    let mut v = ScatterCheck {
+        scatters,
+        errs: Errors::default(),
+    };
+    v.visit_block(&sig.body);
+    v.errs.finish()
+}
+
+struct ScatterCheck {
+    scatters: HashMap<String, super::signature::Scatter>,
+    errs: Errors,
+}
+
+impl ScatterCheck {
+    fn scatter(&self, e: &Expr) -> Option<(String, super::signature::Scatter)> {
+        let id = expr_ident(e)?.to_string();
+        let s = *self.scatters.get(&id)?;
+        Some((id, s))
+    }
+    fn refuse(&mut self, at: &dyn ToTokens, name: &str, s: super::signature::Scatter, what: &str) {
+        self.errs.spanned(
+            at.to_token_stream(),
+            format!(
+                "{what} `{name}`, a `{}`: a scatter accessor only takes contributions (`{name}.{}(idx, v)`, at any index); it cannot be read or written, also not inside `unsafe {{ }}`. Read the combined values after `contribute_into` on the host",
+                s.type_name(),
+                s.methods().join("(idx, v)` / `")
+            ),
+        );
+    }
+}
+
+impl<'ast> Visit<'ast> for ScatterCheck {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            Expr::Index(ix) => {
+                if let Some((name, s)) = self.scatter(&ix.expr) {
+                    self.refuse(e, &name, s, "indexing");
+                    self.visit_expr(&ix.index);
+                    return;
+                }
+            }
+            Expr::MethodCall(m) => {
+                if let Some((name, s)) = self.scatter(&m.receiver) {
+                    let method = m.method.to_string();
+                    let ok = s.methods().contains(&method.as_str())
+                        || method == "extent"
+                        || method == "size";
+                    if !ok {
+                        self.refuse(&m.method, &name, s, &format!("`.{method}(..)` on"));
+                    }
+                    m.args.iter().for_each(|a| self.visit_expr(a));
+                    return;
+                }
+            }
+            _ => {}
+        }
+        syn::visit::visit_expr(self, e);
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    /// The scatter rule: contributions with the operation's methods anywhere; reads, writes
+    /// (also in `unsafe`) and other methods refused.
+    #[test]
+    fn scatter_rule() {
+        let check = |body: &str| {
+            let src =
+                format!("fn k(i: usize, h: ScatterSum<f64>, m: ScatterMin<i32>) {{ {body} }}");
+            let sig = crate::parse::signature::parse_kernel(
+                Default::default(),
+                syn::parse_str(&src).unwrap(),
+            )
+            .unwrap();
+            check_scatter(&sig)
+        };
+        check("h.atomic_add(i * 7 % 3, 1.0); h.atomic_sub(0, 2.0); m.atomic_min(h.extent(0), 3);")
+            .unwrap();
+        for bad in [
+            "let x = h[i];",
+            "h[0] = 1.0;",
+            "unsafe { h[i] += 1.0; }",
+            "m.atomic_max(0, 1);",
+            "let o = h.atomic_fetch_add(0, 1.0);",
+        ] {
+            let e = check(bad).expect_err(bad).to_string();
+            assert!(e.contains("only takes contributions"), "{bad}: {e}");
+        }
+    }
     use super::*;
     use crate::parse::signature::{parse_kernel, KernelOptions};
 

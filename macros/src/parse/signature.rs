@@ -86,6 +86,9 @@ pub struct ViewParam {
     /// `InjectiveView<T>` / `DisjointRanges<T>`: a checked read-only index View (no layout
     /// parameter); `None` for `View` / `ViewMut`.
     pub checked: Option<Checked>,
+    /// `ScatterSum<T, R>` / `ScatterProd` / `ScatterMin` / `ScatterMax`: a scatter container's
+    /// accessor (contributions only; row-major, no layout parameter); `None` otherwise.
+    pub scatter: Option<Scatter>,
     /// The generated layout type parameter (`__LName`).
     pub layout: Ident,
 }
@@ -113,6 +116,59 @@ impl Checked {
         match self {
             Checked::Injective => 1,
             Checked::Ranges => 2,
+        }
+    }
+}
+
+/// The scatter accessor types a kernel may take, by operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scatter {
+    /// `ScatterSum<T, R>`: `h.atomic_add(idx, v)`, `h.atomic_sub(idx, v)`.
+    Sum,
+    /// `ScatterProd<T, R>`: `h.atomic_mul(idx, v)`.
+    Prod,
+    /// `ScatterMin<T, R>`: `h.atomic_min(idx, v)`.
+    Min,
+    /// `ScatterMax<T, R>`: `h.atomic_max(idx, v)`.
+    Max,
+}
+
+impl Scatter {
+    /// The accessor type for parameter type name `name`, if it is one.
+    pub fn of(name: &str) -> Option<Scatter> {
+        Some(match name {
+            "ScatterSum" => Scatter::Sum,
+            "ScatterProd" => Scatter::Prod,
+            "ScatterMin" => Scatter::Min,
+            "ScatterMax" => Scatter::Max,
+            _ => return None,
+        })
+    }
+    /// The parameter type's name.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Scatter::Sum => "ScatterSum",
+            Scatter::Prod => "ScatterProd",
+            Scatter::Min => "ScatterMin",
+            Scatter::Max => "ScatterMax",
+        }
+    }
+    /// The core reducer type naming the operation (`Sum`, ...).
+    pub fn op_type(self) -> &'static str {
+        match self {
+            Scatter::Sum => "Sum",
+            Scatter::Prod => "Prod",
+            Scatter::Min => "Min",
+            Scatter::Max => "Max",
+        }
+    }
+    /// The methods a kernel contributes with.
+    pub fn methods(self) -> &'static [&'static str] {
+        match self {
+            Scatter::Sum => &["atomic_add", "atomic_sub"],
+            Scatter::Prod => &["atomic_mul"],
+            Scatter::Min => &["atomic_min"],
+            Scatter::Max => &["atomic_max"],
         }
     }
 }
@@ -229,7 +285,8 @@ impl KernelSignature {
     }
     /// The View parameters with a layout type parameter (every one but `InjectiveView`s).
     pub fn layout_views(&self) -> impl Iterator<Item = &ViewParam> {
-        self.views().filter(|v| v.checked.is_none())
+        self.views()
+            .filter(|v| v.checked.is_none() && v.scatter.is_none())
     }
     /// The View parameters.
     pub fn views(&self) -> impl Iterator<Item = &ViewParam> {
@@ -372,10 +429,15 @@ fn parse_view(
     name: &Ident,
     ty: &Type,
     writable: bool,
+    scatter: Option<Scatter>,
     generics: &Generics,
 ) -> syn::Result<ViewParam> {
     let seg = last_segment(ty).expect("checked by caller");
-    let which = if writable { "ViewMut" } else { "View" };
+    let which = match scatter {
+        Some(s) => s.type_name(),
+        None if writable => "ViewMut",
+        None => "View",
+    };
     let help = format!("write `{which}<T>` or `{which}<T, R>` (element type `T`, rank `R`)");
     let PathArguments::AngleBracketed(args) = &seg.arguments else {
         return Err(syn::Error::new_spanned(ty, help));
@@ -422,6 +484,7 @@ fn parse_view(
         rank,
         writable,
         checked: None,
+        scatter,
         layout: Ident::new(
             &format!("__L{}", camel(&name.to_string())),
             Span::call_site(),
@@ -454,6 +517,7 @@ fn parse_checked(name: &Ident, ty: &Type, which: Checked) -> syn::Result<ViewPar
         },
         writable: false,
         checked: Some(which),
+        scatter: None,
         layout: Ident::new(
             &format!("__L{}", camel(&name.to_string())),
             Span::call_site(),
@@ -474,7 +538,21 @@ fn parse_arg(pat: &Pat, ty: &Type, generics: &Generics) -> syn::Result<Arg> {
                     "a View parameter is never `mut`: write `ViewMut<T>` to write its elements",
                 ));
             }
-            return parse_view(name, ty, !view, generics).map(Arg::View);
+            return parse_view(name, ty, !view, None, generics).map(Arg::View);
+        }
+        if let Some(op) = Scatter::of(&seg.ident.to_string()) {
+            if mutable {
+                return Err(syn::Error::new_spanned(
+                    pat,
+                    format!(
+                        "a `{}` parameter is never `mut`: contribute with `{}.{}(idx, v)`",
+                        op.type_name(),
+                        name,
+                        op.methods()[0]
+                    ),
+                ));
+            }
+            return parse_view(name, ty, true, Some(op), generics).map(Arg::View);
         }
         let checked = if seg.ident == "InjectiveView" {
             Some(Checked::Injective)
@@ -697,6 +775,31 @@ mod tests {
 
     fn parse(opts: KernelOptions, src: &str) -> syn::Result<KernelSignature> {
         parse_kernel(opts, syn::parse_str(src).unwrap())
+    }
+
+    /// Scatter accessors are writable Views with their operation, a rank, and no layout
+    /// parameter; `mut` is refused.
+    #[test]
+    fn scatter_parameters() {
+        let s = parse(
+            KernelOptions::default(),
+            "fn k(i: usize, h: ScatterSum<f64, 2>, m: ScatterMax<i32>, a: ViewMut<f64>) {}",
+        )
+        .unwrap();
+        let views: Vec<_> = s.views().collect();
+        assert_eq!(views[0].scatter, Some(Scatter::Sum));
+        assert_eq!(views[0].rank.to_string(), "2");
+        assert_eq!(views[1].scatter, Some(Scatter::Max));
+        assert!(views[0].writable && views[1].writable && views[2].scatter.is_none());
+        let layouts: Vec<String> = s.layout_views().map(|v| v.name.to_string()).collect();
+        assert_eq!(layouts, ["a"]);
+        let Err(e) = parse(
+            KernelOptions::default(),
+            "fn k(i: usize, mut h: ScatterProd<u32>) {}",
+        ) else {
+            panic!("a `mut` scatter parameter is refused")
+        };
+        assert!(e.to_string().contains("never `mut`"), "{e}");
     }
 
     #[test]
