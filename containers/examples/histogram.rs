@@ -45,14 +45,10 @@ fn weigh_atomic(i: usize, x: View<f64>, w: View<f64>, h: ViewMut<f64>, bins: usi
 /// `n` samples in `[0, 1)`, skewed towards 0 (squares of uniform numbers) so that some bins are
 /// hot, as the pixels near a scan's turnaround are.
 fn samples(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            let u = ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64;
+    rokkos_testing::splitmix(seed, n)
+        .into_iter()
+        .map(|z| {
+            let u = (z >> 11) as f64 / (1u64 << 53) as f64;
             u * u
         })
         .collect()

@@ -4,7 +4,7 @@
 //! adapters without 64-bit integers run it too. The container built on them,
 //! `rokkos_containers::ScatterView`, is tested in its own crate.
 
-use crate::{dev_from_vec, to_host};
+use crate::{dev_from_vec, splitmix, to_host};
 use rokkos::prelude::*;
 use rokkos::scatter::{ScatterOp, ScatterStorage};
 use rokkos::MemorySpace;
@@ -57,20 +57,6 @@ fn bins(n: usize, m: usize, seed: u64) -> Vec<u32> {
     splitmix(seed, n)
         .into_iter()
         .map(|x| (x % m as u64) as u32)
-        .collect()
-}
-
-/// splitmix64, as the test suite draws reproducible data elsewhere.
-fn splitmix(seed: u64, n: usize) -> Vec<u64> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        })
         .collect()
 }
 
