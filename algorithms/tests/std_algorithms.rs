@@ -122,6 +122,22 @@ fn numeric<E: ExecutionSpace>(space: E) {
         let max = data.iter().copied().max().unwrap_or(i64::MIN);
         assert_eq!(reduce_with(&space, &a, Min).unwrap(), min, "min n={n}");
         assert_eq!(reduce_with(&space, &a, Max).unwrap(), max, "max n={n}");
+        // Bits every element keeps (AND) and bits some element sets (OR), with masks that leave
+        // both results other than all-ones and zero.
+        let words: Vec<u32> = splitmix(30 + k as u64, n)
+            .iter()
+            .map(|&x| x as u32)
+            .collect();
+        let kept: Vec<u32> = words.iter().map(|&x| x | 0x8000_0101).collect();
+        let some: Vec<u32> = words.iter().map(|&x| x & 0x00f0_0f0f).collect();
+        let (dk, ds) = (
+            dev_from_slice(&space, "kept", &kept).unwrap(),
+            dev_from_slice(&space, "some", &some).unwrap(),
+        );
+        let and = kept.iter().fold(u32::MAX, |s, &x| s & x);
+        let or = some.iter().fold(0u32, |s, &x| s | x);
+        assert_eq!(reduce_with(&space, &dk, BAnd).unwrap(), and, "band n={n}");
+        assert_eq!(reduce_with(&space, &ds, BOr).unwrap(), or, "bor n={n}");
 
         let out: DevView<E, i64> = dev(&space, "out", [n]).unwrap();
         let total = inclusive_scan(&space, &a, &out).unwrap();

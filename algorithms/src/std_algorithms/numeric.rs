@@ -1,10 +1,12 @@
 //! Reductions and prefix scans of a View's elements.
 
 use super::{label, same_extent, Element};
+use rokkos::ir::build::{IrBits, IrInt};
 use rokkos::{
-    kernel, parallel_reduce, parallel_scan, AccValue, ExecutionSpace, Layout, Max, Min, Prod,
-    RangePolicy, Reducer, Result, Sum, View,
+    kernel, parallel_reduce, parallel_scan, AccValue, BAnd, BOr, ExecutionSpace, Layout, Max, Min,
+    Prod, RangePolicy, Reducer, Result, Sum, View,
 };
+use std::ops::{BitAnd, BitOr};
 
 #[kernel]
 fn sum_k<T: Element + AccValue>(i: usize, acc: &mut T, v: View<T>) {
@@ -32,6 +34,24 @@ fn max_k<T: Element + AccValue>(i: usize, acc: &mut T, v: View<T>) {
     if x > *acc {
         *acc = x;
     }
+}
+
+#[kernel]
+fn band_k<T: Element + AccValue + IrInt + IrBits + BitAnd<Output = T>>(
+    i: usize,
+    acc: &mut T,
+    v: View<T>,
+) {
+    *acc = *acc & v[i];
+}
+
+#[kernel]
+fn bor_k<T: Element + AccValue + IrInt + IrBits + BitOr<Output = T>>(
+    i: usize,
+    acc: &mut T,
+    v: View<T>,
+) {
+    *acc = *acc | v[i];
 }
 
 #[kernel(scan)]
@@ -103,8 +123,9 @@ where
 }
 
 /// `v`'s elements folded by a built-in reducer (Kokkos' `reduce` with a joiner): [`Sum`],
-/// [`Prod`], [`Min`] or [`Max`] (see [`ViewReducer`]); an empty View gives the reducer's
-/// identity (`0`, `1`, the highest or the lowest value).
+/// [`Prod`], [`Min`] or [`Max`], and for integers [`BAnd`] and [`BOr`] (see [`ViewReducer`]);
+/// an empty View gives the reducer's identity (`0`, `1`, the highest or the lowest value, all
+/// bits set, none).
 ///
 /// ```
 /// use rokkos::{Max, Min, Prod};
@@ -114,6 +135,9 @@ where
 /// assert_eq!(rokkos_algorithms::reduce_with(&s, &v, Prod)?, -30);
 /// assert_eq!(rokkos_algorithms::reduce_with(&s, &v, Min)?, -2);
 /// assert_eq!(rokkos_algorithms::reduce_with(&s, &v, Max)?, 5);
+/// let bits = rokkos::View::<u32>::from_vec("bits", [3], vec![0b1110, 0b0111, 0b1111])?;
+/// assert_eq!(rokkos_algorithms::reduce_with(&s, &bits, rokkos::BAnd)?, 0b0110);
+/// assert_eq!(rokkos_algorithms::reduce_with(&s, &bits, rokkos::BOr)?, 0b1111);
 /// # Ok(())
 /// # }
 /// ```
@@ -134,6 +158,7 @@ where
 ///   partition of the work.
 /// - [`Min`] and [`Max`]: NaN elements are skipped (a View of NaNs only gives the identity,
 ///   `+inf` / `-inf`); of equal zeros the result's sign is the one some partition met first.
+/// - [`BAnd`] and [`BOr`] (integers only): the bits set in every element, in any.
 ///
 /// Sealed.
 ///
@@ -180,6 +205,34 @@ view_reducer! {
     Prod => prod_k, "reduce_prod";
     Min => min_k, "reduce_min";
     Max => max_k, "reduce_max";
+}
+
+macro_rules! bit_view_reducer {
+    ($($r:ident => $k:ident, $op:ident, $name:literal;)*) => {$(
+        impl sealed::Sealed for $r {}
+        impl<T> ViewReducer<T> for $r
+        where
+            T: Element + AccValue + IrInt + IrBits + $op<Output = T>,
+            $r: Reducer<T>,
+        {
+            fn reduce_view<E: ExecutionSpace, L: Layout>(
+                &self,
+                space: &E,
+                v: &View<T, 1, L, E::Memory>,
+            ) -> Result<T> {
+                parallel_reduce(
+                    &label($name),
+                    RangePolicy::new(space, 0..v.extent(0)),
+                    $k(v),
+                    $r,
+                )
+            }
+        }
+    )*};
+}
+bit_view_reducer! {
+    BAnd => band_k, BitAnd, "reduce_band";
+    BOr => bor_k, BitOr, "reduce_bor";
 }
 
 /// Inclusive prefix sums: `dst[i] = src[0] + .. + src[i]` (Kokkos' `inclusive_scan`), one
