@@ -40,7 +40,10 @@ fn one_table_serves_body_and_function() {
     validate(&k).unwrap();
     assert_eq!(run(&k, 3).unwrap(), [33, 55, 77]);
     let text = k.to_string();
-    assert!(text.contains("table0 T: [u32; 3] = [3u32, 5u32, 7u32]"), "{text}");
+    assert!(
+        text.contains("table0 T: [u32; 3] = [3u32, 5u32, 7u32]"),
+        "{text}"
+    );
     assert!(text.contains("table0_T["), "{text}");
 }
 
