@@ -182,9 +182,13 @@ mod sealed {
 }
 
 macro_rules! view_reducer {
-    ($($r:ident => $k:ident, $name:literal;)*) => {$(
+    ($($r:ident => $k:ident, $name:literal $(, $bound:path)*;)*) => {$(
         impl sealed::Sealed for $r {}
-        impl<T: Element + AccValue> ViewReducer<T> for $r {
+        impl<T> ViewReducer<T> for $r
+        where
+            T: Element + AccValue $(+ $bound)*,
+            $r: Reducer<T>,
+        {
             fn reduce_view<E: ExecutionSpace, L: Layout>(
                 &self,
                 space: &E,
@@ -205,34 +209,8 @@ view_reducer! {
     Prod => prod_k, "reduce_prod";
     Min => min_k, "reduce_min";
     Max => max_k, "reduce_max";
-}
-
-macro_rules! bit_view_reducer {
-    ($($r:ident => $k:ident, $op:ident, $name:literal;)*) => {$(
-        impl sealed::Sealed for $r {}
-        impl<T> ViewReducer<T> for $r
-        where
-            T: Element + AccValue + IrInt + IrBits + $op<Output = T>,
-            $r: Reducer<T>,
-        {
-            fn reduce_view<E: ExecutionSpace, L: Layout>(
-                &self,
-                space: &E,
-                v: &View<T, 1, L, E::Memory>,
-            ) -> Result<T> {
-                parallel_reduce(
-                    &label($name),
-                    RangePolicy::new(space, 0..v.extent(0)),
-                    $k(v),
-                    $r,
-                )
-            }
-        }
-    )*};
-}
-bit_view_reducer! {
-    BAnd => band_k, BitAnd, "reduce_band";
-    BOr => bor_k, BitOr, "reduce_bor";
+    BAnd => band_k, "reduce_band", IrInt, IrBits, BitAnd<Output = T>;
+    BOr => bor_k, "reduce_bor", IrInt, IrBits, BitOr<Output = T>;
 }
 
 /// Inclusive prefix sums: `dst[i] = src[0] + .. + src[i]` (Kokkos' `inclusive_scan`), one
