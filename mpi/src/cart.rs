@@ -98,7 +98,8 @@ impl Communicator {
             )
         };
         self.check(code, call, "")?;
-        let comm = Communicator::adopt(raw, true, self.env(), call)?;
+        let mut comm = Communicator::adopt(raw, true, self.env(), call)?;
+        comm.count_limit = self.count_limit();
         let mut c = vec![0 as c_int; d.len()];
         // SAFETY: `c` holds `d.len()` ints.
         let code = unsafe {

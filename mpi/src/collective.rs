@@ -9,7 +9,7 @@
 
 use crate::buffer::Held;
 use crate::comm::Communicator;
-use crate::datatype::{row_major_contiguous, Element};
+use crate::datatype::{elements, row_major_contiguous, Element};
 use mpi::ffi;
 use rokkos_core::{
     create_mirror_view, create_mirror_view_and_copy, deep_copy, fill, BAnd, BOr, HostSpace, Layout,
@@ -202,7 +202,7 @@ impl Communicator {
             } else {
                 None
             };
-            Ok((s, r))
+            Ok((s, r, elements::<T>(self, call, recv.label(), n)?))
         });
         self.agree(
             call,
@@ -210,9 +210,9 @@ impl Communicator {
             outcome(&held),
             [T::CODE, n as i64, root as i64],
         )?;
-        let (s, r) = held?;
+        let (s, r, block) = held?;
         let gather = |p: *mut c_void| {
-            // SAFETY: `s` is held shared; `p` is `size() * n` contiguous elements held
+            // SAFETY: `s` is held shared; `p` is `size()` blocks of `n` contiguous elements held
             // exclusively on root (null elsewhere, where MPI ignores it).
             let code = unsafe {
                 ffi::MPI_Gather(
@@ -220,8 +220,8 @@ impl Communicator {
                     s.shape.count,
                     s.shape.datatype.raw,
                     p,
-                    n as i32,
-                    T::datatype(),
+                    block.count,
+                    block.datatype.raw,
                     root as i32,
                     self.raw,
                 )
@@ -259,10 +259,11 @@ impl Communicator {
                 Ok((
                     Held::send(self, call, send)?,
                     packed_recv(self, call, recv)?,
+                    elements::<T>(self, call, recv.label(), n)?,
                 ))
             });
         self.agree(call, send.label(), outcome(&held), [T::CODE, n as i64, 0])?;
-        let (s, r) = held?;
+        let (s, r, block) = held?;
         // SAFETY: as in `gather`, on every rank.
         let code = unsafe {
             ffi::MPI_Allgather(
@@ -270,8 +271,8 @@ impl Communicator {
                 s.shape.count,
                 s.shape.datatype.raw,
                 r.ptr(),
-                n as i32,
-                T::datatype(),
+                block.count,
+                block.datatype.raw,
                 self.raw,
             )
         };
@@ -317,7 +318,7 @@ impl Communicator {
             } else {
                 None
             };
-            Ok((r, s))
+            Ok((r, s, elements::<T>(self, call, send.label(), n)?))
         });
         self.agree(
             call,
@@ -325,15 +326,15 @@ impl Communicator {
             outcome(&held),
             [T::CODE, n as i64, root as i64],
         )?;
-        let (r, s) = held?;
+        let (r, s, block) = held?;
         let scatter = |p: *mut c_void| {
-            // SAFETY: `r` is held exclusively; `p` is `size() * n` contiguous elements held on
-            // root (null elsewhere, where MPI ignores it).
+            // SAFETY: `r` is held exclusively; `p` is `size()` blocks of `n` contiguous elements
+            // held on root (null elsewhere, where MPI ignores it).
             let code = unsafe {
                 ffi::MPI_Scatter(
                     p,
-                    n as i32,
-                    T::datatype(),
+                    block.count,
+                    block.datatype.raw,
                     r.ptr,
                     r.shape.count,
                     r.shape.datatype.raw,
@@ -376,14 +377,11 @@ impl Communicator {
         let call = "MPI_Alltoall";
         let p = self.size();
         let n = send.size() / p;
-        let local = if send.size() % p != 0
-            || recv.size() != send.size()
-            || i32::try_from(n).is_err()
-        {
+        let local = if send.size() % p != 0 || recv.size() != send.size() {
             Err(self.shape(
                 call,
                 format!(
-                    "Views `{}` ({} elements) and `{}` ({} elements) must both hold {p} equal blocks within MPI's count limit",
+                    "Views `{}` ({} elements) and `{}` ({} elements) must both hold {p} equal blocks",
                     send.label(),
                     send.size(),
                     recv.label(),
@@ -397,19 +395,20 @@ impl Communicator {
             Ok((
                 packed_send(self, call, send)?,
                 packed_recv(self, call, recv)?,
+                elements::<T>(self, call, send.label(), n)?,
             ))
         });
         self.agree(call, send.label(), outcome(&held), [T::CODE, n as i64, 0])?;
-        let (s, r) = held?;
-        // SAFETY: both buffers contiguous, `p * n` elements, held.
+        let (s, r, block) = held?;
+        // SAFETY: both buffers contiguous, `p` blocks of `n` elements, held.
         let code = unsafe {
             ffi::MPI_Alltoall(
                 s.ptr(),
-                n as i32,
-                T::datatype(),
+                block.count,
+                block.datatype.raw,
                 r.ptr(),
-                n as i32,
-                T::datatype(),
+                block.count,
+                block.datatype.raw,
                 self.raw,
             )
         };
@@ -440,8 +439,7 @@ impl Communicator {
         let n = send.size();
         let is_root = self.rank() == root;
         let local = root_ok(self, call, send.label(), root)
-            .and_then(|_| self.same_size(call, send, recv, is_root))
-            .and_then(|_| self.count(call, send.label(), n));
+            .and_then(|_| self.same_size(call, send, recv, is_root));
         let held = local.and_then(|_| {
             let s = packed_send(self, call, send)?;
             let r = if is_root {
@@ -459,20 +457,11 @@ impl Communicator {
         )?;
         let (s, r) = held?;
         let rp = r.as_ref().map_or(std::ptr::null_mut(), |r| r.ptr());
-        // SAFETY: contiguous buffers of `n` elements, held (the receive one on root only, where
-        // MPI writes it).
-        let code = unsafe {
-            ffi::MPI_Reduce(
-                s.ptr(),
-                rp,
-                n as i32,
-                T::datatype(),
-                Op::op(),
-                root as i32,
-                self.raw,
-            )
-        };
-        self.check(code, call, send.label())?;
+        self.chunked::<T>(call, send.label(), s.ptr(), rp, n, |sp, rp, k| {
+            // SAFETY: contiguous buffers of `k` elements, held (the receive one on root only,
+            // where MPI writes it; null elsewhere, where MPI ignores it).
+            unsafe { ffi::MPI_Reduce(sp, rp, k, T::datatype(), Op::op(), root as i32, self.raw) }
+        })?;
         drop(s);
         match r {
             Some(r) => r.finish(recv),
@@ -578,7 +567,7 @@ impl Communicator {
         send: &View<T, R1, L1, S1>,
         recv: &View<T, R2, L2, S2>,
         _op: Op,
-        run: impl FnOnce(*const c_void, *mut c_void, i32) -> i32,
+        run: impl FnMut(*const c_void, *mut c_void, i32) -> i32,
     ) -> Result<()>
     where
         T: Element + Scalar,
@@ -589,34 +578,51 @@ impl Communicator {
         S2: MemorySpace,
     {
         let n = send.size();
-        let held = self
-            .same_size(call, send, recv, true)
-            .and_then(|_| self.count(call, send.label(), n))
-            .and_then(|_| {
-                Ok((
-                    packed_send(self, call, send)?,
-                    packed_recv(self, call, recv)?,
-                ))
-            });
+        let held = self.same_size(call, send, recv, true).and_then(|_| {
+            Ok((
+                packed_send(self, call, send)?,
+                packed_recv(self, call, recv)?,
+            ))
+        });
         self.agree(call, send.label(), outcome(&held), [T::CODE, n as i64, 0])?;
         let (s, r) = held?;
-        self.check(
-            run(s.ptr() as *const c_void, r.ptr(), n as i32),
-            call,
-            send.label(),
-        )?;
+        self.chunked::<T>(call, send.label(), s.ptr(), r.ptr(), n, run)?;
         drop(s);
         r.finish(recv)
     }
 
-    /// `Err(InvalidArgument)` when `n` elements exceed MPI's count limit.
-    fn count(&self, call: &str, view: &str, n: usize) -> Result<()> {
-        i32::try_from(n).map(|_| ()).map_err(|_| {
-            self.invalid(
-                call,
-                format!("View `{view}`: {n} elements exceed MPI's count limit"),
-            )
-        })
+    /// Runs an element-wise reduction of `n` contiguous elements as calls of at most
+    /// [`Communicator::count_limit`] elements each, in order (every rank splits alike: the limit
+    /// is the same on every rank of a communicator). A null `rp` (a rank that receives nothing)
+    /// stays null.
+    fn chunked<T: Element>(
+        &self,
+        call: &str,
+        view: &str,
+        sp: *mut c_void,
+        rp: *mut c_void,
+        n: usize,
+        mut run: impl FnMut(*const c_void, *mut c_void, i32) -> i32,
+    ) -> Result<()> {
+        let sz = std::mem::size_of::<T>();
+        let mut done = 0;
+        loop {
+            let k = (n - done).min(self.count_limit());
+            let at = |p: *mut c_void| {
+                if p.is_null() {
+                    p
+                } else {
+                    // SAFETY: `done < n` elements into a buffer of `n` (or `done == n == 0`).
+                    unsafe { p.cast::<u8>().add(done * sz).cast() }
+                }
+            };
+            // `k` is at most the count limit, which fits an `int`.
+            self.check(run(at(sp) as *const c_void, at(rp), k as i32), call, view)?;
+            done += k;
+            if done >= n {
+                return Ok(());
+            }
+        }
     }
 
     /// Checks that `recv` holds as many elements as `send` (where `active`).
@@ -656,11 +662,11 @@ impl Communicator {
             return Ok(());
         }
         let want = block.checked_mul(self.size());
-        if want != Some(have) || i32::try_from(block).is_err() {
+        if want != Some(have) {
             return Err(self.shape(
                 call,
                 format!(
-                    "View `{view}` holds {have} elements, needs {} ({} ranks x {block}) within MPI's count limit",
+                    "View `{view}` holds {have} elements, needs {} ({} ranks x {block})",
                     want.map_or("too many".to_string(), |w| w.to_string()),
                     self.size()
                 ),

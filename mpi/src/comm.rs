@@ -101,6 +101,10 @@ pub struct Communicator {
     rank: usize,
     size: usize,
     pub(crate) checks: bool,
+    /// The most elements one MPI call carries as a plain count of basic elements (`i32::MAX`
+    /// unless [`Communicator::with_count_limit`] lowered it): longer messages are described by
+    /// derived datatypes, longer reductions made as several calls.
+    pub(crate) count_limit: usize,
     env: Arc<mpi::environment::Universe>,
     _thread: OneThread,
 }
@@ -133,6 +137,7 @@ impl Communicator {
             rank: 0,
             size: 0,
             checks: true,
+            count_limit: MAX_COUNT,
             env,
             _thread: std::marker::PhantomData,
         };
@@ -235,7 +240,57 @@ impl Communicator {
             "MPI_Comm_dup",
             "",
         )?;
-        Communicator::adopt(raw, true, self.env.clone(), "MPI_Comm_dup")
+        let mut c = Communicator::adopt(raw, true, self.env.clone(), "MPI_Comm_dup")?;
+        c.count_limit = self.count_limit;
+        Ok(c)
+    }
+
+    /// A new communicator (`MPI_Comm_dup`) whose calls split messages as if MPI's `int` counts
+    /// ended at `limit` elements instead of `i32::MAX`: a message of more elements goes as one
+    /// element of a derived datatype made of `limit`-element blocks and a remainder, and a
+    /// reduction or scan of more elements runs as several calls of at most `limit` elements.
+    /// That is what every call does above `i32::MAX` elements (Open MPI 4.1 has no large-count
+    /// calls); a small `limit` makes those paths testable without gigabyte Views, and results
+    /// do not depend on it. Collective: every rank must pass the same `limit` (checked, as the
+    /// arguments of every collective call are, unless checks are off), so that all ranks split
+    /// reductions alike. `Err(InvalidArgument)` for a `limit` of 0 or above `i32::MAX`.
+    ///
+    /// ```
+    /// use rokkos_core::{Sum, View};
+    /// # let mpi = rokkos_mpi::Mpi::init().unwrap();
+    /// let world = mpi.world().unwrap();
+    /// let small = world.with_count_limit(4).unwrap();
+    /// assert_eq!(small.count_limit(), 4);
+    /// let x = View::<u64, 1>::from_fn("x", [10], |[i]| i as u64).unwrap();
+    /// let total = View::<u64, 1>::new("total", [10]).unwrap();
+    /// small.allreduce(&x, &total, Sum).unwrap(); // three calls: 4, 4 and 2 elements
+    /// assert_eq!(total.get(9), 9 * small.size() as u64);
+    /// ```
+    pub fn with_count_limit(&self, limit: usize) -> Result<Communicator> {
+        let call = "with_count_limit";
+        let local = if limit == 0 || limit > MAX_COUNT {
+            Err(self.invalid(
+                call,
+                format!("count limit {limit} is not in 1..={MAX_COUNT}"),
+            ))
+        } else {
+            Ok(())
+        };
+        self.agree(call, "(count limit)", local, [0, limit as i64, 0])?;
+        let mut c = self.dup()?;
+        c.count_limit = limit;
+        Ok(c)
+    }
+
+    /// The most elements one MPI call of this communicator carries as a plain count (see
+    /// [`Communicator::with_count_limit`]; `i32::MAX` by default).
+    ///
+    /// ```
+    /// # let mpi = rokkos_mpi::Mpi::init().unwrap();
+    /// assert_eq!(mpi.world().unwrap().count_limit(), i32::MAX as usize);
+    /// ```
+    pub fn count_limit(&self) -> usize {
+        self.count_limit
     }
 
     /// Splits the ranks by `color` (`MPI_Comm_split`): ranks passing the same color form one
@@ -268,7 +323,9 @@ impl Communicator {
         if raw == unsafe { ffi::RSMPI_COMM_NULL } {
             return Ok(None);
         }
-        Communicator::adopt(raw, true, self.env.clone(), "MPI_Comm_split").map(Some)
+        let mut c = Communicator::adopt(raw, true, self.env.clone(), "MPI_Comm_split")?;
+        c.count_limit = self.count_limit;
+        Ok(Some(c))
     }
 
     /// Waits until every rank has called it (`MPI_Barrier`).
@@ -385,6 +442,9 @@ impl Communicator {
         Ok(())
     }
 }
+
+/// MPI's largest count (`int`), the default [`Communicator::count_limit`].
+pub(crate) const MAX_COUNT: usize = c_int::MAX as usize;
 
 /// `Ok` for `MPI_SUCCESS`, else the error: `ShapeMismatch` for a truncated message,
 /// `InvalidArgument` for a bad rank, tag, count, type, root or operation, `BackendUnavailable`

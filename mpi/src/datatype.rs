@@ -81,16 +81,116 @@ pub(crate) struct Shape {
     pub(crate) datatype: Datatype,
 }
 
-/// The largest count one MPI call takes (`int`; Open MPI 4.1 has no large-count calls).
-fn count_of(comm: &Communicator, call: &str, view: &str, n: usize) -> Result<c_int> {
-    c_int::try_from(n).map_err(|_| {
-        comm.invalid(
-            call,
-            format!(
-                "View `{view}`: {n} elements exceed MPI's count limit of {} per message; split it",
-                c_int::MAX
-            ),
-        )
+/// `n` copies of `t`, `step` bytes apart from the first one's origin. Counts above the
+/// communicator's limit (MPI's `int`) become nested blocks: `q` copies of a block of `limit`
+/// copies, then a block of the remaining `r` at displacement `q * limit * step`, joined by
+/// `MPI_Type_create_struct` (the large-count technique of MPI 3.0's own rationale, for MPI
+/// libraries without the `_c` calls). `unit` says `t` is a basic type and `step` its size, where
+/// a plain `MPI_Type_contiguous` describes the copies.
+fn repeat(
+    comm: &Communicator,
+    call: &str,
+    view: &str,
+    t: &Datatype,
+    n: usize,
+    step: usize,
+    unit: bool,
+) -> Result<Datatype> {
+    let aint = |bytes: Option<usize>| {
+        bytes
+            .and_then(|b| ffi::MPI_Aint::try_from(b).ok())
+            .ok_or_else(|| comm.invalid(call, format!("View `{view}`: stride overflows")))
+    };
+    let limit = comm.count_limit;
+    let mut new = unsafe { ffi::RSMPI_DATATYPE_NULL };
+    if n <= limit {
+        let stride = aint(Some(step))?;
+        // SAFETY: `t` is a valid datatype; `new` receives the result; `n` fits an `int`.
+        let code = unsafe {
+            if unit {
+                ffi::MPI_Type_contiguous(n as c_int, t.raw, &mut new)
+            } else {
+                ffi::MPI_Type_create_hvector(n as c_int, 1, stride, t.raw, &mut new)
+            }
+        };
+        let name = if unit {
+            "MPI_Type_contiguous"
+        } else {
+            "MPI_Type_create_hvector"
+        };
+        comm.check(code, name, view)?;
+        return Ok(Datatype {
+            raw: new,
+            owned: true,
+        });
+    }
+    let (q, r) = (n / limit, n % limit);
+    let block = repeat(comm, call, view, t, limit, step, unit)?;
+    let block_step = limit.checked_mul(step);
+    let blocks = repeat(
+        comm,
+        call,
+        view,
+        &block,
+        q,
+        aint(block_step)? as usize,
+        false,
+    )?;
+    if r == 0 {
+        return Ok(blocks);
+    }
+    let rest = repeat(comm, call, view, t, r, step, unit)?;
+    let disp = aint(block_step.and_then(|b| b.checked_mul(q)))?;
+    let lens: [c_int; 2] = [1, 1];
+    let disps: [ffi::MPI_Aint; 2] = [0, disp];
+    let types = [blocks.raw, rest.raw];
+    // SAFETY: two valid datatypes with their lengths and displacements; `new` receives the
+    // result, which MPI keeps valid after `blocks` and `rest` are freed.
+    let code = unsafe {
+        ffi::MPI_Type_create_struct(2, lens.as_ptr(), disps.as_ptr(), types.as_ptr(), &mut new)
+    };
+    comm.check(code, "MPI_Type_create_struct", view)?;
+    Ok(Datatype {
+        raw: new,
+        owned: true,
+    })
+}
+
+/// Commits a derived datatype for use in communication.
+fn commit(comm: &Communicator, view: &str, mut t: Datatype) -> Result<Datatype> {
+    // SAFETY: `t` is a valid, uncommitted derived datatype.
+    comm.check(
+        unsafe { ffi::MPI_Type_commit(&mut t.raw) },
+        "MPI_Type_commit",
+        view,
+    )?;
+    Ok(t)
+}
+
+/// `n` contiguous elements of `T`: a count of the basic datatype where `n` is within the
+/// communicator's count limit, else one element of a derived datatype (see [`repeat`]) whose
+/// extent is still `n` elements, so that a gather's or an alltoall's rank blocks stay `n`
+/// elements apart.
+pub(crate) fn elements<T: Element>(
+    comm: &Communicator,
+    call: &str,
+    view: &str,
+    n: usize,
+) -> Result<Shape> {
+    let basic = Datatype {
+        raw: T::datatype(),
+        owned: false,
+    };
+    if n <= comm.count_limit {
+        return Ok(Shape {
+            count: n as c_int,
+            datatype: basic,
+        });
+    }
+    let t = repeat(comm, call, view, &basic, n, std::mem::size_of::<T>(), true)?;
+    Ok(Shape {
+        count: 1,
+        datatype: commit(comm, view, t)?,
     })
 }
 
@@ -117,55 +217,36 @@ pub(crate) fn shape_of<T: Element>(
     strides: &[usize],
 ) -> Result<Shape> {
     let n: usize = extents.iter().product();
-    let basic = Datatype {
+    if n == 0 || row_major_contiguous(extents, strides) {
+        return elements::<T>(comm, call, view, n);
+    }
+    let sz = std::mem::size_of::<T>();
+    let mut t = Datatype {
         raw: T::datatype(),
         owned: false,
     };
-    if n == 0 || row_major_contiguous(extents, strides) {
-        return Ok(Shape {
-            count: count_of(comm, call, view, n)?,
-            datatype: basic,
-        });
-    }
-    let sz = std::mem::size_of::<T>();
-    let mut t = basic;
     let mut innermost = true;
     for k in (0..extents.len()).rev() {
         if extents[k] == 1 {
             continue;
         }
-        let e = count_of(comm, call, view, extents[k])?;
-        let mut new = unsafe { ffi::RSMPI_DATATYPE_NULL };
-        // SAFETY: `t` is a valid datatype; `new` receives the result.
-        let code = unsafe {
-            if innermost && strides[k] == 1 {
-                ffi::MPI_Type_contiguous(e, t.raw, &mut new)
-            } else {
-                let stride = strides[k]
-                    .checked_mul(sz)
-                    .and_then(|b| ffi::MPI_Aint::try_from(b).ok())
-                    .ok_or_else(|| {
-                        comm.invalid(call, format!("View `{view}`: stride overflows"))
-                    })?;
-                ffi::MPI_Type_create_hvector(e, 1, stride, t.raw, &mut new)
-            }
-        };
-        comm.check(code, "MPI_Type_create_hvector", view)?;
-        // The previous level is freed when `t` is replaced: MPI keeps what `new` needs.
-        t = Datatype {
-            raw: new,
-            owned: true,
-        };
+        let step = strides[k]
+            .checked_mul(sz)
+            .ok_or_else(|| comm.invalid(call, format!("View `{view}`: stride overflows")))?;
+        // The previous level is freed when `t` is replaced: MPI keeps what the new one needs.
+        t = repeat(
+            comm,
+            call,
+            view,
+            &t,
+            extents[k],
+            step,
+            innermost && strides[k] == 1,
+        )?;
         innermost = false;
     }
-    // SAFETY: `t` is a valid, uncommitted derived datatype.
-    comm.check(
-        unsafe { ffi::MPI_Type_commit(&mut t.raw) },
-        "MPI_Type_commit",
-        view,
-    )?;
     Ok(Shape {
         count: 1,
-        datatype: t,
+        datatype: commit(comm, view, t)?,
     })
 }

@@ -333,19 +333,7 @@ impl Communicator {
         status: &ffi::MPI_Status,
         expect: usize,
     ) -> Result<()> {
-        // Some calls (Open MPI's `MPI_Sendrecv` to itself) report a truncation only here.
-        self.check(status.MPI_ERROR, call, view)?;
-        let mut count: c_int = 0;
-        // SAFETY: a status MPI filled; the basic datatype of the message's elements.
-        let code = unsafe { ffi::MPI_Get_count(status, T::datatype(), &mut count) };
-        self.check(code, "MPI_Get_count", view)?;
-        if count < 0 || count as usize != expect {
-            return Err(self.shape(
-                call,
-                format!("View `{view}` has {expect} elements but the message held {count}"),
-            ));
-        }
-        Ok(())
+        received_count::<T>(self.rank(), call, view, status, expect)
     }
 }
 
@@ -388,11 +376,13 @@ pub(crate) fn received_count<T: Element>(
     status: &ffi::MPI_Status,
     expect: usize,
 ) -> Result<()> {
+    // Some calls (Open MPI's `MPI_Sendrecv` to itself) report a truncation only in the status.
     crate::comm::mpi_check(status.MPI_ERROR, rank as c_int, call, label)?;
-    let mut count: c_int = 0;
-    // SAFETY: a status MPI filled; the basic datatype of the message's elements.
-    let code = unsafe { ffi::MPI_Get_count(status, T::datatype(), &mut count) };
-    crate::comm::mpi_check(code, rank as c_int, "MPI_Get_count", label)?;
+    let mut count: ffi::MPI_Count = 0;
+    // SAFETY: a status MPI filled; the basic datatype of the message's elements. The `_x` form
+    // counts past `i32::MAX` (`MPI_Get_count` answers `MPI_UNDEFINED` there).
+    let code = unsafe { ffi::MPI_Get_elements_x(status, T::datatype(), &mut count) };
+    crate::comm::mpi_check(code, rank as c_int, "MPI_Get_elements_x", label)?;
     if count < 0 || count as usize != expect {
         return Err(rokkos_core::Error::ShapeMismatch {
             what: format!(

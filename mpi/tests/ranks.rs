@@ -241,6 +241,15 @@ fn rank_main() -> ExitCode {
     if let Some(s) = rokkos_testing::cuda_space() {
         run("cuda", all(s, &world));
     }
+    // Every check again on a communicator that splits messages at 3 elements, as it does above
+    // `i32::MAX`: derived datatypes of blocks and a remainder, reductions in several calls.
+    let small = world.with_count_limit(3).expect("count limit");
+    run("serial, count limit 3", all(Serial, &small));
+    run(
+        "rayon, count limit 3",
+        all(rokkos::Rayon::with_threads(2).expect("rayon pool"), &small),
+    );
+    run("count limit", count_limit(&world));
     run("unchecked", unchecked(&world));
     world.barrier().expect("barrier");
     println!(
@@ -269,6 +278,43 @@ fn unchecked(world: &Communicator) -> R<usize> {
     k += expect("broadcast without checks", to_host(&b), vec![5, 6, 7])?;
     w.enable_checks();
     k += expect("checks back on", w.checks_enabled(), true)?;
+    Ok(k)
+}
+
+/// `with_count_limit`: inherited by `dup`, `split` and Cartesian communicators, refused out of
+/// range, and a strided 1-D subview longer than the limit (a nested block datatype with a
+/// remainder) sent and gathered whole.
+fn count_limit(world: &Communicator) -> R<usize> {
+    let (me, p) = (world.rank(), world.size());
+    let mut k = expect("default limit", world.count_limit(), i32::MAX as usize)?;
+    let small = world.with_count_limit(2)?;
+    k += expect("dup keeps the limit", small.dup()?.count_limit(), 2)?;
+    let half = small.split(Some(0), 0)?.expect("every rank has color 0");
+    k += expect("split keeps the limit", half.count_limit(), 2)?;
+    let cart = small.cartesian(&[0], &[true])?;
+    k += expect("a Cartesian communicator keeps it", cart.count_limit(), 2)?;
+    for bad in [0, i32::MAX as usize + 1] {
+        let refused = matches!(world.with_count_limit(bad), Err(Error::InvalidArgument(_)));
+        k += expect(&format!("limit {bad} refused"), refused, true)?;
+    }
+    // A column of a rank-2 View (stride 3): 12 elements are 6 blocks of 2 in 3 blocks of 2
+    // blocks; 11 elements leave a remainder at both levels.
+    for m in [12, 11] {
+        let base =
+            View::<f64, 2>::from_fn("base", [m, 3], |[i, j]| (1000 * me + 3 * i + j) as f64)?;
+        let every3: View<f64, 1, LayoutStride> = base.subview((0..m, 0))?;
+        let back = View::<f64, 1>::new("back", [m])?;
+        small.exchange(&every3, (me + 1) % p, &back, (me + p - 1) % p, 3)?;
+        let from = (me + p - 1) % p;
+        let want: Vec<f64> = (0..m).map(|j| (1000 * from + 3 * j) as f64).collect();
+        k += expect(&format!("strided exchange of {m}"), back.to_vec(), want)?;
+        let all = View::<f64, 2>::new("all", [p, m])?;
+        small.allgather(&every3, &all)?;
+        let want: Vec<f64> = (0..p)
+            .flat_map(|r| (0..m).map(move |j| (1000 * r + 3 * j) as f64))
+            .collect();
+        k += expect(&format!("strided allgather of {m}"), all.to_vec(), want)?;
+    }
     Ok(k)
 }
 
