@@ -115,6 +115,51 @@ pub enum Error {
         /// Which access, which side was modified, and what to call first.
         reason: String,
     },
+    /// An MPI call failed for a reason of MPI's own (rokkos-mpi): a peer process that died, a
+    /// network or resource failure, an internal error; argument errors MPI reports are
+    /// [`Error::InvalidArgument`] and truncated messages [`Error::ShapeMismatch`]. MPI's
+    /// communicators return errors (`MPI_ERRORS_RETURN`), so the job is not aborted and the
+    /// caller may decide; the MPI standard leaves MPI's state after most errors undefined, so
+    /// further calls on the communicator may fail too.
+    ///
+    /// ```
+    /// let e = rokkos_core::Error::Mpi {
+    ///     rank: 1,
+    ///     call: "MPI_Send".into(),
+    ///     view: "u".into(),
+    ///     class: 16,
+    ///     message: "MPI_ERR_OTHER: known error not in list".into(),
+    /// };
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "MPI error on rank 1 in MPI_Send on View `u`: MPI_ERR_OTHER: known error not in list (error class 16)"
+    /// );
+    /// ```
+    #[error(
+        "MPI error on rank {rank} in {call}{}: {message} (error class {class})",
+        on_view(view)
+    )]
+    Mpi {
+        /// The rank (in the communicator of the call) that saw the error.
+        rank: usize,
+        /// The MPI function.
+        call: String,
+        /// The label of the View the call carried, or empty.
+        view: String,
+        /// MPI's error class (`MPI_Error_class`), which is portable across MPI libraries.
+        class: i32,
+        /// MPI's own message (`MPI_Error_string`).
+        message: String,
+    },
+}
+
+/// ` on View `label`` for a non-empty label, for [`Error::Mpi`]'s message.
+fn on_view(label: &str) -> String {
+    if label.is_empty() {
+        String::new()
+    } else {
+        format!(" on View `{label}`")
+    }
 }
 
 /// The message of [`Error::OutOfMemory`]: `usize::MAX` bytes is no real request but a size that

@@ -447,8 +447,8 @@ impl Communicator {
 pub(crate) const MAX_COUNT: usize = c_int::MAX as usize;
 
 /// `Ok` for `MPI_SUCCESS`, else the error: `ShapeMismatch` for a truncated message,
-/// `InvalidArgument` for a bad rank, tag, count, type, root or operation, `BackendUnavailable`
-/// (backend "MPI") for the rest; each with MPI's own message.
+/// `InvalidArgument` for a bad rank, tag, count, type, root or operation, [`Error::Mpi`]
+/// for the rest; each with MPI's own message.
 pub(crate) fn mpi_check(code: c_int, rank: c_int, call: &str, view: &str) -> Result<()> {
     if code == ffi::MPI_SUCCESS as c_int {
         return Ok(());
@@ -486,9 +486,52 @@ pub(crate) fn mpi_check(code: c_int, rank: c_int, call: &str, view: &str) -> Res
     {
         Error::InvalidArgument(what)
     } else {
-        Error::BackendUnavailable {
-            backend: "MPI".into(),
-            reason: what,
+        Error::Mpi {
+            rank: rank.max(0) as usize,
+            call: call.into(),
+            view: view.into(),
+            class: class as i32,
+            message: msg,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// MPI's error classes land in the variants the docs name, with MPI's own message, the rank,
+    /// the call and the View. (The only test of this crate's unit tests that initialises MPI:
+    /// one process may initialise it once.)
+    #[test]
+    fn error_classes_map_to_variants() {
+        let mpi = Mpi::init().unwrap();
+        let _world = mpi.world().unwrap();
+        let e = mpi_check(ffi::MPI_ERR_INTERN as c_int, 3, "MPI_Send", "u").unwrap_err();
+        match &e {
+            Error::Mpi {
+                rank,
+                call,
+                view,
+                class,
+                message,
+            } => {
+                assert_eq!((*rank, call.as_str(), view.as_str()), (3, "MPI_Send", "u"));
+                assert_eq!(*class, ffi::MPI_ERR_INTERN as i32);
+                assert!(!message.is_empty());
+            }
+            other => panic!("expected Error::Mpi, got {other:?}"),
+        }
+        assert!(e
+            .to_string()
+            .starts_with("MPI error on rank 3 in MPI_Send on View `u`: "));
+        let t = mpi_check(ffi::MPI_ERR_TRUNCATE as c_int, 0, "MPI_Recv", "v").unwrap_err();
+        assert!(matches!(t, Error::ShapeMismatch { .. }), "{t:?}");
+        let r = mpi_check(ffi::MPI_ERR_RANK as c_int, 0, "MPI_Send", "").unwrap_err();
+        assert!(matches!(r, Error::InvalidArgument(_)), "{r:?}");
+        assert_eq!(
+            mpi_check(ffi::MPI_SUCCESS as c_int, 0, "MPI_Send", ""),
+            Ok(())
+        );
+    }
 }
