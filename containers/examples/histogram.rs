@@ -8,7 +8,9 @@
 //! times, on rayon, a ScatterView histogram (reset, the binning kernel, `contribute_into`) against
 //! the same kernel adding atomically into a `ViewMut` (fill, kernel), for 2^10 and 2^20 bins, with
 //! `u32` counts and `f64` weights (an `f64` atomic add is a compare-and-swap loop on the CPU);
-//! `--json` prints one JSON object per line.
+//! `--json` prints one JSON object per line. `scripts/bench_scatter.sh` runs it beside its OpenMP
+//! references (`scripts/histogram_omp.c`: an array-section reduction, per-thread copies, atomics)
+//! and prints the ratios.
 
 use rokkos::prelude::*;
 use rokkos_containers::ScatterView;

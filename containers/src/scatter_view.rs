@@ -42,17 +42,19 @@
 //! # Ok(()) }
 //! ```
 
+use rokkos::ir::build::IrNum;
 use rokkos::scatter::{ScatterOp, ScatterStorage};
 use rokkos::{
-    kernel, parallel_for, AtomicScalar, Error, ExecutionSpace, Layout, MDRangePolicy, Pod,
+    func, kernel, parallel_for, AtomicScalar, Error, ExecutionSpace, Layout, MDRangePolicy, Pod,
     RangePolicy, Result, Scalar, View,
 };
 
 /// Combines every copy of a rank-1 ScatterView into `dst` with operation `op` (0: add, 1:
-/// multiply, 2: minimum, 3: maximum). Each element is its work item's own, and the copies are
-/// applied in copy order, so a result does not depend on the thread count's scheduling.
+/// multiply, 2: minimum, 3: maximum). Each element is its work item's own: it is read once,
+/// combined with the copies in copy order (as the atomics of a single copy would store them, so
+/// a result does not depend on how work was scheduled) and written once.
 #[kernel]
-fn combine_1<T: AtomicScalar>(
+fn combine_1<T: AtomicScalar + Scalar + IrNum>(
     i: usize,
     dst: ViewMut<T>,
     first: View<T>,
@@ -61,28 +63,22 @@ fn combine_1<T: AtomicScalar>(
     n: usize,
     op: u32,
 ) {
+    let mut acc = dst[i];
     let mut c: usize = 0;
     while c <= extra {
         let mut x = first[i];
         if c > 0 {
             x = rest[(c - 1) * n + i];
         }
-        if op == 0 {
-            dst.atomic_add(i, x);
-        } else if op == 1 {
-            dst.atomic_mul(i, x);
-        } else if op == 2 {
-            dst.atomic_min(i, x);
-        } else {
-            dst.atomic_max(i, x);
-        }
+        acc = combined(acc, x, op);
         c += 1;
     }
+    dst[i] = acc;
 }
 
 /// [`combine_1`] for rank 2 (the copies row-major, `e1` columns).
 #[kernel]
-fn combine_2<T: AtomicScalar>(
+fn combine_2<T: AtomicScalar + Scalar + IrNum>(
     (i, j): (usize, usize),
     dst: ViewMut<T, 2>,
     first: View<T, 2>,
@@ -92,23 +88,43 @@ fn combine_2<T: AtomicScalar>(
     e1: usize,
     op: u32,
 ) {
+    let mut acc = dst[(i, j)];
     let mut c: usize = 0;
     while c <= extra {
         let mut x = first[(i, j)];
         if c > 0 {
             x = rest[(c - 1) * n + i * e1 + j];
         }
-        if op == 0 {
-            dst.atomic_add((i, j), x);
-        } else if op == 1 {
-            dst.atomic_mul((i, j), x);
-        } else if op == 2 {
-            dst.atomic_min((i, j), x);
-        } else {
-            dst.atomic_max((i, j), x);
-        }
+        acc = combined(acc, x, op);
         c += 1;
     }
+    dst[(i, j)] = acc;
+}
+
+/// `acc` combined with `x` by operation `op` (codes as in [`combine_1`]), as the operation's
+/// atomic stores it: integer sums and products wrap, and a floating-point minimum or maximum
+/// keeps `acc` unless `x` is strictly smaller or larger (a NaN contribution never wins).
+#[func]
+fn combined<T: AtomicScalar + Scalar + IrNum>(acc: T, x: T, op: u32) -> T {
+    let mut r = acc;
+    if op == 0 {
+        r = acc.wrapping_add(x);
+    } else if op == 1 {
+        r = acc.wrapping_mul(x);
+    } else if op == 2 {
+        if x < acc {
+            r = x;
+        }
+    } else if x > acc {
+        r = x;
+    }
+    r
+}
+
+/// Sets every element of `v` to `x`: the copies' reset, in parallel on the ScatterView's space.
+#[kernel]
+fn fill_k<T: AtomicScalar + Scalar + IrNum>(i: usize, v: ViewMut<T>, x: T) {
+    v[i] = x;
 }
 
 /// A scatter-contribution array on execution space `E`, of rank `R` (1 or 2) and operation `Op`
@@ -183,7 +199,7 @@ fn op_code<Op: ScatterOp>() -> u32 {
 
 impl<T, const R: usize, Op, E> ScatterView<T, R, Op, E>
 where
-    T: Pod + Scalar + AtomicScalar,
+    T: Pod + Scalar + AtomicScalar + IrNum,
     Op: ScatterOp,
     E: ExecutionSpace,
 {
@@ -219,7 +235,19 @@ where
     /// # Ok::<(), rokkos::Error>(())
     /// ```
     pub fn reset(&self) -> Result<()> {
-        self.storage.reset()
+        let id = Op::identity::<T>();
+        self.first().fill(id)?;
+        // The per-thread copies (all but the first) are reset by the threads of the space, as
+        // they are combined: on rayon they are most of the memory.
+        let m = self.rest().size();
+        if m == 0 {
+            return Ok(());
+        }
+        parallel_for(
+            "ScatterView::reset",
+            RangePolicy::new(&self.space, 0..m),
+            fill_k(self.rest(), id),
+        )
     }
 
     /// The space the ScatterView's kernels run on.
@@ -251,7 +279,7 @@ where
 
 impl<T, Op, E> ScatterView<T, 1, Op, E>
 where
-    T: Pod + Scalar + AtomicScalar + rokkos::ir::build::IrNum,
+    T: Pod + Scalar + AtomicScalar + IrNum,
     Op: ScatterOp,
     E: ExecutionSpace,
 {
@@ -297,7 +325,7 @@ where
 
 impl<T, Op, E> ScatterView<T, 2, Op, E>
 where
-    T: Pod + Scalar + AtomicScalar + rokkos::ir::build::IrNum,
+    T: Pod + Scalar + AtomicScalar + IrNum,
     Op: ScatterOp,
     E: ExecutionSpace,
 {

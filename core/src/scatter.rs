@@ -337,8 +337,11 @@ enum Mode {
 
 thread_local! {
     /// The copies this thread claimed, by epoch (a few, for kernels with several scatter
-    /// arguments); epoch 0 is an empty entry.
-    static CLAIMED: [Cell<(u64, usize)>; 4] = const { [const { Cell::new((0, 0)) }; 4] };
+    /// arguments): the epoch (0: an empty entry), the copy's first element's address, and whether
+    /// the copy is the thread's own (plain updates) rather than the shared atomic one. The address
+    /// rather than the copy's number, so that a contribution finds its element with one add.
+    static CLAIMED: [Cell<(u64, usize, bool)>; 4] =
+        const { [const { Cell::new((0, 0, false)) }; 4] };
 }
 
 /// What a `ScatterSum<T>` / `ScatterProd<T>` / `ScatterMin<T>` / `ScatterMax<T>` kernel
@@ -399,48 +402,35 @@ impl<T: AtomicScalar, const R: usize, Op: ScatterOp> ScatterAccess<'_, T, R, Op>
         self.n
     }
 
-    /// The copy this thread updates in this epoch: its own (`< plain`) or the atomic one.
-    #[cold]
-    #[inline(never)]
-    fn claim(&self) -> usize {
-        let mut w = self.claims.load(Ordering::Acquire);
-        let copy = loop {
-            let claimed = (w & COUNT_MASK) as usize;
-            if w >> COUNT_BITS != self.epoch || claimed >= self.plain {
-                break self.plain;
-            }
-            match self
-                .claims
-                .compare_exchange_weak(w, w + 1, Ordering::AcqRel, Ordering::Acquire)
-            {
-                Ok(_) => break claimed,
-                Err(now) => w = now,
-            }
-        };
-        CLAIMED.with(|c| {
-            // The oldest entry makes room (entries move down by one).
-            for k in (1..c.len()).rev() {
-                c[k].set(c[k - 1].get());
-            }
-            c[0].set((self.epoch, copy));
-        });
-        copy
-    }
-
+    /// The copy this thread updates in this epoch: its first element, and whether it is the
+    /// thread's own.
     #[inline(always)]
-    fn copy(&self) -> usize {
+    fn copy(&self) -> (*mut T, bool) {
         let hit = CLAIMED.with(|c| {
             c.iter()
                 .map(Cell::get)
-                .find(|&(e, _)| e == self.epoch)
-                .map(|(_, copy)| copy)
+                .find(|&(e, _, _)| e == self.epoch)
+                .map(|(_, base, own)| (base as *mut T, own))
         });
         match hit {
             Some(copy) => copy,
-            None => self.claim(),
+            // By value, not `&self`: an accessor whose address escapes into a call that is not
+            // inlined is copied to the stack for every work item.
+            None => {
+                let c = claim(self.claims, self.epoch, self.plain);
+                // SAFETY: copy `c <= plain` exists: copy 0 is `first`, copy `c >= 1` starts at
+                // `rest + (c - 1) * n`.
+                let base = if c == 0 {
+                    self.first
+                } else {
+                    unsafe { self.rest.add((c - 1) * self.n) }
+                };
+                let own = c < self.plain;
+                remember(self.epoch, base as usize, own);
+                (base, own)
+            }
         }
     }
-
     #[inline(always)]
     fn contribute(&self, i: [usize; R], op: AtomicOp, v: T, atomic: unsafe fn(*mut T, T) -> T) {
         if !in_bounds(&i, &self.extents) {
@@ -451,15 +441,9 @@ impl<T: AtomicScalar, const R: usize, Op: ScatterOp> ScatterAccess<'_, T, R, Op>
             Mode::Plain => (unsafe { self.first.add(off) }, true),
             Mode::Atomic => (unsafe { self.first.add(off) }, false),
             Mode::Duplicated => {
-                let c = self.copy();
-                // SAFETY (both): `off < n` (in bounds, row-major), and copy `c <= plain` exists:
-                // copy 0 is `first`, copy `c >= 1` starts at `rest + (c - 1) * n`.
-                let p = if c == 0 {
-                    unsafe { self.first.add(off) }
-                } else {
-                    unsafe { self.rest.add((c - 1) * self.n + off) }
-                };
-                (p, c < self.plain)
+                let (base, own) = self.copy();
+                // SAFETY: `off < n` (in bounds, row-major) inside a copy of `n` elements.
+                (unsafe { base.add(off) }, own)
             }
         };
         if plain && T::__plain_ok(op, v) {
@@ -473,6 +457,36 @@ impl<T: AtomicScalar, const R: usize, Op: ScatterOp> ScatterAccess<'_, T, R, Op>
             }
         }
     }
+}
+
+/// The copy this thread updates in `epoch`: its own (`< plain`), claimed from `claims`, or the
+/// atomic one (`plain`) when none is left.
+#[cold]
+#[inline(never)]
+fn claim(claims: &AtomicU64, epoch: u64, plain: usize) -> usize {
+    let mut w = claims.load(Ordering::Acquire);
+    loop {
+        let claimed = (w & COUNT_MASK) as usize;
+        if w >> COUNT_BITS != epoch || claimed >= plain {
+            return plain;
+        }
+        match claims.compare_exchange_weak(w, w + 1, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return claimed,
+            Err(now) => w = now,
+        }
+    }
+}
+
+/// Puts a claimed copy first in the thread's [`CLAIMED`] cache (the oldest entry makes room).
+#[cold]
+#[inline(never)]
+fn remember(epoch: u64, base: usize, own: bool) {
+    CLAIMED.with(|c| {
+        for k in (1..c.len()).rev() {
+            c[k].set(c[k - 1].get());
+        }
+        c[0].set((epoch, base, own));
+    });
 }
 
 #[cold]
