@@ -10,8 +10,10 @@
 //! the per-detector index arrays and the intervals (a few numbers per detector or interval)
 //! are copied. The GIL is released while a kernel runs.
 //!
-//! `set_backend("serial" | "rayon")` (or the `ROKKOS_BACKEND` variable, read at import) chooses
-//! the backend; rayon is the default.
+//! `set_backend("serial" | "rayon" | "wgpu")` (or the `ROKKOS_BACKEND` variable, read at import)
+//! chooses the backend; rayon is the default. On wgpu (a build with the `wgpu` feature, the
+//! default) the arrays are copied to the device for the call and the outputs copied back into
+//! the same NumPy arrays: the zero-copy lending is the host backends'.
 
 // The one `unsafe` of this crate: a NumPy array's buffer lent as a View for one call.
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -20,7 +22,9 @@ use numpy::{Element, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyAny;
-use rokkos::{ExecutionSpace, HostSpace, Pod, View};
+#[cfg(feature = "wgpu")]
+use rokkos::{create_mirror_view_and_copy_in, deep_copy};
+use rokkos::{ExecutionSpace, Pod, View};
 use std::sync::Mutex;
 use toast_kernels::kernels::{self, toast3, Design, Intervals, RowIndex};
 use toast_kernels::Interval;
@@ -30,6 +34,9 @@ use toast_kernels::Interval;
 enum Backend {
     Serial,
     Rayon(rokkos::Rayon),
+    /// A GPU backend through rokkos' run-time `Device` (its name kept for `get_backend`).
+    #[cfg(feature = "wgpu")]
+    Device(rokkos::Device, &'static str),
 }
 
 static BACKEND: Mutex<Option<Backend>> = Mutex::new(None);
@@ -38,8 +45,13 @@ fn backend_named(name: &str) -> PyResult<Backend> {
     match name {
         "serial" => Ok(Backend::Serial),
         "rayon" => Ok(Backend::Rayon(rokkos::Rayon::new())),
+        #[cfg(feature = "wgpu")]
+        "wgpu" => rokkos::Device::with_backend("wgpu")
+            .map(|d| Backend::Device(d, "wgpu"))
+            .map_err(rokkos_err),
         other => Err(PyValueError::new_err(format!(
-            "unknown backend {other:?}: this build has \"serial\" and \"rayon\""
+            "unknown backend {other:?}: this build has {}",
+            BACKENDS.join(", ")
         ))),
     }
 }
@@ -55,7 +67,24 @@ fn current() -> PyResult<Backend> {
     Ok(b.clone().expect("set above"))
 }
 
-/// Chooses the backend of every later call: "serial" or "rayon".
+/// The backends this build has (whether a GPU backend has a device here is known only when it
+/// is chosen).
+const BACKENDS: &[&str] = &[
+    "serial",
+    "rayon",
+    #[cfg(feature = "wgpu")]
+    "wgpu",
+];
+
+/// The backends this build of the extension has: `["serial", "rayon", "wgpu"]` (wgpu only in a
+/// build with the `wgpu` feature, the default).
+#[pyfunction]
+fn backends() -> Vec<&'static str> {
+    BACKENDS.to_vec()
+}
+
+/// Chooses the backend of every later call: "serial", "rayon" or "wgpu". `ValueError` for a
+/// name this build does not have, `RuntimeError` when the backend has no device here.
 #[pyfunction]
 fn set_backend(name: &str) -> PyResult<()> {
     let b = backend_named(name)?;
@@ -71,6 +100,8 @@ fn get_backend() -> PyResult<&'static str> {
     Ok(match current()? {
         Backend::Serial => "serial",
         Backend::Rayon(_) => "rayon",
+        #[cfg(feature = "wgpu")]
+        Backend::Device(_, name) => name,
     })
 }
 
@@ -276,9 +307,13 @@ fn intervals(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Interval>> {
 const DESIGN: Design = Design::Team;
 
 /// Runs `$body` (a `rokkos::Result<()>` expression using the space `$s`) on the chosen backend
-/// with the GIL released. A macro, not a closure: the body is generic over the space.
+/// with the GIL released. A macro, not a closure: the body is generic over the space. `[$i]`
+/// names the lent Views the kernel only reads, `[$o]` those it writes: the host backends use
+/// them in place; a GPU backend gets copies of both in its memory (the outputs copied in too, as
+/// kernels accumulate into them), under the same names, and the outputs are copied back after
+/// the body.
 macro_rules! run_on {
-    ($py:expr, |$s:ident| $body:expr) => {{
+    ($py:expr, [$($i:ident),*], [$($o:ident),*], |$s:ident| $body:expr) => {{
         let b = current()?;
         $py.allow_threads(|| -> rokkos::Result<()> {
             match &b {
@@ -290,17 +325,37 @@ macro_rules! run_on {
                     let $s = r;
                     $body
                 }
+                #[cfg(feature = "wgpu")]
+                Backend::Device(d, _) => {
+                    let $s = d;
+                    let mut back: Vec<Box<dyn FnOnce() -> rokkos::Result<()>>> = Vec::new();
+                    $(let $i = &create_mirror_view_and_copy_in($s, $i)?;)*
+                    $(
+                        let $o = {
+                            let (host, dev) = ($o.clone(), create_mirror_view_and_copy_in($s, $o)?);
+                            let d = dev.clone();
+                            back.push(Box::new(move || deep_copy(&host, &d)));
+                            dev
+                        };
+                        let $o = &$o;
+                    )*
+                    $body?;
+                    back.into_iter().try_for_each(|f| f())
+                }
             }
         })
         .map_err(rokkos_err)
     }};
 }
 
-fn up<E: ExecutionSpace<Memory = HostSpace>, T: Pod>(s: &E, v: &[T]) -> rokkos::Result<View<T>> {
+fn up<E: ExecutionSpace, T: Pod>(
+    s: &E,
+    v: &[T],
+) -> rokkos::Result<View<T, 1, rokkos::LayoutRight, E::Memory>> {
     kernels::upload(s, "parameter", [v.len()], v.to_vec())
 }
 
-fn rows<E: ExecutionSpace<Memory = HostSpace>>(s: &E, v: &[i32]) -> rokkos::Result<RowIndex<E>> {
+fn rows<E: ExecutionSpace>(s: &E, v: &[i32]) -> rokkos::Result<RowIndex<E>> {
     kernels::row_index(s, v)
 }
 
@@ -351,7 +406,7 @@ fn stokes_weights_iqu(
     let weights = Lent::<f64, 3>::new("weights", weights)?;
     let hwp = Lent::<f64, 1>::input("hwp", hwp)?;
     let (qv, wv, hv) = (quats.view(), weights.view(), hwp.view());
-    run_on!(py, |s| toast3::StokesWeightsIqu {
+    run_on!(py, [qv, hv], [wv], |s| toast3::StokesWeightsIqu {
         quat_index: &rows(s, &qi)?,
         quats: qv,
         weight_index: &rows(s, &wi)?,
@@ -383,7 +438,7 @@ fn stokes_weights_i(
     let c = small::<f64>("cal", cal)?;
     let weights = Lent::<f64, 2>::new("weights", weights)?;
     let wv = weights.view();
-    run_on!(py, |s| toast3::StokesWeightsI {
+    run_on!(py, [], [wv], |s| toast3::StokesWeightsI {
         weight_index: &rows(s, &wi)?,
         weights: wv,
         intervals: &Intervals::half_open(s, &iv)?,
@@ -416,7 +471,7 @@ fn pointing_detector(
     let iv = self::intervals(intervals)?;
     let flags = Lent::<u8, 1>::input("shared_flags", shared_flags)?;
     let (fv, bv, qv, sv) = (fp.view(), bore.view(), quats.view(), flags.view());
-    run_on!(py, |s| kernels::PointingDetector {
+    run_on!(py, [fv, bv, sv], [qv], |s| kernels::PointingDetector {
         focalplane: fv,
         boresight: bv,
         quat_index: &rows(s, &qi)?,
@@ -457,7 +512,7 @@ fn pixels_healpix(
     let pixels = Lent::<i64, 2>::new("pixels", pixels)?;
     let hits = Lent::<u8, 1>::new("hit_submaps", hit_submaps)?;
     let (qv, fv, pv, hv) = (quats.view(), flags.view(), pixels.view(), hits.view());
-    run_on!(py, |s| kernels::PixelsHealpix {
+    run_on!(py, [qv, fv], [pv, hv], |s| kernels::PixelsHealpix {
         quat_index: &rows(s, &qi)?,
         quats: qv,
         shared_flags: fv,
@@ -490,7 +545,7 @@ fn noise_weight(
     let w = small::<f64>("detector_weights", detector_weights)?;
     let det = Lent::<f64, 2>::new("det_data", det_data)?;
     let dv = det.view();
-    run_on!(py, |s| kernels::NoiseWeight {
+    run_on!(py, [], [dv], |s| kernels::NoiseWeight {
         det_data: dv,
         data_index: &rows(s, &di)?,
         intervals: &Intervals::half_open(s, &iv)?,
@@ -518,7 +573,7 @@ fn scan_map_of<T: Element + Pod + toast3::MapElement>(
 ) -> PyResult<()> {
     let map = Lent::<T, 3>::input("mapdata", mapdata)?;
     let (mv, dv, pv, wv) = (map.view(), det.view(), pixels.view(), weights.view());
-    run_on!(py, |s| toast3::ScanMap {
+    run_on!(py, [mv, pv, wv], [dv], |s| toast3::ScanMap {
         global2local: &up(s, &g2l)?,
         n_pix_submap,
         mapdata: mv,
@@ -690,24 +745,26 @@ fn build_noise_weighted(
         flags.view(),
         shared.view(),
     );
-    run_on!(py, |s| toast3::BuildNoiseWeighted {
-        global2local: &up(s, &g2l)?,
-        zmap: zv,
-        pixel_index: &rows(s, &pi)?,
-        pixels: pv,
-        weight_index: &rows(s, &wi)?,
-        weights: wv,
-        data_index: &rows(s, &di)?,
-        det_data: dv,
-        flag_index: &up(s, &fi)?,
-        det_flags: fv,
-        det_scale: &up(s, &scale)?,
-        det_flag_mask,
-        intervals: &Intervals::half_open(s, &iv)?,
-        shared_flags: sv,
-        shared_flag_mask,
-    }
-    .run(s, DESIGN))
+    run_on!(py, [pv, wv, dv, fv, sv], [zv], |s| {
+        toast3::BuildNoiseWeighted {
+            global2local: &up(s, &g2l)?,
+            zmap: zv,
+            pixel_index: &rows(s, &pi)?,
+            pixels: pv,
+            weight_index: &rows(s, &wi)?,
+            weights: wv,
+            data_index: &rows(s, &di)?,
+            det_data: dv,
+            flag_index: &up(s, &fi)?,
+            det_flags: fv,
+            det_scale: &up(s, &scale)?,
+            det_flag_mask,
+            intervals: &Intervals::half_open(s, &iv)?,
+            shared_flags: sv,
+            shared_flag_mask,
+        }
+        .run(s, DESIGN)
+    })
 }
 
 /// `template_offset_add_to_signal(step_length, amp_offset, n_amp_views, amplitudes,
@@ -734,7 +791,7 @@ fn template_offset_add_to_signal(
     let flags = Lent::<u8, 1>::input("amplitude_flags", amplitude_flags)?;
     let det = Lent::<f64, 2>::new("det_data", det_data)?;
     let (av, fv, dv) = (amps.view(), flags.view(), det.view());
-    run_on!(py, |s| toast3::OffsetAddToSignal {
+    run_on!(py, [av, fv], [dv], |s| toast3::OffsetAddToSignal {
         layout: &toast3::OffsetLayout::new(s, &iv, &counts, step_length)?,
         amp_offset,
         amplitudes: av,
@@ -788,7 +845,7 @@ fn template_offset_project_signal(
     let amps = Lent::<f64, 1>::new("amplitudes", amplitudes)?;
     let aflags = Lent::<u8, 1>::input("amplitude_flags", amplitude_flags)?;
     let (dv, flv, av, afv) = (det.view(), fl.view(), amps.view(), aflags.view());
-    run_on!(py, |s| toast3::OffsetProjectSignal {
+    run_on!(py, [dv, flv, afv], [av], |s| toast3::OffsetProjectSignal {
         data_index,
         det_data: dv,
         flag_index,
@@ -820,7 +877,7 @@ fn template_offset_apply_diag_precond(
     let fl = Lent::<u8, 1>::input("amplitude_flags", amplitude_flags)?;
     let aout = Lent::<f64, 1>::new("amplitudes_out", amplitudes_out)?;
     let (vv, iv, fv, ov) = (var.view(), ain.view(), fl.view(), aout.view());
-    run_on!(py, |s| toast3::OffsetApplyDiagPrecond {
+    run_on!(py, [vv, iv, fv], [ov], |s| toast3::OffsetApplyDiagPrecond {
         offset_var: vv,
         amplitudes_in: iv,
         amplitude_flags: fv,
@@ -836,6 +893,7 @@ fn template_offset_apply_diag_precond(
 fn rokkos_toast(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(set_backend, m)?)?;
     m.add_function(wrap_pyfunction!(get_backend, m)?)?;
+    m.add_function(wrap_pyfunction!(backends, m)?)?;
     m.add_function(wrap_pyfunction!(stokes_weights_iqu, m)?)?;
     m.add_function(wrap_pyfunction!(stokes_weights_i, m)?)?;
     m.add_function(wrap_pyfunction!(pointing_detector, m)?)?;

@@ -1,8 +1,10 @@
 """TOAST 3's compiled kernels, run by rokkos.
 
 Each kernel has the name, arguments and argument order of its ``toast._libtoast`` twin and
-takes the NumPy arrays without copying them; ``set_backend("serial" | "rayon")`` (or the
-``ROKKOS_BACKEND`` variable) chooses where they run. ``rokkos_toast.toast_plugin.install()``
+takes the NumPy arrays without copying them on the host backends;
+``set_backend("serial" | "rayon" | "wgpu")`` (or the ``ROKKOS_BACKEND`` variable) chooses where
+they run (``backends()`` lists what this build has; on wgpu the arrays are copied to the device
+and the outputs back). ``rokkos_toast.toast_plugin.install()``
 makes TOAST's own operators call them.
 
 >>> import rokkos_toast
@@ -11,6 +13,7 @@ True
 """
 
 from ._rokkos_toast import (
+    backends,
     build_noise_weighted,
     get_backend,
     noise_weight,
@@ -26,6 +29,7 @@ from ._rokkos_toast import (
 )
 
 __all__ = [
+    "backends",
     "build_noise_weighted",
     "get_backend",
     "noise_weight",
