@@ -8,7 +8,11 @@
 #     rayon (examples/stencil prints both);
 #   - launch latency (parallel_for, parallel_reduce at n = 1000 and 100000, back to back): rokkos
 #     rayon vs launch_omp; parallel_scan vs scripts/scan_omp.c (OpenMP 5.0's `omp scan`: the
-#     shared references have no scan, so this one is the project's, built and run alike).
+#     shared references have no scan, so this one is the project's, built and run alike);
+#   - Lennard-Jones MD (examples/md, ExaMiniMD's in.lj at 32000 atoms, 100 steps): rokkos rayon
+#     vs scripts/md_omp.c on as many threads, rokkos serial vs md_omp on one. md_omp is built with
+#     -ffp-contract=off, as Rust never contracts, so both do the same arithmetic (the serial
+#     trajectories agree bit for bit; the table checks the energies).
 # usage: scripts/bench_host.sh [n] [reps per run] [rounds]     (n and reps: BabelStream's)
 # THREADS (default: the core count) sets OMP_NUM_THREADS and RAYON_NUM_THREADS alike; N2, N3 and
 # SWEEPS (4096, 256, 50) the stencil sizes, LAUNCH_REPS (20000, as launch_omp) the launches per
@@ -49,6 +53,9 @@ done
 scan_ref=$ref/scan_omp.c   # prepare_gpu.sh puts a copy beside the shared references
 [ -f "$scan_ref" ] || scan_ref=$root/scripts/scan_omp.c
 gcc -O3 -march=native -fopenmp "$scan_ref" -o "$out/scan_omp"
+md_ref=$ref/md_omp.c   # as scan_omp.c
+[ -f "$md_ref" ] || md_ref=$root/scripts/md_omp.c
+gcc -O3 -march=native -ffp-contract=off -fopenmp "$md_ref" -o "$out/md_omp" -lm
 flags="-C target-cpu=$rust_cpu"
 tag=$rust_cpu
 if [ -n "$rust_features" ]; then
@@ -61,7 +68,7 @@ if [ -n "${ROKKOS_HOST_BIN:-}" ]; then
   flags="(prebuilt in $bin: $(cat "$bin/RUSTFLAGS" 2>/dev/null || echo unknown))"
 else
   RUSTFLAGS="$flags" cargo build --release --example babelstream --example stencil \
-    --example launch --manifest-path "$root/Cargo.toml" --target-dir "$root/target/bench-$tag" \
+    --example launch --example md --manifest-path "$root/Cargo.toml" --target-dir "$root/target/bench-$tag" \
     >/dev/null 2>&1
   bin="$root/target/bench-$tag/release/examples"
 fi
@@ -77,6 +84,10 @@ for _ in $(seq "$rounds"); do
   "$out/launch_omp" >> "$out/launch_omp.txt"
   "$out/scan_omp" >> "$out/launch_omp.txt"
   "$bin/launch" --backend rayon --reps "$launch_reps" --json >> "$out/launch.jsonl"
+  "$out/md_omp" >> "$out/md.jsonl"
+  OMP_NUM_THREADS=1 "$out/md_omp" >> "$out/md.jsonl"
+  "$bin/md" --backend rayon --json >> "$out/md.jsonl"
+  "$bin/md" --backend serial --json >> "$out/md.jsonl"
 done
 uptime > "$out/load.txt"
 python3 - "$out" "$n" "$rounds" "$threads" "$flags" <<'PY'
@@ -152,4 +163,27 @@ for n_ in (1000, 100000):
         ratio = f"{r / o:>8.2f}" if o else f"{'-':>8}"
         ps = f"{p:>12.2f}" if p else f"{'-':>12}"
         print(f"{k:<8}{n_:>8}{os_}{r:>9.2f}{ratio}{ps}")
+
+md = {}
+energies = {}
+for line in open(f"{out}/md.jsonl"):
+    j = json.loads(line)
+    if j["backend"] == "openmp":
+        key = ("openmp", j["threads"])
+    elif j["backend"] == "serial":
+        key = ("serial", 1)
+    else:
+        key = ("rayon", int(threads))
+    md[key] = min(md.get(key, float("inf")), j["value"])
+    energies[key] = j["pe"]
+print("\nLennard-Jones MD, 32000 atoms, best seconds per step (ratio: openmp time / rokkos time, bar 0.95)")
+print(f"{'case':<36}{'openmp s':>10}{'rokkos s':>10}{'ratio':>8}{'PE/atom differs by':>20}")
+for label, ref_key, ours in ((f"rayon vs md_omp ({threads} thr)", ("openmp", int(threads)), ("rayon", int(threads))),
+                             ("serial vs md_omp (1 thr)", ("openmp", 1), ("serial", 1))):
+    if ref_key in md and ours in md:
+        dpe = abs(energies[ref_key] - energies[ours])
+        print(f"{label:<36}{md[ref_key]:>10.5f}{md[ours]:>10.5f}{md[ref_key] / md[ours]:>8.3f}{dpe:>20.1e}")
+        if dpe > 1e-9:
+            print(f"  the two disagree: PE per atom {energies[ref_key]} vs {energies[ours]}")
+            sys.exit(1)
 PY

@@ -37,11 +37,11 @@ if [ "${ROKKOS_GPU_HOST:-1}" = 1 ]; then
     # Its own target folder: other RUSTFLAGS would rebuild target/release from scratch.
     HOST_FLAGS="-C target-cpu=x86-64-v3"
     RUSTFLAGS="$HOST_FLAGS" cargo build -j2 --release --example babelstream --example stencil \
-        --example launch --target-dir target/bench-x86-64-v3
+        --example launch --example md --target-dir target/bench-x86-64-v3
     mkdir -p .gpu/host
-    for b in babelstream stencil launch; do cp "target/bench-x86-64-v3/release/examples/$b" .gpu/host/; done
+    for b in babelstream stencil launch md; do cp "target/bench-x86-64-v3/release/examples/$b" .gpu/host/; done
     echo "$HOST_FLAGS" > .gpu/host/RUSTFLAGS
-    HOST="host/babelstream host/stencil host/launch"
+    HOST="host/babelstream host/stencil host/launch host/md"
 fi
 
 # The test executables, named by cargo's JSON messages (one line per artifact): per package,
@@ -88,7 +88,7 @@ cp "$REF/stream.cu" scripts/stream_n.cu scripts/yax.cu scripts/cg.cu scripts/spe
     scripts/bench_host.sh .gpu/
 mkdir -p .gpu/reference
 cp "$REF/stream_omp.c" "$REF/stencil_omp.c" "$REF/launch_omp.c" .gpu/reference/
-cp scripts/scan_omp.c .gpu/reference/
+cp scripts/scan_omp.c scripts/md_omp.c .gpu/reference/
 cp scripts/bench_gpu.sh .gpu/run.sh
 # shellcheck disable=SC2086
 (cd .gpu && strip $BINS && tar -cJf bin.tar.xz $BINS && rm $BINS)
