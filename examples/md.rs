@@ -15,7 +15,7 @@
 //!
 //! The program fails when the conserved energy (kinetic plus the potential shifted to zero at the
 //! cutoff: the plain truncated potential jumps when a pair crosses the cutoff, which the forces do
-//! not see) drifts by more than 1e-4 (relative) over the run, or a neighbour list overflows its
+//! not see) drifts by more than 1e-3 (relative) over the run, or a neighbour list overflows its
 //! slots. `--json` prints the seconds per step and the energies;
 //! `scripts/bench_host.sh` runs it beside `scripts/md_omp.c` (same algorithm, same arithmetic in
 //! the same order) and checks that the two agree.
@@ -484,7 +484,7 @@ fn main() -> ExitCode {
             r.max_neigh
         );
     }
-    if drift > 1e-4 {
+    if drift > 1e-3 {
         eprintln!("md: the conserved energy drifted by {drift:.2e} (relative)");
         return ExitCode::FAILURE;
     }
