@@ -347,6 +347,10 @@ struct Run {
     per_step: f64,
     pe: f64,
     ke: f64,
+    /// Potential energy per atom before the first step (the lattice's).
+    pe0: f64,
+    /// Kinetic energy per atom before the first step.
+    ke0: f64,
     /// Kinetic plus shifted potential energy per atom, at the start and at the end.
     conserved0: f64,
     conserved: f64,
@@ -416,7 +420,7 @@ impl SpaceVisitor for Md<'_> {
         };
         rebuild(&mut max_neigh)?;
         parallel_for("md::force", atoms(), force(&f, &x, &neigh, &count, l, cut2))?;
-        let [_, shifted0, ke0] = energy()?;
+        let [pe0, shifted0, ke0] = energy()?;
         space.fence()?;
         let t0 = Instant::now();
         for step in 1..=self.0.steps {
@@ -437,6 +441,8 @@ impl SpaceVisitor for Md<'_> {
             per_step,
             pe: per_atom(pe),
             ke: per_atom(ke),
+            pe0: per_atom(pe0),
+            ke0: per_atom(ke0),
             conserved0: per_atom(shifted0 + ke0),
             conserved: per_atom(shifted + ke),
             max_neigh,
@@ -463,7 +469,7 @@ fn main() -> ExitCode {
     if args.json {
         let line = serde_json::json!({
             "bench": "md", "backend": r.backend, "atoms": r.atoms, "steps": args.steps,
-            "pe": r.pe, "ke": r.ke, "etot": r.pe + r.ke, "conserved": r.conserved,
+            "pe": r.pe, "ke": r.ke, "pe0": r.pe0, "ke0": r.ke0, "etot": r.pe + r.ke, "conserved": r.conserved,
             "conserved0": r.conserved0, "drift": drift, "max_neigh": r.max_neigh,
             "metric": "s/step", "value": r.per_step,
         });
@@ -489,4 +495,91 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 256 atoms, 40 steps with a rebuild at 20 and 40, on `backend`; `None` where the backend
+    /// has no device here (its crate panics instead when its `ROKKOS_REQUIRE_*` is set, as in CI).
+    fn small(backend: &str) -> Option<Run> {
+        let args = Args {
+            backend: backend.into(),
+            cells: 4,
+            steps: 40,
+            every: 20,
+            json: false,
+        };
+        match run_on(backend, Md(&args)).and_then(|r| r) {
+            Ok(r) => Some(r),
+            Err(rokkos::Error::BackendUnavailable { .. }) => {
+                eprintln!("md: {backend} unavailable here, not run");
+                None
+            }
+            Err(e) => panic!("md on {backend}: {e}"),
+        }
+    }
+
+    /// The lattice's potential energy per atom, by brute force over every pair's minimum image
+    /// (no cells, no neighbour list).
+    fn lattice_pe(cells: usize) -> f64 {
+        let (l, x, _) = lattice(cells);
+        let n = x.len() / 3;
+        let mut e = 0.0;
+        for i in 0..n {
+            for j in i + 1..n {
+                let d: Vec<f64> = (0..3)
+                    .map(|c| image(x[3 * i + c] - x[3 * j + c], l))
+                    .collect();
+                let r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                if r2 < CUTOFF * CUTOFF {
+                    let r6inv = 1.0 / (r2 * r2 * r2);
+                    e += 4.0 * r6inv * (r6inv - 1.0);
+                }
+            }
+        }
+        e / n as f64
+    }
+
+    #[test]
+    fn energies_match_closed_forms_and_serial_on_every_backend() {
+        let s = small("serial").expect("serial always runs");
+        assert_eq!(s.atoms, 256);
+        let brute = lattice_pe(4);
+        assert!(
+            (s.pe0 - brute).abs() <= 1e-12 * brute.abs(),
+            "{} vs {brute}",
+            s.pe0
+        );
+        // LAMMPS' own log of in.lj (step 0: PE -6.7733681 per atom): a perfect FCC lattice's
+        // energy per atom does not depend on the box once it holds the cutoff sphere.
+        assert!((brute + 6.7733681).abs() < 1e-7, "{brute}");
+        // The velocities are scaled to T = 1.4 over 3n - 3 degrees of freedom.
+        let ke0 = 1.5 * TEMPERATURE * (s.atoms - 1) as f64 / s.atoms as f64;
+        assert!((s.ke0 - ke0).abs() < 1e-12, "{} vs {ke0}", s.ke0);
+        let drift = ((s.conserved - s.conserved0) / s.conserved0).abs();
+        assert!(drift < 1e-4, "serial drift {drift:e}");
+        assert!(
+            s.ke > 0.5 && s.max_neigh as usize <= MAX_NEIGH,
+            "{} {}",
+            s.ke,
+            s.max_neigh
+        );
+        for backend in rokkos::available_backends() {
+            let Some(r) = small(backend) else { continue };
+            for (what, got, want) in [
+                ("pe", r.pe, s.pe),
+                ("ke", r.ke, s.ke),
+                ("conserved", r.conserved, s.conserved),
+                ("pe0", r.pe0, s.pe0),
+            ] {
+                assert!(
+                    (got - want).abs() <= 1e-9 * want.abs(),
+                    "{backend} {what}: {got} vs serial {want}"
+                );
+            }
+            assert_eq!(r.max_neigh, s.max_neigh, "{backend}");
+        }
+    }
 }

@@ -12,10 +12,13 @@
 #   - Lennard-Jones MD (examples/md, ExaMiniMD's in.lj at 32000 atoms, 100 steps): rokkos rayon
 #     vs scripts/md_omp.c on as many threads, rokkos serial vs md_omp on one. md_omp is built with
 #     -ffp-contract=off, as Rust never contracts, so both do the same arithmetic (the serial
-#     trajectories agree bit for bit; the table checks the energies).
+#     trajectories agree bit for bit; the table checks the energies);
+#   - transpose of a 4096^2 f64 matrix (examples/transpose): rokkos' tiled MDRange and its team-
+#     scratch tiles vs the same transpose as a plain blocked Rust loop (split with rayon's
+#     par_chunks_mut for rayon), on rayon and serial.
 # usage: scripts/bench_host.sh [n] [reps per run] [rounds]     (n and reps: BabelStream's)
 # THREADS (default: the core count) sets OMP_NUM_THREADS and RAYON_NUM_THREADS alike; N2, N3 and
-# SWEEPS (4096, 256, 50) the stencil sizes, LAUNCH_REPS (20000, as launch_omp) the launches per
+# SWEEPS (4096, 256, 50) the stencil sizes, NT (4096) the transpose's, LAUNCH_REPS (20000, as launch_omp) the launches per
 # round of examples/launch. The references are built with -march=native, so rokkos is built with
 # the same instruction set (RUST_CPU, default native: `-C target-cpu=$RUST_CPU`, into
 # target/bench-$RUST_CPU): on one thread the 2-D stencil is 25 % faster with AVX than with the
@@ -37,6 +40,7 @@ n2=${N2:-4096}
 n3=${N3:-256}
 sweeps=${SWEEPS:-50}
 launch_reps=${LAUNCH_REPS:-20000}
+nt=${NT:-4096}
 rust_cpu=${RUST_CPU:-native}
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
   rust_features=${RUST_FEATURES-+prefer-256-bit}
@@ -68,7 +72,7 @@ if [ -n "${ROKKOS_HOST_BIN:-}" ]; then
   flags="(prebuilt in $bin: $(cat "$bin/RUSTFLAGS" 2>/dev/null || echo unknown))"
 else
   RUSTFLAGS="$flags" cargo build --release --example babelstream --example stencil \
-    --example launch --example md --manifest-path "$root/Cargo.toml" --target-dir "$root/target/bench-$tag" \
+    --example launch --example md --example transpose --manifest-path "$root/Cargo.toml" --target-dir "$root/target/bench-$tag" \
     >/dev/null 2>&1
   bin="$root/target/bench-$tag/release/examples"
 fi
@@ -88,6 +92,8 @@ for _ in $(seq "$rounds"); do
   OMP_NUM_THREADS=1 "$out/md_omp" >> "$out/md.jsonl"
   "$bin/md" --backend rayon --json >> "$out/md.jsonl"
   "$bin/md" --backend serial --json >> "$out/md.jsonl"
+  "$bin/transpose" --backend rayon --n "$nt" --json >> "$out/transpose.jsonl"
+  "$bin/transpose" --backend serial --n "$nt" --json >> "$out/transpose.jsonl"
 done
 uptime > "$out/load.txt"
 python3 - "$out" "$n" "$rounds" "$threads" "$flags" <<'PY'
@@ -186,4 +192,19 @@ for label, ref_key, ours in ((f"rayon vs md_omp ({threads} thr)", ("openmp", int
         if dpe > 1e-9:
             print(f"  the two disagree: PE per atom {energies[ref_key]} vs {energies[ours]}")
             sys.exit(1)
+
+tr = {}
+for line in open(f"{out}/transpose.jsonl"):
+    j = json.loads(line)
+    side = "serial" if j["backend"] in ("serial", "plain") else "rayon"
+    key = (side, j["kernel"])
+    tr[key] = max(tr.get(key, 0.0), j["value"])
+n_t = json.loads(open(f"{out}/transpose.jsonl").readline())["n"]
+print(f"\nTranspose {n_t}^2 f64, best GB/s (ratio: rokkos / plain blocked Rust loop, bar 0.80)")
+print(f"{'case':<36}{'plain GB/s':>11}{'rokkos GB/s':>12}{'ratio':>8}")
+for side, plain_name in (("rayon", "plain-rayon"), ("serial", "plain")):
+    for k in ("mdrange", "team"):
+        p, r = tr[(side, plain_name)], tr[(side, k)]
+        label = f"{k} on {side} ({threads if side == 'rayon' else 1} thr)"
+        print(f"{label:<36}{p:>11.2f}{r:>12.2f}{r / p:>8.3f}")
 PY

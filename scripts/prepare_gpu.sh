@@ -37,11 +37,11 @@ if [ "${ROKKOS_GPU_HOST:-1}" = 1 ]; then
     # Its own target folder: other RUSTFLAGS would rebuild target/release from scratch.
     HOST_FLAGS="-C target-cpu=x86-64-v3"
     RUSTFLAGS="$HOST_FLAGS" cargo build -j2 --release --example babelstream --example stencil \
-        --example launch --example md --target-dir target/bench-x86-64-v3
+        --example launch --example md --example transpose --target-dir target/bench-x86-64-v3
     mkdir -p .gpu/host
-    for b in babelstream stencil launch md; do cp "target/bench-x86-64-v3/release/examples/$b" .gpu/host/; done
+    for b in babelstream stencil launch md transpose; do cp "target/bench-x86-64-v3/release/examples/$b" .gpu/host/; done
     echo "$HOST_FLAGS" > .gpu/host/RUSTFLAGS
-    HOST="host/babelstream host/stencil host/launch host/md"
+    HOST="host/babelstream host/stencil host/launch host/md host/transpose"
 fi
 
 # The test executables, named by cargo's JSON messages (one line per artifact): per package,
