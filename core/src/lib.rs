@@ -64,8 +64,8 @@ pub use policy::{
 };
 pub use ranges::DisjointRanges;
 pub use reducer::{
-    AccValue, BAnd, BOr, Custom, JoinKind, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal,
-    Prod, Reducer, Sum, ValLoc,
+    AccValue, BAnd, BOr, Custom, JoinKind, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc,
+    MinMaxLocVal, MinMaxVal, Prod, Reducer, Sum, ValLoc,
 };
 pub use scalar::{Bits, Float, Scalar};
 pub use space::{

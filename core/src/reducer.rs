@@ -171,6 +171,23 @@ pub struct MaxLoc;
 /// Minimum and maximum at once ([`MinMaxVal`]): `min` joined as [`Min`], `max` as [`Max`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MinMax;
+/// Minimum and maximum with their locations at once ([`MinMaxLocVal`], Kokkos' `MinMaxLoc`):
+/// `min_val`/`min_loc` joined as [`MinLoc`], `max_val`/`max_loc` as [`MaxLoc`], with their NaN
+/// and tie rules (the first location of each extremum, whatever the partition).
+///
+/// The identity is `min_val` the highest value, `max_val` the lowest, both locations
+/// `usize::MAX`. A kernel takes `acc: &mut MinMaxLocVal<T>` and updates the four fields:
+///
+/// ```
+/// use rokkos_core::{MinMaxLoc, MinMaxLocVal, Reducer};
+/// let mut a = MinMaxLoc.init();
+/// for (i, v) in [3.0f64, -1.0, 7.0, -1.0, 7.0].into_iter().enumerate() {
+///     MinMaxLoc.join(&mut a, MinMaxLocVal { min_val: v, max_val: v, min_loc: i, max_loc: i });
+/// }
+/// assert_eq!(a, MinMaxLocVal { min_val: -1.0, max_val: 7.0, min_loc: 1, max_loc: 2 });
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MinMaxLoc;
 /// Logical AND over `bool` (identity `true`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LAnd;
@@ -191,6 +208,20 @@ pub struct ValLoc<T> {
     pub val: T,
     /// Where it was found (`usize::MAX` for the identity).
     pub loc: usize,
+}
+
+/// Minimum and maximum with where each was found, for [`MinMaxLoc`] (the field names of Kokkos'
+/// `MinMaxLocScalar`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MinMaxLocVal<T> {
+    /// The minimum.
+    pub min_val: T,
+    /// The maximum.
+    pub max_val: T,
+    /// Where the minimum was found (`usize::MAX` for the identity).
+    pub min_loc: usize,
+    /// Where the maximum was found (`usize::MAX` for the identity).
+    pub max_loc: usize,
 }
 
 /// Minimum and maximum, for [`MinMax`].
@@ -318,6 +349,53 @@ fn loc_wins<T: Scalar>(src: ValLoc<T>, dst: ValLoc<T>, better: impl Fn(T, T) -> 
         s_nan && (!d_nan || src.loc < dst.loc)
     } else {
         better(src.val, dst.val) || (src.val == dst.val && src.loc < dst.loc)
+    }
+}
+
+impl<T: Scalar> Reducer<MinMaxLocVal<T>> for MinMaxLoc {
+    fn init(&self) -> MinMaxLocVal<T> {
+        MinMaxLocVal {
+            min_val: T::HIGHEST,
+            max_val: T::LOWEST,
+            min_loc: usize::MAX,
+            max_loc: usize::MAX,
+        }
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut MinMaxLocVal<T>, src: MinMaxLocVal<T>) {
+        let (s_min, s_max) = (src.min_part(), src.max_part());
+        if loc_wins(s_min, dst.min_part(), |a, b| a < b) {
+            (dst.min_val, dst.min_loc) = (s_min.val, s_min.loc);
+        }
+        if loc_wins(s_max, dst.max_part(), |a, b| a > b) {
+            (dst.max_val, dst.max_loc) = (s_max.val, s_max.loc);
+        }
+    }
+    // Device backends see two accumulators, the minimum's (value, location) and the maximum's,
+    // in that order: the IR fields the kernel macro declares for a `MinMaxLocVal` and the order
+    // of `AccValue` below.
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
+        out.push(JoinKind::MinLoc);
+        out.push(JoinKind::MaxLoc);
+        true
+    }
+    fn commutative(&self, _: sealed::Seal) -> bool {
+        true
+    }
+}
+
+impl<T: Copy> MinMaxLocVal<T> {
+    fn min_part(&self) -> ValLoc<T> {
+        ValLoc {
+            val: self.min_val,
+            loc: self.min_loc,
+        }
+    }
+    fn max_part(&self) -> ValLoc<T> {
+        ValLoc {
+            val: self.max_val,
+            loc: self.max_loc,
+        }
     }
 }
 
@@ -578,6 +656,28 @@ impl<T: AccValue> AccValue for MinMaxVal<T> {
         let min = T::from_values(values)?;
         let max = T::from_values(values)?;
         Some(MinMaxVal { min, max })
+    }
+}
+
+impl<T: AccValue> acc_sealed::SealedAccValue for MinMaxLocVal<T> {}
+impl<T: AccValue> AccValue for MinMaxLocVal<T> {
+    fn push_values(&self, out: &mut Vec<crate::ir::Value>) {
+        self.min_val.push_values(out);
+        self.min_loc.push_values(out);
+        self.max_val.push_values(out);
+        self.max_loc.push_values(out);
+    }
+    fn from_values(values: &mut std::slice::Iter<'_, crate::ir::Value>) -> Option<Self> {
+        let min_val = T::from_values(values)?;
+        let min_loc = usize::from_values(values)?;
+        let max_val = T::from_values(values)?;
+        let max_loc = usize::from_values(values)?;
+        Some(MinMaxLocVal {
+            min_val,
+            max_val,
+            min_loc,
+            max_loc,
+        })
     }
 }
 

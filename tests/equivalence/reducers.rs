@@ -1,5 +1,5 @@
 //! Every built-in reducer on every element type it supports (Kokkos `TestReducers`): `Sum`, `Prod`,
-//! `Min`, `Max`, `MinLoc`, `MaxLoc`, `MinMax`, `BAnd`, `BOr` on `i32`/`i64`/`u32`/`u64`, the
+//! `Min`, `Max`, `MinLoc`, `MaxLoc`, `MinMax`, `MinMaxLoc`, `BAnd`, `BOr` on `i32`/`i64`/`u32`/`u64`, the
 //! arithmetic ones on `f32`/`f64`, `LAnd`/`LOr` on `bool`, and `Custom` reducers, each against a
 //! plain fold over the same data, including the identities over empty ranges and ties (the smallest
 //! location wins).
@@ -104,6 +104,17 @@ macro_rules! int_reducers {
                 }
             }
             #[kernel]
+            fn minmaxloc_k(i: usize, acc: &mut MinMaxLocVal<$t>, a: View<$t>) {
+                if a[i] < acc.min_val {
+                    acc.min_val = a[i];
+                    acc.min_loc = i;
+                }
+                if a[i] > acc.max_val {
+                    acc.max_val = a[i];
+                    acc.max_loc = i;
+                }
+            }
+            #[kernel]
             fn band_k(i: usize, acc: &mut $t, a: View<$t>) {
                 *acc &= a[i];
             }
@@ -156,6 +167,18 @@ macro_rules! int_reducers {
                 let xl = parallel_reduce("maxloc", p(), maxloc_k(&a), MaxLoc)?;
                 let want = fold_loc(&xs, begin, $t::MIN, |v, best| v > best);
                 prop_assert_eq!(xl, want);
+
+                let mml = parallel_reduce("minmaxloc", p(), minmaxloc_k(&a), MinMaxLoc)?;
+                let (lo, hi) = (ml, xl);
+                prop_assert_eq!(
+                    mml,
+                    MinMaxLocVal {
+                        min_val: lo.val,
+                        max_val: hi.val,
+                        min_loc: lo.loc,
+                        max_loc: hi.loc,
+                    }
+                );
 
                 let mm = parallel_reduce("minmax", p(), minmax_k(&a), MinMax)?;
                 prop_assert_eq!(
@@ -253,6 +276,17 @@ fn fmaxloc<T: Float>(i: usize, acc: &mut ValLoc<T>, a: View<T>) {
     }
 }
 #[kernel]
+fn fminmaxloc<T: Float>(i: usize, acc: &mut MinMaxLocVal<T>, a: View<T>) {
+    if a[i] < acc.min_val {
+        acc.min_val = a[i];
+        acc.min_loc = i;
+    }
+    if a[i] > acc.max_val {
+        acc.max_val = a[i];
+        acc.max_loc = i;
+    }
+}
+#[kernel]
 fn fminmax<T: Float>(i: usize, acc: &mut MinMaxVal<T>, a: View<T>) {
     if a[i] < acc.min {
         acc.min = a[i];
@@ -316,6 +350,19 @@ fn check_float<T: Float, E: ExecutionSpace>(
 
     let mm = parallel_reduce("fminmax", p(), fminmax(&a), MinMax)?;
     prop_assert_eq!((mm.min.to_f64(), mm.max.to_f64()), (want_min, want_max));
+
+    let mml = parallel_reduce("fminmaxloc", p(), fminmaxloc(&a), MinMaxLoc)?;
+    let lo = first_min(&as64, begin).unwrap_or((f64::INFINITY, usize::MAX));
+    let hi = first_max(&as64, begin).unwrap_or((f64::NEG_INFINITY, usize::MAX));
+    prop_assert_eq!(
+        (
+            mml.min_val.to_f64(),
+            mml.min_loc,
+            mml.max_val.to_f64(),
+            mml.max_loc
+        ),
+        (lo.0, lo.1, hi.0, hi.1)
+    );
     Ok(())
 }
 

@@ -165,8 +165,8 @@ impl Tx {
             Some((_, Sym::Acc(AccKind::Fields(f)))) => reject(
                 inner,
                 format!(
-                    "read the accumulator's fields (`.{}`, `.{}`) one by one",
-                    f[0], f[1]
+                    "read the accumulator's fields ({}) one by one",
+                    super::field_list(f)
                 ),
             ),
             _ => reject(inner, "`*` applies to accumulators only"),
@@ -194,7 +194,7 @@ impl Tx {
             }
             _ => reject(
                 f,
-                "fields are supported on `ValLoc` and `MinMaxVal` accumulators only",
+                "fields are supported on `ValLoc`, `MinMaxVal` and `MinMaxLocVal` accumulators only",
             ),
         }
     }

@@ -236,12 +236,25 @@ fn declare(tx: &mut Tx, sig: &KernelSignature) -> R<()> {
             Some(types::AccType::Scalar(t)) => (quote!(#b.acc::<#t>(#ns)), super::AccKind::Scalar),
             Some(types::AccType::ValLoc(t)) if !scan => (
                 quote!(#b.acc_valloc::<#t>(#ns)),
-                super::AccKind::Fields(["val", "loc"]),
+                super::AccKind::Fields(&["val", "loc"]),
             ),
             Some(types::AccType::MinMax(t)) if !scan => (
                 quote!(#b.acc_minmax::<#t>(#ns)),
-                super::AccKind::Fields(["min", "max"]),
+                super::AccKind::Fields(&["min", "max"]),
             ),
+            // Two IR accumulators, the minimum's and the maximum's (value, location), in the
+            // order `MinMaxLoc` describes its joins; the handles in the fields' order.
+            Some(types::AccType::MinMaxLoc(t)) if !scan => {
+                let (lo, hi) = (format!("{ns}.min"), format!("{ns}.max"));
+                (
+                    quote!({
+                        let (min_val, min_loc) = #b.acc_valloc::<#t>(#lo);
+                        let (max_val, max_loc) = #b.acc_valloc::<#t>(#hi);
+                        (min_val, max_val, min_loc, max_loc)
+                    }),
+                    super::AccKind::Fields(&["min_val", "max_val", "min_loc", "max_loc"]),
+                )
+            }
             _ => return super::unsupported(types::unsupported_type("an accumulator", &a.ty)),
         };
         tx.emit(quote!(let #n = #decl;));

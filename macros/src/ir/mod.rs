@@ -70,8 +70,18 @@ pub fn ir() -> TokenStream {
 pub enum AccKind {
     /// `acc: &mut T`: read `*acc`, one `Acc<T>` handle.
     Scalar,
-    /// `ValLoc<T>` (`val`, `loc`) or `MinMaxVal<T>` (`min`, `max`): a pair of `Acc` handles.
-    Fields([&'static str; 2]),
+    /// `ValLoc<T>` (`val`, `loc`), `MinMaxVal<T>` (`min`, `max`) or `MinMaxLocVal<T>`
+    /// (`min_val`, `max_val`, `min_loc`, `max_loc`): a tuple of `Acc` handles, one per name.
+    Fields(&'static [&'static str]),
+}
+
+/// `` `.a`, `.b` `` for an accumulator's field names, in messages.
+pub fn field_list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`.{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What a name in the body stands for, and the handle the generated code binds to it.

@@ -296,7 +296,7 @@ impl Tx {
                 Some((id, Sym::NestedAcc)) => Ok(Place::Local(id)),
                 Some((_, Sym::Acc(AccKind::Fields(f)))) => reject(
                     e,
-                    format!("assign the accumulator's fields (`.{}`, `.{}`) one by one", f[0], f[1]),
+                    format!("assign the accumulator's fields ({}) one by one", super::field_list(f)),
                 ),
                 _ => reject(e, "`*` applies to accumulators only"),
             },

@@ -49,6 +49,8 @@ pub enum AccType<'t> {
     ValLoc(&'t Type),
     /// `MinMaxVal<T>`.
     MinMax(&'t Type),
+    /// `MinMaxLocVal<T>`.
+    MinMaxLoc(&'t Type),
 }
 
 /// The shape of accumulator type `ty`, when the IR has it.
@@ -70,6 +72,7 @@ pub fn accumulator<'t>(ty: &'t Type, type_params: &HashSet<String>) -> Option<Ac
     match seg.ident.to_string().as_str() {
         "ValLoc" => Some(AccType::ValLoc(inner)),
         "MinMaxVal" => Some(AccType::MinMax(inner)),
+        "MinMaxLocVal" => Some(AccType::MinMaxLoc(inner)),
         _ => None,
     }
 }
