@@ -7,7 +7,11 @@
 //! ```
 //! `at[(j, i)] = a[(i, j)]` for an `n × n` matrix of `f64`:
 //! - `mdrange`: an MDRange over `(i, j)` cut into 32 × 32 tiles, the transposed store accepted
-//!   as the work item's own by the ownership rule (the work index in any position);
+//!   as the work item's own by the ownership rule (the work index in any position), `j` fastest
+//!   (`Iterate::Right`): the reads are contiguous, the stores stride by a row;
+//! - `mdrange-left`: the same with `i` fastest (`Iterate::Left`): contiguous stores, strided
+//!   reads, as the plain loop does. With `n` a power of two every strided access of a tile maps
+//!   to the same few cache sets, and a strided store costs more than a strided load;
 //! - `team`: a team per 32 × 32 tile that loads the tile into team scratch, waits at a barrier
 //!   and stores it transposed (the GPU pattern: both global accesses contiguous). The store's
 //!   index is the league rank's tile, which the ownership rule cannot follow yet, so it sits in an
@@ -177,6 +181,12 @@ impl SpaceVisitor for Visit<'_> {
         time("mdrange", &|| {
             let p = MDRangePolicy::new(&space, [0, 0], [n, n]).tile([T, T]);
             parallel_for("transpose::mdrange", p, transpose_md(&at, &a))
+        })?;
+        time("mdrange-left", &|| {
+            let p = MDRangePolicy::new(&space, [0, 0], [n, n])
+                .tile([T, T])
+                .iterate(Iterate::Left);
+            parallel_for("transpose::mdrange_left", p, transpose_md(&at, &a))
         })?;
         time("team", &|| {
             let p = TeamPolicy::new(&space, (n / T) * (n / T), TeamSize::Auto).scratch(

@@ -13,8 +13,8 @@
 #     vs scripts/md_omp.c on as many threads, rokkos serial vs md_omp on one. md_omp is built with
 #     -ffp-contract=off, as Rust never contracts, so both do the same arithmetic (the serial
 #     trajectories agree bit for bit; the table checks the energies);
-#   - transpose of a 4096^2 f64 matrix (examples/transpose): rokkos' tiled MDRange and its team-
-#     scratch tiles vs the same transpose as a plain blocked Rust loop (split with rayon's
+#   - transpose of a 4096^2 f64 matrix (examples/transpose): rokkos' tiled MDRange (both iteration
+#     orders) and its team-scratch tiles vs the same transpose as a plain blocked Rust loop (split with rayon's
 #     par_chunks_mut for rayon), on rayon and serial.
 # usage: scripts/bench_host.sh [n] [reps per run] [rounds]     (n and reps: BabelStream's)
 # THREADS (default: the core count) sets OMP_NUM_THREADS and RAYON_NUM_THREADS alike; N2, N3 and
@@ -203,7 +203,7 @@ n_t = json.loads(open(f"{out}/transpose.jsonl").readline())["n"]
 print(f"\nTranspose {n_t}^2 f64, best GB/s (ratio: rokkos / plain blocked Rust loop, bar 0.80)")
 print(f"{'case':<36}{'plain GB/s':>11}{'rokkos GB/s':>12}{'ratio':>8}")
 for side, plain_name in (("rayon", "plain-rayon"), ("serial", "plain")):
-    for k in ("mdrange", "team"):
+    for k in ("mdrange", "mdrange-left", "team"):
         p, r = tr[(side, plain_name)], tr[(side, k)]
         label = f"{k} on {side} ({threads if side == 'rayon' else 1} thr)"
         print(f"{label:<36}{p:>11.2f}{r:>12.2f}{r / p:>8.3f}")
