@@ -14,8 +14,11 @@
 //! program fails when the error does not fall below 1e-6 (relative, infinity norm) once the
 //! residual has.
 
+#[path = "common/args.rs"]
+mod args;
+
 use rokkos::prelude::*;
-use rokkos::{run_on, selected_backend, SpaceVisitor};
+use rokkos::{run_on, SpaceVisitor};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -87,29 +90,18 @@ fn parse_args() -> Result<Args, String> {
         iters: 400,
         json: false,
     };
-    // The default backend is looked up only when `--backend` is absent: a broken
-    // ROKKOS_BACKEND must not refuse an explicit `--backend` or `--help`.
     let mut backend = None;
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+    let mut f = args::Flags::new(USAGE);
+    while let Some(flag) = f.next_flag()? {
         match flag.as_str() {
-            "--backend" => backend = Some(value("--backend")?),
-            "--n" => a.n = value("--n")?.parse().map_err(|e| format!("--n: {e}"))?,
-            "--iters" => {
-                a.iters = value("--iters")?
-                    .parse()
-                    .map_err(|e| format!("--iters: {e}"))?
-            }
+            "--backend" => backend = Some(f.value("--backend")?),
+            "--n" => a.n = f.parse("--n")?,
+            "--iters" => a.iters = f.parse("--iters")?,
             "--json" => a.json = true,
-            "--help" | "-h" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument `{other}` (try --help)")),
+            other => return Err(f.unknown(other)),
         }
     }
-    a.backend = match backend {
-        Some(b) => b,
-        None => selected_backend().map_err(|e| e.to_string())?,
-    };
+    a.backend = args::backend_or_default(backend)?;
     if a.n < 2 || a.iters == 0 {
         return Err("--n must be at least 2 and --iters positive".into());
     }

@@ -20,8 +20,11 @@
 //! `scripts/bench_host.sh` runs it beside `scripts/md_omp.c` (same algorithm, same arithmetic in
 //! the same order) and checks that the two agree.
 
+#[path = "common/args.rs"]
+mod args;
+
 use rokkos::prelude::*;
-use rokkos::{run_on, selected_backend, SpaceVisitor};
+use rokkos::{run_on, SpaceVisitor};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -231,35 +234,18 @@ fn parse_args() -> Result<Args, String> {
         json: false,
     };
     let mut backend = None;
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+    let mut f = args::Flags::new(USAGE);
+    while let Some(flag) = f.next_flag()? {
         match flag.as_str() {
-            "--backend" => backend = Some(value("--backend")?),
-            "--cells" => {
-                a.cells = value("--cells")?
-                    .parse()
-                    .map_err(|e| format!("--cells: {e}"))?
-            }
-            "--steps" => {
-                a.steps = value("--steps")?
-                    .parse()
-                    .map_err(|e| format!("--steps: {e}"))?
-            }
-            "--every" => {
-                a.every = value("--every")?
-                    .parse()
-                    .map_err(|e| format!("--every: {e}"))?
-            }
+            "--backend" => backend = Some(f.value("--backend")?),
+            "--cells" => a.cells = f.parse("--cells")?,
+            "--steps" => a.steps = f.parse("--steps")?,
+            "--every" => a.every = f.parse("--every")?,
             "--json" => a.json = true,
-            "--help" | "-h" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument `{other}` (try --help)")),
+            other => return Err(f.unknown(other)),
         }
     }
-    a.backend = match backend {
-        Some(b) => b,
-        None => selected_backend().map_err(|e| e.to_string())?,
-    };
+    a.backend = args::backend_or_default(backend)?;
     // Four lattice cells per side keep the box (6.7) above twice the list radius (2.8), which
     // the minimum image and the 27-cell scan need.
     if a.cells < 4 || a.steps == 0 || a.every == 0 {

@@ -28,10 +28,12 @@
 #[macro_use]
 #[path = "common/say.rs"]
 mod say;
+#[path = "common/args.rs"]
+mod args;
 
 use rayon::prelude::*;
 use rokkos::prelude::*;
-use rokkos::{run_on, selected_backend, SpaceVisitor};
+use rokkos::{run_on, SpaceVisitor};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -83,31 +85,17 @@ fn parse_args() -> Result<Args, String> {
         json: false,
     };
     let mut backend = None;
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+    let mut f = args::Flags::new(USAGE);
+    while let Some(flag) = f.next_flag()? {
         match flag.as_str() {
-            "--backend" => backend = Some(value("--backend")?),
-            "--n" => a.n = value("--n")?.parse().map_err(|e| format!("--n: {e}"))?,
-            "--reps" => {
-                a.reps = value("--reps")?
-                    .parse()
-                    .map_err(|e| format!("--reps: {e}"))?
-            }
+            "--backend" => backend = Some(f.value("--backend")?),
+            "--n" => a.n = f.parse("--n")?,
+            "--reps" => a.reps = f.parse("--reps")?,
             "--json" => a.json = true,
-            "--help" | "-h" => return Err(USAGE.into()),
-            other => return Err(format!("unknown argument `{other}` (try --help)")),
+            other => return Err(f.unknown(other)),
         }
     }
-    if a.n == 0 || a.n % T != 0 || a.reps == 0 {
-        return Err(format!(
-            "--n must be a positive multiple of {T} and --reps positive\n{USAGE}"
-        ));
-    }
-    a.backend = match backend {
-        Some(b) => b,
-        None => selected_backend().map_err(|e| e.to_string())?,
-    };
+    a.backend = args::backend_or_default(backend)?;
     Ok(a)
 }
 
