@@ -675,6 +675,9 @@ impl<K: MapKey, V: MapValue, E: ExecutionSpace> std::fmt::Debug for UnorderedMap
     }
 }
 
+/// The per-key outcome and slot Views of an insert.
+type Outcomes<'a, L3, L4, S> = (&'a View<u32, 1, L3, S>, &'a View<u32, 1, L4, S>);
+
 /// A zero-length View in `space`'s memory: the stand-in for an optional kernel argument.
 fn none<T: Pod, E: ExecutionSpace>(
     space: &E,
@@ -816,7 +819,7 @@ impl<K: MapKey, V: MapValue, E: ExecutionSpace> UnorderedMap<K, V, E> {
         &self,
         keys: &View<K, 1, L1, E::Memory>,
         vals: Option<&View<V::Elem, 1, L2, E::Memory>>,
-        out: Option<(&View<u32, 1, L3, E::Memory>, &View<u32, 1, L4, E::Memory>)>,
+        out: Option<Outcomes<'_, L3, L4, E::Memory>>,
     ) -> Result<InsertCounts> {
         self.not_erasing("insert")?;
         let n = keys.extent(0);
@@ -910,9 +913,9 @@ impl<K: MapKey, V: MapValue, E: ExecutionSpace> UnorderedMap<K, V, E> {
     /// use rokkos::{Serial, View};
     /// use rokkos_containers::UnorderedSet;
     /// let set = UnorderedSet::<u32, _>::new(&Serial, "s", 4)?;
-    /// set.insert_keys(&View::from_vec("k", [2], vec![10u32, 20])?)?;
+    /// set.insert_keys(&View::<u32>::from_vec("k", [2], vec![10, 20])?)?;
     /// let out = View::<u32>::new("out", [3])?;
-    /// assert_eq!(set.exists(&View::from_vec("q", [3], vec![20u32, 30, 10])?, &out)?, 2);
+    /// assert_eq!(set.exists(&View::<u32>::from_vec("q", [3], vec![20, 30, 10])?, &out)?, 2);
     /// assert_eq!(out.to_vec(), [1, 0, 1]);
     /// # Ok::<(), rokkos::Error>(())
     /// ```
@@ -1101,8 +1104,8 @@ impl<K: MapKey, V: MapValue, E: ExecutionSpace> UnorderedMap<K, V, E> {
     /// use rokkos::{Serial, View};
     /// use rokkos_containers::UnorderedMap;
     /// let mut m = UnorderedMap::<u32, f32, _>::new(&Serial, "m", 2)?;
-    /// let k = View::from_vec("k", [3], vec![1u32, 2, 3])?;
-    /// let v = View::from_vec("v", [3], vec![0.5f32, 1.5, 2.5])?;
+    /// let k = View::<u32>::from_vec("k", [3], vec![1, 2, 3])?;
+    /// let v = View::<f32>::from_vec("v", [3], vec![0.5, 1.5, 2.5])?;
     /// assert_eq!(m.insert(&k, &v)?.failed, 1); // 2 slots for 3 keys
     /// assert!(m.failed_insert()?);
     /// m.rehash(8)?;
@@ -1179,8 +1182,8 @@ impl<K: MapKey, V: MapValue<Elem = V> + Pod, E: ExecutionSpace> UnorderedMap<K, 
     /// use rokkos::{Serial, View};
     /// use rokkos_containers::{UnorderedMap, INSERT_EXISTING, INSERT_FAILED, INSERT_SUCCESS, INVALID_INDEX};
     /// let m = UnorderedMap::<i32, i64, _>::new(&Serial, "m", 2)?;
-    /// let k = View::from_vec("k", [4], vec![-5, 6, -5, 7])?;
-    /// let v = View::from_vec("v", [4], vec![1i64, 2, 3, 4])?;
+    /// let k = View::<i32>::from_vec("k", [4], vec![-5, 6, -5, 7])?;
+    /// let v = View::<i64>::from_vec("v", [4], vec![1, 2, 3, 4])?;
     /// let (outcome, slot) = (View::<u32>::new("o", [4])?, View::<u32>::new("s", [4])?);
     /// m.insert_outcomes(&k, &v, &outcome, &slot)?; // serial: in key order
     /// assert_eq!(outcome.to_vec(), [INSERT_SUCCESS, INSERT_SUCCESS, INSERT_EXISTING, INSERT_FAILED]);

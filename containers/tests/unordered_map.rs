@@ -89,7 +89,7 @@ fn kokkos_insert_case<E: ExecutionSpace>(
     assert!(!map.failed_insert().unwrap());
 
     // TestFind: keys 0..max_key exist, the others up to the capacity do not.
-    let max_key = (num_inserts + num_duplicates - 1) / num_duplicates;
+    let max_key = num_inserts.div_ceil(num_duplicates);
     let probe: Vec<u32> = (0..map.capacity() as u32).collect();
     let p = dev_from_slice(space, "probe", &probe).unwrap();
     let out = dev::<u32, 1, LayoutRight, E>(space, "exists", [probe.len()]).unwrap();
