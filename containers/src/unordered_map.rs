@@ -3,7 +3,7 @@
 //! `UnorderedMap<K, void>`).
 //!
 //! Keys are `u32`, `i32`, `u64` or `i64` ([`MapKey`]); values any of `i32`, `u32`, `i64`,
-//! `u64`, `f32`, `f64` ([`MapValue`]), or `()` for a set. The map holds at most
+//! `u64`, `usize`, `isize`, `f32`, `f64` ([`MapValue`]), or `()` for a set. The map holds at most
 //! [`UnorderedMap::capacity`] entries; it never grows by itself: an insert into a full table
 //! fails (and says so), and [`UnorderedMap::rehash`] moves everything into a larger one.
 //!
@@ -164,15 +164,19 @@
 //! let a reader see FULL and still read the slot's old key, and one that waits on BUSY would
 //! spin forever on a GPU that does not schedule the claimer. So the claim and the key are one
 //! word: the compare-exchange `E → k` on the key itself. Relaxed atomics still give every
-//! word one modification order that all work items agree on, and a read-modify-write reads
-//! the latest value in it, so for every slot all work items see the same sequence: `E`, then
-//! one key forever (until [`UnorderedMap::clear`] or [`UnorderedMap::end_erase`], which run
-//! between launches). Two work items inserting `k` walk the same slots; each slot before
-//! `k`'s holds another key for both, and at `k`'s slot exactly one compare-exchange finds `E`
-//! (success), every later one finds `k` (existing). A key is never seen half-written (it is
-//! one atomic word), and a slot is never taken back, so probing a full table ends after `n`
-//! slots with failed-full. The price is one reserved key value per type, `K::EMPTY`, which
-//! gets the extra slot `n` claimed through its state word (whose only content is the claim).
+//! word one modification order that all work items agree on (coherence). Within a launch a
+//! key word is only ever changed by a successful compare-exchange from `E`, so its order is
+//! `E`, then at most one key, kept until [`UnorderedMap::clear`] or
+//! [`UnorderedMap::end_erase`] (which run between launches). A successful compare-exchange is
+//! a read-modify-write, which reads the value just before its own in that order: so at most
+//! one succeeds per slot. A failed one read a value other than `E`, which can only be the
+//! slot's one key, complete (one atomic word), never a stale or half-written one. Two work
+//! items inserting `k` therefore walk the same slots: each slot before `k`'s holds another
+//! key for both, and at `k`'s slot exactly one compare-exchange finds `E` (success), every
+//! other one finds `k` (existing), whichever order they run in. A slot is never taken back,
+//! so probing a full table ends after `n` slots with failed-full. The price is one reserved
+//! key value per type, `K::EMPTY`, which gets the extra slot `n`, claimed through its state
+//! word (whose only content is the claim: the key is known).
 //!
 //! Values are written by the claiming work item after its claim, and nothing in the insert
 //! kernel reads them: a launch's writes are visible to the next launch and to host copies,
@@ -295,7 +299,8 @@ pub trait MapKey: Pod + Scalar + IrNum + AtomicScalar + PartialEq + sealed::Seal
     type Hash: Func1<Self, Output = u32>;
 }
 
-/// The value types of [`UnorderedMap`] (sealed): `i32`, `u32`, `i64`, `u64`, `f32`, `f64`, and
+/// The value types of [`UnorderedMap`] (sealed): `i32`, `u32`, `i64`, `u64`, `usize`, `isize`,
+/// `f32`, `f64`, and
 /// `()` for a set. (`u8` and `u16` are not among them: wgpu packs them into 32-bit words, where
 /// two slots' plain value stores would race.)
 pub trait MapValue: Copy + Send + Sync + 'static + sealed::Sealed {
@@ -324,7 +329,9 @@ macro_rules! map_value {
         }
     )*};
 }
-map_value!(i32, u32, i64, u64, f32, f64);
+map_value!(i32, u32, i64, u64, usize, isize, f32, f64);
+impl sealed::Sealed for usize {}
+impl sealed::Sealed for isize {}
 impl sealed::Sealed for f32 {}
 impl sealed::Sealed for f64 {}
 impl sealed::Sealed for () {}
@@ -373,6 +380,9 @@ fn insert_k<K: MapKey, V: Pod + Scalar + IrNum, hash: Func1<K, Output = u32>>(
     fill: V,
     outcomes: bool,
 ) {
+    // The claim of a hashed slot is the compare-exchange E -> k on its key word, so that a
+    // key is never seen before it is complete, with relaxed atomics and no fence: see "Why the
+    // key word is the claim" in the module documentation.
     let k = keys_in[i];
     let mut st: u32 = 2;
     let mut slot: u32 = u32::MAX;
@@ -1062,7 +1072,9 @@ impl<K: MapKey, V: MapValue, E: ExecutionSpace> UnorderedMap<K, V, E> {
     }
 
     /// Ends an erase phase (Kokkos' `end_erase`): the table is rebuilt in place without the
-    /// erased entries, so that their slots can take new keys. Nothing to do outside a phase.
+    /// erased entries (copied aside, cleared, the live entries inserted again: clones see the
+    /// result), so that their slots can take new keys. Nothing to do outside a phase. On `Err`
+    /// (out of memory for the copy, a failed launch) the table is as it was, still erasable.
     pub fn end_erase(&self) -> Result<()> {
         if !self.erasable() {
             return Ok(());
@@ -1088,9 +1100,18 @@ impl<K: MapKey, V: MapValue, E: ExecutionSpace> UnorderedMap<K, V, E> {
         deep_copy(&old.keys, &t.keys)?;
         deep_copy(&old.values, &t.values)?;
         deep_copy(&old.states, &t.states)?;
-        t.keys.fill(K::EMPTY)?;
-        t.states.fill(SLOT_OPEN)?;
-        self.reinsert(&old, t)?;
+        let rebuilt = t
+            .keys
+            .fill(K::EMPTY)
+            .and_then(|()| t.states.fill(SLOT_OPEN))
+            .and_then(|()| self.reinsert(&old, t));
+        if let Err(e) = rebuilt {
+            // Put the table back as it was (still in the erase phase), then report.
+            deep_copy(&t.keys, &old.keys)?;
+            deep_copy(&t.values, &old.values)?;
+            deep_copy(&t.states, &old.states)?;
+            return Err(e);
+        }
         self.erasing.store(false, Ordering::Relaxed);
         Ok(())
     }

@@ -451,6 +451,8 @@ fn value_types<E: ExecutionSpace>(space: E) {
     one(&space, [1u32, 2, u32::MAX]);
     one(&space, [-1i64, 1 << 40, 3]);
     one(&space, [1u64 << 50, 2, 3]);
+    one(&space, [usize::MAX, 0, 7]);
+    one(&space, [-3isize, isize::MIN, 8]);
     one(&space, [0.5f32, -1.5, f32::MAX]);
     one(&space, [0.25f64, 1e300, -0.0]);
 
@@ -718,3 +720,22 @@ fn raw_user_kernels<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(raw_user_kernels);
+
+/// Keys and values in any layout: the columns of a `[n, 2]` View (strided subviews).
+fn strided_inputs<E: ExecutionSpace>(space: E) {
+    let n = 300;
+    let data: Vec<u32> = (0..n as u32).flat_map(|i| [i % 100, 5 * i]).collect();
+    let pairs =
+        rokkos_testing::dev_from_vec::<u32, 2, LayoutRight, E>(&space, "pairs", [n, 2], data)
+            .unwrap();
+    let keys = pairs.subview::<1>((.., 0)).unwrap();
+    let vals = pairs.subview::<1>((.., 1)).unwrap();
+    let map = UnorderedMap::<u32, u32, E>::new(&space, "strided", 128).unwrap();
+    assert_eq!(map.insert(&keys, &vals).unwrap(), counts(100, 200, 0));
+    for (k, v) in map.entries().unwrap() {
+        assert_eq!((v / 5) % 100, k, "value {v} of key {k}");
+    }
+    let found: DevView<E, u32> = dev(&space, "found", [n]).unwrap();
+    assert_eq!(map.find(&keys, &found).unwrap(), n);
+}
+per_backend!(strided_inputs);
