@@ -23,6 +23,8 @@
 //!   failed since the last [`UnorderedMap::clear`] or [`UnorderedMap::rehash`]);
 //! - [`UnorderedMap::valid_at`], [`UnorderedMap::key_at`], [`UnorderedMap::value_at`]: one
 //!   slot, copied to the host; [`UnorderedMap::entries`] every entry;
+//! - [`UnorderedMap::create_mirror_in`]: the map copied into another space's memory (Kokkos'
+//!   `create_mirror` and `deep_copy` of a map, e.g. to its host mirror and back);
 //! - erasing in a phase, as in Kokkos: [`UnorderedMap::begin_erase`], then
 //!   [`UnorderedMap::erase`] of Views of keys (each erased slot keeps its key as a tombstone,
 //!   so that probing goes on past it), then [`UnorderedMap::end_erase`], which rebuilds the
@@ -1147,6 +1149,41 @@ impl<K: MapKey, V: MapValue, E: ExecutionSpace> UnorderedMap<K, V, E> {
         self.table = table;
         self.flag = flag;
         Ok(())
+    }
+
+    /// A copy of the map in `space`'s memory, of the same capacity and contents (Kokkos'
+    /// `create_mirror` followed by `deep_copy` of a map, as from a device map to its
+    /// `HostMirror` and back): the slots are copied as they are, so the copy finds every key
+    /// where the original does, and it carries the failed-insert flag. Not in an erase phase.
+    /// `Err(InvalidArgument)` during the original's erase phase; `Err` of the copies as
+    /// [`rokkos::deep_copy`]'s.
+    ///
+    /// ```
+    /// use rokkos::prelude::*;
+    /// use rokkos_containers::UnorderedMap;
+    /// # fn main() -> rokkos::Result<()> {
+    /// let dev = Device::new()?;
+    /// let keys = create_mirror_view_and_copy_in(&dev, &View::<u64>::from_vec("k", [3], vec![4, 8, 15])?)?;
+    /// let map = UnorderedSet::<u64, _>::new(&dev, "ids", 8)?;
+    /// map.insert_keys(&keys)?;
+    /// let host = map.create_mirror_in(&Serial)?; // a map in host memory
+    /// let out = View::<u32>::new("out", [2])?;
+    /// assert_eq!(host.exists(&View::<u64>::from_vec("q", [2], vec![8, 9])?, &out)?, 1);
+    /// assert_eq!(out.to_vec(), [1, 0]);
+    /// # Ok(()) }
+    /// # use rokkos_containers::UnorderedSet;
+    /// ```
+    pub fn create_mirror_in<E2: ExecutionSpace>(
+        &self,
+        space: &E2,
+    ) -> Result<UnorderedMap<K, V, E2>> {
+        self.not_erasing("create_mirror_in")?;
+        let copy = UnorderedMap::<K, V, E2>::new(space, &self.label, self.hashed())?;
+        deep_copy(&copy.table.keys, &self.table.keys)?;
+        deep_copy(&copy.table.values, &self.table.values)?;
+        deep_copy(&copy.table.states, &self.table.states)?;
+        deep_copy(&copy.flag, &self.flag)?;
+        Ok(copy)
     }
 
     /// Inserts every live entry of `old` into the empty table `new`.

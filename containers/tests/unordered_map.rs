@@ -739,3 +739,51 @@ fn strided_inputs<E: ExecutionSpace>(space: E) {
     assert_eq!(map.find(&keys, &found).unwrap(), n);
 }
 per_backend!(strided_inputs);
+
+/// Kokkos' `test_deep_copy`: a map filled on the space, mirrored to the host, found there
+/// (`TestFind`), mirrored back into the space and found again, with the same size, capacity
+/// and failed-insert flag.
+fn kokkos_deep_copy<E: ExecutionSpace>(space: E) {
+    let nodes = 2000u32;
+    let keys: Vec<u32> = (0..nodes).collect();
+    let k = dev_from_slice(&space, "keys", &keys).unwrap();
+    let map = UnorderedMap::<u32, u32, E>::new(&space, "deep", nodes as usize).unwrap();
+    assert_eq!(map.insert(&k, &k).unwrap(), counts(nodes as usize, 0, 0));
+    let find_errors = |found: &[u32]| {
+        found
+            .iter()
+            .enumerate()
+            .filter(|&(i, &e)| (e == 1) != (i < nodes as usize))
+            .count()
+    };
+    let probe: Vec<u32> = (0..map.capacity() as u32).collect();
+
+    let host = map.create_mirror_in(&Serial).unwrap();
+    assert_eq!(host.size().unwrap(), map.size().unwrap());
+    assert_eq!(host.capacity(), map.capacity());
+    let hp = View::<u32>::from_vec("probe", [probe.len()], probe.clone()).unwrap();
+    let hout = View::<u32>::new("exists", [probe.len()]).unwrap();
+    host.exists(&hp, &hout).unwrap();
+    assert_eq!(find_errors(&hout.to_vec()), 0);
+
+    let back = host.create_mirror_in(&space).unwrap();
+    assert_eq!(back.size().unwrap(), nodes as usize);
+    let p = dev_from_slice(&space, "probe", &probe).unwrap();
+    let out: DevView<E, u32> = dev(&space, "exists", [probe.len()]).unwrap();
+    back.exists(&p, &out).unwrap();
+    assert_eq!(find_errors(&to_host(&out)), 0);
+    let mut e = back.entries().unwrap();
+    e.sort();
+    assert_eq!(e, keys.iter().map(|&k| (k, k)).collect::<Vec<_>>());
+
+    // The flag travels too, and the copies are independent tables.
+    let more: Vec<u32> = (nodes..nodes + 10).collect();
+    let m = dev_from_slice(&space, "more", &more).unwrap();
+    assert_eq!(map.insert(&m, &m).unwrap().failed, 10);
+    let host2 = map.create_mirror_in(&Serial).unwrap();
+    assert!(host2.failed_insert().unwrap());
+    assert!(!back.failed_insert().unwrap());
+    back.clear().unwrap();
+    assert_eq!(map.size().unwrap(), nodes as usize);
+}
+per_backend!(kokkos_deep_copy);
