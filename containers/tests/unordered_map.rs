@@ -520,6 +520,19 @@ fn bad_input<E: ExecutionSpace>(space: E) {
     );
     expect_invalid(map.rehash(100).unwrap_err(), &["rehash"]);
     map.end_erase().unwrap();
+    // The map's own Views as input, one View as both outputs: refused at launch, not a race.
+    let both: DevView<E, u32> = dev(&space, "both", [3]).unwrap();
+    for e in [
+        map.insert_keys(map.keys()).map(|_| ()).unwrap_err(),
+        map.insert_keys_outcomes(&k, &both, &both)
+            .map(|_| ())
+            .unwrap_err(),
+        map.insert(&k, &map.values().subview::<1>((0..3,)).unwrap())
+            .map(|_| ())
+            .unwrap_err(),
+    ] {
+        assert!(matches!(e, Error::Aliasing { .. }), "{e:?}");
+    }
     // Nothing changed.
     let mut e = map.entries().unwrap();
     e.sort();
