@@ -7,11 +7,15 @@
 //!   kernels, and used inside kernels through its words and the atomics.
 //! - [`ScatterView`]: scatter-add (or multiply, minimum, maximum) from many work items into one
 //!   array: a copy per thread combined afterwards on host backends, atomics on devices.
+//! - [`UnorderedMap`] (and [`UnorderedSet`]): a fixed-capacity hash map, with bulk inserts,
+//!   finds and erases run as kernels, and its Views probed by kernels of your own.
 
 pub mod bitset;
 pub mod dual_view;
 pub mod scatter_view;
+pub mod unordered_map;
 
 pub use bitset::*;
 pub use dual_view::*;
 pub use scatter_view::ScatterView;
+pub use unordered_map::*;
