@@ -291,8 +291,8 @@ pub mod prelude {
         scratch_size, BAnd, BOr, Custom, DefaultExecutionSpace, Device, DeviceMemory, DeviceView,
         DisjointRanges, Error, ExecutionSpace, Float, HostSpace, HostView, InjectiveView, Iterate,
         LAnd, LOr, Layout, LayoutKind, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max,
-        MaxLoc, Min, MinLoc, MinMax, MinMaxVal, Pod, Prod, RangePolicy, Serial, SliceArg, Sum,
-        TeamMember, TeamPolicy, TeamSize, ValLoc, View,
+        MaxLoc, Min, MinLoc, MinMax, MinMaxVal, Pod, Prod, RangePolicy, Schedule, Serial, SliceArg,
+        Sum, TeamMember, TeamPattern, TeamPolicy, TeamSize, ValLoc, View,
     };
 }
 

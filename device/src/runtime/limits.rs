@@ -150,6 +150,33 @@ pub fn check_trips(label: &str, items: u64, groups: u64, per_group: u64, why: &s
     ))
 }
 
+/// The largest `t` in `1..=max` with `fits(t)`, for a `fits` that holds up to some size and
+/// not above it (what a team size limit is: more threads never need less memory); `None` when
+/// not even `fits(1)` holds or `max` is 0. Used by the device backends' `team_size_max_for`.
+///
+/// ```
+/// use rokkos_device::runtime::limits::largest_fitting;
+/// assert_eq!(largest_fitting(1024, |t| t * 48 <= 16384), Some(341));
+/// assert_eq!(largest_fitting(64, |_| true), Some(64));
+/// assert_eq!(largest_fitting(64, |_| false), None);
+/// ```
+pub fn largest_fitting(max: usize, fits: impl Fn(usize) -> bool) -> Option<usize> {
+    if max == 0 || !fits(1) {
+        return None;
+    }
+    // Invariant: fits(lo), and every size above hi does not fit.
+    let (mut lo, mut hi) = (1usize, max);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Some(lo)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
