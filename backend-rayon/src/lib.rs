@@ -1,10 +1,16 @@
 //! rokkos-rayon: the CPU-threads execution space.
 //!
 //! Work is cut into a fixed number of contiguous chunks (about four per worker, never smaller than
-//! the policy's chunk size); each chunk runs the kernel's native body in a plain loop, so there is no
-//! per-element dynamic call. Reductions fold per chunk and join the partial results in chunk order,
-//! so a result is the same from run to run for a given thread count. Scans use two passes.
-//! A launch with a single chunk runs on the calling thread.
+//! the policy's chunk size; under `Schedule::Dynamic` chunks of the policy's chunk size, or about
+//! sixteen per worker: `rokkos_core::host_iter::schedule_chunk_count`); each chunk runs the
+//! kernel's native body in a plain loop, so there is no per-element dynamic call. The policy's
+//! [`rokkos_core::Schedule`] says how chunks reach threads: `Auto`, each thread's own contiguous
+//! block claimed chunk by chunk, then help with the others'; `Static`, one contiguous block per
+//! thread decided up front and run whole; `Dynamic`, the next chunk from one shared counter.
+//! Reductions fold per chunk and join the partial results in chunk order whichever thread ran
+//! each chunk, so a result is the same from run to run for a given thread count, schedule and
+//! chunk size. Scans use two passes, each over the chunks in any order, with every chunk's offset
+//! joined in chunk order. A launch with a single chunk runs on the calling thread.
 //!
 //! Who runs the chunks: a launch from a thread outside any rayon pool (a program's main thread,
 //! typically) goes to the space's *hot team* (`hot_team`): threads of its own, as many as the

@@ -571,8 +571,13 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
     }
     /// The largest team size with which this policy (its vector length and scratch requests,
     /// on its space) can launch `kernel` for `pattern`: Kokkos'
-    /// `team_size_max(functor, ParallelForTag())`. A launch with that team size passes the
-    /// policy's checks, and one with a team size above it does not.
+    /// `team_size_max(functor, ParallelForTag())`. A launch with a larger team is
+    /// `Err(InvalidPolicy)`, nothing launched; one with this team size passes the policy's checks
+    /// and the backend's, with two exceptions the backends document: on CUDA the shared memory a
+    /// kernel adds of its own (exchange buffers, a team reduction's tree) is known only once it is
+    /// emitted, and is checked at launch; on wgpu the bound counts every vector lane as an
+    /// invocation, so a kernel whose lanes stay virtual may launch a few more threads where
+    /// workgroup memory is what limits the team.
     ///
     /// It is the space's team size limit, shrunk so that every level's scratch (per team plus per
     /// thread times team size) fits that level's limit; on a GPU a team's threads and vector lanes

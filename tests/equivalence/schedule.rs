@@ -10,7 +10,7 @@
 //! a team larger than the maximum is `Err(InvalidPolicy)`, and scratch per thread shrinks the
 //! maximum.
 
-use crate::{assert_close, dev, dev_from_vec, to_host, unit_floats, DevView, F64_TOL};
+use crate::{assert_close, dev, dev_from_vec, to_host, unit_floats, DevView, F32_TOL};
 use rokkos::prelude::*;
 use rokkos::{Error, Schedule, TeamPattern};
 
@@ -23,50 +23,50 @@ const CHUNKS: [usize; 4] = [0, 1, 3, 64];
 
 /// The uneven work of item `i`: `i` trips of a small hash, so that the last items cost far more
 /// than the first ones.
-fn uneven_ref(i: usize) -> i64 {
-    let mut s = 0i64;
+fn uneven_ref(i: usize) -> i32 {
+    let mut s = 0i32;
     for k in 0..i {
-        s += ((k * 7 + i) % 11) as i64;
+        s += ((k * 7 + i) % 11) as i32;
     }
     s
 }
 
 #[kernel]
-fn uneven_fill(i: usize, out: ViewMut<i64>, base: usize) {
+fn uneven_fill(i: usize, out: ViewMut<i32>, base: usize) {
     let n = i - base;
-    let mut s = 0i64;
+    let mut s = 0i32;
     for k in 0..n {
-        s += ((k * 7 + n) % 11) as i64;
+        s += ((k * 7 + n) % 11) as i32;
     }
     out[i] = s;
 }
 
 #[kernel]
-fn uneven_sum(i: usize, acc: &mut i64) {
-    let mut s = 0i64;
+fn uneven_sum(i: usize, acc: &mut i32) {
+    let mut s = 0i32;
     for k in 0..i {
-        s += ((k * 7 + i) % 11) as i64;
+        s += ((k * 7 + i) % 11) as i32;
     }
     *acc += s;
 }
 
 #[kernel]
-fn float_sum(i: usize, acc: &mut f64, x: View<f64>) {
-    let mut s = 0.0f64;
+fn float_sum(i: usize, acc: &mut f32, x: View<f32>) {
+    let mut s = 0.0f32;
     for k in 0..(i % 17) {
-        s += x[i] * (k as f64 + 0.5);
+        s += x[i] * (k as f32 + 0.5);
     }
     *acc += s;
 }
 
 #[kernel(scan)]
-fn uneven_scan(i: usize, partial: &mut i64, is_final: bool, out: ViewMut<i64>) {
+fn uneven_scan(i: usize, partial: &mut i32, is_final: bool, out: ViewMut<i32>) {
     if is_final {
         out[i] = *partial;
     }
-    let mut s = 0i64;
+    let mut s = 0i32;
     for k in 0..i {
-        s += ((k * 7 + i) % 11) as i64;
+        s += ((k * 7 + i) % 11) as i32;
     }
     *partial += s;
 }
@@ -78,7 +78,7 @@ fn schedule_range_for<E: ExecutionSpace>(space: E) {
         for chunk in CHUNKS {
             for n in SIZES {
                 let begin = 3;
-                let out: DevView<E, i64> = dev(&space, "out", [begin + n + 2]).unwrap();
+                let out: DevView<E, i32> = dev(&space, "out", [begin + n + 2]).unwrap();
                 out.fill(-1).unwrap();
                 let p = RangePolicy::new(&space, begin..begin + n)
                     .chunk_size(chunk)
@@ -104,28 +104,31 @@ per_backend!(schedule_range_for);
 /// schedule; a floating-point sum is within tolerance of the serial one and the same bits on a
 /// second run of the same policy.
 fn schedule_range_reduce<E: ExecutionSpace>(space: E) {
-    let xs = unit_floats(31, 1025);
-    let x: DevView<E, f64> = dev_from_vec(&space, "x", [xs.len()], xs.clone()).unwrap();
+    let xs: Vec<f32> = unit_floats(31, 1025)
+        .into_iter()
+        .map(|v| v as f32)
+        .collect();
+    let x: DevView<E, f32> = dev_from_vec(&space, "x", [xs.len()], xs.clone()).unwrap();
     for schedule in SCHEDULES {
         for chunk in CHUNKS {
             for n in SIZES {
                 let p = RangePolicy::new(&space, 0..n)
                     .chunk_size(chunk)
                     .schedule(schedule);
-                let s: i64 = parallel_reduce("uneven_sum", p.clone(), uneven_sum(), Sum).unwrap();
-                let want: i64 = (0..n).map(uneven_ref).sum();
+                let s: i32 = parallel_reduce("uneven_sum", p.clone(), uneven_sum(), Sum).unwrap();
+                let want: i32 = (0..n).map(uneven_ref).sum();
                 assert_eq!(s, want, "{schedule:?} chunk {chunk} n {n}");
 
-                let f1: f64 = parallel_reduce("float_sum", p.clone(), float_sum(&x), Sum).unwrap();
-                let f2: f64 = parallel_reduce("float_sum", p, float_sum(&x), Sum).unwrap();
+                let f1: f32 = parallel_reduce("float_sum", p.clone(), float_sum(&x), Sum).unwrap();
+                let f2: f32 = parallel_reduce("float_sum", p, float_sum(&x), Sum).unwrap();
                 let terms: Vec<f64> = (0..n)
                     .flat_map(|i| (0..i % 17).map(move |k| (i, k)))
-                    .map(|(i, k)| xs[i] * (k as f64 + 0.5))
+                    .map(|(i, k)| xs[i] as f64 * (k as f64 + 0.5))
                     .collect();
                 let want: f64 = terms.iter().sum();
                 let scale: f64 = terms.iter().map(|t| t.abs()).sum();
                 let what = format!("{schedule:?} chunk {chunk} n {n}");
-                assert_close(f1, want, scale, F64_TOL, &what);
+                assert_close(f1 as f64, want, scale, F32_TOL, &what);
                 assert_eq!(f1.to_bits(), f2.to_bits(), "{what}: two runs differ");
             }
         }
@@ -139,12 +142,12 @@ fn schedule_range_scan<E: ExecutionSpace>(space: E) {
     for schedule in SCHEDULES {
         for chunk in CHUNKS {
             for n in SIZES {
-                let out: DevView<E, i64> = dev(&space, "out", [n]).unwrap();
+                let out: DevView<E, i32> = dev(&space, "out", [n]).unwrap();
                 let p = RangePolicy::new(&space, 0..n)
                     .chunk_size(chunk)
                     .schedule(schedule);
-                let total: i64 = parallel_scan("uneven_scan", p, uneven_scan(&out)).unwrap();
-                let mut running = 0i64;
+                let total: i32 = parallel_scan("uneven_scan", p, uneven_scan(&out)).unwrap();
+                let mut running = 0i32;
                 let mut want = Vec::with_capacity(n);
                 for i in 0..n {
                     want.push(running);
@@ -159,25 +162,25 @@ fn schedule_range_scan<E: ExecutionSpace>(space: E) {
 per_backend!(schedule_range_scan);
 
 #[kernel]
-fn uneven_fill2((i, j): (usize, usize), out: ViewMut<i64, 2>) {
-    let mut s = 0i64;
+fn uneven_fill2((i, j): (usize, usize), out: ViewMut<i32, 2>) {
+    let mut s = 0i32;
     for k in 0..(i * j) % 23 {
-        s += (k + i) as i64;
+        s += (k + i) as i32;
     }
     out[(i, j)] = s;
 }
 
 #[kernel]
-fn uneven_sum2((i, j): (usize, usize), acc: &mut i64) {
-    let mut s = 0i64;
+fn uneven_sum2((i, j): (usize, usize), acc: &mut i32) {
+    let mut s = 0i32;
     for k in 0..(i * j) % 23 {
-        s += (k + i) as i64;
+        s += (k + i) as i32;
     }
-    *acc += s * (j as i64 + 1);
+    *acc += s * (j as i32 + 1);
 }
 
-fn uneven2_ref(i: usize, j: usize) -> i64 {
-    (0..(i * j) % 23).map(|k| (k + i) as i64).sum()
+fn uneven2_ref(i: usize, j: usize) -> i32 {
+    (0..(i * j) % 23).map(|k| (k + i) as i32).sum()
 }
 
 /// `parallel_for` and `parallel_reduce` over a 2-D box with uneven work, under every schedule,
@@ -192,7 +195,7 @@ fn schedule_mdrange<E: ExecutionSpace>(space: E) {
         for (lo, hi) in boxes {
             for tile in [[0usize, 0usize], [3, 5], [1, 1]] {
                 for order in [Iterate::Right, Iterate::Left] {
-                    let out: DevView<E, i64, 2> =
+                    let out: DevView<E, i32, 2> =
                         dev(&space, "out", [hi[0] + 1, hi[1] + 1]).unwrap();
                     out.fill(-1).unwrap();
                     let p = MDRangePolicy::new(&space, lo, hi)
@@ -200,17 +203,17 @@ fn schedule_mdrange<E: ExecutionSpace>(space: E) {
                         .iterate(order)
                         .schedule(schedule);
                     parallel_for("uneven_fill2", p.clone(), uneven_fill2(&out)).unwrap();
-                    let s: i64 = parallel_reduce("uneven_sum2", p, uneven_sum2(), Sum).unwrap();
+                    let s: i32 = parallel_reduce("uneven_sum2", p, uneven_sum2(), Sum).unwrap();
                     let what = format!("{schedule:?} {lo:?}..{hi:?} tile {tile:?} {order:?}");
                     let got = to_host(&out);
                     let w = hi[1] + 1;
-                    let mut want_sum = 0i64;
+                    let mut want_sum = 0i32;
                     for i in 0..=hi[0] {
                         for j in 0..=hi[1] {
                             let inside = (lo[0]..hi[0]).contains(&i) && (lo[1]..hi[1]).contains(&j);
                             let want = if inside { uneven2_ref(i, j) } else { -1 };
                             if inside {
-                                want_sum += uneven2_ref(i, j) * (j as i64 + 1);
+                                want_sum += uneven2_ref(i, j) * (j as i32 + 1);
                             }
                             assert_eq!(got[i * w + j], want, "{what}: ({i}, {j})");
                         }
@@ -224,10 +227,10 @@ fn schedule_mdrange<E: ExecutionSpace>(space: E) {
 per_backend!(schedule_mdrange);
 
 #[kernel]
-fn uneven_team(team: &TeamMember, out: ViewMut<i64>) {
+fn uneven_team(team: &TeamMember, out: ViewMut<i32>) {
     let l = team.league_rank();
-    let s = team.thread_reduce(l, Sum, |k, acc: &mut i64| {
-        *acc += ((k * 7 + l) % 11) as i64;
+    let s = team.thread_reduce(l, Sum, |k, acc: &mut i32| {
+        *acc += ((k * 7 + l) % 11) as i32;
     });
     team.single_team(|| {
         out[l] = s;
@@ -235,10 +238,10 @@ fn uneven_team(team: &TeamMember, out: ViewMut<i64>) {
 }
 
 #[kernel]
-fn uneven_team_sum(team: &TeamMember, acc: &mut i64) {
+fn uneven_team_sum(team: &TeamMember, acc: &mut i32) {
     let l = team.league_rank();
-    let s = team.thread_reduce(l, Sum, |k, a: &mut i64| {
-        *a += ((k * 7 + l) % 11) as i64;
+    let s = team.thread_reduce(l, Sum, |k, a: &mut i32| {
+        *a += ((k * 7 + l) % 11) as i32;
     });
     team.single_team(|| {
         *acc += s;
@@ -251,7 +254,7 @@ fn schedule_team<E: ExecutionSpace>(space: E) {
     for schedule in SCHEDULES {
         for chunk in [None, Some(1), Some(2), Some(5)] {
             for league in [0usize, 1, 2, 13, 97] {
-                let out: DevView<E, i64> = dev(&space, "out", [league + 1]).unwrap();
+                let out: DevView<E, i32> = dev(&space, "out", [league + 1]).unwrap();
                 out.fill(-1).unwrap();
                 let mut p = TeamPolicy::new(&space, league, TeamSize::Auto).schedule(schedule);
                 if let Some(c) = chunk {
@@ -259,10 +262,10 @@ fn schedule_team<E: ExecutionSpace>(space: E) {
                 }
                 assert_eq!(p.chunk(), chunk);
                 parallel_for("uneven_team", p.clone(), uneven_team(&out)).unwrap();
-                let s: i64 = parallel_reduce("uneven_team_sum", p, uneven_team_sum(), Sum).unwrap();
+                let s: i32 = parallel_reduce("uneven_team_sum", p, uneven_team_sum(), Sum).unwrap();
                 let what = format!("{schedule:?} chunk {chunk:?} league {league}");
-                let mut want: Vec<i64> = (0..league).map(uneven_ref).collect();
-                assert_eq!(s, want.iter().sum::<i64>(), "{what}: sum");
+                let mut want: Vec<i32> = (0..league).map(uneven_ref).collect();
+                assert_eq!(s, want.iter().sum::<i32>(), "{what}: sum");
                 want.push(-1);
                 assert_eq!(to_host(&out), want, "{what}");
             }
@@ -274,7 +277,7 @@ per_backend!(schedule_team);
 /// A league chunk size of 0 is `Err(InvalidPolicy)` naming the launch and the chunk size, on
 /// every backend, for both team patterns, and nothing runs.
 fn team_chunk_size_zero<E: ExecutionSpace>(space: E) {
-    let out: DevView<E, i64> = dev(&space, "out", [5]).unwrap();
+    let out: DevView<E, i32> = dev(&space, "out", [5]).unwrap();
     out.fill(-1).unwrap();
     let p = TeamPolicy::new(&space, 4, TeamSize::Auto).chunk_size(0);
     let check = |r: rokkos::Result<()>, label: &str| match r {
@@ -289,7 +292,7 @@ fn team_chunk_size_zero<E: ExecutionSpace>(space: E) {
         "zero_chunk",
     );
     check(
-        parallel_reduce("zero_chunk_sum", p, uneven_team_sum(), Sum).map(|_: i64| ()),
+        parallel_reduce("zero_chunk_sum", p, uneven_team_sum(), Sum).map(|_: i32| ()),
         "zero_chunk_sum",
     );
     assert_eq!(to_host(&out), vec![-1; 5]);
@@ -297,15 +300,15 @@ fn team_chunk_size_zero<E: ExecutionSpace>(space: E) {
 per_backend!(team_chunk_size_zero);
 
 /// Fills `out[l * team_size + r] = l * 1000 + r` for every thread `r` of team `l`, through
-/// thread-private scratch of `n` i64 (so that the policy's per-thread scratch request is used).
+/// thread-private scratch of `n` i32 (so that the policy's per-thread scratch request is used).
 #[kernel]
-fn team_ranks(team: &TeamMember, out: ViewMut<i64>, n: usize) {
+fn team_ranks(team: &TeamMember, out: ViewMut<i32>, n: usize) {
     let l = team.league_rank();
     let ts = team.team_size();
     let r = team.team_rank();
-    let mine = team.thread_scratch::<i64, 1>(0, [n]);
+    let mine = team.thread_scratch::<i32, 1>(0, [n]);
     team.single_thread(|| {
-        mine[n - 1] = (l * 1000 + r) as i64;
+        mine[n - 1] = (l * 1000 + r) as i32;
         // SAFETY: thread `r` of team `l` is the only writer of element `l * ts + r`.
         unsafe {
             out[l * ts + r] = mine[n - 1];
@@ -314,9 +317,9 @@ fn team_ranks(team: &TeamMember, out: ViewMut<i64>, n: usize) {
 }
 
 #[kernel]
-fn team_rank_sum(team: &TeamMember, acc: &mut i64) {
-    let s = team.thread_reduce(team.team_size(), Sum, |r, a: &mut i64| {
-        *a += (team.league_rank() * 1000 + r) as i64;
+fn team_rank_sum(team: &TeamMember, acc: &mut i32) {
+    let s = team.thread_reduce(team.team_size(), Sum, |r, a: &mut i32| {
+        *a += (team.league_rank() * 1000 + r) as i32;
     });
     team.single_team(|| {
         *acc += s;
@@ -342,12 +345,12 @@ fn team_size_max_launches<E: ExecutionSpace>(space: E) {
         if v > lim.vector_length_max {
             continue;
         }
-        let out: DevView<E, i64> = dev(&space, "out", [league * lim.team_size_max]).unwrap();
+        let out: DevView<E, i32> = dev(&space, "out", [league * lim.team_size_max]).unwrap();
         let base = TeamPolicy::new(&space, league, TeamSize::Auto)
             .vector_length(v)
             .scratch(0, 0, 8);
         let kf = team_ranks(&out, 1);
-        let kr = team_rank_sum();
+        let kr: TeamRankSumKernel<'_, E::Memory> = team_rank_sum();
         let max = base.team_size_max(&kf, TeamPattern::For).unwrap();
         let rec = base.team_size_recommended(&kf, TeamPattern::For).unwrap();
         let max_r = base.team_size_max(&kr, TeamPattern::Reduce).unwrap();
@@ -377,15 +380,15 @@ fn team_size_max_launches<E: ExecutionSpace>(space: E) {
             for r in 0..max {
                 assert_eq!(
                     got[l * max + r],
-                    (l * 1000 + r) as i64,
+                    (l * 1000 + r) as i32,
                     "{what}: team {l} thread {r}"
                 );
             }
         }
-        let s: i64 = parallel_reduce("team_rank_sum", at(max_r), team_rank_sum(), Sum)
+        let s: i32 = parallel_reduce("team_rank_sum", at(max_r), team_rank_sum(), Sum)
             .unwrap_or_else(|e| panic!("{what}: reduce at team size max {max_r}: {e}"));
-        let want: i64 = (0..league)
-            .flat_map(|l| (0..max_r).map(move |r| (l * 1000 + r) as i64))
+        let want: i32 = (0..league)
+            .flat_map(|l| (0..max_r).map(move |r| (l * 1000 + r) as i32))
             .sum();
         assert_eq!(s, want, "{what}: reduce at team size {max_r}");
 
@@ -394,7 +397,7 @@ fn team_size_max_launches<E: ExecutionSpace>(space: E) {
             &format!("{what}: for at {}", max + 1),
         );
         expect_invalid(
-            parallel_reduce("team_rank_sum", at(max_r + 1), team_rank_sum(), Sum).map(|_: i64| ()),
+            parallel_reduce("team_rank_sum", at(max_r + 1), team_rank_sum(), Sum).map(|_: i32| ()),
             &format!("{what}: reduce at {}", max_r + 1),
         );
     }
@@ -408,14 +411,14 @@ per_backend!(team_size_max_launches);
 fn team_size_max_scratch<E: ExecutionSpace>(space: E) {
     let lim = space.team_limits();
     let league = 2usize;
-    let out: DevView<E, i64> = dev(&space, "out", [league * lim.team_size_max]).unwrap();
+    let out: DevView<E, i32> = dev(&space, "out", [league * lim.team_size_max]).unwrap();
     let kernel = team_ranks(&out, 1);
     let plain = TeamPolicy::new(&space, league, TeamSize::Auto).scratch(0, 0, 8);
     let unshrunk = plain.team_size_max(&kernel, TeamPattern::For).unwrap();
     // Enough per thread that only about a quarter of the unshrunk team fits (at least one).
     let per_team = 64usize;
     let per_thread = ((lim.scratch_max[0] - per_team) / unshrunk.div_ceil(4).max(1)).max(8) / 8 * 8;
-    let n = per_thread / 8;
+    let n = per_thread / 4;
     let kernel = team_ranks(&out, n);
     let p = TeamPolicy::new(&space, league, TeamSize::Auto).scratch(0, per_team, per_thread);
     let max = p.team_size_max(&kernel, TeamPattern::For).unwrap();
@@ -440,7 +443,7 @@ fn team_size_max_scratch<E: ExecutionSpace>(space: E) {
         for r in 0..max {
             assert_eq!(
                 got[l * max + r],
-                (l * 1000 + r) as i64,
+                (l * 1000 + r) as i32,
                 "{what}: team {l} thread {r}"
             );
         }
