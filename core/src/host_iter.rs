@@ -71,11 +71,25 @@ pub fn chunk_count_of(n: usize, unit_items: usize, workers: usize, min_chunk: us
 
 /// Chunks per worker a [`Schedule::Dynamic`] launch aims at when the policy sets no chunk size:
 /// more than [`chunk_count`]'s four, so that threads that finish early find chunks left to claim.
+///
+/// ```
+/// use rokkos_core::host_iter::{schedule_chunk_count, DYNAMIC_CHUNKS_PER_WORKER};
+/// use rokkos_core::Schedule;
+/// let c = schedule_chunk_count(1 << 20, 1, 4, 0, Schedule::Dynamic);
+/// assert_eq!(c, 4 * DYNAMIC_CHUNKS_PER_WORKER);
+/// ```
 pub const DYNAMIC_CHUNKS_PER_WORKER: usize = 16;
 
 /// Most chunks a [`Schedule::Dynamic`] launch cuts its work into: a chunk size so small that the
 /// launch would have more is raised (a reduction keeps one partial per chunk, joined in chunk
 /// order, and a scan one total).
+///
+/// ```
+/// use rokkos_core::host_iter::{schedule_chunk_count, DYNAMIC_CHUNKS_MAX};
+/// use rokkos_core::Schedule;
+/// // Chunks of one index over 2^20 indices: raised to 16 indices per chunk.
+/// assert_eq!(schedule_chunk_count(1 << 20, 1, 2, 1, Schedule::Dynamic), DYNAMIC_CHUNKS_MAX);
+/// ```
 pub const DYNAMIC_CHUNKS_MAX: usize = 1 << 16;
 
 /// Number of chunks a host backend with `workers` threads cuts `n` units of `unit_items` items

@@ -463,6 +463,13 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
     /// by the policy's scratch requests ([`TeamPolicy::team_size_max_in_limits`], vector lanes not
     /// counted as threads, as on the host backends); a device backend counts a team's lanes as
     /// threads of its block and adds what it knows of the kernel.
+    ///
+    /// ```
+    /// use rokkos_core::{ExecutionSpace, TeamPattern, TeamPolicy, TeamSize};
+    /// let space = rokkos_core::ir::eval::IrEval;
+    /// let p = TeamPolicy::new(&space, 8, TeamSize::Auto).vector_length(4);
+    /// assert_eq!(space.team_size_max_for("k", &p, None, TeamPattern::For).unwrap(), 1);
+    /// ```
     fn team_size_max_for(
         &self,
         label: &str,

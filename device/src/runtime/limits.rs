@@ -181,6 +181,26 @@ pub fn largest_fitting(max: usize, fits: impl Fn(usize) -> bool) -> Option<usize
 mod tests {
     use super::*;
 
+    /// The largest size below every threshold, for every limit and threshold, and none when
+    /// not even one fits.
+    #[test]
+    fn largest_fitting_finds_the_threshold() {
+        for max in [0usize, 1, 2, 3, 7, 64, 1000, 1024] {
+            for k in [0usize, 1, 2, 5, 63, 64, 65, 999, 1023, 1024, 5000] {
+                let want = if max == 0 || k == 0 {
+                    None
+                } else {
+                    Some(max.min(k))
+                };
+                assert_eq!(
+                    largest_fitting(max, |t| t <= k),
+                    want,
+                    "max {max}, threshold {k}"
+                );
+            }
+        }
+    }
+
     fn reason(r: Result<impl std::fmt::Debug>) -> String {
         match r {
             Err(Error::InvalidPolicy { label, reason }) => {
