@@ -442,6 +442,16 @@ impl ExecutionSpace for Device {
     fn team_limits(&self) -> TeamLimits {
         on_backend!(&self.backend, s => s.team_limits())
     }
+    fn team_size_max_for(
+        &self,
+        label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Option<&rokkos_core::ir::Kernel>,
+        pattern: rokkos_core::TeamPattern,
+    ) -> Result<usize> {
+        // The backend this device stands for answers, as it runs the launch.
+        on_backend!(&self.backend, s => s.team_size_max_for(label, &policy.with_space(s), kernel, pattern))
+    }
     #[inline]
     fn for_range<K>(&self, l: Launch<'_, RangePolicy<Self>, K>) -> Result<()>
     where

@@ -292,7 +292,8 @@ pub mod prelude {
         DisjointRanges, Error, ExecutionSpace, Float, HostSpace, HostView, InjectiveView, Iterate,
         LAnd, LOr, Layout, LayoutKind, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max,
         MaxLoc, Min, MinLoc, MinMax, MinMaxLoc, MinMaxLocVal, MinMaxVal, Pod, Prod, RangePolicy,
-        Serial, SliceArg, Sum, TeamMember, TeamPolicy, TeamSize, ValLoc, View,
+        Schedule, Serial, SliceArg, Sum, TeamMember, TeamPattern, TeamPolicy, TeamSize, ValLoc,
+        View,
     };
 }
 

@@ -216,5 +216,50 @@ impl ExecutionSpace for Cuda {
             ],
         }
     }
+    /// The space's limits for the policy's vector length and scratch, with a team's lanes
+    /// counted as threads of its block, lowered until the level-0 scratch (rounded to 8 bytes as
+    /// the launch rounds it) fits the device's shared memory per block. Registers never lower it:
+    /// every team kernel is compiled with `__launch_bounds__(team size x vector length)`, so
+    /// NVRTC fits the kernel's registers to its block (spilling if it must) and a block of that
+    /// size always launches. The shared memory a kernel adds of its own (the exchange buffers of
+    /// team broadcasts and nested reductions, a team reduction's tree) is known only once the
+    /// kernel is emitted for a team size, and is checked at launch: a team whose scratch takes
+    /// nearly all of shared memory may still be `Err(InvalidPolicy)` there, naming both.
+    fn team_size_max_for(
+        &self,
+        label: &str,
+        policy: &rokkos_core::TeamPolicy<Self>,
+        kernel: Option<&rokkos_core::ir::Kernel>,
+        pattern: rokkos_core::TeamPattern,
+    ) -> Result<usize> {
+        let _ = pattern;
+        let max = policy.team_size_max_in_limits(label, true)?;
+        let optin = self.inst.device.info.shared_per_block_optin as u64;
+        let r = policy.scratch_requests()[0];
+        let fits = |t: usize| -> bool {
+            let t = t as u64;
+            let split = match kernel {
+                Some(k) => rokkos_device::emit::team::pool_split(
+                    k,
+                    0,
+                    r.per_team as u64,
+                    r.per_thread as u64,
+                    t,
+                ),
+                None => Some((r.per_team as u64, r.per_thread as u64)),
+            };
+            split
+                .and_then(|(tp, tq)| emit::TeamLaunch::dynamic_shared_bytes(tp, tq, t))
+                .is_some_and(|b| b as u64 <= optin)
+        };
+        rokkos_device::runtime::limits::largest_fitting(max, fits).ok_or_else(|| {
+            rokkos_core::Error::InvalidPolicy {
+                label: label.to_string(),
+                reason: format!(
+                    "no team fits the device's {optin} bytes of shared memory per block with this level-0 scratch"
+                ),
+            }
+        })
+    }
     rokkos_device::device_launches!(memory = CudaSpace, runtime = inst);
 }

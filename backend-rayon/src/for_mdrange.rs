@@ -1,7 +1,7 @@
 //! `parallel_for` over an `MDRangePolicy`: groups of consecutive tiles as tasks.
 
 use crate::Rayon;
-use rokkos_core::host_iter::{chunk_bounds, chunk_count_of, run_for_tiles, TileGrid};
+use rokkos_core::host_iter::{chunk_bounds, run_for_tiles, schedule_chunk_count, TileGrid};
 use rokkos_core::kernel::{ForKernel, MDWork};
 use rokkos_core::{ExecutionSpace, HostSpace, Launch, MDRangePolicy};
 
@@ -11,8 +11,15 @@ where
 {
     let body = launch.for_body();
     let grid = TileGrid::new(launch.policy());
-    let chunks = chunk_count_of(grid.len(), grid.tile_items(), space.concurrency(), 1);
-    space.for_chunks(chunks, |c| {
+    let schedule = launch.policy().schedule_kind();
+    let chunks = schedule_chunk_count(
+        grid.len(),
+        grid.tile_items(),
+        space.concurrency(),
+        0,
+        schedule,
+    );
+    space.for_chunks(chunks, schedule, |c| {
         run_for_tiles(&body, &grid, chunk_bounds(0, grid.len(), chunks, c));
     });
 }

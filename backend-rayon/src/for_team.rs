@@ -2,7 +2,7 @@
 //! arenas from the launch's pool.
 
 use crate::Rayon;
-use rokkos_core::host_iter::{chunk_bounds, chunk_count};
+use rokkos_core::host_iter::{chunk_bounds, schedule_chunk_count};
 use rokkos_core::kernel::{ForBody, ForKernel, TeamWork};
 use rokkos_core::{ExecutionSpace, HostSpace, Launch, Result, TeamMember, TeamPolicy};
 
@@ -13,9 +13,11 @@ pub(crate) fn run<K: ForKernel<TeamWork, Space = HostSpace>>(
     let body = launch.for_body();
     let policy = launch.policy();
     let league = policy.league_size();
-    let chunks = chunk_count(league, space.concurrency(), 1);
+    let schedule = policy.schedule_kind();
+    let chunk = policy.chunk().unwrap_or(0);
+    let chunks = schedule_chunk_count(league, 1, space.concurrency(), chunk, schedule);
     let pool = space.scratch_pool::<K>(policy, chunks)?;
-    space.map_team_chunks(chunks, &pool, |c, [s0, s1]| {
+    space.map_team_chunks(chunks, schedule, &pool, |c, [s0, s1]| {
         for l in chunk_bounds(0, league, chunks, c) {
             // SAFETY: the member and its arenas live in this task only, one team at a time.
             let member =

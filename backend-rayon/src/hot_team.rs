@@ -14,6 +14,7 @@
 //! the caller's stack), and the first payload is then re-raised on the calling thread.
 
 use rokkos_core::host_iter::chunk_bounds;
+use rokkos_core::Schedule;
 use std::any::Any;
 use std::cell::{Cell, UnsafeCell};
 use std::ops::Range;
@@ -49,6 +50,7 @@ thread_local! {
 struct Job {
     f: *const (dyn Fn(usize) + Sync + 'static),
     chunks: usize,
+    schedule: Schedule,
 }
 
 /// The launch gate, one word: the launch number above [`OPEN`], the open flag, and below it the
@@ -72,6 +74,8 @@ struct Shared {
     /// Per participant, the chunks of its own block claimed so far in the current launch (see
     /// [`run_claims`]); a count, so that resetting it needs no knowledge of the block.
     claimed: Box<[Line<AtomicUsize>]>,
+    /// The next chunk of a [`Schedule::Dynamic`] launch: every participant claims from it.
+    next: Line<AtomicUsize>,
     /// The current job: written by the launcher while the gate is closed and nobody is inside.
     job: UnsafeCell<Option<Job>>,
     /// Participants, the caller included: the number of blocks a launch's chunks are cut into.
@@ -115,6 +119,7 @@ impl HotTeam {
         let shared = Arc::new(Shared {
             gate: Line(AtomicU64::new(0)),
             claimed: (0..size).map(|_| Line(AtomicUsize::new(0))).collect(),
+            next: Line(AtomicUsize::new(0)),
             job: UnsafeCell::new(None),
             size,
             sleepers: AtomicUsize::new(0),
@@ -141,10 +146,16 @@ impl HotTeam {
     }
 
     /// Runs `f(c)` for every chunk `c` in `0..chunks`, on the calling thread and whichever team
-    /// threads join, and returns when all are done. `None`, running nothing, when the team is
-    /// busy with another thread's launch or the caller is a team thread. A panic in `f` is
-    /// re-raised here once no thread runs `f` any more.
-    pub(crate) fn try_run(&self, chunks: usize, f: &(dyn Fn(usize) + Sync)) -> Option<()> {
+    /// threads join, handing chunks out as `schedule` says (see [`run_claims`]), and returns
+    /// when all are done. `None`, running nothing, when the team is busy with another thread's
+    /// launch or the caller is a team thread. A panic in `f` is re-raised here once no thread
+    /// runs `f` any more.
+    pub(crate) fn try_run(
+        &self,
+        chunks: usize,
+        schedule: Schedule,
+        f: &(dyn Fn(usize) + Sync),
+    ) -> Option<()> {
         if ON_TEAM_THREAD.with(Cell::get) {
             return None;
         }
@@ -168,11 +179,13 @@ impl HotTeam {
                     *const (dyn Fn(usize) + Sync + 'static),
                 >(f),
                 chunks,
+                schedule,
             });
         }
         for c in s.claimed.iter() {
             c.0.store(0, Ordering::Relaxed);
         }
+        s.next.0.store(0, Ordering::Relaxed);
         // SeqCst pairs with the sleepers' SeqCst increment and gate re-check: either this load
         // sees a sleeper (and wakes it under the lock), or the sleeper sees the open gate.
         s.gate.0.store(epoch | Gate::OPEN, Ordering::SeqCst);
@@ -180,7 +193,7 @@ impl HotTeam {
             let _l = s.lock.lock().unwrap_or_else(|e| e.into_inner());
             s.wake.notify_all();
         }
-        let mine = catch_unwind(AssertUnwindSafe(|| run_claims(s, f, chunks, 0)));
+        let mine = catch_unwind(AssertUnwindSafe(|| run_claims(s, f, chunks, schedule, 0)));
         // Close the gate once nobody is inside: team threads borrow `f` from this stack.
         let open = epoch | Gate::OPEN;
         let mut spins = 0u32;
@@ -208,32 +221,75 @@ impl HotTeam {
     }
 }
 
-/// Runs chunks of the current launch until none is left: first participant `me`'s own block, a
-/// fixed contiguous share of the chunks (as OpenMP's static schedule and Kokkos' default
-/// `Schedule<Static>`), one chunk per claim, then whatever the others have not claimed yet of
-/// theirs. The same participant thus runs the same part of every launch over the same range
-/// when the team is balanced, so memory a first kernel touched stays with the thread (and the
-/// core, cache and NUMA node) that uses it next; a participant that joins late or runs slowly
-/// has its chunks taken by the others. Which thread runs a chunk never changes a result:
-/// reductions keep one partial per chunk, joined in chunk order.
-fn run_claims(s: &Shared, f: &(dyn Fn(usize) + Sync), chunks: usize, me: usize) {
+/// Runs chunks of the current launch until none is left, as `schedule` says.
+///
+/// [`Schedule::Auto`]: first participant `me`'s own block, a fixed contiguous share of the
+/// chunks (as OpenMP's static schedule and Kokkos' default `Schedule<Static>`), one chunk per
+/// claim, then whatever the others have not claimed yet of theirs. The same participant thus runs
+/// the same part of every launch over the same range when the team is balanced, so memory a
+/// first kernel touched stays with the thread (and the core, cache and NUMA node) that uses it
+/// next; a participant that joins late or runs slowly has its chunks taken by the others.
+///
+/// [`Schedule::Static`]: the same blocks, each claimed whole: `me` runs its own block in chunk
+/// order, then every block whose owner has not started it yet (an owner that is parked or
+/// descheduled does not hold the launch up), each whole.
+///
+/// [`Schedule::Dynamic`]: every participant takes the next chunk from one shared counter, so
+/// that a participant held up by an expensive chunk leaves the rest to the others.
+///
+/// Which thread runs a chunk never changes a result: reductions keep one partial per chunk,
+/// joined in chunk order.
+fn run_claims(
+    s: &Shared,
+    f: &(dyn Fn(usize) + Sync),
+    chunks: usize,
+    schedule: Schedule,
+    me: usize,
+) {
     let size = s.size;
-    for k in 0..size {
-        let p = (me + k) % size;
-        let Range { start: lo, end: hi } = chunk_bounds(0, chunks, size, p);
-        let claimed = &s.claimed[p].0;
-        if claimed.load(Ordering::Relaxed) >= hi - lo {
-            continue;
+    match schedule {
+        Schedule::Auto => {
+            for k in 0..size {
+                let p = (me + k) % size;
+                let Range { start: lo, end: hi } = chunk_bounds(0, chunks, size, p);
+                let claimed = &s.claimed[p].0;
+                if claimed.load(Ordering::Relaxed) >= hi - lo {
+                    continue;
+                }
+                loop {
+                    // Each claim adds one, so a count past the block's length (at most one per
+                    // participant) only says that the block is done.
+                    let c = claimed.fetch_add(1, Ordering::Relaxed);
+                    if c >= hi - lo {
+                        break;
+                    }
+                    f(lo + c);
+                }
+            }
         }
-        loop {
-            // Each claim adds one, so a count past the block's length (at most one per
-            // participant) only says that the block is done.
-            let c = claimed.fetch_add(1, Ordering::Relaxed);
-            if c >= hi - lo {
+        Schedule::Static => {
+            for k in 0..size {
+                let p = (me + k) % size;
+                let block = chunk_bounds(0, chunks, size, p);
+                let claimed = &s.claimed[p].0;
+                // The first claim of a block takes all of it.
+                if block.is_empty()
+                    || claimed.load(Ordering::Relaxed) != 0
+                    || claimed.fetch_add(1, Ordering::Relaxed) != 0
+                {
+                    continue;
+                }
+                block.for_each(f);
+            }
+        }
+        Schedule::Dynamic => loop {
+            // At most one claim per participant lands past the end.
+            let c = s.next.0.fetch_add(1, Ordering::Relaxed);
+            if c >= chunks {
                 break;
             }
-            f(lo + c);
-        }
+            f(c);
+        },
     }
 }
 
@@ -275,9 +331,9 @@ fn worker(s: &Shared, me: usize) {
         if let Some(job) = unsafe { *s.job.get() } {
             // SAFETY: as above.
             let f = unsafe { &*job.f };
-            if let Err(payload) =
-                catch_unwind(AssertUnwindSafe(|| run_claims(s, f, job.chunks, me)))
-            {
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| {
+                run_claims(s, f, job.chunks, job.schedule, me)
+            })) {
                 let mut slot = s.panic.lock().unwrap_or_else(|e| e.into_inner());
                 if slot.is_none() {
                     *slot = Some(payload);
@@ -378,7 +434,8 @@ mod tests {
                             std::thread::sleep(Duration::from_micros(200));
                         }
                     };
-                    team.try_run(chunks, &f).expect("the team is free");
+                    team.try_run(chunks, Schedule::Auto, &f)
+                        .expect("the team is free");
                     for (c, r) in runs.iter().enumerate() {
                         assert_eq!(
                             r.load(Ordering::Relaxed),

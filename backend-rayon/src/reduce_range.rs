@@ -1,7 +1,9 @@
 //! `parallel_reduce` over a `RangePolicy`: one partial per chunk, joined in chunk order.
 
 use crate::{join_in_order, Rayon};
-use rokkos_core::host_iter::{chunk_bounds, chunk_count, run_reduce_chunk, run_reduce_lanes};
+use rokkos_core::host_iter::{
+    chunk_bounds, run_reduce_chunk, run_reduce_lanes, schedule_chunk_count,
+};
 use rokkos_core::kernel::{RangeWork, ReduceKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, Launch, RangePolicy, Reducer};
 
@@ -17,11 +19,19 @@ where
     let body = launch.reduce_body();
     let policy = launch.policy();
     let (b, e) = (policy.begin(), policy.end());
-    let chunks = chunk_count(policy.len(), space.concurrency(), policy.chunk());
+    let schedule = policy.schedule_kind();
+    let chunks = schedule_chunk_count(
+        policy.len(),
+        1,
+        space.concurrency(),
+        policy.chunk(),
+        schedule,
+    );
     // A commutative join lets each chunk fold into interleaved lanes (`run_reduce_lanes`); the
     // others keep one accumulator per chunk, so that their partials join in iteration order.
     let lanes = rokkos_core::reducer::is_commutative(reducer);
-    let partials = space.map_chunks(chunks, |c| {
+    // The partials come back in chunk order whichever thread ran each chunk (any schedule).
+    let partials = space.map_chunks(chunks, schedule, |c| {
         let r = chunk_bounds(b, e, chunks, c);
         if lanes {
             return run_reduce_lanes(&body, r, reducer);

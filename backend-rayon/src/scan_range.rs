@@ -2,10 +2,16 @@
 //! the totals in chunk order, then a final pass per chunk from its offset. With a commutative
 //! join the totals fold in interleaved lanes, as a reduction's partials do: the final pass is a
 //! dependency chain that nothing shortens, the totals pass need not be one.
+//!
+//! The schedule decides which thread runs which chunk in each pass, not the order of the
+//! result: the totals come back in chunk order, each chunk's offset is the join of the earlier
+//! chunks' totals in chunk order, and the final pass of a chunk runs its indices in order from
+//! that offset, so every schedule gives the same prefixes (a `Dynamic` scan with a small chunk
+//! size has more, shorter chunks, and so more totals to join).
 
 use crate::Rayon;
 use rokkos_core::host_iter::{
-    chunk_bounds, chunk_count, run_reduce_lanes, run_scan_chunk, ScanTotals,
+    chunk_bounds, run_reduce_lanes, run_scan_chunk, schedule_chunk_count, ScanTotals,
 };
 use rokkos_core::kernel::{RangeWork, ScanKernel};
 use rokkos_core::{ExecutionSpace, HostSpace, Launch, RangePolicy, Reducer};
@@ -22,7 +28,14 @@ where
     let body = launch.scan_body();
     let policy = launch.policy();
     let (b, e) = (policy.begin(), policy.end());
-    let chunks = chunk_count(policy.len(), space.concurrency(), policy.chunk());
+    let schedule = policy.schedule_kind();
+    let chunks = schedule_chunk_count(
+        policy.len(),
+        1,
+        space.concurrency(),
+        policy.chunk(),
+        schedule,
+    );
     let pass = |c: usize, start: K::Value, is_final: bool| {
         let mut acc = start;
         run_scan_chunk(&body, chunk_bounds(b, e, chunks, c), &mut acc, is_final);
@@ -36,7 +49,7 @@ where
         };
     }
     let lanes = rokkos_core::reducer::is_commutative(reducer);
-    let totals = space.map_chunks(chunks, |c| {
+    let totals = space.map_chunks(chunks, schedule, |c| {
         if lanes {
             return run_reduce_lanes(&ScanTotals(&body), chunk_bounds(b, e, chunks, c), reducer);
         }
@@ -48,7 +61,7 @@ where
         offsets.push(running);
         reducer.join(&mut running, t);
     }
-    space.for_chunks(chunks, |c| {
+    space.for_chunks(chunks, schedule, |c| {
         pass(c, offsets[c], true);
     });
     running

@@ -1,5 +1,7 @@
 //! rokkos-serial: the reference execution space. Every pattern is a plain loop on the calling
-//! thread; teams have one thread. Other backends are tested against it.
+//! thread; teams have one thread. Other backends are tested against it. A policy's
+//! [`rokkos_core::Schedule`] and chunk size change nothing here: every index, tile and league
+//! rank runs in order.
 //!
 //! One file per (pattern, policy), named the same in every backend crate.
 

@@ -454,5 +454,63 @@ impl ExecutionSpace for Wgpu {
             ],
         }
     }
+    /// The space's limits for the policy's vector length and scratch, with a team's lanes
+    /// counted as invocations of its workgroup, lowered until the workgroup memory a launch
+    /// would take fits `max_compute_workgroup_storage_size`: the level-0 arena (the kernel's
+    /// scratch split as the launch splits it), 12 bytes per invocation of exchange buffers and,
+    /// for [`rokkos_core::TeamPattern::Reduce`], the tree of the kernel's accumulators (4 bytes
+    /// or more per field, per invocation rounded up to a power of two). The invocations are
+    /// counted as team size x vector length even where a kernel's lanes end up virtual, so the
+    /// bound is safe for every kernel (such a kernel may launch a few more threads).
+    fn team_size_max_for(
+        &self,
+        label: &str,
+        policy: &rokkos_core::TeamPolicy<Self>,
+        kernel: Option<&rokkos_core::ir::Kernel>,
+        pattern: rokkos_core::TeamPattern,
+    ) -> Result<usize> {
+        let max = policy.team_size_max_in_limits(label, true)?;
+        let v = policy.vector_len() as u64;
+        let wlim = self.ctx.limits.max_compute_workgroup_storage_size as u64;
+        let tree = match (pattern, kernel) {
+            (rokkos_core::TeamPattern::Reduce, Some(k)) => k
+                .acc_fields()
+                .iter()
+                .map(|(_, t)| t.size().max(4) as u64)
+                .sum::<u64>(),
+            _ => 0,
+        };
+        let r = policy.scratch_requests()[0];
+        let fits = |t: usize| -> bool {
+            let t = t as u64;
+            let split = match kernel {
+                Some(k) => rokkos_device::emit::team::pool_split(
+                    k,
+                    0,
+                    r.per_team as u64,
+                    r.per_thread as u64,
+                    t,
+                ),
+                None => Some((r.per_team as u64, r.per_thread as u64)),
+            };
+            let Some((tp, tq)) = split else { return false };
+            let wg = t * v;
+            let mem = tq
+                .checked_mul(t)
+                .and_then(|a| a.checked_add(tp))
+                .map(|a| a.div_ceil(4) * 4)
+                .and_then(|a| a.checked_add(12 * wg))
+                .and_then(|a| a.checked_add(tree.checked_mul(wg.next_power_of_two())?));
+            mem.is_some_and(|m| m <= wlim)
+        };
+        rokkos_device::runtime::limits::largest_fitting(max, fits).ok_or_else(|| {
+            rokkos_core::Error::InvalidPolicy {
+                label: label.to_string(),
+                reason: format!(
+                    "no team of vector length {v} fits the device's {wlim} bytes of workgroup memory with this scratch"
+                ),
+            }
+        })
+    }
     rokkos_device::device_launches!(memory = WgpuSpace, runtime = ctx);
 }

@@ -2,7 +2,7 @@
 //! scratch. Kept here once so that serial and rayon traverse work identically.
 
 use crate::kernel::{ForBody, MDWork, RangeWork, ReduceBody, ScanBody, WorkKind};
-use crate::policy::{Iterate, MDRangePolicy, TeamPolicy};
+use crate::policy::{Iterate, MDRangePolicy, Schedule, TeamPolicy};
 use crate::reducer::Reducer;
 use crate::space::TeamLimits;
 use std::ops::Range;
@@ -67,6 +67,75 @@ pub fn chunk_count_of(n: usize, unit_items: usize, workers: usize, min_chunk: us
         .min(workers.max(1) * 4)
         .max(n.div_ceil(max_units))
         .max(1)
+}
+
+/// Chunks per worker a [`Schedule::Dynamic`] launch aims at when the policy sets no chunk size:
+/// more than [`chunk_count`]'s four, so that threads that finish early find chunks left to claim.
+///
+/// ```
+/// use rokkos_core::host_iter::{schedule_chunk_count, DYNAMIC_CHUNKS_PER_WORKER};
+/// use rokkos_core::Schedule;
+/// let c = schedule_chunk_count(1 << 20, 1, 4, 0, Schedule::Dynamic);
+/// assert_eq!(c, 4 * DYNAMIC_CHUNKS_PER_WORKER);
+/// ```
+pub const DYNAMIC_CHUNKS_PER_WORKER: usize = 16;
+
+/// Most chunks a [`Schedule::Dynamic`] launch cuts its work into: a chunk size so small that the
+/// launch would have more is raised (a reduction keeps one partial per chunk, joined in chunk
+/// order, and a scan one total).
+///
+/// ```
+/// use rokkos_core::host_iter::{schedule_chunk_count, DYNAMIC_CHUNKS_MAX};
+/// use rokkos_core::Schedule;
+/// // Chunks of one index over 2^20 indices: raised to 16 indices per chunk.
+/// assert_eq!(schedule_chunk_count(1 << 20, 1, 2, 1, Schedule::Dynamic), DYNAMIC_CHUNKS_MAX);
+/// ```
+pub const DYNAMIC_CHUNKS_MAX: usize = 1 << 16;
+
+/// Number of chunks a host backend with `workers` threads cuts `n` units of `unit_items` items
+/// each (indices: 1; MDRange tiles: the tile's items; league ranks: 1) into under `schedule`,
+/// for a policy chunk size `chunk` (0: unset). Chunks are then cut by [`chunk_bounds`] (nearly
+/// equal, contiguous, in order).
+///
+/// - [`Schedule::Auto`] and [`Schedule::Static`]: [`chunk_count_of`] (about four per worker,
+///   none smaller than `chunk`, none above [`MAX_CHUNK_ITEMS`] items unless `chunk` asks for more);
+///   `Static` hands them out as one contiguous block per worker.
+/// - [`Schedule::Dynamic`]: chunks of at most `chunk` units (`n.div_ceil(chunk)` of them), or,
+///   without a chunk size, about [`DYNAMIC_CHUNKS_PER_WORKER`] per worker; at most
+///   [`DYNAMIC_CHUNKS_MAX`] chunks, and none above [`MAX_CHUNK_ITEMS`] items unless `chunk` asks
+///   for more.
+///
+/// ```
+/// use rokkos_core::host_iter::schedule_chunk_count;
+/// use rokkos_core::Schedule;
+/// assert_eq!(schedule_chunk_count(1000, 1, 2, 0, Schedule::Auto), 8);
+/// assert_eq!(schedule_chunk_count(1000, 1, 2, 0, Schedule::Dynamic), 32);
+/// assert_eq!(schedule_chunk_count(1000, 1, 2, 10, Schedule::Dynamic), 100);
+/// assert_eq!(schedule_chunk_count(0, 1, 2, 10, Schedule::Dynamic), 0);
+/// ```
+pub fn schedule_chunk_count(
+    n: usize,
+    unit_items: usize,
+    workers: usize,
+    chunk: usize,
+    schedule: Schedule,
+) -> usize {
+    match schedule {
+        Schedule::Auto | Schedule::Static => chunk_count_of(n, unit_items, workers, chunk),
+        Schedule::Dynamic => {
+            if n == 0 {
+                return 0;
+            }
+            let max_units = (MAX_CHUNK_ITEMS / unit_items.max(1)).max(chunk).max(1);
+            let want = match chunk {
+                0 => workers.max(1).saturating_mul(DYNAMIC_CHUNKS_PER_WORKER),
+                c => n.div_ceil(c),
+            };
+            want.min(DYNAMIC_CHUNKS_MAX)
+                .max(n.div_ceil(max_units))
+                .clamp(1, n)
+        }
+    }
 }
 
 /// Work items a default MDRange tile aims at on the host (see [`TileGrid::new`]): enough that the
@@ -756,6 +825,42 @@ mod tests {
                 }
                 assert_eq!(row_major_visits(&p), want, "{ext:?} {order:?}");
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Every schedule's chunk count is 0 for no work and otherwise in `1..=n`; no chunk holds
+        /// more than `MAX_CHUNK_ITEMS` items unless the chunk size asks for more; a `Dynamic`
+        /// chunk holds at most the chunk size unless the launch would pass `DYNAMIC_CHUNKS_MAX`
+        /// chunks; `Auto` and `Static` cut alike.
+        #[test]
+        fn schedule_chunk_counts_are_bounded(
+            n in proptest::prop_oneof![0usize..5000, 0usize..(1 << 40)],
+            unit in proptest::prop_oneof![proptest::strategy::Just(1usize), 1usize..5000],
+            workers in 1usize..64,
+            chunk in proptest::prop_oneof![proptest::strategy::Just(0usize), 1usize..10_000],
+        ) {
+            for s in [Schedule::Auto, Schedule::Static, Schedule::Dynamic] {
+                let c = schedule_chunk_count(n, unit, workers, chunk, s);
+                if n == 0 {
+                    proptest::prop_assert_eq!(c, 0);
+                    continue;
+                }
+                proptest::prop_assert!(c >= 1 && c <= n, "{:?}: {}", s, c);
+                let longest = n.div_ceil(c);
+                let cap = (MAX_CHUNK_ITEMS / unit).max(chunk).max(1);
+                proptest::prop_assert!(longest <= cap, "{:?}: {} per chunk", s, longest);
+                if s == Schedule::Dynamic && chunk > 0 && n.div_ceil(chunk) <= DYNAMIC_CHUNKS_MAX {
+                    proptest::prop_assert!(longest <= chunk, "{} per chunk > {}", longest, chunk);
+                }
+                if s == Schedule::Dynamic {
+                    proptest::prop_assert!(c <= DYNAMIC_CHUNKS_MAX.max(n.div_ceil(cap)));
+                }
+            }
+            proptest::prop_assert_eq!(
+                schedule_chunk_count(n, unit, workers, chunk, Schedule::Static),
+                chunk_count_of(n, unit, workers, chunk)
+            );
         }
     }
 

@@ -60,7 +60,8 @@ pub use pattern::{
     parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan, parallel_scan_with,
 };
 pub use policy::{
-    Iterate, MDRangePolicy, Policy, RangePolicy, ScratchRequest, TeamPolicy, TeamSize,
+    Iterate, MDRangePolicy, Policy, RangePolicy, Schedule, ScratchRequest, TeamPattern, TeamPolicy,
+    TeamSize,
 };
 pub use ranges::DisjointRanges;
 pub use reducer::{

@@ -1,7 +1,7 @@
 //! Execution policies: which work items a parallel pattern runs, and on which execution space.
 
 use crate::error::{Error, Result};
-use crate::kernel::{MDWork, RangeWork, TeamWork, WorkKind};
+use crate::kernel::{KernelIr, MDWork, RangeWork, TeamWork, WorkKind};
 use crate::space::{ExecutionSpace, TeamLimits};
 use std::ops::Range;
 
@@ -56,6 +56,51 @@ impl<E: ExecutionSpace> Policy for TeamPolicy<E> {
     }
 }
 
+/// How a host backend hands a launch's chunks of work to its threads: Kokkos'
+/// `Schedule<Static>` / `Schedule<Dynamic>`, set with [`RangePolicy::schedule`],
+/// [`MDRangePolicy::schedule`] or [`TeamPolicy::schedule`].
+///
+/// What each backend does with it:
+///
+/// | | serial | rayon | wgpu, CUDA |
+/// | --- | --- | --- | --- |
+/// | `Auto` | one loop in order | about four chunks per thread; each thread claims the chunks of its own contiguous block one by one, then helps with the others' | the hardware scheduler |
+/// | `Static` | one loop in order | one contiguous block of chunks per thread, decided before the launch; a block runs whole, in order, on one thread | hint, ignored |
+/// | `Dynamic` | one loop in order | the threads claim chunks one at a time from one shared counter, so that uneven work balances | hint, ignored |
+///
+/// On rayon a chunk of a range holds the policy's chunk size in indices (for `Dynamic`
+/// exactly that many, the last chunk shorter, unless the launch would have more than
+/// `rokkos_core::host_iter::DYNAMIC_CHUNKS_MAX` chunks; without a chunk size about sixteen per
+/// thread); of an MDRange, consecutive tiles; of a team policy, consecutive league ranks
+/// ([`TeamPolicy::chunk_size`]). The device backends schedule blocks or workgroups in hardware, as
+/// Kokkos' CUDA backend ignores the schedule, so the schedule changes nothing there.
+///
+/// Results never depend on the schedule beyond what they depend on today: a reduction keeps one
+/// partial per chunk and joins the partials in chunk order, whichever thread ran each chunk, so
+/// a floating-point result is the same from run to run for a given schedule, chunk size and
+/// thread count; a scan keeps its order (its two passes run chunks in any order, and every chunk's
+/// offset is the join of the earlier chunks' totals in chunk order).
+///
+/// ```
+/// use rokkos_core::{RangePolicy, Schedule};
+/// let p = RangePolicy::new(&(), 0..1000).schedule(Schedule::Dynamic).chunk_size(8);
+/// assert_eq!(p.schedule_kind(), Schedule::Dynamic);
+/// assert_eq!(RangePolicy::new(&(), 0..10).schedule_kind(), Schedule::Auto);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Schedule {
+    /// The backend's default (on rayon: per-thread blocks with help from idle threads).
+    #[default]
+    Auto,
+    /// Contiguous, equal blocks of work per thread, decided up front (OpenMP's
+    /// `schedule(static)`): no claiming while a launch runs, the best locality from one launch to
+    /// the next over the same range.
+    Static,
+    /// Threads claim chunks from a shared counter as they finish earlier ones (OpenMP's
+    /// `schedule(dynamic, chunk)`): for work whose cost varies from item to item.
+    Dynamic,
+}
+
 /// A 1-D range of indices `begin..end`, optionally with a chunk size (the smallest number of
 /// consecutive indices a worker takes).
 ///
@@ -75,6 +120,7 @@ pub struct RangePolicy<E> {
     begin: usize,
     end: usize,
     chunk: usize,
+    schedule: Schedule,
 }
 
 impl<E: Clone> RangePolicy<E> {
@@ -85,6 +131,7 @@ impl<E: Clone> RangePolicy<E> {
             begin: range.start,
             end: range.end,
             chunk: 0,
+            schedule: Schedule::Auto,
         }
     }
     /// Sets the chunk size (0 lets the backend choose).
@@ -92,17 +139,31 @@ impl<E: Clone> RangePolicy<E> {
         self.chunk = chunk;
         self
     }
+    /// Sets the schedule (see [`Schedule`]; the default is [`Schedule::Auto`]).
+    ///
+    /// ```
+    /// use rokkos_core::{RangePolicy, Schedule};
+    /// let p = RangePolicy::new(&(), 0..64).schedule(Schedule::Static);
+    /// assert_eq!(p.schedule_kind(), Schedule::Static);
+    /// // Kept when a run-time space hands the policy to the backend it stands for.
+    /// assert_eq!(p.with_space(&1u8).schedule_kind(), Schedule::Static);
+    /// ```
+    pub fn schedule(mut self, schedule: Schedule) -> Self {
+        self.schedule = schedule;
+        self
+    }
 }
 
 impl<E> RangePolicy<E> {
-    /// The same range and chunk size on another execution space (what a run-time space hands the
-    /// backend it stands for; see [`crate::Launch::delegate`]).
+    /// The same range, chunk size and schedule on another execution space (what a run-time
+    /// space hands the backend it stands for; see [`crate::Launch::delegate`]).
     pub fn with_space<E2: Clone>(&self, space: &E2) -> RangePolicy<E2> {
         RangePolicy {
             space: space.clone(),
             begin: self.begin,
             end: self.end,
             chunk: self.chunk,
+            schedule: self.schedule,
         }
     }
 }
@@ -123,6 +184,15 @@ impl<E> RangePolicy<E> {
     /// Requested chunk size (0: backend's choice).
     pub fn chunk(&self) -> usize {
         self.chunk
+    }
+    /// The schedule ([`RangePolicy::schedule`] sets it).
+    ///
+    /// ```
+    /// use rokkos_core::{RangePolicy, Schedule};
+    /// assert_eq!(RangePolicy::new(&(), 0..8).schedule_kind(), Schedule::Auto);
+    /// ```
+    pub fn schedule_kind(&self) -> Schedule {
+        self.schedule
     }
     /// Number of indices (0 when `begin >= end`).
     pub fn len(&self) -> usize {
@@ -166,6 +236,7 @@ pub struct MDRangePolicy<E, const N: usize> {
     end: [usize; N],
     tile: [usize; N],
     iterate: Iterate,
+    schedule: Schedule,
 }
 
 impl<E: Clone, const N: usize> MDRangePolicy<E, N> {
@@ -177,6 +248,7 @@ impl<E: Clone, const N: usize> MDRangePolicy<E, N> {
             end,
             tile: [0; N],
             iterate: Iterate::Right,
+            schedule: Schedule::Auto,
         }
     }
     /// Tile extents (0 in a dimension lets the backend choose).
@@ -189,10 +261,22 @@ impl<E: Clone, const N: usize> MDRangePolicy<E, N> {
         self.iterate = order;
         self
     }
+    /// Sets the schedule (see [`Schedule`]): on rayon a chunk is a run of consecutive tiles.
+    ///
+    /// ```
+    /// use rokkos_core::{MDRangePolicy, Schedule};
+    /// let p = MDRangePolicy::new(&(), [0, 0], [8, 8]).schedule(Schedule::Dynamic);
+    /// assert_eq!(p.schedule_kind(), Schedule::Dynamic);
+    /// assert_eq!(p.with_space(&1u8).schedule_kind(), Schedule::Dynamic);
+    /// ```
+    pub fn schedule(mut self, schedule: Schedule) -> Self {
+        self.schedule = schedule;
+        self
+    }
 }
 
 impl<E, const N: usize> MDRangePolicy<E, N> {
-    /// The same box, tiles and order on another execution space (see
+    /// The same box, tiles, order and schedule on another execution space (see
     /// [`RangePolicy::with_space`]).
     pub fn with_space<E2: Clone>(&self, space: &E2) -> MDRangePolicy<E2, N> {
         MDRangePolicy {
@@ -201,6 +285,7 @@ impl<E, const N: usize> MDRangePolicy<E, N> {
             end: self.end,
             tile: self.tile,
             iterate: self.iterate,
+            schedule: self.schedule,
         }
     }
 }
@@ -225,6 +310,15 @@ impl<E, const N: usize> MDRangePolicy<E, N> {
     /// Traversal order.
     pub fn order(&self) -> Iterate {
         self.iterate
+    }
+    /// The schedule ([`MDRangePolicy::schedule`] sets it).
+    ///
+    /// ```
+    /// use rokkos_core::{MDRangePolicy, Schedule};
+    /// assert_eq!(MDRangePolicy::new(&(), [0, 0], [2, 2]).schedule_kind(), Schedule::Auto);
+    /// ```
+    pub fn schedule_kind(&self) -> Schedule {
+        self.schedule
     }
     /// Number of work items (saturating at `usize::MAX`; [`MDRangePolicy::validate`] refuses boxes
     /// whose count does not fit).
@@ -308,6 +402,27 @@ pub struct TeamPolicy<E> {
     /// The first level outside 0..=1 that [`TeamPolicy::scratch`] was given, kept apart from the
     /// valid levels so that no later call can erase it and validation names the level as given.
     bad_scratch_level: Option<usize>,
+    /// League ranks per chunk ([`TeamPolicy::chunk_size`]); `None`: the backend's choice.
+    chunk: Option<usize>,
+    schedule: Schedule,
+}
+
+/// The pattern a team kernel is launched with, for [`TeamPolicy::team_size_max`] and
+/// [`TeamPolicy::team_size_recommended`] (Kokkos' `ParallelForTag` / `ParallelReduceTag`): a
+/// device team reduction keeps a tree of partials in a block's shared memory, which a
+/// `parallel_for` does not need.
+///
+/// ```
+/// use rokkos_core::TeamPattern;
+/// assert_ne!(TeamPattern::For, TeamPattern::Reduce);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TeamPattern {
+    /// `parallel_for`.
+    For,
+    /// `parallel_reduce` (with a built-in reducer; a [`crate::Custom`] reducer whose join runs on
+    /// the host needs no tree, so the bound holds for it too).
+    Reduce,
 }
 
 impl<E: ExecutionSpace> TeamPolicy<E> {
@@ -320,7 +435,40 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
             vector_length: 1,
             scratch: [ScratchRequest::default(); 2],
             bad_scratch_level: None,
+            chunk: None,
+            schedule: Schedule::Auto,
         }
+    }
+    /// League ranks per chunk (Kokkos' `set_chunk_size`): on rayon the league is cut into chunks
+    /// of consecutive ranks, at least this many per chunk (exactly this many, the last shorter,
+    /// under [`Schedule::Dynamic`]); unset, the backend chooses. The device backends schedule
+    /// teams in hardware and ignore it. A chunk size of 0 is `Err(InvalidPolicy)` at launch.
+    ///
+    /// ```
+    /// use rokkos_core::{Error, TeamPolicy, TeamSize};
+    /// # let space = rokkos_core::ir::eval::IrEval;
+    /// let p = TeamPolicy::new(&space, 100, TeamSize::Auto).chunk_size(4);
+    /// assert_eq!(p.chunk(), Some(4));
+    /// let zero = TeamPolicy::new(&space, 100, TeamSize::Auto).chunk_size(0);
+    /// assert!(matches!(zero.validate("k"), Err(Error::InvalidPolicy { .. })));
+    /// ```
+    pub fn chunk_size(mut self, chunk: usize) -> Self {
+        self.chunk = Some(chunk);
+        self
+    }
+    /// Sets the schedule (see [`Schedule`]): on rayon, how the league's chunks are handed to
+    /// threads.
+    ///
+    /// ```
+    /// use rokkos_core::{Schedule, TeamPolicy, TeamSize};
+    /// # let space = rokkos_core::ir::eval::IrEval;
+    /// let p = TeamPolicy::new(&space, 100, TeamSize::Auto).schedule(Schedule::Dynamic);
+    /// assert_eq!(p.schedule_kind(), Schedule::Dynamic);
+    /// assert_eq!(p.with_space(&space).schedule_kind(), Schedule::Dynamic);
+    /// ```
+    pub fn schedule(mut self, schedule: Schedule) -> Self {
+        self.schedule = schedule;
+        self
     }
     /// Vector length (a power of two).
     pub fn vector_length(mut self, v: usize) -> Self {
@@ -343,8 +491,9 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
         }
         self
     }
-    /// The same league, team size request, vector length and scratch on another execution space
-    /// (see [`RangePolicy::with_space`]); `TeamSize::Auto` is resolved by that space.
+    /// The same league, team size request, vector length, scratch, chunk size and schedule on
+    /// another execution space (see [`RangePolicy::with_space`]); `TeamSize::Auto` is resolved by
+    /// that space.
     pub fn with_space<E2: ExecutionSpace>(&self, space: &E2) -> TeamPolicy<E2> {
         TeamPolicy {
             space: space.clone(),
@@ -353,7 +502,29 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
             vector_length: self.vector_length,
             scratch: self.scratch,
             bad_scratch_level: self.bad_scratch_level,
+            chunk: self.chunk,
+            schedule: self.schedule,
         }
+    }
+    /// The chunk size request ([`TeamPolicy::chunk_size`]); `None` when unset.
+    ///
+    /// ```
+    /// use rokkos_core::{TeamPolicy, TeamSize};
+    /// # let space = rokkos_core::ir::eval::IrEval;
+    /// assert_eq!(TeamPolicy::new(&space, 8, TeamSize::Auto).chunk(), None);
+    /// ```
+    pub fn chunk(&self) -> Option<usize> {
+        self.chunk
+    }
+    /// The schedule ([`TeamPolicy::schedule`] sets it).
+    ///
+    /// ```
+    /// use rokkos_core::{Schedule, TeamPolicy, TeamSize};
+    /// # let space = rokkos_core::ir::eval::IrEval;
+    /// assert_eq!(TeamPolicy::new(&space, 8, TeamSize::Auto).schedule_kind(), Schedule::Auto);
+    /// ```
+    pub fn schedule_kind(&self) -> Schedule {
+        self.schedule
     }
     /// The execution space.
     pub fn space(&self) -> &E {
@@ -398,6 +569,161 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
             .checked_mul(self.team_size())?
             .checked_add(r.per_team)
     }
+    /// The largest team size with which this policy (its vector length and scratch requests,
+    /// on its space) can launch `kernel` for `pattern`: Kokkos'
+    /// `team_size_max(functor, ParallelForTag())`. A launch with a larger team is
+    /// `Err(InvalidPolicy)`, nothing launched; one with this team size passes the policy's checks
+    /// and the backend's, with two exceptions the backends document: on CUDA the shared memory a
+    /// kernel adds of its own (exchange buffers, a team reduction's tree) is known only once it is
+    /// emitted, and is checked at launch; on wgpu the bound counts every vector lane as an
+    /// invocation, so a kernel whose lanes stay virtual may launch a few more threads where
+    /// workgroup memory is what limits the team.
+    ///
+    /// It is the space's team size limit, shrunk so that every level's scratch (per team plus per
+    /// thread times team size) fits that level's limit; on a GPU a team's threads and vector lanes
+    /// share one block or workgroup, so the limit there is the block's threads divided by the
+    /// vector length. What else the device backends take into account is documented with
+    /// [`ExecutionSpace::team_size_max_for`]'s implementations (wgpu: the kernel's workgroup
+    /// memory; CUDA: every team kernel is compiled with `__launch_bounds__` for its block, so its
+    /// register use never lowers the block size that launches). `Err(InvalidPolicy)` naming the
+    /// kernel when no team size fits (a bad vector length or scratch level, or more scratch per
+    /// team than the level allows).
+    ///
+    /// ```
+    /// use rokkos_core::{TeamPattern, TeamPolicy, TeamSize};
+    /// # use rokkos_core::ir::{build::BuildError, Kernel as Ir};
+    /// # use rokkos_core::kernel::{Kernel, KernelArg, KernelIr, ViewArg};
+    /// # struct K;
+    /// # impl Kernel for K {
+    /// #     const NAME: &'static str = "k";
+    /// #     type Space = rokkos_core::HostSpace;
+    /// #     fn visit_views<'a>(&'a self, _: &mut dyn FnMut(ViewArg<'a>)) {}
+    /// # }
+    /// # impl KernelIr for K {
+    /// #     fn build_ir() -> Result<Ir, BuildError> { Err(BuildError::Unsupported("example".into())) }
+    /// #     fn visit_args<'a>(&'a self, _: &mut dyn FnMut(KernelArg<'a, Self::Space>)) {}
+    /// # }
+    /// # let kernel = K;
+    /// // `kernel` is a `#[rokkos::kernel]` value; host spaces run teams of one thread.
+    /// let space = rokkos_core::ir::eval::IrEval;
+    /// let p = TeamPolicy::new(&space, 16, TeamSize::Auto).scratch(0, 64, 8);
+    /// assert_eq!(p.team_size_max(&kernel, TeamPattern::For).unwrap(), 1);
+    /// // Level 0 holds 1 MiB per team on the host: more per team than that never fits.
+    /// let big = TeamPolicy::new(&space, 16, TeamSize::Auto).scratch(0, 2 << 20, 0);
+    /// assert!(big.team_size_max(&kernel, TeamPattern::For).is_err());
+    /// ```
+    pub fn team_size_max<K: KernelIr>(&self, kernel: &K, pattern: TeamPattern) -> Result<usize> {
+        let ir = kernel.ir().ok();
+        self.space
+            .team_size_max_for(K::NAME, self, ir.as_ref(), pattern)
+    }
+    /// The team size this policy should use for `kernel` and `pattern`: Kokkos'
+    /// `team_size_recommended`. It is what [`TeamSize::Auto`] resolves to for this vector length
+    /// ([`TeamPolicy::team_size`]), lowered to [`TeamPolicy::team_size_max`] where scratch or the
+    /// kernel allow fewer threads; never above the maximum, at least 1.
+    ///
+    /// ```
+    /// use rokkos_core::{TeamPattern, TeamPolicy, TeamSize};
+    /// # use rokkos_core::ir::{build::BuildError, Kernel as Ir};
+    /// # use rokkos_core::kernel::{Kernel, KernelArg, KernelIr, ViewArg};
+    /// # struct K;
+    /// # impl Kernel for K {
+    /// #     const NAME: &'static str = "k";
+    /// #     type Space = rokkos_core::HostSpace;
+    /// #     fn visit_views<'a>(&'a self, _: &mut dyn FnMut(ViewArg<'a>)) {}
+    /// # }
+    /// # impl KernelIr for K {
+    /// #     fn build_ir() -> Result<Ir, BuildError> { Err(BuildError::Unsupported("example".into())) }
+    /// #     fn visit_args<'a>(&'a self, _: &mut dyn FnMut(KernelArg<'a, Self::Space>)) {}
+    /// # }
+    /// # let kernel = K;
+    /// let space = rokkos_core::ir::eval::IrEval;
+    /// let p = TeamPolicy::new(&space, 16, TeamSize::Auto).vector_length(8);
+    /// let rec = p.team_size_recommended(&kernel, TeamPattern::Reduce).unwrap();
+    /// assert!(rec >= 1 && rec <= p.team_size_max(&kernel, TeamPattern::Reduce).unwrap());
+    /// ```
+    pub fn team_size_recommended<K: KernelIr>(
+        &self,
+        kernel: &K,
+        pattern: TeamPattern,
+    ) -> Result<usize> {
+        let max = self.team_size_max(kernel, pattern)?;
+        let lim = self.space.team_limits();
+        let fit = (lim.team_size_max / self.vector_length.max(1)).max(1);
+        Ok(lim.team_size_auto.min(fit).min(max).max(1))
+    }
+    /// The largest team size the space's [`TeamLimits`] allow this policy's vector length and
+    /// scratch requests (what [`ExecutionSpace::team_size_max_for`] answers by default);
+    /// `lanes_share_threads`: a team of `t` threads of vector length `v` takes `t * v` of the
+    /// space's `team_size_max` threads (a GPU block or workgroup), else `t`. `Err(InvalidPolicy)`
+    /// naming `label` when no team size fits.
+    ///
+    /// ```
+    /// use rokkos_core::{TeamPolicy, TeamSize};
+    /// let space = rokkos_core::ir::eval::IrEval;
+    /// let p = TeamPolicy::new(&space, 4, TeamSize::Auto).vector_length(4);
+    /// assert_eq!(p.team_size_max_in_limits("k", false).unwrap(), 1);
+    /// assert!(p.team_size_max_in_limits("k", true).is_err()); // 4 lanes in a team of 1 thread
+    /// ```
+    pub fn team_size_max_in_limits(&self, label: &str, lanes_share_threads: bool) -> Result<usize> {
+        let lim = self.space.team_limits();
+        let v = self.vector_length;
+        if v == 0 || !v.is_power_of_two() || v > lim.vector_length_max {
+            return Err(Error::policy(
+                label,
+                format!(
+                    "vector length {v} is not a power of two in 1..={}",
+                    lim.vector_length_max
+                ),
+            ));
+        }
+        if let Some(level) = self.bad_scratch_level {
+            return Err(Error::policy(
+                label,
+                format!("scratch level {level}: only levels 0 and 1 exist"),
+            ));
+        }
+        let mut max = if lanes_share_threads {
+            lim.team_size_max / v
+        } else {
+            lim.team_size_max
+        };
+        if max == 0 {
+            return Err(Error::policy(
+                label,
+                format!(
+                    "no team of vector length {v} fits `{}`'s {} threads per team",
+                    self.space.name(),
+                    lim.team_size_max
+                ),
+            ));
+        }
+        for (level, r) in self.scratch.iter().enumerate() {
+            let cap = lim.scratch_max[level];
+            let Some(room) = cap.checked_sub(r.per_team) else {
+                return Err(Error::policy(
+                    label,
+                    format!(
+                        "scratch level {level}: {} bytes per team exceed the limit of {cap} bytes whatever the team size",
+                        r.per_team
+                    ),
+                ));
+            };
+            if let Some(fit) = room.checked_div(r.per_thread) {
+                if fit == 0 {
+                    return Err(Error::policy(
+                        label,
+                        format!(
+                            "scratch level {level}: {} bytes per team and {} per thread exceed the limit of {cap} bytes with one thread",
+                            r.per_team, r.per_thread
+                        ),
+                    ));
+                }
+                max = max.min(fit);
+            }
+        }
+        Ok(max)
+    }
     /// Checks the request against the space's [`TeamLimits`].
     pub fn validate(&self, label: &str) -> Result<()> {
         let lim: TeamLimits = self.space.team_limits();
@@ -426,6 +752,13 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
             return Err(Error::policy(
                 label,
                 format!("scratch level {level}: only levels 0 and 1 exist"),
+            ));
+        }
+        if self.chunk == Some(0) {
+            return Err(Error::policy(
+                label,
+                "TeamPolicy chunk size 0: a chunk holds at least one team (leave the chunk size \
+                 unset for the backend's choice)",
             ));
         }
         for level in 0..2 {
@@ -458,6 +791,99 @@ mod tests {
             Err(Error::InvalidPolicy { reason, .. }) => reason,
             other => panic!("expected InvalidPolicy, got {other:?}"),
         }
+    }
+
+    /// The schedule and the league chunk size are kept by `with_space` (what the run-time
+    /// Device hands its backend), and a chunk size of 0 is refused by `validate` naming the
+    /// policy, not a panic.
+    #[test]
+    fn schedule_and_chunk_size_travel_and_zero_is_refused() {
+        for s in [Schedule::Auto, Schedule::Static, Schedule::Dynamic] {
+            let r = RangePolicy::new(&IrEval, 0..9).schedule(s).chunk_size(3);
+            assert_eq!(
+                (r.with_space(&()).schedule_kind(), r.with_space(&()).chunk()),
+                (s, 3)
+            );
+            let m = MDRangePolicy::new(&IrEval, [0, 0], [2, 2]).schedule(s);
+            assert_eq!(m.with_space(&()).schedule_kind(), s);
+            let t = TeamPolicy::new(&IrEval, 4, TeamSize::Auto)
+                .schedule(s)
+                .chunk_size(2);
+            let t2 = t.with_space(&IrEval);
+            assert_eq!((t2.schedule_kind(), t2.chunk()), (s, Some(2)));
+            assert!(t2.validate("k").is_ok());
+        }
+        let zero = TeamPolicy::new(&IrEval, 4, TeamSize::Auto).chunk_size(0);
+        let reason = invalid_reason(zero.with_space(&IrEval).validate("k"));
+        assert!(reason.contains("TeamPolicy chunk size 0"), "{reason}");
+        // A range chunk size of 0 keeps meaning "the backend's choice".
+        assert!(RangePolicy::new(&IrEval, 0..9)
+            .chunk_size(0)
+            .validate("k")
+            .is_ok());
+    }
+
+    /// `team_size_max_in_limits`: the space's team size, divided by the vector length where
+    /// lanes are threads, shrunk so that each level's scratch fits, and refused when not even
+    /// one thread fits.
+    #[test]
+    fn team_size_max_follows_vector_length_and_scratch() {
+        let lim = IrEval.team_limits();
+        let p = |v: usize, l0: (usize, usize), l1: (usize, usize)| {
+            TeamPolicy::new(&IrEval, 4, TeamSize::Auto)
+                .vector_length(v)
+                .scratch(0, l0.0, l0.1)
+                .scratch(1, l1.0, l1.1)
+        };
+        // Host limits: one thread, vector lanes are not threads.
+        assert_eq!(
+            p(8, (0, 0), (0, 0))
+                .team_size_max_in_limits("k", false)
+                .unwrap(),
+            1
+        );
+        assert!(p(2, (0, 0), (0, 0))
+            .team_size_max_in_limits("k", true)
+            .is_err());
+        // The whole level for one thread fits; one byte more does not.
+        let cap = lim.scratch_max[0];
+        assert_eq!(
+            p(1, (16, cap - 16), (0, 0))
+                .team_size_max_in_limits("k", false)
+                .unwrap(),
+            1
+        );
+        let r = invalid_reason(
+            p(1, (16, cap - 15), (0, 0))
+                .team_size_max_in_limits("k", false)
+                .map(drop),
+        );
+        assert!(
+            r.contains("scratch level 0") && r.contains("one thread"),
+            "{r}"
+        );
+        let r = invalid_reason(
+            p(1, (0, 0), (lim.scratch_max[1] + 1, 0))
+                .team_size_max_in_limits("k", false)
+                .map(drop),
+        );
+        assert!(
+            r.contains("scratch level 1") && r.contains("whatever the team size"),
+            "{r}"
+        );
+        let r = invalid_reason(
+            p(3, (0, 0), (0, 0))
+                .team_size_max_in_limits("k", false)
+                .map(drop),
+        );
+        assert!(r.contains("vector length 3"), "{r}");
+        let r = invalid_reason(
+            p(1, (0, 0), (0, 0))
+                .scratch(4, 0, 0)
+                .team_size_max_in_limits("k", false)
+                .map(drop),
+        );
+        assert!(r.contains("scratch level 4"), "{r}");
     }
 
     /// Levels other than 0 and 1 have no scratch: `None`, where indexing the two requests used to

@@ -457,6 +457,29 @@ pub trait ExecutionSpace: Clone + Debug + 'static {
     }
     /// Team policy limits of this space.
     fn team_limits(&self) -> TeamLimits;
+    /// The largest team size `policy` can launch a kernel with for `pattern` on this space
+    /// ([`TeamPolicy::team_size_max`] calls it): `kernel` is the kernel's IR where it could be
+    /// built, `label` names the kernel in errors. By default the space's [`TeamLimits`], shrunk
+    /// by the policy's scratch requests ([`TeamPolicy::team_size_max_in_limits`], vector lanes not
+    /// counted as threads, as on the host backends); a device backend counts a team's lanes as
+    /// threads of its block and adds what it knows of the kernel.
+    ///
+    /// ```
+    /// use rokkos_core::{ExecutionSpace, TeamPattern, TeamPolicy, TeamSize};
+    /// let space = rokkos_core::ir::eval::IrEval;
+    /// let p = TeamPolicy::new(&space, 8, TeamSize::Auto).vector_length(4);
+    /// assert_eq!(space.team_size_max_for("k", &p, None, TeamPattern::For).unwrap(), 1);
+    /// ```
+    fn team_size_max_for(
+        &self,
+        label: &str,
+        policy: &TeamPolicy<Self>,
+        kernel: Option<&crate::ir::Kernel>,
+        pattern: crate::policy::TeamPattern,
+    ) -> Result<usize> {
+        let _ = (kernel, pattern);
+        policy.team_size_max_in_limits(label, false)
+    }
 
     /// `parallel_for` over a range.
     fn for_range<K>(&self, launch: Launch<'_, RangePolicy<Self>, K>) -> Result<()>

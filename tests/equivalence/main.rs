@@ -291,6 +291,7 @@ mod review;
 mod rows_per_team;
 mod scan;
 mod scatter_view;
+mod schedule;
 mod segments;
 mod sizes;
 mod small_ints;

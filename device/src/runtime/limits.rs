@@ -150,9 +150,56 @@ pub fn check_trips(label: &str, items: u64, groups: u64, per_group: u64, why: &s
     ))
 }
 
+/// The largest `t` in `1..=max` with `fits(t)`, for a `fits` that holds up to some size and
+/// not above it (what a team size limit is: more threads never need less memory); `None` when
+/// not even `fits(1)` holds or `max` is 0. Used by the device backends' `team_size_max_for`.
+///
+/// ```
+/// use rokkos_device::runtime::limits::largest_fitting;
+/// assert_eq!(largest_fitting(1024, |t| t * 48 <= 16384), Some(341));
+/// assert_eq!(largest_fitting(64, |_| true), Some(64));
+/// assert_eq!(largest_fitting(64, |_| false), None);
+/// ```
+pub fn largest_fitting(max: usize, fits: impl Fn(usize) -> bool) -> Option<usize> {
+    if max == 0 || !fits(1) {
+        return None;
+    }
+    // Invariant: fits(lo), and every size above hi does not fit.
+    let (mut lo, mut hi) = (1usize, max);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Some(lo)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The largest size below every threshold, for every limit and threshold, and none when
+    /// not even one fits.
+    #[test]
+    fn largest_fitting_finds_the_threshold() {
+        for max in [0usize, 1, 2, 3, 7, 64, 1000, 1024] {
+            for k in [0usize, 1, 2, 5, 63, 64, 65, 999, 1023, 1024, 5000] {
+                let want = if max == 0 || k == 0 {
+                    None
+                } else {
+                    Some(max.min(k))
+                };
+                assert_eq!(
+                    largest_fitting(max, |t| t <= k),
+                    want,
+                    "max {max}, threshold {k}"
+                );
+            }
+        }
+    }
 
     fn reason(r: Result<impl std::fmt::Debug>) -> String {
         match r {
