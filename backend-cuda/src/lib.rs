@@ -238,16 +238,12 @@ impl ExecutionSpace for Cuda {
         let r = policy.scratch_requests()[0];
         let fits = |t: usize| -> bool {
             let t = t as u64;
-            let split = match kernel {
-                Some(k) => rokkos_device::emit::team::pool_split(
-                    k,
-                    0,
-                    r.per_team as u64,
-                    r.per_thread as u64,
-                    t,
-                ),
-                None => Some((r.per_team as u64, r.per_thread as u64)),
-            };
+            let split = rokkos_device::emit::team::level0_split(
+                kernel,
+                r.per_team as u64,
+                r.per_thread as u64,
+                t,
+            );
             split
                 .and_then(|(tp, tq)| emit::TeamLaunch::dynamic_shared_bytes(tp, tq, t))
                 .is_some_and(|b| b as u64 <= optin)

@@ -483,16 +483,12 @@ impl ExecutionSpace for Wgpu {
         let r = policy.scratch_requests()[0];
         let fits = |t: usize| -> bool {
             let t = t as u64;
-            let split = match kernel {
-                Some(k) => rokkos_device::emit::team::pool_split(
-                    k,
-                    0,
-                    r.per_team as u64,
-                    r.per_thread as u64,
-                    t,
-                ),
-                None => Some((r.per_team as u64, r.per_thread as u64)),
-            };
+            let split = rokkos_device::emit::team::level0_split(
+                kernel,
+                r.per_team as u64,
+                r.per_thread as u64,
+                t,
+            );
             let Some((tp, tq)) = split else { return false };
             let wg = t * v;
             let mem = tq

@@ -83,6 +83,21 @@ pub fn pool_split(
     )
 }
 
+/// [`pool_split`] of level 0 for a team of `team` threads when the kernel is known; without it
+/// (a kernel with no IR), the policy's request as it is. What the device backends'
+/// `team_size_max_for` size shared or workgroup memory from.
+pub fn level0_split(
+    k: Option<&Kernel>,
+    per_team: u64,
+    per_thread: u64,
+    team: u64,
+) -> Option<(u64, u64)> {
+    match k {
+        Some(k) => pool_split(k, 0, per_team, per_thread, team),
+        None => Some((per_team, per_thread)),
+    }
+}
+
 /// How a target spells the index arithmetic of the team formulas below ([`participants`],
 /// [`scan_chunks`], [`saturating_count`], [`scratch_fits`]), so that the formulas, and the
 /// reasoning that they never wrap, exist once. `narrow`: the 32-bit index variant
