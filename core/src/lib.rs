@@ -57,7 +57,8 @@ pub use kernel::{
 pub use launch::Launch;
 pub use layout::{Layout, LayoutKind, LayoutLeft, LayoutRight, LayoutStride};
 pub use pattern::{
-    parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan, parallel_scan_with,
+    parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan, parallel_scan_into,
+    parallel_scan_with, parallel_scan_with_into,
 };
 pub use policy::{
     Iterate, MDRangePolicy, Policy, RangePolicy, Schedule, ScratchRequest, TeamPattern, TeamPolicy,

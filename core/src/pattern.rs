@@ -292,6 +292,45 @@ where
     policy.launch_scan(label, &kernel, &Sum)
 }
 
+/// As [`parallel_scan`], storing the total into the rank-0 View `total` (Kokkos'
+/// `parallel_scan(policy, functor, total)`), which may live in any memory space, the execution
+/// space's own or the host's. Blocking, as `parallel_scan` is: the total is written once the scan
+/// has finished, so `total` may be a View the kernel also reads; on an error nothing is written.
+pub fn parallel_scan_into<P, K, T, L, S>(
+    label: &str,
+    policy: P,
+    kernel: K,
+    total: &View<T, 0, L, S>,
+) -> Result<()>
+where
+    P: ScanPolicy<K, Sum, Value = T>,
+    K: ScanKernel<RangeWork>,
+    T: Scalar + Pod,
+    L: Layout,
+    S: MemorySpace,
+{
+    fill(total, policy.launch_scan(label, &kernel, &Sum)?)
+}
+
+/// As [`parallel_scan_with`], storing the total into the rank-0 View `total` (see
+/// [`parallel_scan_into`]).
+pub fn parallel_scan_with_into<P, K, Rd, T, L, S>(
+    label: &str,
+    policy: P,
+    kernel: K,
+    reducer: Rd,
+    total: &View<T, 0, L, S>,
+) -> Result<()>
+where
+    P: ScanPolicy<K, Rd, Value = T>,
+    K: Kernel,
+    T: Pod,
+    L: Layout,
+    S: MemorySpace,
+{
+    fill(total, policy.launch_scan(label, &kernel, &reducer)?)
+}
+
 /// As [`parallel_scan`] with another associative operation than `+`.
 pub fn parallel_scan_with<P, K, Rd>(
     label: &str,

@@ -134,6 +134,16 @@ fn prefix_sum_of_data<E: ExecutionSpace>(space: E) {
             }
             prop_assert_eq!(total, run);
             prop_assert_eq!(to_host(&out), want);
+            // The total into a View of the space's memory and into a host View, Kokkos'
+            // `parallel_scan(policy, functor, total)`.
+            let t_dev: DevView<E, i64, 0> = dev(&space, "total", [])?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            parallel_scan_into("prefix_into", p, prefix(&x, &out), &t_dev)?;
+            prop_assert_eq!(to_host(&t_dev), vec![run]);
+            let t_host = View::<i64, 0>::new("total_host", [])?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            parallel_scan_into("prefix_into_host", p, prefix(&x, &out), &t_host)?;
+            prop_assert_eq!(t_host.get(()), run);
             let untouched: DevView<E, i64, 1, LayoutStride> = wide.subview((.., 0))?;
             prop_assert!(to_host(&untouched).iter().all(|&v| v == 0));
             Ok(())
@@ -178,6 +188,10 @@ fn scan_with_max<E: ExecutionSpace>(space: E) {
             let out: DevView<E, i64> = dev(&space, "out", [n])?;
             let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
             let total = parallel_scan_with("running_max", p, running_max(&x, &out), Max)?;
+            let t_dev: DevView<E, i64, 0> = dev(&space, "total", [])?;
+            let p = RangePolicy::new(&space, 0..n).chunk_size(chunk);
+            parallel_scan_with_into("running_max_into", p, running_max(&x, &out), Max, &t_dev)?;
+            prop_assert_eq!(to_host(&t_dev), vec![total]);
             let mut want = Vec::with_capacity(n);
             let mut run = i64::MIN;
             for &v in &xs {
