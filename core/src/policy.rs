@@ -668,21 +668,7 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
     pub fn team_size_max_in_limits(&self, label: &str, lanes_share_threads: bool) -> Result<usize> {
         let lim = self.space.team_limits();
         let v = self.vector_length;
-        if v == 0 || !v.is_power_of_two() || v > lim.vector_length_max {
-            return Err(Error::policy(
-                label,
-                format!(
-                    "vector length {v} is not a power of two in 1..={}",
-                    lim.vector_length_max
-                ),
-            ));
-        }
-        if let Some(level) = self.bad_scratch_level {
-            return Err(Error::policy(
-                label,
-                format!("scratch level {level}: only levels 0 and 1 exist"),
-            ));
-        }
+        self.check_lanes_and_levels(label, &lim)?;
         let mut max = if lanes_share_threads {
             lim.team_size_max / v
         } else {
@@ -724,20 +710,9 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
         }
         Ok(max)
     }
-    /// Checks the request against the space's [`TeamLimits`].
-    pub fn validate(&self, label: &str) -> Result<()> {
-        let lim: TeamLimits = self.space.team_limits();
-        let ts = self.team_size();
-        if ts == 0 || ts > lim.team_size_max {
-            return Err(Error::policy(
-                label,
-                format!(
-                    "team size {ts} outside 1..={} on `{}` (use TeamSize::Auto for portable code)",
-                    lim.team_size_max,
-                    self.space.name()
-                ),
-            ));
-        }
+    /// The checks [`TeamPolicy::validate`] and [`TeamPolicy::team_size_max_in_limits`] share: the
+    /// vector length a power of two within the space's limit, and every scratch level 0 or 1.
+    fn check_lanes_and_levels(&self, label: &str, lim: &TeamLimits) -> Result<()> {
         let v = self.vector_length;
         if v == 0 || !v.is_power_of_two() || v > lim.vector_length_max {
             return Err(Error::policy(
@@ -754,6 +729,23 @@ impl<E: ExecutionSpace> TeamPolicy<E> {
                 format!("scratch level {level}: only levels 0 and 1 exist"),
             ));
         }
+        Ok(())
+    }
+    /// Checks the request against the space's [`TeamLimits`].
+    pub fn validate(&self, label: &str) -> Result<()> {
+        let lim: TeamLimits = self.space.team_limits();
+        let ts = self.team_size();
+        if ts == 0 || ts > lim.team_size_max {
+            return Err(Error::policy(
+                label,
+                format!(
+                    "team size {ts} outside 1..={} on `{}` (use TeamSize::Auto for portable code)",
+                    lim.team_size_max,
+                    self.space.name()
+                ),
+            ));
+        }
+        self.check_lanes_and_levels(label, &lim)?;
         if self.chunk == Some(0) {
             return Err(Error::policy(
                 label,
