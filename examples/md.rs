@@ -251,6 +251,17 @@ fn parse_args() -> Result<Args, String> {
     if a.cells < 4 || a.steps == 0 || a.every == 0 {
         return Err("--cells must be at least 4, --steps and --every positive".into());
     }
+    // 4 cells³ atoms, each with 3 coordinates and MAX_NEIGH neighbour slots of 4 bytes.
+    let slots = a
+        .cells
+        .checked_pow(3)
+        .and_then(|c| c.checked_mul(4 * MAX_NEIGH * 4));
+    if slots.is_none() {
+        return Err(format!(
+            "--cells {}: the neighbour list would not fit in memory",
+            a.cells
+        ));
+    }
     Ok(a)
 }
 

@@ -95,6 +95,13 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(f.unknown(other)),
         }
     }
+    // Two matrices of n² f64 must be addressable, so that no size below overflows.
+    let bytes = a.n.checked_mul(a.n).and_then(|e| e.checked_mul(16));
+    if a.n == 0 || a.n % T != 0 || a.reps == 0 || bytes.is_none() {
+        return Err(format!(
+            "--n must be a positive multiple of {T} whose two n x n matrices fit in memory, and --reps positive\n{USAGE}"
+        ));
+    }
     a.backend = args::backend_or_default(backend)?;
     Ok(a)
 }
