@@ -153,10 +153,11 @@ pub enum Expr {
     Atomic(Box<AtomicAccess>),
 }
 
-impl Expr {
-    /// Calls `f` on each direct sub-expression, in evaluation order.
-    pub fn for_each_child(&self, mut f: impl FnMut(&Expr)) {
-        match self {
+/// The match of [`Expr::for_each_child`] and [`Expr::for_each_child_mut`]: one text for shared and
+/// exclusive borrows, so that the two cannot visit different children.
+macro_rules! expr_children {
+    ($e:expr, $f:ident, $iter:ident, $($r:tt)+) => {
+        match $e {
             Expr::Lit(_)
             | Expr::Local(_)
             | Expr::Param(_)
@@ -166,24 +167,36 @@ impl Expr {
             | Expr::Team(_)
             | Expr::IsFinal => {}
             Expr::Binary { lhs, rhs, .. } => {
-                f(lhs);
-                f(rhs);
+                $f(lhs);
+                $f(rhs);
             }
-            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => f(arg),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => $f(arg),
             Expr::Select {
                 cond,
                 on_true,
                 on_false,
             } => {
-                f(cond);
-                f(on_true);
-                f(on_false);
+                $f(cond);
+                $f(on_true);
+                $f(on_false);
             }
-            Expr::Math { args, .. } | Expr::Call { args, .. } => args.iter().for_each(f),
-            Expr::Load { index, .. } => index.iter().for_each(f),
-            Expr::ArrayLoad { index, .. } | Expr::TableLoad { index, .. } => f(index),
-            Expr::Atomic(a) => a.index.iter().chain(&a.args).for_each(f),
+            Expr::Math { args, .. } | Expr::Call { args, .. } => args.$iter().for_each($f),
+            Expr::Load { index, .. } => index.$iter().for_each($f),
+            Expr::ArrayLoad { index, .. } | Expr::TableLoad { index, .. } => $f(index),
+            Expr::Atomic(a) => a.index.$iter().chain($($r)+ a.args).for_each($f),
         }
+    };
+}
+
+impl Expr {
+    /// Calls `f` on each direct sub-expression, in evaluation order.
+    pub fn for_each_child(&self, mut f: impl FnMut(&Expr)) {
+        expr_children!(self, f, iter, &)
+    }
+
+    /// [`Expr::for_each_child`], for rewriting the children (an IR pass).
+    pub fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        expr_children!(self, f, iter_mut, &mut)
     }
 
     /// Calls `f` on this expression and every sub-expression, parents first.

@@ -224,10 +224,12 @@ pub enum Stmt {
     },
 }
 
-impl Stmt {
-    /// The nested blocks of this statement, in order.
-    pub fn blocks(&self) -> Vec<&Block> {
-        match self {
+/// The match of [`Stmt::blocks`] / [`Stmt::blocks_mut`] and [`Stmt::exprs`] / [`Stmt::exprs_mut`]:
+/// one text for shared and exclusive borrows (`iter` / `iter_mut`, `&` / `&mut`), so that the two
+/// cannot list different parts.
+macro_rules! stmt_parts {
+    (blocks $s:expr) => {
+        match $s {
             Stmt::If { then, else_, .. } => vec![then, else_],
             Stmt::For { body, .. }
             | Stmt::While { body, .. }
@@ -238,22 +240,20 @@ impl Stmt {
             | Stmt::Single { body, .. } => vec![body],
             _ => Vec::new(),
         }
-    }
-
-    /// The expressions this statement evaluates directly (not those in nested blocks), in order.
-    pub fn exprs(&self) -> Vec<&Expr> {
-        match self {
-            Stmt::Let { init, .. } => init.iter().collect(),
+    };
+    (exprs $s:expr, $iter:ident, $($r:tt)+) => {
+        match $s {
+            Stmt::Let { init, .. } => init.$iter().collect(),
             Stmt::LetArray { init, .. } => match init {
                 ArrayInit::Fill(e) => vec![e],
-                ArrayInit::Elems(es) => es.iter().collect(),
+                ArrayInit::Elems(es) => es.$iter().collect(),
             },
             Stmt::Assign { value, .. } | Stmt::AccStore { value, .. } => vec![value],
             Stmt::ArrayStore { index, value, .. } => vec![index, value],
             Stmt::Store { index, value, .. } => {
-                index.iter().chain(std::iter::once(value)).collect()
+                index.$iter().chain(std::iter::once(value)).collect()
             }
-            Stmt::Atomic(a) => a.index.iter().chain(&a.args).collect(),
+            Stmt::Atomic(a) => a.index.$iter().chain($($r)+ a.args).collect(),
             Stmt::If { cond, .. } | Stmt::While { cond, .. } => vec![cond],
             Stmt::For {
                 start, end, step, ..
@@ -261,15 +261,37 @@ impl Stmt {
             Stmt::NestedFor { start, end, .. }
             | Stmt::NestedReduce { start, end, .. }
             | Stmt::NestedScan { start, end, .. } => vec![start, end],
-            Stmt::Return(e) => e.iter().collect(),
+            Stmt::Return(e) => e.$iter().collect(),
             Stmt::Broadcast { value, src, .. } => vec![value, src],
-            Stmt::Scratch { extents, .. } => extents.iter().collect(),
+            Stmt::Scratch { extents, .. } => extents.$iter().collect(),
             Stmt::Loop { .. }
             | Stmt::Break
             | Stmt::Continue
             | Stmt::Barrier
             | Stmt::Single { .. } => Vec::new(),
         }
+    };
+}
+
+impl Stmt {
+    /// The nested blocks of this statement, in order.
+    pub fn blocks(&self) -> Vec<&Block> {
+        stmt_parts!(blocks self)
+    }
+
+    /// [`Stmt::blocks`], for rewriting them (an IR pass).
+    pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
+        stmt_parts!(blocks self)
+    }
+
+    /// The expressions this statement evaluates directly (not those in nested blocks), in order.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        stmt_parts!(exprs self, iter, &)
+    }
+
+    /// [`Stmt::exprs`], for rewriting them (an IR pass).
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        stmt_parts!(exprs self, iter_mut, &mut)
     }
 
     /// Calls `f` on this statement and every statement nested in it, parents first.

@@ -33,7 +33,7 @@ pub use rokkos_device::emit::EmitError;
 pub use team::{TeamLaunch, TeamShape};
 
 use rokkos_core::ir::valid::KernelInfo;
-use rokkos_core::ir::{Kernel, MathFn, Pattern, WorkKind};
+use rokkos_core::ir::{Kernel, MathFn, Pattern, ScalarType, WorkKind};
 use rokkos_core::reducer::JoinKind;
 use rokkos_device::emit::inbounds::Proven;
 use rokkos_device::emit::{joins, names, walk, HelperSet};
@@ -172,28 +172,58 @@ impl rokkos_device::emit::mathlib::MathHelpers for Helpers {
 }
 
 /// The software math library's helpers behind the f64 functions `funcs` (each a transcendental
-/// [`MathFn`]), lowered to CUDA C++ as a kernel module has them, standalone: the scalar type
-/// names, the bit-pattern helpers, then the helpers; with the call of each function on `x` (and
-/// `y`), in the order of `funcs`. For checking the lowering without a GPU: compiled by NVRTC, or
-/// by a host C++ compiler with `__device__` and CUDA's bit-cast intrinsics defined for the host.
+/// [`MathFn`]), as a kernel module has them, standalone: the scalar type names, the bit-pattern
+/// helpers, an empty parameter block `rk_P` (which the library's functions take, as every helper
+/// function does, and never read), then the functions; with the call of each function on `x`
+/// (and `y`), in the order of `funcs`. For checking the library's CUDA C without a GPU:
+/// compiled by NVRTC, or by a host C++ compiler with `__device__` and CUDA's bit-cast
+/// intrinsics defined for the host.
 pub fn f64_math_library(funcs: &[MathFn]) -> Result<(String, Vec<String>), EmitError> {
+    use rokkos_core::ir::build::FunctionSet;
+    use rokkos_device::emit::softmath::library;
     let mut h = Helpers::default();
+    let mut lib = FunctionSet::default();
     let mut calls = Vec::new();
     for &f in funcs {
         let args: Vec<String> = ["x", "y"][..f.arity()]
             .iter()
             .map(|a| a.to_string())
             .collect();
+        if let Some(id) = library::define(&mut lib, f, ScalarType::F64) {
+            let mut a = vec!["rk_P{}".to_string()];
+            a.extend(args);
+            calls.push(format!(
+                "{}({})",
+                names::function(id.0 as usize),
+                a.join(", ")
+            ));
+            continue;
+        }
         let call = rokkos_device::emit::mathlib::f64::call(&mut h, f, &args).ok_or_else(|| {
             EmitError::Unsupported(format!("f64 `{}` is not in the math library", f.name()))
         })?;
         calls.push(call);
     }
-    if let Some(e) = h.math_error {
+    if let Some(e) = h.math_error.take() {
         return Err(EmitError::Unsupported(e));
     }
+    let (functions, tables) = lib
+        .finish()
+        .map_err(|e| EmitError::Unsupported(format!("the software math library: {e}")))?;
+    let mut k = rokkos_core::ir::build::KernelBuilder::new("math_library", WorkKind::Range)
+        .finish()
+        .map_err(|e| EmitError::Unsupported(e.to_string()))?;
+    k.functions = functions;
+    k.tables = tables;
+    let mut fns = String::new();
+    walk::emit_functions::<CudaC>(&k, &mut h, &mut fns)?;
     Ok((
-        format!("{}{}{}", prelude::TYPES, prelude::BITS, h.set.render()),
+        format!(
+            "{}{}struct rk_P {{}};\n{}\n{fns}",
+            prelude::TYPES,
+            prelude::BITS,
+            h.set.render()
+        ),
         calls,
     ))
 }
@@ -275,6 +305,10 @@ pub fn emit(
             )));
         }
     }
+    // After the width plan, made for the kernel as written: the library's functions are full
+    // width whatever the variant.
+    let lowered = rokkos_device::emit::softmath::lower_math(kernel, ops::software)?;
+    let kernel: &Kernel = &lowered;
     let params = params::params_layout(kernel, opts.width);
     let mut h = Helpers {
         bounds_checks: opts.bounds_checks,

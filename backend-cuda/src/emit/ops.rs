@@ -382,6 +382,15 @@ fn f64_function(func: MathFn) -> Option<&'static str> {
     })
 }
 
+/// Whether a kernel's call of `func` on `ty` is the software library's
+/// (`rokkos_device::emit::softmath`): the f64 transcendental functions CUDA documents above 1 ulp.
+pub(crate) fn software(func: MathFn, ty: ScalarType) -> bool {
+    ty == ScalarType::F64
+        && func.is_transcendental()
+        && libdevice(func, ty).is_none()
+        && rokkos_device::emit::softmath::library::implements(func, ty)
+}
+
 /// A call of `func` on `xs` (types `tys`, receiver first).
 pub(crate) fn math(
     h: &mut Helpers,

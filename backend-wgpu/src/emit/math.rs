@@ -8,7 +8,7 @@
 //! ignore a NaN operand and return the receiver of equal operands, `clamp` keeps a NaN receiver and
 //! fails on bad bounds, `round` is half away from zero, `fract` is `x - trunc(x)`, `signum` keeps
 //! the sign of zero, `powi` multiplies by repeated squaring like compiler-rt's `__powi*f2`, and
-//! `mul_add` is a correctly rounded fused multiply-add (`rokkos_device::emit::mathlib::exact`). Transcendental functions
+//! `mul_add` is a correctly rounded fused multiply-add (the IR library `rokkos_device::emit::softmath`). Transcendental functions
 //! are software libraries for both float types (`rokkos_device::emit::mathlib::f32` and `f64`): WGSL's
 //! f32 built-ins lose NaN, flush subnormals and may be thousands of ulps off, and SPIR-V's
 //! GLSL.std.450 has no 64-bit ones.
@@ -26,6 +26,13 @@ fn one(t: ScalarType) -> String {
 fn zero(t: ScalarType) -> String {
     super::lit(Value::zero(t))
 }
+/// Whether a kernel's call of `func` on `ty` is the software library's
+/// (`rokkos_device::emit::softmath`): `mul_add`, fused in every case, where WGSL's `fma` need
+/// not be (lavapipe's f64 one is not).
+pub(crate) fn software(func: MathFn, ty: ScalarType) -> bool {
+    func == MathFn::MulAdd && ty.is_float()
+}
+
 /// A call of `func` on `xs` (types `tys`, receiver first); `checks`: the kernel's overflow
 /// checks (integer `abs` of `MIN` fails with them).
 pub(crate) fn call(
@@ -162,13 +169,9 @@ pub(crate) fn call(
             );
             format!("{n}({x})")
         }
-        // Fused in every case: WGSL's `fma` need not be (lavapipe's f64 one is not).
-        M::MulAdd => format!(
-            "{}({x}, {}, {})",
-            rokkos_device::emit::mathlib::exact::fma(h, t),
-            a(1),
-            a(2)
-        ),
+        // A kernel's own `mul_add` is the library's correctly rounded one ([`software`]); what
+        // reaches here is the library's, whose polynomials are accurate fused or not.
+        M::MulAdd => format!("fma({x}, {}, {})", a(1), a(2)),
         M::Signum if t.is_float() => {
             // The sign bit decides, as in Rust (`-0.0` and NaN with the sign set give -1 and
             // NaN): a comparison with 0 and `1 / x` is what a relaxed compiler may rewrite.

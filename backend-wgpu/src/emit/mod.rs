@@ -314,6 +314,10 @@ pub fn emit(
             kernel.name
         )));
     }
+    // After the width plan, which the launcher made (and the check above remade) for the kernel
+    // as written: the library's functions are full width whatever the variant.
+    let lowered = rokkos_device::emit::softmath::lower_math(kernel, math::software)?;
+    let kernel: &Kernel = &lowered;
     let params = params_layout(kernel, opts);
     let mut h = Helpers {
         addr32: opts.addr32,

@@ -13,6 +13,7 @@ pub mod joins;
 pub mod mathlib;
 pub mod names;
 pub mod rules;
+pub mod softmath;
 pub mod team;
 pub mod walk;
 pub mod width;

@@ -110,6 +110,63 @@ impl FuncScope for FunctionBuilder<'_> {
     }
 }
 
+/// Helper functions and constant tables defined outside any kernel: a library of functions that
+/// an IR pass adds to kernels (the device backends' software math library is one). Define functions with [`FuncScope::func`], then take them with
+/// [`FunctionSet::finish`].
+///
+/// ```
+/// use rokkos_ir::build::{FuncScope, FunctionSet, Expr};
+///
+/// let mut lib = FunctionSet::default();
+/// let sq = lib.func::<f64>("square", |f| {
+///     let x = f.param::<f64>("x");
+///     f.return_value(x.get() * x.get());
+/// });
+/// let (functions, tables) = lib.finish().unwrap();
+/// assert_eq!(functions[sq.id.0 as usize].name, "square");
+/// assert!(tables.is_empty());
+/// ```
+#[derive(Debug, Default)]
+pub struct FunctionSet {
+    functions: Vec<Function>,
+    tables: Vec<ConstTable>,
+    error: Option<BuildError>,
+}
+
+impl FunctionSet {
+    /// The functions defined (each calling only those before it) and the tables they read, or
+    /// the first error of a definition.
+    pub fn finish(self) -> Result<(Vec<Function>, Vec<ConstTable>), BuildError> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok((self.functions, self.tables)),
+        }
+    }
+}
+
+impl FuncScope for FunctionSet {
+    fn func<R: IrScalar>(
+        &mut self,
+        name: &str,
+        define: impl FnOnce(&mut FunctionBuilder<'_>),
+    ) -> Func<R> {
+        define_function(
+            &mut self.functions,
+            &mut self.tables,
+            &mut self.error,
+            name,
+            define,
+        )
+    }
+    fn table<T: IrScalar>(&mut self, name: &str, values: &[T]) -> Table<T> {
+        define_table(&mut self.tables, name, values)
+    }
+    fn unsupported(&mut self, what: &str) {
+        self.error
+            .get_or_insert(BuildError::Unsupported(what.to_string()));
+    }
+}
+
 thread_local! {
     /// Names of the helper functions being defined, innermost last.
     static DEFINING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };

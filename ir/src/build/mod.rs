@@ -62,7 +62,7 @@ mod view;
 
 pub use body::{ArrayVar, BodyBuilder, BuildError, Var};
 pub use expr::{select, Expr, IntoExpr};
-pub use func::{Func, Func1, Func2, Func3, FuncScope, FunctionBuilder};
+pub use func::{Func, Func1, Func2, Func3, FuncScope, FunctionBuilder, FunctionSet};
 pub use kernel::{Acc, KernelBuilder, NestedReduceVars, NestedScanVars, Param, Team};
 #[doc(hidden)]
 pub use scalar::native;

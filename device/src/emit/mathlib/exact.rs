@@ -1,8 +1,8 @@
 //! Exact floating-point building blocks in WGSL, for `f32` and `f64` alike: the opaque identity,
-//! error-free sums and products (`two_sum`, `two_prod`), a sum rounded to odd, an exact `ldexp`, and
-//! the correctly rounded fused multiply-add built from them. The f32 and f64 math libraries
-//! ([`super::f32`], [`super::f64`]) and `mul_add` use them; every helper is generated
-//! from one template per type, named `rk_<type>_<name>`.
+//! error-free sums and products (`two_sum`, `two_prod`) and an exact `ldexp`. The f32 and f64 math
+//! libraries ([`super::f32`], [`super::f64`]) use them; every helper is generated from one
+//! template per type, named `rk_<type>_<name>`. (The correctly rounded `mul_add` is the IR
+//! library's, `crate::emit::softmath`.)
 //!
 //! GPU compilers treat WGSL float arithmetic as relaxed: they may reassociate, cancel `(a + b) - a`,
 //! and fuse or split multiply-adds (Mesa's lavapipe lowers f64 `fma` to a multiply and an add). So
@@ -179,99 +179,6 @@ pub fn ldexp(h: &mut impl MathHelpers, t: ScalarType) -> String {
 }
 ";
     def(h, t, "ldexp", src)
-}
-
-/// `rk_<t>_ro_add(x, y)`: `x + y` rounded to odd (the nearest value with an odd significand when the
-/// sum is inexact): the exact sum from `two_sum`, then one step toward the exact value when the
-/// rounded sum is even and not exact.
-pub fn ro_add(h: &mut impl MathHelpers, t: ScalarType) -> String {
-    two_sum(h, t);
-    def(
-        h,
-        t,
-        "ro_add",
-        "fn rk_$T_ro_add(x: $T, y: $T) -> $T {
-    let s = rk_$T_two_sum(x, y);
-    var b = bitcast<$U>(s.x);
-    if (!(s.y == 0.0$LF) && (b & $U(1)) == $U(0)) {
-        if ((s.y > 0.0$LF) == (s.x > 0.0$LF)) { b = b + $U(1); } else { b = b - $U(1); }
-    }
-    return bitcast<$T>(b);
-}
-",
-    )
-}
-
-/// `rk_<t>_fma(a, b, c)`: `a·b + c` rounded once (Rust's `mul_add`), whatever the adapter's `fma`
-/// does. Boldo and Melquiond's emulation ("Emulation of FMA and correctly rounded sums: proved
-/// algorithms using rounding to odd", IEEE TC 2008): `(uh, ul) = a·b` exactly, `(th, tl) = c + uh`
-/// exactly, `v = tl + ul` rounded to odd, result `th + v` rounded to nearest. It needs every step in
-/// the normal range, so `a` and `b` are first scaled to `[1, 2)` by their exponents `ea`, `eb` and
-/// `c` by `2^-(ea+eb)`, and the result scaled back with [`ldexp`]. Where the result is subnormal the
-/// final sum is also rounded to odd and the one rounding happens in the scaling (rounding to odd
-/// with two extra bits, then to nearest, is rounding to nearest). A `c` that cannot affect the
-/// rounding (more than `2·MANT + 8` binades below `a·b`) only contributes its sign, as a tiny
-/// stand-in; one whose binade is that far above `a·b` is the result. Zeros, infinities and NaN take
-/// IEEE's rules directly.
-pub fn fma(h: &mut impl MathHelpers, t: ScalarType) -> String {
-    two_prod(h, t);
-    ro_add(h, t);
-    ldexp(h, t);
-    let src = "fn rk_$T_exp_of(x: $T) -> i32 { return i32((bitcast<$U>(x) >> $MANTu) & $U(2 * $BIAS + 1)) - $BIAS; }
-fn rk_$T_with_exp(x: $T, e: i32) -> $T {
-    let b = bitcast<$U>(x);
-    return bitcast<$T>((b & ~($U(2 * $BIAS + 1) << $MANTu)) | ($U(e + $BIAS) << $MANTu));
-}
-fn rk_$T_fma(a0: $T, b0: $T, c0: $T) -> $T {
-    let lim = bitcast<$T>(($U(2 * $BIAS + 1) << $MANTu) - $U(1));
-    // NaN or an infinity among a and b, or a zero product: IEEE's own sum is the fused result.
-    if (!(abs(a0) <= lim) || !(abs(b0) <= lim) || a0 == 0.0$LF || b0 == 0.0$LF) { return a0 * b0 + c0; }
-    // A finite product and an infinite (or NaN) c: c.
-    if (!(abs(c0) <= lim)) { return c0; }
-    // c = ±0 leaves the product rounded once, its sign the exact product's.
-    if (c0 == 0.0$LF) { return a0 * b0; }
-    // Subnormal operands are made normal first.
-    let up = bitcast<$T>($U($BIAS + $MANT + 1) << $MANTu);
-    var a = a0; var b = b0; var c = c0; var ea = 0; var eb = 0; var ec = 0;
-    if (rk_$T_exp_of(a) == -$BIAS) { a = a * up; ea = -($MANT + 1); }
-    if (rk_$T_exp_of(b) == -$BIAS) { b = b * up; eb = -($MANT + 1); }
-    if (rk_$T_exp_of(c) == -$BIAS) { c = c * up; ec = -($MANT + 1); }
-    ea = ea + rk_$T_exp_of(a);
-    eb = eb + rk_$T_exp_of(b);
-    ec = ec + rk_$T_exp_of(c);
-    let e = ea + eb;
-    let far = 2 * $MANT + 8;
-    if (ec - e > far) { return c0; }
-    let a1 = rk_$T_with_exp(a, 0);
-    let b1 = rk_$T_with_exp(b, 0);
-    // A c that cannot change the rounding stands in as a tiny number of its sign.
-    var c1 = rk_$T_with_exp(select(1.0$LF, -1.0$LF, c < 0.0$LF), -far - 2);
-    if (ec - e >= -far - 2) { c1 = rk_$T_with_exp(c, ec - e); }
-    let u = rk_$T_two_prod(a1, b1);
-    let th = rk_$T_two_sum(c1, u.x);
-    let v = rk_$T_ro_add(th.y, u.y);
-    let r = rk_$T_opq(th.x) + rk_$T_opq(v);
-    // r is 0 only for an exact zero sum, which is +0 in round-to-nearest.
-    if (r == 0.0$LF || rk_$T_exp_of(r) + e >= 1 - $BIAS) { return rk_$T_ldexp(r, e); }
-    // One binade below the normal range the scaling drops one bit only, too few for rounding to
-    // odd first: the sum is rounded to nearest here from its exact parts. With
-    // S = th.x + th.y + u.y = h.x + h.y + w.y exactly, a p-bit h.x with an even significand is a
-    // result; an odd one is the midpoint of two results, and the sign of the rest (|rest| below
-    // one p-bit ulp) says which, a zero rest leaving the tie to ldexp's rounding to even.
-    let w = rk_$T_two_sum(th.y, u.y);
-    let hs = rk_$T_two_sum(th.x, w.x);
-    if (rk_$T_exp_of(hs.x) + e == -$BIAS) {
-        let rest = rk_$T_opq(hs.y) + rk_$T_opq(w.y);
-        var hb = bitcast<$U>(hs.x);
-        if ((hb & $U(1)) != $U(0) && rest != 0.0$LF) {
-            if ((rest > 0.0$LF) == (hs.x > 0.0$LF)) { hb = hb + $U(1); } else { hb = hb - $U(1); }
-        }
-        return rk_$T_ldexp(bitcast<$T>(hb), e);
-    }
-    return rk_$T_ldexp(rk_$T_ro_add(th.x, v), e);
-}
-";
-    def(h, t, "fma", src)
 }
 
 /// `rk_u32_mac(c, a, b, d)`: `c + a·b + d` for `u32` operands as its (low, high) words, in 32-bit

@@ -1,0 +1,46 @@
+//! The library's entry points: which [`MathFn`] of which float type each function implements.
+
+use super::exact;
+use super::float::LibFloat;
+use rokkos_core::ir::build::{Func, FunctionSet};
+use rokkos_core::ir::{FuncId, MathFn, ScalarType};
+
+/// Defines, in `lib`, the library function that computes `func` on `ty` (and the functions it
+/// calls), returning its id there; `None` when the library has no implementation of it.
+pub fn define(lib: &mut FunctionSet, func: MathFn, ty: ScalarType) -> Option<FuncId> {
+    match ty {
+        ScalarType::F32 => entry::<f32>(lib, func).map(|f| f.id),
+        ScalarType::F64 => entry::<f64>(lib, func).map(|f| f.id),
+        _ => None,
+    }
+}
+
+/// Whether the library implements `func` on `ty` (without building it).
+pub fn implements(func: MathFn, ty: ScalarType) -> bool {
+    ty.is_float() && IMPLEMENTED.contains(&func)
+}
+
+/// The functions [`define`] implements, for both float types.
+const IMPLEMENTED: &[MathFn] = &[MathFn::MulAdd];
+
+fn entry<T: LibFloat>(lib: &mut FunctionSet, func: MathFn) -> Option<Func<T>> {
+    Some(match func {
+        MathFn::MulAdd => exact::fma::<T>(lib),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn implements_says_what_define_builds() {
+        for f in MathFn::ALL {
+            for t in [ScalarType::F32, ScalarType::F64] {
+                let built = define(&mut FunctionSet::default(), f, t).is_some();
+                assert_eq!(built, implements(f, t), "{t} {}", f.name());
+            }
+        }
+    }
+}

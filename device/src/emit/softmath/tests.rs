@@ -1,0 +1,173 @@
+//! The library run on the IR evaluator, as the pass adds it to a kernel: against Rust's `std`.
+
+use super::float::LibFloat;
+use super::lower_math;
+use rokkos_core::ir::build::{Expr, IrScalar, KernelBuilder};
+use rokkos_core::ir::eval::{eval_for, ArgValue, Buffer, WorkSet};
+use rokkos_core::ir::{Access, Expr as IrExpr, MathFn, WorkKind};
+
+/// `out[i] = func(xs[0][i], xs[1][i], ..)` on the evaluator, with `func` taken from the library.
+pub(crate) fn eval_lib<T>(func: MathFn, xs: &[Vec<T>]) -> Vec<T>
+where
+    T: LibFloat + Default,
+    for<'a> Buffer<'a>: From<&'a mut Vec<T>>,
+{
+    let n = xs[0].len();
+    let mut k = KernelBuilder::new("lib", WorkKind::Range);
+    let out = k.view::<T>("out", 1, Access::Writable);
+    let ins: Vec<_> = (0..xs.len())
+        .map(|j| k.view::<T>(&format!("x{j}"), 1, Access::ReadOnly))
+        .collect();
+    let i = k.work_index(0);
+    let args = ins.iter().map(|v| v.load(i.clone()).into_ir()).collect();
+    k.store(out, i, Expr::<T>::from_ir(IrExpr::Math { func, args }));
+    let kernel = k.finish().expect("kernel");
+    let lowered = lower_math(&kernel, |f, t| f == func && t == T::TYPE).expect("lowered");
+    assert!(
+        lowered.functions.iter().any(|f| f.name.starts_with("rk_")),
+        "the pass added the library"
+    );
+    let mut res = vec![T::default(); n];
+    let mut ins: Vec<Vec<T>> = xs.to_vec();
+    let mut args = vec![ArgValue::view(&mut res, &[n])];
+    for x in ins.iter_mut() {
+        args.push(ArgValue::view(x, &[n]));
+    }
+    eval_for(
+        &lowered,
+        &WorkSet::Range {
+            begin: 0,
+            end: n as u64,
+        },
+        &mut args,
+    )
+    .expect("evaluated");
+    res
+}
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+pub(crate) struct Rng(pub u64);
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// Floats of every kind for fma: random bit patterns (all binades, subnormals, specials), values
+/// near 1, and products that nearly cancel against the addend.
+fn fma_cases_f64(n: usize) -> [Vec<f64>; 3] {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let special = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE,
+        5e-324,
+        f64::MAX,
+    ];
+    let mut v = [Vec::new(), Vec::new(), Vec::new()];
+    for a in special {
+        for b in special {
+            for c in special {
+                v[0].push(a);
+                v[1].push(b);
+                v[2].push(c);
+            }
+        }
+    }
+    while v[0].len() < n {
+        let kind = r.next() % 3;
+        let (a, b, c) = match kind {
+            0 => (
+                f64::from_bits(r.next()),
+                f64::from_bits(r.next()),
+                f64::from_bits(r.next()),
+            ),
+            1 => {
+                let a = 1.0 + (r.next() >> 12) as f64 * 2f64.powi(-52);
+                let b = 1.0 + (r.next() >> 12) as f64 * 2f64.powi(-52);
+                (a, b, -(a * b))
+            }
+            _ => {
+                // Around the subnormal boundary.
+                let a = f64::from_bits((r.next() >> 12) | (600u64 << 52));
+                let b = f64::from_bits((r.next() >> 12) | (400u64 << 52));
+                let c = -f64::from_bits((r.next() >> 12) | ((r.next() % 3) << 52));
+                (a, b, c)
+            }
+        };
+        v[0].push(a);
+        v[1].push(b);
+        v[2].push(c);
+    }
+    v
+}
+
+fn same<T: IrScalar + PartialEq + Copy + std::fmt::Debug>(got: T, want: T, nan: bool) -> bool {
+    got == want && format!("{got:?}") == format!("{want:?}") || nan
+}
+
+#[test]
+fn fma_f64_is_correctly_rounded() {
+    let [a, b, c] = fma_cases_f64(6000);
+    let got = eval_lib::<f64>(MathFn::MulAdd, &[a.clone(), b.clone(), c.clone()]);
+    for i in 0..a.len() {
+        let want = a[i].mul_add(b[i], c[i]);
+        assert!(
+            same(
+                got[i].to_bits(),
+                want.to_bits(),
+                got[i].is_nan() && want.is_nan()
+            ),
+            "fma({:e}, {:e}, {:e}) = {:e}, want {:e}",
+            a[i],
+            b[i],
+            c[i],
+            got[i],
+            want
+        );
+    }
+}
+
+#[test]
+fn fma_f32_is_correctly_rounded() {
+    let [a, b, c] = fma_cases_f64(6000);
+    let narrow = |v: &[f64]| -> Vec<f32> {
+        v.iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                // Bit patterns of the random third become random f32 patterns.
+                if i % 3 == 0 {
+                    f32::from_bits(x.to_bits() as u32)
+                } else {
+                    x as f32
+                }
+            })
+            .collect()
+    };
+    let (a, b, c) = (narrow(&a), narrow(&b), narrow(&c));
+    let got = eval_lib::<f32>(MathFn::MulAdd, &[a.clone(), b.clone(), c.clone()]);
+    for i in 0..a.len() {
+        let want = a[i].mul_add(b[i], c[i]);
+        assert!(
+            same(
+                got[i].to_bits(),
+                want.to_bits(),
+                got[i].is_nan() && want.is_nan()
+            ),
+            "fma({:e}, {:e}, {:e}) = {:e}, want {:e}",
+            a[i],
+            b[i],
+            c[i],
+            got[i],
+            want
+        );
+    }
+}
