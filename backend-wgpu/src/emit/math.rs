@@ -28,9 +28,12 @@ fn zero(t: ScalarType) -> String {
 }
 /// Whether a kernel's call of `func` on `ty` is the software library's
 /// (`rokkos_device::emit::softmath`): `mul_add`, fused in every case, where WGSL's `fma` need
-/// not be (lavapipe's f64 one is not).
+/// not be (lavapipe's f64 one is not), and the transcendental functions, which WGSL's built-ins
+/// do not give within the precision contract (f32) or at all (f64).
 pub(crate) fn software(func: MathFn, ty: ScalarType) -> bool {
-    func == MathFn::MulAdd && ty.is_float()
+    ty.is_float()
+        && (func == MathFn::MulAdd || func.is_transcendental())
+        && rokkos_device::emit::softmath::library::implements(func, ty)
 }
 
 /// A call of `func` on `xs` (types `tys`, receiver first); `checks`: the kernel's overflow

@@ -101,3 +101,40 @@ pub(crate) fn pow2<T: LibFloat>(k: impl IntoExpr<i32>) -> Expr<T> {
 pub(crate) fn not(e: Expr<bool>) -> Expr<bool> {
     !e
 }
+
+/// `array[index]` with an index of any integer type: the builder's `load` takes `usize`, which
+/// is a 64-bit value in the IR, and the f32 library runs where 64-bit integers do not.
+pub(crate) fn array_at<T, I: rokkos_core::ir::build::IrInt>(
+    array: rokkos_core::ir::build::ArrayVar<T>,
+    index: impl IntoExpr<I>,
+) -> Expr<T> {
+    Expr::from_ir(rokkos_core::ir::Expr::ArrayLoad {
+        array: array.id,
+        index: Box::new(index.into_expr().into_ir()),
+    })
+}
+
+/// `array[index] = value;` with an index of any integer type (see [`array_at`]).
+pub(crate) fn array_set<T, I: rokkos_core::ir::build::IrInt>(
+    f: &mut FunctionBuilder<'_>,
+    array: rokkos_core::ir::build::ArrayVar<T>,
+    index: impl IntoExpr<I>,
+    value: impl IntoExpr<T>,
+) {
+    f.push(rokkos_core::ir::Stmt::ArrayStore {
+        array: array.id,
+        index: index.into_expr().into_ir(),
+        value: value.into_expr().into_ir(),
+    });
+}
+
+/// `table[index]` with an index of any integer type (see [`array_at`]).
+pub(crate) fn table_at<T, I: rokkos_core::ir::build::IrInt>(
+    table: rokkos_core::ir::build::Table<T>,
+    index: impl IntoExpr<I>,
+) -> Expr<T> {
+    Expr::from_ir(rokkos_core::ir::Expr::TableLoad {
+        table: table.id,
+        index: Box::new(index.into_expr().into_ir()),
+    })
+}
