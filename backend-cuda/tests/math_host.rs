@@ -1,4 +1,5 @@
-//! The software f64 math library as the CUDA target emits it (WGSL lowered to CUDA C++,
+//! The software f64 math library as the CUDA target emits it (`rokkos_device::emit::softmath`'s
+//! IR functions through the CUDA walk; functions not yet ported there: WGSL lowered to CUDA C++,
 //! `emit::wgsl_c`), tested without a GPU:
 //! - compiled by the host C++ compiler (`c++`, or `ROKKOS_CXX`) with `-O2 -ffp-contract=off
 //!   -fno-fast-math` (IEEE arithmetic without contraction, as NVRTC compiles it), `__device__`
@@ -48,7 +49,8 @@ fn required() -> bool {
     std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1")
 }
 
-/// What the CUDA headers give the lowered library, for the host.
+/// What the CUDA headers give the library and the module's fixed helpers, for the host (the
+/// error record's atomics are plain operations: the host program is one thread).
 const HOST_SHIMS: &str = "#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +61,8 @@ static inline long long __double_as_longlong(double x) { long long r; memcpy(&r,
 static inline double __longlong_as_double(long long b) { double r; memcpy(&r, &b, 8); return r; }
 static inline unsigned __float_as_uint(float x) { unsigned r; memcpy(&r, &x, 4); return r; }
 static inline float __uint_as_float(unsigned b) { float r; memcpy(&r, &b, 4); return r; }
+static inline unsigned atomicMax(unsigned* a, unsigned v) { unsigned o = *a; if (v > o) { *a = v; } return o; }
+static inline unsigned atomicExch(unsigned* a, unsigned v) { unsigned o = *a; *a = v; return o; }
 ";
 
 /// The host program: `prog F` reads lines `x y` (the bits, in hex) and writes `F(x, y)`'s bits.

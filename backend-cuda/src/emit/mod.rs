@@ -172,9 +172,10 @@ impl rokkos_device::emit::mathlib::MathHelpers for Helpers {
 }
 
 /// The software math library's helpers behind the f64 functions `funcs` (each a transcendental
-/// [`MathFn`]), as a kernel module has them, standalone: the scalar type names, the bit-pattern
-/// helpers, an empty parameter block `rk_P` (which the library's functions take, as every helper
-/// function does, and never read), then the functions; with the call of each function on `x`
+/// [`MathFn`]), as a kernel module has them, standalone: the scalar type names, the parameter
+/// block `rk_P` of a kernel without Views and the fixed helpers (the library's functions take the
+/// block, as every helper function does; `rk_lib_P()` gives one with an error record of its own),
+/// then the functions; with the call of each function on `x`
 /// (and `y`), in the order of `funcs`. For checking the library's CUDA C without a GPU:
 /// compiled by NVRTC, or by a host C++ compiler with `__device__` and CUDA's bit-cast
 /// intrinsics defined for the host.
@@ -190,7 +191,7 @@ pub fn f64_math_library(funcs: &[MathFn]) -> Result<(String, Vec<String>), EmitE
             .map(|a| a.to_string())
             .collect();
         if let Some(id) = library::define(&mut lib, f, ScalarType::F64) {
-            let mut a = vec!["rk_P{}".to_string()];
+            let mut a = vec!["rk_lib_P()".to_string()];
             a.extend(args);
             calls.push(format!(
                 "{}({})",
@@ -217,11 +218,18 @@ pub fn f64_math_library(funcs: &[MathFn]) -> Result<(String, Vec<String>), EmitE
     k.tables = tables;
     let mut fns = String::new();
     walk::emit_functions::<CudaC>(&k, &mut h, &mut fns)?;
+    // The parameter block of a kernel without Views, and an error record of its own: the
+    // library's functions take the block as every helper function does, and record nothing.
+    let params = params::params_layout(&k, IndexWidth::W64);
+    let words =
+        rokkos_device::runtime::errors::RECORDS * rokkos_device::runtime::errors::RECORD_WORDS;
     Ok((
         format!(
-            "{}{}struct rk_P {{}};\n{}\n{fns}",
+            "{}{}{}__device__ u32 rk_lib_err[{words}];\n\
+             __device__ __forceinline__ rk_P rk_lib_P() {{ rk_P p = {{}}; p.err = rk_lib_err; return p; }}\n{}\n{fns}",
             prelude::TYPES,
-            prelude::BITS,
+            params.c_struct(),
+            prelude::helpers(),
             h.set.render()
         ),
         calls,

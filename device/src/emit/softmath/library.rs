@@ -1,7 +1,7 @@
 //! The library's entry points: which [`MathFn`] of which float type each function implements.
 
-use super::exact;
 use super::float::LibFloat;
+use super::{exact, roots};
 use rokkos_core::ir::build::{Func, FunctionSet};
 use rokkos_core::ir::{FuncId, MathFn, ScalarType};
 
@@ -21,11 +21,13 @@ pub fn implements(func: MathFn, ty: ScalarType) -> bool {
 }
 
 /// The functions [`define`] implements, for both float types.
-const IMPLEMENTED: &[MathFn] = &[MathFn::MulAdd];
+const IMPLEMENTED: &[MathFn] = &[MathFn::MulAdd, MathFn::Cbrt, MathFn::Hypot];
 
 fn entry<T: LibFloat>(lib: &mut FunctionSet, func: MathFn) -> Option<Func<T>> {
     Some(match func {
         MathFn::MulAdd => exact::fma::<T>(lib),
+        MathFn::Cbrt => roots::cbrt::<T>(lib),
+        MathFn::Hypot => roots::hypot::<T>(lib),
         _ => return None,
     })
 }

@@ -12,6 +12,7 @@ mod exact;
 mod float;
 pub mod library;
 mod lower;
+mod roots;
 
 pub use lower::lower_math;
 
