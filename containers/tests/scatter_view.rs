@@ -482,9 +482,11 @@ where
 /// targets drawn by proptest.
 fn rank3_shapes_and_layouts<E: ExecutionSpace>(space: E) {
     let mut runner = TestRunner::new(Config {
-        cases: 8,
+        cases: 10,
         ..Config::default()
     });
+    // Mostly non-empty: an extent 0 makes the whole array empty.
+    let extent = |max: usize| prop_oneof![6 => 1..max, 1 => Just(0usize)];
     let target = prop_oneof![
         Just(Target::Right),
         Just(Target::Left),
@@ -494,7 +496,7 @@ fn rank3_shapes_and_layouts<E: ExecutionSpace>(space: E) {
     runner
         .run(
             &(
-                [0usize..6, 0usize..9, 0usize..7],
+                [extent(6), extent(9), extent(7)],
                 rokkos_testing::sizes(),
                 target,
                 op,
@@ -808,4 +810,54 @@ fn reset_except_and_the_other_copies() {
         vec![i32::MIN; 12],
         "reset resets the aliased View too"
     );
+}
+
+/// Rayon with two threads, launches large enough that both threads contribute (repeated until
+/// the copies after the first hold contributions, so that the case is the duplicated one):
+/// a rank-3 ScatterView over a View of the user's, rounds with `reset_except`, and a
+/// column-major target of another ScatterView, against the plain loop.
+#[test]
+fn rank3_per_thread_copies() {
+    let space = Rayon::with_threads(2).unwrap();
+    let ext = [7, 5, 6];
+    let n = 1 << 17;
+    let (at, w) = samples(81, n, ext);
+    let atv = View::<u32, 2>::from_vec("at", [n, 3], at.clone()).unwrap();
+    let wv = View::<i64>::from_vec("w", [n], w.clone()).unwrap();
+    let once = expected(ext, &at, &w, vec![0; 210], Which::Sum);
+    let init = View::<i64, 3>::from_fn("init", ext, start_value).unwrap();
+    let f = View::<i64, 3>::new("f", ext).unwrap();
+    deep_copy(&f, &init).unwrap();
+    let start = init.to_vec();
+    let sv = ScatterView::<i64, 3, Sum, _>::from_view(&space, &f).unwrap();
+    let other = ScatterView::<i64, 3, Sum, _>::new(&space, "other", ext).unwrap();
+    let mut rounds = 0i64;
+    let mut launches = 0i64;
+    for _ in 0..50 {
+        rounds += 1;
+        sv.reset_except(&f).unwrap();
+        let p = || RangePolicy::new(&space, 0..n);
+        parallel_for("deposit3", p(), deposit3(&atv, &wv, &sv)).unwrap();
+        parallel_for("deposit3", p(), deposit3(&atv, &wv, &other)).unwrap();
+        launches += 1;
+        let duplicated = sv.rest().to_vec().iter().any(|&x| x != 0);
+        sv.contribute_into(&f).unwrap();
+        let want: Vec<i64> = start
+            .iter()
+            .zip(&once)
+            .map(|(a, b)| a + rounds * b)
+            .collect();
+        assert_eq!(f.to_vec(), want, "round {rounds}");
+        if duplicated && other.rest().to_vec().iter().any(|&x| x != 0) {
+            break;
+        }
+    }
+    assert!(
+        sv.rest().to_vec().iter().any(|&x| x != 0),
+        "no launch in {rounds} used a second thread's copy"
+    );
+    let left = View::<i64, 3, LayoutLeft>::new("left", ext).unwrap();
+    other.contribute_into(&left).unwrap();
+    let want: Vec<i64> = once.iter().map(|x| launches * x).collect();
+    assert_eq!(left.to_vec(), want);
 }
