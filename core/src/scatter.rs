@@ -206,12 +206,66 @@ where
         label: &str,
         extents: [usize; R],
     ) -> Result<Self> {
-        let mem = space.memory_space();
-        let probe = View::<T, 1, LayoutRight, S>::new_in(&mem, label, [0])?;
-        let host = S::host_ptr(probe.buffer()).is_some();
-        let threads = space.concurrency().min(MAX_COPIES - 1);
-        let copies = if host && threads > 1 { threads + 1 } else { 1 };
-        Self::new_in(&mem, label, extents, copies)
+        let copies = copies_for(space, label)?;
+        Self::new_in(&space.memory_space(), label, extents, copies)
+    }
+
+    /// Storage for launches on `space` whose first copy *is* `view` (Kokkos makes a
+    /// `ScatterView` of an existing View this way): contributions a launch makes to copy 0 go
+    /// straight into `view`'s elements, which keep the values they hold (they are not reset);
+    /// the other copies (as many as [`ScatterStorage::new`] makes) start at the identity.
+    /// `view` must be row-major (its strides those of a `LayoutRight` View of its extents, as
+    /// every `LayoutRight` View and every rank-1 contiguous View has): `Err(ShapeMismatch)`
+    /// naming it otherwise. `Err(OutOfMemory)` when the other copies do not fit.
+    ///
+    /// ```
+    /// use rokkos_core::ir::eval::{EvalMemory, IrEval};
+    /// use rokkos_core::scatter::ScatterStorage;
+    /// use rokkos_core::{create_mirror_view_and_copy, LayoutLeft, LayoutRight, Sum, View};
+    /// let v = View::<i32, 1, LayoutRight, EvalMemory>::new_in(&EvalMemory, "v", [3])?;
+    /// v.fill(7)?;
+    /// let s = ScatterStorage::<i32, 1, Sum, EvalMemory>::over(&IrEval, &v)?;
+    /// assert!(s.first_is(&v) && s.first().shares_allocation_with(&v));
+    /// assert_eq!(create_mirror_view_and_copy(s.first())?.to_vec(), [7, 7, 7]); // kept
+    /// let left = View::<i32, 2, LayoutLeft, EvalMemory>::new_in(&EvalMemory, "left", [2, 2])?;
+    /// assert!(ScatterStorage::<i32, 2, Sum, EvalMemory>::over(&IrEval, &left).is_err());
+    /// # Ok::<(), rokkos_core::Error>(())
+    /// ```
+    pub fn over<E: ExecutionSpace<Memory = S>, L: Layout>(
+        space: &E,
+        view: &View<T, R, L, S>,
+    ) -> Result<Self> {
+        let label = view.label();
+        let first = view.try_layout::<LayoutRight>().map_err(|_| {
+            crate::Error::shape(format!(
+                "a ScatterView over View `{label}`: its strides {:?} for extents {:?} are not row-major, and the ScatterView's copies are (make the View LayoutRight, or make the ScatterView with `new` and `contribute_into` the View)",
+                view.strides(),
+                view.extents()
+            ))
+        })?;
+        let copies = copies_for(space, label)?;
+        let extents = view.extents();
+        let rest_len = extents
+            .iter()
+            .try_fold(copies - 1, |a, &e| a.checked_mul(e))
+            .ok_or_else(|| {
+                crate::Error::InvalidArgument(format!(
+                    "ScatterView `{label}`: {copies} copies of extents {extents:?} overflow usize"
+                ))
+            })?;
+        let rest = View::new_in(
+            &space.memory_space(),
+            &format!("{label} (copies)"),
+            [rest_len],
+        )?;
+        rest.fill(Op::identity::<T>())?;
+        Ok(ScatterStorage {
+            first,
+            rest,
+            copies,
+            claims: Arc::new(AtomicU64::new(0)),
+            _op: PhantomData,
+        })
     }
 
     /// Sets every copy back to the identity of the operation (Kokkos' `reset`): contributions
@@ -236,7 +290,33 @@ where
     }
 }
 
+/// How many copies [`ScatterStorage::new`] makes for launches on `space`: one per thread plus one
+/// on a host space that runs work items on several threads, one otherwise.
+fn copies_for<E: ExecutionSpace>(space: &E, label: &str) -> Result<usize> {
+    let probe = View::<u8, 1, LayoutRight, E::Memory>::new_in(&space.memory_space(), label, [0])?;
+    let host = <E::Memory as MemorySpace>::host_ptr(probe.buffer()).is_some();
+    let threads = space.concurrency().min(MAX_COPIES - 1);
+    Ok(if host && threads > 1 { threads + 1 } else { 1 })
+}
+
 impl<T: Pod, const R: usize, Op, S: MemorySpace> ScatterStorage<T, R, Op, S> {
+    /// Whether `view` addresses exactly the elements of the first copy: the View a storage made
+    /// by [`ScatterStorage::over`] aliases (or a handle of the first copy itself).
+    ///
+    /// ```
+    /// use rokkos_core::scatter::ScatterStorage;
+    /// use rokkos_core::{HostSpace, Max, View};
+    /// let s = ScatterStorage::<f32, 2, Max, HostSpace>::new_in(&HostSpace, "s", [2, 3], 2)?;
+    /// assert!(s.first_is(s.first()) && s.first_is(&s.first().to_layout_stride()));
+    /// assert!(!s.first_is(&View::<f32, 2>::new("w", [2, 3])?));
+    /// // Part of the first copy is not the first copy.
+    /// assert!(!s.first_is(&s.first().subview::<2>((0..1, ..))?));
+    /// # Ok::<(), rokkos_core::Error>(())
+    /// ```
+    pub fn first_is<L: Layout>(&self, view: &View<T, R, L, S>) -> bool {
+        self.first.same_elements_as(view) && self.first.extents() == view.extents()
+    }
+
     /// Extents of the array contributed to.
     pub fn extents(&self) -> [usize; R] {
         self.first.extents()
