@@ -861,3 +861,34 @@ fn rank3_per_thread_copies() {
     let want: Vec<i64> = once.iter().map(|x| launches * x).collect();
     assert_eq!(left.to_vec(), want);
 }
+
+/// Contributes `src[i]` to element `i` of the ScatterView.
+#[kernel]
+fn add_from(i: usize, src: View<i64>, g: ScatterSum<i64>) {
+    g.atomic_add(i, src[i]);
+}
+
+/// A launch that reads the user's View while contributing to the ScatterView over it would race
+/// with the plain updates of the first copy (which is that View): it is refused at launch with
+/// an error naming the conflict, and neither View changes; the same launch reading another View
+/// runs.
+fn aliased_view_in_the_same_launch_is_refused<E: ExecutionSpace>(space: E) {
+    let n = 64;
+    let v = dev_from_vec::<i64, 1, LayoutRight, _>(&space, "v", [n], vec![3; n]).unwrap();
+    let sv = ScatterView::<i64, 1, Sum, _>::from_view(&space, &v).unwrap();
+    let r = parallel_for("alias", RangePolicy::new(&space, 0..n), add_from(&v, &sv));
+    let e = r.expect_err("a launch reading the aliased View must be refused");
+    assert!(e.to_string().contains("overlap"), "{e}");
+    sv.contribute_into(&v).unwrap();
+    assert_eq!(to_host(&v), vec![3; n], "nothing ran");
+    let other = dev_from_vec::<i64, 1, LayoutRight, _>(&space, "other", [n], vec![2; n]).unwrap();
+    parallel_for(
+        "other",
+        RangePolicy::new(&space, 0..n),
+        add_from(&other, &sv),
+    )
+    .unwrap();
+    sv.contribute_into(&v).unwrap();
+    assert_eq!(to_host(&v), vec![5; n]);
+}
+per_backend!(aliased_view_in_the_same_launch_is_refused);
