@@ -51,9 +51,9 @@
 //! Math: CUDA's own functions where the CUDA Math API documents them within the 1-ulp contract
 //! (and f32 functions through CUDA's f64 ones, rounded once); the f64 `sin cos tan asin acos atan
 //! atan2 sinh powf hypot`, which CUDA documents at 2 ulp, come from the software library of the
-//! GPU targets (`rokkos_device::emit::mathlib`, written once in WGSL and lowered to CUDA C++ by
-//! `emit::wgsl_c`; tested on the host against Rust's `std` and compiled by NVRTC and ptxas in
-//! `tests/math_host.rs`).
+//! GPU targets (`rokkos_device::emit::softmath`, written once as IR; its functions are emitted
+//! as the kernel's own helper functions are; tested on the host against Rust's `std` and compiled
+//! by NVRTC and ptxas in `tests/math_host.rs`).
 //!
 //! Atomics on u8/u16 Views act on the aligned 32-bit word holding the element (a
 //! compare-and-swap loop that replaces only its bits, or CUDA's word-wide and/or/xor; see

@@ -139,8 +139,9 @@
 //! - **64-bit atomics** (i64/u64/f64 elements) need SHADER_INT64_ATOMIC_ALL_OPS (lavapipe and NVIDIA
 //!   have it): `i64` / `u64` natively, `f64` as compare-exchange loops on the bits; without it
 //!   `Err(Unsupported)` naming the feature.
-//! - **Transcendental functions** (`sin`, `exp`, `powf`, `cbrt`, `hypot`, ...) are software
-//!   libraries in WGSL for both float types: SPIR-V's GLSL.std.450 defines none for 64-bit floats,
+//! - **Transcendental functions** (`sin`, `exp`, `powf`, `cbrt`, `hypot`, ...) come from a software
+//!   library for both float types (`rokkos_device::emit::softmath`, written once as IR and emitted
+//!   as the kernel's helper functions are): SPIR-V's GLSL.std.450 defines none for 64-bit floats,
 //!   and its 32-bit ones (WGSL's built-ins) lose NaN, flush subnormals, get special values wrong
 //!   and may be thousands of ulps off. Both meet the precision contract of
 //!   `rokkos_core::ir::ops::math` (`MathFn::max_ulp`): within 1 ulp of the exact value over the
