@@ -59,6 +59,9 @@ static inline long long __double_as_longlong(double x) { long long r; memcpy(&r,
 static inline double __longlong_as_double(long long b) { double r; memcpy(&r, &b, 8); return r; }
 static inline unsigned __float_as_uint(float x) { unsigned r; memcpy(&r, &x, 4); return r; }
 static inline float __uint_as_float(unsigned b) { float r; memcpy(&r, &b, 4); return r; }
+// The error record's atomics (the helpers of every module have them; nothing here fails).
+static inline unsigned atomicMax(unsigned* p, unsigned v) { unsigned o = *p; if (v > o) { *p = v; } return o; }
+static inline unsigned atomicExch(unsigned* p, unsigned v) { unsigned o = *p; *p = v; return o; }
 ";
 
 /// The host program: `prog F` reads lines `x y` (the bits, in hex) and writes `F(x, y)`'s bits.
