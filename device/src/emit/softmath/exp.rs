@@ -422,3 +422,67 @@ pub(super) fn tanh<T: LibFloat>(s: &mut impl FuncScope) -> Func<T> {
         f.return_value(with_sign_of(r.get(), x.get()));
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The constants are what their names say, in both types.
+    #[test]
+    fn constants() {
+        for (k, f32) in [(consts::<f32>(), true), (consts::<f64>(), false)] {
+            let (eps, low) = if f32 {
+                (f64::from(f32::EPSILON), 0xff_u64)
+            } else {
+                (f64::EPSILON, 0x1f_ffff)
+            };
+            // Each is exact in its type.
+            for v in [
+                k.ln2,
+                k.ln2_hi,
+                k.ln2_mid,
+                k.ln2_lo,
+                k.log2_e.0,
+                k.log2_e.1,
+                k.log10_e.0,
+                k.log10_e.1,
+                k.two_thirds.0,
+                k.two_thirds.1,
+            ] {
+                assert!(!f32 || f64::from(v as f32) == v, "{v:e} is not an f32");
+            }
+            // The ln 2 split: exact, and the head has its low bits cleared.
+            assert_eq!(k.ln2_hi + k.ln2_mid, k.ln2);
+            let hi_bits = if f32 {
+                u64::from((k.ln2_hi as f32).to_bits())
+            } else {
+                k.ln2_hi.to_bits()
+            };
+            assert_eq!(hi_bits & low, 0);
+            // Tails are below half an ulp of their heads, and not zero.
+            for (h, l) in [
+                (k.ln2, k.ln2_lo),
+                (k.log2_e.0, k.log2_e.1),
+                (k.log10_e.0, k.log10_e.1),
+                (k.two_thirds.0, k.two_thirds.1),
+            ] {
+                assert!(l != 0.0 && l.abs() <= eps * h.abs() / 2.0, "{h:e} {l:e}");
+            }
+            // 1/ln 2 as a pair: (hi + lo)·ln 2 = 1 to far more than the type's precision.
+            let p = k.log2_e.0 * std::f64::consts::LN_2;
+            let e = k.log2_e.0.mul_add(std::f64::consts::LN_2, -p)
+                + k.log2_e.0 * f64::from_bits(bits::LN2_LO)
+                + k.log2_e.1 * std::f64::consts::LN_2;
+            assert!(((p - 1.0) + e).abs() < eps * eps, "{}", (p - 1.0) + e);
+            // The subnormal scaling is the power of two it says.
+            assert_eq!(k.subnormal_up.0, 2f64.powi(k.subnormal_up.1));
+        }
+    }
+
+    #[test]
+    fn taylor_coefficients() {
+        assert_eq!(inv_factorial(2), 0.5);
+        assert_eq!(inv_factorial(3), 1.0 / 6.0);
+        assert_eq!(inv_factorial(0), 1.0);
+    }
+}
