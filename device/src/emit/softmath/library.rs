@@ -1,7 +1,7 @@
 //! The library's entry points: which [`MathFn`] of which float type each function implements.
 
 use super::float::LibFloat;
-use super::{exact, roots};
+use super::{exact, exp, log, roots};
 use rokkos_core::ir::build::{Func, FunctionSet};
 use rokkos_core::ir::{FuncId, MathFn, ScalarType};
 
@@ -21,11 +21,33 @@ pub fn implements(func: MathFn, ty: ScalarType) -> bool {
 }
 
 /// The functions [`define`] implements, for both float types.
-const IMPLEMENTED: &[MathFn] = &[MathFn::MulAdd, MathFn::Cbrt, MathFn::Hypot];
+const IMPLEMENTED: &[MathFn] = &[
+    MathFn::MulAdd,
+    MathFn::Exp,
+    MathFn::Exp2,
+    MathFn::Ln,
+    MathFn::Log2,
+    MathFn::Log10,
+    MathFn::Sinh,
+    MathFn::Cosh,
+    MathFn::Tanh,
+    MathFn::Powf,
+    MathFn::Cbrt,
+    MathFn::Hypot,
+];
 
 fn entry<T: LibFloat>(lib: &mut FunctionSet, func: MathFn) -> Option<Func<T>> {
     Some(match func {
         MathFn::MulAdd => exact::fma::<T>(lib),
+        MathFn::Exp => exp::exp::<T>(lib),
+        MathFn::Exp2 => exp::exp2::<T>(lib),
+        MathFn::Ln => log::ln::<T>(lib),
+        MathFn::Log2 => log::log2::<T>(lib),
+        MathFn::Log10 => log::log10::<T>(lib),
+        MathFn::Sinh => exp::sinh::<T>(lib),
+        MathFn::Cosh => exp::cosh::<T>(lib),
+        MathFn::Tanh => exp::tanh::<T>(lib),
+        MathFn::Powf => log::powf::<T>(lib),
         MathFn::Cbrt => roots::cbrt::<T>(lib),
         MathFn::Hypot => roots::hypot::<T>(lib),
         _ => return None,

@@ -9,8 +9,10 @@
 //! `fma` need not be fused, so the WGSL target takes `mul_add`; CUDA's is, so it does not.
 
 mod exact;
+mod exp;
 mod float;
 pub mod library;
+mod log;
 mod lower;
 mod roots;
 
