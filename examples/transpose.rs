@@ -13,9 +13,10 @@
 //!   reads, as the plain loop does. With `n` a power of two every strided access of a tile maps
 //!   to the same few cache sets, and a strided store costs more than a strided load;
 //! - `team`: a team per 32 × 32 tile that loads the tile into team scratch, waits at a barrier
-//!   and stores it transposed (the GPU pattern: both global accesses contiguous). The store's
-//!   index is the league rank's tile, which the ownership rule cannot follow yet, so it sits in an
-//!   `unsafe` block with the argument why it is race-free;
+//!   and stores it transposed (the GPU pattern: both global accesses contiguous). The store
+//!   `at[(tj * 32 + r, ti * 32 + c)]` needs no `unsafe`: the ownership rule reads `32 * tj + r`
+//!   (`r` the thread's row, below 32) and `32 * ti + c` (`c` from `0..32`) as radix components
+//!   that hold the league rank's quotient and remainder and the thread's `r`;
 //! - `plain` / `plain-rayon` (host backends): the transpose as a loop over 32 × 32 blocks of a
 //!   `Vec`, on one thread for `serial`, split over blocks of 32 output rows with rayon's
 //!   `par_chunks_mut` (the global pool, as many threads as the space) otherwise.
@@ -58,12 +59,7 @@ fn transpose_team(team: &TeamMember, a: View<f64, 2>, at: ViewMut<f64, 2>) {
     team.team_barrier();
     for r in team.thread_range(32) {
         for c in 0..32 {
-            // SAFETY (the kernel author's): tile (tj, ti) of `at` is written by team (ti, tj)
-            // alone (the league rank is a distinct tile for every team), its row `r` by the one
-            // thread that owns `r` in the thread range.
-            unsafe {
-                at[(tj * 32 + r, ti * 32 + c)] = s[(c, r)];
-            }
+            at[(tj * 32 + r, ti * 32 + c)] = s[(c, r)];
         }
     }
 }

@@ -231,6 +231,31 @@ mod parse;
 /// `OutOfBounds` instead of meeting another. A multiplier that is not a literal (`y[k * i]`
 /// could be `y[0 * i]`), a loop counter or mutable local as offset, and `o * o` are not owned.
 ///
+/// A component may hold `o` as the high digit of `a * o + d` (or `d + a * o`, `o * a + d`): `a`
+/// a power-of-two literal of at least 2, `d` a digit below `a` (a literal, or the index of a
+/// `for` loop or nested range over `0..K` / `0..=K'` or of count `K`, `K` a literal at most `a`):
+/// `o = c / a` whatever the digit, so work item `i` owns the block `y[4 * i..4 * i + 4]` written
+/// as `for c in 0..4 { y[4 * i + c] = .. }`. In a nested range the same component also tells the
+/// threads (or lanes) apart, with the range's index as the digit (`32 * o + r` for
+/// `r` in `team.thread_range(32)`, whatever `o` is) or as the high part over a digit (`16 * r +
+/// c`, `r` in `team.thread_range(16)` and `c` in `0..16`). With both, a team per tile owns its
+/// transposed tile without `unsafe` (the quotient and remainder of the league rank by the tile
+/// count, each the high part of one component):
+///
+/// ```text
+/// let tiles = a.extent(1) / 32;
+/// let (ti, tj) = (team.league_rank() / tiles, team.league_rank() % tiles);
+/// for r in team.thread_range(32) {
+///     for c in 0..32 {
+///         at[(tj * 32 + r, ti * 32 + c)] = s[(c, r)];   // owned: (tj, r) and (ti, c) per row, column
+///     }
+/// }
+/// ```
+///
+/// `a * o` gets the even multiplier's guard above; past it, adding `d < a` cannot wrap (`a`
+/// divides 2^64). Digits that may reach `a` (`for c in 0..9` with `a = 8`), a run-time bound,
+/// a rebound or `mut` index and radices that are not powers of two are not owned.
+///
 /// A team owns a block of rows, as in Kokkos' rows-per-team SpMV: the index `r` of a nested range
 /// over `first..end`, `first` being `o * R` or `R * o` (inline or an immutable local; `R` a
 /// launch constant as above) and `end` being `first + R` or its `min` with anything
@@ -262,8 +287,9 @@ mod parse;
 /// (the guide's "What is there" section, `docs/guide.md`, runs the whole kernel).
 ///
 /// An owned name must also sit at the same index position, in the same form (itself, through
-/// the same `InjectiveView`, as a sample of the same `DisjointRanges`, or through the same affine
-/// map, with the same multiplier and constant terms), in every access to a
+/// the same `InjectiveView`, as a sample of the same `DisjointRanges`, through the same affine
+/// map, with the same multiplier and constant terms, or as the high digit of the same radix), in
+/// every access to a
 /// View (`m[(i, k)]` and `m[(k, i)]` in one kernel
 /// would let work items `1` and `2` both reach `m[(1, 2)]`; `a[i]` and `a[idx[i] as usize]` would
 /// let work items `idx[0]` and `0` meet; `a[i]` and `a[i + 1]` work items `1` and `0`).

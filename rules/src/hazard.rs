@@ -217,7 +217,7 @@ impl<'a, T: Clone> Facts<'a, T> {
             let frame = &self.frames[f];
             let keyed = match frame.kind {
                 FrameKind::Nested(kind, index) => {
-                    kind.splits_threads() && shares(a, b, Component::Local(index))
+                    kind.splits_threads() && shares_index(a, b, index)
                 }
                 FrameKind::Single(kind) => kind == SingleKind::Team,
             };
@@ -254,9 +254,7 @@ impl<'a, T: Clone> Facts<'a, T> {
         }
         common(a, b).any(|f| match self.frames[f].kind {
             FrameKind::Nested(kind, index) => {
-                kind.splits_lanes()
-                    && shares(a, b, Component::Local(index))
-                    && self.one_execution(f, a, b)
+                kind.splits_lanes() && shares_index(a, b, index) && self.one_execution(f, a, b)
             }
             FrameKind::Single(_) => false,
         })
@@ -270,10 +268,20 @@ impl<'a, T: Clone> Facts<'a, T> {
             && common(a, b)
                 .take_while(|&g| g != f)
                 .all(|g| match self.frames[g].kind {
-                    FrameKind::Nested(_, index) => shares(a, b, Component::Local(index)),
+                    FrameKind::Nested(_, index) => shares_index(a, b, index),
                     FrameKind::Single(_) => true,
                 })
     }
+}
+
+/// Whether the indices of `a` and `b` hold, at one position, one component that determines the
+/// value of `index` ([`Component::keyed_by`]).
+fn shares_index<T>(a: &Seen<'_, T>, b: &Seen<'_, T>, index: crate::model::Local) -> bool {
+    a.access
+        .index
+        .iter()
+        .zip(&b.access.index)
+        .any(|(x, y)| x == y && x.keyed_by(index))
 }
 
 /// Whether the indices of `a` and `b` both hold `c` at one position.

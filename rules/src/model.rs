@@ -184,8 +184,23 @@ pub enum Component {
     TeamRank,
     /// An integer literal.
     Const(u64),
+    /// `a * x + local` with `a` the power-of-two payload and `local` known to lie in `[0, a)`:
+    /// the component's remainder by `a` is the local, so two such components of one radix are
+    /// equal only for equal values of the local.
+    RadixLow(Local, u64),
+    /// `a * local + d` with `a` the power-of-two payload, `d` known to lie in `[0, a)` and `local`
+    /// below a literal bound (so `a * local` does not wrap): the component divided by `a` is the
+    /// local.
+    RadixHigh(Local, u64),
     /// Anything else.
     Other,
+}
+
+impl Component {
+    /// Whether equal components (at one position of two accesses) have equal values of `local`.
+    pub fn keyed_by(self, local: Local) -> bool {
+        matches!(self, Component::Local(l) | Component::RadixLow(l, _) | Component::RadixHigh(l, _) if l == local)
+    }
 }
 
 /// A load, store or atomic of one element.

@@ -36,6 +36,17 @@
 //!   determines `name = index / R`. The macro empties the range where `name * R` or `first + R`
 //!   would wrap, and `R == 0` gives empty ranges.
 //!
+//! * [`Form::Radix`]: as the high digit of `a * name + d` (or `d + a * name`, `name * a + d`) for
+//!   a power-of-two literal `a >= 2` and a digit `d` known to lie in `[0, a)` (a literal below
+//!   `a`, or the index of a `for` loop or nested range over `0..K` with a literal `K <= a`):
+//!   `name = c / a` whatever the digit, so the blocks of `a` values are each one name's. `a` is
+//!   even, so the macro guards `a * name` against wrapping as for [`Form::Affine`]; once it does
+//!   not wrap, adding `d < a` cannot either (`a` divides 2^64). The form's text is `a`, so `v[a *
+//!   i + r]` and `v[a * i + c]` share it (any digit below `a` keeps the blocks apart) and `v[a *
+//!   i + b]` with a launch-constant `b` (an affine map) does not. The digit is held too, for the
+//!   nested-range rule of team kernels: `a * o + r` with `r` the thread index is distinct for
+//!   distinct `r` whatever `o` is (even when `a * o` wraps, its remainder by `a` is `r`).
+//!
 //! Then the element determines every owned name, so distinct work items reach distinct
 //! elements. Compositions the rule does not know (`idx[i] + 1`, `idx[idx2[i]]`, `idx[i + 1]`,
 //! `idx[k]` with `k` not owned, a lookup in a View that is not injective) are not owned.
@@ -73,6 +84,9 @@ pub enum Form<V> {
     Affine(V),
     /// A value of `[name·R, name·R + R)`, `R` the launch constant named by `V`.
     Block(V),
+    /// The high digit of `a·name + d`, `a` the power-of-two literal named by `V` and `d` a digit
+    /// known to lie in `[0, a)`.
+    Radix(V),
 }
 
 /// One component of an index, as the rule sees it: the owned names it holds (none: it says

@@ -514,6 +514,74 @@ fn index_forms<E: ExecutionSpace>(space: E) {
 }
 per_backend!(index_forms);
 
+/// A team per 8 × 8 tile of an `n × m` matrix (both multiples of 8): the tile through team
+/// scratch, a barrier, and the transposed store, which the ownership rule accepts without
+/// `unsafe` (rows `8 * tj + r` hold the tile's quotient and thread `r` as a radix component).
+#[kernel]
+fn transpose_tiles(team: &TeamMember, a: View<i32, 2>, t: ViewMut<i32, 2>) {
+    let tiles = a.extent(1) / 8;
+    let (ti, tj) = (team.league_rank() / tiles, team.league_rank() % tiles);
+    let s = team.team_scratch::<i32, 2>(0, [8, 8]);
+    for r in team.thread_range(8) {
+        for c in 0..8 {
+            s[(r, c)] = a[(ti * 8 + r, tj * 8 + c)];
+        }
+    }
+    team.team_barrier();
+    for r in team.thread_range(8) {
+        for c in 0..8 {
+            t[(tj * 8 + r, ti * 8 + c)] = s[(c, r)];
+        }
+    }
+}
+
+/// Work item `i` writes the block `y[4 * i..4 * i + 4]` (a radix component with a digit of a
+/// literal loop), and `z[(8 * i + c, k)]` with `c` from `0..=7`.
+#[kernel]
+fn blocks_of_four(i: usize, y: ViewMut<u32>, z: ViewMut<u32, 2>) {
+    for c in 0..4 {
+        y[4 * i + c] = (i * 10 + c) as u32;
+    }
+    for c in 0..=7 {
+        for k in 0..z.extent(1) {
+            z[(c + 8 * i, k)] = (i * 100 + c * 10 + k) as u32;
+        }
+    }
+}
+
+/// Tiled and blocked writes the radix rule owns, on every backend against plain loops.
+fn radix_writes<E: ExecutionSpace>(space: E) {
+    check(8, (0usize..5, 0usize..5, 0usize..40), |(tr, tc, nb)| {
+        let (r, c) = (tr * 8, tc * 8);
+        let a: DevView<E, i32, 2> =
+            dev_from_fn(&space, "a", [r, c], |[i, j]| (i * 1000 + j) as i32)?;
+        let want: Vec<i32> = (0..c)
+            .flat_map(|j| (0..r).map(move |i| (i * 1000 + j) as i32))
+            .collect();
+        let t: DevView<E, i32, 2> = dev(&space, "t", [c, r])?;
+        let p =
+            TeamPolicy::new(&space, tr * tc, TeamSize::Auto).scratch(0, scratch_size::<i32>(64), 0);
+        parallel_for("tiles", p, transpose_tiles(&a, &t))?;
+        prop_assert_eq!(to_host(&t), want);
+
+        let y: DevView<E, u32> = dev(&space, "y", [4 * nb])?;
+        let z: DevView<E, u32, 2> = dev(&space, "z", [8 * nb, 3])?;
+        parallel_for(
+            "blocks",
+            RangePolicy::new(&space, 0..nb),
+            blocks_of_four(&y, &z),
+        )?;
+        let wy: Vec<u32> = (0..4 * nb).map(|e| ((e / 4) * 10 + e % 4) as u32).collect();
+        prop_assert_eq!(to_host(&y), wy);
+        let wz: Vec<u32> = (0..8 * nb)
+            .flat_map(|e| (0..3).map(move |k| ((e / 8) * 100 + (e % 8) * 10 + k) as u32))
+            .collect();
+        prop_assert_eq!(to_host(&z), wz);
+        Ok(())
+    });
+}
+per_backend!(radix_writes);
+
 /// `h * 31 + v`, wrapping: a fingerprint of the sequence of values a loop visits (their order
 /// included).
 #[func]

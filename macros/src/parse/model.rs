@@ -126,6 +126,39 @@ struct Builder<'e> {
     scratch: u32,
     unsafe_depth: usize,
     frames: Vec<Frame>,
+    /// Locals known to lie in `[0, K)` (the index of a `for` loop or a nested range over `0..K`
+    /// or of count `K`, a literal): `K`. Model locals are never rebound, so a shadowing name is
+    /// a new local without an entry.
+    digits: HashMap<Local, u64>,
+    /// The indices of nested ranges.
+    nested_indices: std::collections::HashSet<Local>,
+}
+
+/// The count `K` of `0..K`, `0..=K'` (`K = K' + 1`) or `K` itself (`count`), for literals.
+fn literal_count(e: &Expr, count: bool) -> Option<u64> {
+    let lit = |e: &Expr| match strip(e) {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<u64>().ok(),
+        _ => None,
+    };
+    match strip(e) {
+        Expr::Range(r) if r.start.as_deref().and_then(lit) == Some(0) => {
+            let end = lit(r.end.as_deref()?)?;
+            match r.limits {
+                syn::RangeLimits::HalfOpen(_) => Some(end),
+                syn::RangeLimits::Closed(_) => end.checked_add(1),
+            }
+        }
+        e if count => lit(e),
+        _ => None,
+    }
+}
+
+/// The immutable name a `for` pattern binds, if it is one.
+fn immutable_ident(p: &Pat) -> bool {
+    matches!(p, Pat::Ident(i) if i.mutability.is_none() && i.by_ref.is_none() && i.subpat.is_none())
 }
 
 /// The model of team kernel `sig`'s body (`env` from `BodyEnv::for_kernel`).
@@ -137,6 +170,8 @@ pub fn of_kernel(sig: &KernelSignature, env: &BodyEnv) -> Body<Tag> {
         scratch: 0,
         unsafe_depth: 0,
         frames: Vec::new(),
+        digits: HashMap::new(),
+        nested_indices: Default::default(),
     };
     let mut out = Vec::new();
     let mut writable = 0;
@@ -473,12 +508,99 @@ impl Builder<'_> {
                 (_, x) if self.team_method(x).is_some_and(|m| m.method == "team_rank") => {
                     Component::TeamRank
                 }
-                _ => Component::Other,
+                _ => self.radix(c).unwrap_or(Component::Other),
             };
             comps.push(comp);
             deps.add(self.value(c, out));
         }
         (comps, deps)
+    }
+
+    /// `a * o + d` (in any order of the sum and the product) with `a` a power-of-two literal
+    /// `>= 2` and a digit `d < a` (a literal or a [`Builder::digits`] local), also inside the
+    /// macro's wrapping guard `if (a * o) / a != o { v.extent(p) } else { c }` (whose first
+    /// branch is out of bounds): [`Component::RadixHigh`] of `o` when `o` is a nested range's
+    /// index and a digit itself, else [`Component::RadixLow`] of a local digit, else `RadixHigh`
+    /// of a local digit `o`.
+    fn radix(&self, c: &Expr) -> Option<Component> {
+        let c = match strip(c) {
+            Expr::If(i) => {
+                let (_, e) = i.else_branch.as_ref()?;
+                let Expr::Block(b) = strip(e) else {
+                    return None;
+                };
+                let out_of_bounds = matches!(i.then_branch.stmts.as_slice(),
+                    [Stmt::Expr(Expr::MethodCall(m), None)] if m.method == "extent");
+                match b.block.stmts.as_slice() {
+                    [Stmt::Expr(inner, None)] if out_of_bounds => inner,
+                    _ => return None,
+                }
+            }
+            c => c,
+        };
+        let Expr::Binary(b) = strip(c) else {
+            return None;
+        };
+        if !matches!(b.op, syn::BinOp::Add(_)) {
+            return None;
+        }
+        let high = |e: &Expr| -> Option<(Option<Local>, u64)> {
+            let Expr::Binary(m) = strip(e) else {
+                return None;
+            };
+            if !matches!(m.op, syn::BinOp::Mul(_)) {
+                return None;
+            }
+            let lit = |e: &Expr| match strip(e) {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(i),
+                    ..
+                }) => i.base10_parse::<u64>().ok(),
+                _ => None,
+            };
+            let (a, o) = match (lit(&m.left), lit(&m.right)) {
+                (Some(a), _) => (a, &*m.right),
+                (None, Some(a)) => (a, &*m.left),
+                _ => return None,
+            };
+            let local = match self.lookup(o) {
+                Some(Name::Local(l, _)) => Some(l),
+                _ => None,
+            };
+            (a >= 2 && a.is_power_of_two()).then_some((local, a))
+        };
+        let digit = |e: &Expr| -> Option<(Option<Local>, u64)> {
+            match strip(e) {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(i),
+                    ..
+                }) => Some((None, i.base10_parse::<u64>().ok()?.checked_add(1)?)),
+                _ => match self.lookup(e) {
+                    Some(Name::Local(l, _)) => Some((Some(l), *self.digits.get(&l)?)),
+                    _ => None,
+                },
+            }
+        };
+        let ((o, a), (d, _)) = match (high(&b.left), high(&b.right)) {
+            (Some(h), _) if digit(&b.right).is_some_and(|(_, k)| k <= h.1) => (h, digit(&b.right)?),
+            (_, Some(h)) if digit(&b.left).is_some_and(|(_, k)| k <= h.1) => (h, digit(&b.left)?),
+            _ => return None,
+        };
+        // `a * o` cannot wrap when `o` is a digit too (below a literal `K`), so the high part
+        // determines `o` whatever guard the access has.
+        let high_ok = |o: Local| {
+            self.digits
+                .get(&o)
+                .is_some_and(|&k| k.checked_mul(a).is_some())
+        };
+        match (o, d) {
+            (Some(o), _) if self.nested_indices.contains(&o) && high_ok(o) => {
+                Some(Component::RadixHigh(o, a))
+            }
+            (_, Some(d)) => Some(Component::RadixLow(d, a)),
+            (Some(o), None) if high_ok(o) => Some(Component::RadixHigh(o, a)),
+            _ => None,
+        }
     }
 
     /// Who runs an access here, for the message of a write several threads run.
@@ -770,6 +892,15 @@ impl Builder<'_> {
             if let Some(kind) = Kind::of_range(&method) {
                 let bounds = self.all(m.args.iter(), out);
                 let index = self.fresh();
+                self.nested_indices.insert(index);
+                if let (1, Some(k)) = (
+                    m.args.len(),
+                    m.args.first().and_then(|a| literal_count(a, true)),
+                ) {
+                    if immutable_ident(&f.pat) {
+                        self.digits.insert(index, k);
+                    }
+                }
                 let mut body = Vec::new();
                 self.frames.push(Frame::Nested {
                     method: method.clone(),
@@ -811,6 +942,11 @@ impl Builder<'_> {
             }
         }
         let counter = self.fresh();
+        if let Some(k) = literal_count(&f.expr, false) {
+            if immutable_ident(&f.pat) {
+                self.digits.insert(counter, k);
+            }
+        }
         let mut body = Vec::new();
         self.scoped(|s| {
             if let Some(v) = &var {

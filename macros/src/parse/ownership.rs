@@ -317,8 +317,21 @@ enum Meaning {
         /// For `first + k`: where it is bound.
         site: Option<SampleSite>,
     },
+    /// A value known to lie in `[0, K)`: the index of a `for` loop or a nested range over `0..K`
+    /// (or a count `K`) with a literal `K`, which is the payload.
+    Digit(u64),
     /// Rebound in this scope: a plain local again.
     Shadowed,
+}
+
+/// `a * o + d` (or `d + a * o`, `o * a + d`) with `a` a power-of-two literal `>= 2` and `d` a
+/// digit below `a` ([`Meaning::Digit`] or a literal): see `rokkos_rules::owner::Form::Radix`.
+struct Radix {
+    /// The high part's operand and the digit, as written.
+    o: Expr,
+    d: Expr,
+    /// The radix.
+    a: u64,
 }
 
 /// Completes a `first + k` sample's site with the `let` binding it as `name` (at address `at`).
@@ -389,10 +402,13 @@ fn strip(e: &Expr) -> &Expr {
 const UNSAFE_HINT: &str = "or wrap the access in `unsafe { }` if you guarantee that concurrent work items touch disjoint elements";
 
 impl Owner<'_> {
+    /// Whether a component is `name` itself, or a [`Radix`] component with `name` as its digit
+    /// or as its high part's operand (either determines `name` for distinct values of it).
     fn contains(&self, comps: &[&Expr], name: &str) -> bool {
+        let is = |e: &Expr| expr_ident(e).is_some_and(|id| id == name);
         comps
             .iter()
-            .any(|c| expr_ident(c).is_some_and(|id| id == name))
+            .any(|c| is(c) || self.radix(c).is_some_and(|r| is(&r.d) || is(&r.o)))
     }
 
     fn is_league(&self, c: &Expr) -> bool {
@@ -818,6 +834,61 @@ impl Owner<'_> {
         })
     }
 
+    /// The `K` of a value known to lie in `[0, K)`: a literal `n` (`K = n + 1`) or a local
+    /// holding a [`Meaning::Digit`].
+    fn digit_bound(&self, e: &Expr) -> Option<u64> {
+        match strip(e) {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<u64>().ok()?.checked_add(1),
+            _ => match self.local(e)? {
+                Meaning::Digit(k) => Some(k),
+                _ => None,
+            },
+        }
+    }
+
+    /// `c` as a [`Radix`] component, if it is one. The high part's operand must be a name or
+    /// the league rank (the wrapping guard reads it again).
+    fn radix(&self, c: &Expr) -> Option<Radix> {
+        let Expr::Binary(b) = strip(c) else {
+            return None;
+        };
+        if !matches!(b.op, syn::BinOp::Add(_)) {
+            return None;
+        }
+        let high = |e: &Expr| -> Option<(Expr, u64)> {
+            let Expr::Binary(m) = strip(e) else {
+                return None;
+            };
+            if !matches!(m.op, syn::BinOp::Mul(_)) {
+                return None;
+            }
+            let (a, o) = match (Self::multiplier(&m.left), Self::multiplier(&m.right)) {
+                (Some(a), _) => (a, &*m.right),
+                (None, Some(a)) => (a, &*m.left),
+                _ => return None,
+            };
+            let pure = expr_ident(o).is_some() || self.is_league(o);
+            (a >= 2 && a.is_power_of_two() && pure).then(|| (strip(o).clone(), a))
+        };
+        let (o, a, d) = match (high(&b.left), high(&b.right)) {
+            (Some((o, a)), _) if self.digit_bound(&b.right).is_some_and(|k| k <= a) => {
+                (o, a, &*b.right)
+            }
+            (_, Some((o, a))) if self.digit_bound(&b.left).is_some_and(|k| k <= a) => {
+                (o, a, &*b.left)
+            }
+            _ => return None,
+        };
+        Some(Radix {
+            o,
+            d: strip(d).clone(),
+            a,
+        })
+    }
+
     /// How index component `c` holds owned names, if it does.
     fn part(&self, c: &Expr) -> Part<String, String> {
         if let Some(name) = self.atom(c) {
@@ -832,6 +903,11 @@ impl Owner<'_> {
         }
         if let Some(a) = self.affine(c) {
             return Part::owned(a.name, Form::Affine(a.text));
+        }
+        if let Some(r) = self.radix(c) {
+            if let Some(name) = self.atom(&r.o) {
+                return Part::owned(name, Form::Radix(r.a.to_string()));
+            }
         }
         match self.local(c) {
             Some(Meaning::Lookup(view, name)) => Part::owned(name, Form::Through(view)),
@@ -995,7 +1071,15 @@ impl Owner<'_> {
                 Some(Meaning::Affine(a)) => Some(a),
                 _ => self.affine(c),
             };
-            let site = affine.and_then(|a| a.site(c, receiver, dim));
+            let site = affine.and_then(|a| a.site(c, receiver, dim)).or_else(|| {
+                self.radix(c).map(|r| AffineSite {
+                    at: *c as *const Expr as usize,
+                    atom: Box::new(r.o),
+                    mul: r.a,
+                    view: Box::new(receiver.clone()),
+                    dim,
+                })
+            });
             if let Some(site) = site {
                 if !self.affine_sites.contains(&site) {
                     self.affine_sites.push(site);
@@ -1020,7 +1104,7 @@ impl Owner<'_> {
                 self.errs.spanned(
                     &span,
                     format!(
-                        "{access} at an index that does not contain the work index `{i}`{hint}: {race}. Index with `{i}` (e.g. `{view}[{i}]`, `{view}[({i}, k)]`, or an affine map `{view}[2 * {i} + k]`: a non-zero literal multiplier and a launch-constant `k`), {remedy}, {UNSAFE_HINT}"
+                        "{access} at an index that does not contain the work index `{i}`{hint}: {race}. Index with `{i}` (e.g. `{view}[{i}]`, `{view}[({i}, k)]`, an affine map `{view}[2 * {i} + k]`: a non-zero literal multiplier and a launch-constant `k`, or a block `{view}[4 * {i} + c]`: a power-of-two literal and `c` from a literal `0..4`), {remedy}, {UNSAFE_HINT}"
                     ),
                 );
             }
@@ -1072,7 +1156,7 @@ impl Owner<'_> {
                     self.errs.spanned(
                         &span,
                         format!(
-                            "{what} at an index that does not contain the league rank{hint}: two teams could {}. {} (e.g. `{view}[({l}, j)]` or `{view}[2 * {l} + 1]`; a block of rows: `for r in {team}.thread_range({l} * R..({l} * R + R).min(n))` with a launch-constant `R`; ranges of any lengths: a `DisjointRanges` parameter `rg` and `for s in {team}.thread_range(rg[({l}, 0)] as usize..=rg[({l}, 1)] as usize)`), {remedy}, {UNSAFE_HINT}",
+                            "{what} at an index that does not contain the league rank{hint}: two teams could {}. {} (e.g. `{view}[({l}, j)]` or `{view}[2 * {l} + 1]`; a tile: `{view}[(32 * {l} + r, ..)]` with `r` below the power of two 32 (a literal `team.thread_range(32)` or `for r in 0..32`); a block of rows: `for r in {team}.thread_range({l} * R..({l} * R + R).min(n))` with a launch-constant `R`; ranges of any lengths: a `DisjointRanges` parameter `rg` and `for s in {team}.thread_range(rg[({l}, 0)] as usize..=rg[({l}, 1)] as usize)`), {remedy}, {UNSAFE_HINT}",
                             if write { "write the same element" } else { "race on that element" },
                             capitalize(&bind)
                         ),
@@ -1168,8 +1252,8 @@ impl Owner<'_> {
             self.errs.spanned(
                 span,
                 format!(
-                    "{what} at an index that does not contain `{}`, the index of the enclosing `{}`: two {who} could {act}. Index with `{}` (e.g. `{view}[(.., {})]`), {remedy}, {UNSAFE_HINT}",
-                    n.var, n.method, n.var, n.var
+                    "{what} at an index that does not contain `{}`, the index of the enclosing `{}`: two {who} could {act}. Index with `{}` (e.g. `{view}[(.., {})]`, or `{view}[32 * o + {}]` with `{}` below the power of two 32 from a literal range), {remedy}, {UNSAFE_HINT}",
+                    n.var, n.method, n.var, n.var, n.var, n.var
                 ),
             );
         }
@@ -1375,6 +1459,36 @@ impl<'ast> Visit<'ast> for Owner<'_> {
             }
             _ => None,
         };
+        // `let (d, r) = (l / n, l % n);`: each name as its own `let` would bind it (samples,
+        // whose guard finds their statement by the `let`, excepted).
+        let tuple: Vec<(String, Meaning)> = match (&l.pat, &l.init) {
+            (Pat::Tuple(pt), Some(init)) if init.diverge.is_none() => match strip(&init.expr) {
+                Expr::Tuple(et) if et.elems.len() == pt.elems.len() => pt
+                    .elems
+                    .iter()
+                    .zip(&et.elems)
+                    .filter_map(|(p, e)| {
+                        let p = plain_binding(p)?;
+                        let plain =
+                            p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none();
+                        let m = self.meaning(e).filter(|m| {
+                            plain && !matches!(m, Meaning::Sample { site: Some(_), .. })
+                        })?;
+                        Some((p.ident.to_string(), m))
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        for (_, m) in &tuple {
+            if let Meaning::Split { base, by, .. } = m {
+                let s = (base.clone(), by.clone());
+                if !self.splits.contains(&s) {
+                    self.splits.push(s);
+                }
+            }
+        }
         if let Some((_, Meaning::Split { base, by, .. })) = &lookup {
             let s = (base.clone(), by.clone());
             if !self.splits.contains(&s) {
@@ -1384,7 +1498,7 @@ impl<'ast> Visit<'ast> for Owner<'_> {
         self.binding_lookup = lookup.as_ref().map(|(_, lk)| lk.clone());
         self.check_pat(&l.pat, league, scratch);
         self.binding_lookup = None;
-        if let Some((name, lk)) = lookup {
+        for (name, lk) in lookup.into_iter().chain(tuple) {
             self.lookups
                 .last_mut()
                 .expect("the body's scope")
@@ -1466,6 +1580,41 @@ impl<'ast> Visit<'ast> for Owner<'_> {
                 _ => None,
             })
             .zip(pat_ident(&f.pat).map(|i| i.to_string()));
+        // `for c in 0..K`, and a nested range over `0..K` or of count `K`, with a literal `K`: the
+        // index is a digit below `K` ([`Radix`] components).
+        let lit = |e: &Expr| match strip(e) {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<u64>().ok(),
+            _ => None,
+        };
+        let span_of = |e: &Expr| match strip(e) {
+            Expr::Range(r) if r.start.as_deref().and_then(lit) == Some(0) => {
+                let end = lit(r.end.as_deref()?)?;
+                match r.limits {
+                    syn::RangeLimits::HalfOpen(_) => Some(end),
+                    syn::RangeLimits::Closed(_) => end.checked_add(1),
+                }
+            }
+            _ => None,
+        };
+        let digit = match nested {
+            Some(_) => self
+                .env
+                .team_method(&f.expr)
+                .filter(|m| m.args.len() == 1)
+                .and_then(|m| lit(&m.args[0]).or_else(|| span_of(&m.args[0]))),
+            None => span_of(&f.expr),
+        };
+        if let (Some(k), Pat::Ident(p)) = (digit, &*f.pat) {
+            if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() {
+                self.lookups
+                    .last_mut()
+                    .expect("pushed")
+                    .insert(p.ident.to_string(), Meaning::Digit(k));
+            }
+        }
         if let Some(((b, site), r)) = block {
             self.block_sites.push(site);
             self.lookups
@@ -1906,6 +2055,68 @@ mod tests {
             team("for mut j in team.thread_range(4) { }"),
             "must not be `mut`",
         );
+    }
+
+    /// `a * o + d` with `a` a power of two and a digit `d < a` (a literal, a literal loop's or a
+    /// literal nested range's index) holds `o`, and in a nested range its digit or high part is
+    /// the range's index: the tiled transpose's store. Digits that may reach `a`, radices that are
+    /// not powers of two, a rebound digit and mixed radices are refused.
+    #[test]
+    fn radix_components_own() {
+        range("for q in 0..8 { a[8 * i + q] = 1.0; } for q in 0..=3 { m[(q + 4 * i, 0)] = 2.0; }")
+            .unwrap();
+        range("a[2 * i + 1] = 1.0; m[(i * 4 + 3, 0)] = 0.0;").unwrap();
+        err(
+            range("for q in 0..9 { a[8 * i + q] = 1.0; }"),
+            "work index `i`",
+        );
+        err(
+            range("for q in 0..6 { a[6 * i + q] = 1.0; }"),
+            "work index `i`",
+        );
+        err(
+            range("for q in 0..8 { let q = q + 1; a[8 * i + q] = 1.0; }"),
+            "work index `i`",
+        );
+        err(
+            range("for q in 0..4 { a[8 * i + q] = 1.0; a[4 * i + q] = 2.0; }"),
+            "different forms",
+        );
+        err(
+            range("for mut q in 0..8 { a[8 * i + q] = 1.0; q += 1; }"),
+            "work index `i`",
+        );
+        team(
+            "let tiles = out.extent(1) / 8;
+             let (ti, tj) = (team.league_rank() / tiles, team.league_rank() % tiles);
+             for w in team.thread_range(8) { for c in 0..8 { out[(tj * 8 + w, ti * 8 + c)] = 1.0; } }",
+        )
+        .unwrap();
+        team(
+            "let l = team.league_rank();
+             for w in team.thread_range(0..16) { for c in 0..16 { out[(l, 16 * w + c)] = 1.0; } }",
+        )
+        .unwrap();
+        err(
+            team("let l = team.league_rank(); for w in team.thread_range(16) { o1[8 * l + w] = 1.0; }"),
+            "league rank",
+        );
+        err(
+            team("let l = team.league_rank(); for w in team.thread_range(8) { for c in 0..8 { o1[8 * l + c] = 1.0; } }"),
+            "`w`, the index of the enclosing `thread_range`",
+        );
+        err(
+            team(
+                "let tiles = out.extent(1) / 8;
+                 let (ti, tj) = (team.league_rank() / tiles, team.league_rank() % tiles);
+                 for w in team.thread_range(8) { for c in 0..9 { out[(tj * 8 + w, ti * 8 + c)] = 1.0; } }",
+            ),
+            "league rank",
+        );
+        // The even multiplier's guard is added to radix components.
+        let body =
+            hardened("fn k(i: usize, y: ViewMut<f64>) { for c in 0..4 { y[4 * i + c] = 1.0; } }");
+        assert!(body.contains("(4usize*i)/4usize!=i"), "{body}");
     }
 
     #[test]
