@@ -48,7 +48,8 @@ fn required() -> bool {
     std::env::var("ROKKOS_REQUIRE_NVRTC").as_deref() == Ok("1")
 }
 
-/// What the CUDA headers give the lowered library, for the host.
+/// What the CUDA headers give the lowered library, for the host (the atomics of the error
+/// record single-threaded: the library's functions never record a failure).
 const HOST_SHIMS: &str = "#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@ static inline long long __double_as_longlong(double x) { long long r; memcpy(&r,
 static inline double __longlong_as_double(long long b) { double r; memcpy(&r, &b, 8); return r; }
 static inline unsigned __float_as_uint(float x) { unsigned r; memcpy(&r, &x, 4); return r; }
 static inline float __uint_as_float(unsigned b) { float r; memcpy(&r, &b, 4); return r; }
+static inline unsigned atomicMax(unsigned* p, unsigned v) { unsigned o = *p; if (v > o) { *p = v; } return o; }
+static inline unsigned atomicExch(unsigned* p, unsigned v) { unsigned o = *p; *p = v; return o; }
 ";
 
 /// The host program: `prog F` reads lines `x y` (the bits, in hex) and writes `F(x, y)`'s bits.

@@ -172,12 +172,15 @@ impl rokkos_device::emit::mathlib::MathHelpers for Helpers {
 }
 
 /// The software math library's helpers behind the f64 functions `funcs` (each a transcendental
-/// [`MathFn`]), as a kernel module has them, standalone: the scalar type names, the bit-pattern
-/// helpers, an empty parameter block `rk_P` (which the library's functions take, as every helper
-/// function does, and never read), then the functions; with the call of each function on `x`
-/// (and `y`), in the order of `funcs`. For checking the library's CUDA C without a GPU:
-/// compiled by NVRTC, or by a host C++ compiler with `__device__` and CUDA's bit-cast
-/// intrinsics defined for the host.
+/// [`MathFn`]), as a kernel module has them, standalone: the scalar type names, a parameter
+/// block `rk_P` with only the error record's fields (which the library's functions take, as
+/// every helper function does: their checked operations, a bounds check or `clamp`, would
+/// record a failure there, which their arguments never cause), the module's fixed helpers (the
+/// error record, the wrapping integer operations, the bit-pattern helpers), then the functions;
+/// with the call of each function on `x` (and `y`), in the order of `funcs`. For checking the
+/// library's CUDA C without a GPU: compiled by NVRTC, or by a host C++ compiler with
+/// `__device__`, CUDA's bit-cast intrinsics and `atomicMax` / `atomicExch` defined for the
+/// host.
 pub fn f64_math_library(funcs: &[MathFn]) -> Result<(String, Vec<String>), EmitError> {
     use rokkos_core::ir::build::FunctionSet;
     use rokkos_device::emit::softmath::library;
@@ -219,9 +222,9 @@ pub fn f64_math_library(funcs: &[MathFn]) -> Result<(String, Vec<String>), EmitE
     walk::emit_functions::<CudaC>(&k, &mut h, &mut fns)?;
     Ok((
         format!(
-            "{}{}struct rk_P {{}};\n{}\n{fns}",
+            "{}struct rk_P {{ u32* err; u32 launch; }};\n{}{}\n{fns}",
             prelude::TYPES,
-            prelude::BITS,
+            prelude::helpers(),
             h.set.render()
         ),
         calls,
