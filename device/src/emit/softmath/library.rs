@@ -1,7 +1,8 @@
 //! The library's entry points: which [`MathFn`] of which float type each function implements.
 
 use super::exact;
-use super::float::LibFloat;
+use super::inverse;
+use super::trig::{self, TrigFloat};
 use rokkos_core::ir::build::{Func, FunctionSet};
 use rokkos_core::ir::{FuncId, MathFn, ScalarType};
 
@@ -21,11 +22,27 @@ pub fn implements(func: MathFn, ty: ScalarType) -> bool {
 }
 
 /// The functions [`define`] implements, for both float types.
-const IMPLEMENTED: &[MathFn] = &[MathFn::MulAdd];
+const IMPLEMENTED: &[MathFn] = &[
+    MathFn::MulAdd,
+    MathFn::Sin,
+    MathFn::Cos,
+    MathFn::Tan,
+    MathFn::Asin,
+    MathFn::Acos,
+    MathFn::Atan,
+    MathFn::Atan2,
+];
 
-fn entry<T: LibFloat>(lib: &mut FunctionSet, func: MathFn) -> Option<Func<T>> {
+fn entry<T: TrigFloat>(lib: &mut FunctionSet, func: MathFn) -> Option<Func<T>> {
     Some(match func {
         MathFn::MulAdd => exact::fma::<T>(lib),
+        MathFn::Sin => trig::sin::<T>(lib),
+        MathFn::Cos => trig::cos::<T>(lib),
+        MathFn::Tan => trig::tan::<T>(lib),
+        MathFn::Asin => inverse::asin::<T>(lib),
+        MathFn::Acos => inverse::acos::<T>(lib),
+        MathFn::Atan => inverse::atan::<T>(lib),
+        MathFn::Atan2 => inverse::atan2::<T>(lib),
         _ => return None,
     })
 }

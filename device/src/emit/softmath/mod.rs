@@ -8,10 +8,13 @@
 //! What a target takes from the library is its own choice (its `software` predicate): WGSL's
 //! `fma` need not be fused, so the WGSL target takes `mul_add`; CUDA's is, so it does not.
 
+mod dd;
 mod exact;
 mod float;
+mod inverse;
 pub mod library;
 mod lower;
+mod trig;
 
 pub use lower::lower_math;
 
