@@ -78,6 +78,20 @@ pub(crate) fn to_u32(t: ScalarType, e: &str) -> String {
     }
 }
 
+/// `e` (of integer type `t`) as the `u32` index of a local array or constant table in a 32-bit
+/// kernel, in any of its bodies: its helper functions are full width (the software math library
+/// indexes with `i32`, and runs without 64-bit integers in `f32`), but the access helpers take
+/// `u32`. A negative `i32` becomes an index above every length; a 64-bit index saturates, so
+/// that one at or beyond 2³² stays out of bounds (the lengths are `u32`, the largest one
+/// excluded by the check `i >= n`).
+pub(crate) fn to_u32_index(t: ScalarType, e: &str) -> String {
+    match t {
+        ScalarType::U64 => format!("u32(min({e}, 4294967295lu))"),
+        ScalarType::I64 => format!("u32(min(bitcast<u64>({e}), 4294967295lu))"),
+        _ => to_u32(t, e),
+    }
+}
+
 /// The type of index arguments of the access helpers: `u32` in the 32-bit variant.
 pub(crate) fn index_ty(h: &Helpers) -> &'static str {
     if h.w32 {

@@ -119,6 +119,15 @@ impl Target for Wgsl {
     fn to_u32(t: ScalarType, e: &str) -> String {
         memory::to_u32(t, e)
     }
+    fn array_index(h: &Helpers, _narrow: bool, t: ScalarType, e: &str) -> String {
+        // The access helpers take the kernel's width (`rk_aix` is `u32` in a 32-bit kernel),
+        // also in its helper functions, whose own values are full width.
+        if h.w32 {
+            memory::to_u32_index(t, e)
+        } else {
+            memory::to_u64(t, e)
+        }
+    }
     fn select(c: &str, t: &str, f: &str) -> String {
         format!("select({f}, {t}, {c})")
     }

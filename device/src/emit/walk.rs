@@ -169,6 +169,18 @@ pub trait Target: Sized {
     fn to_u32(t: ScalarType, e: &str) -> String {
         Self::to_u64(t, e)
     }
+    /// `e` (of integer type `t`) as the index of a local array or constant table, of the type
+    /// the target's bounds-checked access helpers take in this module. The default is
+    /// [`Cx::index`]'s spelling (`narrow`: the body is the 32-bit variant's). A target whose
+    /// access helpers take 32-bit indices in every body of a 32-bit kernel, its helper
+    /// functions included (which are full width), overrides it.
+    fn array_index(_h: &Self::H, narrow: bool, t: ScalarType, e: &str) -> String {
+        if narrow {
+            Self::to_u32(t, e)
+        } else {
+            Self::to_u64(t, e)
+        }
+    }
     /// `c ? t : f`, all three evaluated.
     fn select(c: &str, t: &str, f: &str) -> String;
     /// Scalar parameter `p` of type `ty`.
@@ -453,7 +465,8 @@ fn stmt<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, s: &Stmt, d: usize, out: &mut S
         } => {
             let n = cx.array_len(*array);
             let (ti, tv) = (cx.tmp(), cx.tmp());
-            let ix = cx.index(cx.ty(index)?, &expr(cx, h, index)?);
+            let e = expr(cx, h, index)?;
+            let ix = T::array_index(h, cx.narrow, cx.ty(index)?, &e);
             let v = expr(cx, h, value)?;
             out.push_str(&T::array_store(h, *array, n, &ti, &tv, &ix, &v, &i));
         }
@@ -654,14 +667,16 @@ pub fn expr<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, e: &Expr) -> R<String> {
         Expr::Extent { view, dim } => T::extent(cx, *view, *dim)?,
         Expr::ArrayLoad { array, index } => {
             let n = cx.array_len(*array);
-            let ix = cx.index(cx.ty(index)?, &expr(cx, h, index)?);
+            let e = expr(cx, h, index)?;
+            let ix = T::array_index(h, cx.narrow, cx.ty(index)?, &e);
             T::array_load(h, *array, n, &ix)
         }
         Expr::TableLoad { table, index } => {
             let t = cx.k.tables.get(table.0 as usize).ok_or_else(|| {
                 EmitError::Mismatch(format!("unknown constant table {}", table.0))
             })?;
-            let ix = cx.index(cx.ty(index)?, &expr(cx, h, index)?);
+            let e = expr(cx, h, index)?;
+            let ix = T::array_index(h, cx.narrow, cx.ty(index)?, &e);
             T::table_load(h, table.0, t, &ix)
         }
         Expr::Call { func, args } => {

@@ -1,7 +1,7 @@
 //! The library's entry points: which [`MathFn`] of which float type each function implements.
 
-use super::float::LibFloat;
-use super::{exact, exp, log, roots};
+use super::trig::{self, TrigFloat};
+use super::{exact, exp, inverse, log, roots};
 use rokkos_core::ir::build::{Func, FunctionSet};
 use rokkos_core::ir::{FuncId, MathFn, ScalarType};
 
@@ -34,9 +34,16 @@ const IMPLEMENTED: &[MathFn] = &[
     MathFn::Powf,
     MathFn::Cbrt,
     MathFn::Hypot,
+    MathFn::Sin,
+    MathFn::Cos,
+    MathFn::Tan,
+    MathFn::Asin,
+    MathFn::Acos,
+    MathFn::Atan,
+    MathFn::Atan2,
 ];
 
-fn entry<T: LibFloat>(lib: &mut FunctionSet, func: MathFn) -> Option<Func<T>> {
+fn entry<T: TrigFloat>(lib: &mut FunctionSet, func: MathFn) -> Option<Func<T>> {
     Some(match func {
         MathFn::MulAdd => exact::fma::<T>(lib),
         MathFn::Exp => exp::exp::<T>(lib),
@@ -50,6 +57,13 @@ fn entry<T: LibFloat>(lib: &mut FunctionSet, func: MathFn) -> Option<Func<T>> {
         MathFn::Powf => log::powf::<T>(lib),
         MathFn::Cbrt => roots::cbrt::<T>(lib),
         MathFn::Hypot => roots::hypot::<T>(lib),
+        MathFn::Sin => trig::sin::<T>(lib),
+        MathFn::Cos => trig::cos::<T>(lib),
+        MathFn::Tan => trig::tan::<T>(lib),
+        MathFn::Asin => inverse::asin::<T>(lib),
+        MathFn::Acos => inverse::acos::<T>(lib),
+        MathFn::Atan => inverse::atan::<T>(lib),
+        MathFn::Atan2 => inverse::atan2::<T>(lib),
         _ => return None,
     })
 }

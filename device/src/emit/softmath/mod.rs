@@ -8,13 +8,16 @@
 //! What a target takes from the library is its own choice (its `software` predicate): WGSL's
 //! `fma` need not be fused, so the WGSL target takes `mul_add`; CUDA's is, so it does not.
 
+mod dd;
 mod exact;
 mod exp;
 mod float;
+mod inverse;
 pub mod library;
 mod log;
 mod lower;
 mod roots;
+mod trig;
 
 pub use lower::lower_math;
 
