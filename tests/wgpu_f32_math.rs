@@ -1,5 +1,5 @@
-//! The `f32` transcendental functions of the wgpu backend (a software library in WGSL,
-//! `rokkos_device::emit::mathlib::f32`) held to the precision contract of
+//! The `f32` transcendental functions of the wgpu backend (the software library written once as
+//! IR, `rokkos_device::emit::softmath`) held to the precision contract of
 //! `rokkos::ir::ops::math`: within 1 ulp of the exact value, and NaN, infinities, signed zeros,
 //! overflow and underflow exactly as Rust's own `f32` methods give them.
 //!

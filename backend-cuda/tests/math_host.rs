@@ -1,6 +1,6 @@
 //! The software f64 math library as the CUDA target emits it (`rokkos_device::emit::softmath`'s
-//! IR functions through the CUDA walk; functions not yet ported there: WGSL lowered to CUDA C++,
-//! `emit::wgsl_c`), tested without a GPU:
+//! IR functions through the CUDA walk, `rokkos_cuda::emit::f64_math_library`), tested without a
+//! GPU:
 //! - compiled by the host C++ compiler (`c++`, or `ROKKOS_CXX`) with `-O2 -ffp-contract=off
 //!   -fno-fast-math` (IEEE arithmetic without contraction, as NVRTC compiles it), `__device__`
 //!   defined empty and CUDA's bit-cast intrinsics defined for the host, then run on the inputs of

@@ -1,6 +1,6 @@
-//! The software f64 transcendental functions (`rokkos_device::emit::mathlib::f64`) on the wgpu
+//! The software f64 transcendental functions (`rokkos_device::emit::softmath`) on the wgpu
 //! backend against Rust's `std`: one kernel per function applied to a View of inputs. The inputs,
-//! the bounds and the check are shared with the CUDA lowering's host test
+//! the bounds and the check are shared with the CUDA C host test and the IR evaluator's test
 //! ([`support/math_f64_cases.rs`](support/math_f64_cases.rs)).
 //!
 //! Without an adapter, or without SHADER_F64, each test prints why and passes, unless

@@ -13,7 +13,8 @@
 //! MDRange (the ordered-partials mode, [`entry::ordered`]) (with every team construct and scratch, [`team`]), `parallel_scan` over Range,
 //! atomics (on u8/u16 Views through the enclosing 32-bit word), every math function (the f64
 //! transcendental functions CUDA's own library cannot give within the precision contract from the
-//! shared software library, lowered by [`wgsl_c`]).
+//! shared software library, `rokkos_device::emit::softmath`, whose IR functions the pass in
+//! [`emit`] adds to the kernel's own).
 //! Atomics on scratch Views are `Err(EmitError::Unsupported)` naming the construct.
 
 mod atomic;
@@ -24,7 +25,6 @@ mod prelude;
 pub mod reduce;
 mod target;
 pub mod team;
-mod wgsl_c;
 
 pub use atomic::narrow_atomic_library;
 pub use params::{FieldType, ParamsLayout};
@@ -122,9 +122,6 @@ pub(crate) struct Helpers {
     pub(crate) proven: Proven,
     /// The 32-bit variant ([`CudaOptions::width`]).
     pub(crate) narrow: bool,
-    /// The first math library helper the WGSL lowering refused ([`wgsl_c`]): the library is a
-    /// constant, so this is a bug in it or in the lowering, answered as `Err(Unsupported)`.
-    pub(crate) math_error: Option<String>,
 }
 
 impl Helpers {
@@ -140,34 +137,6 @@ impl Helpers {
     /// A fresh number for a generated name.
     pub(crate) fn next_id(&mut self) -> u32 {
         self.set.next_id()
-    }
-}
-
-impl rokkos_device::emit::mathlib::MathHelpers for Helpers {
-    /// The helper lowered to CUDA C++ ([`wgsl_c`]), its prototypes declared ahead of every
-    /// definition (after the built-ins the lowered text uses, [`wgsl_c::SUPPORT`]).
-    fn add_wgsl(&mut self, name: &str, wgsl: impl FnOnce() -> String) -> String {
-        let mut protos = Vec::new();
-        let mut error = None;
-        let n = self.set.add(name, || match wgsl_c::lower(&wgsl()) {
-            Ok(l) => {
-                protos = l.protos;
-                l.defs
-            }
-            Err(e) => {
-                error = Some(format!("math helper `{name}`: {e}"));
-                String::new()
-            }
-        });
-        // Declarations render in name order: "0" puts the built-ins first, "1 " the prototypes.
-        self.set.declare("0", wgsl_c::SUPPORT.to_string());
-        for (f, p) in protos {
-            self.set.declare(&format!("1 {f}"), p);
-        }
-        if self.math_error.is_none() {
-            self.math_error = error;
-        }
-        n
     }
 }
 
@@ -190,23 +159,16 @@ pub fn f64_math_library(funcs: &[MathFn]) -> Result<(String, Vec<String>), EmitE
             .iter()
             .map(|a| a.to_string())
             .collect();
-        if let Some(id) = library::define(&mut lib, f, ScalarType::F64) {
-            let mut a = vec!["rk_lib_P()".to_string()];
-            a.extend(args);
-            calls.push(format!(
-                "{}({})",
-                names::function(id.0 as usize),
-                a.join(", ")
-            ));
-            continue;
-        }
-        let call = rokkos_device::emit::mathlib::f64::call(&mut h, f, &args).ok_or_else(|| {
+        let id = library::define(&mut lib, f, ScalarType::F64).ok_or_else(|| {
             EmitError::Unsupported(format!("f64 `{}` is not in the math library", f.name()))
         })?;
-        calls.push(call);
-    }
-    if let Some(e) = h.math_error.take() {
-        return Err(EmitError::Unsupported(e));
+        let mut a = vec!["rk_lib_P()".to_string()];
+        a.extend(args);
+        calls.push(format!(
+            "{}({})",
+            names::function(id.0 as usize),
+            a.join(", ")
+        ));
     }
     let (functions, tables) = lib
         .finish()

@@ -385,10 +385,7 @@ fn f64_function(func: MathFn) -> Option<&'static str> {
 /// Whether a kernel's call of `func` on `ty` is the software library's
 /// (`rokkos_device::emit::softmath`): the f64 transcendental functions CUDA documents above 1 ulp.
 pub(crate) fn software(func: MathFn, ty: ScalarType) -> bool {
-    ty == ScalarType::F64
-        && func.is_transcendental()
-        && libdevice(func, ty).is_none()
-        && rokkos_device::emit::softmath::library::implements(func, ty)
+    ty == ScalarType::F64 && func.is_transcendental() && libdevice(func, ty).is_none()
 }
 
 /// A call of `func` on `xs` (types `tys`, receiver first).
@@ -421,17 +418,12 @@ pub(crate) fn math(
             let args: Vec<String> = xs.iter().map(|a| format!("(f64)({a})")).collect();
             return Ok(format!("((f32){f}({}))", args.join(", ")));
         }
-        // f64 functions CUDA documents above 1 ulp: the software library, lowered from WGSL.
-        let call = if f32 {
-            None
-        } else {
-            rokkos_device::emit::mathlib::f64::call(h, func, xs)
-        };
-        if let Some(e) = h.math_error.clone() {
-            return Err(EmitError::Unsupported(e));
-        }
-        return call
-            .ok_or_else(|| EmitError::Unsupported(format!("{t} `{}` on CUDA", func.name())));
+        // The f64 functions CUDA documents above 1 ulp are the software library's, which the pass
+        // before the walk ([`software`]) put in place of every call.
+        return Err(EmitError::Unsupported(format!(
+            "{t} `{}` reached the CUDA writer without the software library's pass",
+            func.name()
+        )));
     }
     Ok(match func {
         M::Sqrt => format!("{}({x})", cf("sqrt")),

@@ -8,9 +8,11 @@
 //! ignore a NaN operand and return the receiver of equal operands, `clamp` keeps a NaN receiver and
 //! fails on bad bounds, `round` is half away from zero, `fract` is `x - trunc(x)`, `signum` keeps
 //! the sign of zero, `powi` multiplies by repeated squaring like compiler-rt's `__powi*f2`, and
-//! `mul_add` is a correctly rounded fused multiply-add (the IR library `rokkos_device::emit::softmath`). Transcendental functions
-//! are software libraries for both float types (`rokkos_device::emit::mathlib::f32` and `f64`): WGSL's
-//! f32 built-ins lose NaN, flush subnormals and may be thousands of ulps off, and SPIR-V's
+//! `mul_add` is a correctly rounded fused multiply-add. That one and the transcendental functions
+//! are the software library's (`rokkos_device::emit::softmath`, written once as IR, for both float
+//! types): the pass [`software`] selects for turns a kernel's calls of them into calls of the
+//! library's functions before the walk, which writes those as it writes any helper function.
+//! WGSL's f32 built-ins lose NaN, flush subnormals and may be thousands of ulps off, and SPIR-V's
 //! GLSL.std.450 has no 64-bit ones.
 
 use super::{EmitError, Helpers};
@@ -31,9 +33,7 @@ fn zero(t: ScalarType) -> String {
 /// not be (lavapipe's f64 one is not), and the transcendental functions, which WGSL's built-ins
 /// do not give within the precision contract (f32) or at all (f64).
 pub(crate) fn software(func: MathFn, ty: ScalarType) -> bool {
-    ty.is_float()
-        && (func == MathFn::MulAdd || func.is_transcendental())
-        && rokkos_device::emit::softmath::library::implements(func, ty)
+    ty.is_float() && (func == MathFn::MulAdd || func.is_transcendental())
 }
 
 /// A call of `func` on `xs` (types `tys`, receiver first); `checks`: the kernel's overflow
@@ -61,8 +61,7 @@ pub(crate) fn call(
         name
     };
     Ok(match func {
-        // WGSL's built-ins are not Rust's (f32: NaN lost, subnormals flushed, thousands of ulp
-        // allowed; f64: absent), so both types have a software library.
+        // The pass before the walk ([`software`]) replaced every one by a call of the library.
         M::Cbrt
         | M::Sin
         | M::Cos
@@ -81,14 +80,10 @@ pub(crate) fn call(
         | M::Log10
         | M::Powf
         | M::Hypot => {
-            let lib = if t == ScalarType::F64 {
-                rokkos_device::emit::mathlib::f64::call(h, func, xs)
-            } else {
-                rokkos_device::emit::mathlib::f32::call(h, func, xs)
-            };
-            lib.ok_or_else(|| {
-                EmitError::Unsupported(format!("{t} `{}` has no WGSL implementation", func.name()))
-            })?
+            return Err(EmitError::Unsupported(format!(
+                "{t} `{}` reached the WGSL writer without the software library's pass",
+                func.name()
+            )))
         }
         M::Sqrt => format!("sqrt({x})"),
         M::Powi => {

@@ -14,6 +14,7 @@ mod cast;
 mod cmp;
 pub mod entry;
 pub(crate) mod join;
+mod lit;
 mod logic;
 mod math;
 mod memory;
@@ -189,7 +190,7 @@ pub fn wty(t: ScalarType) -> &'static str {
 }
 
 /// A WGSL literal (or constant expression) of `v`'s type.
-pub use rokkos_device::emit::mathlib::lit;
+pub use lit::lit;
 
 /// Accumulates helper function definitions by name (emitted once each, in name order), with the
 /// options that decide how they are spelled.
@@ -221,13 +222,6 @@ impl Helpers {
     }
     fn render(&self) -> String {
         self.set.render()
-    }
-}
-
-impl rokkos_device::emit::mathlib::MathHelpers for Helpers {
-    /// WGSL is the library's own language: the text is the helper.
-    fn add_wgsl(&mut self, name: &str, wgsl: impl FnOnce() -> String) -> String {
-        self.add(name, wgsl)
     }
 }
 

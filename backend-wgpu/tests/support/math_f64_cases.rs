@@ -1,6 +1,7 @@
-//! The inputs and the check of the software f64 math library's tests (`rokkos_device::emit::mathlib`),
-//! shared by the targets that run it: the wgpu backend on an adapter (`tests/math_f64.rs`) and the
-//! CUDA lowering compiled for the host (`backend-cuda/tests/math_host.rs`). Each case is one
+//! The inputs and the check of the software f64 math library's tests (`rokkos_device::emit::softmath`),
+//! shared by the places that run it: the wgpu backend on an adapter (`tests/math_f64.rs`), the CUDA
+//! C compiled for the host (`backend-cuda/tests/math_host.rs`) and the IR evaluator
+//! (`device/tests/softmath_eval.rs`). Each case is one
 //! function on a deterministic spread over its domain plus its edge cases. Special results (NaN,
 //! ±∞, ±0) of the edge cases must match bit for bit (any NaN matches any NaN), zeros their sign,
 //! every other result the case's bound in ulps; the maximum ulp distance and where it occurs are

@@ -10,7 +10,6 @@ pub mod codes;
 pub mod inbounds;
 pub mod index;
 pub mod joins;
-pub mod mathlib;
 pub mod names;
 pub mod rules;
 pub mod softmath;

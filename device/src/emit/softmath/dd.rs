@@ -1,5 +1,4 @@
-//! Pair arithmetic and polynomials shared by the trigonometric and inverse trigonometric
-//! functions: the quotient of two pairs (double-double in `f64`, double-float in `f32`), Horner
+//! Pair arithmetic and polynomials the function families share: the quotient of two pairs (double-double in `f64`, double-float in `f32`), Horner
 //! evaluation and the Taylor coefficients `1/k!`.
 
 use super::exact::{o, two_prod};

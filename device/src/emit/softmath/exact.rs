@@ -12,7 +12,7 @@
 //! The pair-valued blocks (`two_sum`, `fast_two_sum`, `two_prod`) are written into the calling
 //! function's body (the IR's functions return one value); the others are library functions.
 
-use super::float::{bind, call1, call2, exp_field, name, not, LibFloat};
+use super::float::{bind, call1, call2, exp_field, name, not, sign_shift, LibFloat};
 use rokkos_core::ir::build::{select, Expr, Func, FuncScope, FunctionBuilder};
 
 /// The opaque identity `rk_<t>_opq`: `x` itself, through its bits. The pattern it compares with
@@ -161,15 +161,6 @@ pub(crate) fn ldexp<T: LibFloat>(s: &mut impl FuncScope) -> Func<T> {
         let d = bind(f, "d", (fe - (1 - bias)).max(-(m + 3)));
         f.return_value(mm * super::float::pow2::<T>(d));
     })
-}
-
-/// The bit position of the sign (31 / 63).
-fn sign_shift<T: LibFloat>() -> i32 {
-    if T::MANT == 23 {
-        31
-    } else {
-        63
-    }
 }
 
 /// `rk_<t>_ro_add(x, y)`: `x + y` rounded to odd (the nearest value with an odd significand when

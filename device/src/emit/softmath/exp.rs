@@ -27,8 +27,9 @@
 //! the whole range, subnormal results included. Special values (NaN, ±∞, ±0 with its sign,
 //! overflow to ∞, underflow to 0) follow Rust.
 
-use super::exact::{fast_two_sum, ldexp, o, two_prod, two_sum};
-use super::float::{bind, call2, name, not, pow2, LibFloat};
+use super::dd::{div_dd, horner, inv_factorial};
+use super::exact::{fast_two_sum, ldexp, two_prod, two_sum};
+use super::float::{bind, call2, is_nan_bits, name, not, pow2, LibFloat};
 use rokkos_core::ir::build::{select, Expr, Func, FuncScope, FunctionBuilder};
 use std::f64::consts;
 
@@ -99,7 +100,7 @@ pub(super) struct Consts {
     pub subnormal_up: (f64, i32),
 }
 
-/// The constants of `T` (the values the WGSL libraries used).
+/// The constants of `T`.
 pub(super) fn consts<T: LibFloat>() -> Consts {
     if is_f32::<T>() {
         let ln2 = consts::LN_2 as f32;
@@ -154,35 +155,6 @@ pub(super) fn consts<T: LibFloat>() -> Consts {
     }
 }
 
-/// `x` is a NaN, tested on its bits (a Vulkan driver may fold a self-comparison away).
-pub(super) fn is_nan_bits<T: LibFloat>(x: Expr<T>) -> Expr<bool> {
-    let sign = if is_f32::<T>() { 31 } else { 63 };
-    let inf = T::u((2 * T::BIAS as u64 + 1) << T::MANT);
-    (x.to_bits() & T::u((1u64 << sign) - 1)).gt(inf)
-}
-
-/// The sign bit of `x` is set (true for `-0` and negative NaNs too).
-pub(super) fn sign_bit<T: LibFloat>(x: Expr<T>) -> Expr<bool> {
-    let sign = if is_f32::<T>() { 31 } else { 63 };
-    (x.to_bits() >> sign).eq_(T::u(1))
-}
-
-/// `1/k!` as `f64` (k! is exact in `f64` up to 22!, so this is rounded once).
-pub(super) fn inv_factorial(k: u32) -> f64 {
-    1.0 / (1..=k).map(f64::from).product::<f64>()
-}
-
-/// `Σ c[i]·xⁱ` by Horner's rule with multiply-adds (fused or not: the error budgets include both),
-/// the coefficients rounded once to `T`.
-pub(super) fn horner<T: LibFloat>(x: Expr<T>, c: &[f64]) -> Expr<T> {
-    let mut it = c.iter().rev();
-    let mut s = T::c(*it.next().expect("a coefficient"));
-    for &ci in it {
-        s = s.mul_add(x.clone(), T::c(ci));
-    }
-    s
-}
-
 /// `rk_f64_scale(y, k)`: `y·2ᵏ` rounded once: `2^(k/2)` and `2^(k - k/2)` are normal, `y·2^(k/2)`
 /// is exact for `y` near 1, and the second product rounds (to ∞, a subnormal or 0 as the exact
 /// value says). The `f32` library scales with the exact [`ldexp`] instead.
@@ -231,13 +203,13 @@ pub(super) fn em1<T: LibFloat>(
             f,
             "em_t",
             (T::c(0.5) * zy + lo.clone() * (hi.clone() + T::c(0.5) * lo.clone()))
-                + r.clone() * r.clone() * r.clone() * horner(r, &c),
+                + r.clone() * r.clone() * r.clone() * horner(&r, &c),
         );
         let (sx, sy) = fast_two_sum(f, hi, T::c(0.5) * zx);
         fast_two_sum(f, sx, sy + (lo + t))
     } else {
         let c: Vec<f64> = (2..=14).map(inv_factorial).collect();
-        let p = bind(f, "em_p", r.clone() * r.clone() * horner(r, &c));
+        let p = bind(f, "em_p", r.clone() * r.clone() * horner(&r, &c));
         two_sum(f, hi, lo + p)
     }
 }
@@ -321,25 +293,6 @@ fn expm1_dd<T: LibFloat>(f: &mut FunctionBuilder<'_>, x: Expr<T>) -> (Expr<T>, E
     let p = bind(f, "p", pow2::<T>(n.cast::<i32>()));
     let (ax, ay) = two_sum(f, p.clone() - T::c(1.0), p.clone() * ex);
     fast_two_sum(f, ax, ay + p * ey)
-}
-
-/// `(n.0 + n.1) / (d.0 + d.1)` as a pair, written into `f`: the quotient, corrected by the exact
-/// residual. (The trigonometric functions have their own copy: each family is one file.)
-fn div_dd<T: LibFloat>(
-    f: &mut FunctionBuilder<'_>,
-    n: (Expr<T>, Expr<T>),
-    d: (Expr<T>, Expr<T>),
-) -> (Expr<T>, Expr<T>) {
-    let dx = bind(f, "dd_dx", d.0);
-    let dy = bind(f, "dd_dy", d.1);
-    let nx = o(f, n.0);
-    let nx = bind(f, "dd_nx", nx);
-    let q = o(f, nx.clone() / dx.clone());
-    let q = bind(f, "dd_q", q);
-    let (px, py) = two_prod(f, q.clone(), dx.clone());
-    let r = o(f, nx - px);
-    let lo = bind(f, "dd_lo", ((r - py) + (n.1 - q.clone() * dy)) / dx);
-    (q, lo)
 }
 
 /// `select(r, -r, negative)` of the odd functions: `r` with the sign of `x`.

@@ -62,20 +62,6 @@ pub(crate) fn call2<R, A, B>(f: Func<R>, a: impl IntoExpr<A>, b: impl IntoExpr<B
     f.call(vec![a.into_expr().into_ir(), b.into_expr().into_ir()])
 }
 
-/// `f(a, b, c)`.
-pub(crate) fn call3<R, A, B, C>(
-    f: Func<R>,
-    a: impl IntoExpr<A>,
-    b: impl IntoExpr<B>,
-    c: impl IntoExpr<C>,
-) -> Expr<R> {
-    f.call(vec![
-        a.into_expr().into_ir(),
-        b.into_expr().into_ir(),
-        c.into_expr().into_ir(),
-    ])
-}
-
 /// `let name = e;` in `f`, as an expression of the new local (so that a value used twice is
 /// computed once).
 pub(crate) fn bind<T: rokkos_core::ir::build::IrScalar>(
@@ -137,4 +123,25 @@ pub(crate) fn table_at<T, I: rokkos_core::ir::build::IrInt>(
         table: table.id,
         index: Box::new(index.into_expr().into_ir()),
     })
+}
+
+/// The bit position of the sign (31 / 63).
+pub(crate) fn sign_shift<T: LibFloat>() -> i32 {
+    if T::MANT == 23 {
+        31
+    } else {
+        63
+    }
+}
+
+/// Whether `x` is NaN, tested on its bits (a GPU compiler may fold a self-comparison away).
+pub(crate) fn is_nan_bits<T: LibFloat>(x: Expr<T>) -> Expr<bool> {
+    let abs_mask = (1u64 << sign_shift::<T>()) - 1;
+    let inf = (2 * T::BIAS as u64 + 1) << T::MANT;
+    (x.to_bits() & T::u(abs_mask)).gt(T::u(inf))
+}
+
+/// Whether `x`'s sign bit is set (true for `-0` and negative NaNs too).
+pub(crate) fn sign_bit<T: LibFloat>(x: Expr<T>) -> Expr<bool> {
+    (x.to_bits() >> sign_shift::<T>()).eq_(T::u(1))
 }

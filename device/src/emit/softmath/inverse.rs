@@ -23,30 +23,9 @@
 
 use super::dd::{div_dd, horner};
 use super::exact::{fast_two_sum, o, two_prod, two_sum};
-use super::float::{bind, call1, name, not, LibFloat};
+use super::float::{bind, call1, is_nan_bits, name, not, sign_bit, LibFloat};
 use super::trig::TrigFloat;
 use rokkos_core::ir::build::{select, Expr, Func, FuncScope, FunctionBuilder};
-
-/// The bit position of the sign (31 / 63).
-fn sign_shift<T: LibFloat>() -> i32 {
-    if T::MANT == 23 {
-        31
-    } else {
-        63
-    }
-}
-
-/// Whether `x` is NaN, tested on its bits (a compiler may fold a self-comparison away).
-fn is_nan_bits<T: LibFloat>(x: Expr<T>) -> Expr<bool> {
-    let abs_mask = (1u64 << sign_shift::<T>()) - 1;
-    let inf = (2 * T::BIAS as u64 + 1) << T::MANT;
-    (x.to_bits() & T::u(abs_mask)).gt(T::u(inf))
-}
-
-/// Whether `x`'s sign bit is set (-0 included).
-fn sign_bit<T: LibFloat>(x: Expr<T>) -> Expr<bool> {
-    (x.to_bits() >> sign_shift::<T>()).eq_(T::u(1))
-}
 
 /// `atan(a + al)` for `a ≥ 0` (up to `atan_big`) as a pair, written into `f`'s body:
 /// `atan(c) + atan(u)` with `u = (a - c)/(1 + a·c)`, `c ∈ {0, ½, 1, 2, ∞}`, `|u| ≤ ¼`; `u` is a

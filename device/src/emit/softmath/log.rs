@@ -18,9 +18,10 @@
 //! result is within 1 ulp. Special values follow Rust: NaN and negative arguments of the
 //! logarithms give NaN, ±0 gives -∞, +∞ gives +∞; `powf` has C99's cases (see [`powf`]).
 
+use super::dd::horner;
 use super::exact::{fast_two_sum, o, two_prod, two_sum};
-use super::exp::{consts, em1, horner, is_f32, is_nan_bits, scale_sum, sign_bit};
-use super::float::{bind, call2, name, not, LibFloat};
+use super::exp::{consts, em1, is_f32, scale_sum};
+use super::float::{bind, call2, is_nan_bits, name, not, sign_bit, LibFloat};
 use rokkos_core::ir::build::{select, Expr, Func, FuncScope, FunctionBuilder};
 use std::f64::consts as c64;
 
@@ -58,7 +59,7 @@ fn log_parts<T: LibFloat>(f: &mut FunctionBuilder<'_>, x: Expr<T>) -> (Expr<T>, 
     let sl = bind(f, "lp_sl", ((res - sdy) - sh.clone() * dy) / dx);
     let (zx, zy) = two_prod(f, sh.clone(), sh.clone());
     let zl = bind(f, "lp_zl", zy + T::c(2.0) * sh.clone() * sl.clone());
-    let qv = bind(f, "lp_q", horner(zx.clone(), &q));
+    let qv = bind(f, "lp_q", horner(&zx, &q));
     let (tx, ty) = fast_two_sum(f, T::c(k.two_thirds.0), zx.clone() * qv.clone());
     let tl = bind(f, "lp_tl", ty + (T::c(k.two_thirds.1) + zl.clone() * qv));
     let (szx, szy) = two_prod(f, sh.clone(), zx.clone());
