@@ -81,7 +81,9 @@ impl NestedIndices for RangeInclusive<usize> {
 }
 
 /// Bytes of scratch to request (per team or per thread) for `count` elements of `T`, including
-/// the arena's alignment padding: requests built by summing these always fit. Saturates at
+/// the arena's alignment padding: requests built by summing these always fit, in any order of
+/// the scratch Views they are for. That is the size rounded up to 8 bytes, plus, for a type
+/// aligned to more than 8, the padding its start may need (`align_of::<T>() - 8`). Saturates at
 /// `usize::MAX` when the size does not fit, a request every policy refuses
 /// (`Err(InvalidPolicy)`).
 ///
@@ -89,27 +91,37 @@ impl NestedIndices for RangeInclusive<usize> {
 /// use rokkos_core::team::scratch_size;
 /// assert_eq!(scratch_size::<i32>(3), 16);
 /// assert_eq!(scratch_size::<f64>(3), 24);
+/// assert_eq!(scratch_size::<u128>(1), 16 + std::mem::align_of::<u128>() - 8);
 /// assert_eq!(scratch_size::<f64>(usize::MAX / 4), usize::MAX);
 /// ```
 pub const fn scratch_size<T>(count: usize) -> usize {
-    let align = if std::mem::align_of::<T>() > 8 {
-        std::mem::align_of::<T>()
+    let pad = if std::mem::align_of::<T>() > 8 {
+        std::mem::align_of::<T>() - 8
     } else {
-        8
+        0
     };
     match count.checked_mul(std::mem::size_of::<T>()) {
-        Some(bytes) => match bytes.checked_next_multiple_of(align) {
-            Some(b) => b,
+        Some(bytes) => match bytes.checked_next_multiple_of(8) {
+            Some(b) => match b.checked_add(pad) {
+                Some(b) => b,
+                None => usize::MAX,
+            },
             None => usize::MAX,
         },
         None => usize::MAX,
     }
 }
 
+/// The alignment of an arena's first byte: that of every type up to a cache line of 64 bytes
+/// (a larger one is aligned too, taking padding from the arena).
+const BASE_ALIGN: usize = 64;
+
 /// Scratch memory of one team at one level: a bump allocator over a byte buffer.
 pub struct ScratchArena {
     // Kept only to own the memory; all access goes through `base`.
     _buf: Vec<u64>,
+    /// The first byte handed out: [`BASE_ALIGN`]-aligned, so that offsets aligned for a type
+    /// are addresses aligned for it (the buffer itself is only 8-aligned).
     base: *mut u8,
     capacity: usize,
     used: Cell<usize>,
@@ -127,12 +139,19 @@ impl ScratchArena {
             label: label.to_string(),
             bytes,
         };
-        // Zeroed by the allocator: fresh pages, untouched until a team uses them.
-        let mut buf: Vec<u64> =
-            bytemuck::allocation::try_zeroed_vec(bytes.div_ceil(8)).map_err(|()| oom())?;
-        let base = buf.as_mut_ptr() as *mut u8;
+        // Zeroed by the allocator: fresh pages, untouched until a team uses them. The extra
+        // words let `base` start at the next multiple of BASE_ALIGN inside the buffer.
+        let words = bytes
+            .div_ceil(8)
+            .checked_add(BASE_ALIGN / 8)
+            .ok_or_else(oom)?;
+        let mut buf: Vec<u64> = bytemuck::allocation::try_zeroed_vec(words).map_err(|()| oom())?;
+        let start = buf.as_mut_ptr() as *mut u8;
+        let skip = start.align_offset(BASE_ALIGN);
+        // SAFETY: `skip < BASE_ALIGN`, and the buffer has BASE_ALIGN bytes beyond `bytes`.
+        let base = unsafe { start.add(skip) };
         Ok(ScratchArena {
-            capacity: buf.len() * 8,
+            capacity: bytes.div_ceil(8) * 8,
             _buf: buf,
             base,
             used: Cell::new(0),
@@ -142,7 +161,8 @@ impl ScratchArena {
     fn empty() -> Self {
         ScratchArena {
             _buf: Vec::new(),
-            base: std::ptr::NonNull::<u64>::dangling().as_ptr() as *mut u8,
+            // Never dereferenced: every request it grants is of no bytes.
+            base: std::ptr::without_provenance_mut(BASE_ALIGN),
             capacity: 0,
             used: Cell::new(0),
         }
@@ -161,7 +181,14 @@ impl ScratchArena {
     }
     fn take<T>(&self, count: usize) -> Option<*mut T> {
         let align = std::mem::align_of::<T>().max(8);
-        let start = self.used.get().checked_next_multiple_of(align)?;
+        if count.checked_mul(std::mem::size_of::<T>())? == 0 {
+            // No bytes: an aligned pointer that is never dereferenced, wherever the arena is.
+            return Some(std::ptr::without_provenance_mut(align));
+        }
+        // The offset of the next address aligned for `T` (from the address: a `T` of any
+        // alignment is never misaligned). `scratch_size`'s padding covers the distance.
+        let at = (self.base as usize).checked_add(self.used.get())?;
+        let start = at.checked_next_multiple_of(align)? - self.base as usize;
         let end = start.checked_add(count.checked_mul(std::mem::size_of::<T>())?)?;
         if end > self.capacity() {
             return None;
@@ -470,6 +497,41 @@ fn nested_scan<T: Scalar>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Over-aligned element types get aligned addresses wherever the arena's buffer lies and
+    /// whatever was taken before (a `u128`, a 32- and a 128-byte aligned struct after a `u8`),
+    /// an empty request included; requests sized by summing `scratch_size` fit, in any order.
+    #[test]
+    fn scratch_of_over_aligned_types_is_aligned() {
+        #[derive(Clone, Copy)]
+        #[repr(C, align(32))]
+        struct A32([f64; 4]);
+        #[derive(Clone, Copy)]
+        #[repr(C, align(128))]
+        struct A128([u8; 128]);
+        for bytes in [0usize, 1, 24, 200, 1000] {
+            let want = scratch_size::<u8>(3)
+                + scratch_size::<u128>(2)
+                + scratch_size::<A32>(3)
+                + scratch_size::<A128>(1)
+                + scratch_size::<u8>(5);
+            let a = ScratchArena::new("t", bytes.max(want)).unwrap();
+            assert!(a.take::<u8>(3).is_some());
+            let p = a.take::<u128>(2).expect("fits its scratch_size");
+            assert_eq!(p as usize % std::mem::align_of::<u128>(), 0);
+            let p = a.take::<A32>(3).expect("fits its scratch_size");
+            assert_eq!(p as usize % 32, 0);
+            let p = a.take::<A128>(1).expect("fits its scratch_size");
+            assert_eq!(p as usize % 128, 0);
+            assert!(a.take::<u8>(5).is_some());
+            let p = a.take::<A128>(0).expect("nothing always fits");
+            assert_eq!(p as usize % 128, 0);
+        }
+        let e = ScratchArena::empty();
+        assert_eq!(e.take::<A32>(0).unwrap() as usize % 32, 0);
+        assert_eq!(e.take::<A128>(0).unwrap() as usize % 128, 0);
+        assert!(e.take::<A32>(1).is_none());
+    }
 
     /// Bytes no allocator can provide (the address space is smaller), though below `isize::MAX`.
     const UNOBTAINABLE: usize = isize::MAX as usize - 7;
