@@ -221,10 +221,11 @@ impl ExecutionSpace for Cuda {
     /// the launch rounds it) fits the device's shared memory per block. Registers never lower it:
     /// every team kernel is compiled with `__launch_bounds__(team size x vector length)`, so
     /// NVRTC fits the kernel's registers to its block (spilling if it must) and a block of that
-    /// size always launches. The shared memory a kernel adds of its own (the exchange buffers of
-    /// team broadcasts and nested reductions, a team reduction's tree) is known only once the
-    /// kernel is emitted for a team size, and is checked at launch: a team whose scratch takes
-    /// nearly all of shared memory may still be `Err(InvalidPolicy)` there, naming both.
+    /// size always launches. The shared memory a kernel adds of its own is counted at its most:
+    /// the stop flags, an exchange word per thread and lane (team broadcasts and nested
+    /// reductions), and, for the reduction pattern, a partial of each accumulator field per thread
+    /// and lane (the team reduction's tree), so that a launch at the answer passes the launch's
+    /// own check of scratch plus these.
     fn team_size_max_for(
         &self,
         label: &str,
@@ -232,10 +233,21 @@ impl ExecutionSpace for Cuda {
         kernel: Option<&rokkos_core::ir::Kernel>,
         pattern: rokkos_core::TeamPattern,
     ) -> Result<usize> {
-        let _ = pattern;
         let max = policy.team_size_max_in_limits(label, true)?;
         let optin = self.inst.device.info.shared_per_block_optin as u64;
         let r = policy.scratch_requests()[0];
+        let v = policy.vector_len() as u64;
+        // The shared memory the team kernel declares itself, at most: the stop flags, the
+        // exchange word of each thread and lane, and a reduction's partial of each (`emit::team`,
+        // whose `static_shared_bytes` the launch checks with the dynamic arena).
+        let tree = match (pattern, kernel) {
+            (rokkos_core::TeamPattern::Reduce, Some(k)) => k
+                .acc_fields()
+                .iter()
+                .map(|(_, t)| t.size().max(1) as u64)
+                .sum::<u64>(),
+            _ => 0,
+        };
         let fits = |t: usize| -> bool {
             let t = t as u64;
             let split = rokkos_device::emit::team::level0_split(
@@ -244,9 +256,15 @@ impl ExecutionSpace for Cuda {
                 r.per_thread as u64,
                 t,
             );
+            let own = t
+                .checked_mul(v)
+                .and_then(|wg| wg.checked_mul(8 + tree))
+                .and_then(|b| b.checked_add(8));
             split
                 .and_then(|(tp, tq)| emit::TeamLaunch::dynamic_shared_bytes(tp, tq, t))
-                .is_some_and(|b| b as u64 <= optin)
+                .zip(own)
+                .and_then(|(b, own)| (b as u64).checked_add(own))
+                .is_some_and(|b| b <= optin)
         };
         rokkos_device::runtime::limits::largest_fitting(max, fits).ok_or_else(|| {
             rokkos_core::Error::InvalidPolicy {

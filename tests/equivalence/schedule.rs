@@ -464,3 +464,63 @@ fn team_size_max_scratch<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(team_size_max_scratch);
+
+/// [`team_rank_sum`] with `n` i32 of thread scratch, each thread writing its rank into the last.
+#[kernel]
+fn scratch_rank_sum(team: &TeamMember, acc: &mut i32, n: usize) {
+    let l = team.league_rank();
+    let mine = team.thread_scratch::<i32, 1>(0, [n]);
+    team.single_thread(|| {
+        mine[n - 1] = team.team_rank() as i32;
+    });
+    let s = team.thread_reduce(team.team_size(), Sum, |r, a: &mut i32| {
+        *a += (l * 1000 + r) as i32;
+    });
+    team.single_team(|| {
+        *acc += s + mine[n - 1];
+    });
+}
+
+/// A reduction over teams whose per-thread scratch leaves little of the level's limit: at the
+/// team size `team_size_max` gives for the reduction pattern the launch runs and sums right (on
+/// CUDA the maximum counts the shared memory the kernel declares itself, its partials and
+/// exchange words, besides the scratch arena), and one thread more is refused.
+fn team_size_max_reduce_scratch<E: ExecutionSpace>(space: E) {
+    let lim = space.team_limits();
+    let league = 2usize;
+    let plain = TeamPolicy::new(&space, league, TeamSize::Auto).scratch(0, 0, 8);
+    let k1: ScratchRankSumKernel<'_, E::Memory> = scratch_rank_sum(1);
+    let unshrunk = plain.team_size_max(&k1, TeamPattern::Reduce).unwrap();
+    let per_thread = (lim.scratch_max[0] / unshrunk.max(1)).max(8) / 8 * 8;
+    let n = per_thread / 4;
+    let at = |t: TeamSize| TeamPolicy::new(&space, league, t).scratch(0, 0, per_thread);
+    let kn: ScratchRankSumKernel<'_, E::Memory> = scratch_rank_sum(n);
+    let max = at(TeamSize::Auto)
+        .team_size_max(&kn, TeamPattern::Reduce)
+        .unwrap();
+    let what = format!("{} per thread {per_thread}", space.name());
+    assert!(1 <= max && max <= unshrunk, "{what}: max {max}");
+    let s: i32 = parallel_reduce(
+        "scratch_rank_sum",
+        at(TeamSize::Exactly(max)),
+        scratch_rank_sum(n),
+        Sum,
+    )
+    .unwrap_or_else(|e| panic!("{what}: reduce at team size max {max}: {e}"));
+    // Each team adds its threads' `l * 1000 + r` and thread 0's rank, 0.
+    let want: i32 = (0..league)
+        .flat_map(|l| (0..max).map(move |r| (l * 1000 + r) as i32))
+        .sum();
+    assert_eq!(s, want, "{what}");
+    expect_invalid(
+        parallel_reduce(
+            "scratch_rank_sum",
+            at(TeamSize::Exactly(max + 1)),
+            scratch_rank_sum(n),
+            Sum,
+        )
+        .map(|_: i32| ()),
+        &format!("{what}: at {}", max + 1),
+    );
+}
+per_backend!(team_size_max_reduce_scratch);
