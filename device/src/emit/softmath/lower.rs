@@ -125,14 +125,12 @@ struct Rewrite<'a> {
 impl Rewrite<'_> {
     fn expr(&self, locals: &[LocalDecl], e: &mut Expr) {
         let lib = math_key(self.kernel, locals, e).and_then(|k| self.wanted.get(&k).copied());
-        match e {
-            Expr::Math { args, .. } if lib.is_some() => {
-                *e = Expr::Call {
-                    func: lib.expect("checked"),
-                    args: std::mem::take(args),
-                };
+        match (&mut *e, lib) {
+            (Expr::Math { args, .. }, Some(func)) => {
+                let args = std::mem::take(args);
+                *e = Expr::Call { func, args };
             }
-            Expr::Call { func, .. } => func.0 += self.shift,
+            (Expr::Call { func, .. }, _) => func.0 += self.shift,
             _ => {}
         }
         e.for_each_child_mut(|c| self.expr(locals, c));
