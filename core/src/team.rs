@@ -331,6 +331,23 @@ impl<'t> TeamMember<'t> {
     pub fn team_broadcast<T: Copy>(&self, value: T, _src: usize) -> T {
         value
     }
+    /// Kokkos' functor form of `team_broadcast`: thread `src` applies `f` to its `value`, and
+    /// every thread of the team receives the result. In a kernel, `#[kernel]` writes the call as
+    /// `if team.team_rank() == src { f(value) } else { value }` broadcast from `src`, so only
+    /// thread `src` runs `f` on every backend.
+    ///
+    /// ```text
+    /// let twice = team.team_broadcast_with(x, 0, |v| v * 2.0);
+    /// ```
+    #[inline(always)]
+    pub fn team_broadcast_with<T: Copy>(&self, value: T, src: usize, f: impl FnOnce(T) -> T) -> T {
+        let mine = if self.team_rank() == src {
+            f(value)
+        } else {
+            value
+        };
+        self.team_broadcast(mine, src)
+    }
     /// Indices of a `TeamThreadRange`: split across the team's threads.
     #[inline(always)]
     pub fn thread_range<N: IntoNestedRange>(&self, r: N) -> N::Indices {

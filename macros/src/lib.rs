@@ -95,9 +95,9 @@ mod parse;
 ///   their `atomic_fetch_*` (old value) and `atomic_*_fetch` (new value) forms, `atomic_load`,
 ///   `atomic_store`, `atomic_exchange`, `atomic_compare_exchange`;
 /// * team methods: `league_rank league_size team_rank team_size vector_length team_barrier
-///   team_broadcast thread_range vector_range team_vector_range thread_reduce vector_reduce
-///   team_vector_reduce thread_scan vector_scan team_vector_scan single_team single_thread
-///   team_scratch thread_scratch`; closures are accepted only as their arguments, e.g.
+///   team_broadcast team_broadcast_with thread_range vector_range team_vector_range thread_reduce
+///   vector_reduce team_vector_reduce thread_scan vector_scan team_vector_scan single_team
+///   single_thread team_scratch thread_scratch`; closures are accepted only as their arguments, e.g.
 ///   `team.thread_reduce(n, Sum, |j, acc: &mut f64| *acc += a[(l, j)])`, and nested ranges are written
 ///   `for j in team.thread_range(n) { .. }`; a nested range (and the range of a nested reduction or
 ///   scan) is `n` (meaning `0..n`), `a..b` or `a..=b` (which reaches `usize::MAX`);

@@ -242,6 +242,46 @@ fn team_broadcast_and_single<E: ExecutionSpace>(space: E) {
 }
 per_backend!(team_broadcast_and_single);
 
+/// Kokkos' functor form of the broadcast: the last thread applies the closure to its value, and
+/// every thread receives the result.
+#[kernel]
+fn broadcast_functor(team: &TeamMember, out: ViewMut<i32, 2>) {
+    let l = team.league_rank();
+    let r = team.team_rank();
+    let src = team.team_size() - 1;
+    let got = team.team_broadcast_with((r * 10 + l) as i32, src, |v| v * 2 + 1);
+    out[(l, r)] = got;
+}
+
+/// `team_broadcast_with`: every thread of team `l` gets `2 * (10 * src + l) + 1` from thread
+/// `src` (the last), whatever its own value.
+fn team_broadcast_functor<E: ExecutionSpace>(space: E) {
+    let width = space.team_limits().team_size_max.min(64);
+    check(8, leagues(), |league| {
+        let out: DevView<E, i32, 2> = dev(&space, "out", [league, width])?;
+        out.fill(-1)?;
+        let p = TeamPolicy::new(&space, league, TeamSize::Auto);
+        let ts = p
+            .team_size_max(&broadcast_functor(&out), TeamPattern::For)?
+            .min(width);
+        let p = TeamPolicy::new(&space, league, TeamSize::Exactly(ts));
+        parallel_for("broadcast_functor", p, broadcast_functor(&out))?;
+        let got = to_host(&out);
+        for l in 0..league {
+            for r in 0..width {
+                let want = if r < ts {
+                    (2 * (10 * (ts - 1) + l) + 1) as i32
+                } else {
+                    -1
+                };
+                prop_assert_eq!(got[l * width + r], want, "team {} thread {}", l, r);
+            }
+        }
+        Ok(())
+    });
+}
+per_backend!(team_broadcast_functor);
+
 /// Team-level `parallel_reduce`: the total over all teams, with one and with two accumulators
 /// (an empty league gives the identities).
 fn team_reduce<E: ExecutionSpace>(space: E) {

@@ -46,6 +46,7 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(s) => s,
         Err(e) => return e.into_compile_error(),
     };
+    crate::parse::broadcast::desugar(&mut sig.body);
     let env = BodyEnv::for_kernel(&sig);
     let mut out = match raw_idents.and_then(|()| check_and_translate(&mut sig, &env)) {
         Ok((info, ir_items)) => {

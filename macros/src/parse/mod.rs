@@ -1,5 +1,6 @@
 //! Front end: the kernel signature model and the checks on kernel bodies.
 
+pub mod broadcast;
 pub mod env;
 pub mod hygiene;
 pub mod model;

@@ -344,6 +344,12 @@ impl Subset<'_> {
             m.args.iter().skip(1).for_each(|a| self.visit_range_arg(a));
         } else if TEAM_PLAIN_METHODS.contains(&method.as_str()) {
             m.args.iter().for_each(|a| self.visit_range_arg(a));
+        } else if method == "team_broadcast_with" {
+            // Well-formed calls were rewritten before this check (`super::broadcast`).
+            self.errs.spanned(
+                m,
+                "write `team.team_broadcast_with(value, src, |v| ..)`: the value, the source thread and a closure of one parameter that returns the value to broadcast",
+            );
         } else {
             self.errs.spanned(
                 &m.method,
