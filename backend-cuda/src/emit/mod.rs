@@ -277,6 +277,7 @@ pub fn emit(
     }
     // After the width plan, made for the kernel as written: the library's functions are full
     // width whatever the variant.
+    let ir_hash = kernel.stable_hash();
     let lowered = rokkos_device::emit::softmath::lower_math(kernel, ops::software)?;
     let kernel: &Kernel = &lowered;
     let params = params::params_layout(kernel, opts.width);
@@ -329,7 +330,7 @@ pub fn emit(
     out.push_str(&format!(
         "// rokkos kernel `{}` (IR hash {:016x})\n",
         kernel.name.replace('\n', " "),
-        kernel.stable_hash()
+        ir_hash
     ));
     out.push_str(prelude::TYPES);
     out.push_str(&params.c_struct());

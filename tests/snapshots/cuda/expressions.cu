@@ -84,66 +84,20 @@ template <class T> __device__ __forceinline__ T rk_imin(T a, T b) { return b < a
 template <class T> __device__ __forceinline__ T rk_imax(T a, T b) { return b > a ? b : a; }
 __device__ __forceinline__ f32 rk_f32_bits(u32 b) { return __uint_as_float(b); }
 __device__ __forceinline__ f64 rk_f64_bits(u64 b) { return __longlong_as_double((long long)b); }
-// The WGSL built-ins the math library uses.
-template <class T> struct rk_vec2 { T x, y; __device__ __forceinline__ rk_vec2() : x(0), y(0) {} __device__ __forceinline__ rk_vec2(T a, T b) : x(a), y(b) {} __device__ __forceinline__ rk_vec2 operator-() const { return rk_vec2(-x, -y); } };
-template <class T> struct rk_vec3 { T x, y, z; __device__ __forceinline__ rk_vec3() : x(0), y(0), z(0) {} __device__ __forceinline__ rk_vec3(T a, T b, T c) : x(a), y(b), z(c) {} __device__ __forceinline__ rk_vec3 operator-() const { return rk_vec3(-x, -y, -z); } };
-template <class T> struct rk_bits_of;
-template <> struct rk_bits_of<f64> { static __device__ __forceinline__ u64 to(f64 x) { return (u64)__double_as_longlong(x); } };
-template <> struct rk_bits_of<f32> { static __device__ __forceinline__ u32 to(f32 x) { return __float_as_uint(x); } };
-template <> struct rk_bits_of<u64> { static __device__ __forceinline__ u64 to(u64 x) { return x; } };
-template <> struct rk_bits_of<i64> { static __device__ __forceinline__ u64 to(i64 x) { return (u64)x; } };
-template <> struct rk_bits_of<u32> { static __device__ __forceinline__ u32 to(u32 x) { return x; } };
-template <> struct rk_bits_of<i32> { static __device__ __forceinline__ u32 to(i32 x) { return (u32)x; } };
-template <class T> struct rk_from_bits;
-template <> struct rk_from_bits<f64> { static __device__ __forceinline__ f64 from(u64 b) { return __longlong_as_double((long long)b); } };
-template <> struct rk_from_bits<f32> { static __device__ __forceinline__ f32 from(u32 b) { return __uint_as_float(b); } };
-template <> struct rk_from_bits<u64> { static __device__ __forceinline__ u64 from(u64 b) { return b; } };
-template <> struct rk_from_bits<i64> { static __device__ __forceinline__ i64 from(u64 b) { return (i64)b; } };
-template <> struct rk_from_bits<u32> { static __device__ __forceinline__ u32 from(u32 b) { return b; } };
-template <> struct rk_from_bits<i32> { static __device__ __forceinline__ i32 from(u32 b) { return (i32)b; } };
-template <class T, class F> __device__ __forceinline__ T rk_bitcast(F x) { return rk_from_bits<T>::from(rk_bits_of<F>::to(x)); }
-template <class T> __device__ __forceinline__ T rk_select(T f, T t, bool c) { return c ? t : f; }
-template <class T> __device__ __forceinline__ T rk_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T rk_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ f64 rk_min(f64 a, f64 b) { return fmin(a, b); }
-__device__ __forceinline__ f64 rk_max(f64 a, f64 b) { return fmax(a, b); }
-__device__ __forceinline__ f32 rk_min(f32 a, f32 b) { return fminf(a, b); }
-__device__ __forceinline__ f32 rk_max(f32 a, f32 b) { return fmaxf(a, b); }
-template <class T> __device__ __forceinline__ T rk_clamp(T x, T lo, T hi) { return rk_min(rk_max(x, lo), hi); }
-__device__ __forceinline__ i32 rk_abs(i32 x) { return x < 0 ? (i32)(0u - (u32)x) : x; }
-__device__ __forceinline__ f64 rk_abs(f64 x) { return fabs(x); }
-__device__ __forceinline__ f32 rk_abs(f32 x) { return fabsf(x); }
-__device__ __forceinline__ f64 rk_floor(f64 x) { return floor(x); }
-__device__ __forceinline__ f32 rk_floor(f32 x) { return floorf(x); }
-__device__ __forceinline__ f64 rk_ceil(f64 x) { return ceil(x); }
-__device__ __forceinline__ f32 rk_ceil(f32 x) { return ceilf(x); }
-__device__ __forceinline__ f64 rk_trunc(f64 x) { return trunc(x); }
-__device__ __forceinline__ f32 rk_trunc(f32 x) { return truncf(x); }
-__device__ __forceinline__ f64 rk_sqrt(f64 x) { return sqrt(x); }
-__device__ __forceinline__ f32 rk_sqrt(f32 x) { return sqrtf(x); }
-__device__ __forceinline__ f64 rk_fma(f64 a, f64 b, f64 c) { return fma(a, b, c); }
-__device__ __forceinline__ f32 rk_fma(f32 a, f32 b, f32 c) { return fmaf(a, b, c); }
-
-__device__ f64 rk_f64_atan2(f64 y, f64 x);
-__device__ rk_vec2<f64> rk_f64_atan_dd(f64 a, f64 al);
-__device__ f64 rk_f64_cos(f64 x);
-__device__ rk_vec2<f64> rk_f64_cos_k(f64 h, f64 l);
-__device__ rk_vec2<f64> rk_f64_div_dd(rk_vec2<f64> n, rk_vec2<f64> d);
-__device__ rk_vec2<f64> rk_f64_fast_two_sum(f64 a0, f64 b0);
-__device__ f64 rk_f64_hypot(f64 x, f64 y);
-__device__ f64 rk_f64_opq(f64 x);
-__device__ f64 rk_f64_pow2(i32 k);
-__device__ rk_vec3<f64> rk_f64_rem_pio2(f64 x);
-__device__ rk_vec3<f64> rk_f64_rem_pio2_large(f64 x);
-__device__ f64 rk_f64_scale(f64 y, i32 k);
-__device__ f64 rk_f64_sin(f64 x);
-__device__ rk_vec2<f64> rk_f64_sin_k(f64 h, f64 l);
-__device__ f64 rk_f64_split(f64 a);
-__device__ rk_vec2<f64> rk_f64_two_prod(f64 a, f64 b);
-__device__ rk_vec2<f64> rk_f64_two_sum(f64 a0, f64 b0);
+__device__ __forceinline__ i32 rk_cadd_i32(const rk_P& P, i32 a, i32 b) {
+    const i32 r = rk_wadd<i32>(a, b);
+    if (((a ^ r) & (b ^ r)) < 0) { rk_fail(P, 4100u); }
+    return r;
+}
 
 __device__ __forceinline__ u32 rk_cadd_u32(const rk_P& P, u32 a, u32 b) {
     const u32 r = rk_wadd<u32>(a, b);
+    if (r < a) { rk_fail(P, 4100u); }
+    return r;
+}
+
+__device__ __forceinline__ u64 rk_cadd_u64(const rk_P& P, u64 a, u64 b) {
+    const u64 r = rk_wadd<u64>(a, b);
     if (r < a) { rk_fail(P, 4100u); }
     return r;
 }
@@ -155,10 +109,22 @@ __device__ __forceinline__ f64 rk_clamp_f64(const rk_P& P, f64 x, f64 lo, f64 hi
     return x;
 }
 
+__device__ __forceinline__ i32 rk_clamp_i32(const rk_P& P, i32 x, i32 lo, i32 hi) {
+    if (!(lo <= hi)) { if (rk_oob_begin(P, 4201u, 2u)) { rk_oob_idx(P, 0u, (u64)(u32)lo); rk_oob_idx(P, 1u, (u64)(u32)hi); } }
+    if (x < lo) { return lo; }
+    if (x > hi) { return hi; }
+    return x;
+}
+
 __device__ __forceinline__ i32 rk_cmul_i32(const rk_P& P, i32 a, i32 b) {
     const i32 r = rk_wmul<i32>(a, b);
     if ((i64)a * (i64)b != (i64)r) { rk_fail(P, 4102u); }
     return r;
+}
+
+__device__ __forceinline__ i32 rk_cneg_i32(const rk_P& P, i32 a) {
+    if (a == (-2147483647 - 1)) { rk_fail(P, 4103u); }
+    return rk_wneg<i32>(a);
 }
 
 __device__ __forceinline__ u32 rk_cshl_u32_i32(const rk_P& P, u32 a, i32 n) {
@@ -166,9 +132,29 @@ __device__ __forceinline__ u32 rk_cshl_u32_i32(const rk_P& P, u32 a, i32 n) {
     return rk_wshl<u32>(a, (u32)(n & 31));
 }
 
+__device__ __forceinline__ u64 rk_cshl_u64_i32(const rk_P& P, u64 a, i32 n) {
+    if ((u64)(u32)n >= 64ull) { rk_fail(P, 4104u); }
+    return rk_wshl<u64>(a, (u32)(n & 63));
+}
+
+__device__ __forceinline__ u64 rk_cshl_u64_u32(const rk_P& P, u64 a, u32 n) {
+    if ((u64)n >= 64ull) { rk_fail(P, 4104u); }
+    return rk_wshl<u64>(a, (u32)(n & 63u));
+}
+
 __device__ __forceinline__ u32 rk_cshr_u32_i32(const rk_P& P, u32 a, i32 n) {
     if ((u64)(u32)n >= 32ull) { rk_fail(P, 4105u); }
     return rk_wshr<u32>(a, (u32)(n & 31));
+}
+
+__device__ __forceinline__ u64 rk_cshr_u64_i32(const rk_P& P, u64 a, i32 n) {
+    if ((u64)(u32)n >= 64ull) { rk_fail(P, 4105u); }
+    return rk_wshr<u64>(a, (u32)(n & 63));
+}
+
+__device__ __forceinline__ u64 rk_cshr_u64_u32(const rk_P& P, u64 a, u32 n) {
+    if ((u64)n >= 64ull) { rk_fail(P, 4105u); }
+    return rk_wshr<u64>(a, (u32)(n & 63u));
 }
 
 __device__ __forceinline__ i32 rk_csub_i32(const rk_P& P, i32 a, i32 b) {
@@ -177,234 +163,26 @@ __device__ __forceinline__ i32 rk_csub_i32(const rk_P& P, i32 a, i32 b) {
     return r;
 }
 
-__device__ f64 rk_f64_atan2(f64 y, f64 x) {
-    if (((rk_bitcast<u64>(x) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) || ((rk_bitcast<u64>(y) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)) { return f64(rk_f32_bits(2143289344u)); }
-    const auto ax = rk_abs(x);
-    const auto ay = rk_abs(y);
-    const auto xneg = (rk_bitcast<u64>(x) >> 63u) == 1ull;
-    f64 v{};
-    if (ay == 0.0) {
-        v = rk_select(0.0, 3.141592653589793e0, xneg);
-    } else if (ax == 0.0) {
-        v = 1.5707963267948966e0;
-    } else if (ay == f64(rk_f32_bits(2139095040u))) {
-        v = rk_select(1.5707963267948966e0, rk_select(7.853981633974483e-1, 2.356194490192345e0, xneg), ax == f64(rk_f32_bits(2139095040u)));
-    } else if (ax == f64(rk_f32_bits(2139095040u))) {
-        v = rk_select(0.0, 3.141592653589793e0, xneg);
-    } else {
-        // Exponents from the bits (both normal where it matters: a subnormal pair is scaled
-        // up first, and a subnormal beside a normal number lands in the d < -60 case).
-        auto sx = ax;
-        auto sy = ay;
-        if (rk_max(ax, ay) < 1.1830521861667747e-271) { sx = sx * 1.0715086071862673e301; sy = sy * 1.0715086071862673e301; }
-        const auto ex = i32(rk_bitcast<u64>(sx) >> 52u);
-        const auto d = i32(rk_bitcast<u64>(sy) >> 52u) - ex;
-        rk_vec2<f64> z{};
-        if (d > 60) {
-            z = rk_vec2<f64>(1.5707963267948966e0, 6.123233995736766e-17);
-        } else if (d < -60) {
-            z = rk_vec2<f64>(ay / ax, 0.0);
-        } else {
-            // Both scaled by the same power of two, |x| into [1, 2): exact.
-            const auto k = 1023 - ex;
-            const auto q = rk_f64_div_dd(rk_vec2<f64>(rk_f64_scale(sy, k), 0.0), rk_vec2<f64>(rk_f64_scale(sx, k), 0.0));
-            z = rk_f64_atan_dd(q.x, q.y);
-        }
-        if (xneg) {
-            const auto p = rk_f64_two_sum(3.141592653589793e0, -z.x);
-            v = p.x + (p.y + (1.2246467991473532e-16 - z.y));
-        } else {
-            v = z.x + z.y;
-        }
-    }
-    return rk_select(v, -v, (rk_bitcast<u64>(y) >> 63u) == 1ull);
+__device__ __forceinline__ u32 rk_csub_u32(const rk_P& P, u32 a, u32 b) {
+    const u32 r = rk_wsub<u32>(a, b);
+    if (b > a) { rk_fail(P, 4101u); }
+    return r;
 }
 
-__device__ rk_vec2<f64> rk_f64_atan_dd(f64 a, f64 al) {
-    auto base = rk_vec2<f64>(0.0, 0.0);
-    auto num = a;
-    auto den = rk_vec2<f64>(1.0, 0.0);
-    if (a > 4.0) {
-        base = rk_vec2<f64>(1.5707963267948966e0, 6.123233995736766e-17);
-        num = -1.0;
-        den = rk_vec2<f64>(a, 0.0);
-    } else if (a > 1.3333333333333333) {
-        base = rk_vec2<f64>(1.1071487177940904e0, 9.40447137356638e-17);
-        num = a - 2.0;
-        den = rk_f64_fast_two_sum(2.0 * a, 1.0);
-    } else if (a > 0.75) {
-        base = rk_vec2<f64>(7.853981633974483e-1, 3.061616997868383e-17);
-        num = a - 1.0;
-        den = rk_f64_two_sum(a, 1.0);
-    } else if (a > 0.25) {
-        base = rk_vec2<f64>(4.636476090008061e-1, 2.2698777452961687e-17);
-        num = 2.0 * a - 1.0;
-        den = rk_f64_fast_two_sum(2.0, a);
-    }
-    const auto u = rk_f64_div_dd(rk_vec2<f64>(num, 0.0), den);
-    const auto z = u.x * u.x;
-    const auto tail = u.x * z * rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(-4.1034266985419496e-2, z, 5.7529943904780285e-2), z, -6.658687414697743e-2), z, 7.692017877237385e-2), z, -9.090902874969416e-2), z, 1.1111111035986847e-1), z, -1.428571428525851e-1), z, 1.9999999999998933e-1), z, -3.333333333333333e-1) + u.y * (1.0 - z) + al / (1.0 + a * a);
-    const auto s = rk_f64_two_sum(base.x, u.x);
-    return rk_vec2<f64>(s.x, s.y + (base.y + tail));
-}
-
-__device__ f64 rk_f64_cos(f64 x) {
-    if (rk_abs(x) < 7.450580596923828e-9) { return 1.0; }
-    if (!(rk_abs(x) <= 1.7976931348623157e308)) { return f64(rk_f32_bits(2143289344u)); }
-    const auto r = rk_f64_rem_pio2(x);
-    const auto q = i32(r.z) & 3;
-    rk_vec2<f64> v{};
-    if ((q & 1) == 0) { v = rk_f64_cos_k(r.x, r.y); } else { v = rk_f64_sin_k(r.x, r.y); }
-    const auto s = v.x + v.y;
-    return rk_select(s, -s, q == 1 || q == 2);
-}
-
-__device__ rk_vec2<f64> rk_f64_cos_k(f64 h, f64 l) {
-    const auto z = rk_f64_two_prod(h, h);
-    const auto w = rk_f64_fast_two_sum(1.0, -0.5 * z.x);
-    return rk_vec2<f64>(w.x, w.y + (z.x * z.x * rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(-1.5619206968586225e-16, z.x, 4.779477332387385e-14), z.x, -1.1470745597729725e-11), z.x, 2.08767569878681e-9), z.x, -2.755731922398589e-7), z.x, 2.48015873015873e-5), z.x, -1.388888888888889e-3), z.x, 4.1666666666666664e-2) - (0.5 * z.y + h * l)));
-}
-
-__device__ rk_vec2<f64> rk_f64_div_dd(rk_vec2<f64> n, rk_vec2<f64> d) {
-    const auto nx = rk_f64_opq(n.x);
-    const auto q = rk_f64_opq(nx / d.x);
-    const auto p = rk_f64_two_prod(q, d.x);
-    return rk_vec2<f64>(q, (rk_f64_opq(nx - p.x) - p.y + (n.y - q * d.y)) / d.x);
-}
-
-__device__ f64 rk_f64_hypot(f64 x, f64 y) {
-    const auto a = rk_abs(x);
-    const auto b = rk_abs(y);
-    if (a == f64(rk_f32_bits(2139095040u)) || b == f64(rk_f32_bits(2139095040u))) { return f64(rk_f32_bits(2139095040u)); }
-    if (((rk_bitcast<u64>(a) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) || ((rk_bitcast<u64>(b) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)) { return f64(rk_f32_bits(2143289344u)); }
-    auto m = rk_max(a, b);
-    auto s = rk_min(a, b);
-    if (m == 0.0) { return 0.0; }
-    auto k = 0;
-    if (m > 2.037035976334486e90) { m = m * 2.409919865102884e-181; s = s * 2.409919865102884e-181; k = 600; }
-    else if (m < 4.909093465297727e-91) { m = m * 4.149515568880993e180; s = s * 4.149515568880993e180; k = -600; }
-    const auto m2 = rk_f64_two_prod(m, m);
-    const auto s2 = rk_f64_two_prod(s, s);
-    const auto t = rk_f64_fast_two_sum(m2.x, s2.x);
-    const auto u = rk_f64_fast_two_sum(t.x, t.y + (m2.y + s2.y));
-    const auto r = rk_f64_opq(rk_sqrt(u.x));
-    const auto rr = rk_f64_two_prod(r, r);
-    return rk_f64_scale(r + ((rk_f64_opq(u.x - rr.x) - rr.y) + u.y) / (2.0 * r), k);
-}
-
-__device__ f64 rk_f64_opq(f64 x) {
-    const auto b = rk_bitcast<u64>(x);
-    return rk_bitcast<f64>(b ^ u64(b == 0x7ff8dead0000beefull));
-}
-
-__device__ rk_vec3<f64> rk_f64_rem_pio2(f64 x) {
-    if (rk_abs(x) <= 7.853981633974483e-1) { return rk_vec3<f64>(x, 0.0, 0.0); }
-    if (rk_abs(x) >= 1.6e6) { return rk_f64_rem_pio2_large(x); }
-    const auto n = rk_floor(x * 6.366197723675814e-1 + 0.5);
-    // n·CW1, n·CW2, n·CW3 are exact and x - n·CW1 is exact (Sterbenz).
-    const auto s1 = rk_f64_two_sum(x - n * 1.5707963267341256e0, -(n * 6.077100506303966e-11));
-    const auto s2 = rk_f64_two_sum(s1.x, -(n * 2.0222662487111665e-21));
-    const auto r = rk_f64_two_sum(s2.x, (s1.y + s2.y) - n * 8.4784276603689e-32);
-    return rk_vec3<f64>(r.x, r.y, n);
-}
-
-__device__ const u32 RK_F64_TWO_OVER_PI[39] = {0x00000000u, 0x00000000u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u, 0x06492eeau, 0x09d1921cu, 0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u, 0xe99c7026u, 0xb45f7e41u, 0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu, 0xde05980fu, 0xef2f118bu, 0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u, 0x9e5fea2du, 0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u, 0x1f8d5d08u, 0x56033046u};
-__device__ rk_vec3<f64> rk_f64_rem_pio2_large(f64 x) {
-    const auto b = rk_bitcast<u64>(x);
-    const auto mant = (b & 0xfffffffffffffull) | 0x0010000000000000ull;
-    // |x| = mant·2^ex; the table starts with two zero words so that ex + 32 >= 0.
-    const auto sh = i32((b >> 52u) & 0x7ffull) - 1075 + 32;
-    const auto q = sh / 32;
-    const auto rho = u32(sh % 32);
-    // M·2^rho in three 32-bit limbs.
-    u32 m[3] = {};
-    m[0] = u32((mant << rho) & 0xffffffffull);
-    m[1] = u32((mant << rho) >> 32u);
-    m[2] = rk_select(u32(mant >> (64u - rho)), 0u, rho == 0u);
-    // acc = Σ_j (M·2^rho)·T[q + j]·2^(32·(7 - j)); the integer part of x·2/π is at limb 7.
-    u32 acc[12] = {};
-    for (auto j = 0; j < 8; j = j + 1) {
-        const auto w = u64(RK_F64_TWO_OVER_PI[q + j]);
-        auto carry = 0ull;
-        auto pos = 7 - j;
-        for (auto k = 0; k < 3; k = k + 1) {
-            const auto t = u64(acc[pos]) + u64(m[k]) * w + carry;
-            acc[pos] = u32(t & 0xffffffffull);
-            carry = t >> 32u;
-            pos = pos + 1;
-        }
-        for (;;) {
-            if (carry == 0ull || pos >= 12) { break; }
-            const auto t = u64(acc[pos]) + carry;
-            acc[pos] = u32(t & 0xffffffffull);
-            carry = t >> 32u;
-            pos = pos + 1;
-        }
-    }
-    // The fraction f in [-1/2, 1/2) (rounding the quotient to the nearest integer).
-    const auto up = acc[6] >= 0x80000000u;
-    auto n = i32(acc[7] & 3u) + rk_select(0, 1, up);
-    const auto f1 = f64(acc[6]) * 2.3283064365386963e-10 - rk_select(0.0, 1.0, up);
-    const auto s1 = rk_f64_two_sum(f1, f64(acc[5]) * 5.421010862427522e-20);
-    const auto s2 = rk_f64_two_sum(s1.x, f64(acc[4]) * 1.262177448353619e-29);
-    const auto f = rk_f64_fast_two_sum(s2.x, (s1.y + s2.y) + f64(acc[3]) * 2.938735877055719e-39);
-    // r = f·π/2
-    const auto p = rk_f64_two_prod(f.x, 1.5707963267948966e0);
-    auto r = rk_f64_fast_two_sum(p.x, p.y + (f.x * 6.123233995736766e-17 + f.y * 1.5707963267948966e0));
-    if (x < 0.0) { r = -r; n = -n; }
-    return rk_vec3<f64>(r.x, r.y, f64(n));
-}
-
-__device__ f64 rk_f64_pow2(i32 k) { return rk_bitcast<f64>(u64(k + 1023) << 52u); }
-__device__ f64 rk_f64_scale(f64 y, i32 k) {
-    const auto kk = rk_clamp(k, -2000, 2000);
-    const auto k1 = kk / 2;
-    return (y * rk_f64_pow2(k1)) * rk_f64_pow2(kk - k1);
-}
-
-__device__ f64 rk_f64_sin(f64 x) {
-    if (rk_abs(x) < 1.4901161193847656e-8) { return x; }
-    if (!(rk_abs(x) <= 1.7976931348623157e308)) { return f64(rk_f32_bits(2143289344u)); }
-    const auto r = rk_f64_rem_pio2(x);
-    const auto q = i32(r.z) & 3;
-    rk_vec2<f64> v{};
-    if ((q & 1) == 0) { v = rk_f64_sin_k(r.x, r.y); } else { v = rk_f64_cos_k(r.x, r.y); }
-    const auto s = v.x + v.y;
-    return rk_select(s, -s, q >= 2);
-}
-
-__device__ rk_vec2<f64> rk_f64_sin_k(f64 h, f64 l) {
-    const auto z = h * h;
-    return rk_vec2<f64>(h, h * z * rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(rk_fma(2.8114572543455206e-15, z, -7.647163731819816e-13), z, 1.6059043836821613e-10), z, -2.505210838544172e-8), z, 2.7557319223985893e-6), z, -1.984126984126984e-4), z, 8.333333333333333e-3), z, -1.6666666666666666e-1) + l * (1.0 - 0.5 * z));
-}
-
-__device__ f64 rk_f64_split(f64 a) { return rk_bitcast<f64>((rk_bitcast<u64>(a) + 0x4000000ull) & 0xfffffffff8000000ull); }
-__device__ rk_vec2<f64> rk_f64_two_prod(f64 a, f64 b) {
-    const auto p = a * b;
-    const auto ah = rk_f64_split(a);
-    const auto al = a - ah;
-    const auto bh = rk_f64_split(b);
-    const auto bl = b - bh;
-    return rk_vec2<f64>(p, ((ah * bh - rk_f64_opq(p)) + ah * bl + al * bh) + al * bl);
-}
-
-__device__ rk_vec2<f64> rk_f64_two_sum(f64 a0, f64 b0) {
-    const auto a = rk_f64_opq(a0);
-    const auto b = rk_f64_opq(b0);
-    const auto s = a + b;
-    const auto bv = rk_f64_opq(rk_f64_opq(s) - a);
-    const auto av = rk_f64_opq(s - bv);
-    return rk_vec2<f64>(s, rk_f64_opq(a - av) + rk_f64_opq(b - bv));
-}
-__device__ rk_vec2<f64> rk_f64_fast_two_sum(f64 a0, f64 b0) {
-    const auto a = rk_f64_opq(a0);
-    const auto b = rk_f64_opq(b0);
-    const auto s = a + b;
-    return rk_vec2<f64>(s, b - rk_f64_opq(rk_f64_opq(s) - a));
+__device__ __forceinline__ i32 rk_cvt_f64_i32(f64 x) {
+    if (!(x == x)) { return 0; }
+    if (x >= (2.147483648e9)) { return 2147483647; }
+    if (x < (-2.147483648e9)) { return (-2147483647 - 1); }
+    return (i32)x;
 }
 
 __device__ __forceinline__ f64 rk_fmax_f64(f64 x, f64 y) {
     if (!(x == x) || y > x) { return y; }
+    return x;
+}
+
+__device__ __forceinline__ f64 rk_fmin_f64(f64 x, f64 y) {
+    if (!(x == x) || y < x) { return y; }
     return x;
 }
 
@@ -464,6 +242,914 @@ __device__ __forceinline__ void rk_st1(const rk_P& P, u64 i0, u32 x) {
     P.v1[P.v1_off + i0 * P.v1_s0] = x;
 }
 
+__device__ __forceinline__ f64 uf0(const rk_P& P, f64 p0);
+__device__ __forceinline__ f64 uf1(const rk_P& P, f64 p0);
+__device__ __forceinline__ f64 uf2(const rk_P& P, f64 p0);
+__device__ __forceinline__ f64 uf3(const rk_P& P, f64 p0);
+__device__ __forceinline__ f64 uf4(const rk_P& P, f64 p0, f64 p1);
+__device__ __forceinline__ f64 uf5(const rk_P& P, f64 p0, i32 p1);
+__device__ __forceinline__ f64 uf6(const rk_P& P, f64 p0, f64 p1);
+__device__ const u32 ct0[39] = {0u, 0u, 2734261102u, 1313084713u, 4230436817u, 4113882560u, 3680671129u, 1011060801u, 4266746795u, 3736847713u, 3072618042u, 1112396512u, 105459434u, 164729372u, 4263373596u, 2972297022u, 3900847605u, 784024708u, 3919343654u, 3026157121u, 965858873u, 2203269620u, 2625920907u, 3187222587u, 536385535u, 3724908559u, 4012839307u, 1510632735u, 1832287951u, 667617719u, 1330003814u, 2657085997u, 1965537991u, 3957715323u, 1023883767u, 2320667370u, 1811636145u, 529358088u, 1443049542u};
+__device__ __forceinline__ f64 uf0(const rk_P& P, f64 p0) {
+    f64 l0 = 0.0;
+    u64 l1 = 0ull;
+    l0 = p0;
+    l1 = ((u64)__double_as_longlong(l0));
+    return __longlong_as_double((long long)(((u64) (l1 ^ ((u64)(((l1 == 9221365071651847919ull)) ? 1 : 0))))));
+}
+__device__ __forceinline__ f64 uf1(const rk_P& P, f64 p0) {
+    f64 l0 = 0.0;
+    l0 = p0;
+    return __longlong_as_double((long long)(((u64) (rk_cadd_u64(P, ((u64)__double_as_longlong(l0)), 67108864ull) & 18446744073575333888ull))));
+}
+__device__ __forceinline__ f64 uf2(const rk_P& P, f64 p0) {
+    f64 l0 = 0.0;
+    f64 l1 = 0.0;
+    f64 l2 = 0.0;
+    f64 l3 = 0.0;
+    f64 l4 = 0.0;
+    i32 l5 = 0;
+    u64 l6 = 0ull;
+    u64 l7 = 0ull;
+    i32 l8 = 0;
+    i32 l9 = 0;
+    u32 l10 = 0u;
+    u64 l11 = 0ull;
+    u32 l12[3] = {};
+    u32 l13[12] = {};
+    i32 l14 = 0;
+    u64 l15 = 0ull;
+    u64 l16 = 0ull;
+    i32 l17 = 0;
+    i32 l18 = 0;
+    u64 l19 = 0ull;
+    u64 l20 = 0ull;
+    bool l21 = false;
+    i32 l22 = 0;
+    f64 l23 = 0.0;
+    f64 l24 = 0.0;
+    f64 l25 = 0.0;
+    f64 l26 = 0.0;
+    f64 l27 = 0.0;
+    f64 l28 = 0.0;
+    f64 l29 = 0.0;
+    f64 l30 = 0.0;
+    f64 l31 = 0.0;
+    f64 l32 = 0.0;
+    f64 l33 = 0.0;
+    f64 l34 = 0.0;
+    f64 l35 = 0.0;
+    f64 l36 = 0.0;
+    f64 l37 = 0.0;
+    f64 l38 = 0.0;
+    f64 l39 = 0.0;
+    f64 l40 = 0.0;
+    f64 l41 = 0.0;
+    f64 l42 = 0.0;
+    f64 l43 = 0.0;
+    f64 l44 = 0.0;
+    f64 l45 = 0.0;
+    f64 l46 = 0.0;
+    f64 l47 = 0.0;
+    f64 l48 = 0.0;
+    f64 l49 = 0.0;
+    f64 l50 = 0.0;
+    f64 l51 = 0.0;
+    f64 l52 = 0.0;
+    f64 l53 = 0.0;
+    f64 l54 = 0.0;
+    f64 l55 = 0.0;
+    f64 l56 = 0.0;
+    f64 l57 = 0.0;
+    f64 l58 = 0.0;
+    f64 l59 = 0.0;
+    f64 l60 = 0.0;
+    f64 l61 = 0.0;
+    f64 l62 = 0.0;
+    f64 l63 = 0.0;
+    f64 l64 = 0.0;
+    f64 l65 = 0.0;
+    f64 l66 = 0.0;
+    f64 l67 = 0.0;
+    f64 l68 = 0.0;
+    f64 l69 = 0.0;
+    f64 l70 = 0.0;
+    i32 l71 = 0;
+    f64 l72 = 0.0;
+    f64 l73 = 0.0;
+    f64 l74 = 0.0;
+    f64 l75 = 0.0;
+    f64 l76 = 0.0;
+    f64 l77 = 0.0;
+    f64 l78 = 0.0;
+    f64 l79 = 0.0;
+    f64 l80 = 0.0;
+    f64 l81 = 0.0;
+    f64 l82 = 0.0;
+    f64 l83 = 0.0;
+    f64 l84 = 0.0;
+    f64 l85 = 0.0;
+    f64 l86 = 0.0;
+    f64 l87 = 0.0;
+    f64 l88 = 0.0;
+    f64 l89 = 0.0;
+    f64 l90 = 0.0;
+    f64 l91 = 0.0;
+    l0 = p0;
+    l1 = fabs(l0);
+    if ((l1 < (1.4901161193847656e-8))) {
+        return l0;
+    }
+    if ((!((l1 <= (1.7976931348623157e308))))) {
+        return rk_f64_bits(9221120237041090560ull);
+    }
+    l2 = l0;
+    l3 = l2;
+    l4 = 0.0;
+    l5 = 0;
+    if ((!((fabs(l2) <= (7.853981633974483e-1))))) {
+        if ((fabs(l2) >= (1.6e6))) {
+            l6 = ((u64)__double_as_longlong(l2));
+            l7 = ((u64) (((u64) (l6 & 4503599627370495ull)) | 4503599627370496ull));
+            l8 = rk_cadd_i32(P, rk_csub_i32(P, ((i32)(((u64) (rk_cshr_u64_i32(P, l6, 52) & 2047ull)))), 1075), 32);
+            l9 = ((i32)(l8 / 32));
+            l10 = ((u32)(((i32)(l8 % 32))));
+            l11 = rk_cshl_u64_u32(P, l7, l10);
+            {
+              const u32 t0 = ((u32)(((u64) (l11 & 4294967295ull))));
+              const u32 t1 = ((u32)(rk_cshr_u64_i32(P, l11, 32)));
+              const u32 t2 = ((u32)(rk_cshr_u64_u32(P, rk_cshr_u64_i32(P, l7, 1), rk_csub_u32(P, 63u, l10))));
+              l12[0] = t0;
+              l12[1] = t1;
+              l12[2] = t2;
+            }
+            { const u32 t3 = 0u;
+              l13[0] = t3;
+              l13[1] = t3;
+              l13[2] = t3;
+              l13[3] = t3;
+              l13[4] = t3;
+              l13[5] = t3;
+              l13[6] = t3;
+              l13[7] = t3;
+              l13[8] = t3;
+              l13[9] = t3;
+              l13[10] = t3;
+              l13[11] = t3;
+            }
+            { const i32 t4 = 0; const i32 t5 = 8; const i32 t8 = 1; const u32 t6 = (u32)t8;
+              if (t4 < t5 && t8 > 0) { i32 t7 = t4;
+              do {
+                l14 = t7;
+                    l15 = ((u64)(ct0[rk_aix(P, ((u64)(rk_cadd_i32(P, l9, l14))), 39ull, 5000u)]));
+                    l16 = 0ull;
+                    l17 = rk_csub_i32(P, 7, l14);
+                    { const i32 t9 = 0; const i32 t10 = 3; const i32 t13 = 1; const u32 t11 = (u32)t13;
+                      if (t9 < t10 && t13 > 0) { i32 t12 = t9;
+                      do {
+                        l18 = t12;
+                            l19 = rk_wadd<u64>(rk_wadd<u64>(((u64)(l13[rk_aix(P, ((u64)(l17)), 12ull, 1013u)])), rk_wmul<u64>(((u64)(l12[rk_aix(P, ((u64)(l18)), 3ull, 1012u)])), l15)), l16);
+                            { const u64 t14 = ((u64)(l17)); const auto t15 = ((u32)(((u64) (l19 & 4294967295ull))));
+                              if (rk_aok(P, t14, 12ull, 1013u)) { l13[t14] = t15; } }
+                            l16 = rk_cshr_u64_i32(P, l19, 32);
+                            l17 = rk_cadd_i32(P, l17, 1);
+                      } while (!(((u32)t10 - (u32)t12) <= t11) && (t12 = (i32)((u32)t12 + t11), true)); }
+                    }
+                    for (;;) {
+                        if (((l16 == 0ull) || (l17 >= 12))) {
+                            break;
+                        }
+                        l20 = rk_wadd<u64>(((u64)(l13[rk_aix(P, ((u64)(l17)), 12ull, 1013u)])), l16);
+                        { const u64 t17 = ((u64)(l17)); const auto t18 = ((u32)(((u64) (l20 & 4294967295ull))));
+                          if (rk_aok(P, t17, 12ull, 1013u)) { l13[t17] = t18; } }
+                        l16 = rk_cshr_u64_i32(P, l20, 32);
+                        l17 = rk_cadd_i32(P, l17, 1);
+                    }
+              } while (!(((u32)t5 - (u32)t7) <= t6) && (t7 = (i32)((u32)t7 + t6), true)); }
+            }
+            l21 = (l13[rk_aix(P, ((u64)(6)), 12ull, 1013u)] >= 2147483648u);
+            l22 = rk_cadd_i32(P, ((i32)(((u32) (l13[rk_aix(P, ((u64)(7)), 12ull, 1013u)] & 3u)))), rk_sel(l21, 1, 0));
+            l23 = ((((f64)(l13[rk_aix(P, ((u64)(6)), 12ull, 1013u)])) * (2.3283064365386963e-10)) - rk_sel(l21, (1e0), 0.0));
+            l24 = uf0(P, l23);
+            l25 = uf0(P, (((f64)(l13[rk_aix(P, ((u64)(5)), 12ull, 1013u)])) * (5.421010862427522e-20)));
+            l26 = (l24 + l25);
+            l27 = uf0(P, (uf0(P, l26) - l24));
+            l28 = uf0(P, (l26 - l27));
+            l29 = (uf0(P, (l24 - l28)) + uf0(P, (l25 - l27)));
+            l30 = uf0(P, l26);
+            l31 = uf0(P, (((f64)(l13[rk_aix(P, ((u64)(4)), 12ull, 1013u)])) * (1.262177448353619e-29)));
+            l32 = (l30 + l31);
+            l33 = uf0(P, (uf0(P, l32) - l30));
+            l34 = uf0(P, (l32 - l33));
+            l35 = (uf0(P, (l30 - l34)) + uf0(P, (l31 - l33)));
+            l36 = uf0(P, l32);
+            l37 = uf0(P, ((l29 + l35) + (((f64)(l13[rk_aix(P, ((u64)(3)), 12ull, 1013u)])) * (2.938735877055719e-39))));
+            l38 = (l36 + l37);
+            l39 = (l37 - uf0(P, (uf0(P, l38) - l36)));
+            l40 = l38;
+            l41 = (1.5707963267948966e0);
+            l42 = (l40 * l41);
+            l43 = uf1(P, l40);
+            l44 = (l40 - l43);
+            l45 = uf1(P, l41);
+            l46 = (l41 - l45);
+            l47 = (((((l43 * l45) - uf0(P, l42)) + (l43 * l46)) + (l44 * l45)) + (l44 * l46));
+            l48 = uf0(P, l42);
+            l49 = uf0(P, (l47 + ((l38 * (6.123233995736766e-17)) + (l39 * (1.5707963267948966e0)))));
+            l50 = (l48 + l49);
+            l51 = (l49 - uf0(P, (uf0(P, l50) - l48)));
+            l3 = l50;
+            l4 = l51;
+            l5 = l22;
+            if ((l2 < 0.0)) {
+                l3 = (-(l3));
+                l4 = (-(l4));
+                l5 = rk_cneg_i32(P, l5);
+            }
+        } else {
+            l52 = floor(((l2 * (6.366197723675814e-1)) + (5e-1)));
+            l53 = uf0(P, (l2 - (l52 * (1.5707963267341256e0))));
+            l54 = uf0(P, (-((l52 * (6.077100506303966e-11)))));
+            l55 = (l53 + l54);
+            l56 = uf0(P, (uf0(P, l55) - l53));
+            l57 = uf0(P, (l55 - l56));
+            l58 = (uf0(P, (l53 - l57)) + uf0(P, (l54 - l56)));
+            l59 = uf0(P, l55);
+            l60 = uf0(P, (-((l52 * (2.0222662487111665e-21)))));
+            l61 = (l59 + l60);
+            l62 = uf0(P, (uf0(P, l61) - l59));
+            l63 = uf0(P, (l61 - l62));
+            l64 = (uf0(P, (l59 - l63)) + uf0(P, (l60 - l62)));
+            l65 = uf0(P, l61);
+            l66 = uf0(P, ((l58 + l64) - (l52 * (8.4784276603689e-32))));
+            l67 = (l65 + l66);
+            l68 = uf0(P, (uf0(P, l67) - l65));
+            l69 = uf0(P, (l67 - l68));
+            l70 = (uf0(P, (l65 - l69)) + uf0(P, (l66 - l68)));
+            l3 = l67;
+            l4 = l70;
+            l5 = rk_cvt_f64_i32(l52);
+        }
+    }
+    l71 = ((i32) (l5 & 3));
+    if ((((i32) (l71 & 1)) == 0)) {
+        l74 = l3;
+        l75 = (l74 * l74);
+        l76 = (((l74 * l75) * fma(fma(fma(fma(fma(fma(fma((2.8114572543455206e-15), l75, (-7.647163731819816e-13)), l75, (1.6059043836821613e-10)), l75, (-2.505210838544172e-8)), l75, (2.7557319223985893e-6)), l75, (-1.984126984126984e-4)), l75, (8.333333333333333e-3)), l75, (-1.6666666666666666e-1))) + (l4 * ((1e0) - ((5e-1) * l75))));
+        l72 = l74;
+        l73 = l76;
+    } else {
+        l77 = l3;
+        l78 = l77;
+        l79 = l77;
+        l80 = (l78 * l79);
+        l81 = uf1(P, l78);
+        l82 = (l78 - l81);
+        l83 = uf1(P, l79);
+        l84 = (l79 - l83);
+        l85 = (((((l81 * l83) - uf0(P, l80)) + (l81 * l84)) + (l82 * l83)) + (l82 * l84));
+        l86 = uf0(P, (1e0));
+        l87 = uf0(P, ((-5e-1) * l80));
+        l88 = (l86 + l87);
+        l89 = (l87 - uf0(P, (uf0(P, l88) - l86)));
+        l90 = (l89 + (((l80 * l80) * fma(fma(fma(fma(fma(fma(fma((-1.5619206968586225e-16), l80, (4.779477332387385e-14)), l80, (-1.1470745597729725e-11)), l80, (2.08767569878681e-9)), l80, (-2.755731922398589e-7)), l80, (2.48015873015873e-5)), l80, (-1.388888888888889e-3)), l80, (4.1666666666666664e-2))) - (((5e-1) * l85) + (l77 * l4))));
+        l72 = l88;
+        l73 = l90;
+    }
+    l91 = (l72 + l73);
+    return rk_sel((l71 >= 2), (-(l91)), l91);
+}
+__device__ __forceinline__ f64 uf3(const rk_P& P, f64 p0) {
+    f64 l0 = 0.0;
+    f64 l1 = 0.0;
+    f64 l2 = 0.0;
+    f64 l3 = 0.0;
+    f64 l4 = 0.0;
+    i32 l5 = 0;
+    u64 l6 = 0ull;
+    u64 l7 = 0ull;
+    i32 l8 = 0;
+    i32 l9 = 0;
+    u32 l10 = 0u;
+    u64 l11 = 0ull;
+    u32 l12[3] = {};
+    u32 l13[12] = {};
+    i32 l14 = 0;
+    u64 l15 = 0ull;
+    u64 l16 = 0ull;
+    i32 l17 = 0;
+    i32 l18 = 0;
+    u64 l19 = 0ull;
+    u64 l20 = 0ull;
+    bool l21 = false;
+    i32 l22 = 0;
+    f64 l23 = 0.0;
+    f64 l24 = 0.0;
+    f64 l25 = 0.0;
+    f64 l26 = 0.0;
+    f64 l27 = 0.0;
+    f64 l28 = 0.0;
+    f64 l29 = 0.0;
+    f64 l30 = 0.0;
+    f64 l31 = 0.0;
+    f64 l32 = 0.0;
+    f64 l33 = 0.0;
+    f64 l34 = 0.0;
+    f64 l35 = 0.0;
+    f64 l36 = 0.0;
+    f64 l37 = 0.0;
+    f64 l38 = 0.0;
+    f64 l39 = 0.0;
+    f64 l40 = 0.0;
+    f64 l41 = 0.0;
+    f64 l42 = 0.0;
+    f64 l43 = 0.0;
+    f64 l44 = 0.0;
+    f64 l45 = 0.0;
+    f64 l46 = 0.0;
+    f64 l47 = 0.0;
+    f64 l48 = 0.0;
+    f64 l49 = 0.0;
+    f64 l50 = 0.0;
+    f64 l51 = 0.0;
+    f64 l52 = 0.0;
+    f64 l53 = 0.0;
+    f64 l54 = 0.0;
+    f64 l55 = 0.0;
+    f64 l56 = 0.0;
+    f64 l57 = 0.0;
+    f64 l58 = 0.0;
+    f64 l59 = 0.0;
+    f64 l60 = 0.0;
+    f64 l61 = 0.0;
+    f64 l62 = 0.0;
+    f64 l63 = 0.0;
+    f64 l64 = 0.0;
+    f64 l65 = 0.0;
+    f64 l66 = 0.0;
+    f64 l67 = 0.0;
+    f64 l68 = 0.0;
+    f64 l69 = 0.0;
+    f64 l70 = 0.0;
+    i32 l71 = 0;
+    f64 l72 = 0.0;
+    f64 l73 = 0.0;
+    f64 l74 = 0.0;
+    f64 l75 = 0.0;
+    f64 l76 = 0.0;
+    f64 l77 = 0.0;
+    f64 l78 = 0.0;
+    f64 l79 = 0.0;
+    f64 l80 = 0.0;
+    f64 l81 = 0.0;
+    f64 l82 = 0.0;
+    f64 l83 = 0.0;
+    f64 l84 = 0.0;
+    f64 l85 = 0.0;
+    f64 l86 = 0.0;
+    f64 l87 = 0.0;
+    f64 l88 = 0.0;
+    f64 l89 = 0.0;
+    f64 l90 = 0.0;
+    f64 l91 = 0.0;
+    l0 = p0;
+    l1 = fabs(l0);
+    if ((l1 < (7.450580596923828e-9))) {
+        return (1e0);
+    }
+    if ((!((l1 <= (1.7976931348623157e308))))) {
+        return rk_f64_bits(9221120237041090560ull);
+    }
+    l2 = l0;
+    l3 = l2;
+    l4 = 0.0;
+    l5 = 0;
+    if ((!((fabs(l2) <= (7.853981633974483e-1))))) {
+        if ((fabs(l2) >= (1.6e6))) {
+            l6 = ((u64)__double_as_longlong(l2));
+            l7 = ((u64) (((u64) (l6 & 4503599627370495ull)) | 4503599627370496ull));
+            l8 = rk_cadd_i32(P, rk_csub_i32(P, ((i32)(((u64) (rk_cshr_u64_i32(P, l6, 52) & 2047ull)))), 1075), 32);
+            l9 = ((i32)(l8 / 32));
+            l10 = ((u32)(((i32)(l8 % 32))));
+            l11 = rk_cshl_u64_u32(P, l7, l10);
+            {
+              const u32 t0 = ((u32)(((u64) (l11 & 4294967295ull))));
+              const u32 t1 = ((u32)(rk_cshr_u64_i32(P, l11, 32)));
+              const u32 t2 = ((u32)(rk_cshr_u64_u32(P, rk_cshr_u64_i32(P, l7, 1), rk_csub_u32(P, 63u, l10))));
+              l12[0] = t0;
+              l12[1] = t1;
+              l12[2] = t2;
+            }
+            { const u32 t3 = 0u;
+              l13[0] = t3;
+              l13[1] = t3;
+              l13[2] = t3;
+              l13[3] = t3;
+              l13[4] = t3;
+              l13[5] = t3;
+              l13[6] = t3;
+              l13[7] = t3;
+              l13[8] = t3;
+              l13[9] = t3;
+              l13[10] = t3;
+              l13[11] = t3;
+            }
+            { const i32 t4 = 0; const i32 t5 = 8; const i32 t8 = 1; const u32 t6 = (u32)t8;
+              if (t4 < t5 && t8 > 0) { i32 t7 = t4;
+              do {
+                l14 = t7;
+                    l15 = ((u64)(ct0[rk_aix(P, ((u64)(rk_cadd_i32(P, l9, l14))), 39ull, 5000u)]));
+                    l16 = 0ull;
+                    l17 = rk_csub_i32(P, 7, l14);
+                    { const i32 t9 = 0; const i32 t10 = 3; const i32 t13 = 1; const u32 t11 = (u32)t13;
+                      if (t9 < t10 && t13 > 0) { i32 t12 = t9;
+                      do {
+                        l18 = t12;
+                            l19 = rk_wadd<u64>(rk_wadd<u64>(((u64)(l13[rk_aix(P, ((u64)(l17)), 12ull, 1013u)])), rk_wmul<u64>(((u64)(l12[rk_aix(P, ((u64)(l18)), 3ull, 1012u)])), l15)), l16);
+                            { const u64 t14 = ((u64)(l17)); const auto t15 = ((u32)(((u64) (l19 & 4294967295ull))));
+                              if (rk_aok(P, t14, 12ull, 1013u)) { l13[t14] = t15; } }
+                            l16 = rk_cshr_u64_i32(P, l19, 32);
+                            l17 = rk_cadd_i32(P, l17, 1);
+                      } while (!(((u32)t10 - (u32)t12) <= t11) && (t12 = (i32)((u32)t12 + t11), true)); }
+                    }
+                    for (;;) {
+                        if (((l16 == 0ull) || (l17 >= 12))) {
+                            break;
+                        }
+                        l20 = rk_wadd<u64>(((u64)(l13[rk_aix(P, ((u64)(l17)), 12ull, 1013u)])), l16);
+                        { const u64 t17 = ((u64)(l17)); const auto t18 = ((u32)(((u64) (l20 & 4294967295ull))));
+                          if (rk_aok(P, t17, 12ull, 1013u)) { l13[t17] = t18; } }
+                        l16 = rk_cshr_u64_i32(P, l20, 32);
+                        l17 = rk_cadd_i32(P, l17, 1);
+                    }
+              } while (!(((u32)t5 - (u32)t7) <= t6) && (t7 = (i32)((u32)t7 + t6), true)); }
+            }
+            l21 = (l13[rk_aix(P, ((u64)(6)), 12ull, 1013u)] >= 2147483648u);
+            l22 = rk_cadd_i32(P, ((i32)(((u32) (l13[rk_aix(P, ((u64)(7)), 12ull, 1013u)] & 3u)))), rk_sel(l21, 1, 0));
+            l23 = ((((f64)(l13[rk_aix(P, ((u64)(6)), 12ull, 1013u)])) * (2.3283064365386963e-10)) - rk_sel(l21, (1e0), 0.0));
+            l24 = uf0(P, l23);
+            l25 = uf0(P, (((f64)(l13[rk_aix(P, ((u64)(5)), 12ull, 1013u)])) * (5.421010862427522e-20)));
+            l26 = (l24 + l25);
+            l27 = uf0(P, (uf0(P, l26) - l24));
+            l28 = uf0(P, (l26 - l27));
+            l29 = (uf0(P, (l24 - l28)) + uf0(P, (l25 - l27)));
+            l30 = uf0(P, l26);
+            l31 = uf0(P, (((f64)(l13[rk_aix(P, ((u64)(4)), 12ull, 1013u)])) * (1.262177448353619e-29)));
+            l32 = (l30 + l31);
+            l33 = uf0(P, (uf0(P, l32) - l30));
+            l34 = uf0(P, (l32 - l33));
+            l35 = (uf0(P, (l30 - l34)) + uf0(P, (l31 - l33)));
+            l36 = uf0(P, l32);
+            l37 = uf0(P, ((l29 + l35) + (((f64)(l13[rk_aix(P, ((u64)(3)), 12ull, 1013u)])) * (2.938735877055719e-39))));
+            l38 = (l36 + l37);
+            l39 = (l37 - uf0(P, (uf0(P, l38) - l36)));
+            l40 = l38;
+            l41 = (1.5707963267948966e0);
+            l42 = (l40 * l41);
+            l43 = uf1(P, l40);
+            l44 = (l40 - l43);
+            l45 = uf1(P, l41);
+            l46 = (l41 - l45);
+            l47 = (((((l43 * l45) - uf0(P, l42)) + (l43 * l46)) + (l44 * l45)) + (l44 * l46));
+            l48 = uf0(P, l42);
+            l49 = uf0(P, (l47 + ((l38 * (6.123233995736766e-17)) + (l39 * (1.5707963267948966e0)))));
+            l50 = (l48 + l49);
+            l51 = (l49 - uf0(P, (uf0(P, l50) - l48)));
+            l3 = l50;
+            l4 = l51;
+            l5 = l22;
+            if ((l2 < 0.0)) {
+                l3 = (-(l3));
+                l4 = (-(l4));
+                l5 = rk_cneg_i32(P, l5);
+            }
+        } else {
+            l52 = floor(((l2 * (6.366197723675814e-1)) + (5e-1)));
+            l53 = uf0(P, (l2 - (l52 * (1.5707963267341256e0))));
+            l54 = uf0(P, (-((l52 * (6.077100506303966e-11)))));
+            l55 = (l53 + l54);
+            l56 = uf0(P, (uf0(P, l55) - l53));
+            l57 = uf0(P, (l55 - l56));
+            l58 = (uf0(P, (l53 - l57)) + uf0(P, (l54 - l56)));
+            l59 = uf0(P, l55);
+            l60 = uf0(P, (-((l52 * (2.0222662487111665e-21)))));
+            l61 = (l59 + l60);
+            l62 = uf0(P, (uf0(P, l61) - l59));
+            l63 = uf0(P, (l61 - l62));
+            l64 = (uf0(P, (l59 - l63)) + uf0(P, (l60 - l62)));
+            l65 = uf0(P, l61);
+            l66 = uf0(P, ((l58 + l64) - (l52 * (8.4784276603689e-32))));
+            l67 = (l65 + l66);
+            l68 = uf0(P, (uf0(P, l67) - l65));
+            l69 = uf0(P, (l67 - l68));
+            l70 = (uf0(P, (l65 - l69)) + uf0(P, (l66 - l68)));
+            l3 = l67;
+            l4 = l70;
+            l5 = rk_cvt_f64_i32(l52);
+        }
+    }
+    l71 = ((i32) (l5 & 3));
+    if ((((i32) (l71 & 1)) != 0)) {
+        l74 = l3;
+        l75 = (l74 * l74);
+        l76 = (((l74 * l75) * fma(fma(fma(fma(fma(fma(fma((2.8114572543455206e-15), l75, (-7.647163731819816e-13)), l75, (1.6059043836821613e-10)), l75, (-2.505210838544172e-8)), l75, (2.7557319223985893e-6)), l75, (-1.984126984126984e-4)), l75, (8.333333333333333e-3)), l75, (-1.6666666666666666e-1))) + (l4 * ((1e0) - ((5e-1) * l75))));
+        l72 = l74;
+        l73 = l76;
+    } else {
+        l77 = l3;
+        l78 = l77;
+        l79 = l77;
+        l80 = (l78 * l79);
+        l81 = uf1(P, l78);
+        l82 = (l78 - l81);
+        l83 = uf1(P, l79);
+        l84 = (l79 - l83);
+        l85 = (((((l81 * l83) - uf0(P, l80)) + (l81 * l84)) + (l82 * l83)) + (l82 * l84));
+        l86 = uf0(P, (1e0));
+        l87 = uf0(P, ((-5e-1) * l80));
+        l88 = (l86 + l87);
+        l89 = (l87 - uf0(P, (uf0(P, l88) - l86)));
+        l90 = (l89 + (((l80 * l80) * fma(fma(fma(fma(fma(fma(fma((-1.5619206968586225e-16), l80, (4.779477332387385e-14)), l80, (-1.1470745597729725e-11)), l80, (2.08767569878681e-9)), l80, (-2.755731922398589e-7)), l80, (2.48015873015873e-5)), l80, (-1.388888888888889e-3)), l80, (4.1666666666666664e-2))) - (((5e-1) * l85) + (l77 * l4))));
+        l72 = l88;
+        l73 = l90;
+    }
+    l91 = (l72 + l73);
+    return rk_sel(((l71 == 1) || (l71 == 2)), (-(l91)), l91);
+}
+__device__ __forceinline__ f64 uf4(const rk_P& P, f64 p0, f64 p1) {
+    f64 l0 = 0.0;
+    f64 l1 = 0.0;
+    f64 l2 = 0.0;
+    f64 l3 = 0.0;
+    bool l4 = false;
+    f64 l5 = 0.0;
+    f64 l6 = 0.0;
+    f64 l7 = 0.0;
+    i32 l8 = 0;
+    i32 l9 = 0;
+    f64 l10 = 0.0;
+    f64 l11 = 0.0;
+    i32 l12 = 0;
+    i32 l13 = 0;
+    i32 l14 = 0;
+    i32 l15 = 0;
+    f64 l16 = 0.0;
+    f64 l17 = 0.0;
+    f64 l18 = 0.0;
+    f64 l19 = 0.0;
+    f64 l20 = 0.0;
+    f64 l21 = 0.0;
+    f64 l22 = 0.0;
+    f64 l23 = 0.0;
+    f64 l24 = 0.0;
+    f64 l25 = 0.0;
+    f64 l26 = 0.0;
+    f64 l27 = 0.0;
+    f64 l28 = 0.0;
+    f64 l29 = 0.0;
+    f64 l30 = 0.0;
+    f64 l31 = 0.0;
+    f64 l32 = 0.0;
+    f64 l33 = 0.0;
+    f64 l34 = 0.0;
+    f64 l35 = 0.0;
+    f64 l36 = 0.0;
+    f64 l37 = 0.0;
+    f64 l38 = 0.0;
+    f64 l39 = 0.0;
+    f64 l40 = 0.0;
+    f64 l41 = 0.0;
+    f64 l42 = 0.0;
+    f64 l43 = 0.0;
+    f64 l44 = 0.0;
+    f64 l45 = 0.0;
+    f64 l46 = 0.0;
+    f64 l47 = 0.0;
+    f64 l48 = 0.0;
+    f64 l49 = 0.0;
+    f64 l50 = 0.0;
+    f64 l51 = 0.0;
+    f64 l52 = 0.0;
+    f64 l53 = 0.0;
+    f64 l54 = 0.0;
+    f64 l55 = 0.0;
+    f64 l56 = 0.0;
+    f64 l57 = 0.0;
+    f64 l58 = 0.0;
+    f64 l59 = 0.0;
+    f64 l60 = 0.0;
+    f64 l61 = 0.0;
+    f64 l62 = 0.0;
+    f64 l63 = 0.0;
+    f64 l64 = 0.0;
+    f64 l65 = 0.0;
+    f64 l66 = 0.0;
+    f64 l67 = 0.0;
+    f64 l68 = 0.0;
+    f64 l69 = 0.0;
+    f64 l70 = 0.0;
+    f64 l71 = 0.0;
+    f64 l72 = 0.0;
+    f64 l73 = 0.0;
+    f64 l74 = 0.0;
+    f64 l75 = 0.0;
+    f64 l76 = 0.0;
+    f64 l77 = 0.0;
+    f64 l78 = 0.0;
+    f64 l79 = 0.0;
+    l0 = p0;
+    l1 = p1;
+    if (((((u64) (((u64)__double_as_longlong(l1)) & 9223372036854775807ull)) > 9218868437227405312ull) || (((u64) (((u64)__double_as_longlong(l0)) & 9223372036854775807ull)) > 9218868437227405312ull))) {
+        return rk_f64_bits(9221120237041090560ull);
+    }
+    l2 = fabs(l1);
+    l3 = fabs(l0);
+    l4 = (rk_cshr_u64_i32(P, ((u64)__double_as_longlong(l1)), 63) == 1ull);
+    if ((l3 == 0.0)) {
+        l5 = rk_sel(l4, (3.141592653589793e0), 0.0);
+    } else {
+        if ((l2 == 0.0)) {
+            l5 = (1.5707963267948966e0);
+        } else {
+            if ((l3 == rk_f64_bits(9218868437227405312ull))) {
+                l5 = rk_sel((l2 == rk_f64_bits(9218868437227405312ull)), rk_sel(l4, (2.356194490192345e0), (7.853981633974483e-1)), (1.5707963267948966e0));
+            } else {
+                if ((l2 == rk_f64_bits(9218868437227405312ull))) {
+                    l5 = rk_sel(l4, (3.141592653589793e0), 0.0);
+                } else {
+                    l6 = l2;
+                    l7 = l3;
+                    if ((rk_fmax_f64(l2, l3) < (1.1830521861667747e-271))) {
+                        l6 = (l6 * (1.0715086071862673e301));
+                        l7 = (l7 * (1.0715086071862673e301));
+                    }
+                    l8 = ((i32)(rk_cshr_u64_i32(P, ((u64)__double_as_longlong(l6)), 52)));
+                    l9 = rk_csub_i32(P, ((i32)(rk_cshr_u64_i32(P, ((u64)__double_as_longlong(l7)), 52))), l8);
+                    if ((l9 > 60)) {
+                        l10 = (1.5707963267948966e0);
+                        l11 = (6.123233995736766e-17);
+                    } else {
+                        if ((l9 < -60)) {
+                            l10 = (l3 / l2);
+                            l11 = 0.0;
+                        } else {
+                            l12 = rk_csub_i32(P, 1023, l8);
+                            l13 = rk_clamp_i32(P, l12, -2000, 2000);
+                            l14 = ((i32)(l13 / 2));
+                            l15 = rk_csub_i32(P, l13, l14);
+                            l16 = uf0(P, ((l7 * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, l14, 1023))), 52)))) * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, l15, 1023))), 52)))));
+                            l17 = 0.0;
+                            l18 = ((l6 * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, l14, 1023))), 52)))) * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, l15, 1023))), 52))));
+                            l19 = 0.0;
+                            l20 = uf0(P, (l16 / l18));
+                            l21 = l20;
+                            l22 = l18;
+                            l23 = (l21 * l22);
+                            l24 = uf1(P, l21);
+                            l25 = (l21 - l24);
+                            l26 = uf1(P, l22);
+                            l27 = (l22 - l26);
+                            l28 = (((((l24 * l26) - uf0(P, l23)) + (l24 * l27)) + (l25 * l26)) + (l25 * l27));
+                            l29 = (((uf0(P, (l16 - l23)) - l28) + (l17 - (l20 * l19))) / l18);
+                            l30 = l20;
+                            l31 = l29;
+                            l32 = 0.0;
+                            l33 = 0.0;
+                            l34 = l30;
+                            l35 = (1e0);
+                            l36 = 0.0;
+                            if ((l30 > (4e0))) {
+                                l32 = (1.5707963267948966e0);
+                                l33 = (6.123233995736766e-17);
+                                l34 = (-1e0);
+                                l35 = l30;
+                                l36 = 0.0;
+                            } else {
+                                if ((l30 > (1.3333333333333333e0))) {
+                                    l37 = uf0(P, ((2e0) * l30));
+                                    l38 = uf0(P, (1e0));
+                                    l39 = (l37 + l38);
+                                    l40 = (l38 - uf0(P, (uf0(P, l39) - l37)));
+                                    l32 = (1.1071487177940904e0);
+                                    l33 = (9.40447137356638e-17);
+                                    l34 = (l30 - (2e0));
+                                    l35 = l39;
+                                    l36 = l40;
+                                } else {
+                                    if ((l30 > (7.5e-1))) {
+                                        l41 = uf0(P, l30);
+                                        l42 = uf0(P, (1e0));
+                                        l43 = (l41 + l42);
+                                        l44 = uf0(P, (uf0(P, l43) - l41));
+                                        l45 = uf0(P, (l43 - l44));
+                                        l46 = (uf0(P, (l41 - l45)) + uf0(P, (l42 - l44)));
+                                        l32 = (7.853981633974483e-1);
+                                        l33 = (3.061616997868383e-17);
+                                        l34 = (l30 - (1e0));
+                                        l35 = l43;
+                                        l36 = l46;
+                                    } else {
+                                        if ((l30 > (2.5e-1))) {
+                                            l47 = uf0(P, (2e0));
+                                            l48 = uf0(P, l30);
+                                            l49 = (l47 + l48);
+                                            l50 = (l48 - uf0(P, (uf0(P, l49) - l47)));
+                                            l32 = (4.636476090008061e-1);
+                                            l33 = (2.2698777452961687e-17);
+                                            l34 = (((2e0) * l30) - (1e0));
+                                            l35 = l49;
+                                            l36 = l50;
+                                        }
+                                    }
+                                }
+                            }
+                            l51 = uf0(P, l34);
+                            l52 = 0.0;
+                            l53 = l35;
+                            l54 = l36;
+                            l55 = uf0(P, (l51 / l53));
+                            l56 = l55;
+                            l57 = l53;
+                            l58 = (l56 * l57);
+                            l59 = uf1(P, l56);
+                            l60 = (l56 - l59);
+                            l61 = uf1(P, l57);
+                            l62 = (l57 - l61);
+                            l63 = (((((l59 * l61) - uf0(P, l58)) + (l59 * l62)) + (l60 * l61)) + (l60 * l62));
+                            l64 = (((uf0(P, (l51 - l58)) - l63) + (l52 - (l55 * l54))) / l53);
+                            l65 = (l55 * l55);
+                            l66 = ((((l55 * l65) * fma(fma(fma(fma(fma(fma(fma(fma((-4.1034266985419496e-2), l65, (5.7529943904780285e-2)), l65, (-6.658687414697743e-2)), l65, (7.692017877237385e-2)), l65, (-9.090902874969416e-2)), l65, (1.1111111035986847e-1)), l65, (-1.428571428525851e-1)), l65, (1.9999999999998933e-1)), l65, (-3.333333333333333e-1))) + (l64 * ((1e0) - l65))) + (l31 / ((1e0) + (l30 * l30))));
+                            l67 = uf0(P, l32);
+                            l68 = uf0(P, l55);
+                            l69 = (l67 + l68);
+                            l70 = uf0(P, (uf0(P, l69) - l67));
+                            l71 = uf0(P, (l69 - l70));
+                            l72 = (uf0(P, (l67 - l71)) + uf0(P, (l68 - l70)));
+                            l73 = (l72 + (l33 + l66));
+                            l10 = l69;
+                            l11 = l73;
+                        }
+                    }
+                    if (l4) {
+                        l74 = uf0(P, (3.141592653589793e0));
+                        l75 = uf0(P, (-(l10)));
+                        l76 = (l74 + l75);
+                        l77 = uf0(P, (uf0(P, l76) - l74));
+                        l78 = uf0(P, (l76 - l77));
+                        l79 = (uf0(P, (l74 - l78)) + uf0(P, (l75 - l77)));
+                        l5 = (l76 + (l79 + ((1.2246467991473532e-16) - l11)));
+                    } else {
+                        l5 = (l10 + l11);
+                    }
+                }
+            }
+        }
+    }
+    return rk_sel((rk_cshr_u64_i32(P, ((u64)__double_as_longlong(l0)), 63) == 1ull), (-(l5)), l5);
+}
+__device__ __forceinline__ f64 uf5(const rk_P& P, f64 p0, i32 p1) {
+    f64 l0 = 0.0;
+    i32 l1 = 0;
+    f64 l2 = 0.0;
+    i32 l3 = 0;
+    u64 l4 = 0ull;
+    i32 l5 = 0;
+    i32 l6 = 0;
+    u64 l7 = 0ull;
+    u64 l8 = 0ull;
+    f64 l9 = 0.0;
+    i32 l10 = 0;
+    l0 = p0;
+    l1 = p1;
+    l2 = l0;
+    l3 = l1;
+    l4 = ((u64)__double_as_longlong(l2));
+    l5 = rk_csub_i32(P, ((i32)(((u64) (rk_cshr_u64_i32(P, ((u64)__double_as_longlong(l2)), 52) & 2047ull)))), 1023);
+    if (((l2 == 0.0) || (l5 == 1024))) {
+        return l2;
+    }
+    if ((l5 == -1023)) {
+        l2 = (l2 * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, 53, 1023))), 52))));
+        l3 = rk_csub_i32(P, l3, 53);
+        l4 = ((u64)__double_as_longlong(l2));
+        l5 = rk_csub_i32(P, ((i32)(((u64) (rk_cshr_u64_i32(P, ((u64)__double_as_longlong(l2)), 52) & 2047ull)))), 1023);
+    }
+    l6 = rk_clamp_i32(P, rk_cadd_i32(P, l5, l3), -2102, 2048);
+    l7 = ((u64) (l4 & 4503599627370495ull));
+    l8 = ((u64) (l4 & 9223372036854775808ull));
+    if ((l6 > 1023)) {
+        return __longlong_as_double((long long)(((u64) (l8 | rk_cshl_u64_i32(P, 2047ull, 52)))));
+    }
+    if ((l6 >= -1022)) {
+        return __longlong_as_double((long long)(((u64) (((u64) (l8 | rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, l6, 1023))), 52))) | l7))));
+    }
+    l9 = __longlong_as_double((long long)(((u64) (((u64) (l8 | rk_cshl_u64_i32(P, 1ull, 52))) | l7))));
+    l10 = rk_imax<i32>(rk_csub_i32(P, l6, -1022), -55);
+    return (l9 * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, l10, 1023))), 52))));
+}
+__device__ __forceinline__ f64 uf6(const rk_P& P, f64 p0, f64 p1) {
+    f64 l0 = 0.0;
+    f64 l1 = 0.0;
+    f64 l2 = 0.0;
+    f64 l3 = 0.0;
+    f64 l4 = 0.0;
+    f64 l5 = 0.0;
+    i32 l6 = 0;
+    f64 l7 = 0.0;
+    f64 l8 = 0.0;
+    f64 l9 = 0.0;
+    f64 l10 = 0.0;
+    f64 l11 = 0.0;
+    f64 l12 = 0.0;
+    f64 l13 = 0.0;
+    f64 l14 = 0.0;
+    f64 l15 = 0.0;
+    f64 l16 = 0.0;
+    f64 l17 = 0.0;
+    f64 l18 = 0.0;
+    f64 l19 = 0.0;
+    f64 l20 = 0.0;
+    f64 l21 = 0.0;
+    f64 l22 = 0.0;
+    f64 l23 = 0.0;
+    f64 l24 = 0.0;
+    f64 l25 = 0.0;
+    f64 l26 = 0.0;
+    f64 l27 = 0.0;
+    f64 l28 = 0.0;
+    f64 l29 = 0.0;
+    f64 l30 = 0.0;
+    f64 l31 = 0.0;
+    f64 l32 = 0.0;
+    f64 l33 = 0.0;
+    f64 l34 = 0.0;
+    f64 l35 = 0.0;
+    f64 l36 = 0.0;
+    f64 l37 = 0.0;
+    f64 l38 = 0.0;
+    f64 l39 = 0.0;
+    l0 = p0;
+    l1 = p1;
+    l2 = fabs(l0);
+    l3 = fabs(l1);
+    if (((l2 == __longlong_as_double((long long)(9218868437227405312ull))) || (l3 == __longlong_as_double((long long)(9218868437227405312ull))))) {
+        return __longlong_as_double((long long)(9218868437227405312ull));
+    }
+    if (((((u64)__double_as_longlong(l2)) > ((u64)__double_as_longlong(__longlong_as_double((long long)(9218868437227405312ull))))) || (((u64)__double_as_longlong(l3)) > ((u64)__double_as_longlong(__longlong_as_double((long long)(9218868437227405312ull))))))) {
+        return __longlong_as_double((long long)(((u64) (((u64)__double_as_longlong(__longlong_as_double((long long)(9218868437227405312ull)))) | 2251799813685248ull))));
+    }
+    l4 = rk_fmax_f64(l2, l3);
+    l5 = rk_fmin_f64(l2, l3);
+    if ((l4 == 0.0)) {
+        return 0.0;
+    }
+    l6 = 0;
+    if ((l4 > __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, 300, 1023))), 52))))) {
+        l4 = (l4 * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, -600, 1023))), 52))));
+        l5 = (l5 * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, -600, 1023))), 52))));
+        l6 = 600;
+    } else {
+        if ((l4 < __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, -300, 1023))), 52))))) {
+            l4 = (l4 * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, 600, 1023))), 52))));
+            l5 = (l5 * __longlong_as_double((long long)(rk_cshl_u64_i32(P, ((u64)(rk_cadd_i32(P, 600, 1023))), 52))));
+            l6 = -600;
+        }
+    }
+    l7 = l4;
+    l8 = l4;
+    l9 = (l7 * l8);
+    l10 = uf1(P, l7);
+    l11 = (l7 - l10);
+    l12 = uf1(P, l8);
+    l13 = (l8 - l12);
+    l14 = (((((l10 * l12) - uf0(P, l9)) + (l10 * l13)) + (l11 * l12)) + (l11 * l13));
+    l15 = l5;
+    l16 = l5;
+    l17 = (l15 * l16);
+    l18 = uf1(P, l15);
+    l19 = (l15 - l18);
+    l20 = uf1(P, l16);
+    l21 = (l16 - l20);
+    l22 = (((((l18 * l20) - uf0(P, l17)) + (l18 * l21)) + (l19 * l20)) + (l19 * l21));
+    l23 = uf0(P, l9);
+    l24 = uf0(P, l17);
+    l25 = (l23 + l24);
+    l26 = (l24 - uf0(P, (uf0(P, l25) - l23)));
+    l27 = uf0(P, l25);
+    l28 = uf0(P, (l26 + (l14 + l22)));
+    l29 = (l27 + l28);
+    l30 = (l28 - uf0(P, (uf0(P, l29) - l27)));
+    l31 = uf0(P, sqrt(l29));
+    l32 = l31;
+    l33 = l31;
+    l34 = (l32 * l33);
+    l35 = uf1(P, l32);
+    l36 = (l32 - l35);
+    l37 = uf1(P, l33);
+    l38 = (l33 - l37);
+    l39 = (((((l35 * l37) - uf0(P, l34)) + (l35 * l38)) + (l36 * l37)) + (l36 * l38));
+    return uf5(P, (l31 + (((uf0(P, (l29 - l34)) - l39) + l30) / ((2e0) * l31))), l6);
+}
 __device__ __forceinline__ void rk_work(const rk_P& P, const u64 w0) {
     f64 l0 = 0.0;
     i32 l1 = 0;
@@ -482,9 +1168,9 @@ __device__ __forceinline__ void rk_work(const rk_P& P, const u64 w0) {
     l1 = rk_csub_i32(P, rk_cmul_i32(P, ((i32)(w0)), P.s0), 3);
     l2 = (l0 * (5e-1));
     l3 = (1.5e0);
-    l4 = (((sqrt(fabs(l0)) + (rk_f64_sin(l0) * rk_f64_cos(l0))) - exp(l2)) + rk_f64_atan2(l0, l3));
+    l4 = (((sqrt(fabs(l0)) + (uf2(P, l0) * uf3(P, l0))) - exp(l2)) + uf4(P, l0, l3));
     l4 = (l4 + ((rk_powi_f64(rk_fmax_f64(l0, P.s1), 2) + fma(l0, (2e0), (-1e0))) + rk_signum_f64(((f64)(l1)))));
-    l4 = (l4 + ((((l0 * (5.729577951308232e1)) * (1.7453292519943295e-2)) - log(rk_f64_hypot(l0, P.s1))) + tanh(rk_clamp_f64(P, l0, (-5e-1), (5e-1)))));
+    l4 = (l4 + ((((l0 * (5.729577951308232e1)) * (1.7453292519943295e-2)) - log(uf6(P, l0, P.s1))) + tanh(rk_clamp_f64(P, l0, (-5e-1), (5e-1)))));
     if ((((i32)(l1 % 2)) == 0)) {
         l5 = (1e0);
     } else {
