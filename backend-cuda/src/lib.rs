@@ -221,11 +221,13 @@ impl ExecutionSpace for Cuda {
     /// the launch rounds it) fits the device's shared memory per block. Registers never lower it:
     /// every team kernel is compiled with `__launch_bounds__(team size x vector length)`, so
     /// NVRTC fits the kernel's registers to its block (spilling if it must) and a block of that
-    /// size always launches. The shared memory a kernel adds of its own is counted at its most:
-    /// the stop flags, an exchange word per thread and lane (team broadcasts and nested
-    /// reductions), and, for the reduction pattern, a partial of each accumulator field per thread
-    /// and lane (the team reduction's tree), so that a launch at the answer passes the launch's
-    /// own check of scratch plus these.
+    /// size always launches. The shared memory a kernel declares of its own (the stop flags, the
+    /// exchange words of team broadcasts and nested reductions, a team reduction's tree) is what
+    /// the kernel's module for that team size declares, as the launch counts it, so that a launch
+    /// at the answer passes the launch's own check and one thread more does not. For the reduction
+    /// pattern that is the launch of a built-in reducer, with its tree; a custom reducer's launch
+    /// (partials in global memory) declares less, so its answer may be below the largest team
+    /// that would launch.
     fn team_size_max_for(
         &self,
         label: &str,
@@ -236,32 +238,20 @@ impl ExecutionSpace for Cuda {
         let max = policy.team_size_max_in_limits(label, true)?;
         let optin = self.inst.device.info.shared_per_block_optin as u64;
         let r = policy.scratch_requests()[0];
-        let v = policy.vector_len() as u64;
-        // The shared memory the team kernel declares itself, at most: the stop flags, the
-        // exchange word of each thread and lane, and a reduction's partial of each (`emit::team`,
-        // whose `static_shared_bytes` the launch checks with the dynamic arena).
-        let tree = match (pattern, kernel) {
-            (rokkos_core::TeamPattern::Reduce, Some(k)) => k
-                .acc_fields()
-                .iter()
-                .map(|(_, t)| t.size().max(1) as u64)
-                .sum::<u64>(),
-            _ => 0,
-        };
+        let v = policy.vector_len();
         let fits = |t: usize| -> bool {
-            let t = t as u64;
             let split = rokkos_device::emit::team::level0_split(
                 kernel,
                 r.per_team as u64,
                 r.per_thread as u64,
-                t,
+                t as u64,
             );
-            let own = t
-                .checked_mul(v)
-                .and_then(|wg| wg.checked_mul(8 + tree))
-                .and_then(|b| b.checked_add(8));
+            let own = match kernel {
+                Some(k) => own_shared_bytes(k, pattern, t, v),
+                None => None,
+            };
             split
-                .and_then(|(tp, tq)| emit::TeamLaunch::dynamic_shared_bytes(tp, tq, t))
+                .and_then(|(tp, tq)| emit::TeamLaunch::dynamic_shared_bytes(tp, tq, t as u64))
                 .zip(own)
                 .and_then(|(b, own)| (b as u64).checked_add(own))
                 .is_some_and(|b| b <= optin)
@@ -276,4 +266,51 @@ impl ExecutionSpace for Cuda {
         })
     }
     rokkos_device::device_launches!(memory = CudaSpace, runtime = inst);
+}
+
+/// The shared memory team kernel `k` declares itself in a block of `team` threads of `vlen` lanes,
+/// as its launch counts it: the module's static shared memory (the stop flags, the exchange
+/// words), emitted for that shape, and for the reduction pattern the team reduction's tree, a
+/// partial of each accumulator field per thread of the block (`emit::team`). `None` when the
+/// kernel cannot be emitted for that shape (its launch fails too).
+fn own_shared_bytes(
+    k: &rokkos_core::ir::Kernel,
+    pattern: rokkos_core::TeamPattern,
+    team: usize,
+    vlen: usize,
+) -> Option<u64> {
+    let info = rokkos_core::ir::valid::validate(k).ok()?;
+    let shape = emit::TeamShape {
+        team: u32::try_from(team).ok()?,
+        vlen: u32::try_from(vlen).ok()?,
+    };
+    let reduce = pattern == rokkos_core::TeamPattern::Reduce && !k.acc_fields().is_empty();
+    let opts = emit::CudaOptions {
+        // The ordered entry needs no joins and declares what the tree entry declares but the
+        // tree, which is added below.
+        entry: if reduce {
+            emit::Entry::Ordered { left: false }
+        } else {
+            emit::Entry::For
+        },
+        block: runtime::run::BLOCK,
+        bounds_checks: true,
+        joins: vec![],
+        in_bounds: Default::default(),
+        team: Some(shape),
+        width: emit::IndexWidth::W64,
+    };
+    let declared = emit::emit(k, &info, &opts).ok()?.team?.static_shared_bytes as u64;
+    let tree = if reduce {
+        let threads = emit::team::dims(k, &info, shape).ok()?.wg() as u64;
+        let per: u64 = k
+            .acc_fields()
+            .iter()
+            .map(|(_, t)| t.size().max(1) as u64)
+            .sum();
+        threads.checked_mul(per)?
+    } else {
+        0
+    };
+    declared.checked_add(tree)
 }
