@@ -75,6 +75,6 @@ pub use space::{
     ResultSlot, TeamLimits,
 };
 pub use team::{
-    scratch_size, IntoNestedRange, NestedIndices, ScratchArena, ScratchPool, TeamMember,
+    scratch_size, IntoNestedRange, MdIndices, NestedIndices, ScratchArena, ScratchPool, TeamMember,
 };
 pub use view::{HostMut, HostRef, IntoSliceArg, SliceArg, SubviewSpec, View};

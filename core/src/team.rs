@@ -363,6 +363,75 @@ impl<'t> TeamMember<'t> {
     pub fn team_vector_range<N: IntoNestedRange>(&self, r: N) -> N::Indices {
         r.into_range()
     }
+    /// Indices of a `TeamThreadMDRange` of `extents` (2 to 8 of them in Kokkos; any rank here),
+    /// in row-major order. In a kernel, `for [i, j] in team.thread_md_range([n0, n1]) { .. }`
+    /// splits the first extent across the team's threads and runs the others in each thread, as
+    /// Kokkos' host backends and its CUDA backend do with `Iterate::Right`: `#[kernel]` writes it as
+    /// `for i in team.thread_range(n0) { for j in 0..n1 { .. } }`, so every backend and every rule
+    /// sees plain nested ranges.
+    ///
+    /// ```text
+    /// #[kernel]
+    /// fn fill(team: &TeamMember, y: ViewMut<f64, 3>) {
+    ///     let l = team.league_rank();
+    ///     for [i, j] in team.thread_md_range([y.extent(1), y.extent(2)]) {
+    ///         y[(l, i, j)] = (i * 10 + j) as f64;
+    ///     }
+    /// }
+    /// ```
+    #[inline(always)]
+    pub fn thread_md_range<const N: usize>(&self, extents: [usize; N]) -> MdIndices<N> {
+        MdIndices::new(extents)
+    }
+    /// Indices of a `ThreadVectorMDRange` of `extents`: the first extent split across the calling
+    /// thread's vector lanes, the others run in each lane (see [`TeamMember::thread_md_range`]).
+    #[inline(always)]
+    pub fn vector_md_range<const N: usize>(&self, extents: [usize; N]) -> MdIndices<N> {
+        MdIndices::new(extents)
+    }
+    /// Indices of a `TeamVectorMDRange` of `extents` (at least 2): the first extent split across
+    /// the team's threads and the second across each thread's vector lanes, as Kokkos documents;
+    /// the others run in each lane. `#[kernel]` writes it as a `thread_range` over the first
+    /// extent holding a `vector_range` over the second.
+    #[inline(always)]
+    pub fn team_vector_md_range<const N: usize>(&self, extents: [usize; N]) -> MdIndices<N> {
+        MdIndices::new(extents)
+    }
+    /// Reduction over a `TeamThreadMDRange`: `f([i, j, ..], acc)` for every index of `extents`;
+    /// every thread of the team receives the result. In a kernel, `#[kernel]` writes it as a
+    /// `thread_reduce` over the first extent whose closure loops over the others, so it takes
+    /// every reducer `thread_reduce` takes.
+    #[inline(always)]
+    pub fn thread_md_reduce<T, Rd: Reducer<T>, const N: usize>(
+        &self,
+        extents: [usize; N],
+        reducer: Rd,
+        f: impl FnMut([usize; N], &mut T),
+    ) -> T {
+        md_reduce(extents, &reducer, f)
+    }
+    /// Reduction over a `ThreadVectorMDRange` (see [`TeamMember::thread_md_reduce`]).
+    #[inline(always)]
+    pub fn vector_md_reduce<T, Rd: Reducer<T>, const N: usize>(
+        &self,
+        extents: [usize; N],
+        reducer: Rd,
+        f: impl FnMut([usize; N], &mut T),
+    ) -> T {
+        md_reduce(extents, &reducer, f)
+    }
+    /// Reduction over a `TeamVectorMDRange`: a sum, as in Kokkos (whose `TeamVectorMDRange`
+    /// reductions are limited to sums). `#[kernel]` writes it as a `thread_reduce` over the first
+    /// extent adding up a `vector_reduce` over the second.
+    #[inline(always)]
+    pub fn team_vector_md_reduce<T, Rd: Reducer<T>, const N: usize>(
+        &self,
+        extents: [usize; N],
+        reducer: Rd,
+        f: impl FnMut([usize; N], &mut T),
+    ) -> T {
+        md_reduce(extents, &reducer, f)
+    }
     /// Reduction over a `TeamThreadRange`; every thread of the team receives the result.
     #[inline(always)]
     pub fn thread_reduce<T, Rd: Reducer<T>>(
@@ -499,6 +568,56 @@ fn nested_reduce<T, Rd: Reducer<T>>(
     acc
 }
 
+/// The indices of a nested MD range ([`TeamMember::thread_md_range`] and kin), in row-major
+/// order (last index fastest); none when an extent is 0.
+#[derive(Clone, Debug)]
+pub struct MdIndices<const N: usize> {
+    extents: [usize; N],
+    next: Option<[usize; N]>,
+}
+
+impl<const N: usize> MdIndices<N> {
+    fn new(extents: [usize; N]) -> Self {
+        let next = (!extents.contains(&0)).then_some([0; N]);
+        MdIndices { extents, next }
+    }
+}
+
+impl<const N: usize> Iterator for MdIndices<N> {
+    type Item = [usize; N];
+    #[inline]
+    fn next(&mut self) -> Option<[usize; N]> {
+        let cur = self.next?;
+        let mut idx = cur;
+        // Odometer step: the last index fastest; past the end when the first one carries out.
+        let mut d = N;
+        self.next = loop {
+            if d == 0 {
+                break None;
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < self.extents[d] {
+                break Some(idx);
+            }
+            idx[d] = 0;
+        };
+        Some(cur)
+    }
+}
+
+fn md_reduce<T, Rd: Reducer<T>, const N: usize>(
+    extents: [usize; N],
+    reducer: &Rd,
+    mut f: impl FnMut([usize; N], &mut T),
+) -> T {
+    let mut acc = reducer.init();
+    for idx in MdIndices::new(extents) {
+        f(idx, &mut acc);
+    }
+    acc
+}
+
 #[inline(always)]
 fn nested_scan<T: Scalar>(
     r: impl Iterator<Item = usize>,
@@ -514,6 +633,24 @@ fn nested_scan<T: Scalar>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A nested MD range visits what `for_each_index` visits, in the same order, once each;
+        /// an extent of 0 anywhere gives no index.
+        #[test]
+        fn md_indices_are_row_major(e0 in 0usize..5, e1 in 0usize..5, e2 in 0usize..4) {
+            let mut want = Vec::new();
+            crate::index::for_each_index(&[e0, e1, e2], |i| want.push(*i));
+            let got: Vec<[usize; 3]> = MdIndices::new([e0, e1, e2]).collect();
+            prop_assert_eq!(&got, &want);
+            prop_assert_eq!(got.len(), e0 * e1 * e2);
+            let sum = md_reduce([e0, e1, e2], &crate::reducer::Sum, |[i, j, k], acc: &mut usize| {
+                *acc += i * 100 + j * 10 + k
+            });
+            prop_assert_eq!(sum, want.iter().map(|[i, j, k]| i * 100 + j * 10 + k).sum::<usize>());
+        }
+    }
 
     /// Over-aligned element types get aligned addresses wherever the arena's buffer lies and
     /// whatever was taken before (a `u128`, a 32- and a 128-byte aligned struct after a `u8`),

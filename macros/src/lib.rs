@@ -101,6 +101,13 @@ mod parse;
 ///   `team.thread_reduce(n, Sum, |j, acc: &mut f64| *acc += a[(l, j)])`, and nested ranges are written
 ///   `for j in team.thread_range(n) { .. }`; a nested range (and the range of a nested reduction or
 ///   scan) is `n` (meaning `0..n`), `a..b` or `a..=b` (which reaches `usize::MAX`);
+/// * Kokkos' nested MD ranges `for [i, j] in team.thread_md_range([n0, n1]) { .. }` (`TeamThreadMDRange`),
+///   `vector_md_range` (`ThreadVectorMDRange`) and `team_vector_md_range` (`TeamVectorMDRange`, at
+///   least two extents), and their reductions `team.thread_md_reduce([n0, n1], Max, |[i, j], m: &mut f64| ..)`,
+///   `vector_md_reduce` and `team_vector_md_reduce` (a `Sum` only, as in Kokkos). They are written,
+///   before any check, as Kokkos' own backends run them: the first extent split across the threads
+///   (lanes for `vector_md_range`; threads and lanes for the first two of `team_vector_md_range`),
+///   a plain loop in each thread over the others, whose extents are evaluated once, first;
 ///   `let s = team.team_scratch::<f64, 1>(0, [n]);` binds a writable scratch View;
 /// * local arrays `[0.0; 4]`, `[x, y, z]` and their indexing; calls of `#[rokkos::func]` functions
 ///   (`foo(x)`, `module::foo(x)`);

@@ -301,6 +301,7 @@ mod tables;
 mod team32;
 mod team_basic;
 mod team_lanes;
+mod team_md_range;
 mod team_rules;
 mod team_scratch;
 mod team_vector;
@@ -602,6 +603,8 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("kernels_on_disjoint_subviews", "SHADER_F64"),
     ("kernels_read_every_rank_and_layout", "SHADER_INT64"),
     ("large_range", "SHADER_INT64"),
+    ("md_range_reductions", "SHADER_INT64"),
+    ("md_ranges_fill", "SHADER_INT64"),
     ("mdrange_2d", "SHADER_INT64"),
     ("mdrange_3d", "SHADER_INT64"),
     ("mdrange_4d", "SHADER_INT64"),

@@ -47,8 +47,12 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => return e.into_compile_error(),
     };
     crate::parse::broadcast::desugar(&mut sig.body);
+    let md_ranges = crate::parse::md_range::desugar(&mut sig.body);
     let env = BodyEnv::for_kernel(&sig);
-    let mut out = match raw_idents.and_then(|()| check_and_translate(&mut sig, &env)) {
+    let checked = raw_idents
+        .and(md_ranges)
+        .and_then(|()| check_and_translate(&mut sig, &env));
+    let mut out = match checked {
         Ok((info, ir_items)) => {
             let mut body = sig.body.clone();
             rewrite_block(&env, &mut body);

@@ -3,6 +3,7 @@
 pub mod broadcast;
 pub mod env;
 pub mod hygiene;
+pub mod md_range;
 pub mod model;
 pub mod ownership;
 pub mod raw_ident;

@@ -344,6 +344,15 @@ impl Subset<'_> {
             m.args.iter().skip(1).for_each(|a| self.visit_range_arg(a));
         } else if TEAM_PLAIN_METHODS.contains(&method.as_str()) {
             m.args.iter().for_each(|a| self.visit_range_arg(a));
+        } else if matches!(
+            method.as_str(),
+            "thread_md_range" | "vector_md_range" | "team_vector_md_range"
+        ) {
+            // Loops over them were rewritten before this check (`super::md_range`).
+            self.errs.spanned(
+                m,
+                format!("`{method}` is written as a loop: `for [i, j] in team.{method}([n0, n1]) {{ .. }}`"),
+            );
         } else if method == "team_broadcast_with" {
             // Well-formed calls were rewritten before this check (`super::broadcast`).
             self.errs.spanned(
