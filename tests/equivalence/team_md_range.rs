@@ -68,14 +68,15 @@ fn md_reductions(team: &TeamMember, a: View<i64, 4>, out: ViewMut<i64, 2>) {
         |[i, j, k], s: &mut i64| *s += a[(l, i, j, k)],
     );
     let rows = team.thread_reduce(a.extent(1), Sum, |i, acc: &mut i64| {
-        let top = team.vector_md_reduce([a.extent(2), a.extent(3)], Max, |[j, k], m: &mut i64| {
+        // The local takes the name of the closure's accumulator, which is one only in there.
+        let m = team.vector_md_reduce([a.extent(2), a.extent(3)], Max, |[j, k], m: &mut i64| {
             if a[(l, i, j, k)] > *m {
                 *m = a[(l, i, j, k)];
             }
         });
         // An empty row's maximum is the identity, `i64::MIN`: not added.
-        if top > i64::MIN {
-            *acc += top;
+        if m > i64::MIN {
+            *acc += m;
         }
     });
     team.single_team(|| {

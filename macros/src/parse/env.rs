@@ -2,7 +2,7 @@
 //! accumulators, the league-rank locals, and which Views are used atomically.
 
 use super::signature::{Checked, KernelSignature, PatternKind, Work};
-use super::{expr_ident, NestedKind, ATOMIC_METHODS};
+use super::{expr_ident, ATOMIC_METHODS};
 use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
 use syn::{Expr, Pat};
@@ -34,7 +34,9 @@ pub struct BodyEnv {
     pub views: HashMap<String, ViewKind>,
     /// The team member's name (team kernels).
     pub team: Option<String>,
-    /// Accumulators: the kernel's and those of nested reduce / scan closures.
+    /// The kernel's accumulators. Those of nested reduce / scan closures are accumulators only
+    /// inside their closure, which the subset check follows (a local of the same name elsewhere,
+    /// `let m = team.thread_reduce(n, Max, |j, m: &mut f64| ..);`, is a plain local).
     pub accs: HashSet<String>,
     /// The kernel's own accumulators and scan flag (may not be rebound).
     pub params: HashSet<String>,
@@ -135,11 +137,6 @@ impl BodyEnv {
         Some((id, k))
     }
 
-    /// Whether `e` is an accumulator name.
-    pub fn is_acc(&self, e: &Expr) -> bool {
-        expr_ident(e).is_some_and(|id| self.accs.contains(&id.to_string()))
-    }
-
     /// `TEAM.method(..)` → `Some(method)`.
     pub fn team_method<'e>(&self, e: &'e Expr) -> Option<&'e syn::ExprMethodCall> {
         match e {
@@ -195,15 +192,6 @@ impl<'ast> Visit<'ast> for Prepass<'_> {
         if ATOMIC_METHODS.contains(&method.as_str()) {
             if let Some(id) = expr_ident(&m.receiver) {
                 self.atomic_receivers.insert(id.to_string());
-            }
-        }
-        if self.env.is_team(&m.receiver) && NestedKind::of_nested_reduce(&method).is_some() {
-            if let Some(Expr::Closure(c)) = m.args.last() {
-                if let Some(p) = c.inputs.iter().nth(1) {
-                    if let Some(id) = pat_ident(p) {
-                        self.env.accs.insert(id.to_string());
-                    }
-                }
             }
         }
         syn::visit::visit_expr_method_call(self, m);

@@ -5,7 +5,7 @@
 
 use super::env::{pat_ident, BodyEnv, ViewKind};
 use super::{
-    Errors, NestedKind, ATOMIC_METHODS, MATH_METHODS, SCALAR_TYPES, TEAM_PLAIN_METHODS,
+    expr_ident, Errors, NestedKind, ATOMIC_METHODS, MATH_METHODS, SCALAR_TYPES, TEAM_PLAIN_METHODS,
     VIEW_METHODS,
 };
 use syn::visit::Visit;
@@ -26,6 +26,7 @@ pub fn check_block(env: &BodyEnv, body: &syn::Block) -> syn::Result<SubsetInfo> 
         env,
         errs: Errors::default(),
         info: SubsetInfo::default(),
+        nested_accs: Vec::new(),
     };
     c.visit_block(body);
     c.errs.finish()?;
@@ -36,6 +37,20 @@ struct Subset<'a> {
     env: &'a BodyEnv,
     errs: Errors,
     info: SubsetInfo,
+    /// The accumulators of the nested reduce / scan closures being visited, innermost last.
+    nested_accs: Vec<String>,
+}
+
+impl Subset<'_> {
+    /// Whether `name` is an accumulator here: the kernel's, or that of an enclosing nested
+    /// reduce / scan closure.
+    fn is_acc_name(&self, name: &str) -> bool {
+        self.env.accs.contains(name) || self.nested_accs.iter().any(|a| a == name)
+    }
+    /// Whether `e` names an accumulator here.
+    fn is_acc(&self, e: &Expr) -> bool {
+        expr_ident(e).is_some_and(|id| self.is_acc_name(&id.to_string()))
+    }
 }
 
 /// Whether `op` is a compound assignment (`+=` ...).
@@ -161,7 +176,7 @@ impl Subset<'_> {
                             e,
                             format!("`{name}` is a View: assign its elements (`{name}[i] = ..`)"),
                         );
-                    } else if self.env.accs.contains(&name) {
+                    } else if self.is_acc_name(&name) {
                         self.errs.spanned(
                             e,
                             format!("`{name}` is an accumulator (a `&mut`): assign through it, `*{name} = ..`"),
@@ -195,7 +210,7 @@ impl Subset<'_> {
     }
 
     fn check_field_base(&mut self, base: &Expr, place: bool) {
-        if self.env.is_acc(base) {
+        if self.is_acc(base) {
             return;
         }
         match strip(base) {
@@ -222,7 +237,7 @@ impl Subset<'_> {
             self.check_view_index(&i.index);
             return;
         }
-        if self.env.is_team(&i.expr) || self.env.is_acc(&i.expr) {
+        if self.env.is_team(&i.expr) || self.is_acc(&i.expr) {
             self.errs
                 .spanned(&i.expr, "only Views and local arrays can be indexed");
         } else if place {
@@ -306,7 +321,22 @@ impl Subset<'_> {
                     .spanned(p, format!("closure parameters are plain names: {what}")),
             }
         }
+        // The second parameter of a nested reduce / scan closure is its accumulator, there only.
+        let acc = match params {
+            2 | 3 => c
+                .inputs
+                .iter()
+                .nth(1)
+                .and_then(pat_ident)
+                .map(|i| i.to_string()),
+            _ => None,
+        };
+        let pushed = acc.is_some();
+        self.nested_accs.extend(acc);
         self.visit_expr(&c.body);
+        if pushed {
+            self.nested_accs.pop();
+        }
     }
 
     fn check_team_method(&mut self, m: &syn::ExprMethodCall) {
@@ -445,7 +475,7 @@ impl Subset<'_> {
             self.errs
                 .spanned(t, "remove the turbofish: annotate the local's type instead");
         }
-        if !self.env.is_acc(&m.receiver) {
+        if !self.is_acc(&m.receiver) {
             self.visit_expr(&m.receiver);
         }
         m.args.iter().for_each(|a| self.visit_expr(a));
@@ -480,7 +510,7 @@ impl Subset<'_> {
                 return;
             }
             if self.env.views.contains_key(&name)
-                || self.env.accs.contains(&name)
+                || self.is_acc_name(&name)
                 || self.env.team.as_deref() == Some(name.as_str())
             {
                 self.errs
@@ -512,7 +542,7 @@ impl Subset<'_> {
                 e,
                 format!("the team member can only be used through its methods (`{name}.league_rank()`, `{name}.thread_range(n)`, ..)"),
             );
-        } else if self.env.accs.contains(&name) {
+        } else if self.is_acc_name(&name) {
             self.errs.spanned(
                 e,
                 format!("`{name}` is an accumulator (a `&mut`): read and update it through `*{name}` (or `{name}.field`)"),
@@ -690,7 +720,7 @@ impl<'ast> Visit<'ast> for Subset<'_> {
             }
             Expr::Unary(u) => match u.op {
                 UnOp::Deref(_) => {
-                    if !self.env.is_acc(&u.expr) {
+                    if !self.is_acc(&u.expr) {
                         self.errs.spanned(
                             u,
                             "`*` only applies to accumulators (`*acc += x`): kernels have no references",
@@ -773,6 +803,29 @@ mod tests {
             }",
         )
         .unwrap();
+    }
+
+    /// A nested closure's accumulator is one inside its closure only: a local of the same name
+    /// outside it is a plain local; inside, the bare name is still refused.
+    #[test]
+    fn nested_accumulators_are_scoped_to_their_closure() {
+        check(
+            "fn t(team: &TeamMember, a: View<f64, 2>, out: ViewMut<f64>) {
+                let l = team.league_rank();
+                let m = team.thread_reduce(a.extent(1), Max, |j, m: &mut f64| { if a[(l, j)] > *m { *m = a[(l, j)]; } });
+                team.single_team(|| { out[l] = if m > 0.0 { m } else { 0.0 }; });
+            }",
+        )
+        .unwrap();
+        let err = check(
+            "fn t(team: &TeamMember, a: View<f64, 2>, out: ViewMut<f64>) {
+                let l = team.league_rank();
+                let m = team.thread_reduce(a.extent(1), Max, |j, m: &mut f64| { if a[(l, j)] > m { *m = a[(l, j)]; } });
+                team.single_team(|| { out[l] = m; });
+            }",
+        )
+        .unwrap_err();
+        assert!(err.contains("`m` is an accumulator"), "{err}");
     }
 
     #[test]
