@@ -198,6 +198,15 @@ pub fn f64_math_library(funcs: &[MathFn]) -> Result<(String, Vec<String>), EmitE
     ))
 }
 
+/// Whether `kernel` calls a math function CUDA takes from the software library
+/// (`rokkos_device::emit::softmath`).
+pub fn uses_math_library(kernel: &Kernel) -> bool {
+    matches!(
+        rokkos_device::emit::softmath::lower_math(kernel, ops::software),
+        Ok(std::borrow::Cow::Owned(_))
+    )
+}
+
 /// Emits the CUDA C module of `kernel` (validated: `info` is its [`KernelInfo`]) for `opts`.
 pub fn emit(
     kernel: &Kernel,
