@@ -19,7 +19,7 @@
 //! kernel's name. Only a recursive `#[func]`, visible when the IR is built, makes `build_ir()` return
 //! `BuildError::Unsupported`.
 
-mod expr;
+pub(crate) mod expr;
 pub mod generate;
 mod range;
 mod stmt;

@@ -32,6 +32,7 @@
 //! policy's extents once. A call of the wrong shape is a compile error here, with the form to write.
 
 use super::Errors;
+use crate::ir::expr::strip;
 use quote::{format_ident, quote, ToTokens};
 use syn::visit_mut::VisitMut;
 use syn::{parse_quote, Expr, Pat};
@@ -92,15 +93,6 @@ pub fn desugar(body: &mut syn::Block) -> syn::Result<()> {
 
 struct Desugar {
     errors: Errors,
-}
-
-/// `e` without parentheses or invisible groups.
-fn strip(e: &Expr) -> &Expr {
-    match e {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        _ => e,
-    }
 }
 
 impl Desugar {
