@@ -3,9 +3,11 @@
 // operation completes before its call returns (streams and events are trivially in order); a
 // module is a shared object the NVRTC stand-in compiled from the kernel's CUDA C; a launch runs
 // its blocks one after another on the calling thread, each block's threads as cooperative
-// fibers (ucontext) that switch at `__syncthreads` and warp shuffles.
+// fibers that switch at `__syncthreads` and warp shuffles.
 #include <dlfcn.h>
+#if !defined(__x86_64__) || defined(RKEMU_UCONTEXT)
 #include <ucontext.h>
+#endif
 #include <unistd.h>
 
 #include <cstdint>
@@ -368,16 +370,85 @@ CUresult cuGetErrorString(CUresult e, const char** s) {
 
 }  // extern "C"
 
-// ---- the block scheduler ----
+// ---- fibers ----
 
 namespace {
 
 const size_t STACK = 256 * 1024;
 
+// A suspended fiber (or the scheduler): where to resume it. Every barrier or shuffle switches
+// each thread of the block out and back in, so the switch is the emulator's inner loop. glibc's
+// swapcontext saves and restores the signal mask with a system call on each switch: that was
+// 70% of the time of a CI test made of small reductions (containers' Bitset). On x86-64 the
+// switch below saves only the callee-saved registers the ABI requires and swaps stacks; the
+// x87 and MXCSR control words, callee-saved too, are left alone because kernels never change
+// them (every fiber and the scheduler run with the launching thread's). Elsewhere, or built
+// with -DRKEMU_UCONTEXT, ucontext.
+#if defined(__x86_64__) && !defined(RKEMU_UCONTEXT)
+struct Context {
+    void* sp = nullptr;
+};
+
+extern "C" void rkemu_switch(void** save_sp, void* load_sp);
+asm(R"(
+    .text
+    .p2align 4
+    .type rkemu_switch, @function
+rkemu_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size rkemu_switch, .-rkemu_switch
+)");
+
+void switch_to(Context& from, Context& to) { rkemu_switch(&from.sp, to.sp); }
+
+// A context that, switched to, calls `entry` on `stack` (which must not return): the six
+// registers rkemu_switch pops, then `entry` as its return address, so that `entry` starts with
+// the stack aligned as after a call (rsp + 8 a multiple of 16), and a null return address above
+// it, which ends a debugger's backtrace.
+void start(Context& c, char* stack, size_t size, void (*entry)()) {
+    uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+    void** sp = (void**)(top - 8 * sizeof(void*));
+    for (int k = 0; k < 6; k++) sp[k] = nullptr;
+    sp[6] = (void*)entry;
+    sp[7] = nullptr;
+    c.sp = sp;
+}
+#else
+struct Context {
+    ucontext_t uc;
+};
+
+void switch_to(Context& from, Context& to) { swapcontext(&from.uc, &to.uc); }
+
+void start(Context& c, char* stack, size_t size, void (*entry)()) {
+    getcontext(&c.uc);
+    c.uc.uc_stack.ss_sp = stack;
+    c.uc.uc_stack.ss_size = size;
+    c.uc.uc_link = nullptr;
+    makecontext(&c.uc, entry, 0);
+}
+#endif
+
+// ---- the block scheduler ----
+
 enum State { READY, AT_SYNC, AT_WARP, DONE };
 
 struct Fiber {
-    ucontext_t uc;
+    Context resume;
     rkemu_ctx ctx;
     State state;
     unsigned mask;  // at a warp barrier: the lanes it waits for
@@ -387,7 +458,7 @@ struct Block {
     std::vector<Fiber> fibers;
     std::vector<char*> stacks;
     std::vector<unsigned long long> slots;  // one per thread: shuffle exchange
-    ucontext_t sched;
+    Context sched;
     Fiber* cur = nullptr;
     unsigned cur_index = 0;
     void (*entry)(void**) = nullptr;
@@ -410,7 +481,7 @@ rkemu_ctx* op_cur() { return &tl_block->cur->ctx; }
 void yield(State s) {
     Block* b = tl_block;
     b->cur->state = s;
-    swapcontext(&b->cur->uc, &b->sched);
+    switch_to(b->cur->resume, b->sched);
 }
 
 void op_sync() { yield(AT_SYNC); }
@@ -431,11 +502,13 @@ unsigned long long op_shfl(unsigned long long v, int src, unsigned mask) {
     return r;
 }
 
+// A fiber's whole life: it never returns, and is never resumed once DONE.
 void fiber_main() {
     Block* b = tl_block;
     b->entry(b->params);
     b->cur->state = DONE;
-    // uc_link returns to the scheduler.
+    switch_to(b->cur->resume, b->sched);
+    std::abort();
 }
 
 std::string hex(unsigned m) {
@@ -449,11 +522,7 @@ bool run_block(Block& b, std::string& error) {
     size_t n = b.fibers.size();
     for (size_t i = 0; i < n; i++) {
         Fiber& f = b.fibers[i];
-        getcontext(&f.uc);
-        f.uc.uc_stack.ss_sp = b.stacks[i];
-        f.uc.uc_stack.ss_size = STACK;
-        f.uc.uc_link = &b.sched;
-        makecontext(&f.uc, fiber_main, 0);
+        start(f.resume, b.stacks[i], STACK, fiber_main);
         f.state = READY;
     }
     // The order in which the threads between two barriers run: a read of another thread's write
@@ -475,7 +544,7 @@ bool run_block(Block& b, std::string& error) {
             if (b.fibers[i].state != READY) continue;
             b.cur = &b.fibers[i];
             b.cur_index = (unsigned)i;
-            swapcontext(&b.sched, &b.fibers[i].uc);
+            switch_to(b.sched, b.fibers[i].resume);
             ran = true;
         }
         size_t live = 0, at_sync = 0;
