@@ -239,17 +239,18 @@ impl ExecutionSpace for Cuda {
         let optin = self.inst.device.info.shared_per_block_optin as u64;
         let r = policy.scratch_requests()[0];
         let v = policy.vector_len();
+        // Validated once: the search below emits the kernel for each team size it tries.
+        let kernel = kernel.and_then(|k| Some((k, rokkos_core::ir::valid::validate(k).ok()?)));
         let fits = |t: usize| -> bool {
             let split = rokkos_device::emit::team::level0_split(
-                kernel,
+                kernel.as_ref().map(|(k, _)| *k),
                 r.per_team as u64,
                 r.per_thread as u64,
                 t as u64,
             );
-            let own = match kernel {
-                Some(k) => own_shared_bytes(k, pattern, t, v),
-                None => None,
-            };
+            let own = kernel
+                .as_ref()
+                .and_then(|(k, info)| own_shared_bytes(k, info, pattern, t, v));
             split
                 .and_then(|(tp, tq)| emit::TeamLaunch::dynamic_shared_bytes(tp, tq, t as u64))
                 .zip(own)
@@ -272,14 +273,14 @@ impl ExecutionSpace for Cuda {
 /// as its launch counts it: the module's static shared memory (the stop flags, the exchange
 /// words), emitted for that shape, and for the reduction pattern the team reduction's tree, a
 /// partial of each accumulator field per thread of the block (`emit::team`). `None` when the
-/// kernel cannot be emitted for that shape (its launch fails too).
+/// kernel cannot be emitted for that shape (its launch fails too). `info` is `k` validated.
 fn own_shared_bytes(
     k: &rokkos_core::ir::Kernel,
+    info: &rokkos_core::ir::valid::KernelInfo,
     pattern: rokkos_core::TeamPattern,
     team: usize,
     vlen: usize,
 ) -> Option<u64> {
-    let info = rokkos_core::ir::valid::validate(k).ok()?;
     let shape = emit::TeamShape {
         team: u32::try_from(team).ok()?,
         vlen: u32::try_from(vlen).ok()?,
@@ -300,9 +301,9 @@ fn own_shared_bytes(
         team: Some(shape),
         width: emit::IndexWidth::W64,
     };
-    let declared = emit::emit(k, &info, &opts).ok()?.team?.static_shared_bytes as u64;
+    let declared = emit::emit(k, info, &opts).ok()?.team?.static_shared_bytes as u64;
     let tree = if reduce {
-        let threads = emit::team::dims(k, &info, shape).ok()?.wg() as u64;
+        let threads = emit::team::dims(k, info, shape).ok()?.wg() as u64;
         let per: u64 = k
             .acc_fields()
             .iter()
