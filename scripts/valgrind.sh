@@ -3,7 +3,7 @@
 # host runs with its memory accesses checked (invalid reads and writes, use of uninitialised
 # values, invalid frees). Exits non-zero when memcheck reports an error or a test fails.
 #
-# Covered (about 5 minutes of two cores here):
+# Covered (6 to 7 minutes of two cores here):
 #   - the equivalence suite on serial and on rayon (a private pool of two workers): View
 #     accessors of every rank and layout, subviews and strided Views, team scratch arenas,
 #     rayon's chunked for/reduce/scan and tiled MDRange, atomics, host guards blocking launches,
