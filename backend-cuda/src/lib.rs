@@ -55,7 +55,7 @@
 //! as the kernel's own helper functions are; tested on the host against Rust's `std` and compiled
 //! by NVRTC and ptxas in `tests/math_host.rs`).
 //!
-//! Atomics on u8/u16 Views act on the aligned 32-bit word holding the element (a
+//! Atomics on u8/u16/i8/i16 Views act on the aligned 32-bit word holding the element (a
 //! compare-and-swap loop that replaces only its bits, or CUDA's word-wide and/or/xor; see
 //! `emit::atomic`, tested on the host in `tests/narrow_atomics_host.rs`); allocations are whole
 //! 8-byte words, so that word is always inside the View's buffer.

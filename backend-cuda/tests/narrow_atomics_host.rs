@@ -1,12 +1,15 @@
-//! The atomics on u8 and u16 Views as the CUDA target emits them (`rk_nat_<t>_<op>`, a
+//! The atomics on u8, u16, i8 and i16 Views as the CUDA target emits them (`rk_nat_<t>_<op>`, a
 //! compare-and-swap loop or a word instruction on the aligned 32-bit word holding the element),
 //! tested without a GPU: compiled by the host C++ compiler (`c++`, or `ROKKOS_CXX`) with
 //! `__device__` defined empty and CUDA's `atomicCAS`, `atomicAnd`, `atomicOr` and `atomicXor`
 //! defined for one thread, then run on every element position of a word against Rust's own
 //! operations on the narrow type (wrapping add, sub and mul, min, max, the bitwise ones, div,
 //! mod, nand, the masked shifts, inc, dec, inc_mod, dec_mod, exchange, compare-exchange, load,
-//! store), with the word's other elements left as they were; the read-modify-writes also in
-//! their form returning the value stored (`rk_nat_<t>_<op>_new`).
+//! store; each where the type supports it: inc_mod and dec_mod are unsigned only), with the
+//! word's other elements left as they were; the read-modify-writes also in their form returning
+//! the value stored (`rk_nat_<t>_<op>_new`). The values tried include each type's edges (0, 1,
+//! `MAX`, `MIN`, -1 and -2 as bits), so that the signed types' min, max, div, mod and right shift
+//! show whether they sign-extend, and `MIN / -1` whether it wraps.
 //!
 //! The host `atomicCAS` can change the word before its first comparison (`I`, xored in), as
 //! another thread's write would: the loop must then retry from the value it was told about and
@@ -44,19 +47,36 @@ static unsigned int atomicOr(unsigned int* a, unsigned int v) { const unsigned i
 static unsigned int atomicXor(unsigned int* a, unsigned int v) { const unsigned int o = *a; *a = o ^ v; return o; }
 ";
 
-const TYPES: [ScalarType; 2] = [ScalarType::U8, ScalarType::U16];
+const TYPES: [ScalarType; 4] = [
+    ScalarType::U8,
+    ScalarType::U16,
+    ScalarType::I8,
+    ScalarType::I16,
+];
+
+/// The unsigned type of `t`'s width, in C: a returned value is written as its bits.
+fn bits_type(t: ScalarType) -> &'static str {
+    if t.bits() == 8 {
+        "u8"
+    } else {
+        "u16"
+    }
+}
 
 /// The host program: reads lines `t op byte word x y interfere` (`t` the type's position in
 /// [`TYPES`], `op` the operation's in [`AtomicOp::ALL`] plus 100 for the form returning the value
 /// stored, the rest hex), runs the operation on the element at byte `byte` of `word` and writes
-/// `returned word` (hex; a store returns 0).
+/// `returned word` (hex, the returned value as its bits; a store returns 0).
 fn program() -> String {
     let mut lib = String::new();
     let mut cases = String::new();
     for (ti, t) in TYPES.into_iter().enumerate() {
         lib.push_str(&narrow_atomic_library(t).expect("a narrow type"));
-        let tn = t.name();
+        let (tn, bn) = (t.name(), bits_type(t));
         for (oi, op) in AtomicOp::ALL.into_iter().enumerate() {
+            if !op.supports(t) {
+                continue;
+            }
             for new in [false, true] {
                 if new && !op.has_new_value() {
                     continue;
@@ -68,7 +88,7 @@ fn program() -> String {
                 let suffix = if new { "_new" } else { "" };
                 let call = format!("rk_nat_{tn}_{}{suffix}(({tn}*)(b + byte){args})", op.name());
                 let body = if op.yields_value() {
-                    format!("r = (unsigned int){call};")
+                    format!("r = (unsigned int)({bn}){call};")
                 } else {
                     format!("{call};")
                 };
@@ -143,11 +163,7 @@ struct Case {
 
 impl Case {
     fn bits(&self) -> u32 {
-        if TYPES[self.t] == ScalarType::U8 {
-            8
-        } else {
-            16
-        }
+        TYPES[self.t].bits()
     }
     fn mask(&self) -> u32 {
         (1u32 << self.bits()) - 1
@@ -162,10 +178,11 @@ impl Case {
     /// Rust's result of the operation on element value `old`: the new value.
     fn apply(&self, old: u32) -> u32 {
         use AtomicOp as A;
-        // Through the narrow Rust type itself, so that wrapping is Rust's.
+        // Through the narrow Rust type itself (`$t`; `$u` the unsigned one of its width), so that
+        // wrapping and signedness are Rust's. The shift amount is the operand's bits, `self.x`.
         macro_rules! on {
-            ($t:ty) => {{
-                let (o, x, y) = (old as $t, self.x as $t, self.y as $t);
+            ($t:ty, $u:ty) => {{
+                let (o, x, y) = (old as $u as $t, self.x as $u as $t, self.y as $u as $t);
                 (match self.op {
                     A::Add => o.wrapping_add(x),
                     A::Sub => o.wrapping_sub(x),
@@ -175,11 +192,11 @@ impl Case {
                     A::Or => o | x,
                     A::Xor => o ^ x,
                     A::Mul => o.wrapping_mul(x),
-                    A::Div => o / x,
-                    A::Mod => o % x,
+                    A::Div => o.wrapping_div(x),
+                    A::Mod => o.wrapping_rem(x),
                     A::Nand => !(o & x),
-                    A::Lshift => o.wrapping_shl(u32::from(x)),
-                    A::Rshift => o.wrapping_shr(u32::from(x)),
+                    A::Lshift => o.wrapping_shl(self.x),
+                    A::Rshift => o.wrapping_shr(self.x),
                     A::Inc => o.wrapping_add(1),
                     A::Dec => o.wrapping_sub(1),
                     A::IncMod => {
@@ -205,13 +222,14 @@ impl Case {
                         }
                     }
                     A::Load => o,
-                }) as u32
+                }) as $u as u32
             }};
         }
-        if self.bits() == 8 {
-            on!(u8)
-        } else {
-            on!(u16)
+        match TYPES[self.t] {
+            ScalarType::U8 => on!(u8, u8),
+            ScalarType::U16 => on!(u16, u16),
+            ScalarType::I8 => on!(i8, u8),
+            _ => on!(i16, u16),
         }
     }
 
@@ -246,7 +264,7 @@ fn cases() -> Vec<Case> {
     // The word's other bytes are a pattern, so that a write to the wrong bits shows.
     const BACKGROUND: u32 = 0xa53c_96e1;
     let mut v = Vec::new();
-    for t in 0..TYPES.len() {
+    for (t, ty) in TYPES.into_iter().enumerate() {
         let c0 = Case {
             t,
             op: AtomicOp::Add,
@@ -259,10 +277,13 @@ fn cases() -> Vec<Case> {
         };
         let step = c0.bits() / 8;
         let vals = values(c0.bits());
-        let forms = AtomicOp::ALL.into_iter().flat_map(|op| {
-            let new = op.has_new_value().then_some((op, true));
-            [(op, false)].into_iter().chain(new)
-        });
+        let forms = AtomicOp::ALL
+            .into_iter()
+            .filter(|op| op.supports(ty))
+            .flat_map(|op| {
+                let new = op.has_new_value().then_some((op, true));
+                [(op, false)].into_iter().chain(new)
+            });
         for (op, new) in forms {
             for byte in (0..4).step_by(step as usize) {
                 let c1 = Case {

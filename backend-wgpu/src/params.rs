@@ -31,11 +31,11 @@ pub struct ParamsLayout {
 
 /// The storage type of a value of type `t` in the parameter block and in output buffers.
 pub fn storage_type(t: ScalarType) -> ScalarType {
-    // `u8` / `u16` values are `u32`s in WGSL (see `emit::packed`).
-    if matches!(t, ScalarType::Bool | ScalarType::U8 | ScalarType::U16) {
-        ScalarType::U32
-    } else {
-        t
+    // `u8` / `u16` values are `u32`s in WGSL, `i8` / `i16` ones `i32`s (see `emit::packed`).
+    match t {
+        ScalarType::Bool | ScalarType::U8 | ScalarType::U16 => ScalarType::U32,
+        ScalarType::I8 | ScalarType::I16 => ScalarType::I32,
+        _ => t,
     }
 }
 
@@ -141,7 +141,7 @@ impl ParamsLayout {
         vec![0; self.size.max(16)]
     }
     /// Writes `v` into field `name` of `block` (converted to the field's storage type by bits; `bool`
-    /// as 0/1). Unknown names are ignored (a field the layout did not include).
+    /// as 0/1, `i8` / `i16` sign-extended). Unknown names are ignored (a field the layout did not include).
     pub fn set(&self, block: &mut [u8], name: &str, v: Value) {
         if let Some(f) = self.fields.iter().find(|f| f.name == name) {
             Self::put(block, f, v);
@@ -149,7 +149,7 @@ impl ParamsLayout {
     }
     /// Writes `v` into field `f` of `block` (as [`ParamsLayout::set`], the field already found).
     pub fn put(block: &mut [u8], f: &ParamField, v: Value) {
-        let bytes = v.to_bits().to_le_bytes();
+        let bytes = rokkos_device::runtime::reduce::storage_bits(v).to_le_bytes();
         block[f.offset..f.offset + f.ty.size()].copy_from_slice(&bytes[..f.ty.size()]);
     }
     /// Writes a `u64` field.

@@ -171,7 +171,7 @@ pub(crate) fn run<K: KernelIr<Space = WgpuSpace>, V: AccValue, Rd: Reducer<V>>(
         tot.for_each(|b, part| {
             vals.clear();
             acc.push_values(&mut vals);
-            let bits = vals[0].to_bits().to_le_bytes();
+            let bits = rokkos_device::runtime::reduce::storage_bits(vals[0]).to_le_bytes();
             pre[b * sz..(b + 1) * sz].copy_from_slice(&bits[..sz]);
             reducer.join(&mut acc, to_value::<V>(part)?);
             Ok(())

@@ -10,10 +10,10 @@
 
 use crate::ir::{AtomicOp, Failure};
 use std::sync::atomic::{
-    AtomicI32, AtomicI64, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering,
+    AtomicI16, AtomicI32, AtomicI64, AtomicI8, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering,
 };
 
-/// Element types with atomic read-modify-write operations: `u8`, `u16`, `i32`, `u32`, `i64`, `u64`,
+/// Element types with atomic read-modify-write operations: `u8`, `u16`, `i8`, `i16`, `i32`, `u32`, `i64`, `u64`,
 /// `f32`, `f64`.
 ///
 /// # Safety
@@ -338,6 +338,8 @@ atomic_int!(i32, AtomicI32);
 atomic_int!(u32, AtomicU32);
 atomic_int!(u8, AtomicU8);
 atomic_int!(u16, AtomicU16);
+atomic_int!(i8, AtomicI8);
+atomic_int!(i16, AtomicI16);
 atomic_int!(i64, AtomicI64);
 atomic_int!(u64, AtomicU64);
 atomic_unsigned!(u8, u16, u32, u64);
@@ -468,6 +470,8 @@ mod tests {
         }
         check::<u8, AtomicU8>();
         check::<u16, AtomicU16>();
+        check::<i8, AtomicI8>();
+        check::<i16, AtomicI16>();
         check::<i32, AtomicI32>();
         check::<u32, AtomicU32>();
         check::<f32, AtomicU32>();

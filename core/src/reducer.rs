@@ -620,7 +620,8 @@ macro_rules! acc_scalar {
     )*};
 }
 acc_scalar!(i32 => I32 as i32, u32 => U32 as u32, i64 => I64 as i64, u64 => U64 as u64,
-    isize => I64 as i64, usize => U64 as u64, f32 => F32 as f32, f64 => F64 as f64);
+    isize => I64 as i64, usize => U64 as u64, f32 => F32 as f32, f64 => F64 as f64,
+    i8 => I8 as i8, i16 => I16 as i16, u8 => U8 as u8, u16 => U16 as u16);
 
 impl acc_sealed::SealedAccValue for bool {}
 impl AccValue for bool {

@@ -29,11 +29,15 @@ pub enum ScalarType {
     U8,
     /// `u16`. Device backends without 16-bit storage pack two into a 32-bit word.
     U16,
+    /// `i8`, stored as `u8` is (four to a 32-bit word where a backend packs).
+    I8,
+    /// `i16`, stored as `u16` is (two to a 32-bit word where a backend packs).
+    I16,
 }
 
 impl ScalarType {
     /// Every scalar type, in declaration order.
-    pub const ALL: [ScalarType; 9] = [
+    pub const ALL: [ScalarType; 11] = [
         ScalarType::Bool,
         ScalarType::I32,
         ScalarType::U32,
@@ -43,6 +47,8 @@ impl ScalarType {
         ScalarType::F64,
         ScalarType::U8,
         ScalarType::U16,
+        ScalarType::I8,
+        ScalarType::I16,
     ];
 
     /// The Rust spelling (`"f64"`, `"u32"`, ...).
@@ -53,6 +59,8 @@ impl ScalarType {
             ScalarType::U32 => "u32",
             ScalarType::U8 => "u8",
             ScalarType::U16 => "u16",
+            ScalarType::I8 => "i8",
+            ScalarType::I16 => "i16",
             ScalarType::I64 => "i64",
             ScalarType::U64 => "u64",
             ScalarType::F32 => "f32",
@@ -67,13 +75,26 @@ impl ScalarType {
                 | ScalarType::U32
                 | ScalarType::U8
                 | ScalarType::U16
+                | ScalarType::I8
+                | ScalarType::I16
                 | ScalarType::I64
                 | ScalarType::U64
         )
     }
     /// A signed integer type.
     pub fn is_signed_int(self) -> bool {
-        matches!(self, ScalarType::I32 | ScalarType::I64)
+        matches!(
+            self,
+            ScalarType::I8 | ScalarType::I16 | ScalarType::I32 | ScalarType::I64
+        )
+    }
+    /// An integer type narrower than 32 bits (`u8`, `u16`, `i8`, `i16`): what device backends
+    /// without 8- and 16-bit storage pack into 32-bit words.
+    pub fn is_narrow_int(self) -> bool {
+        matches!(
+            self,
+            ScalarType::U8 | ScalarType::U16 | ScalarType::I8 | ScalarType::I16
+        )
     }
     /// A floating-point type.
     pub fn is_float(self) -> bool {
@@ -90,8 +111,8 @@ impl ScalarType {
     /// Width in bits (`bool` counts as 8, its size in memory).
     pub fn bits(self) -> u32 {
         match self {
-            ScalarType::Bool | ScalarType::U8 => 8,
-            ScalarType::U16 => 16,
+            ScalarType::Bool | ScalarType::U8 | ScalarType::I8 => 8,
+            ScalarType::U16 | ScalarType::I16 => 16,
             ScalarType::I32 | ScalarType::U32 | ScalarType::F32 => 32,
             ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 64,
         }
@@ -128,6 +149,10 @@ pub enum Value {
     U8(u8),
     /// A `u16`.
     U16(u16),
+    /// An `i8`.
+    I8(i8),
+    /// An `i16`.
+    I16(i16),
     /// An `i64`.
     I64(i64),
     /// A `u64`.
@@ -147,6 +172,8 @@ impl Value {
             Value::U32(_) => ScalarType::U32,
             Value::U8(_) => ScalarType::U8,
             Value::U16(_) => ScalarType::U16,
+            Value::I8(_) => ScalarType::I8,
+            Value::I16(_) => ScalarType::I16,
             Value::I64(_) => ScalarType::I64,
             Value::U64(_) => ScalarType::U64,
             Value::F32(_) => ScalarType::F32,
@@ -161,6 +188,8 @@ impl Value {
             ScalarType::U32 => Value::U32(0),
             ScalarType::U8 => Value::U8(0),
             ScalarType::U16 => Value::U16(0),
+            ScalarType::I8 => Value::I8(0),
+            ScalarType::I16 => Value::I16(0),
             ScalarType::I64 => Value::I64(0),
             ScalarType::U64 => Value::U64(0),
             ScalarType::F32 => Value::F32(0.0),
@@ -176,6 +205,8 @@ impl Value {
             Value::U32(v) => v as u64,
             Value::U8(v) => v as u64,
             Value::U16(v) => v as u64,
+            Value::I8(v) => v as u8 as u64,
+            Value::I16(v) => v as u16 as u64,
             Value::I64(v) => v as u64,
             Value::U64(v) => v,
             Value::F32(v) => v.to_bits() as u64,
@@ -190,6 +221,8 @@ impl Value {
             ScalarType::U32 => Value::U32(bits as u32),
             ScalarType::U8 => Value::U8(bits as u8),
             ScalarType::U16 => Value::U16(bits as u16),
+            ScalarType::I8 => Value::I8(bits as u8 as i8),
+            ScalarType::I16 => Value::I16(bits as u16 as i16),
             ScalarType::I64 => Value::I64(bits as i64),
             ScalarType::U64 => Value::U64(bits),
             ScalarType::F32 => Value::F32(f32::from_bits(bits as u32)),
@@ -208,6 +241,8 @@ impl fmt::Display for Value {
             Value::U32(v) => write!(f, "{v}u32"),
             Value::U8(v) => write!(f, "{v}u8"),
             Value::U16(v) => write!(f, "{v}u16"),
+            Value::I8(v) => write!(f, "{v}i8"),
+            Value::I16(v) => write!(f, "{v}i16"),
             Value::I64(v) => write!(f, "{v}i64"),
             Value::U64(v) => write!(f, "{v}u64"),
             Value::F32(v) => write!(f, "{v:?}f32"),

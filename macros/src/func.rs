@@ -348,7 +348,7 @@ mod tests {
             "fn f(a: f64, b: f64, c: f64, d: f64) -> f64 { a }",
             "fn f(x: [f64; 3]) -> f64 { x[0] }",
             "fn f(x: f64) -> (f64, f64) { (x, x) }",
-            "fn f(x: i16) -> i16 { x }",
+            "fn f(x: i128) -> i128 { x }",
             "fn f<T: Float>(x: f64) -> T { T::from_f64(x) }",
             "fn f<const N: usize>(x: f64) -> f64 { x }",
         ] {

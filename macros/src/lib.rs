@@ -69,8 +69,8 @@ mod parse;
 /// * `let` / `let mut` with a name or a tuple of names (initializer required), assignment and compound
 ///   assignment, `*acc op= e`, `acc.field` on accumulators;
 /// * arithmetic, bit, comparison and logical operators, unary `-` and `!`, `as` casts between `bool`,
-///   `u8`, `u16`, `i32`, `u32`, `i64`, `u64`, `f32`, `f64`, `usize`, `isize` (`u8`/`u16` arithmetic
-///   as Rust's: it overflows at 255/65535);
+///   `u8`, `u16`, `i8`, `i16`, `i32`, `u32`, `i64`, `u64`, `f32`, `f64`, `usize`, `isize` (8- and
+///   16-bit arithmetic as Rust's: it overflows at the type's bounds);
 /// * `if` / `else` (also as expressions), `while`, `loop`, `break`, `continue`, `return` (no value),
 ///   `for x in a..b` / `a..=b`, also with `.step_by(k)`, `.rev()`, `.rev().step_by(k)` and, where
 ///   Rust's iterators allow it, `.step_by(k).rev()`; an inclusive range may end at its type's

@@ -14,8 +14,9 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// An element type a View sent through MPI may have: the types kernels take (`u8`, `u16`, `i32`,
-/// `u32`, `i64`, `u64`, `isize`, `usize`, `f32`, `f64`), each with its MPI basic datatype.
+/// An element type a View sent through MPI may have: the types kernels take (`u8`, `u16`, `i8`,
+/// `i16`, `i32`, `u32`, `i64`, `u64`, `isize`, `usize`, `f32`, `f64`), each with its MPI basic
+/// datatype.
 pub trait Element: Pod + IrScalar + sealed::Sealed {
     /// A code naming the type, the same on every rank (for the argument agreement).
     const CODE: i64;
@@ -47,6 +48,8 @@ element! {
     u64 => 6, true, RSMPI_UINT64_T;
     f32 => 9, false, RSMPI_FLOAT;
     f64 => 10, false, RSMPI_DOUBLE;
+    i8 => 11, true, RSMPI_INT8_T;
+    i16 => 12, true, RSMPI_INT16_T;
 }
 #[cfg(target_pointer_width = "64")]
 element! {

@@ -335,7 +335,7 @@ trait Num: Element + PartialEq + std::fmt::Debug {
 macro_rules! num {
     ($($t:ty),*) => {$(impl Num for $t { fn of(x: usize) -> Self { (x % 251) as $t } })*};
 }
-num!(u8, u16, i32, u32, i64, u64, isize, usize, f32, f64);
+num!(u8, u16, i8, i16, i32, u32, i64, u64, isize, usize, f32, f64);
 
 /// The value element `(i, j)` of rank `r`'s buffer holds.
 fn val(r: usize, i: usize, j: usize) -> usize {
@@ -347,7 +347,7 @@ fn all<E: ExecutionSpace>(space: E, w: &Communicator) -> R<usize> {
     macro_rules! each_type {
         ($($t:ty),*) => {$(k += ring::<E, $t>(&space, w)?;)*};
     }
-    each_type!(u8, u16, i32, u32, i64, u64, isize, usize, f32, f64);
+    each_type!(u8, u16, i8, i16, i32, u32, i64, u64, isize, usize, f32, f64);
     k += nonblocking(&space, w)?;
     k += collectives(&space, w)?;
     k += reductions(&space, w)?;

@@ -1,5 +1,6 @@
 //! Atomic operations on View elements (Kokkos `TestAtomicOperations` / `TestAtomic`): every
-//! operation on every supported type (`i32`, `i64`, `u32`, `u64`, `f32`, `f64`), all work items
+//! operation on every supported type (`i32`, `i64`, `u32`, `u64`, `f32`, `f64`; the narrow
+//! `u8`, `u16`, `i8`, `i16` in the element-wise and contended checks of the further operations), all work items
 //! contending for one element, with a known final value: `n` additions of 1, `n` subtractions,
 //! min/max over distinct values, fetch-add handing out every previous value exactly once, exchange
 //! conserving the multiset of values, a compare-exchange loop, bitwise and/or/xor (parity), plus
@@ -880,6 +881,14 @@ mod m_u16 {
     atomic_int_more!(u16);
     atomic_unsigned_more!(u16);
 }
+mod m_i8 {
+    use super::*;
+    atomic_int_more!(i8);
+}
+mod m_i16 {
+    use super::*;
+    atomic_int_more!(i16);
+}
 mod m_f32 {
     use super::*;
     atomic_float_more!(f32);
@@ -917,12 +926,29 @@ fn more_atomic_operations<E: ExecutionSpace>(space: E) {
 }
 per_backend!(more_atomic_operations);
 
+/// The same operations on `i8` / `i16` (packed into 32-bit words on wgpu and read back
+/// sign-extended, word-wide CAS loops on CUDA): fewer sizes than the wider types, since the
+/// narrow paths are the same for every size past a word.
+fn narrow_signed_atomic_operations<E: ExecutionSpace>(space: E) {
+    let sizes = proptest::sample::select(vec![0usize, 1, 7, 257, 1025]);
+    check(4, (sizes, crate::chunk_sizes()), |(n, chunk)| {
+        m_i8::check_elementwise(&space, n, chunk)?;
+        m_i8::check_contended_more(&space, n, chunk)?;
+        m_i16::check_elementwise(&space, n, chunk)?;
+        m_i16::check_contended_more(&space, n, chunk)?;
+        Ok(())
+    });
+}
+per_backend!(narrow_signed_atomic_operations);
+
 /// An atomic div / mod by zero is a kernel failure with Rust's message on every backend.
 fn atomic_division_by_zero_fails<E: ExecutionSpace>(space: E) {
     m_i32::check_zero_divisor(&space);
     m_u32::check_zero_divisor(&space);
     m_u8::check_zero_divisor(&space);
     m_u16::check_zero_divisor(&space);
+    m_i8::check_zero_divisor(&space);
+    m_i16::check_zero_divisor(&space);
     m_i64::check_zero_divisor(&space);
     m_u64::check_zero_divisor(&space);
 }

@@ -1,4 +1,4 @@
-//! Every `as` cast between the kernel scalar types (`bool`, `u8`, `u16`, `i32`, `u32`, `i64`, `u64`, `f32`, `f64`,
+//! Every `as` cast between the kernel scalar types (`bool`, `u8`, `u16`, `i8`, `i16`, `i32`, `u32`, `i64`, `u64`, `f32`, `f64`,
 //! `usize`, `isize`) on every backend, bit for bit against Rust's own `as` on the same values: the
 //! edge values of each source type (zero, ±1, the extremes and their neighbours, the powers of two
 //! where a narrower type wraps or a float loses precision, ±0, ±inf, NaN, subnormals, the float
@@ -52,6 +52,38 @@ cast_kernel!(from_i64, i64);
 cast_kernel!(from_u64, u64);
 cast_kernel!(from_u8, u8);
 cast_kernel!(from_u16, u16);
+cast_kernel!(from_i8, i8);
+cast_kernel!(from_i16, i16);
+
+/// Casts *to* `i8` and `i16` from every wider source (truncating integers, saturating floats with
+/// NaN as 0), between the two, and from the unsigned narrow types.
+#[kernel]
+fn to_signed_small(
+    i: usize,
+    bytes: ViewMut<i8, 2>,
+    halves: ViewMut<i16, 2>,
+    a: View<i64>,
+    f: View<f64>,
+) {
+    let v = a[i];
+    let x = f[i];
+    bytes[(i, 0)] = v as i8;
+    bytes[(i, 1)] = (v as i32) as i8;
+    bytes[(i, 2)] = (v as u32) as i8;
+    bytes[(i, 3)] = (v as u64) as i8;
+    bytes[(i, 4)] = x as i8;
+    bytes[(i, 5)] = (x as f32) as i8;
+    bytes[(i, 6)] = (v as i16) as i8;
+    bytes[(i, 7)] = (v as u8) as i8;
+    halves[(i, 0)] = v as i16;
+    halves[(i, 1)] = (v as i32) as i16;
+    halves[(i, 2)] = (v as u32) as i16;
+    halves[(i, 3)] = (v as u64) as i16;
+    halves[(i, 4)] = x as i16;
+    halves[(i, 5)] = (x as f32) as i16;
+    halves[(i, 6)] = (v as i8) as i16;
+    halves[(i, 7)] = (v as u16) as i16;
+}
 
 /// Casts *to* `u8` and `u16` from every wider source (truncating integers, saturating floats with
 /// NaN as 0), and between the two.
@@ -194,7 +226,9 @@ fn float_edges() -> Vec<f64> {
         16777217.0,
         9007199254740993.0,
     ];
-    for k in [24, 31, 32, 53, 63, 64] {
+    // The ranges of i8 / u8 and i16 / u16, then those of the wider types.
+    v.extend([127.5, -128.5, 255.5, 32767.5, -32768.5, 65535.5]);
+    for k in [7, 8, 15, 16, 24, 31, 32, 53, 63, 64] {
         let p = 2f64.powi(k);
         v.extend([p, -p, p - 1.0, p + 1.0, -p - 1.0, p * (1.0 - f64::EPSILON)]);
     }
@@ -304,6 +338,20 @@ fn every_cast_matches_rust<E: ExecutionSpace>(space: E) {
             u16,
             ints.iter().map(|&v| v as u16).collect()
         );
+        run_casts!(
+            &space,
+            E,
+            from_i8,
+            i8,
+            ints.iter().map(|&v| v as i8).collect()
+        );
+        run_casts!(
+            &space,
+            E,
+            from_i16,
+            i16,
+            ints.iter().map(|&v| v as i16).collect()
+        );
         // Casts to u8 and u16, paired integer and float sources.
         let n = ints.len().max(floats.len());
         let av: Vec<i64> = (0..n).map(|k| ints[k % ints.len()] as i64).collect();
@@ -345,6 +393,45 @@ fn every_cast_matches_rust<E: ExecutionSpace>(space: E) {
                 &gh[8 * k..8 * k + 8],
                 &wh[..],
                 "to u16 from {} / {:?}",
+                v,
+                x
+            );
+        }
+        let sbytes: DevView<E, i8, 2> = dev(&space, "sbytes", [n, 8])?;
+        let shalves: DevView<E, i16, 2> = dev(&space, "shalves", [n, 8])?;
+        parallel_for(
+            "to_signed_small",
+            RangePolicy::new(&space, 0..n),
+            to_signed_small(&sbytes, &shalves, &a, &f),
+        )?;
+        let (gb, gh) = (to_host(&sbytes), to_host(&shalves));
+        for k in 0..n {
+            let (v, x) = (av[k], fv[k]);
+            let wb = [
+                v as i8,
+                (v as i32) as i8,
+                (v as u32) as i8,
+                (v as u64) as i8,
+                x as i8,
+                (x as f32) as i8,
+                (v as i16) as i8,
+                (v as u8) as i8,
+            ];
+            let wh = [
+                v as i16,
+                (v as i32) as i16,
+                (v as u32) as i16,
+                (v as u64) as i16,
+                x as i16,
+                (x as f32) as i16,
+                (v as i8) as i16,
+                (v as u16) as i16,
+            ];
+            prop_assert_eq!(&gb[8 * k..8 * k + 8], &wb[..], "to i8 from {} / {:?}", v, x);
+            prop_assert_eq!(
+                &gh[8 * k..8 * k + 8],
+                &wh[..],
+                "to i16 from {} / {:?}",
                 v,
                 x
             );

@@ -614,6 +614,7 @@ pub const NO_INT64_GATED: &[(&str, &str)] = &[
     ("more_atomic_operations", "SHADER_INT64"),
     ("mul_add_is_fused", "SHADER_F64"),
     ("multi_return_funcs", "SHADER_F64"),
+    ("narrow_integer_reducers", "SHADER_INT64"),
     ("neighbour_reduce", "SHADER_F64"),
     ("neighbours_2d", "SHADER_F64"),
     ("neighbours_3d", "SHADER_F64"),

@@ -246,6 +246,8 @@ int_ops!(ops_i64, i64);
 int_ops!(ops_u64, u64);
 int_ops!(ops_u8, u8);
 int_ops!(ops_u16, u16);
+int_ops!(ops_i8, i8);
+int_ops!(ops_i16, i16);
 
 #[kernel]
 fn neg_abs(i: usize, out: ViewMut<i64, 2>, a: View<i32>, b: View<i64>) {
@@ -261,6 +263,8 @@ fn integer_arithmetic_fails_as_rust<E: ExecutionSpace>(space: E) {
     ops_u64::check_all(&space);
     ops_u8::check_all(&space);
     ops_u16::check_all(&space);
+    ops_i8::check_all(&space);
+    ops_i16::check_all(&space);
     for (a, b) in [(5, -7), (i32::MIN, 3), (4, i64::MIN)] {
         let out: DevView<E, i64, 2> = dev(&space, "out", [1, 2]).unwrap();
         let x: DevView<E, i32> = dev_from_vec(&space, "a", [1], vec![a]).unwrap();
@@ -286,6 +290,46 @@ fn integer_arithmetic_fails_as_rust<E: ExecutionSpace>(space: E) {
     }
 }
 per_backend!(integer_arithmetic_fails_as_rust);
+
+#[kernel]
+fn neg_abs_small(i: usize, out: ViewMut<i32, 2>, a: View<i8>, b: View<i16>) {
+    out[(i, 0)] = (-a[i]) as i32;
+    out[(i, 1)] = b[i].abs() as i32;
+}
+
+/// `-x` and `abs` of `i8` / `i16`: `MIN` fails with overflow checks and wraps to `MIN` without
+/// (wgpu holds these types in `i32`s, where `-MIN` is `MAX + 1`).
+fn small_neg_abs_fail_as_rust<E: ExecutionSpace>(space: E) {
+    for (a, b) in [
+        (5i8, -7i16),
+        (i8::MIN, 3),
+        (4, i16::MIN),
+        (i8::MAX, i16::MAX),
+    ] {
+        let out: DevView<E, i32, 2> = dev(&space, "out", [1, 2]).unwrap();
+        let x: DevView<E, i8> = dev_from_vec(&space, "a", [1], vec![a]).unwrap();
+        let y: DevView<E, i16> = dev_from_vec(&space, "b", [1], vec![b]).unwrap();
+        let got = outcome(
+            &space,
+            || {
+                parallel_for(
+                    "neg_abs_small",
+                    RangePolicy::new(&space, 0..1),
+                    neg_abs_small(&out, &x, &y),
+                )
+            },
+            || to_host(&out),
+        );
+        let overflow = a == i8::MIN || b == i16::MIN;
+        let want = if overflow && cfg!(debug_assertions) {
+            Outcome::Failed("attempt to negate with overflow".into())
+        } else {
+            Outcome::Value(vec![a.wrapping_neg() as i32, b.wrapping_abs() as i32])
+        };
+        assert_eq!(got, want, "-{a}, {b}.abs() on {}", space.name());
+    }
+}
+per_backend!(small_neg_abs_fail_as_rust);
 
 #[kernel]
 fn div_min(i: usize, out: ViewMut<i32>, a: View<i32>) {

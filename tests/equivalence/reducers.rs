@@ -1,5 +1,5 @@
 //! Every built-in reducer on every element type it supports (Kokkos `TestReducers`): `Sum`, `Prod`,
-//! `Min`, `Max`, `MinLoc`, `MaxLoc`, `MinMax`, `MinMaxLoc`, `BAnd`, `BOr` on `i32`/`i64`/`u32`/`u64`, the
+//! `Min`, `Max`, `MinLoc`, `MaxLoc`, `MinMax`, `MinMaxLoc`, `BAnd`, `BOr` on `i8`/`i16`/`i32`/`i64`/`u8`/`u16`/`u32`/`u64`, the
 //! arithmetic ones on `f32`/`f64`, `LAnd`/`LOr` on `bool`, and `Custom` reducers, each against a
 //! plain fold over the same data, including the identities over empty ranges and ties (the smallest
 //! location wins).
@@ -63,6 +63,10 @@ macro_rules! int_reducers {
             #[kernel]
             fn sum_k(i: usize, acc: &mut $t, a: View<$t>) {
                 *acc += a[i];
+            }
+            #[kernel]
+            fn wrapping_sum_k(i: usize, acc: &mut $t, a: View<$t>) {
+                *acc = (*acc).wrapping_add(a[i]);
             }
             #[kernel]
             fn prod_k(i: usize, acc: &mut $t, a: View<$t>) {
@@ -145,7 +149,13 @@ macro_rules! int_reducers {
                 let a = view(&xs)?;
                 let p = || RangePolicy::new(space, begin..begin + n).chunk_size(chunk);
 
-                let s: $t = parallel_reduce("sum", p(), sum_k(&a), Sum)?;
+                // A narrow type's sum leaves its range: folded with `wrapping_add` (the
+                // module docs of `rokkos::reducer` say why `+=` would not give one outcome).
+                let s: $t = if $t::BITS < 32 {
+                    parallel_reduce("sum", p(), wrapping_sum_k(&a), Sum)?
+                } else {
+                    parallel_reduce("sum", p(), sum_k(&a), Sum)?
+                };
                 prop_assert_eq!(s, xs.iter().fold(0, |x: $t, &y| x.wrapping_add(y)));
 
                 let odd: Vec<$t> = xs.iter().map(|&v| v | 1).collect();
@@ -215,6 +225,10 @@ int_reducers!(k_i64, i64);
 int_reducers!(k_u32, u32);
 int_reducers!(k_u64, u64);
 int_reducers!(k_usize, usize);
+int_reducers!(k_i8, i8);
+int_reducers!(k_i16, i16);
+int_reducers!(k_u8, u8);
+int_reducers!(k_u16, u16);
 
 /// Integer reducers; values in a narrow band so that minima and maxima tie.
 fn integer_reducers<E: ExecutionSpace>(space: E) {
@@ -240,6 +254,32 @@ fn integer_reducers<E: ExecutionSpace>(space: E) {
     );
 }
 per_backend!(integer_reducers);
+
+/// The integer reducers on the 8- and 16-bit types (Kokkos' `int8_t` / `int16_t` accumulators):
+/// wrapped sums and products, extrema across the sign, locations, bit joins. Fewer cases than
+/// the wide types: a narrow accumulator takes the same paths at every size.
+fn narrow_integer_reducers<E: ExecutionSpace>(space: E) {
+    check(
+        6,
+        (
+            sizes(),
+            0usize..50,
+            any::<u64>(),
+            prop_oneof![Just(5i64), Just(1000i64)],
+            crate::chunk_sizes(),
+        ),
+        |(n, begin, seed, width, chunk)| {
+            let signed = crate::ints(seed, n, -width, width);
+            let unsigned = crate::ints(seed, n, 0, width);
+            k_i8::check_all(&space, &signed, begin, chunk)?;
+            k_i16::check_all(&space, &signed, begin, chunk)?;
+            k_u8::check_all(&space, &unsigned, begin, chunk)?;
+            k_u16::check_all(&space, &unsigned, begin, chunk)?;
+            Ok(())
+        },
+    );
+}
+per_backend!(narrow_integer_reducers);
 
 #[kernel]
 fn fsum<T: Float>(i: usize, acc: &mut T, a: View<T>) {

@@ -2,7 +2,7 @@
 use rokkos::prelude::*;
 
 #[kernel]
-fn copy_bytes(i: usize, dst: ViewMut<i8>, src: View<i8>) {
+fn copy_bytes(i: usize, dst: ViewMut<i128>, src: View<i128>) {
     dst[i] = src[i];
 }
 

@@ -4,8 +4,9 @@
 //! bits otherwise (f32 add, which PTX's `atom.add.f32` would flush to zero on subnormals; float
 //! sub, min, max, and every operation CUDA has no instruction for: mul, div, mod, nand, the
 //! shifts, inc_mod, dec_mod). Float min/max replace only when the operand compares less/greater,
-//! so a NaN operand never replaces, as in the other backends. u8 and u16 elements, narrower than
-//! every CUDA atomic, go through the aligned 32-bit word holding them ([`narrow_body`]).
+//! so a NaN operand never replaces, as in the other backends. u8, u16, i8 and i16 elements,
+//! narrower than every CUDA atomic, go through the aligned 32-bit word holding them
+//! ([`narrow_body`]).
 //!
 //! The semantics are `rokkos_core::ir::ops::atomic`'s: integers wrap (arithmetic in the unsigned
 //! type), shift amounts are masked to the width, an integer div / mod by zero records the
@@ -193,19 +194,19 @@ fn body(op: AtomicOp, t: ScalarType, new: bool) -> String {
 /// Whether `t` is narrower than CUDA's atomics (32 and 64 bits), so that its atomics go through
 /// the enclosing word ([`narrow_helper`]).
 fn is_narrow(t: ScalarType) -> bool {
-    matches!(t, ScalarType::U8 | ScalarType::U16)
+    t.is_narrow_int()
 }
 
 /// The mask of a narrow type's bits within its word.
 fn narrow_mask(t: ScalarType) -> &'static str {
-    if t == ScalarType::U8 {
+    if t.bits() == 8 {
         "0xffu"
     } else {
         "0xffffu"
     }
 }
 
-/// The body of `op` on the u8 / u16 element at `p`, through the aligned 32-bit word holding it
+/// The body of `op` on the narrow element at `p`, through the aligned 32-bit word holding it
 /// (the way libcu++ implements `cuda::atomic_ref` on 8 and 16-bit types): every access, the load
 /// and the store included, is on that word, so the element is never accessed in two sizes at
 /// once. And, or and xor are CUDA's word instructions with the other elements' bits left as
@@ -213,15 +214,33 @@ fn narrow_mask(t: ScalarType) -> &'static str {
 /// that replaces only the element's bits, its new value computed in `u32` and masked, which is
 /// Rust's wrapping arithmetic of the narrow type. CUDA is little-endian: the element at byte
 /// `a & 3` of the word occupies bits `8 * (a & 3)` and up.
+///
+/// The element's value is its bits zero-extended (`old`), and so are the operands of i8 and i16
+/// (`(u32)(u8)x`: C's `(u32)x` would sign-extend a negative one into the neighbours' bits).
+/// Where the sign matters, i.e. min, max, div, mod and the arithmetic right shift, those two
+/// compute on the values sign-extended to `i32` and keep the low bits of the result, which is
+/// Rust's wrapping result (`MIN / -1` is `MIN` again, `MIN % -1` is 0).
 fn narrow_body(op: AtomicOp, t: ScalarType, new: bool) -> String {
     use AtomicOp as A;
     let (tn, m) = (cty(t), narrow_mask(t));
     let head = "    unsigned int* w = (unsigned int*)((u64)p & ~3ull);\n    const u32 sh = (u32)(((u64)p & 3ull) * 8ull);\n";
     let old = format!("((ob >> sh) & {m})");
     let amount = format!("((u32)x & {}u)", t.bits() - 1);
+    let signed = t.is_signed_int();
+    // The operands' bits, zero-extended.
+    let (xu, yu) = if signed {
+        let u = if t.bits() == 8 { "u8" } else { "u16" };
+        (format!("(u32)({u})x"), format!("(u32)({u})y"))
+    } else {
+        ("(u32)x".to_string(), "(u32)y".to_string())
+    };
+    // Signed values of the element and the operand, and a signed result's bits.
+    let so = format!("(i32)({tn})old");
+    let sx = "(i32)x";
+    let bits_of = |e: String| format!("(u32)({e}) & {m}");
     let word_op = |f: &str, operand: &str, sym: &str| {
         let ret = if new {
-            format!("(old {sym} (u32)x)")
+            format!("(old {sym} {xu})")
         } else {
             "old".to_string()
         };
@@ -233,26 +252,32 @@ fn narrow_body(op: AtomicOp, t: ScalarType, new: bool) -> String {
                 "{head}    const u32 ob = *(volatile u32*)w;\n    return ({tn}){old};\n"
             )
         }
-        A::Or => return word_op("atomicOr", "(u32)x << sh", "|"),
-        A::Xor => return word_op("atomicXor", "(u32)x << sh", "^"),
-        A::And => return word_op("atomicAnd", &format!("((u32)x << sh) | ~({m} << sh)"), "&"),
-        A::Add => format!("(old + (u32)x) & {m}"),
-        A::Sub => format!("(old - (u32)x) & {m}"),
-        A::Mul => format!("(old * (u32)x) & {m}"),
+        A::Or => return word_op("atomicOr", &format!("{xu} << sh"), "|"),
+        A::Xor => return word_op("atomicXor", &format!("{xu} << sh"), "^"),
+        A::And => return word_op("atomicAnd", &format!("({xu} << sh) | ~({m} << sh)"), "&"),
+        A::Add => format!("(old + {xu}) & {m}"),
+        A::Sub => format!("(old - {xu}) & {m}"),
+        A::Mul => format!("(old * {xu}) & {m}"),
         // Reached only with `x != 0` (the View helper checks first).
+        A::Div if signed => bits_of(format!("{so} / {sx}")),
+        A::Mod if signed => bits_of(format!("{so} % {sx}")),
         A::Div => "old / (u32)x".to_string(),
         A::Mod => "old % (u32)x".to_string(),
-        A::Nand => format!("~(old & (u32)x) & {m}"),
+        A::Nand => format!("~(old & {xu}) & {m}"),
         A::Lshift => format!("(old << {amount}) & {m}"),
+        // An `i32` `>>` is arithmetic in NVCC (and in the host compilers the test uses).
+        A::Rshift if signed => bits_of(format!("{so} >> {amount}")),
         A::Rshift => format!("old >> {amount}"),
         A::Inc => format!("(old + 1u) & {m}"),
         A::Dec => format!("(old - 1u) & {m}"),
         A::IncMod => "(old >= (u32)x ? 0u : old + 1u)".to_string(),
         A::DecMod => "((old == 0u || old > (u32)x) ? (u32)x : old - 1u)".to_string(),
+        A::Min if signed => format!("({sx} < {so} ? {xu} : old)"),
+        A::Max if signed => format!("({sx} > {so} ? {xu} : old)"),
         A::Min => "((u32)x < old ? (u32)x : old)".to_string(),
         A::Max => "((u32)x > old ? (u32)x : old)".to_string(),
-        A::Exchange | A::Store => "(u32)x".to_string(),
-        A::CompareExchange => "(old == (u32)x ? (u32)y : old)".to_string(),
+        A::Exchange | A::Store => xu.clone(),
+        A::CompareExchange => format!("(old == {xu} ? {yu} : old)"),
     };
     let ret = match (op.yields_value(), new) {
         (false, _) => String::new(),
@@ -272,7 +297,7 @@ fn suffix(result: AtomicResult) -> &'static str {
     }
 }
 
-/// The helper performing `op` on the u8 / u16 element at `p` (of type `t`), once per module for
+/// The helper performing `op` on the narrow element at `p` (of type `t`), once per module for
 /// every View of the type; returns its name. Its parameters: the element's address, then the
 /// operands. Declared ahead of the definitions, as the View helpers that call it sort first.
 fn narrow_helper(h: &mut Helpers, t: ScalarType, op: AtomicOp, result: AtomicResult) -> String {
@@ -294,13 +319,15 @@ fn narrow_helper(h: &mut Helpers, t: ScalarType, op: AtomicOp, result: AtomicRes
     })
 }
 
-/// Every atomic operation the IR has on u8 / u16 elements (`t`), as a kernel module defines
-/// them, standalone: the scalar type names, the prototypes, then the helpers, each named
-/// `rk_nat_<t>_<op>` (and `rk_nat_<t>_<op>_new`, returning the value stored, for the operations
-/// with [`AtomicOp::has_new_value`]) and taking the element's address then the operands (as
-/// [`AtomicOp::arg_count`]; a div / mod helper expects a non-zero operand). For checking them without a GPU: compiled by a host C++ compiler
-/// with `__device__` and CUDA's `atomicCAS`, `atomicAnd`, `atomicOr` and `atomicXor` defined for
-/// one thread. `None` for a type whose atomics are not emitted this way.
+/// Every atomic operation the IR has on the elements of narrow type `t` (u8, u16, i8, i16, each
+/// operation the type [`AtomicOp::supports`]), as a kernel module defines them, standalone: the
+/// scalar type names, the prototypes, then the helpers, each named `rk_nat_<t>_<op>` (and
+/// `rk_nat_<t>_<op>_new`, returning the value stored, for the operations with
+/// [`AtomicOp::has_new_value`]) and taking the element's address then the operands (as
+/// [`AtomicOp::arg_count`]; a div / mod helper expects a non-zero operand). For checking them
+/// without a GPU: compiled by a host C++ compiler with `__device__` and CUDA's `atomicCAS`,
+/// `atomicAnd`, `atomicOr` and `atomicXor` defined for one thread. `None` for a type whose
+/// atomics are not emitted this way.
 pub fn narrow_atomic_library(t: ScalarType) -> Option<String> {
     if !is_narrow(t) {
         return None;

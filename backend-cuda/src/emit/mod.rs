@@ -11,9 +11,9 @@
 //! Implemented: `parallel_for` and `parallel_reduce` (every built-in reducer) over Range, MDRange
 //! and TeamPolicy, `parallel_reduce` with a user-defined (`Custom`) reducer over Range and
 //! MDRange (the ordered-partials mode, [`entry::ordered`]) (with every team construct and scratch, [`team`]), `parallel_scan` over Range,
-//! atomics (on u8/u16 Views through the enclosing 32-bit word), every math function (the f64
-//! transcendental functions CUDA's own library cannot give within the precision contract from the
-//! shared software library, `rokkos_device::emit::softmath`, whose IR functions the pass in
+//! atomics (on u8/u16/i8/i16 Views through the enclosing 32-bit word), every math function (the
+//! f64 transcendental functions CUDA's own library cannot give within the precision contract from
+//! the shared software library, `rokkos_device::emit::softmath`, whose IR functions the pass in
 //! [`emit`] adds to the kernel's own).
 //! Atomics on scratch Views are `Err(EmitError::Unsupported)` naming the construct.
 
@@ -388,7 +388,17 @@ fn check_types(k: &Kernel) -> Result<(), EmitError> {
     let known = |t: T| {
         matches!(
             t,
-            T::Bool | T::U8 | T::U16 | T::I32 | T::U32 | T::I64 | T::U64 | T::F32 | T::F64
+            T::Bool
+                | T::U8
+                | T::U16
+                | T::I8
+                | T::I16
+                | T::I32
+                | T::U32
+                | T::I64
+                | T::U64
+                | T::F32
+                | T::F64
         )
     };
     let used = k

@@ -25,6 +25,11 @@ pub(crate) fn lit(v: Value) -> String {
         // Typed, so that a template deduces the operand's type from a literal too.
         Value::U8(x) => format!("((u8){x}u)"),
         Value::U16(x) => format!("((u16){x}u)"),
+        // The cast converts an `int` literal, in range for every value (`MIN` included).
+        Value::I8(x) if x < 0 => format!("((i8)({x}))"),
+        Value::I8(x) => format!("((i8){x})"),
+        Value::I16(x) if x < 0 => format!("((i16)({x}))"),
+        Value::I16(x) => format!("((i16){x})"),
         Value::F32(x) if x == 0.0 => if x.is_sign_negative() {
             "(-0.0f)"
         } else {
@@ -57,8 +62,15 @@ fn int_lit(t: ScalarType, x: i64) -> String {
         ScalarType::I64 => Value::I64(x),
         ScalarType::U8 => Value::U8(x as u8),
         ScalarType::U16 => Value::U16(x as u16),
+        ScalarType::I8 => Value::I8(x as i8),
+        ScalarType::I16 => Value::I16(x as i16),
         _ => Value::U64(x as u64),
     })
+}
+
+/// `MIN` of signed integer type `t`.
+fn signed_min(t: ScalarType) -> String {
+    lit(Value::from_bits(t, 1u64 << (t.bits() - 1)))
 }
 
 /// `l op r` of type `t` (`checks`: the kernel's overflow checks; `r_lit`: a literal divisor).
@@ -104,11 +116,7 @@ fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType, zero_f: Failure, ovf_f: 
     let name = format!("rk_{}_{tn}", if div { "div" } else { "rem" });
     let zero = int_lit(t, 0);
     let overflow = if t.is_signed_int() {
-        let min = lit(if t == ScalarType::I32 {
-            Value::I32(i32::MIN)
-        } else {
-            Value::I64(i64::MIN)
-        });
+        let min = signed_min(t);
         format!(
             "    if (b == {} && a == {min}) {{ {}; return {}; }}\n",
             int_lit(t, -1),
@@ -157,6 +165,8 @@ fn mul(h: &mut Helpers, t: ScalarType, f: Failure) -> String {
         ScalarType::U32 => "(u64)a * (u64)b > 4294967295ull",
         ScalarType::U8 => "(u32)a * (u32)b > 255u",
         ScalarType::U16 => "(u32)a * (u32)b > 65535u",
+        // Exact in i32 (|a * b| <= 2^30); the product fits iff its truncation `r` is itself.
+        ScalarType::I8 | ScalarType::I16 => "(i32)a * (i32)b != (i32)r",
         ScalarType::I64 => "__mul64hi(a, b) != (r < 0ll ? -1ll : 0ll)",
         _ => "__umul64hi(a, b) != 0ull",
     };
@@ -182,11 +192,7 @@ pub(crate) fn neg(h: &mut Helpers, t: ScalarType, a: &str, checks: bool) -> Stri
 fn checked_neg(h: &mut Helpers, t: ScalarType, abs: bool) -> String {
     let tn = t.name();
     let name = format!("rk_c{}_{tn}", if abs { "abs" } else { "neg" });
-    let min = lit(if t == ScalarType::I32 {
-        Value::I32(i32::MIN)
-    } else {
-        Value::I64(i64::MIN)
-    });
+    let min = signed_min(t);
     let value = if abs {
         format!("(a < 0 ? rk_wneg<{tn}>(a) : a)")
     } else {
@@ -238,6 +244,8 @@ pub(crate) fn bitwise(
             // The amount's bits, zero-extended: a negative i32 is 2^32 - |n| as Rust compares it.
             let amount = match rt {
                 ScalarType::I32 => "(u64)(u32)n",
+                ScalarType::I16 => "(u64)(u16)n",
+                ScalarType::I8 => "(u64)(u8)n",
                 _ => "(u64)n",
             };
             let on_ovf = fail(rules::shift_failure(op));
@@ -460,6 +468,8 @@ pub(crate) fn math(
             let code = codes::CLAMP_CODE + t as u32;
             let bits = |v: &str| match t {
                 ScalarType::I32 => format!("(u64)(u32){v}"),
+                ScalarType::I16 => format!("(u64)(u16){v}"),
+                ScalarType::I8 => format!("(u64)(u8){v}"),
                 ScalarType::F32 => format!("(u64)__float_as_uint({v})"),
                 ScalarType::F64 => format!("(u64)__double_as_longlong({v})"),
                 _ => format!("(u64){v}"),

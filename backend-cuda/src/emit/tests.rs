@@ -6,9 +6,11 @@ use super::*;
 use rokkos_core::ir::build::KernelBuilder;
 use rokkos_core::ir::*;
 
-const NUM: [ScalarType; 8] = [
+const NUM: [ScalarType; 10] = [
     ScalarType::U8,
     ScalarType::U16,
+    ScalarType::I8,
+    ScalarType::I16,
     ScalarType::I32,
     ScalarType::U32,
     ScalarType::I64,
@@ -139,6 +141,39 @@ fn operators_casts_and_math_compile() {
                     },
                 ));
             }
+            if t.is_int() {
+                // The edges as literals (`MIN` of a signed type is no C literal), and as
+                // divisors: -1 keeps the overflow test of a signed division, 2 needs none.
+                let bits = u64::MAX >> (64 - t.bits());
+                let edges = [0, 1, bits, bits >> 1, (bits >> 1) + 1];
+                for v in edges.map(|b| Value::from_bits(t, b)) {
+                    k.body.push(put(t, Expr::Lit(v)));
+                    for op in [ArithOp::Div, ArithOp::Rem] {
+                        let e = bin(BinaryOp::Arith(op), s(t), Expr::Lit(v));
+                        k.body.push(put(t, e));
+                    }
+                }
+            }
+            if t.is_signed_int() || t.is_float() {
+                let arg = Box::new(s(t));
+                k.body.push(put(
+                    t,
+                    Expr::Unary {
+                        op: UnaryOp::Neg,
+                        arg,
+                    },
+                ));
+            }
+            if t.is_int() {
+                let arg = Box::new(s(t));
+                k.body.push(put(
+                    t,
+                    Expr::Unary {
+                        op: UnaryOp::Not,
+                        arg,
+                    },
+                ));
+            }
             let cmp = bin(BinaryOp::Cmp(CmpOp::Ne), s(t), s(t));
             k.body.push(put(
                 ScalarType::I32,
@@ -189,6 +224,23 @@ fn operators_casts_and_math_compile() {
             "{src}"
         );
         assert_eq!(src.contains("rk_cadd_i32"), checks);
+        for t in ["i8", "i16"] {
+            assert_eq!(src.contains(&format!("rk_cmul_{t}")), checks, "{src}");
+            assert!(src.contains(&format!("rk_div_{t}")), "{src}");
+            assert!(src.contains(&format!("rk_cvt_f64_{t}")), "{src}");
+        }
+        assert!(
+            src.contains("if (b == ((i8)(-1)) && a == ((i8)(-128)))"),
+            "{src}"
+        );
+        assert!(
+            src.contains("if (x < (-1.28e2)) { return ((i8)(-128)); }"),
+            "{src}"
+        );
+        assert!(
+            src.contains("if (x >= (3.2768e4)) { return ((i16)32767); }"),
+            "{src}"
+        );
     }
 }
 
@@ -357,22 +409,23 @@ fn atomics_on_every_type_compile() {
 }
 
 fn narrow(t: ScalarType) -> bool {
-    matches!(t, ScalarType::U8 | ScalarType::U16)
+    t.is_narrow_int()
 }
 
-/// Atomics on u8 / u16 Views, every operation (the store too), in both index variants: each
+/// Atomics on u8 / u16 / i8 / i16 Views, every operation each supports (the store too), in both
+/// index variants: each
 /// View helper checks its indices and calls the type's word-wide helper, declared ahead of the
 /// definitions; NVRTC compiles the module for sm_90 and sm_80 and ptxas assembles it (where they
 /// are installed; `ROKKOS_REQUIRE_NVRTC=1` makes their absence a failure).
 #[test]
 fn atomics_on_narrow_views_compile() {
     let mut k = per_type("narrow_atomic", true);
-    // Only the u8 and u16 Views and scalars (first in `NUM`): a u64 View refuses the 32-bit plan.
-    k.views.truncate(2);
-    k.scalars.truncate(2);
+    // Only the narrow Views and scalars (first in `NUM`): a u64 View refuses the 32-bit plan.
+    k.views.truncate(4);
+    k.scalars.truncate(4);
     for t in NUM.into_iter().filter(|t| narrow(*t)) {
         k.views[at(t) as usize].used_atomically = true;
-        for op in AtomicOp::ALL {
+        for op in AtomicOp::ALL.into_iter().filter(|op| op.supports(t)) {
             for result in [AtomicResult::Old, AtomicResult::New] {
                 if result == AtomicResult::New && !op.has_new_value() {
                     continue;
@@ -392,16 +445,13 @@ fn atomics_on_narrow_views_compile() {
     let info = rokkos_core::ir::valid::validate(&k).expect("valid kernel");
     for o in [opts(), w32()] {
         let src = emit(&k, &info, &o).expect("emits").source;
-        for t in ["u8", "u16"] {
-            let news = AtomicOp::ALL
-                .into_iter()
+        for ty in NUM.into_iter().filter(|t| narrow(*t)) {
+            let t = ty.name();
+            let ops = || AtomicOp::ALL.into_iter().filter(|op| op.supports(ty));
+            let news = ops()
                 .filter(|op| op.has_new_value())
                 .map(|op| format!("{}_new", op.name()));
-            for op in AtomicOp::ALL
-                .into_iter()
-                .map(|op| op.name().to_string())
-                .chain(news)
-            {
+            for op in ops().map(|op| op.name().to_string()).chain(news) {
                 let f = format!("rk_nat_{t}_{op}");
                 let head = format!("{f}({t}* p");
                 let line = |end: char| {
@@ -428,6 +478,13 @@ fn atomics_on_narrow_views_compile() {
             src.contains("atomicCAS(w, ob, (ob & ~(0xffffu << sh))"),
             "{src}"
         );
+        // The signed types' operands enter the word as their bits, compare sign-extended.
+        assert!(src.contains("atomicOr(w, (u32)(u8)x << sh)"), "{src}");
+        assert!(
+            src.contains("((i32)x < (i32)(i16)old ? (u32)(u16)x : old)"),
+            "{src}"
+        );
+        assert!(!src.contains("rk_nat_i8_inc_mod"), "{src}");
         compile_all_archs(&src, &k.name);
     }
 }

@@ -189,8 +189,8 @@ impl MemorySpace for CudaSpace {
         };
         // Whole 8-byte words, at least one: a kernel's view of an empty allocation stays valid,
         // and the driver refuses zero-byte allocations. Device allocations are 256-byte aligned,
-        // so the aligned 32-bit word holding any u8/u16 element, on which that element's atomics
-        // act (`emit::atomic`), lies inside the allocation.
+        // so the aligned 32-bit word holding any 8- or 16-bit element, on which that element's
+        // atomics act (`emit::atomic`), lies inside the allocation.
         let size = bytes.checked_next_multiple_of(8).ok_or_else(oom)?.max(8);
         if size > inst.device.info.total_memory {
             return Err(oom());

@@ -39,11 +39,7 @@ fn int_lit(t: ScalarType, x: i64) -> String {
 
 /// `MIN` of the signed integer type `t`.
 fn min_lit(t: ScalarType) -> String {
-    super::lit(if t == ScalarType::I32 {
-        Value::I32(i32::MIN)
-    } else {
-        Value::I64(i64::MIN)
-    })
+    super::lit(rules::saturation(t).min)
 }
 
 /// `l op r` for operands of type `t`. `checks`: the kernel's overflow checks; `r_lit`: the
@@ -59,7 +55,7 @@ pub(crate) fn binary(
 ) -> String {
     let base = op.base();
     if super::packed::is_packed(t) {
-        return super::packed::arith(h, op, t, l, r, checks);
+        return super::packed::arith(h, op, t, l, r, checks, r_lit);
     }
     if t.is_float() {
         return if base == ArithOp::Rem {
@@ -113,7 +109,7 @@ fn div_rem(h: &mut Helpers, op: ArithOp, t: ScalarType, zero_f: Failure, ovf_f: 
 /// whose result the GLSL specification leaves undefined when an operand is negative (Mesa's GL
 /// driver gives `1 % -1 == 1`); the unsigned remainder is defined everywhere, and the result takes
 /// the dividend's sign, as Rust's does. `MIN % -1` is 0 here, as wrapping gives.
-fn signed_rem(h: &mut Helpers, t: ScalarType) -> String {
+pub(crate) fn signed_rem(h: &mut Helpers, t: ScalarType) -> String {
     let tn = t.name();
     let un = if t == ScalarType::I32 { "u32" } else { "u64" };
     let zero = int_lit(t, 0);
@@ -177,7 +173,7 @@ fn mul(h: &mut Helpers, t: ScalarType, f: Failure) -> String {
 /// `-a` of type `t`: wrapping, or failing at `MIN` with overflow checks.
 pub(crate) fn neg(h: &mut Helpers, t: ScalarType, a: &str, checks: bool) -> String {
     if !(checks && t.is_signed_int()) {
-        return format!("(-({a}))");
+        return in_range(t, format!("(-({a}))"));
     }
     format!("{}({a})", checked_neg(h, t, false))
 }
@@ -185,12 +181,13 @@ pub(crate) fn neg(h: &mut Helpers, t: ScalarType, a: &str, checks: bool) -> Stri
 /// The helper of `-a` (or `abs(a)` when `abs`) for `a` of signed integer type `t` that fails with
 /// [`Failure::NegOverflow`] at `MIN` (overflow checks on), returning its name.
 pub(crate) fn checked_neg(h: &mut Helpers, t: ScalarType, abs: bool) -> String {
-    let tn = t.name();
     let (name, value) = if abs {
-        (format!("rk_cabs_{tn}"), "abs(a)")
+        (format!("rk_cabs_{}", t.name()), "abs(a)")
     } else {
-        (format!("rk_cneg_{tn}"), "-a")
+        (format!("rk_cneg_{}", t.name()), "-a")
     };
+    let value = in_range(t, value.to_string());
+    let tn = super::wty(t);
     let on_ovf = fail(h, Failure::NegOverflow);
     let min = min_lit(t);
     h.add(&name, || {
@@ -198,6 +195,16 @@ pub(crate) fn checked_neg(h: &mut Helpers, t: ScalarType, abs: bool) -> String {
             "fn {name}(a: {tn}) -> {tn} {{\n    if (a == {min}) {{ {on_ovf}; }}\n    return {value};\n}}\n"
         )
     })
+}
+
+/// `x`, the `-` or `abs` of a value of type `t`, kept in range: `MIN` of an `i8` / `i16` (held in
+/// an `i32`, see `emit::packed`) negates to `MAX + 1`, which wraps back to `MIN` as in Rust.
+pub(crate) fn in_range(t: ScalarType, x: String) -> String {
+    if super::packed::is_signed_packed(t) {
+        super::packed::wrap_signed(t, &x)
+    } else {
+        x
+    }
 }
 
 /// The exact float remainder helper of type `t` (`fmod`, see `ir::ops::arith`), returning its name.

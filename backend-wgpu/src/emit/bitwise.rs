@@ -70,7 +70,8 @@ fn checked_shift(h: &mut Helpers, op: BitwiseOp, lt: ScalarType, rt: ScalarType)
 /// `!a` on an integer of type `t`: the complement (of the type's bits only for `u8` / `u16`, held
 /// in a `u32`).
 pub(crate) fn not(t: ScalarType, a: &str) -> String {
-    if super::packed::is_packed(t) {
+    // A sign-extended `i8` / `i16` complements to one (`emit::packed`).
+    if super::packed::is_packed(t) && !super::packed::is_signed_packed(t) {
         format!("(({a}) ^ {})", super::packed::max_lit(t))
     } else {
         format!("(~({a}))")
@@ -78,9 +79,12 @@ pub(crate) fn not(t: ScalarType, a: &str) -> String {
 }
 
 /// A shift's result kept in range: `<<` on a `u8` / `u16` (held in a `u32`) drops the bits
-/// shifted past the type's width.
+/// shifted past the type's width, on an `i8` / `i16` (held in an `i32`) keeps the low bits
+/// sign-extended; `>>` of an in-range value stays in range.
 fn in_range(t: ScalarType, op: BitwiseOp, shifted: String) -> String {
-    if op == BitwiseOp::Shl && super::packed::is_packed(t) {
+    if op == BitwiseOp::Shl && super::packed::is_signed_packed(t) {
+        super::packed::wrap_signed(t, &shifted)
+    } else if op == BitwiseOp::Shl && super::packed::is_packed(t) {
         format!("({shifted} & {})", super::packed::max_lit(t))
     } else {
         shifted

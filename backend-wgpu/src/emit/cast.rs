@@ -25,8 +25,12 @@ pub(crate) fn cast(
             super::lit(Value::from_bits(t, 0)),
             super::lit(Value::from_bits(t, 1))
         ),
-        // `u8` / `u16` are `u32`s in range (`emit::packed`): cast as a `u32`, then keep the
-        // target's bits.
+        // `i8` / `i16` are `i32`s in range (`emit::packed`): cast as an `i32`, then keep the
+        // target's bits, sign-extended.
+        (f, t) if f.is_int() && packed::is_signed_packed(t) => {
+            packed::wrap_signed(t, &int_to_int(widened(f), T::I32, a))
+        }
+        // `u8` / `u16` are `u32`s in range: cast as a `u32`, then keep the target's bits.
         (f, t) if f.is_int() && packed::is_packed(t) => {
             format!(
                 "({} & {})",
@@ -75,9 +79,12 @@ fn int_to_int(f: ScalarType, t: ScalarType, a: &str) -> String {
     }
 }
 
-/// The WGSL type a value of `t` is held in, as a cast source: `u8` / `u16` are in-range `u32`s.
+/// The WGSL type a value of `t` is held in, as a cast source: `u8` / `u16` are in-range `u32`s,
+/// `i8` / `i16` in-range `i32`s.
 fn widened(t: ScalarType) -> ScalarType {
-    if packed::is_packed(t) {
+    if packed::is_signed_packed(t) {
+        ScalarType::I32
+    } else if packed::is_packed(t) {
         ScalarType::U32
     } else {
         t

@@ -96,6 +96,17 @@ pub(crate) fn to_storage(t: ScalarType, e: &str) -> String {
 /// found by comparing the bits, which differ only for `±0`.
 pub(crate) fn join_op(r: ReducerKind, t: ScalarType, a: &str, b: &str) -> String {
     match r {
+        // Integer joins wrap; a packed type's (`emit::packed`) is brought back into its range,
+        // since a join's value can reach the kernel again (a scan's prefix, a nested reduction).
+        ReducerKind::Sum | ReducerKind::Prod if super::packed::is_packed(t) => {
+            let op = if r == ReducerKind::Sum { "+" } else { "*" };
+            let x = format!("({a} {op} {b})");
+            if super::packed::is_signed_packed(t) {
+                super::packed::wrap_signed(t, &x)
+            } else {
+                format!("({x} & {})", super::packed::max_lit(t))
+            }
+        }
         ReducerKind::Sum => format!("({a} + {b})"),
         ReducerKind::Prod => format!("({a} * {b})"),
         ReducerKind::Min | ReducerKind::Max if t.is_float() => {

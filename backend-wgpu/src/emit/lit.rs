@@ -13,6 +13,9 @@ pub fn lit(v: Value) -> String {
         Value::U32(x) => format!("{x}u"),
         Value::U8(x) => format!("{x}u"),
         Value::U16(x) => format!("{x}u"),
+        // `i8` / `i16` are `i32`s in WGSL (`emit::packed`).
+        Value::I8(x) => format!("{x}i"),
+        Value::I16(x) => format!("{x}i"),
         Value::I64(x) if x == i64::MIN => "(-9223372036854775807li - 1li)".into(),
         Value::I64(x) => format!("{x}li"),
         Value::U64(x) => format!("{x}lu"),

@@ -99,7 +99,7 @@ pub(crate) fn call(
         M::Abs if checks && t.is_signed_int() => {
             format!("{}({x})", super::arith::checked_neg(h, t, true))
         }
-        M::Abs => format!("abs({x})"),
+        M::Abs => super::arith::in_range(t, format!("abs({x})")),
         M::Min | M::Max if t.is_float() => {
             // A NaN operand gives the other one; of equal operands (0.0 and -0.0) the receiver,
             // as Rust on x86-64 (`ir::ops::math`). WGSL's own min/max leave both open.

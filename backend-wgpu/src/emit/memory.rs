@@ -64,7 +64,7 @@ pub(crate) fn binding_type(
 pub(crate) fn to_u64(t: ScalarType, e: &str) -> String {
     match t {
         ScalarType::U64 => e.to_string(),
-        ScalarType::I32 => format!("u64(i64({e}))"),
+        ScalarType::I32 | ScalarType::I8 | ScalarType::I16 => format!("u64(i64({e}))"),
         _ => format!("u64({e})"),
     }
 }
@@ -73,7 +73,7 @@ pub(crate) fn to_u64(t: ScalarType, e: &str) -> String {
 pub(crate) fn to_u32(t: ScalarType, e: &str) -> String {
     match t {
         ScalarType::U32 | ScalarType::U8 | ScalarType::U16 => e.to_string(),
-        ScalarType::I32 => format!("bitcast<u32>({e})"),
+        ScalarType::I32 | ScalarType::I8 | ScalarType::I16 => format!("bitcast<u32>({e})"),
         _ => format!("u32({e})"),
     }
 }

@@ -182,7 +182,9 @@ pub struct Emitted {
 
 /// WGSL spelling of a scalar type.
 pub fn wty(t: ScalarType) -> &'static str {
-    if packed::is_packed(t) {
+    if packed::is_signed_packed(t) {
+        "i32"
+    } else if packed::is_packed(t) {
         "u32"
     } else {
         t.name()

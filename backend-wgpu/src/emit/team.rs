@@ -112,7 +112,7 @@ fn wg_buf(t: ScalarType) -> (&'static str, &'static str, String, String) {
             "select(0u, 1u, x)".into(),
             "(w != 0u)".into(),
         ),
-        ScalarType::I32 | ScalarType::F32 => (
+        ScalarType::I32 | ScalarType::F32 | ScalarType::I8 | ScalarType::I16 => (
             "rk_w4",
             "u32",
             "bitcast<u32>(x)".into(),

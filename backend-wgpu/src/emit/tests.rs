@@ -150,7 +150,7 @@ fn check_w32(
     }
 }
 
-const NUM: [ScalarType; 8] = [
+const NUM: [ScalarType; 10] = [
     ScalarType::I32,
     ScalarType::U32,
     ScalarType::I64,
@@ -159,6 +159,8 @@ const NUM: [ScalarType; 8] = [
     ScalarType::F64,
     ScalarType::U8,
     ScalarType::U16,
+    ScalarType::I8,
+    ScalarType::I16,
 ];
 
 /// A range kernel with one writable View and one scalar per numeric type, plus a bool scalar.
@@ -1201,12 +1203,14 @@ fn stencil_checks_go_exactly_where_the_launch_proves_them() {
 /// record, the float-to-integer casts) needs a 64-bit integer.
 #[test]
 fn operations_on_32_bit_types_need_no_64_bit_integers() {
-    const T32: [ScalarType; 5] = [
+    const T32: [ScalarType; 7] = [
         ScalarType::I32,
         ScalarType::U32,
         ScalarType::F32,
         ScalarType::U8,
         ScalarType::U16,
+        ScalarType::I8,
+        ScalarType::I16,
     ];
     let pos = |t: ScalarType| T32.iter().position(|&u| u == t).unwrap() as u32;
     let param = |t: ScalarType| {

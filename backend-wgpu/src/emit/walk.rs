@@ -161,7 +161,7 @@ impl Target for Wgsl {
         if !p.literal {
             // The step's bits as Rust's `as u64` gives them (sign-extended), in two words.
             let words = match p.step_t {
-                ScalarType::I32 => {
+                ScalarType::I32 | ScalarType::I8 | ScalarType::I16 => {
                     format!("bitcast<u32>({raw}), select(0u, 0xffffffffu, {raw} < 0i)")
                 }
                 ScalarType::U32 | ScalarType::U8 | ScalarType::U16 => format!("u32({raw}), 0u"),

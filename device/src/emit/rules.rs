@@ -102,6 +102,8 @@ pub fn saturation(t: ScalarType) -> Saturation {
             },
         ),
         min: match t {
+            ScalarType::I8 => Value::I8(i8::MIN),
+            ScalarType::I16 => Value::I16(i16::MIN),
             ScalarType::I32 => Value::I32(i32::MIN),
             ScalarType::I64 => Value::I64(i64::MIN),
             _ => Value::from_bits(t, 0),

@@ -510,7 +510,12 @@ fn stmt<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, s: &Stmt, d: usize, out: &mut S
             let t = cx.local_ty(*var);
             let unsigned32 = matches!(
                 t,
-                ScalarType::I32 | ScalarType::U32 | ScalarType::U8 | ScalarType::U16
+                ScalarType::I32
+                    | ScalarType::U32
+                    | ScalarType::U8
+                    | ScalarType::U16
+                    | ScalarType::I8
+                    | ScalarType::I16
             );
             let (s0, e0, st, c) = (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
             let step_t = cx.ty(step).unwrap_or(t);

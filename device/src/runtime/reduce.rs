@@ -87,18 +87,25 @@ impl Columns {
     }
 }
 
-/// Values of type `t` decoded from little-endian storage words of `size` bytes each (4 or 8).
+/// Values of type `t` decoded from little-endian storage words of `size` bytes each (1 to 8: a
+/// backend with 8- and 16-bit storage keeps narrow accumulators at their own size).
 pub fn decode_column(t: ScalarType, size: usize, bytes: &[u8], count: usize) -> Vec<Value> {
     let words = bytes[..count * size].chunks_exact(size);
-    // Storage types are one or two words; a fixed width keeps the copy inline.
-    if size == 8 {
-        words
+    // Most storage types are one or two words; a fixed width keeps the copy inline.
+    match size {
+        8 => words
             .map(|c| Value::from_bits(t, u64::from_le_bytes(c.try_into().expect("8 bytes"))))
-            .collect()
-    } else {
-        words
+            .collect(),
+        4 => words
             .map(|c| Value::from_bits(t, u32::from_le_bytes(c.try_into().expect("4 bytes")) as u64))
-            .collect()
+            .collect(),
+        _ => words
+            .map(|c| {
+                let mut b = [0u8; 8];
+                b[..c.len()].copy_from_slice(c);
+                Value::from_bits(t, u64::from_le_bytes(b))
+            })
+            .collect(),
     }
 }
 
@@ -108,9 +115,20 @@ pub fn decode_column(t: ScalarType, size: usize, bytes: &[u8], count: usize) -> 
 pub fn encode_column(vals: &[Value], size: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(vals.len() * size);
     for v in vals {
-        out.extend_from_slice(&v.to_bits().to_le_bytes()[..size]);
+        out.extend_from_slice(&storage_bits(*v).to_le_bytes()[..size]);
     }
     out
+}
+
+/// The bits of `v` as a word wider than its type holds it: [`Value::to_bits`], but sign-extended
+/// for `i8` and `i16`, which a device backend without 8- and 16-bit values keeps in an `i32`
+/// (read back, [`Value::from_bits`] keeps the low bits, so [`decode_column`] needs no twin).
+pub fn storage_bits(v: Value) -> u64 {
+    match v {
+        Value::I8(x) => x as i64 as u64,
+        Value::I16(x) => x as i64 as u64,
+        _ => v.to_bits(),
+    }
 }
 
 /// The element index at which a device join may write the result of `parallel_reduce_into` into

@@ -6,8 +6,8 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A Rust scalar type with an IR counterpart: `bool`, `i32`, `u32`, `u8`, `u16`, `i64`, `u64`, `f32`,
-/// `f64`, and
+/// A Rust scalar type with an IR counterpart: `bool`, `i32`, `u32`, `u8`, `u16`, `i8`, `i16`, `i64`,
+/// `u64`, `f32`, `f64`, and
 /// `usize` / `isize` (which are `u64` / `i64` in the IR). Sealed.
 pub trait IrScalar: sealed::Sealed + Copy + 'static {
     /// The IR type.
@@ -217,6 +217,8 @@ scalar!(i32, I32, I32, i32, [IrNum, IrInt, IrSigned, IrBits]);
 scalar!(u32, U32, U32, u32, [IrNum, IrInt, IrBits]);
 scalar!(u8, U8, U8, u8, [IrNum, IrInt, IrBits]);
 scalar!(u16, U16, U16, u16, [IrNum, IrInt, IrBits]);
+scalar!(i8, I8, I8, i8, [IrNum, IrInt, IrSigned, IrBits]);
+scalar!(i16, I16, I16, i16, [IrNum, IrInt, IrSigned, IrBits]);
 scalar!(i64, I64, I64, i64, [IrNum, IrInt, IrSigned, IrBits]);
 scalar!(u64, U64, U64, u64, [IrNum, IrInt, IrBits]);
 scalar!(isize, I64, I64, i64, [IrNum, IrInt, IrSigned, IrBits]);

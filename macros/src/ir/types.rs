@@ -7,12 +7,12 @@ use syn::{GenericArgument, PathArguments, Type};
 
 /// The Rust scalar types with an IR counterpart (`usize` / `isize` are `u64` / `i64` in the IR).
 pub const IR_SCALARS: &[&str] = &[
-    "bool", "i32", "u32", "u8", "u16", "i64", "u64", "f32", "f64", "usize", "isize",
+    "bool", "i32", "u32", "u8", "u16", "i8", "i16", "i64", "u64", "f32", "f64", "usize", "isize",
 ];
 
 /// The literal suffixes of IR scalar types.
 pub const IR_SUFFIXES: &[&str] = &[
-    "", "i32", "u32", "u8", "u16", "i64", "u64", "f32", "f64", "usize", "isize",
+    "", "i32", "u32", "u8", "u16", "i8", "i16", "i64", "u64", "f32", "f64", "usize", "isize",
 ];
 
 /// `ty` without invisible groups and parentheses.

@@ -14,7 +14,7 @@ pub mod team_rules;
 
 /// Scalar type names usable as `as` targets and as the first segment of associated-function paths.
 pub const SCALAR_TYPES: &[&str] = &[
-    "bool", "i32", "u32", "u8", "u16", "i64", "u64", "f32", "f64", "usize", "isize",
+    "bool", "i32", "u32", "u8", "u16", "i8", "i16", "i64", "u64", "f32", "f64", "usize", "isize",
 ];
 
 /// Methods accepted on any scalar value.

@@ -1,6 +1,8 @@
 // rokkos kernel `with_funcs` (IR hash 3b13cbdde48135a0)
 typedef unsigned char u8;
 typedef unsigned short u16;
+typedef signed char i8;
+typedef short i16;
 typedef int i32;
 typedef unsigned int u32;
 typedef long long i64;
@@ -64,9 +66,12 @@ __device__ __forceinline__ bool rk_aok(const rk_P& P, u64 i, u64 n, u32 code) {
 template <class T> __device__ __forceinline__ T rk_sel(bool c, T t, T f) { return c ? t : f; }
 // Two's complement wrapping through the unsigned type of the same width.
 template <class T> struct rk_ut;
-// u8 and u16 compute in u32 (their C promotion to int could overflow a product) and truncate.
+// The narrow types compute in u32 (their C promotion to int could overflow a product) and
+// truncate, which keeps the low bits: Rust's wrapping result.
 template <> struct rk_ut<u8> { typedef u32 t; };
 template <> struct rk_ut<u16> { typedef u32 t; };
+template <> struct rk_ut<i8> { typedef u32 t; };
+template <> struct rk_ut<i16> { typedef u32 t; };
 template <> struct rk_ut<i32> { typedef u32 t; };
 template <> struct rk_ut<u32> { typedef u32 t; };
 template <> struct rk_ut<i64> { typedef u64 t; };

@@ -70,6 +70,10 @@ pub enum Buffer<'a> {
     U8(&'a mut [u8]),
     /// `u16` elements.
     U16(&'a mut [u16]),
+    /// `i8` elements.
+    I8(&'a mut [i8]),
+    /// `i16` elements.
+    I16(&'a mut [i16]),
     /// `i64` elements.
     I64(&'a mut [i64]),
     /// `u64` elements.
@@ -94,7 +98,7 @@ macro_rules! buffer_from {
         }
     )*};
 }
-buffer_from!(i32 => I32, u32 => U32, u8 => U8, u16 => U16, i64 => I64, u64 => U64, f32 => F32, f64 => F64);
+buffer_from!(i32 => I32, u32 => U32, u8 => U8, u16 => U16, i8 => I8, i16 => I16, i64 => I64, u64 => U64, f32 => F32, f64 => F64);
 
 impl Buffer<'_> {
     /// The element type.
@@ -104,6 +108,8 @@ impl Buffer<'_> {
             Buffer::U32(_) => ScalarType::U32,
             Buffer::U8(_) => ScalarType::U8,
             Buffer::U16(_) => ScalarType::U16,
+            Buffer::I8(_) => ScalarType::I8,
+            Buffer::I16(_) => ScalarType::I16,
             Buffer::I64(_) => ScalarType::I64,
             Buffer::U64(_) => ScalarType::U64,
             Buffer::F32(_) => ScalarType::F32,
@@ -117,6 +123,8 @@ impl Buffer<'_> {
             Buffer::U32(s) => s.len(),
             Buffer::U8(s) => s.len(),
             Buffer::U16(s) => s.len(),
+            Buffer::I8(s) => s.len(),
+            Buffer::I16(s) => s.len(),
             Buffer::I64(s) => s.len(),
             Buffer::U64(s) => s.len(),
             Buffer::F32(s) => s.len(),
@@ -134,6 +142,8 @@ impl Buffer<'_> {
             Buffer::U32(s) => Value::U32(s[i]),
             Buffer::U8(s) => Value::U8(s[i]),
             Buffer::U16(s) => Value::U16(s[i]),
+            Buffer::I8(s) => Value::I8(s[i]),
+            Buffer::I16(s) => Value::I16(s[i]),
             Buffer::I64(s) => Value::I64(s[i]),
             Buffer::U64(s) => Value::U64(s[i]),
             Buffer::F32(s) => Value::F32(s[i]),
@@ -147,6 +157,8 @@ impl Buffer<'_> {
             (Buffer::U32(s), Value::U32(x)) => s[i] = x,
             (Buffer::U8(s), Value::U8(x)) => s[i] = x,
             (Buffer::U16(s), Value::U16(x)) => s[i] = x,
+            (Buffer::I8(s), Value::I8(x)) => s[i] = x,
+            (Buffer::I16(s), Value::I16(x)) => s[i] = x,
             (Buffer::I64(s), Value::I64(x)) => s[i] = x,
             (Buffer::U64(s), Value::U64(x)) => s[i] = x,
             (Buffer::F32(s), Value::F32(x)) => s[i] = x,

@@ -70,6 +70,8 @@ pub fn arith(op: ArithOp, a: Value, b: Value, checks: bool) -> R<Value> {
         (Value::U32(x), Value::U32(y)) => int!(x, y, U32),
         (Value::U8(x), Value::U8(y)) => int!(x, y, U8),
         (Value::U16(x), Value::U16(y)) => int!(x, y, U16),
+        (Value::I8(x), Value::I8(y)) => int!(x, y, I8),
+        (Value::I16(x), Value::I16(y)) => int!(x, y, I16),
         (Value::I64(x), Value::I64(y)) => int!(x, y, I64),
         (Value::U64(x), Value::U64(y)) => int!(x, y, U64),
         (Value::F32(x), Value::F32(y)) => float!(x, y, F32),
@@ -105,6 +107,8 @@ pub fn bitwise(op: BitwiseOp, a: Value, b: Value, checks: bool) -> R<Value> {
             Value::U32(x) if b.ty().is_int() => shift!(x, U32),
             Value::U8(x) if b.ty().is_int() => shift!(x, U8),
             Value::U16(x) if b.ty().is_int() => shift!(x, U16),
+            Value::I8(x) if b.ty().is_int() => shift!(x, I8),
+            Value::I16(x) if b.ty().is_int() => shift!(x, I16),
             Value::I64(x) if b.ty().is_int() => shift!(x, I64),
             Value::U64(x) if b.ty().is_int() => shift!(x, U64),
             _ => return Err(mismatch(op.symbol(), &[a, b])),
@@ -130,6 +134,8 @@ pub fn partial_cmp(a: Value, b: Value) -> R<Option<Ordering>> {
         (Value::U32(x), Value::U32(y)) => x.partial_cmp(&y),
         (Value::U8(x), Value::U8(y)) => x.partial_cmp(&y),
         (Value::U16(x), Value::U16(y)) => x.partial_cmp(&y),
+        (Value::I8(x), Value::I8(y)) => x.partial_cmp(&y),
+        (Value::I16(x), Value::I16(y)) => x.partial_cmp(&y),
         (Value::I64(x), Value::I64(y)) => x.partial_cmp(&y),
         (Value::U64(x), Value::U64(y)) => x.partial_cmp(&y),
         (Value::F32(x), Value::F32(y)) => x.partial_cmp(&y),
@@ -154,9 +160,16 @@ pub fn cmp(op: CmpOp, a: Value, b: Value) -> R<Value> {
 /// `op a`; `-MIN` fails with `checks` and wraps otherwise.
 pub fn unary(op: UnaryOp, a: Value, checks: bool) -> R<Value> {
     Ok(match (op, a) {
-        (UnaryOp::Neg, Value::I32(i32::MIN)) | (UnaryOp::Neg, Value::I64(i64::MIN)) if checks => {
+        (UnaryOp::Neg, Value::I8(i8::MIN))
+        | (UnaryOp::Neg, Value::I16(i16::MIN))
+        | (UnaryOp::Neg, Value::I32(i32::MIN))
+        | (UnaryOp::Neg, Value::I64(i64::MIN))
+            if checks =>
+        {
             return fail(Failure::NegOverflow)
         }
+        (UnaryOp::Neg, Value::I8(x)) => Value::I8(x.wrapping_neg()),
+        (UnaryOp::Neg, Value::I16(x)) => Value::I16(x.wrapping_neg()),
         (UnaryOp::Neg, Value::I32(x)) => Value::I32(x.wrapping_neg()),
         (UnaryOp::Neg, Value::I64(x)) => Value::I64(x.wrapping_neg()),
         (UnaryOp::Neg, Value::F32(x)) => Value::F32(-x),
@@ -179,6 +192,8 @@ pub fn cast(a: Value, ty: ScalarType) -> R<Value> {
                 ScalarType::U32 => Value::U32($x as u32),
                 ScalarType::U8 => Value::U8($x as u8),
                 ScalarType::U16 => Value::U16($x as u16),
+                ScalarType::I8 => Value::I8($x as i8),
+                ScalarType::I16 => Value::I16($x as i16),
                 ScalarType::I64 => Value::I64($x as i64),
                 ScalarType::U64 => Value::U64($x as u64),
                 ScalarType::F32 => Value::F32($x as f32),
@@ -193,6 +208,8 @@ pub fn cast(a: Value, ty: ScalarType) -> R<Value> {
         Value::U32(x) => to!(x),
         Value::U8(x) => to!(x),
         Value::U16(x) => to!(x),
+        Value::I8(x) => to!(x),
+        Value::I16(x) => to!(x),
         Value::I64(x) => to!(x),
         Value::U64(x) => to!(x),
         Value::F32(x) => to!(x),
@@ -338,6 +355,8 @@ pub fn math(func: MathFn, args: &[Value], checks: bool) -> R<Value> {
         Some(Value::U32(x)) => int!(*x, U32, u32),
         Some(Value::U8(x)) => int!(*x, U8, u8),
         Some(Value::U16(x)) => int!(*x, U16, u16),
+        Some(Value::I8(x)) => int!(*x, I8, i8, wrapping_abs, signum),
+        Some(Value::I16(x)) => int!(*x, I16, i16, wrapping_abs, signum),
         Some(Value::U64(x)) => int!(*x, U64, u64),
         _ => return Err(mismatch(func.name(), args)),
     })

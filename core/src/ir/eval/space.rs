@@ -125,6 +125,8 @@ enum Owned {
     U32(Vec<u32>),
     U8(Vec<u8>),
     U16(Vec<u16>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
     I64(Vec<i64>),
     U64(Vec<u64>),
     F32(Vec<f32>),
@@ -140,8 +142,8 @@ fn elem_size(t: ScalarType) -> usize {
     match t {
         ScalarType::I32 | ScalarType::U32 | ScalarType::F32 => 4,
         ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 8,
-        ScalarType::Bool | ScalarType::U8 => 1,
-        ScalarType::U16 => 2,
+        ScalarType::Bool | ScalarType::U8 | ScalarType::I8 => 1,
+        ScalarType::U16 | ScalarType::I16 => 2,
     }
 }
 
@@ -167,6 +169,8 @@ impl<'a> ViewCopy<'a> {
             ScalarType::U32 => Owned::U32(typed(&bytes)),
             ScalarType::U8 => Owned::U8(typed(&bytes)),
             ScalarType::U16 => Owned::U16(typed(&bytes)),
+            ScalarType::I8 => Owned::I8(typed(&bytes)),
+            ScalarType::I16 => Owned::I16(typed(&bytes)),
             ScalarType::I64 => Owned::I64(typed(&bytes)),
             ScalarType::U64 => Owned::U64(typed(&bytes)),
             ScalarType::F32 => Owned::F32(typed(&bytes)),
@@ -187,6 +191,8 @@ impl<'a> ViewCopy<'a> {
             Owned::U32(v) => bytemuck::cast_slice(v),
             Owned::U8(v) => bytemuck::cast_slice(v),
             Owned::U16(v) => bytemuck::cast_slice(v),
+            Owned::I8(v) => bytemuck::cast_slice(v),
+            Owned::I16(v) => bytemuck::cast_slice(v),
             Owned::I64(v) => bytemuck::cast_slice(v),
             Owned::U64(v) => bytemuck::cast_slice(v),
             Owned::F32(v) => bytemuck::cast_slice(v),
@@ -206,6 +212,8 @@ impl<'a> ViewCopy<'a> {
             Owned::U32(v) => Buffer::U32(v),
             Owned::U8(v) => Buffer::U8(v),
             Owned::U16(v) => Buffer::U16(v),
+            Owned::I8(v) => Buffer::I8(v),
+            Owned::I16(v) => Buffer::I16(v),
             Owned::I64(v) => Buffer::I64(v),
             Owned::U64(v) => Buffer::U64(v),
             Owned::F32(v) => Buffer::F32(v),
