@@ -292,8 +292,8 @@ pub mod prelude {
         DefaultExecutionSpace, Device, DeviceMemory, DeviceView, DisjointRanges, Error,
         ExecutionSpace, Float, HostSpace, HostView, InjectiveView, Iterate, LAnd, LOr, Layout,
         LayoutKind, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, Min, MinLoc,
-        MinMax, MinMaxLoc, MinMaxLocVal, MinMaxVal, Pod, Prod, RangePolicy, Schedule, Serial,
-        SliceArg, Sum, TeamMember, TeamPattern, TeamPolicy, TeamSize, ValLoc, View,
+        MinMax, MinMaxLoc, MinMaxLocVal, MinMaxVal, Pod, Prod, RangePolicy, ReducerExt, Schedule,
+        Serial, SliceArg, Sum, TeamMember, TeamPattern, TeamPolicy, TeamSize, ValLoc, View,
     };
 }
 

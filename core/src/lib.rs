@@ -67,7 +67,7 @@ pub use policy::{
 pub use ranges::DisjointRanges;
 pub use reducer::{
     AccValue, BAnd, BOr, Custom, JoinKind, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc,
-    MinMaxLocVal, MinMaxVal, Prod, Reducer, Sum, ValLoc,
+    MinMaxLocVal, MinMaxVal, Prod, Reducer, ReducerExt, Sum, ValLoc, WithFinal,
 };
 pub use scalar::{Bits, Float, Scalar};
 pub use space::{

@@ -10,7 +10,7 @@
 //! method has returned.
 
 use crate::copy::fill;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::failure;
 use crate::kernel::{
     ForKernel, Kernel, KernelIr, MDWork, RangeWork, ReduceKernel, ScanKernel, TeamWork,
@@ -184,9 +184,12 @@ macro_rules! reduce_policy {
             type Value = K::Value;
             fn launch_reduce(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
                 self.validate(label)?;
-                dispatch(Pattern::Reduce, label, self, self.space(), kernel, None, |l| {
-                    self.space().$reduce(l, reducer)
-                })
+                let mut value =
+                    dispatch(Pattern::Reduce, label, self, self.space(), kernel, None, |l| {
+                        self.space().$reduce(l, reducer)
+                    })?;
+                crate::reducer::finalize(reducer, &mut value);
+                Ok(value)
             }
             fn launch_reduce_into<L: Layout, S: MemorySpace>(
                 &self,
@@ -199,6 +202,10 @@ macro_rules! reduce_policy {
                 K::Value: Pod,
             {
                 self.validate(label)?;
+                // The hook is host code: the value comes to the host, then goes to `result`.
+                if crate::reducer::has_final(reducer) {
+                    return fill(result, self.launch_reduce(label, kernel, reducer)?);
+                }
                 reduce_into(
                     label,
                     self,
@@ -225,6 +232,12 @@ where
     type Value = K::Value;
     fn launch_scan(&self, label: &str, kernel: &K, reducer: &Rd) -> Result<K::Value> {
         self.validate(label)?;
+        if crate::reducer::has_final(reducer) {
+            return Err(Error::InvalidArgument(format!(
+                "parallel_scan `{label}`: the reducer has a final hook (`with_final`), which a \
+                 scan's prefixes do not take; scan with the reducer itself"
+            )));
+        }
         dispatch(
             Pattern::Scan,
             label,

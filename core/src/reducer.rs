@@ -70,6 +70,7 @@
 //! ```
 
 use crate::scalar::{Bits, Scalar};
+use std::fmt;
 
 /// Identity and associative combination of partial results of type `T`.
 ///
@@ -105,6 +106,16 @@ pub trait Reducer<T>: Sync {
     fn commutative(&self, _: sealed::Seal) -> bool {
         false
     }
+    /// Whether the reducer has a final hook ([`WithFinal`]), run on the reduced value once the
+    /// reduction is complete. Overridden only inside rokkos-core; read it with [`has_final`].
+    fn has_final(&self, _: sealed::Seal) -> bool {
+        false
+    }
+    /// Runs the final hook on the reduced `value` (nothing without one). Overridden only inside
+    /// rokkos-core; call it with [`finalize`].
+    fn finalize(&self, value: &mut T, _: sealed::Seal) {
+        let _ = value;
+    }
 }
 
 /// What keeps [`Reducer::describe`] and [`Reducer::commutative`] to rokkos-core's own reducers.
@@ -129,6 +140,112 @@ mod sealed {
 pub fn is_commutative<T, Rd: Reducer<T> + ?Sized>(reducer: &Rd) -> bool {
     reducer.commutative(sealed::Seal)
 }
+
+/// Whether `reducer` has a final hook ([`WithFinal`], also inside a tuple of reducers).
+///
+/// ```
+/// use rokkos_core::reducer::has_final;
+/// use rokkos_core::{Max, ReducerExt, Sum};
+/// assert!(!has_final::<f64, _>(&Sum));
+/// assert!(has_final::<(f64, i32), _>(&(Sum.with_final(|s: &mut f64| *s /= 2.0), Max)));
+/// ```
+pub fn has_final<T, Rd: Reducer<T> + ?Sized>(reducer: &Rd) -> bool {
+    reducer.has_final(sealed::Seal)
+}
+
+/// Runs `reducer`'s final hook on the reduced `value` (nothing when it has none): what
+/// `parallel_reduce` does once the reduction is complete, and what code that joins values with
+/// a reducer itself (across MPI ranks, say) calls once at the end.
+///
+/// ```
+/// use rokkos_core::reducer::finalize;
+/// use rokkos_core::{Reducer, ReducerExt, Sum};
+/// let norm = Sum.with_final(|s: &mut f64| *s = s.sqrt());
+/// let mut acc = norm.init();
+/// for x in [3.0f64, 4.0] {
+///     norm.join(&mut acc, x * x);
+/// }
+/// finalize(&norm, &mut acc);
+/// assert_eq!(acc, 5.0);
+/// ```
+pub fn finalize<T, Rd: Reducer<T> + ?Sized>(reducer: &Rd, value: &mut T) {
+    reducer.finalize(value, sealed::Seal)
+}
+
+/// A reducer with a final hook (Kokkos' `final` member of a reduction functor or reducer):
+/// `hook` runs on the host, once, on the reduced value, after every join and before the value
+/// reaches the caller (`parallel_reduce`'s result, or the View of `parallel_reduce_into`, which
+/// then waits for the value). Everything else is `reducer`'s: its identity, its join, and on a
+/// device backend its device join, so a device still joins the partials itself. Made with
+/// [`ReducerExt::with_final`]; a tuple of reducers runs each member's hook on its own value.
+///
+/// Scans refuse it (`Err(InvalidArgument)`): a scan's values are its prefixes, which a final
+/// hook is not defined on. Nested reductions in kernels name their reducer (`Sum`, `Max`, ...),
+/// so they have none.
+///
+/// ```
+/// use rokkos_core::{Reducer, ReducerExt, Sum, Max};
+/// let mean_of_4 = Sum.with_final(|s: &mut f64| *s /= 4.0);
+/// let mut acc = mean_of_4.init();
+/// for x in [1.0, 2.0, 3.0, 6.0] {
+///     mean_of_4.join(&mut acc, x);
+/// }
+/// rokkos_core::reducer::finalize(&mean_of_4, &mut acc);
+/// assert_eq!(acc, 3.0);
+/// ```
+#[derive(Clone, Copy)]
+pub struct WithFinal<Rd, F> {
+    reducer: Rd,
+    hook: F,
+}
+
+impl<Rd: fmt::Debug, F> fmt::Debug for WithFinal<Rd, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "WithFinal({:?})", self.reducer)
+    }
+}
+
+impl<T, Rd: Reducer<T>, F: Fn(&mut T) + Sync> Reducer<T> for WithFinal<Rd, F> {
+    fn init(&self) -> T {
+        self.reducer.init()
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut T, src: T) {
+        self.reducer.join(dst, src)
+    }
+    fn describe(&self, out: &mut Vec<JoinKind>, _: sealed::Seal) -> bool {
+        self.reducer.describe(out, sealed::Seal)
+    }
+    fn commutative(&self, _: sealed::Seal) -> bool {
+        self.reducer.commutative(sealed::Seal)
+    }
+    fn has_final(&self, _: sealed::Seal) -> bool {
+        true
+    }
+    fn finalize(&self, value: &mut T, _: sealed::Seal) {
+        // An inner hook first: `r.with_final(f).with_final(g)` runs `f`, then `g`.
+        self.reducer.finalize(value, sealed::Seal);
+        (self.hook)(value)
+    }
+}
+
+/// [`ReducerExt::with_final`] on every reducer.
+pub trait ReducerExt: Sized {
+    /// This reducer with the final hook `hook` ([`WithFinal`]).
+    ///
+    /// ```
+    /// use rokkos_core::{ReducerExt, Sum};
+    /// let norm = Sum.with_final(|s: &mut f64| *s = s.sqrt());
+    /// # let _ = norm;
+    /// ```
+    fn with_final<F>(self, hook: F) -> WithFinal<Self, F> {
+        WithFinal {
+            reducer: self,
+            hook,
+        }
+    }
+}
+impl<Rd> ReducerExt for Rd {}
 
 /// Sum reducer (`+`, identity 0).
 #[derive(Debug, Clone, Copy, Default)]
@@ -546,6 +663,12 @@ macro_rules! tuple_reducer {
             }
             fn commutative(&self, _: sealed::Seal) -> bool {
                 true $(&& self.$i.commutative(sealed::Seal))+
+            }
+            fn has_final(&self, _: sealed::Seal) -> bool {
+                false $(|| self.$i.has_final(sealed::Seal))+
+            }
+            fn finalize(&self, value: &mut ($($t,)+), _: sealed::Seal) {
+                $(self.$i.finalize(&mut value.$i, sealed::Seal);)+
             }
         }
     };

@@ -140,7 +140,9 @@ impl Communicator {
     /// reducer's own `join`, so every rank gets the same bits, the reducer's semantics hold
     /// exactly (NaN rules of `Min`/`Max`, first location of `MinLoc`/`MaxLoc` given global
     /// locations: [`global_loc`]), and any `Reducer`, tuples included, works. It moves
-    /// `size()` values to every rank: meant for the scalar results of `parallel_reduce`.
+    /// `size()` values to every rank: meant for the scalar results of `parallel_reduce`. A
+    /// reducer's final hook (`with_final`) runs once, on the global result (so a rank's own
+    /// `parallel_reduce` should use the reducer without it).
     ///
     /// ```
     /// use rokkos_core::{MaxLoc, Sum, ValLoc};
@@ -182,6 +184,8 @@ impl Communicator {
         for _ in 1..self.size() {
             reducer.join(&mut acc, V::take(&mut it));
         }
+        // A final hook (`with_final`) runs once, on the global value.
+        rokkos_core::reducer::finalize(reducer, &mut acc);
         Ok(acc)
     }
 

@@ -8,7 +8,7 @@ use rokkos::ir::eval::IrEval;
 use rokkos::{
     deep_copy, kernel, parallel_for, parallel_reduce, BAnd, BOr, Error, ExecutionSpace, LAnd, LOr,
     LayoutLeft, LayoutStride, MDRangePolicy, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxVal, Prod,
-    RangePolicy, Serial, Sum, ValLoc, View,
+    RangePolicy, ReducerExt, Serial, Sum, ValLoc, View,
 };
 use rokkos_mpi::{global_loc, pairwise_sum, CartComm, Communicator, Element, Mpi};
 use rokkos_testing::{dev, dev_from_vec, to_host, DevView};
@@ -640,6 +640,12 @@ fn reductions<E: ExecutionSpace>(space: &E, w: &Communicator) -> R<usize> {
         total,
         (0..N).map(global).sum::<f64>(),
     )?;
+    // A final hook runs once, on the global value: the mean over ranks of `me + 1`.
+    let mean = w.allreduce_value(
+        me as f64 + 1.0,
+        &Sum.with_final(|s: &mut f64| *s /= p as f64),
+    )?;
+    k += expect("Sum with a final hook", mean, (p as f64 + 1.0) / 2.0)?;
     let mn: ValLoc<f64> = parallel_reduce("minloc", pol(), minloc_k(&x), MinLoc)?;
     let mx: ValLoc<f64> = parallel_reduce("maxloc", pol(), maxloc_k(&x), MaxLoc)?;
     let (gmn, gmx) =

@@ -1197,3 +1197,100 @@ fn team_reducers_treat_nan_and_zeros_alike<E: ExecutionSpace>(space: E) {
     );
 }
 per_backend!(team_reducers_treat_nan_and_zeros_alike);
+
+#[kernel]
+fn isum(i: usize, acc: &mut i32, a: View<i32>) {
+    *acc += a[i];
+}
+
+#[kernel]
+fn isum_max(i: usize, s: &mut i32, m: &mut i32, a: View<i32>) {
+    *s += a[i];
+    if a[i] > *m {
+        *m = a[i];
+    }
+}
+
+#[kernel]
+fn team_isum(team: &TeamMember, acc: &mut i32, a: View<i32, 2>) {
+    let l = team.league_rank();
+    let s = team.thread_reduce(a.extent(1), Sum, |j, t: &mut i32| {
+        *t += a[(l, j)];
+    });
+    team.single_team(|| {
+        *acc += s;
+    });
+}
+
+#[kernel(scan)]
+fn iprefix(i: usize, partial: &mut i32, is_final: bool, a: View<i32>, out: ViewMut<i32>) {
+    if is_final {
+        out[i] = *partial;
+    }
+    *partial += a[i];
+}
+
+/// Final hooks (Kokkos' `final`): run once, on the host, on the reduced value, for a host
+/// result, a result View of the space's memory or of the host's, each member of a tuple, a
+/// `Custom` reducer (the ordered path of device backends) and a team policy; hooks stack in
+/// order; a scan refuses a reducer with one and writes nothing.
+fn final_hooks<E: ExecutionSpace>(space: E) {
+    check(8, (sizes(), any::<u64>()), |(n, seed)| {
+        let xs: Vec<i32> = crate::ints(seed, n, -1000, 1000)
+            .iter()
+            .map(|&v| v as i32)
+            .collect();
+        let a: DevView<E, i32> = dev_from_vec(&space, "a", [n], xs.clone())?;
+        let p = || RangePolicy::new(&space, 0..n);
+        let hook = |s: &mut i32| *s = 3 * *s + 1;
+        let sum: i32 = xs.iter().sum();
+        let max = xs.iter().copied().max().unwrap_or(i32::MIN);
+
+        let got = parallel_reduce("final", p(), isum(&a), Sum.with_final(hook))?;
+        prop_assert_eq!(got, 3 * sum + 1);
+        let on_device: DevView<E, i32, 0> = dev(&space, "on_device", [])?;
+        parallel_reduce_into(
+            "final_into",
+            p(),
+            isum(&a),
+            Sum.with_final(hook),
+            &on_device,
+        )?;
+        prop_assert_eq!(to_host(&on_device), vec![3 * sum + 1]);
+        let on_host = View::<i32, 0>::new("on_host", [])?;
+        parallel_reduce_into("final_host", p(), isum(&a), Sum.with_final(hook), &on_host)?;
+        prop_assert_eq!(on_host.get(()), 3 * sum + 1);
+
+        // Each member of a tuple runs its own hook; stacked hooks run inner first.
+        let twice = Max
+            .with_final(|m: &mut i32| *m = m.wrapping_mul(2))
+            .with_final(|m: &mut i32| *m = m.wrapping_add(5));
+        let (s, m) = parallel_reduce("tuple", p(), isum_max(&a), (Sum.with_final(hook), twice))?;
+        prop_assert_eq!((s, m), (3 * sum + 1, max.wrapping_mul(2).wrapping_add(5)));
+
+        let custom = Custom::new(0i32, |x: &mut i32, y: i32| *x += y).with_final(hook);
+        prop_assert_eq!(
+            parallel_reduce("custom", p(), isum(&a), custom)?,
+            3 * sum + 1
+        );
+
+        let (league, w) = (n % 17, n / 17);
+        let rows: DevView<E, i32, 2> =
+            dev_from_vec(&space, "rows", [league, w], xs[..league * w].to_vec())?;
+        let tp = TeamPolicy::new(&space, league, TeamSize::Auto);
+        let want: i32 = xs[..league * w].iter().sum();
+        let got = parallel_reduce("team_final", tp, team_isum(&rows), Sum.with_final(hook))?;
+        prop_assert_eq!(got, 3 * want + 1);
+
+        let out: DevView<E, i32> = dev(&space, "out", [n])?;
+        let err = parallel_scan_with("scan_final", p(), iprefix(&a, &out), Sum.with_final(hook))
+            .unwrap_err();
+        prop_assert!(
+            matches!(&err, rokkos::Error::InvalidArgument(m) if m.contains("final hook")),
+            "{err:?}"
+        );
+        prop_assert!(to_host(&out).iter().all(|&v| v == 0));
+        Ok(())
+    });
+}
+per_backend!(final_hooks);
