@@ -90,6 +90,31 @@ fn views_move_between_streams_in_order() {
     parts[1].fence().unwrap();
 }
 
+/// `deep_copy_on` orders the copy on the given instance's stream: a copy between two Views made
+/// on instance `a`, asked on instance `b`, runs after `a`'s writes and is waited for by `b`'s
+/// fence alone.
+#[test]
+fn deep_copy_on_uses_the_instance_stream() {
+    let Some(gpu) = gpu() else { return };
+    let parts = gpu.partition(2).unwrap();
+    let a = parts[0].memory_space();
+    let n = 1 << 16;
+    let h = View::<u32>::from_fn("h", [n], |[i]| 3 * i as u32).unwrap();
+    let x = View::<u32, 1, LayoutRight, CudaSpace>::new_in(&a, "x", [n]).unwrap();
+    let y = View::<u32, 1, LayoutRight, CudaSpace>::new_in(&a, "y", [n]).unwrap();
+    for round in 0..4u32 {
+        x.fill(round).unwrap(); // on a's stream
+        deep_copy(&x, &h).unwrap();
+        rokkos_core::deep_copy_on(&parts[1], &y, &x).unwrap(); // on b's stream
+        parts[1].fence().unwrap();
+        assert_eq!(
+            create_mirror_view_and_copy(&y).unwrap().to_vec(),
+            h.to_vec()
+        );
+    }
+    parts[0].fence().unwrap();
+}
+
 #[test]
 fn a_huge_allocation_is_out_of_memory() {
     let Some(gpu) = gpu() else { return };

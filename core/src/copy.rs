@@ -115,17 +115,18 @@ fn host_origin<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     Some(unsafe { (base.as_ptr() as *mut T).add(v.offset) })
 }
 
-/// The raw span of a View (all elements between its first and last), read into host memory. The
-/// caller holds `v`'s allocation (shared at least).
+/// The raw span of a View (all elements between its first and last), read into host memory
+/// through the memory space handle `space`. The caller holds `v`'s allocation (shared at least).
 fn read_span<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
+    space: &S,
     _held: &Hold<'_>,
 ) -> Result<Vec<T>> {
     let mut buf = staging::<T>(v.label(), v.span())?;
     let sz = std::mem::size_of::<T>();
     // SAFETY: the caller holds the allocation, so no `&mut` into it and no writer exists.
     unsafe {
-        v.memory_space().read_bytes(
+        space.read_bytes(
             v.buffer(),
             v.offset * sz,
             bytemuck::cast_slice_mut(&mut buf),
@@ -134,29 +135,29 @@ fn read_span<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     Ok(buf)
 }
 
-/// Writes `data` over `v`'s raw span from element `at` of the span on. The caller holds `v`'s
+/// Writes `data` over `v`'s raw span from element `at` of the span on, through the memory space
+/// handle `space` (`v`'s own, or an execution-space instance's). The caller holds `v`'s
 /// allocation exclusively.
 fn write_span<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
+    space: &S,
     at: usize,
     data: &[T],
     _held: &Hold<'_>,
 ) -> Result<()> {
     let sz = std::mem::size_of::<T>();
     // SAFETY: the caller holds the allocation exclusively: no reference into it, no other access.
-    unsafe {
-        v.memory_space()
-            .write_bytes(v.buffer(), (v.offset + at) * sz, bytemuck::cast_slice(data))
-    }
+    unsafe { space.write_bytes(v.buffer(), (v.offset + at) * sz, bytemuck::cast_slice(data)) }
 }
 
 /// All elements of `v` in row-major index order, copied to the host (`v` held shared by the
 /// caller).
 fn read_logical_held<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
+    space: &S,
     held: &Hold<'_>,
 ) -> Result<Vec<T>> {
-    let span = read_span(v, held)?;
+    let span = read_span(v, space, held)?;
     let mut out = Vec::new();
     out.try_reserve_exact(v.size())
         .map_err(|_| staging_oom::<T>(v.label(), v.size()))?;
@@ -169,6 +170,7 @@ fn read_logical_held<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 /// of its span (`v` held exclusively by the caller).
 fn write_logical_with<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     v: &View<T, R, L, S>,
+    space: &S,
     held: &Hold<'_>,
     mut value: impl FnMut(usize) -> T,
 ) -> Result<()> {
@@ -176,7 +178,7 @@ fn write_logical_with<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     let mut span = if v.is_contiguous() {
         staging(v.label(), v.span())?
     } else {
-        read_span(v, held)?
+        read_span(v, space, held)?
     };
     let strides = v.strides;
     let mut n = 0usize;
@@ -184,7 +186,7 @@ fn write_logical_with<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
         span[L::offset(idx, &strides)] = value(n);
         n += 1;
     });
-    write_span(v, 0, &span, held)
+    write_span(v, space, 0, &span, held)
 }
 
 /// Copies `src` into `dst`: equal extents required (`Err(ShapeMismatch)` otherwise, nothing
@@ -208,14 +210,73 @@ where
     L2: Layout,
     S2: MemorySpace,
 {
-    copy_as("deep_copy", dst, src)
+    copy_as(
+        "deep_copy",
+        dst,
+        src,
+        dst.memory_space(),
+        src.memory_space(),
+    )
 }
 
-/// [`deep_copy`] on behalf of operation `op` (`deep_copy`, `resize`), which its errors name.
+/// [`deep_copy`] ordered on the execution-space instance `exec` (Kokkos' `deep_copy(exec, dst,
+/// src)`): a View of `exec`'s memory space on `exec`'s device is copied through `exec`'s own
+/// handle to that memory (on CUDA, `exec`'s stream), so that the copy is ordered with the work
+/// submitted to `exec` instead of the View's own instance. A copy between two such Views
+/// (contiguous, same strides) is only enqueued: it returns at once, and `exec.fence()` waits for
+/// it; the buffers' own ordering across instances keeps later work on either View after it. A
+/// copy that involves host memory waits for its end before returning (the host View is borrowed
+/// only for the call), as Kokkos allows. Views of other spaces, or of another device, use their
+/// own handles, as [`deep_copy`] does; the errors are [`deep_copy`]'s.
+///
+/// ```
+/// use rokkos_core::{deep_copy_on, ir::eval::IrEval, View};
+/// let a = View::<f64>::from_vec("a", [3], vec![1.0, 2.0, 3.0])?;
+/// let b = View::<f64>::new("b", [3])?;
+/// deep_copy_on(&IrEval, &b, &a)?;
+/// assert_eq!(b.to_vec(), [1.0, 2.0, 3.0]);
+/// # Ok::<(), rokkos_core::Error>(())
+/// ```
+pub fn deep_copy_on<E, T, const R: usize, L1, S1, L2, S2>(
+    exec: &E,
+    dst: &View<T, R, L1, S1>,
+    src: &View<T, R, L2, S2>,
+) -> Result<()>
+where
+    E: ExecutionSpace,
+    T: Pod,
+    L1: Layout,
+    S1: MemorySpace,
+    L2: Layout,
+    S2: MemorySpace,
+{
+    let on = exec.memory_space();
+    let dst_space = instance_space(&on, dst);
+    let src_space = instance_space(&on, src);
+    copy_as("deep_copy", dst, src, &dst_space, &src_space)
+}
+
+/// `on` as the handle for `v`'s memory when `v` lives in that memory space type and `on` can use
+/// its buffer (same device); `v`'s own handle otherwise.
+fn instance_space<M: MemorySpace, T: Pod, const R: usize, L: Layout, S: MemorySpace>(
+    on: &M,
+    v: &View<T, R, L, S>,
+) -> S {
+    match (on as &dyn Any).downcast_ref::<S>() {
+        Some(s) if s.owns(v.buffer()) => s.clone(),
+        _ => v.memory_space().clone(),
+    }
+}
+
+/// [`deep_copy`] on behalf of operation `op` (`deep_copy`, `resize`), which its errors name,
+/// through the memory space handles `dst_space` and `src_space` (the Views' own, or an
+/// execution-space instance's: [`deep_copy_on`]).
 fn copy_as<T, const R: usize, L1, S1, L2, S2>(
     op: &str,
     dst: &View<T, R, L1, S1>,
     src: &View<T, R, L2, S2>,
+    dst_space: &S1,
+    src_space: &S2,
 ) -> Result<()>
 where
     T: Pod,
@@ -267,17 +328,17 @@ where
     // `dst_hold` covers both Views when they share the allocation.
     let src_held = src_hold.as_ref().unwrap_or(&dst_hold);
     if dst.is_contiguous() && src.is_contiguous() && dst.strides == src.strides {
-        if let Some(r) = copy_within_space(dst, src) {
+        if let Some(r) = copy_within_space(dst, src, dst_space) {
             return r;
         }
-        if let Some(r) = copy_with_host(dst, src) {
+        if let Some(r) = copy_with_host(dst, src, dst_space, src_space) {
             return r;
         }
-        let data = read_span(src, src_held)?;
-        return write_span(dst, 0, &data, &dst_hold);
+        let data = read_span(src, src_space, src_held)?;
+        return write_span(dst, dst_space, 0, &data, &dst_hold);
     }
-    let data = read_logical_held(src, src_held)?;
-    write_logical_with(dst, &dst_hold, |n| data[n])
+    let data = read_logical_held(src, src_space, src_held)?;
+    write_logical_with(dst, dst_space, &dst_hold, |n| data[n])
 }
 
 /// Two Views in `HostSpace`: copied in place, with no staging buffer: one `ptr::copy` when both
@@ -321,6 +382,7 @@ where
 fn copy_within_space<T, const R: usize, L1, S1, L2, S2>(
     dst: &View<T, R, L1, S1>,
     src: &View<T, R, L2, S2>,
+    space: &S1,
 ) -> Option<Result<()>>
 where
     T: Pod,
@@ -340,7 +402,7 @@ where
     // SAFETY: only called by `copy_as`, which holds `dst` exclusively and `src` shared (two
     // distinct allocations: checked above).
     unsafe {
-        dst.memory_space().copy_bytes(
+        space.copy_bytes(
             src_buf,
             src.offset * sz,
             dst.buffer(),
@@ -357,6 +419,8 @@ where
 fn copy_with_host<T, const R: usize, L1, S1, L2, S2>(
     dst: &View<T, R, L1, S1>,
     src: &View<T, R, L2, S2>,
+    dst_space: &S1,
+    src_space: &S2,
 ) -> Option<Result<()>>
 where
     T: Pod,
@@ -378,10 +442,7 @@ where
             let bytes =
                 unsafe { std::slice::from_raw_parts_mut(d.as_ptr().add(dst.offset * sz), len) };
             // SAFETY: `copy_as` holds `src` (shared): no `&mut` into it and no writer.
-            Some(unsafe {
-                src.memory_space()
-                    .read_bytes(src.buffer(), src.offset * sz, bytes)
-            })
+            Some(unsafe { src_space.read_bytes(src.buffer(), src.offset * sz, bytes) })
         }
         (false, true) => {
             let s = S2::host_ptr(src.buffer())?;
@@ -389,10 +450,7 @@ where
             // `&mut` into it, no writer).
             let bytes = unsafe { std::slice::from_raw_parts(s.as_ptr().add(src.offset * sz), len) };
             // SAFETY: `copy_as` holds `dst` exclusively.
-            Some(unsafe {
-                dst.memory_space()
-                    .write_bytes(dst.buffer(), dst.offset * sz, bytes)
-            })
+            Some(unsafe { dst_space.write_bytes(dst.buffer(), dst.offset * sz, bytes) })
         }
         _ => None,
     }
@@ -425,7 +483,7 @@ pub fn fill<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     if dst.is_contiguous() {
         return fill_by_blocks(dst, value, &held);
     }
-    write_logical_with(dst, &held, |_| value)
+    write_logical_with(dst, dst.memory_space(), &held, |_| value)
 }
 
 /// Sets every element of `dst`, a `HostSpace` View whose slot 0 is at `origin`
@@ -463,7 +521,7 @@ fn fill_by_blocks<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     let mut at = 0;
     while at < span {
         let n = block_len.min(span - at);
-        write_span(dst, at, &block[..n], held)?;
+        write_span(dst, dst.memory_space(), at, &block[..n], held)?;
         at += n;
     }
     Ok(())
@@ -488,7 +546,7 @@ impl<T: Pod, const R: usize, L: Layout, S: MemorySpace> View<T, R, L, S> {
             new.subview::<R>(common.clone())?,
             self.subview::<R>(common)?,
         );
-        copy_as("resize", &to, &from)?;
+        copy_as("resize", &to, &from, to.memory_space(), from.memory_space())?;
         *self = new;
         Ok(())
     }

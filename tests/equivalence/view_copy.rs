@@ -243,3 +243,33 @@ fn copy_kernel_copy_back<E: ExecutionSpace>(space: E) {
     );
 }
 per_backend!(copy_kernel_copy_back);
+
+/// `deep_copy_on(exec, dst, src)` (Kokkos' `deep_copy(exec, ..)`): between two Views of the
+/// space's memory (enqueued on the instance: the fence waits for it), to and from host Views,
+/// between layouts, and a shape mismatch refused with the destination untouched.
+fn deep_copy_on_an_instance<E: ExecutionSpace>(space: E) {
+    check(8, (crate::sizes(), any::<u64>()), |(n, seed)| {
+        let xs = crate::ints(seed, n, -1000, 1000);
+        let a: crate::DevView<E, i64> = crate::dev_from_vec(&space, "a", [n], xs.clone())?;
+        let b: crate::DevView<E, i64> = crate::dev(&space, "b", [n])?;
+        deep_copy_on(&space, &b, &a)?;
+        space.fence()?;
+        prop_assert_eq!(crate::to_host(&b), xs.clone());
+        let h = View::<i64>::new("h", [n])?;
+        deep_copy_on(&space, &h, &b)?;
+        prop_assert_eq!(h.to_vec(), xs.clone());
+        let twice: Vec<i64> = xs.iter().flat_map(|&v| [v, -v]).collect();
+        let m = View::<i64, 2>::from_vec("m", [n, 2], twice.clone())?;
+        let left: crate::DevView<E, i64, 2, LayoutLeft> = crate::dev(&space, "left", [n, 2])?;
+        deep_copy_on(&space, &left, &m)?;
+        let back = View::<i64, 2>::new("back", [n, 2])?;
+        deep_copy_on(&space, &back, &left)?;
+        prop_assert_eq!(back.to_vec(), twice);
+        let short: crate::DevView<E, i64> = crate::dev(&space, "short", [n + 1])?;
+        let err = deep_copy_on(&space, &short, &a).unwrap_err();
+        prop_assert!(matches!(err, Error::ShapeMismatch { .. }), "{err:?}");
+        prop_assert!(crate::to_host(&short).iter().all(|&v| v == 0));
+        Ok(())
+    });
+}
+per_backend!(deep_copy_on_an_instance);
