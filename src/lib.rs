@@ -286,8 +286,8 @@ pub mod prelude {
     pub use crate::Rayon;
     pub use crate::{
         create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
-        create_mirror_view_and_copy_in, create_mirror_view_in, deep_copy, deep_copy_on, fill, func,
-        kernel, parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan,
+        create_mirror_view_and_copy_in, create_mirror_view_in, deep_copy, deep_copy_on, fill,
+        fill_on, func, kernel, parallel_for, parallel_reduce, parallel_reduce_into, parallel_scan,
         parallel_scan_into, parallel_scan_with, parallel_scan_with_into, scratch_size, BAnd, BOr,
         Custom, DefaultExecutionSpace, Device, DeviceMemory, DeviceView, DisjointRanges, Error,
         ExecutionSpace, Float, HostSpace, HostView, InjectiveView, Iterate, LAnd, LOr, Layout,

@@ -111,6 +111,12 @@ fn deep_copy_on_uses_the_instance_stream() {
             create_mirror_view_and_copy(&y).unwrap().to_vec(),
             h.to_vec()
         );
+        // A fill on b's stream, after b's copy out of x.
+        rokkos_core::fill_on(&parts[1], &x, round + 100).unwrap();
+        assert_eq!(
+            create_mirror_view_and_copy(&x).unwrap().to_vec(),
+            vec![round + 100; n]
+        );
     }
     parts[0].fence().unwrap();
 }

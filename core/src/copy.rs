@@ -466,6 +466,35 @@ pub fn fill<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     dst: &View<T, R, L, S>,
     value: T,
 ) -> Result<()> {
+    fill_through(dst, dst.memory_space(), value)
+}
+
+/// [`fill`] ordered on the execution-space instance `exec` (Kokkos' `deep_copy(exec, view,
+/// value)`): a View of `exec`'s memory on `exec`'s device is written through `exec`'s handle
+/// (on CUDA, `exec`'s stream, after the View's earlier uses on other instances), as
+/// [`deep_copy_on`] copies. The call returns once the value is written, as [`fill`] does.
+///
+/// ```
+/// use rokkos_core::{fill_on, ir::eval::IrEval, View};
+/// let v = View::<i32, 2>::new("v", [2, 3])?;
+/// fill_on(&IrEval, &v, 7)?;
+/// assert_eq!(v.to_vec(), [7; 6]);
+/// # Ok::<(), rokkos_core::Error>(())
+/// ```
+pub fn fill_on<E: ExecutionSpace, T: Pod, const R: usize, L: Layout, S: MemorySpace>(
+    exec: &E,
+    dst: &View<T, R, L, S>,
+    value: T,
+) -> Result<()> {
+    fill_through(dst, &instance_space(&exec.memory_space(), dst), value)
+}
+
+/// [`fill`] through the memory space handle `space`.
+fn fill_through<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
+    dst: &View<T, R, L, S>,
+    space: &S,
+    value: T,
+) -> Result<()> {
     let held = hold(dst, true, "fill")?;
     let access = Access {
         kind: AccessKind::Copy { op: "fill" },
@@ -481,9 +510,9 @@ pub fn fill<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
         return Ok(());
     }
     if dst.is_contiguous() {
-        return fill_by_blocks(dst, value, &held);
+        return fill_by_blocks(dst, space, value, &held);
     }
-    write_logical_with(dst, dst.memory_space(), &held, |_| value)
+    write_logical_with(dst, space, &held, |_| value)
 }
 
 /// Sets every element of `dst`, a `HostSpace` View whose slot 0 is at `origin`
@@ -511,6 +540,7 @@ fn fill_in_place<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
 /// element), one block of host memory at a time. The caller holds `dst` exclusively.
 fn fill_by_blocks<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     dst: &View<T, R, L, S>,
+    space: &S,
     value: T,
     held: &Hold<'_>,
 ) -> Result<()> {
@@ -521,7 +551,7 @@ fn fill_by_blocks<T: Pod, const R: usize, L: Layout, S: MemorySpace>(
     let mut at = 0;
     while at < span {
         let n = block_len.min(span - at);
-        write_span(dst, dst.memory_space(), at, &block[..n], held)?;
+        write_span(dst, space, at, &block[..n], held)?;
         at += n;
     }
     Ok(())

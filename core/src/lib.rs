@@ -44,7 +44,7 @@ pub use atomic::{AtomicBits, AtomicScalar, AtomicUnsigned};
 pub use bytemuck::{Pod, Zeroable};
 pub use copy::{
     create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
-    create_mirror_view_and_copy_in, create_mirror_view_in, deep_copy, deep_copy_on, fill,
+    create_mirror_view_and_copy_in, create_mirror_view_in, deep_copy, deep_copy_on, fill, fill_on,
 };
 pub use delegate::{Delegated, ProjectMemory};
 pub use error::{Error, Result};

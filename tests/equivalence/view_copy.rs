@@ -246,7 +246,7 @@ per_backend!(copy_kernel_copy_back);
 
 /// `deep_copy_on(exec, dst, src)` (Kokkos' `deep_copy(exec, ..)`): between two Views of the
 /// space's memory (enqueued on the instance: the fence waits for it), to and from host Views,
-/// between layouts, and a shape mismatch refused with the destination untouched.
+/// between layouts, and a shape mismatch refused with the destination untouched; `fill_on`.
 fn deep_copy_on_an_instance<E: ExecutionSpace>(space: E) {
     check(8, (crate::sizes(), any::<u64>()), |(n, seed)| {
         let xs = crate::ints(seed, n, -1000, 1000);
@@ -265,6 +265,15 @@ fn deep_copy_on_an_instance<E: ExecutionSpace>(space: E) {
         let back = View::<i64, 2>::new("back", [n, 2])?;
         deep_copy_on(&space, &back, &left)?;
         prop_assert_eq!(back.to_vec(), twice);
+        // `fill_on`, Kokkos' `deep_copy(exec, view, value)`: whole, and a strided column whose
+        // neighbours keep their values.
+        fill_on(&space, &b, -5)?;
+        prop_assert_eq!(crate::to_host(&b), vec![-5; n]);
+        let col: crate::DevView<E, i64, 1, LayoutStride> = left.subview((.., 1))?;
+        fill_on(&space, &col, 9)?;
+        let want: Vec<i64> = xs.iter().flat_map(|&v| [v, 9]).collect();
+        deep_copy_on(&space, &back, &left)?;
+        prop_assert_eq!(back.to_vec(), want);
         let short: crate::DevView<E, i64> = crate::dev(&space, "short", [n + 1])?;
         let err = deep_copy_on(&space, &short, &a).unwrap_err();
         prop_assert!(matches!(err, Error::ShapeMismatch { .. }), "{err:?}");
