@@ -68,9 +68,9 @@ fn int_lit(t: ScalarType, x: i64) -> String {
     })
 }
 
-/// `MIN` of signed integer type `t`.
+/// `MIN` of signed integer type `t` (what a float-to-integer cast saturates to).
 fn signed_min(t: ScalarType) -> String {
-    lit(Value::from_bits(t, 1u64 << (t.bits() - 1)))
+    lit(rules::saturation(t).min)
 }
 
 /// `l op r` of type `t` (`checks`: the kernel's overflow checks; `r_lit`: a literal divisor).

@@ -101,12 +101,7 @@ pub fn saturation(t: ScalarType) -> Saturation {
                 u64::MAX
             },
         ),
-        min: match t {
-            ScalarType::I8 => Value::I8(i8::MIN),
-            ScalarType::I16 => Value::I16(i16::MIN),
-            ScalarType::I32 => Value::I32(i32::MIN),
-            ScalarType::I64 => Value::I64(i64::MIN),
-            _ => Value::from_bits(t, 0),
-        },
+        // `MIN` of a signed type is its sign bit alone.
+        min: Value::from_bits(t, if signed { 1u64 << (bits - 1) } else { 0 }),
     }
 }

@@ -508,15 +508,7 @@ fn stmt<T: Target>(cx: &Cx<'_, T>, h: &mut T::H, s: &Stmt, d: usize, out: &mut S
             body,
         } => {
             let t = cx.local_ty(*var);
-            let unsigned32 = matches!(
-                t,
-                ScalarType::I32
-                    | ScalarType::U32
-                    | ScalarType::U8
-                    | ScalarType::U16
-                    | ScalarType::I8
-                    | ScalarType::I16
-            );
+            let unsigned32 = t.is_int() && t.bits() <= 32;
             let (s0, e0, st, c) = (cx.tmp(), cx.tmp(), cx.tmp(), cx.tmp());
             let step_t = cx.ty(step).unwrap_or(t);
             let literal = matches!(step, Expr::Lit(v) if v.to_bits() != 0 && !is_negative(*v));
